@@ -1,0 +1,9 @@
+"""*Beat to Quarters* (Omnihedron Games, 2009): the book's table of contents in code.
+
+* :mod:`rules.btq.tests` - the card test (BtQ L1181-1286): grading, the victor, every kind of test.
+* :mod:`rules.btq.odds`  - exact probabilities of a test before any card is turned.
+* :mod:`rules.btq.ships` - the Ship Roster, ship traits and damage tracks (BtQ L2204-2347).
+* :mod:`rules.btq.naval` - ship-to-ship combat (BtQ L2353-2675), an encounter engine.
+
+Line numbers (``L1223``) are lines of ``seeds/003_ab32986bd6e6f4fb.txt``.
+"""

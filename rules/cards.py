@@ -1,0 +1,183 @@
+"""Playing cards and decks, in the notation of *Beat to Quarters*.
+
+Notation (BtQ L50): rank then suit. Ranks ``2``-``10``, ``J``, ``Q``, ``K``, ``A``; suits
+``D`` (Diamonds), ``H`` (Hearts), ``C`` (Clubs), ``S`` (Spades). ``JK`` is a Joker, and
+``JK=7D`` a Joker played as the 7 of Diamonds. Ranks are numbered 2-14, aces high, for
+tie-breaks (BtQ L1239).
+
+Decks (``rules/btq_characters.md`` §4.1; BtQ L45, L1193): a player deck is the 52 cards plus
+one Joker; the GM deck is the 52 cards. The Card of Fate is drawn from the GM deck and stays
+out of it for the whole test. Drawing is done through a :class:`rules.random.RandomSource`,
+which removes the drawn cards from the deck and records them.
+
+>>> parse_card("10s")
+Card('10S')
+>>> parse_cards("4C, KD 3S")
+[Card('4C'), Card('KD'), Card('3S')]
+>>> str(parse_card("JK=7D"))
+'JK=7D'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+SUITS = ("D", "H", "C", "S")
+SUIT_NAMES = {"D": "Diamonds", "H": "Hearts", "C": "Clubs", "S": "Spades"}
+RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}
+_RANK_VALUES = {**{str(n): n for n in range(2, 11)}, "J": 11, "Q": 12, "K": 13, "A": 14}
+JOKER_RANK = 0
+
+PLAYER_DECK = "player"
+GM_DECK = "gm"
+DECK_KINDS = (PLAYER_DECK, GM_DECK)
+
+
+class CardError(ValueError):
+    """A card or deck was named or used in a way the rules do not allow."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One playing card.
+
+    ``rank`` is 2-14 (11 J, 12 Q, 13 K, 14 A) or 0 for the Joker; ``suit`` is one of
+    :data:`SUITS`, or ``""`` for the Joker. A Joker may carry ``played_as``, the card its
+    owner declared it to be (BtQ L1228: "you can choose it to be ANY CARD").
+    """
+
+    rank: int
+    suit: str
+    played_as: Card | None = None
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == JOKER_RANK
+
+    @property
+    def effective(self) -> Card:
+        """The card this one counts as: a declared Joker's chosen card, else itself."""
+        return self.played_as if self.played_as is not None else self
+
+    def base(self) -> Card:
+        """The physical card, without any Joker declaration (what goes back into a deck)."""
+        return JOKER if self.is_joker else self
+
+    def declare(self, card: Card | str) -> Card:
+        """Return this Joker played as ``card``.
+
+        Raises :class:`CardError` if this card is not a Joker or ``card`` is itself a Joker.
+        """
+        if not self.is_joker:
+            raise CardError(f"only a Joker can be played as another card, not {self}")
+        chosen = parse_card(card) if isinstance(card, str) else card
+        if chosen.is_joker:
+            raise CardError("a Joker must be played as one of the 52 cards")
+        return Card(JOKER_RANK, "", chosen)
+
+    def __str__(self) -> str:
+        if self.is_joker:
+            return "JK" if self.played_as is None else f"JK={self.played_as}"
+        return f"{RANK_NAMES.get(self.rank, str(self.rank))}{self.suit}"
+
+    def __repr__(self) -> str:
+        return f"Card('{self}')"
+
+
+JOKER = Card(JOKER_RANK, "")
+STANDARD_52: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in range(2, 15))
+_BY_TEXT = {str(c): c for c in STANDARD_52} | {"JK": JOKER}
+_SPLIT = re.compile(r"[\s,]+")
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card in the book's notation (case-insensitive): ``"10S"``, ``"ah"``,
+    ``"JK"``, ``"JK=7D"``.
+
+    Raises :class:`CardError` with the offending text if it is not a card.
+    """
+    if not isinstance(text, str):
+        raise CardError(f"a card is written as text such as '10S', not {text!r}")
+    cleaned = text.strip().upper()
+    if "=" in cleaned:
+        joker, _, chosen = cleaned.partition("=")
+        if joker.strip() != "JK":
+            raise CardError(f"'{text}': only a Joker can be played as another card (JK=7D)")
+        return JOKER.declare(parse_card(chosen))
+    card = _BY_TEXT.get(cleaned)
+    if card is None:
+        raise CardError(
+            f"'{text}' is not a card: write rank then suit, e.g. 10S, AH, 7D, or JK for a Joker"
+        )
+    return card
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse cards separated by spaces and/or commas (``"4C, KD 3S"``), or an iterable of
+    card texts. Raises :class:`CardError` naming the first bad card."""
+    parts = _SPLIT.split(text.strip()) if isinstance(text, str) else list(text)
+    return [parse_card(p) for p in parts if p]
+
+
+def rank_value(text: str) -> int:
+    """The numeric rank (2-14) of a rank symbol such as ``"10"`` or ``"A"``."""
+    try:
+        return _RANK_VALUES[text.strip().upper()]
+    except KeyError:
+        raise CardError(f"'{text}' is not a rank (2-10, J, Q, K, A)") from None
+
+
+def deck_cards(kind: str) -> tuple[Card, ...]:
+    """The full composition of a deck of ``kind`` ``"player"`` (52 + Joker) or ``"gm"`` (52)."""
+    if kind == PLAYER_DECK:
+        return STANDARD_52 + (JOKER,)
+    if kind == GM_DECK:
+        return STANDARD_52
+    raise CardError(f"unknown deck kind {kind!r}: use 'player' or 'gm'")
+
+
+class Deck:
+    """A deck of cards: the cards still in it and the cards out of it (turned or held).
+
+    ``name`` identifies the deck in the draw log (``"gm"``, ``"pc:otoole"``). The cards in
+    the deck plus the cards out of it always make up the deck's full composition; drawing
+    is done by a random source (:meth:`rules.random.RandomSource.draw`), which calls
+    :meth:`take`. :meth:`gather` returns every card to the deck, as after each test
+    (BtQ L1247-1249).
+    """
+
+    __slots__ = ("kind", "name", "cards", "remaining", "out")
+
+    def __init__(self, kind: str, name: str | None = None):
+        self.kind = kind
+        self.name = name or kind
+        self.cards = deck_cards(kind)
+        self.remaining: list[Card] = list(self.cards)
+        self.out: list[Card] = []
+
+    def take(self, card: Card) -> Card:
+        """Remove ``card`` (any Joker declaration ignored) from the deck and return it.
+
+        Raises :class:`CardError` if the card is not in the deck (never in it, or already out).
+        """
+        physical = card.base()
+        try:
+            self.remaining.remove(physical)
+        except ValueError:
+            where = "is already out of" if physical in self.out else "is not part of"
+            raise CardError(f"{physical} {where} the {self.name} deck") from None
+        self.out.append(physical)
+        return card
+
+    def gather(self) -> None:
+        """Return every card to the deck (the deck is shuffled by the next draw)."""
+        self.remaining = list(self.cards)
+        self.out = []
+
+    def __len__(self) -> int:
+        return len(self.remaining)
+
+    def __repr__(self) -> str:
+        return f"Deck({self.name!r}, {len(self.remaining)} in, {len(self.out)} out)"

@@ -1,0 +1,211 @@
+"""The interface every encounter engine implements (DESIGN.md, "The rules kernel").
+
+An engine is a set of pure functions over plain, JSON-serialisable state (a ``dict``). The
+same interface serves step-by-step play at the table, a single automatic resolution and a
+Monte Carlo of thousands of games, and it says nothing about cards, ships or Beat to
+Quarters: the wargame engines (Brethren of the Coast, Horse Foot and Guns, the Viking
+wargame, British vs Pirates) implement it too.
+
+The flow of a game::
+
+    state, events = engine.start(setup, source)
+    while engine.outcome(state) is None:
+        decision = engine.pending(state)[0]           # whose turn is it, and to choose what?
+        choice = engine.default_choice(state, decision)   # or a human's choice
+        state, events = engine.apply(state, decision.actor, choice, source)
+
+Participants. Every decision belongs to a participant, named by a string the engine
+defines in its setup: a side (``"side:enemy"``) or one character on it (``"pc:otoole"``).
+The web layer maps users to participants; the engine says what each may see
+(:meth:`Engine.view`) and tags each event with who may see it. ``"gm"`` is the referee
+and sees everything.
+
+Simultaneous decisions (orders written secretly, then revealed) appear together in
+:meth:`Engine.pending`; the engine stores each choice hidden until all are in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from rules.random import RandomSource
+
+GM = "gm"
+"""The referee's participant id: sees every event and all of the state."""
+
+State = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now: wrong participant, unknown choice, or a game
+    that is over. The message says why; the state is unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One choice of a decision: ``key`` is what :meth:`Engine.apply` takes, ``label`` what a
+    person reads."""
+
+    key: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A choice the game is waiting for.
+
+    ``actor`` is the participant who makes it; ``kind`` a stable machine name
+    (``"positioning.move"``); ``prompt`` the question in the book's words; ``options`` the
+    legal choices; ``default`` the key of the option the default policy would take.
+    """
+
+    actor: str
+    kind: str
+    prompt: str
+    options: tuple[Option, ...]
+    default: str
+
+    def option(self, key: str) -> Option:
+        """The option with ``key``; raises :class:`IllegalAction` if there is none."""
+        for opt in self.options:
+            if opt.key == key:
+                return opt
+        raise IllegalAction(f"'{key}' is not one of the choices for: {self.prompt}")
+
+    def as_dict(self) -> dict:
+        return {
+            "actor": self.actor,
+            "kind": self.kind,
+            "prompt": self.prompt,
+            "options": [{"key": o.key, "label": o.label} for o in self.options],
+            "default": self.default,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for the event log.
+
+    ``kind`` a stable machine name, ``text`` one line a person reads, ``data`` JSON details
+    that every participant in ``visible_to`` may see (``None``: everyone), and ``gm_data``
+    details only the referee sees (an NPC's skill values, say).
+    """
+
+    kind: str
+    text: str
+    data: dict = field(default_factory=dict)
+    gm_data: dict = field(default_factory=dict)
+    visible_to: frozenset[str] | None = None
+
+    def visible(self, participant: str) -> bool:
+        return participant == GM or self.visible_to is None or participant in self.visible_to
+
+    def as_dict(self) -> dict:
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "data": self.data,
+            "gm_data": self.gm_data,
+            "visible_to": None if self.visible_to is None else sorted(self.visible_to),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: ``winner`` is a side name or ``None`` (a draw, or both
+    broke off), ``result`` a stable machine name (``"struck"``, ``"escaped"``), ``summary`` a
+    sentence, ``data`` JSON details (final damage, say)."""
+
+    winner: str | None
+    result: str
+    summary: str
+    data: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {"winner": self.winner, "result": self.result, "summary": self.summary,
+                "data": self.data}
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What an encounter engine provides. ``state`` is JSON-serialisable and never mutated
+    in place by the caller; every function is deterministic given its arguments."""
+
+    name: str
+    """Registry key, e.g. ``"btq_naval"``."""
+
+    title: str
+    """Human name, e.g. ``"Beat to Quarters: ship to ship"``."""
+
+    def validate_setup(self, setup: dict) -> dict:
+        """Check a setup and return it normalised; raises ``ValueError`` with a reason."""
+
+    def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
+        """Begin a game from a validated setup."""
+
+    def participants(self, state: State) -> dict[str, str]:
+        """Participant id -> display name, ``"gm"`` excluded."""
+
+    def pending(self, state: State) -> list[Decision]:
+        """The decisions the game waits for now; empty once it is over."""
+
+    def apply(
+        self, state: State, actor: str, choice: str, source: RandomSource
+    ) -> tuple[State, list[Event]]:
+        """Take ``actor``'s ``choice`` for one pending decision and play on until the next
+        decision is needed. Raises :class:`IllegalAction` (state unchanged) if not allowed."""
+
+    def default_choice(self, state: State, decision: Decision) -> str:
+        """The option key the default policy takes for ``decision`` (no human needed)."""
+
+    def outcome(self, state: State) -> Outcome | None:
+        """The result once the game is over, else ``None``."""
+
+    def view(self, state: State, participant: str) -> dict:
+        """What ``participant`` may see of the state, as JSON (the referee sees it all)."""
+
+
+_REGISTRY: dict[str, Engine] = {}
+
+
+def register(engine: Engine) -> Engine:
+    """Add an engine to the registry under ``engine.name`` (used at import of its package)."""
+    _REGISTRY[engine.name] = engine
+    return engine
+
+
+def get_engine(name: str) -> Engine:
+    """The registered engine called ``name``; raises ``KeyError`` with the known names."""
+    from rules import engines  # noqa: F401  (imports every engine package, which registers)
+
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"no encounter engine {name!r}; known: {sorted(_REGISTRY)}") from None
+
+
+def engines() -> dict[str, Engine]:
+    """All registered engines by name."""
+    from rules import engines as _all  # noqa: F401
+
+    return dict(_REGISTRY)
+
+
+def play_out(engine: Engine, state: State, source: RandomSource, *, max_steps: int = 100_000
+             ) -> tuple[State, list[Event]]:
+    """Play a game to its end with the default policy for every decision.
+
+    Returns the final state and every event produced. Raises ``RuntimeError`` if the game
+    has not ended after ``max_steps`` decisions (an engine bug, never a rule).
+    """
+    events: list[Event] = []
+    for _ in range(max_steps):
+        pending = engine.pending(state)
+        if not pending:
+            return state, events
+        decision = pending[0]
+        state, new = engine.apply(state, decision.actor, engine.default_choice(state, decision),
+                                  source)
+        events.extend(new)
+    raise RuntimeError(f"{engine.name}: no end after {max_steps} decisions")

@@ -1,0 +1,4 @@
+"""Imports every encounter engine package so that each registers itself with
+:mod:`rules.engine`. Add a new engine's module here."""
+
+import rules.btq.naval  # noqa: F401

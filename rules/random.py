@@ -1,0 +1,173 @@
+"""The one source of randomness for the rules kernel.
+
+Every card draw and die roll goes through a :class:`RandomSource`, and every one is recorded
+in its ``log`` as a :class:`Draw`, so a test or a battle can be audited and replayed.
+
+* :class:`SeededSource` is used in play: the same seed gives the same draws. Its state can
+  be saved as JSON (:meth:`SeededSource.state`) and restored, so a battle played step by step
+  across web requests draws exactly what one uninterrupted run would.
+* :class:`ScriptedSource` stacks the deck for tests: "the next cards are 4H, AH, 2D, 7S".
+  It still checks each scripted card against the deck it is drawn from (a card cannot be
+  drawn twice, and the GM deck has no Joker), so a script cannot do what a real deck cannot.
+
+>>> from rules.cards import Deck
+>>> source = ScriptedSource(cards="4S 4H AH")
+>>> gm = Deck("gm")
+>>> source.draw(gm, 1, purpose="card of fate"), source.draw(gm, 2, purpose="pool")
+([Card('4S')], [Card('4H'), Card('AH')])
+>>> [str(d) for d in source.log]
+['gm card of fate: 4S', 'gm pool: 4H AH']
+"""
+
+from __future__ import annotations
+
+import random as _random
+from abc import ABC, abstractmethod
+from collections import deque
+from dataclasses import dataclass
+from typing import Iterable
+
+from rules.cards import Card, CardError, Deck, parse_card
+
+
+class ScriptExhausted(RuntimeError):
+    """A scripted source was asked for more cards or rolls than its script holds."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """One recorded draw: ``source`` is the deck name (or ``"d6"`` and the like for dice),
+    ``purpose`` says what it was for, ``values`` are card texts or die faces."""
+
+    source: str
+    purpose: str
+    values: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.source} {self.purpose}: {' '.join(self.values)}"
+
+    def as_dict(self) -> dict:
+        return {"source": self.source, "purpose": self.purpose, "values": list(self.values)}
+
+
+class RandomSource(ABC):
+    """Base class: draws cards from decks and rolls dice, recording each in ``log``."""
+
+    def __init__(self) -> None:
+        self.log: list[Draw] = []
+
+    def draw(self, deck: Deck, count: int, *, purpose: str = "draw") -> list[Card]:
+        """Turn ``count`` cards from ``deck`` (removing them from it) and return them in
+        the order turned. ``count`` above the cards left is capped at what is left
+        (``rules/btq_characters.md`` §10.2.6); a negative count is an error."""
+        if count < 0:
+            raise ValueError(f"cannot draw {count} cards")
+        cards = self._pick(deck, min(count, len(deck)))
+        for card in cards:
+            deck.take(card)
+        self.log.append(Draw(deck.name, purpose, tuple(map(str, cards))))
+        return cards
+
+    def roll(self, sides: int, count: int = 1, *, purpose: str = "roll") -> list[int]:
+        """Roll ``count`` dice of ``sides`` faces; returns the faces (1..sides)."""
+        if sides < 2 or count < 0:
+            raise ValueError(f"cannot roll {count}d{sides}")
+        faces = self._roll(sides, count)
+        self.log.append(Draw(f"d{sides}", purpose, tuple(map(str, faces))))
+        return faces
+
+    @abstractmethod
+    def _pick(self, deck: Deck, count: int) -> list[Card]:
+        """Choose ``count`` distinct cards from ``deck.remaining`` (not yet removed)."""
+
+    @abstractmethod
+    def _roll(self, sides: int, count: int) -> list[int]:
+        """Choose ``count`` faces from 1..``sides``."""
+
+
+class SeededSource(RandomSource):
+    """Pseudo-random draws from ``random.Random(seed)``: shuffling a deck and turning its top
+    cards is the same as sampling without replacement, which is what this does."""
+
+    def __init__(self, seed: int, state: list | None = None):
+        super().__init__()
+        self.seed = seed
+        self._rng = _random.Random(seed)
+        if state is not None:
+            version, internal, gauss = state
+            self._rng.setstate((version, tuple(internal), gauss))
+
+    def state(self) -> list:
+        """The generator's position as JSON-serialisable data, for :meth:`__init__`."""
+        version, internal, gauss = self._rng.getstate()
+        return [version, list(internal), gauss]
+
+    def _pick(self, deck: Deck, count: int) -> list[Card]:
+        return self._rng.sample(deck.remaining, count)
+
+    def _roll(self, sides: int, count: int) -> list[int]:
+        return [self._rng.randint(1, sides) for _ in range(count)]
+
+
+class ScriptedSource(RandomSource):
+    """Draws the scripted cards and rolls in order ("stack the deck").
+
+    ``cards``: card texts or :class:`Card` objects (``"4H AH 2D"`` or a list); a ``JK=7D``
+    entry is the Joker already declared as the 7D. ``rolls``: die faces. When the script runs
+    out, draws go to ``then`` (another source) if given, else :class:`ScriptExhausted` is
+    raised. A scripted card that is not in the deck it is drawn from raises
+    :class:`rules.cards.CardError`.
+    """
+
+    def __init__(
+        self,
+        cards: str | Iterable[str | Card] = (),
+        rolls: Iterable[int] = (),
+        then: RandomSource | None = None,
+    ):
+        super().__init__()
+        if isinstance(cards, str):
+            cards = cards.replace(",", " ").split()
+        self._cards = deque(c if isinstance(c, Card) else parse_card(c) for c in cards)
+        self._rolls = deque(rolls)
+        self.then = then
+
+    @property
+    def cards_left(self) -> int:
+        return len(self._cards)
+
+    def push(self, cards: str | Iterable[str | Card]) -> None:
+        """Append more scripted cards to the end of the script."""
+        if isinstance(cards, str):
+            cards = cards.replace(",", " ").split()
+        self._cards.extend(c if isinstance(c, Card) else parse_card(c) for c in cards)
+
+    def _pick(self, deck: Deck, count: int) -> list[Card]:
+        picked: list[Card] = []
+        for _ in range(count):
+            if not self._cards:
+                if self.then is None:
+                    raise ScriptExhausted(
+                        f"the script has no card left for the {deck.name} deck"
+                    )
+                picked.extend(self.then._pick(deck, count - len(picked)))
+                break
+            card = self._cards.popleft()
+            if card.base() not in deck.remaining or card.base() in (p.base() for p in picked):
+                raise CardError(f"scripted card {card} is not in the {deck.name} deck")
+            picked.append(card)
+        return picked
+
+    def _roll(self, sides: int, count: int) -> list[int]:
+        faces: list[int] = []
+        for _ in range(count):
+            if not self._rolls:
+                if self.then is None:
+                    raise ScriptExhausted(f"the script has no roll left for a d{sides}")
+                faces.extend(self.then._roll(sides, count - len(faces)))
+                break
+            face = self._rolls.popleft()
+            if not 1 <= face <= sides:
+                raise ValueError(f"scripted roll {face} is not a face of a d{sides}")
+            faces.append(face)
+        return faces
