@@ -1,1 +1,158 @@
-from django.db import models  # noqa: F401
+"""Ships: the book's reference data (types and traits) and the ships of a campaign
+(``rules/btq_naval.md`` §2, §3, §8).
+
+Reference rows are copies of ``rules.btq.ships.SHIP_TYPES`` and ``SHIP_TRAITS`` made by
+``manage.py load_reference_data``; the rules module stays the source of truth for stats.
+"""
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from rules.btq.characters import DamageState
+from rules.btq.ships import AREAS
+
+DAMAGE_STATE_CHOICES = [(s.value, s.label) for s in DamageState]
+
+
+class ShipType(models.Model):
+    """One of the book's ship types (BtQ L2245-2333). ``rating`` is ``None`` for un-rated
+    ships; ``guns_max`` ``None`` for open-ended (100+); ``boxes`` maps each area to its
+    ``[injured, maimed, dead]`` box counts."""
+
+    name = models.CharField(max_length=60, unique=True)
+    command = models.CharField(max_length=60)
+    rating = models.PositiveSmallIntegerField(null=True, blank=True)
+    guns_min = models.PositiveSmallIntegerField(null=True, blank=True)
+    guns_max = models.PositiveSmallIntegerField(null=True, blank=True)
+    boxes = models.JSONField(default=dict)
+    broadside = models.SmallIntegerField()
+    speed = models.SmallIntegerField()
+    handling = models.SmallIntegerField()
+    source = models.CharField(max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ShipTrait(models.Model):
+    """A ship trait (BtQ L2337-2347): its changes to Speed, Handling and Broadside, and
+    ``boxes``, the boxes it adds to each state of an area (``{"hull": 1}``)."""
+
+    name = models.CharField(max_length=60, unique=True)
+    description = models.TextField()
+    speed = models.SmallIntegerField(default=0)
+    handling = models.SmallIntegerField(default=0)
+    broadside = models.SmallIntegerField(default=0)
+    boxes = models.JSONField(default=dict, blank=True)
+    source = models.CharField(max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def track_field(area: str) -> models.CharField:
+    return models.CharField(
+        f"{area} track",
+        max_length=120,
+        help_text="The book's layout: one character per box, segments Injured|Maimed|Dead; "
+        "'x' crossed off, '.' free.",
+    )
+
+
+class Ship(models.Model):
+    """A ship in a campaign: the players' ship (``side="pc"``) or an enemy or other NPC ship.
+
+    The damage tracks are ``rules.btq.ships.DamageTrack`` strings sized from the type and
+    traits. ``crew`` holds the NPC officers' skills the ship uses when no PC acts
+    (``rules.btq.characters.NPC_CREW_SKILLS``; BtQ L2360-2361, ``btq_naval.md`` N23).
+    ``overrides`` changes the type's stats for this ship alone (``{"handling": 1}``). Players
+    see an enemy ship's name, type and damage, never its crew, traits or notes.
+    """
+
+    class Side(models.TextChoices):
+        PC = "pc", "The players' ship"
+        ENEMY = "enemy", "Enemy or other ship"
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="ships"
+    )
+    name = models.CharField(max_length=200)
+    guns = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(200)]
+    )
+    ship_type = models.ForeignKey(ShipType, on_delete=models.PROTECT, related_name="ships")
+    traits = models.ManyToManyField(ShipTrait, blank=True, related_name="ships")
+    side = models.CharField(max_length=5, choices=Side.choices, default=Side.ENEMY)
+    hull_track = track_field("hull")
+    guns_track = track_field("guns")
+    crew_track = track_field("crew")
+    rigging_track = track_field("rigging")
+    morale_state = models.PositiveSmallIntegerField(
+        "Ship Morale", choices=DAMAGE_STATE_CHOICES, default=DamageState.HEALTHY
+    )
+    crew = models.JSONField("crew skills", default=dict, blank=True)
+    overrides = models.JSONField(default=dict, blank=True)
+    gm_notes = models.TextField("GM notes", blank=True)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["campaign", "side", "name", "id"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        """The book's style: name and guns, "HMS Hermes (22)" (BtQ L2207-2208)."""
+        return f"{self.name} ({self.guns})" if self.guns else self.name
+
+    @property
+    def tracks(self) -> dict[str, str]:
+        """The four damage tracks by area, as stored."""
+        return {area: getattr(self, f"{area}_track") for area in AREAS}
+
+    @property
+    def is_hidden_from_players(self) -> bool:
+        """Whether the ship's crew, traits and notes are GM-only (every ship but the PCs')."""
+        return self.side != self.Side.PC
+
+
+class ShipPosting(models.Model):
+    """Where a character serves: their station aboard a ship."""
+
+    class Station(models.TextChoices):
+        CAPTAIN = "captain", "Captain"
+        LIEUTENANT = "lieutenant", "Lieutenant"
+        MASTER = "master", "Sailing Master"
+        GUNNER = "gunner", "Gunner"
+        BOATSWAIN = "boatswain", "Boatswain"
+        SURGEON = "surgeon", "Surgeon"
+        PURSER = "purser", "Purser"
+        CARPENTER = "carpenter", "Carpenter"
+        MARINE = "marine", "Marine officer"
+        MIDSHIPMAN = "midshipman", "Midshipman"
+        MATE = "mate", "Mate"
+        RATING = "rating", "Rating"
+
+    ship = models.ForeignKey(Ship, on_delete=models.CASCADE, related_name="postings")
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, related_name="postings"
+    )
+    station = models.CharField(max_length=20, choices=Station.choices)
+
+    class Meta:
+        ordering = ["ship", "station", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["character"], name="one_posting_per_character"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character} ({self.get_station_display()}) on {self.ship}"

@@ -1,0 +1,75 @@
+"""Who may see a campaign: the single place that decides it (STYLE.md, Zulip access helpers).
+
+Every page and API view reaches a campaign through :func:`campaign_for_user`; outsiders get
+a 404, so they cannot learn that a campaign exists.
+"""
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404
+
+from campaigns.models import Campaign, CampaignLogEntry, Membership
+
+
+def campaigns_for_user(user) -> QuerySet[Campaign]:
+    """The campaigns ``user`` is a member of (none for an anonymous user)."""
+    if not user.is_authenticated:
+        return Campaign.objects.none()
+    return Campaign.objects.filter(memberships__user=user).distinct()
+
+
+def campaign_for_user(user, campaign_id) -> Campaign:
+    """The campaign ``campaign_id`` if ``user`` is a member; ``Http404`` otherwise."""
+    try:
+        return campaigns_for_user(user).get(pk=campaign_id)
+    except (Campaign.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such campaign.") from None
+
+
+def membership_role(user, campaign: Campaign) -> str | None:
+    """``"gm"``, ``"player"`` or ``None`` (not a member, or anonymous)."""
+    if not user.is_authenticated:
+        return None
+    return (
+        Membership.objects.filter(campaign=campaign, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def is_gm(user, campaign: Campaign) -> bool:
+    return membership_role(user, campaign) == Membership.Role.GM
+
+
+def require_gm(user, campaign: Campaign) -> None:
+    """Returns if ``user`` is a GM of ``campaign``; ``Http404`` for a non-member,
+    ``PermissionDenied`` (403) for a player."""
+    role = membership_role(user, campaign)
+    if role is None:
+        raise Http404("No such campaign.")
+    if role != Membership.Role.GM:
+        raise PermissionDenied("Only the campaign's GMs may do that.")
+
+
+def campaign_members(campaign: Campaign) -> QuerySet[Membership]:
+    """The campaign's memberships, GMs first, with their users."""
+    return campaign.memberships.select_related("user").order_by("role", "user__username")
+
+
+def log_for_user(user, campaign: Campaign) -> QuerySet[CampaignLogEntry]:
+    """The campaign log newest first, without GM-only entries unless ``user`` is a GM."""
+    entries = campaign.log_entries.select_related("actor").order_by("-created_at", "-id")
+    if not is_gm(user, campaign):
+        entries = entries.filter(gm_only=False)
+    return entries
+
+
+def campaign_for_invite(token: str) -> Campaign:
+    """The campaign whose live invitation link has ``token``; ``Http404`` if none (revoked,
+    regenerated or never issued)."""
+    if not token:
+        raise Http404("This invitation link is not valid.")
+    try:
+        return Campaign.objects.get(invite_token=token)
+    except Campaign.DoesNotExist:
+        raise Http404("This invitation link is not valid.") from None

@@ -1,0 +1,201 @@
+"""Use cases of campaigns: creation, settings, invitations, members and the log.
+
+Views check access through ``campaigns.selectors`` first; these functions change state
+inside a transaction, lock the rows they change and append to the campaign log.
+"""
+
+import secrets
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from campaigns.models import Campaign, CampaignLogEntry, Membership
+from rules.btq.settings import SETTINGS, SettingError, resolve
+
+
+class StaleVersion(Exception):
+    """A write made from an older version of a record than the one stored. Nothing was
+    written; the message tells the user to reload. The API answers it with 409."""
+
+    def __init__(self, obj, seen):
+        self.obj = obj
+        self.seen = seen
+        super().__init__(
+            f"“{obj}” was changed by someone else after you opened it (your copy is version "
+            f"{seen}, the saved one is version {obj.version}). Your changes were not saved: "
+            "reload, then make them again."
+        )
+
+
+def check_version(obj, seen) -> None:
+    """Raises :class:`StaleVersion` unless ``seen`` (what the user edited) is ``obj.version``.
+    Call it on a row locked with ``select_for_update``."""
+    try:
+        seen_int = int(seen)
+    except (TypeError, ValueError):
+        raise ValidationError({"version": "The version you edited is missing."}) from None
+    if seen_int != obj.version:
+        raise StaleVersion(obj, seen_int)
+
+
+def log_append(
+    *, campaign: Campaign, kind: str, text: str, data: dict | None = None,
+    gm_only: bool = False, actor=None,
+) -> CampaignLogEntry:
+    """Append one entry to the campaign log. ``kind`` a stable machine name, ``text`` one
+    line for people, ``data`` JSON details; ``gm_only`` hides it from players."""
+    return CampaignLogEntry.objects.create(
+        campaign=campaign, kind=kind, text=text, data=data or {}, gm_only=gm_only, actor=actor
+    )
+
+
+def clean_settings(settings) -> dict:
+    """The full campaign settings with ``settings`` applied (``rules.btq.settings.resolve``).
+    A value must be one of the setting's choices and of its type (JSON ``0`` is not
+    ``false``). Raises ``ValidationError`` naming the setting."""
+    if not isinstance(settings, dict):
+        raise ValidationError({"settings": "Settings are a mapping of setting name to value."})
+    for name, value in settings.items():
+        setting = SETTINGS.get(name)
+        if setting is not None and not any(
+            type(value) is type(choice) and value == choice for choice in setting.choices
+        ):
+            allowed = ", ".join(repr(c) for c in setting.choices)
+            raise ValidationError({"settings": f"{name}: {value!r} is not one of {allowed}"})
+    try:
+        return resolve(settings)
+    except SettingError as exc:
+        raise ValidationError({"settings": str(exc)}) from None
+
+
+def _locked(campaign: Campaign) -> Campaign:
+    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+
+
+@transaction.atomic
+def campaign_create(*, name: str, gm, description: str = "") -> Campaign:
+    """A new campaign with ``gm`` as its first GM."""
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": "A campaign needs a name."})
+    campaign = Campaign.objects.create(name=name, description=description.strip())
+    Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
+    log_append(campaign=campaign, kind="campaign.created", text=f"{gm} created the campaign.",
+               actor=gm)
+    return campaign
+
+
+@transaction.atomic
+def campaign_update(
+    *, campaign: Campaign, actor, version, name: str | None = None,
+    description: str | None = None, settings: dict | None = None,
+) -> Campaign:
+    """Change the fields given (the others are left as they are). ``settings`` is the full
+    set the GM chose; only the values that differ from the defaults are stored. Raises
+    ``ValidationError`` for an empty name or a setting that does not exist or has no such
+    value, :class:`StaleVersion` if the campaign changed since ``version``."""
+    campaign = _locked(campaign)
+    check_version(campaign, version)
+    changed = []
+    if name is not None:
+        if not name.strip():
+            raise ValidationError({"name": "A campaign needs a name."})
+        campaign.name = name.strip()
+        changed.append("name")
+    if description is not None:
+        campaign.description = description.strip()
+        changed.append("description")
+    if settings is not None:
+        full = clean_settings(settings)
+        campaign.settings = {k: v for k, v in full.items() if v != SETTINGS[k].default}
+        changed.append("settings")
+    if not changed:
+        return campaign
+    campaign.version += 1
+    campaign.save()
+    log_append(campaign=campaign, kind="campaign.updated", actor=actor,
+               text=f"{actor} changed the campaign's {', '.join(changed)}.",
+               data={"fields": changed, "settings": campaign.settings})
+    return campaign
+
+
+@transaction.atomic
+def campaign_invite_regenerate(*, campaign: Campaign, actor) -> str:
+    """A new invitation token; the previous link stops working. Returns the token."""
+    campaign = _locked(campaign)
+    campaign.invite_token = secrets.token_urlsafe(24)
+    campaign.save(update_fields=["invite_token"])
+    log_append(campaign=campaign, kind="invite.created", actor=actor, gm_only=True,
+               text=f"{actor} issued a new invitation link.")
+    return campaign.invite_token
+
+
+@transaction.atomic
+def campaign_invite_revoke(*, campaign: Campaign, actor) -> None:
+    """Revoke the invitation link: nobody can join with it any more."""
+    campaign = _locked(campaign)
+    campaign.invite_token = None
+    campaign.save(update_fields=["invite_token"])
+    log_append(campaign=campaign, kind="invite.revoked", actor=actor, gm_only=True,
+               text=f"{actor} revoked the invitation link.")
+
+
+@transaction.atomic
+def campaign_join(*, token: str, user) -> tuple[Membership, bool]:
+    """Join the campaign whose live invitation link has ``token`` as a player.
+
+    Returns ``(membership, joined)``; ``joined`` is ``False`` if ``user`` was already a member
+    (their role is unchanged). Raises ``ValidationError`` if the link is not live.
+    """
+    campaign = Campaign.objects.select_for_update().filter(invite_token=token).first()
+    if not token or campaign is None:
+        raise ValidationError("This invitation link is no longer valid. Ask your GM for a new one.")
+    existing = Membership.objects.filter(campaign=campaign, user=user).first()
+    if existing is not None:
+        return existing, False
+    membership = Membership.objects.create(
+        campaign=campaign, user=user, role=Membership.Role.PLAYER
+    )
+    log_append(campaign=campaign, kind="member.joined", actor=user,
+               text=f"{user} joined the campaign as a player.")
+    return membership, True
+
+
+def _other_gms(membership: Membership) -> bool:
+    return (
+        Membership.objects.filter(campaign=membership.campaign, role=Membership.Role.GM)
+        .exclude(pk=membership.pk)
+        .exists()
+    )
+
+
+@transaction.atomic
+def membership_set_role(*, membership: Membership, role: str, actor) -> Membership:
+    """Make a member a GM or a player. The last GM cannot stop being one."""
+    if role not in Membership.Role.values:
+        raise ValidationError({"role": f"{role!r} is not a role (gm or player)."})
+    _locked(membership.campaign)
+    membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    if membership.role == Membership.Role.GM and role != membership.role and not _other_gms(
+        membership
+    ):
+        raise ValidationError("A campaign needs at least one GM: make someone else GM first.")
+    membership.role = role
+    membership.save(update_fields=["role"])
+    log_append(campaign=membership.campaign, kind="member.role", actor=actor,
+               text=f"{actor} made {membership.user} {membership.get_role_display()}.",
+               data={"user": membership.user_id, "role": role})
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership, actor) -> None:
+    """Remove a member from the campaign (their characters stay). The last GM cannot leave."""
+    _locked(membership.campaign)
+    membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    if membership.role == Membership.Role.GM and not _other_gms(membership):
+        raise ValidationError("A campaign needs at least one GM: make someone else GM first.")
+    membership.delete()
+    log_append(campaign=membership.campaign, kind="member.removed", actor=actor,
+               text=f"{actor} removed {membership.user} from the campaign.",
+               data={"user": membership.user_id})

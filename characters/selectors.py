@@ -1,0 +1,67 @@
+"""Who may see and edit a character, and what of it (DESIGN.md, "Roles and trust").
+
+Players see every character's name and rank, the PCs' sheets, never an NPC's stats and never
+GM notes; a player edits only their own PCs. GMs see and edit everything in their campaigns.
+"""
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404
+
+from campaigns.models import Campaign, Membership
+from campaigns.selectors import campaigns_for_user, membership_role
+from characters.models import Character
+
+
+def characters_for_user(user, campaign: Campaign) -> QuerySet[Character]:
+    """The characters of ``campaign`` that ``user`` may see listed: all of them for a member
+    (what a player sees of each is :func:`character_access`), none for anyone else."""
+    if membership_role(user, campaign) is None:
+        return Character.objects.none()
+    return campaign.characters.select_related("owner")
+
+
+def character_for_user(user, character_id) -> Character:
+    """The character ``character_id`` if ``user`` is a member of its campaign; ``Http404``
+    otherwise."""
+    try:
+        return Character.objects.select_related("campaign", "owner").get(
+            pk=character_id, campaign__in=campaigns_for_user(user)
+        )
+    except (Character.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such character.") from None
+
+
+def character_access(user, character: Character, role: str | None = None) -> str:
+    """What ``user`` may do with ``character``:
+
+    * ``"gm"``: a GM of its campaign; sees and edits everything;
+    * ``"owner"``: the player of this PC; sees all but the GM notes, edits name, Measures
+      and skills;
+    * ``"sheet"``: another member and a PC: sees the sheet without GM notes;
+    * ``"public"``: a player and an NPC: sees the name and rank only;
+    * ``"none"``: not a member.
+
+    ``role`` is the user's campaign role if already known.
+    """
+    role = role if role is not None else membership_role(user, character.campaign)
+    if role == Membership.Role.GM:
+        return "gm"
+    if role is None:
+        return "none"
+    if character.kind == Character.Kind.NPC:
+        return "public"
+    if character.owner_id == user.pk:
+        return "owner"
+    return "sheet"
+
+
+def require_character_edit(user, character: Character) -> str:
+    """The user's access (``"gm"`` or ``"owner"``) if they may edit ``character``;
+    ``Http404`` for a non-member, ``PermissionDenied`` for any other member."""
+    access = character_access(user, character)
+    if access == "none":
+        raise Http404("No such character.")
+    if access not in ("gm", "owner"):
+        raise PermissionDenied("You may edit only your own characters.")
+    return access

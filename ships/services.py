@@ -1,0 +1,361 @@
+"""Use cases of ships: reference data, ships of a campaign, postings, and the bridge to the
+``btq_naval`` encounter engine (the setup it starts from, the damage a battle leaves).
+
+Stats and damage tracks come from ``rules.btq.ships``; these functions only store them.
+"""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from campaigns.models import Campaign
+from campaigns.services import check_version, log_append
+from characters.models import MAX_RATING, Character
+from rules.btq.characters import NPC_CREW_SKILLS, SKILLS, DamageState
+from rules.btq.ships import (
+    AREAS,
+    SHIP_TRAITS,
+    SHIP_TYPES,
+    DamageTrack,
+    ShipStats,
+    canonical_trait,
+    ship_stats,
+)
+from ships.models import Ship, ShipPosting, ShipTrait, ShipType
+
+
+@transaction.atomic
+def reference_data_load() -> tuple[int, int]:
+    """Copy ``rules.btq.ships.SHIP_TYPES`` and ``SHIP_TRAITS`` into the database, creating or
+    updating rows by name (running it again changes nothing). Returns the numbers of types
+    and traits."""
+    for t in SHIP_TYPES.values():
+        ShipType.objects.update_or_create(
+            name=t.name,
+            defaults={
+                "command": t.command, "rating": t.rating, "guns_min": t.guns_min,
+                "guns_max": t.guns_max,
+                "boxes": {area: list(sizes) for area, sizes in t.boxes.items()},
+                "broadside": t.broadside, "speed": t.speed, "handling": t.handling,
+                "source": t.source,
+            },
+        )
+    for t in SHIP_TRAITS.values():
+        ShipTrait.objects.update_or_create(
+            name=t.name,
+            defaults={
+                "description": t.description, "speed": t.speed, "handling": t.handling,
+                "broadside": t.broadside, "boxes": dict(t.boxes), "source": t.source,
+            },
+        )
+    return len(SHIP_TYPES), len(SHIP_TRAITS)
+
+
+def stats_for(*, ship_type: ShipType, traits, overrides: dict | None) -> ShipStats:
+    """The battle figures of a ship of ``ship_type`` with ``traits`` (``ShipTrait`` rows or
+    names) and per-ship ``overrides``; ``ValidationError`` naming the problem (a trait over
+    the rating's limit, BtQ L2338-2339, or taken twice, L2339; a bad override)."""
+    names = [t if isinstance(t, str) else t.name for t in traits]
+    try:
+        return ship_stats(ship_type.name, names, overrides or {})
+    except ValueError as exc:
+        field = "overrides" if "override" in str(exc) else "traits"
+        raise ValidationError({field: str(exc)}) from None
+
+
+def ship_stats_of(ship: Ship) -> ShipStats:
+    """The battle figures of a stored ship."""
+    return stats_for(ship_type=ship.ship_type, traits=ship.traits.all(), overrides=ship.overrides)
+
+
+def clean_crew(crew, *, base: dict | None = None) -> dict[str, int]:
+    """The six NPC crew skills (``rules.btq.characters.NPC_CREW_SKILLS``) from ``base`` with
+    ``crew`` applied, absent ones 0. ``ValidationError`` for another key or a value that is
+    not a whole number from 0 to ``MAX_RATING``."""
+    if not isinstance(crew, dict):
+        raise ValidationError({"crew": "Crew skills are a mapping of skill name to value."})
+    result = {key: int((base or {}).get(key, 0)) for key in NPC_CREW_SKILLS}
+    errors = []
+    for key, value in crew.items():
+        if key not in NPC_CREW_SKILLS:
+            errors.append(f"{key!r} is not one of the crew skills: {', '.join(NPC_CREW_SKILLS)}.")
+        elif isinstance(value, bool) or not isinstance(value, int) or not (
+            0 <= value <= MAX_RATING
+        ):
+            errors.append(f"{SKILLS[key]} must be a whole number from 0 to {MAX_RATING}.")
+        else:
+            result[key] = value
+    if errors:
+        raise ValidationError({"crew": errors})
+    return result
+
+
+def clean_tracks(tracks, stats: ShipStats) -> dict[str, str]:
+    """``tracks`` (area -> ``DamageTrack`` or its text) checked against the segment sizes of
+    ``stats``, as text. ``ValidationError`` for a missing or unknown area, a track that does
+    not parse or has the wrong number of boxes."""
+    if not isinstance(tracks, dict) or set(tracks) != set(AREAS):
+        raise ValidationError({"tracks": f"Give a damage track for each of {', '.join(AREAS)}."})
+    errors = {}
+    result = {}
+    for area in AREAS:
+        try:
+            track = DamageTrack.parse(str(tracks[area]))
+        except ValueError as exc:
+            errors[f"{area}_track"] = str(exc)
+            continue
+        if track.sizes != tuple(stats.boxes[area]):
+            expected = "|".join("." * n for n in stats.boxes[area])
+            errors[f"{area}_track"] = (
+                f"The {area} track of this ship has {'/'.join(map(str, stats.boxes[area]))} "
+                f"boxes per state (like {expected}), not {track}."
+            )
+            continue
+        result[area] = str(track)
+    if errors:
+        raise ValidationError(errors)
+    return result
+
+
+def resized_tracks(tracks: dict[str, str], stats: ShipStats) -> dict[str, str]:
+    """``tracks`` resized to the segment sizes of ``stats`` (after a change of type or
+    traits), keeping as many crossed boxes in each segment as still fit."""
+    result = {}
+    for area in AREAS:
+        old = DamageTrack.parse(tracks[area])
+        result[area] = str(DamageTrack(
+            [True] * min(sum(seg), n) + [False] * (n - min(sum(seg), n))
+            for seg, n in zip(old.segments, stats.boxes[area])
+        ))
+    return result
+
+
+def _check_guns(ship_type: ShipType, guns) -> None:
+    if guns is None:
+        return
+    low, high = ship_type.guns_min or 1, ship_type.guns_max
+    if guns < low or (high is not None and guns > high):
+        span = f"{low} to {high}" if high is not None else f"{low} or more"
+        raise ValidationError({"guns": f"A {ship_type.name} carries {span} guns, not {guns}."})
+
+
+def _check_morale(morale) -> int:
+    if isinstance(morale, bool) or morale not in [s.value for s in DamageState]:
+        raise ValidationError(
+            {"morale_state": f"Ship Morale is a damage state 0-3, not {morale!r}."}
+        )
+    return int(morale)
+
+
+def _set_tracks(ship: Ship, tracks: dict[str, str]) -> None:
+    for area, text in tracks.items():
+        setattr(ship, f"{area}_track", text)
+
+
+def _traits_named(names) -> list[ShipTrait]:
+    wanted = []
+    for name in names:
+        try:
+            wanted.append(canonical_trait(name if isinstance(name, str) else name.name))
+        except ValueError as exc:
+            raise ValidationError({"traits": str(exc)}) from None
+    found = {t.name: t for t in ShipTrait.objects.filter(name__in=wanted)}
+    missing = [n for n in wanted if n not in found]
+    if missing:
+        raise ValidationError(
+            {"traits": f"Ship trait {missing[0]!r} is not loaded: run load_reference_data."}
+        )
+    return [found[n] for n in wanted]
+
+
+@transaction.atomic
+def ship_create(
+    *, campaign: Campaign, actor, name: str, ship_type: ShipType, guns: int | None = None,
+    side: str = Ship.Side.ENEMY, traits=(), crew: dict | None = None,
+    overrides: dict | None = None, morale_state: int = DamageState.HEALTHY, gm_notes: str = "",
+) -> Ship:
+    """A new, undamaged ship of ``ship_type`` with ``traits`` (``ShipTrait`` rows or names).
+    Raises ``ValidationError`` naming the field for a bad value: guns outside the type's
+    range, too many traits for the rating or one taken twice (BtQ L2338-2339), bad crew
+    skills or overrides."""
+    trait_rows = _traits_named(traits)
+    stats = stats_for(ship_type=ship_type, traits=trait_rows, overrides=overrides)
+    _check_guns(ship_type, guns)
+    ship = Ship(
+        campaign=campaign, name=(name or "").strip(), guns=guns, ship_type=ship_type, side=side,
+        crew=clean_crew(crew or {}), overrides=overrides or {},
+        morale_state=_check_morale(morale_state), gm_notes=gm_notes,
+    )
+    _set_tracks(ship, {area: str(track) for area, track in stats.clean_tracks().items()})
+    ship.full_clean(exclude=["campaign", "ship_type"])
+    ship.save()
+    ship.traits.set(trait_rows)
+    log_append(campaign=campaign, kind="ship.created", actor=actor,
+               text=f"{actor} added the ship {ship}.", data={"ship": ship.pk},
+               gm_only=ship.is_hidden_from_players)
+    return ship
+
+
+SHIP_FIELDS = frozenset({
+    "name", "guns", "ship_type", "side", "traits", "tracks", "morale_state", "crew", "overrides",
+    "gm_notes",
+})
+"""What :func:`ship_update` may change (a GM's edit)."""
+
+
+@transaction.atomic
+def ship_update(*, ship: Ship, actor, version, **changes) -> Ship:
+    """Change only the fields given (``SHIP_FIELDS``; ``tracks`` is area -> track text,
+    ``crew`` is merged into the stored crew skills). A change of type or traits resizes the
+    damage tracks, keeping the crossed boxes that fit, unless new ``tracks`` are given.
+
+    Raises ``ValidationError`` for an unknown field or a bad value,
+    ``campaigns.services.StaleVersion`` if the ship was saved since ``version``; nothing is
+    written then.
+    """
+    unknown = set(changes) - SHIP_FIELDS
+    if unknown:
+        raise ValidationError(f"Unknown ship fields: {', '.join(sorted(unknown))}.")
+    ship = Ship.objects.select_for_update().select_related("ship_type", "campaign").get(
+        pk=ship.pk
+    )
+    check_version(ship, version)
+    ship_type = changes.get("ship_type", ship.ship_type)
+    trait_rows = (
+        _traits_named(changes["traits"]) if "traits" in changes else list(ship.traits.all())
+    )
+    overrides = changes.get("overrides", ship.overrides)
+    if not isinstance(overrides, dict):
+        raise ValidationError({"overrides": "Overrides are a mapping of figure to value."})
+    stats = stats_for(ship_type=ship_type, traits=trait_rows, overrides=overrides)
+    if "tracks" in changes:
+        tracks = clean_tracks(changes["tracks"], stats)
+    else:
+        tracks = resized_tracks(ship.tracks, stats)
+    _check_guns(ship_type, changes.get("guns", ship.guns))
+    for field in ("name", "guns", "side", "gm_notes"):
+        if field in changes:
+            setattr(ship, field, changes[field].strip() if field == "name" else changes[field])
+    if "morale_state" in changes:
+        ship.morale_state = _check_morale(changes["morale_state"])
+    if "crew" in changes:
+        ship.crew = clean_crew(changes["crew"], base=ship.crew)
+    ship.ship_type = ship_type
+    ship.overrides = overrides
+    _set_tracks(ship, tracks)
+    ship.version += 1
+    ship.full_clean(exclude=["campaign", "ship_type"])
+    ship.save()
+    if "traits" in changes:
+        ship.traits.set(trait_rows)
+    log_append(campaign=ship.campaign, kind="ship.updated", actor=actor,
+               gm_only=ship.is_hidden_from_players, text=f"{actor} edited the ship {ship}.",
+               data={"ship": ship.pk, "fields": sorted(changes)})
+    return ship
+
+
+@transaction.atomic
+def posting_set(*, ship: Ship, character: Character, station: str, actor) -> ShipPosting:
+    """Post ``character`` to ``station`` aboard ``ship`` (moving them from any other
+    posting: a character serves on one ship at a time)."""
+    if character.campaign_id != ship.campaign_id:
+        raise ValidationError("The character and the ship belong to different campaigns.")
+    if station not in ShipPosting.Station.values:
+        raise ValidationError({"station": f"{station!r} is not a station."})
+    Character.objects.select_for_update().get(pk=character.pk)
+    posting, _ = ShipPosting.objects.update_or_create(
+        character=character, defaults={"ship": ship, "station": station}
+    )
+    log_append(campaign=ship.campaign, kind="ship.posting", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC or ship.is_hidden_from_players,
+               text=f"{character} serves as {posting.get_station_display()} aboard {ship}.",
+               data={"ship": ship.pk, "character": character.pk, "station": station})
+    return posting
+
+
+@transaction.atomic
+def posting_remove(*, posting: ShipPosting, actor) -> None:
+    """End a posting: the character no longer serves aboard that ship."""
+    posting = ShipPosting.objects.select_for_update().select_related(
+        "ship__campaign", "character"
+    ).get(pk=posting.pk)
+    posting.delete()
+    log_append(campaign=posting.ship.campaign, kind="ship.posting_ended", actor=actor,
+               gm_only=posting.character.kind == Character.Kind.NPC
+               or posting.ship.is_hidden_from_players,
+               text=f"{posting.character} no longer serves aboard {posting.ship}.",
+               data={"ship": posting.ship_id, "character": posting.character_id})
+
+
+def _ship_setup(ship: Ship, side: str) -> dict:
+    entry = {
+        "id": str(ship.pk),
+        "name": ship.display_name,
+        "side": side,
+        "type": ship.ship_type.name,
+        "traits": [t.name for t in ship.traits.all()],
+        "tracks": dict(ship.tracks),
+        "morale": ship.morale_state,
+        "crew": clean_crew({}, base=ship.crew),
+    }
+    if ship.overrides:
+        entry["overrides"] = dict(ship.overrides)
+    return entry
+
+
+def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None) -> dict:
+    """The setup of a ``btq_naval`` encounter between the players' ship and an enemy:
+
+    ``{"weather", "start_distance", "settings", "ships": [pc, enemy], "pcs": [...]}``, each
+    ship with its id (pk as text), name with guns, side, type, traits, ``overrides`` (only
+    when set), damage tracks, Ship Morale (0-3) and crew skills; each PC posted aboard the
+    players' ship with id, name, ship, seniority, Discipline, all 22 skills and station.
+    ``weather`` and ``start_distance`` are passed through for the engine to check. Raises
+    ``ValidationError`` if the ships are not the players' and an enemy of one campaign.
+    """
+    if pc_ship.campaign_id != enemy_ship.campaign_id:
+        raise ValidationError("The two ships belong to different campaigns.")
+    if pc_ship.side != Ship.Side.PC:
+        raise ValidationError(f"{pc_ship} is not the players' ship.")
+    if enemy_ship.side != Ship.Side.ENEMY:
+        raise ValidationError(f"{enemy_ship} is not an enemy ship.")
+    postings = (
+        pc_ship.postings.filter(character__kind=Character.Kind.PC)
+        .select_related("character")
+        .order_by("-character__seniority", "character__name", "pk")
+    )
+    return {
+        "weather": weather,
+        "start_distance": start_distance,
+        "settings": pc_ship.campaign.rules_settings(),
+        "ships": [_ship_setup(pc_ship, "pc"), _ship_setup(enemy_ship, "enemy")],
+        "pcs": [
+            {
+                "id": str(p.character.pk),
+                "name": p.character.title,
+                "ship": str(pc_ship.pk),
+                "seniority": p.character.seniority,
+                "discipline": p.character.discipline,
+                "skills": p.character.skill_values(),
+                "station": p.station,
+            }
+            for p in postings
+        ],
+    }
+
+
+@transaction.atomic
+def ship_record_battle(*, ship: Ship, tracks: dict, morale: int, note: str, actor=None) -> Ship:
+    """Write the damage tracks (area -> ``DamageTrack`` or its text) and Ship Morale (0-3) a
+    finished battle left on ``ship``: locks the row, bumps its version and appends ``note``
+    to the campaign log. ``ValidationError`` if a track does not fit the ship."""
+    ship = Ship.objects.select_for_update().select_related("ship_type", "campaign").get(
+        pk=ship.pk
+    )
+    clean = clean_tracks({area: str(t) for area, t in dict(tracks).items()}, ship_stats_of(ship))
+    _set_tracks(ship, clean)
+    ship.morale_state = _check_morale(morale)
+    ship.version += 1
+    ship.save()
+    log_append(campaign=ship.campaign, kind="ship.battle", actor=actor, text=note,
+               data={"ship": ship.pk, "tracks": clean, "morale": ship.morale_state})
+    return ship

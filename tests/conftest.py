@@ -1,0 +1,154 @@
+"""Shared personas and a ready-made campaign for every test (STYLE.md, healthchecks personas).
+
+Users (password :data:`PASSWORD`):
+
+* ``gm``: the GM of ``campaign``;
+* ``player_a``, ``player_b``: players of ``campaign``, each with a PC;
+* ``outsider``: a user in no campaign.
+
+Campaign ``campaign`` ("The Test Cruise"), built through the services with the ship
+reference data loaded (fixture ``reference_data``):
+
+* ``pc_a``: player_a's PC, "Lieutenant Anne Able", seniority 2, Discipline 3,
+  Seamanship 4, Gunnery 2, GM notes "secret-a";
+* ``pc_b``: player_b's PC, "Midshipman Ben Baker", seniority 1, Discipline 2, Gunnery 3;
+* ``npc``: an NPC, "Captain Nemo Nobody", Command 5, GM notes "npc-secret";
+* ``pc_ship``: the players' ship "HMS Testament (22)", Brig Sloop with Expertly Coppered
+  Hull; pc_a posted as lieutenant, pc_b as midshipman;
+* ``enemy_ship``: "Le Secret (14)", Cutter with Heart of Oak, crew skills
+  awareness 2, command 3, first_aid 1, gunnery 4, maritime 2, seamanship 3,
+  GM notes "enemy-secret".
+
+Logged-in clients: ``gm_client``, ``player_a_client``, ``player_b_client``,
+``outsider_client`` (pytest-django's ``client`` stays anonymous).
+"""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+PASSWORD = "pw-quarterdeck-test"
+
+ENEMY_CREW = {"awareness": 2, "command": 3, "first_aid": 1, "gunnery": 4, "maritime": 2,
+              "seamanship": 3}
+
+
+def make_user(username: str):
+    return get_user_model().objects.create_user(username=username, password=PASSWORD)
+
+
+@pytest.fixture
+def gm(db):
+    return make_user("gm")
+
+
+@pytest.fixture
+def player_a(db):
+    return make_user("player_a")
+
+
+@pytest.fixture
+def player_b(db):
+    return make_user("player_b")
+
+
+@pytest.fixture
+def outsider(db):
+    return make_user("outsider")
+
+
+@pytest.fixture
+def reference_data(db):
+    from ships.services import reference_data_load
+
+    reference_data_load()
+
+
+@pytest.fixture
+def campaign(gm, player_a, player_b, reference_data):
+    from campaigns.models import Membership
+    from campaigns.services import campaign_create
+    from characters.models import Character
+    from characters.services import character_create
+    from ships.models import Ship, ShipType
+    from ships.services import posting_set, ship_create
+
+    c = campaign_create(name="The Test Cruise", gm=gm, description="For the tests.")
+    Membership.objects.create(campaign=c, user=player_a, role=Membership.Role.PLAYER)
+    Membership.objects.create(campaign=c, user=player_b, role=Membership.Role.PLAYER)
+    a = character_create(
+        campaign=c, actor=gm, owner=player_a, name="Anne Able", rank="Lieutenant", seniority=2,
+        discipline=3, skills={"seamanship": 4, "gunnery": 2}, gm_notes="secret-a",
+    )
+    b = character_create(
+        campaign=c, actor=gm, owner=player_b, name="Ben Baker", rank="Midshipman", seniority=1,
+        discipline=2, skills={"gunnery": 3},
+    )
+    character_create(
+        campaign=c, actor=gm, kind=Character.Kind.NPC, name="Nemo Nobody", rank="Captain",
+        skills={"command": 5}, gm_notes="npc-secret",
+    )
+    ours = ship_create(
+        campaign=c, actor=gm, name="HMS Testament", guns=22, side=Ship.Side.PC,
+        ship_type=ShipType.objects.get(name="Brig Sloop"), traits=["Expertly Coppered Hull"],
+    )
+    ship_create(
+        campaign=c, actor=gm, name="Le Secret", guns=14, side=Ship.Side.ENEMY,
+        ship_type=ShipType.objects.get(name="Cutter"), traits=["Heart of Oak"],
+        crew=ENEMY_CREW, gm_notes="enemy-secret",
+    )
+    posting_set(ship=ours, character=a, station="lieutenant", actor=gm)
+    posting_set(ship=ours, character=b, station="midshipman", actor=gm)
+    return c
+
+
+@pytest.fixture
+def pc_a(campaign, player_a):
+    return campaign.characters.get(owner=player_a)
+
+
+@pytest.fixture
+def pc_b(campaign, player_b):
+    return campaign.characters.get(owner=player_b)
+
+
+@pytest.fixture
+def npc(campaign):
+    return campaign.characters.get(kind="npc")
+
+
+@pytest.fixture
+def pc_ship(campaign):
+    return campaign.ships.get(side="pc")
+
+
+@pytest.fixture
+def enemy_ship(campaign):
+    return campaign.ships.get(side="enemy")
+
+
+def _client_for(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def gm_client(gm):
+    return _client_for(gm)
+
+
+@pytest.fixture
+def player_a_client(player_a):
+    return _client_for(player_a)
+
+
+@pytest.fixture
+def player_b_client(player_b):
+    return _client_for(player_b)
+
+
+@pytest.fixture
+def outsider_client(outsider):
+    return _client_for(outsider)
