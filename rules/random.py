@@ -24,8 +24,8 @@ from __future__ import annotations
 import random as _random
 from abc import ABC, abstractmethod
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from rules.cards import Card, CardError, Deck, parse_card
 
@@ -150,7 +150,11 @@ class ScriptedSource(RandomSource):
                     raise ScriptExhausted(
                         f"the script has no card left for the {deck.name} deck"
                     )
-                picked.extend(self.then._pick(deck, count - len(picked)))
+                # The scripted cards are not taken yet: the fallback must not pick them again.
+                taken = {p.base() for p in picked}
+                rest = Deck(deck.kind, deck.name)
+                rest.remaining = [c for c in deck.remaining if c not in taken]
+                picked.extend(self.then._pick(rest, count - len(picked)))
                 break
             card = self._cards.popleft()
             if card.base() not in deck.remaining or card.base() in (p.base() for p in picked):

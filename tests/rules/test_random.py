@@ -1,0 +1,172 @@
+"""The kernel's random sources (rules/random.py): seeded play, stacked decks, the draw log."""
+
+import json
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.cards import GM_DECK, JOKER, PLAYER_DECK, Card, CardError, Deck, parse_cards
+from rules.random import Draw, ScriptedSource, ScriptExhausted, SeededSource
+
+
+def _draws(source, n_tests=20):
+    out = []
+    for _ in range(n_tests):
+        gm, pc = Deck(GM_DECK), Deck(PLAYER_DECK, "pc:a")
+        out.append((source.draw(gm, 1), source.draw(pc, 6), source.draw(gm, 4),
+                    source.roll(6, 2)))
+    return out
+
+
+def test_the_same_seed_gives_the_same_draws_and_rolls():
+    assert _draws(SeededSource(1809)) == _draws(SeededSource(1809))
+
+
+def test_different_seeds_give_different_draws():
+    assert _draws(SeededSource(1)) != _draws(SeededSource(2))
+
+
+def test_state_saved_as_json_and_restored_continues_the_same_sequence():
+    source = SeededSource(42)
+    _draws(source, 3)
+    saved = json.loads(json.dumps(source.state()))
+    expected = _draws(source, 5)
+    restored = SeededSource(42, state=saved)
+    assert _draws(restored, 5) == expected
+    assert restored.seed == 42
+
+
+def test_draw_removes_the_cards_from_the_deck_and_logs_them():
+    source = SeededSource(7)
+    deck = Deck(PLAYER_DECK, "pc:otoole")
+    cards = source.draw(deck, 5, purpose="pool")
+    assert len(cards) == len(set(cards)) == 5
+    assert deck.out == cards
+    assert len(deck) == 48
+    assert source.log == [Draw("pc:otoole", "pool", tuple(map(str, cards)))]
+
+
+def test_a_draw_is_capped_at_the_cards_left_and_never_negative():
+    source = SeededSource(3)
+    gm = Deck(GM_DECK)
+    assert len(source.draw(gm, 60)) == 52
+    assert source.draw(gm, 1) == []
+    assert str(source.log[-1]) == "gm draw: "
+    with pytest.raises(ValueError, match="cannot draw -1 cards"):
+        source.draw(Deck(GM_DECK), -1)
+
+
+def test_a_gm_deck_never_gives_a_joker_a_player_deck_does():
+    source = SeededSource(11)
+    assert JOKER not in source.draw(Deck(GM_DECK), 52)
+    assert JOKER in source.draw(Deck(PLAYER_DECK), 53)
+
+
+def test_rolls_are_faces_of_the_die_and_logged():
+    source = SeededSource(5)
+    faces = source.roll(6, 200, purpose="movement")
+    assert set(faces) == set(range(1, 7))
+    assert source.log[-1].source == "d6"
+    assert source.log[-1].purpose == "movement"
+    assert source.log[-1].values == tuple(map(str, faces))
+    for sides, count in ((1, 1), (6, -1)):
+        with pytest.raises(ValueError, match="cannot roll"):
+            source.roll(sides, count)
+
+
+def test_draw_text_and_dict():
+    draw = Draw("gm", "card of fate", ("4S",))
+    assert str(draw) == "gm card of fate: 4S"
+    assert draw.as_dict() == {"source": "gm", "purpose": "card of fate", "values": ["4S"]}
+
+
+def test_a_scripted_source_stacks_the_deck_in_order():
+    source = ScriptedSource("4S, 4H AH", rolls=[3, 6])
+    gm = Deck(GM_DECK)
+    assert source.cards_left == 3
+    assert source.draw(gm, 1, purpose="card of fate") == parse_cards("4S")
+    assert source.draw(gm, 2, purpose="pool") == parse_cards("4H AH")
+    assert source.roll(6, 2) == [3, 6]
+    assert source.cards_left == 0
+    assert [str(d) for d in source.log] == ["gm card of fate: 4S", "gm pool: 4H AH", "d6 roll: 3 6"]
+
+
+def test_a_scripted_source_takes_cards_as_a_list_and_more_cards_later():
+    source = ScriptedSource([Card(2, "D"), "JK=7D"])
+    source.push("QS KS")
+    deck = Deck(PLAYER_DECK)
+    assert source.draw(deck, 4) == parse_cards("2D JK=7D QS KS")
+    assert JOKER in deck.out
+
+
+@pytest.mark.parametrize("script, deck_kind, message", [
+    ("JK", GM_DECK, "scripted card JK is not in the gm deck"),
+    ("4S 4S", GM_DECK, "scripted card 4S is not in the gm deck"),
+    ("JK JK=2D", PLAYER_DECK, "scripted card JK=2D is not in the player deck"),
+])
+def test_a_scripted_card_that_the_deck_cannot_give_is_refused(script, deck_kind, message):
+    deck = Deck(deck_kind)
+    source = ScriptedSource(script)
+    with pytest.raises(CardError, match=message):
+        source.draw(deck, 2)
+    assert not deck.out  # nothing was taken
+
+
+def test_a_card_already_out_cannot_be_scripted_again():
+    deck = Deck(GM_DECK)
+    source = ScriptedSource("4S 4S")
+    source.draw(deck, 1)
+    with pytest.raises(CardError, match="4S is not in the gm deck"):
+        source.draw(deck, 1)
+    deck.gather()
+    assert source.log[0].values == ("4S",)
+
+
+def test_an_exhausted_script_says_so():
+    source = ScriptedSource("4S")
+    with pytest.raises(ScriptExhausted, match="no card left for the gm deck"):
+        source.draw(Deck(GM_DECK), 2)
+    with pytest.raises(ScriptExhausted, match="no roll left for a d6"):
+        source.roll(6)
+
+
+def test_a_scripted_roll_must_be_a_face_of_the_die():
+    with pytest.raises(ValueError, match="scripted roll 7 is not a face of a d6"):
+        ScriptedSource(rolls=[7]).roll(6)
+
+
+def test_when_the_script_runs_out_the_fallback_source_continues():
+    source = ScriptedSource("AS", rolls=[2], then=SeededSource(9))
+    cards = source.draw(Deck(GM_DECK), 3)
+    assert cards[0] == Card(14, "S")
+    assert len(set(cards)) == 3
+    faces = source.roll(6, 3)
+    assert faces[0] == 2 and len(faces) == 3
+
+
+@given(st.integers(0, 2**32), st.integers(1, 52), st.lists(st.sampled_from(
+    [str(c) for c in Deck(GM_DECK).cards]), max_size=5, unique=True))
+def test_the_fallback_never_repeats_a_scripted_card(seed, count, script):
+    deck = Deck(GM_DECK)
+    source = ScriptedSource(script, then=SeededSource(seed))
+    cards = source.draw(deck, max(count, len(script)))
+    assert [str(c) for c in cards[:len(script)]] == script
+    assert len(set(cards)) == len(cards)
+    assert Counter(deck.remaining) + Counter(deck.out) == Counter(deck.cards)
+
+
+@given(st.integers(0, 2**32), st.lists(st.integers(0, 20), min_size=1, max_size=8))
+def test_seeded_draws_never_repeat_a_card_until_gathered(seed, counts):
+    source = SeededSource(seed)
+    deck = Deck(PLAYER_DECK, "pc:x")
+    seen = []
+    for count in counts:
+        cards = source.draw(deck, count)
+        assert len(cards) == min(count, 53 - len(seen))
+        seen += cards
+        assert len(set(seen)) == len(seen)
+        assert Counter(deck.remaining) + Counter(deck.out) == Counter(deck.cards)
+    deck.gather()
+    assert len(deck) == 53
