@@ -18,6 +18,15 @@ def campaigns_for_user(user) -> QuerySet[Campaign]:
     return Campaign.objects.filter(memberships__user=user).distinct()
 
 
+def memberships_for_user(user) -> QuerySet[Membership]:
+    """The user's memberships with their campaigns, by campaign name."""
+    if not user.is_authenticated:
+        return Membership.objects.none()
+    return Membership.objects.filter(user=user).select_related("campaign").order_by(
+        "campaign__name", "campaign_id"
+    )
+
+
 def campaign_for_user(user, campaign_id) -> Campaign:
     """The campaign ``campaign_id`` if ``user`` is a member; ``Http404`` otherwise."""
     try:
@@ -64,12 +73,9 @@ def log_for_user(user, campaign: Campaign) -> QuerySet[CampaignLogEntry]:
     return entries
 
 
-def campaign_for_invite(token: str) -> Campaign:
-    """The campaign whose live invitation link has ``token``; ``Http404`` if none (revoked,
-    regenerated or never issued)."""
+def campaign_for_invite(token: str) -> Campaign | None:
+    """The campaign whose live invitation link has ``token``; ``None`` if there is none
+    (revoked, regenerated or never issued)."""
     if not token:
-        raise Http404("This invitation link is not valid.")
-    try:
-        return Campaign.objects.get(invite_token=token)
-    except Campaign.DoesNotExist:
-        raise Http404("This invitation link is not valid.") from None
+        return None
+    return Campaign.objects.filter(invite_token=token).first()

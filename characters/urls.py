@@ -1,5 +1,11 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from characters import views
 
 app_name = "characters"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("new/<int:campaign_pk>/", views.character_new, name="new"),
+    path("<int:pk>/", views.character_detail, name="detail"),
+    path("<int:pk>/edit/", views.character_edit, name="edit"),
+]

@@ -9,7 +9,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from rules.btq.characters import DamageState
-from rules.btq.ships import AREAS
+from rules.btq.ships import AREAS, DamageTrack
 
 DAMAGE_STATE_CHOICES = [(s.value, s.label) for s in DamageState]
 
@@ -118,6 +118,11 @@ class Ship(models.Model):
     def tracks(self) -> dict[str, str]:
         """The four damage tracks by area, as stored."""
         return {area: getattr(self, f"{area}_track") for area in AREAS}
+
+    @property
+    def damage(self) -> list[tuple[str, str, DamageState]]:
+        """``(area, track text, damage state)`` for each area, in the book's order."""
+        return [(area, text, DamageTrack.parse(text).state) for area, text in self.tracks.items()]
 
     @property
     def is_hidden_from_players(self) -> bool:

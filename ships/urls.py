@@ -1,5 +1,14 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from ships import views
 
 app_name = "ships"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("new/<int:campaign_pk>/", views.ship_new, name="new"),
+    path("<int:pk>/", views.ship_detail, name="detail"),
+    path("<int:pk>/edit/", views.ship_edit, name="edit"),
+    path("<int:pk>/postings/", views.posting_add, name="posting_add"),
+    path("<int:pk>/postings/<int:posting_pk>/remove/", views.posting_remove,
+         name="posting_remove"),
+]

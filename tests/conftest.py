@@ -32,6 +32,12 @@ ENEMY_CREW = {"awareness": 2, "command": 3, "first_aid": 1, "gunnery": 4, "marit
               "seamanship": 3}
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # Real hashing is slow on purpose; the tests create many users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def make_user(username: str):
     return get_user_model().objects.create_user(username=username, password=PASSWORD)
 

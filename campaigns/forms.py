@@ -1,0 +1,84 @@
+"""Forms of the campaign pages, and the conventions every app's forms share: fields with
+errors are marked for Pico CSS, and a service's ``ValidationError`` lands on the fields it
+names."""
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
+
+from rules.btq.settings import SETTINGS
+
+
+class PicoMixin:
+    """Marks every field that has an error with ``aria-invalid`` (Pico draws it red) and
+    shows the error beside it."""
+
+    def add_error(self, field, error):
+        super().add_error(field, error)
+        for name in self.errors:
+            if name in self.fields:
+                self.fields[name].widget.attrs["aria-invalid"] = "true"
+
+    def add_service_error(self, exc: ValidationError) -> None:
+        """Put a service's ``ValidationError`` on the fields it names (the rest on the form)."""
+        if hasattr(exc, "error_dict"):
+            for field, errors in exc.message_dict.items():
+                self.add_error(field if field in self.fields else None, errors)
+        else:
+            self.add_error(None, exc.messages)
+
+
+class Form(PicoMixin, forms.Form):
+    pass
+
+
+class SignupForm(PicoMixin, UserCreationForm):
+    pass
+
+
+class VersionedForm(Form):
+    """A form that edits a record: carries the version the user started from, so a save
+    over someone else's newer one is refused."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class CampaignForm(Form):
+    name = forms.CharField(max_length=200)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+
+def _choice_key(value) -> str:
+    return str(value)
+
+
+class CampaignSettingsForm(VersionedForm):
+    """The campaign's name and description and every setting of
+    ``rules.btq.settings.SETTINGS`` as a choice, the default marked."""
+
+    name = forms.CharField(max_length=200)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+    def __init__(self, *args, current: dict, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, setting in SETTINGS.items():
+            choices = [
+                (_choice_key(value), f"{label} (default)" if value == setting.default
+                 and type(value) is type(setting.default) else label)
+                for value, label in setting.choices.items()
+            ]
+            self.fields[f"setting_{name}"] = forms.ChoiceField(
+                label=setting.description, choices=choices, widget=forms.RadioSelect,
+                initial=_choice_key(current[name]), help_text=f"Source: {setting.source}",
+            )
+
+    def settings_fields(self):
+        return [self[f"setting_{name}"] for name in SETTINGS]
+
+    def chosen_settings(self) -> dict:
+        """The settings chosen, as their real values (``False``, ``0``, ``"one_step"``)."""
+        result = {}
+        for name, setting in SETTINGS.items():
+            key = self.cleaned_data[f"setting_{name}"]
+            result[name] = next(v for v in setting.choices if _choice_key(v) == key)
+        return result

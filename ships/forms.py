@@ -1,0 +1,106 @@
+"""Ship forms (a GM's): the ship itself, and who serves aboard."""
+
+from django import forms
+
+from campaigns.forms import Form
+from characters.models import MAX_RATING
+from rules.btq.characters import NPC_CREW_SKILLS, SKILLS
+from rules.btq.ships import AREAS
+from ships.models import DAMAGE_STATE_CHOICES, Ship, ShipPosting
+from ships.selectors import ship_traits, ship_types
+
+
+class ShipForm(Form):
+    """Create (``ship=None``: an undamaged ship) or edit a ship."""
+
+    name = forms.CharField(max_length=200, help_text="Without the guns: “HMS Hermes”.")
+    guns = forms.IntegerField(min_value=1, max_value=200, required=False)
+    ship_type = forms.ModelChoiceField(label="Type", queryset=ship_types())
+    side = forms.ChoiceField(choices=Ship.Side.choices)
+    traits = forms.ModelMultipleChoiceField(
+        queryset=ship_traits(), required=False, widget=forms.CheckboxSelectMultiple,
+        help_text="Un-rated ships take one trait, rated 4-6 two, rated 1-3 three; "
+        "each at most once (BtQ L2338-2339).",
+    )
+
+    def __init__(self, *args, ship: Ship | None = None, **kwargs):
+        if ship is not None:
+            kwargs.setdefault("initial", self.initial_for(ship))
+        super().__init__(*args, **kwargs)
+        self.editing = ship is not None
+        if self.editing:
+            self.fields["version"] = forms.IntegerField(widget=forms.HiddenInput)
+            for area in AREAS:
+                self.fields[f"{area}_track"] = forms.CharField(
+                    label=f"{area.capitalize()} track", max_length=120,
+                    help_text="x crossed, . free; Injured|Maimed|Dead",
+                )
+            self.fields["morale_state"] = forms.TypedChoiceField(
+                label="Ship Morale", choices=DAMAGE_STATE_CHOICES, coerce=int
+            )
+        for key in NPC_CREW_SKILLS:
+            self.fields[f"crew_{key}"] = forms.IntegerField(
+                label=SKILLS[key], min_value=0, max_value=MAX_RATING, initial=0
+            )
+        self.fields["overrides"] = forms.JSONField(
+            required=False,
+            help_text='Figures that differ from the type, e.g. {"handling": 1}.',
+        )
+        self.fields["gm_notes"] = forms.CharField(
+            label="GM notes (never shown to players)", required=False,
+            widget=forms.Textarea(attrs={"rows": 3}),
+        )
+
+    @staticmethod
+    def initial_for(ship: Ship) -> dict:
+        initial = {
+            "version": ship.version, "name": ship.name, "guns": ship.guns,
+            "ship_type": ship.ship_type_id, "side": ship.side,
+            "traits": list(ship.traits.all()), "morale_state": ship.morale_state,
+            "overrides": ship.overrides, "gm_notes": ship.gm_notes,
+        }
+        initial.update({f"{area}_track": text for area, text in ship.tracks.items()})
+        initial.update({f"crew_{k}": ship.crew.get(k, 0) for k in NPC_CREW_SKILLS})
+        return initial
+
+    def crew_fields(self):
+        return [self[f"crew_{key}"] for key in NPC_CREW_SKILLS]
+
+    def track_fields(self):
+        return [self[f"{area}_track"] for area in AREAS] if self.editing else []
+
+    def main_fields(self):
+        return [f for f in self.visible_fields()
+                if not f.name.startswith("crew_") and not f.name.endswith("_track")]
+
+    def changes(self) -> dict:
+        """The values to save: all for a new ship, the changed ones for an edit. Crew skills
+        as one mapping; damage tracks as one mapping of all four when any changed."""
+        names = self.changed_data if self.editing else list(self.cleaned_data)
+        data = self.cleaned_data
+        result, crew = {}, {}
+        for name in names:
+            if name == "version" or name.endswith("_track"):
+                continue
+            if name.startswith("crew_"):
+                crew[name.removeprefix("crew_")] = data[name]
+            elif name == "overrides":
+                result["overrides"] = data["overrides"] or {}
+            elif name == "traits":
+                result["traits"] = list(data["traits"])
+            else:
+                result[name] = data[name]
+        if crew:
+            result["crew"] = crew
+        if any(name.endswith("_track") for name in names):
+            result["tracks"] = {area: data[f"{area}_track"] for area in AREAS}
+        return result
+
+
+class PostingForm(Form):
+    character = forms.ModelChoiceField(queryset=None)
+    station = forms.ChoiceField(choices=ShipPosting.Station.choices)
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["character"].queryset = campaign.characters.all()

@@ -1,0 +1,57 @@
+"""Who may see a ship, and how much of it (DESIGN.md, "Roles and trust").
+
+Members see every ship of their campaign listed. Of the players' own ship they see all but
+the GM notes; of any other ship only its name, type and damage, never its crew skills,
+traits, Ship Morale or notes. GMs see everything.
+"""
+
+from django.db.models import QuerySet
+from django.http import Http404
+
+from campaigns.models import Campaign, Membership
+from campaigns.selectors import campaigns_for_user, membership_role
+from ships.models import Ship, ShipTrait, ShipType
+
+
+def ships_for_user(user, campaign: Campaign) -> QuerySet[Ship]:
+    """The ships of ``campaign`` if ``user`` is a member (what a player sees of each is
+    :func:`ship_access`), none otherwise."""
+    if membership_role(user, campaign) is None:
+        return Ship.objects.none()
+    return campaign.ships.select_related("ship_type").prefetch_related("traits")
+
+
+def ship_for_user(user, ship_id) -> Ship:
+    """The ship ``ship_id`` if ``user`` is a member of its campaign; ``Http404`` otherwise."""
+    try:
+        return Ship.objects.select_related("campaign", "ship_type").get(
+            pk=ship_id, campaign__in=campaigns_for_user(user)
+        )
+    except (Ship.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such ship.") from None
+
+
+def ship_access(user, ship: Ship, role: str | None = None) -> str:
+    """``"gm"`` (everything), ``"crew"`` (a player and the players' ship: all but GM notes),
+    ``"public"`` (a player and another ship: name, type, damage) or ``"none"``."""
+    role = role if role is not None else membership_role(user, ship.campaign)
+    if role == Membership.Role.GM:
+        return "gm"
+    if role is None:
+        return "none"
+    return "public" if ship.is_hidden_from_players else "crew"
+
+
+def ship_postings(ship: Ship):
+    """Who serves aboard ``ship``, most senior first."""
+    return ship.postings.select_related("character").order_by(
+        "-character__seniority", "character__name"
+    )
+
+
+def ship_types() -> QuerySet[ShipType]:
+    return ShipType.objects.all()
+
+
+def ship_traits() -> QuerySet[ShipTrait]:
+    return ShipTrait.objects.all()

@@ -1,0 +1,101 @@
+"""Ship pages: a ship (as much as the viewer may see), creation and editing by a GM, and
+who serves aboard."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from campaigns.selectors import campaign_for_user, require_gm
+from campaigns.services import StaleVersion
+from rules.btq.characters import SKILLS
+from ships import selectors, services
+from ships.forms import PostingForm, ShipForm
+from ships.models import ShipPosting
+
+
+@login_required
+def ship_new(request, campaign_pk):
+    campaign = campaign_for_user(request.user, campaign_pk)
+    require_gm(request.user, campaign)
+    form = ShipForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            ship = services.ship_create(campaign=campaign, actor=request.user, **form.changes())
+        except ValidationError as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(request, f"{ship} added.")
+            return redirect("ships:detail", pk=ship.pk)
+    return render(request, "ships/ship_form.html",
+                  {"campaign": campaign, "form": form, "ship": None})
+
+
+@login_required
+def ship_detail(request, pk):
+    ship = selectors.ship_for_user(request.user, pk)
+    access = selectors.ship_access(request.user, ship)
+    context = {"campaign": ship.campaign, "ship": ship, "access": access}
+    if access != "public":
+        context.update({
+            "stats": services.ship_stats_of(ship),
+            "crew": [(SKILLS[k], v) for k, v in services.clean_crew({}, base=ship.crew).items()],
+            "postings": selectors.ship_postings(ship),
+        })
+    if access == "gm":
+        context["posting_form"] = PostingForm(campaign=ship.campaign)
+    return render(request, "ships/ship_detail.html", context)
+
+
+def _gm_ship(request, pk):
+    ship = selectors.ship_for_user(request.user, pk)
+    if selectors.ship_access(request.user, ship) != "gm":
+        raise PermissionDenied("Only the campaign's GMs may change ships.")
+    return ship
+
+
+@login_required
+def ship_edit(request, pk):
+    ship = _gm_ship(request, pk)
+    form = ShipForm(request.POST or None, ship=ship)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.ship_update(ship=ship, actor=request.user,
+                                 version=form.cleaned_data["version"], **form.changes())
+        except StaleVersion as exc:
+            form.add_error(None, str(exc))
+        except ValidationError as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(request, f"{ship} saved.")
+            return redirect("ships:detail", pk=ship.pk)
+    return render(request, "ships/ship_form.html",
+                  {"campaign": ship.campaign, "form": form, "ship": ship})
+
+
+@login_required
+@require_POST
+def posting_add(request, pk):
+    ship = _gm_ship(request, pk)
+    form = PostingForm(request.POST, campaign=ship.campaign)
+    if form.is_valid():
+        try:
+            services.posting_set(ship=ship, actor=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, f"{form.cleaned_data['character']} posted aboard {ship}.")
+    else:
+        messages.error(request, "Choose a character of this campaign and a station.")
+    return redirect("ships:detail", pk=ship.pk)
+
+
+@login_required
+@require_POST
+def posting_remove(request, pk, posting_pk):
+    ship = _gm_ship(request, pk)
+    posting = get_object_or_404(ShipPosting, pk=posting_pk, ship=ship)
+    services.posting_remove(posting=posting, actor=request.user)
+    messages.success(request, f"{posting.character} no longer serves aboard {ship}.")
+    return redirect("ships:detail", pk=ship.pk)

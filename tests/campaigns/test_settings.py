@@ -1,0 +1,74 @@
+"""The campaign settings page: every setting of rules.btq.settings with its choices and
+default; saving stores only the changes; stale saves are refused with nothing lost."""
+
+from django.urls import reverse
+from django.utils.html import escape
+
+from campaigns.services import campaign_update
+from rules.btq.settings import SETTINGS
+
+
+def form_data(campaign, **settings):
+    data = {"name": campaign.name, "description": campaign.description,
+            "version": campaign.version}
+    current = campaign.rules_settings()
+    current.update(settings)
+    data.update({f"setting_{name}": str(value) for name, value in current.items()})
+    return data
+
+
+def test_the_page_offers_every_setting_with_its_choices_and_default(gm_client, campaign):
+    html = gm_client.get(reverse("campaigns:settings", args=[campaign.pk])).content.decode()
+    for setting in SETTINGS.values():
+        assert escape(setting.description) in html
+        for label in setting.choices.values():
+            assert escape(label) in html
+        assert escape(f"{setting.choices[setting.default]} (default)") in html
+
+
+def test_saving_stores_only_what_differs_from_the_defaults(gm_client, campaign):
+    url = reverse("campaigns:settings", args=[campaign.pk])
+    response = gm_client.post(url, form_data(campaign, repair_lockout="next_round",
+                                             great_hardship=True))
+    assert response.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.settings == {"repair_lockout": "next_round", "great_hardship": True}
+    assert campaign.rules_settings()["great_hardship"] is True
+    assert campaign.version == 2
+    response = gm_client.post(url, form_data(campaign, repair_lockout="same_round",
+                                             great_hardship=False))
+    campaign.refresh_from_db()
+    assert campaign.settings == {}
+
+
+def test_a_boolean_and_an_integer_setting_keep_their_types(gm_client, campaign):
+    gm_client.post(reverse("campaigns:settings", args=[campaign.pk]),
+                   form_data(campaign, personal_pool_floor=1,
+                             general_weather_in_ship_combat=True))
+    campaign.refresh_from_db()
+    assert campaign.settings == {"personal_pool_floor": 1, "general_weather_in_ship_combat": True}
+    assert type(campaign.settings["personal_pool_floor"]) is int
+
+
+def test_a_value_that_is_not_a_choice_gets_a_message_not_a_500(gm_client, campaign):
+    data = form_data(campaign)
+    data["setting_repair_lockout"] = "never"
+    response = gm_client.post(reverse("campaigns:settings", args=[campaign.pk]), data)
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    campaign.refresh_from_db()
+    assert campaign.settings == {} and campaign.version == 1
+
+
+def test_a_stale_save_is_refused_and_the_users_input_stays(gm_client, campaign, gm):
+    data = form_data(campaign, repair_lockout="next_round")
+    data["name"] = "My New Name"
+    campaign_update(campaign=campaign, actor=gm, version=1, description="changed meanwhile")
+    response = gm_client.post(reverse("campaigns:settings", args=[campaign.pk]), data)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "changed by someone else" in html and "Your changes were not saved" in html
+    assert 'value="My New Name"' in html
+    campaign.refresh_from_db()
+    assert campaign.name == "The Test Cruise" and campaign.description == "changed meanwhile"
+    assert campaign.settings == {}
