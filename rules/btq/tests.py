@@ -1,9 +1,32 @@
-"""The card test of *Beat to Quarters* (BtQ L1181-1286; ``rules/btq_characters.md`` §4).
+"""The card test of *Beat to Quarters* (BtQ L1181-1286; ``rules/btq_characters.md`` §4,
+``rules/DECISIONS.md`` D1-D5).
 
 Each side turns over its card pool against one Card of Fate (CoF). A card of the CoF's suit
 is an Ordinary success, of its rank a Critical, the CoF itself a Perfect (BtQ L1226-1229).
 The side with more Perfects, then Criticals, then Ordinaries wins; if those tie, the
 successes are compared card by card, best first, by rank, aces high (BtQ L1238-1239).
+
+The public kernel interface, for the web layer, scripts and plugins:
+
+* cards: :func:`rules.cards.parse_card`, :func:`rules.cards.parse_cards` (``"4C, KD 3S"``);
+* grading: :func:`grade` (one card), :func:`successes`, :func:`summary`, :func:`victor`
+  (who wins one draw), :func:`compare` (who wins and what decided it);
+* describing a test: :class:`Pool` (skill, :class:`Modifier` pairs ``(source, cards)``, a
+  :class:`Reputation`, :class:`Helper` s, the unskilled flag), :class:`Side` (who, pool,
+  deck, :class:`AtRisk` area), :data:`DIFFICULTIES`, :func:`damage_penalty`,
+  :func:`crusty_old_seadog`, :func:`overcome_great_hardship`;
+* running a test in one call: :func:`contested_test`, :func:`static_test`,
+  :func:`simple_test`, each returning a :class:`TestRecord`;
+* running it in two phases, when a player must name a Joker: :func:`start_contested`,
+  :func:`start_static`, :func:`start_simple` return a :class:`TestRecord` or, if a player
+  turned an undeclared Joker, a :class:`PendingTest`; :func:`resume` takes the players'
+  declarations and returns the record or, if a retest turns up another Joker, a new
+  :class:`PendingTest`. Both are JSON-serialisable (``as_dict`` / ``from_dict``).
+
+Draw order, which a :class:`rules.random.ScriptedSource` must follow: the Card of Fate from
+the GM deck, then each side's pool in the order the sides were given (in a static test the
+character, then the difficulty pool). A retest (D3) returns every card to its deck, turns a
+new Card of Fate, and draws the same pools again in the same order.
 
 >>> from rules.cards import parse_card, parse_cards
 >>> fate = parse_card("4S")
@@ -11,16 +34,106 @@ successes are compared card by card, best first, by rank, aces high (BtQ L1238-1
 (<SuccessLevel.CRITICAL: 2>, <SuccessLevel.PERFECT: 3>, <SuccessLevel.ORDINARY: 1>)
 >>> victor(parse_cards("4C KD KS QH JH 2C"), parse_cards("4H AH 2D 7S"), fate)
 'a'
+
+The book's contested test (BtQ L1202-1241, as the narration reads it):
+
+>>> from rules.random import ScriptedSource
+>>> otoole = Side("pc:otoole", Pool("seamanship", 4, modifiers=[("Crusty Old Seadog", 1)],
+...     reputation=Reputation("Distrusted by Captain Jones", 1, cap=3)), "player")
+>>> jones = Side("npc:jones", Pool("seamanship", 4), "gm", secret=True)
+>>> record = contested_test(otoole, jones, ScriptedSource("4S  4C KD KS QH JH 2C  4H AH 2D 7S"))
+>>> otoole.pool.explain()
+'Seamanship 4 + Crusty Old Seadog 1 + Distrusted by Captain Jones 1 = 6'
+>>> record.outcome, record.winner, record.result.name
+('won', 'pc:otoole', 'CRITICAL')
+>>> c = record.rounds[-1].comparison
+>>> c.by, c.position, c.a, c.b
+('tie_break', 2, 'KS', '7S')
+
+A Measure gate (BtQ L1322-1324) in two phases, the player naming the Joker:
+
+>>> source = ScriptedSource("9C  JK 5H KD 8S")
+>>> pending = start_simple(Side("pc:otoole", Pool("guts", 4), "player"), source)
+>>> pending.awaiting
+('pc:otoole',)
+>>> record = resume(pending, {"pc:otoole": "9H"}, source)
+>>> record.outcome, record.result.name, str(record.rounds[0].hand("pc:otoole").cards[0])
+('passed', 'CRITICAL', 'JK=9H')
+
+JSON shapes (``as_dict()``; ``from_dict()`` reverses it; a level is ``"failure"``,
+``"ordinary"``, ``"critical"`` or ``"perfect"``, a state ``"healthy"``, ``"injured"``,
+``"maimed"`` or ``"dead"``)::
+
+    TestRecord  {"kind": "contested" | "static" | "simple", "intent": str,
+                 "settings": {"reputation_loss_mode", "personal_pool_floor", "max_retests"},
+                 "sides": [Side], "rounds": [Round],
+                 "outcome": "won" | "stalemate" | "passed" | "failed",
+                 "winner": who | null, "loser": who | null, "result": level | null,
+                 "damage": [Damage]}
+    PendingTest {"kind", "intent", "settings", "sides", "rounds": [Round] (decided retests),
+                 "current": Round (comparison null; an undeclared Joker is "JK", level null),
+                 "awaiting": [who]}
+    Side        {"who", "deck": "player" | "gm", "deck_name", "pool": Pool,
+                 "at_risk": {"area", "state"} | null, "secret": bool}
+    Pool        {"skill", "value", "modifiers": [{"source", "cards"}],
+                 "reputation": {"name", "value", "cap", "state"} | null,
+                 "helpers": [{"who", "skill"}], "unskilled", "personal",
+                 "lines": [[source, cards]], "size", "explanation"}
+                (a secret pool under ``as_dict(reveal=False)``: {"secret": true, "size"})
+    Round       {"number": 1 | 2..., "fate": "4S", "hands": [Hand],
+                 "comparison": {"result", "by", "a", "b", "position"} | null}
+    Hand        {"who", "deck", "cards": ["4C", "JK=4S"], "levels": [level],
+                 "summary": [perfects, criticals, ordinaries], "best": level | null,
+                 "joker": "declared" | "default" | null}
+    Damage      {"who", "area", "cause": "at_risk" | "reputation", "level",
+                 "from": state, "to": state}
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from enum import IntEnum
-from typing import Iterable, Literal
+from typing import Literal
 
-from rules.cards import Card
+from rules.btq.characters import MEASURES, SKILLS, DamageState
+from rules.btq.settings import resolve
+from rules.cards import DECK_KINDS, GM_DECK, PLAYER_DECK, RANK_NAMES, Card, Deck, parse_card
+from rules.random import RandomSource
 
 Victor = Literal["a", "b", "tie", "both_failed"]
+
+DIFFICULTIES: dict[str, int] = {
+    "easy": 1,
+    "routine": 3,
+    "challenging": 5,
+    "damned_hard": 7,
+    "heroic_effort": 9,
+}
+"""Difficulty pool sizes of a static test, by key (BtQ L1258-1260)."""
+
+DIFFICULTY_LABELS: dict[str, str] = {
+    "easy": "Easy",
+    "routine": "Routine",
+    "challenging": "Challenging",
+    "damned_hard": "Damned Hard!",
+    "heroic_effort": "Heroic Effort",
+}
+"""The book's names of the difficulties (BtQ L1258)."""
+
+HELPERS_MAX = 3
+"""The most cards all skilled helpers together add to a pool (BtQ L1282-1283)."""
+
+DIFFICULTY = "difficulty"
+"""The ``who`` of the difficulty pool's side in a static test."""
+
+KINDS = ("contested", "static", "simple")
+
+
+class TestError(ValueError):
+    """A test described or resumed in a way the rules do not allow; the message says why."""
+
+    __test__ = False
 
 
 class SuccessLevel(IntEnum):
@@ -33,6 +146,13 @@ class SuccessLevel(IntEnum):
     PERFECT = 3
 
 
+def _played(card: Card, fate: Card) -> Card:
+    """The card ``card`` counts as: a declared Joker's card, an undeclared Joker the CoF."""
+    if card.played_as is not None:
+        return card.played_as
+    return fate if card.is_joker else card
+
+
 def grade(card: Card, fate: Card, *, unskilled: bool = False) -> SuccessLevel:
     """The success level of ``card`` against the Card of Fate ``fate``.
 
@@ -40,7 +160,7 @@ def grade(card: Card, fate: Card, *, unskilled: bool = False) -> SuccessLevel:
     the Card of Fate itself, the default choice (``rules/DECISIONS.md`` D5). In an unskilled
     test the result is at most Ordinary (BtQ L1269-1272).
     """
-    played = card.played_as if card.played_as is not None else (fate if card.rank == 0 else card)
+    played = _played(card, fate)
     if played.rank == fate.rank:
         level = SuccessLevel.PERFECT if played.suit == fate.suit else SuccessLevel.CRITICAL
     elif played.suit == fate.suit:
@@ -50,20 +170,23 @@ def grade(card: Card, fate: Card, *, unskilled: bool = False) -> SuccessLevel:
     return SuccessLevel.ORDINARY if unskilled else level
 
 
+def _chain(cards: Iterable[Card], fate: Card, unskilled: bool) -> list[tuple[int, int, str]]:
+    """The successes among ``cards`` as ``(level, rank, card text)``, best first."""
+    found = []
+    for card in cards:
+        level = grade(card, fate, unskilled=unskilled)
+        if level:
+            found.append((level, _played(card, fate).rank, str(card)))
+    found.sort(key=lambda s: s[:2], reverse=True)
+    return found
+
+
 def successes(
     cards: Iterable[Card], fate: Card, *, unskilled: bool = False
 ) -> list[tuple[SuccessLevel, int]]:
     """The successes among ``cards`` as ``(level, rank)`` pairs, best first: by level, then
     by rank (aces high). This is the order in which ties are broken (BtQ L1238-1239)."""
-    found = []
-    for card in cards:
-        level = grade(card, fate, unskilled=unskilled)
-        if level:
-            played = card.played_as if card.played_as is not None else (
-                fate if card.rank == 0 else card)
-            found.append((level, played.rank))
-    found.sort(reverse=True)
-    return found
+    return [(SuccessLevel(level), rank) for level, rank, _ in _chain(cards, fate, unskilled)]
 
 
 def summary(cards: Iterable[Card], fate: Card, *, unskilled: bool = False) -> tuple[int, int, int]:
@@ -74,22 +197,69 @@ def summary(cards: Iterable[Card], fate: Card, *, unskilled: bool = False) -> tu
     return counts[3], counts[2], counts[1]
 
 
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """What decided one draw (BtQ L1238-1239), or one simple test (D4).
+
+    ``result``: ``"a"``, ``"b"``, ``"tie"`` or ``"both_failed"`` for two sides; ``"pass"`` or
+    ``"fail"`` for a simple test. ``by``: ``"perfect"``, ``"critical"`` or ``"ordinary"``
+    when one side had more successes of that level (``a`` and ``b`` are the counts);
+    ``"tie_break"`` when the chains of successes differed at 1-based ``position`` (``a`` and
+    ``b`` are the two cards, or ranks); ``"full_tie"``; ``"no_success"``. In a simple test
+    that passed, ``by`` is the level of its best success.
+    """
+
+    result: str
+    by: str
+    a: int | str | None = None
+    b: int | str | None = None
+    position: int | None = None
+
+    def as_dict(self) -> dict:
+        return {"result": self.result, "by": self.by, "a": self.a, "b": self.b,
+                "position": self.position}
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> Comparison:
+        return cls(data["result"], data["by"], data.get("a"), data.get("b"), data.get("position"))
+
+
+def _decide(a: list[tuple[int, int, str]], b: list[tuple[int, int, str]]) -> Comparison:
+    if not a and not b:
+        return Comparison("both_failed", "no_success")
+    for level in (SuccessLevel.PERFECT, SuccessLevel.CRITICAL, SuccessLevel.ORDINARY):
+        na = sum(1 for s in a if s[0] == level)
+        nb = sum(1 for s in b if s[0] == level)
+        if na != nb:
+            return Comparison("a" if na > nb else "b", level.name.lower(), na, nb)
+    for position, (sa, sb) in enumerate(zip(a, b), start=1):
+        if sa[1] != sb[1]:
+            return Comparison("a" if sa[1] > sb[1] else "b", "tie_break", sa[2], sb[2], position)
+    return Comparison("tie", "full_tie")
+
+
 def compare_successes(a: list[tuple[SuccessLevel, int]], b: list[tuple[SuccessLevel, int]]
                       ) -> Victor:
     """Decide between two lists of successes from :func:`successes` (BtQ L1238-1239):
     no success on either side is ``"both_failed"``; else more Perfects, then Criticals, then
     Ordinaries; else the ranks of the successes pairwise, best first; else ``"tie"``."""
-    if not a and not b:
-        return "both_failed"
-    for level in (SuccessLevel.PERFECT, SuccessLevel.CRITICAL, SuccessLevel.ORDINARY):
-        na = sum(1 for lv, _ in a if lv == level)
-        nb = sum(1 for lv, _ in b if lv == level)
-        if na != nb:
-            return "a" if na > nb else "b"
-    for (_, ra), (_, rb) in zip(a, b):
-        if ra != rb:
-            return "a" if ra > rb else "b"
-    return "tie"
+    def chain(found):
+        return [(lv, rank, RANK_NAMES.get(rank, str(rank))) for lv, rank in found]
+
+    return _decide(chain(a), chain(b)).result
+
+
+def compare(
+    a_cards: Iterable[Card],
+    b_cards: Iterable[Card],
+    fate: Card,
+    *,
+    a_unskilled: bool = False,
+    b_unskilled: bool = False,
+) -> Comparison:
+    """Who wins a draw and what decided it (BtQ L1238-1239); a tie-break names the two
+    cards compared."""
+    return _decide(_chain(a_cards, fate, a_unskilled), _chain(b_cards, fate, b_unskilled))
 
 
 def victor(
@@ -106,7 +276,876 @@ def victor(
     The retest after a tie or a mutual failure belongs to the test procedure
     (``rules/DECISIONS.md`` D3), not to this comparison.
     """
-    return compare_successes(
-        successes(a_cards, fate, unskilled=a_unskilled),
-        successes(b_cards, fate, unskilled=b_unskilled),
-    )
+    return compare(a_cards, b_cards, fate, a_unskilled=a_unskilled,
+                   b_unskilled=b_unskilled).result
+
+
+# --- Damage ---------------------------------------------------------------------------
+
+
+def _state(value: DamageState | int | str) -> DamageState:
+    """A damage state from itself, its number (0-3) or its name (``"injured"``)."""
+    if isinstance(value, DamageState):
+        return value
+    if isinstance(value, str) and value.upper() in DamageState.__members__:
+        return DamageState[value.upper()]
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
+        return DamageState(value)
+    raise TestError(f"{value!r} is not a damage state (healthy, injured, maimed, dead)")
+
+
+def damage_after(state: DamageState, level: SuccessLevel | int) -> DamageState:
+    """The state of an area after a hit of success ``level``: Ordinary one level worse,
+    Critical two, Perfect three, never beyond Dead (BtQ L1309-1328, L1544-1545)."""
+    return DamageState(min(DamageState.DEAD, state + level))
+
+
+def damage_penalty(area: str, state: DamageState | int | str) -> Modifier | None:
+    """The pool modifier for an action tied to ``area`` (or using that reputation) in
+    ``state``: Injured -1, Maimed -3 (once the Measure gate, a :func:`simple_test`, is
+    passed); ``None`` when Healthy. Dead raises :class:`TestError`: no test may use the area
+    until it is healed (BtQ L1305-1329)."""
+    state = _state(state)
+    if state == DamageState.DEAD:
+        raise TestError(f"{area} is Dead: no test may use it until it is healed (BtQ L1328)")
+    if state == DamageState.HEALTHY:
+        return None
+    return Modifier(f"{area} {state.label}", -state.penalty)
+
+
+def overcome_great_hardship(measure: int, settings: Mapping | None = None) -> int:
+    """Spend one point of the area's Measure to ignore that area's penalties, both the pool
+    penalty and the Measure gate (build the pool without :func:`damage_penalty`); returns the
+    Measure as it stays until the end of the Naval Mission (BtQ L1415-1426).
+
+    Raises :class:`TestError` if the campaign does not use the optional rule (setting
+    ``great_hardship``) or the Measure is already 1 (BtQ L1422).
+    """
+    if not resolve(settings)["great_hardship"]:
+        raise TestError("this campaign does not use the optional rule Overcoming Great Hardship")
+    if _count(measure, "the Measure") <= 1:
+        raise TestError("a Measure cannot be reduced below 1 (BtQ L1422)")
+    return measure - 1
+
+
+# --- Pools and sides ------------------------------------------------------------------
+
+
+def _whole(value, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TestError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def _count(value, what: str, minimum: int = 0) -> int:
+    if _whole(value, what) < minimum:
+        raise TestError(f"{what} cannot be {value} (at least {minimum})")
+    return value
+
+
+def _name(value, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise TestError(f"{what} must be a non-empty name, not {value!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """Cards added to (``cards`` > 0) or taken from (< 0) a pool, and their ``source``
+    (a trait, a curio, a damage state: "Health Maimed")."""
+
+    source: str
+    cards: int
+
+    def __post_init__(self):
+        _name(self.source, "a modifier's source")
+        _whole(self.cards, f"the cards of {self.source}")
+
+    @classmethod
+    def of(cls, value: Modifier | Mapping | Iterable) -> Modifier:
+        """A modifier from itself, ``{"source", "cards"}`` or a ``(source, cards)`` pair."""
+        if isinstance(value, Modifier):
+            return value
+        if isinstance(value, Mapping):
+            return cls(value.get("source"), value.get("cards"))
+        try:
+            source, cards = value
+        except (TypeError, ValueError):
+            raise TestError(f"a modifier is a (source, cards) pair, not {value!r}") from None
+        return cls(source, cards)
+
+    def as_dict(self) -> dict:
+        return {"source": self.source, "cards": self.cards}
+
+
+@dataclass(frozen=True, slots=True)
+class Reputation:
+    """A reputation added to a pool (BtQ L1210-1212): its ``name`` ("Distrusted by Captain
+    Jones"), ``value`` (cards, at least 1), the ``cap`` set by its Measure (Charm for a
+    Personal, Influence for an Institution reputation; ``None`` for none, as for a ship's
+    reputation) and its own damage ``state``, which reduces the pool (Injured -1, Maimed -3,
+    once its Measure gate is passed) and which it loses if its owner loses (D1).
+
+    A value above the cap is allowed and counts as the cap (D9; BtQ L114-115). A Dead
+    reputation cannot be used (BtQ L1328).
+    """
+
+    name: str
+    value: int
+    cap: int | None = None
+    state: DamageState = DamageState.HEALTHY
+
+    def __post_init__(self):
+        _name(self.name, "a reputation's name")
+        _count(self.value, f"the value of {self.name}", minimum=1)
+        if self.cap is not None:
+            _count(self.cap, f"the cap of {self.name}", minimum=1)
+        object.__setattr__(self, "state", _state(self.state))
+        if self.state == DamageState.DEAD:
+            raise TestError(f"{self.name} is Dead: it cannot be used until healed (BtQ L1328)")
+
+    @property
+    def effective(self) -> int:
+        """The cards it adds before its own damage: ``min(value, cap)`` (D9)."""
+        return self.value if self.cap is None else min(self.value, self.cap)
+
+    @property
+    def over_cap(self) -> bool:
+        """Whether the stored value exceeds the cap (show a warning, D9)."""
+        return self.cap is not None and self.value > self.cap
+
+    @classmethod
+    def of(cls, value: Reputation | Mapping) -> Reputation:
+        if isinstance(value, Reputation):
+            return value
+        if not isinstance(value, Mapping):
+            raise TestError(f"a reputation is described by name and value, not {value!r}")
+        return cls(value.get("name"), value.get("value"), value.get("cap"),
+                   value.get("state", DamageState.HEALTHY))
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "value": self.value, "cap": self.cap,
+                "state": self.state.name.lower()}
+
+
+@dataclass(frozen=True, slots=True)
+class Helper:
+    """A character assisting the test (BtQ L1280-1286): ``skill`` is their value in a skill
+    that applies, 0 if they have none (an unskilled helper takes a card away)."""
+
+    who: str
+    skill: int
+
+    def __post_init__(self):
+        _name(self.who, "a helper")
+        _count(self.skill, f"the skill of helper {self.who}")
+
+    @classmethod
+    def of(cls, value: Helper | Mapping | Iterable) -> Helper:
+        if isinstance(value, Helper):
+            return value
+        if isinstance(value, Mapping):
+            return cls(value.get("who"), value.get("skill"))
+        try:
+            who, skill = value
+        except (TypeError, ValueError):
+            raise TestError(f"a helper is a (who, skill) pair, not {value!r}") from None
+        return cls(who, skill)
+
+    def as_dict(self) -> dict:
+        return {"who": self.who, "skill": self.skill}
+
+
+def _label(skill: str) -> str:
+    return SKILLS.get(skill) or MEASURES.get(skill) or skill
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """A card pool (BtQ L1202-1216): the base ``value`` of ``skill`` (a skill or Measure
+    key such as ``"seamanship"``, or any label), ``modifiers`` (traits, curios, damage
+    penalties, each a :class:`Modifier` or ``(source, cards)`` pair), at most one
+    ``reputation`` (A8), ``helpers`` (BtQ L1280-1286), and the ``unskilled`` flag.
+
+    * Skilled: ``value`` + modifiers + the reputation's effective value and its own damage
+      penalty + ``min(3, skilled helpers' skills)`` - 1 per unskilled helper.
+    * Unskilled (``value`` 0, BtQ L1266-1272): exactly one card; no reputation, helpers or
+      cards from traits and equipment (A9); penalties still apply. Its successes count as
+      Ordinary at best.
+    * ``personal``: a personal test, to which the setting ``personal_pool_floor`` applies;
+      other pools (a difficulty) have the floor 0 (D2).
+
+    :meth:`size` is the number of cards turned, never below the floor. Raises
+    :class:`TestError` for a negative value, more than one reputation, or additions to an
+    unskilled pool.
+    """
+
+    skill: str
+    value: int
+    modifiers: tuple[Modifier, ...] = ()
+    reputation: Reputation | None = None
+    helpers: tuple[Helper, ...] = ()
+    unskilled: bool = False
+    personal: bool = True
+
+    def __post_init__(self):
+        _name(self.skill, "a pool's skill")
+        _count(self.value, f"the value of {self.skill}")
+        object.__setattr__(self, "modifiers", tuple(Modifier.of(m) for m in self.modifiers))
+        object.__setattr__(self, "helpers", tuple(Helper.of(h) for h in self.helpers))
+        rep = self.reputation
+        if isinstance(rep, (list, tuple)):
+            if len(rep) > 1:
+                raise TestError("a pool takes at most one reputation (BtQ L1210; A8)")
+            rep = rep[0] if rep else None
+        object.__setattr__(self, "reputation", None if rep is None else Reputation.of(rep))
+        if self.unskilled:
+            label = _label(self.skill)
+            if self.value:
+                raise TestError(f"an unskilled test is made with no skill, not {label} "
+                                f"{self.value}")
+            if self.reputation is not None:
+                raise TestError("no reputation may be added to an unskilled test (BtQ L1268)")
+            if self.helpers:
+                raise TestError("an unskilled test turns a single card: no helpers (A9)")
+            extra = [m.source for m in self.modifiers if m.cards > 0]
+            if extra:
+                raise TestError(f"an unskilled test turns a single card: {', '.join(extra)} "
+                                "cannot add to it (BtQ L1268; A9)")
+
+    def lines(self) -> tuple[tuple[str, int], ...]:
+        """Every contribution to the pool as ``(source, cards)``, before the floor."""
+        label = _label(self.skill)
+        if self.unskilled:
+            out = [(f"{label} unskilled: one card", 1)]
+        else:
+            out = [(label, self.value)]
+        out += [(m.source, m.cards) for m in self.modifiers]
+        rep = self.reputation
+        if rep is not None:
+            capped = f" (capped at {rep.cap})" if rep.over_cap else ""
+            out.append((rep.name + capped, rep.effective))
+            if rep.state != DamageState.HEALTHY:
+                out.append((f"{rep.name} {rep.state.label}", -rep.state.penalty))
+        skilled = [h for h in self.helpers if h.skill]
+        if skilled:
+            total = sum(h.skill for h in skilled)
+            names = ", ".join(f"{h.who} {h.skill}" for h in skilled)
+            most = f" (at most +{HELPERS_MAX})" if total > HELPERS_MAX else ""
+            out.append((f"helped by {names}{most}", min(HELPERS_MAX, total)))
+        out += [(f"{h.who} unskilled helper", -1) for h in self.helpers if not h.skill]
+        return tuple(out)
+
+    def size(self, floor: int = 0) -> int:
+        """The number of cards turned: the sum of :meth:`lines`, at least ``floor`` for a
+        personal pool (setting ``personal_pool_floor``, D2) and at least 0."""
+        total = sum(cards for _, cards in self.lines())
+        return max(floor if self.personal else 0, total, 0)
+
+    def explain(self, floor: int = 0) -> str:
+        """The pool's arithmetic in words: ``"Seamanship 4 + Crusty Old Seadog 1 = 5"``."""
+        text = ""
+        for i, (source, cards) in enumerate(self.lines()):
+            if i == 0:
+                text = f"{source} {cards}"
+            else:
+                text += f" {'-' if cards < 0 else '+'} {source} {abs(cards)}"
+        total = sum(cards for _, cards in self.lines())
+        size = self.size(floor)
+        return f"{text} = {total}" + ("" if size == total else f", so {size} (the floor)")
+
+    def as_dict(self, floor: int | None = None) -> dict:
+        """JSON form; with ``floor`` it also carries the derived ``lines``, ``size`` and
+        ``explanation``, which :meth:`from_dict` ignores."""
+        data = {
+            "skill": self.skill,
+            "value": self.value,
+            "modifiers": [m.as_dict() for m in self.modifiers],
+            "reputation": None if self.reputation is None else self.reputation.as_dict(),
+            "helpers": [h.as_dict() for h in self.helpers],
+            "unskilled": self.unskilled,
+            "personal": self.personal,
+        }
+        if floor is not None:
+            data.update(lines=[list(line) for line in self.lines()], size=self.size(floor),
+                        explanation=self.explain(floor))
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> Pool:
+        if data.get("secret"):
+            raise TestError("a pool hidden from players cannot be rebuilt from its public form")
+        return cls(data["skill"], data["value"], tuple(data.get("modifiers", ())),
+                   data.get("reputation"), tuple(data.get("helpers", ())),
+                   bool(data.get("unskilled", False)), bool(data.get("personal", True)))
+
+
+@dataclass(frozen=True, slots=True)
+class AtRisk:
+    """The damage area put at risk by the intent (A3), and its state before the test: the
+    loser's at-risk area takes damage by the winner's best success (BtQ L1297-1328)."""
+
+    area: str
+    state: DamageState = DamageState.HEALTHY
+
+    def __post_init__(self):
+        _name(self.area, "the area at risk")
+        object.__setattr__(self, "state", _state(self.state))
+        if self.state == DamageState.DEAD:
+            raise TestError(f"{self.area} is Dead: no test may put it at risk until healed "
+                            "(BtQ L1328)")
+
+    def as_dict(self) -> dict:
+        return {"area": self.area, "state": self.state.name.lower()}
+
+    @classmethod
+    def of(cls, value: AtRisk | Mapping | str) -> AtRisk:
+        if isinstance(value, AtRisk):
+            return value
+        if isinstance(value, str):
+            return cls(value)
+        return cls(value.get("area"), value.get("state", DamageState.HEALTHY))
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One participant of a test: ``who`` (``"pc:otoole"``, ``"npc:jones"``), their
+    ``pool``, the ``deck`` kind they turn from (``"player"``: their own 52 cards and a Joker;
+    ``"gm"``: the GM deck, also the Card of Fate's), ``deck_name`` (a player deck's name in
+    the draw log, default ``who``; every GM-deck side shares the one deck ``"gm"``), the area
+    ``at_risk`` and ``secret``: the pool's make-up is GM-only (an NPC's skill values)."""
+
+    who: str
+    pool: Pool
+    deck: str
+    deck_name: str | None = None
+    at_risk: AtRisk | None = None
+    secret: bool = False
+
+    def __post_init__(self):
+        _name(self.who, "a side's who")
+        if not isinstance(self.pool, Pool):
+            if not isinstance(self.pool, Mapping):
+                raise TestError(f"{self.who}: the pool must be a Pool, not {self.pool!r}")
+            object.__setattr__(self, "pool", Pool.from_dict(self.pool))
+        if self.deck not in DECK_KINDS:
+            raise TestError(f"{self.who}: unknown deck kind {self.deck!r}: use 'player' or 'gm'")
+        if self.deck == GM_DECK:
+            if self.deck_name not in (None, GM_DECK):
+                raise TestError(f"{self.who}: every GM-deck side turns from the one GM deck")
+            object.__setattr__(self, "deck_name", GM_DECK)
+        else:
+            name = _name(self.deck_name or self.who, f"{self.who}'s deck")
+            if name == GM_DECK:
+                raise TestError(f"{self.who}: a player deck cannot be called 'gm'")
+            object.__setattr__(self, "deck_name", name)
+        if self.at_risk is not None:
+            object.__setattr__(self, "at_risk", AtRisk.of(self.at_risk))
+        rep = self.pool.reputation
+        if rep and self.at_risk and self.at_risk.area == rep.name and \
+                self.at_risk.state != rep.state:
+            raise TestError(f"{rep.name} is {rep.state.label} in the pool but "
+                            f"{self.at_risk.state.label} as the area at risk")
+
+    def as_dict(self, floor: int | None = None, *, reveal: bool = True) -> dict:
+        """JSON form. ``reveal=False`` replaces a secret pool by its size alone, for players
+        (such a form cannot be rebuilt)."""
+        pool = self.pool.as_dict(floor)
+        if self.secret and not reveal:
+            pool = {"secret": True, "size": self.pool.size(floor or 0)}
+        return {"who": self.who, "deck": self.deck, "deck_name": self.deck_name, "pool": pool,
+                "at_risk": None if self.at_risk is None else self.at_risk.as_dict(),
+                "secret": self.secret}
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> Side:
+        return cls(data["who"], Pool.from_dict(data["pool"]), data["deck"],
+                   data.get("deck_name"), data.get("at_risk"), bool(data.get("secret", False)))
+
+
+def crusty_old_seadog(skill: str, settings: Mapping | None = None) -> Modifier | None:
+    """The card the trait Crusty Old Seadog adds to a test of ``skill``: +1 on Maritime tests
+    (the trait's text, BtQ L1080), or on Seamanship tests instead under the setting
+    ``crusty_old_seadog_skill = "seamanship"`` (the book's example, BtQ L1113, L1210-1212;
+    A4); ``None`` for any other skill."""
+    if skill == resolve(settings)["crusty_old_seadog_skill"]:
+        return Modifier("Crusty Old Seadog", 1)
+    return None
+
+
+# --- Records --------------------------------------------------------------------------
+
+
+def _level_name(level: SuccessLevel | None) -> str | None:
+    return None if level is None else level.name.lower()
+
+
+def _level(name: str | None) -> SuccessLevel | None:
+    return None if name is None else SuccessLevel[name.upper()]
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """The cards one side turned in one round, in order, and the grade of each. ``joker``
+    says how a Joker among them was named: ``"declared"`` by its owner, ``"default"`` (the
+    Card of Fate, D5), or ``None`` (no Joker, or one still to declare, whose level is
+    ``None``)."""
+
+    who: str
+    deck: str
+    cards: tuple[Card, ...]
+    levels: tuple[SuccessLevel | None, ...]
+    joker: str | None = None
+
+    @property
+    def undeclared_joker(self) -> bool:
+        return any(c.is_joker and c.played_as is None for c in self.cards)
+
+    @property
+    def summary(self) -> tuple[int, int, int]:
+        """``(perfects, criticals, ordinaries)``."""
+        return tuple(sum(1 for lv in self.levels if lv == n) for n in (3, 2, 1))
+
+    @property
+    def best(self) -> SuccessLevel | None:
+        """The best success, ``None`` if there is none."""
+        found = [lv for lv in self.levels if lv]
+        return max(found) if found else None
+
+    def chain(self) -> list[tuple[int, int, str]]:
+        found = [(lv, c.effective.rank, str(c)) for c, lv in zip(self.cards, self.levels) if lv]
+        found.sort(key=lambda s: s[:2], reverse=True)
+        return found
+
+    def as_dict(self) -> dict:
+        return {"who": self.who, "deck": self.deck, "cards": [str(c) for c in self.cards],
+                "levels": [_level_name(lv) for lv in self.levels], "summary": list(self.summary),
+                "best": _level_name(self.best), "joker": self.joker}
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> Hand:
+        return cls(data["who"], data["deck"], tuple(parse_card(c) for c in data["cards"]),
+                   tuple(_level(lv) for lv in data["levels"]), data.get("joker"))
+
+
+def _hand(who: str, deck: str, cards: Iterable[Card], fate: Card, unskilled: bool,
+          joker: str | None = None) -> Hand:
+    cards = tuple(cards)
+    if joker is None and any(c.is_joker and c.played_as is not None for c in cards):
+        joker = "declared"  # turned already declared (a scripted "JK=7D")
+    levels = tuple(None if c.is_joker and c.played_as is None
+                   else grade(c, fate, unskilled=unskilled) for c in cards)
+    return Hand(who, deck, cards, levels, joker)
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One draw: ``number`` 1 for the first, 2 and on for retests (D3), the Card of ``fate``,
+    each side's :class:`Hand` in the order of the sides, and the :class:`Comparison` that
+    decided it (``None`` while a Joker is still to be declared)."""
+
+    number: int
+    fate: Card
+    hands: tuple[Hand, ...]
+    comparison: Comparison | None = None
+
+    def hand(self, who: str) -> Hand:
+        for hand in self.hands:
+            if hand.who == who:
+                return hand
+        raise KeyError(who)
+
+    def as_dict(self) -> dict:
+        return {"number": self.number, "fate": str(self.fate),
+                "hands": [h.as_dict() for h in self.hands],
+                "comparison": None if self.comparison is None else self.comparison.as_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> Round:
+        comparison = data.get("comparison")
+        return cls(data["number"], parse_card(data["fate"]),
+                   tuple(Hand.from_dict(h) for h in data["hands"]),
+                   None if comparison is None else Comparison.from_dict(comparison))
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """Damage dealt by a test: ``who`` took it in ``area``, from ``before`` to ``after``.
+    ``cause`` is ``"at_risk"`` (the declared area, by the winner's best success ``level``,
+    BtQ L1309-1328) or ``"reputation"`` (the reputation in the loser's pool: one level, or
+    ``level`` under the setting ``reputation_loss_mode = "severity"``; D1, BtQ L1241-1242)."""
+
+    who: str
+    area: str
+    cause: str
+    level: SuccessLevel
+    before: DamageState
+    after: DamageState
+
+    def as_dict(self) -> dict:
+        return {"who": self.who, "area": self.area, "cause": self.cause,
+                "level": _level_name(self.level), "from": self.before.name.lower(),
+                "to": self.after.name.lower()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> Damage:
+        return cls(data["who"], data["area"], data["cause"], _level(data["level"]),
+                   _state(data["from"]), _state(data["to"]))
+
+
+_SETTINGS_USED = ("reputation_loss_mode", "personal_pool_floor", "max_retests")
+
+
+@dataclass(frozen=True, slots=True)
+class TestRecord:
+    """Everything a finished test did, for the log, the sheet and a replay.
+
+    * ``kind``: ``"contested"``, ``"static"`` or ``"simple"``; ``intent``: the stated intent.
+    * ``sides``: the :class:`Side` s as given (a static test adds the difficulty side,
+      ``who`` ``"difficulty"``); ``settings``: the settings the test used.
+    * ``rounds``: every draw, the first and each retest (:class:`Round`).
+    * ``outcome``: ``"won"`` (``winner`` beat ``loser``), ``"stalemate"`` (still failed or
+      tied after the last retest: nobody wins, nothing changes, D3), ``"passed"`` or
+      ``"failed"`` (a simple test; ``winner`` is the side when it passed).
+    * ``result``: the winner's best success, the quality of the outcome (BtQ L1256).
+    * ``damage``: the :class:`Damage` dealt, in order.
+    """
+
+    __test__ = False
+
+    kind: str
+    intent: str
+    sides: tuple[Side, ...]
+    settings: dict
+    rounds: tuple[Round, ...]
+    outcome: str
+    winner: str | None
+    loser: str | None
+    result: SuccessLevel | None
+    damage: tuple[Damage, ...] = ()
+
+    def side(self, who: str) -> Side:
+        for side in self.sides:
+            if side.who == who:
+                return side
+        raise KeyError(who)
+
+    @property
+    def retests(self) -> int:
+        return len(self.rounds) - 1
+
+    def as_dict(self, *, reveal: bool = True) -> dict:
+        """JSON form (see the module's JSON shapes). ``reveal=False`` hides secret pools."""
+        floor = self.settings["personal_pool_floor"]
+        return {
+            "kind": self.kind,
+            "intent": self.intent,
+            "settings": dict(self.settings),
+            "sides": [s.as_dict(floor, reveal=reveal) for s in self.sides],
+            "rounds": [r.as_dict() for r in self.rounds],
+            "outcome": self.outcome,
+            "winner": self.winner,
+            "loser": self.loser,
+            "result": _level_name(self.result),
+            "damage": [d.as_dict() for d in self.damage],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> TestRecord:
+        return cls(data["kind"], data["intent"], tuple(Side.from_dict(s) for s in data["sides"]),
+                   dict(data["settings"]), tuple(Round.from_dict(r) for r in data["rounds"]),
+                   data["outcome"], data["winner"], data["loser"], _level(data["result"]),
+                   tuple(Damage.from_dict(d) for d in data["damage"]))
+
+
+@dataclass(frozen=True, slots=True)
+class PendingTest:
+    """A test waiting for players to name their Jokers (BtQ L1228; D5).
+
+    ``current`` is the round just drawn, whose hands with an undeclared Joker belong to the
+    sides in ``awaiting``; ``rounds`` are the rounds before it, already decided (retests).
+    Pass it to :func:`resume` with one declaration per ``awaiting`` side.
+    """
+
+    kind: str
+    intent: str
+    sides: tuple[Side, ...]
+    settings: dict
+    rounds: tuple[Round, ...]
+    current: Round
+    awaiting: tuple[str, ...]
+
+    def as_dict(self, *, reveal: bool = True) -> dict:
+        """JSON form; ``reveal=False`` hides secret pools (for players' eyes)."""
+        floor = self.settings["personal_pool_floor"]
+        return {
+            "kind": self.kind,
+            "intent": self.intent,
+            "settings": dict(self.settings),
+            "sides": [s.as_dict(floor, reveal=reveal) for s in self.sides],
+            "rounds": [r.as_dict() for r in self.rounds],
+            "current": self.current.as_dict(),
+            "awaiting": list(self.awaiting),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> PendingTest:
+        if data.get("kind") not in KINDS:
+            raise TestError(f"unknown kind of test {data.get('kind')!r}")
+        return cls(data["kind"], data["intent"], tuple(Side.from_dict(s) for s in data["sides"]),
+                   _settings(data["settings"]),
+                   tuple(Round.from_dict(r) for r in data["rounds"]),
+                   Round.from_dict(data["current"]), tuple(data["awaiting"]))
+
+
+# --- Running a test -------------------------------------------------------------------
+
+JokerChooser = Callable[[PendingTest, str], Card | str | None]
+"""``choose(pending, who)`` -> the card ``who`` declares their Joker to be (``None``: the
+default, the Card of Fate)."""
+
+
+def _settings(settings: Mapping | None) -> dict:
+    full = resolve(settings)
+    return {name: full[name] for name in _SETTINGS_USED}
+
+
+def _decks(sides: tuple[Side, ...]) -> dict[str, Deck]:
+    decks = {GM_DECK: Deck(GM_DECK)}
+    for side in sides:
+        if side.deck == PLAYER_DECK:
+            if side.deck_name in decks:
+                raise TestError(f"two sides cannot turn from the same player deck "
+                                f"{side.deck_name!r}")
+            decks[side.deck_name] = Deck(PLAYER_DECK, side.deck_name)
+    return decks
+
+
+def _check_sides(kind: str, sides: tuple[Side, ...]) -> tuple[Side, ...]:
+    for side in sides:
+        if not isinstance(side, Side):
+            raise TestError(f"a test is made by Side objects, not {side!r}")
+    whos = [s.who for s in sides]
+    if len(set(whos)) != len(whos):
+        raise TestError(f"the two sides of a test must differ, both are {whos[0]!r}")
+    if kind == "simple" and sides[0].at_risk is not None:
+        raise TestError("a simple test has no opposing pool to deal damage: make it a static "
+                        "test to put an area at risk (D4)")
+    _decks(sides)
+    return sides
+
+
+def _deal(number: int, sides: tuple[Side, ...], settings: dict, source: RandomSource,
+          decks: dict[str, Deck]) -> Round:
+    retest = "" if number == 1 else f", retest {number - 1}"
+    fate = source.draw(decks[GM_DECK], 1, purpose=f"card of fate{retest}")[0]
+    floor = settings["personal_pool_floor"]
+    hands = []
+    for side in sides:
+        cards = source.draw(decks[side.deck_name], side.pool.size(floor),
+                            purpose=f"{side.who} pool{retest}")
+        hands.append(_hand(side.who, side.deck_name, cards, fate, side.pool.unskilled))
+    return Round(number, fate, tuple(hands))
+
+
+def _judge(kind: str, current: Round) -> Comparison:
+    if kind == "simple":
+        best = current.hands[0].best
+        return Comparison("pass", best.name.lower()) if best else Comparison("fail",
+                                                                             "no_success")
+    a, b = current.hands
+    return _decide(a.chain(), b.chain())
+
+
+def _finish(kind: str, intent: str, sides: tuple[Side, ...], settings: dict,
+            rounds: tuple[Round, ...]) -> TestRecord:
+    last = rounds[-1]
+    result = last.comparison.result
+    if kind == "simple":
+        passed = result == "pass"
+        return TestRecord(kind, intent, sides, settings, rounds,
+                          "passed" if passed else "failed", sides[0].who if passed else None,
+                          None, last.hands[0].best if passed else None)
+    if result not in ("a", "b"):
+        return TestRecord(kind, intent, sides, settings, rounds, "stalemate", None, None, None)
+    win, lose = (0, 1) if result == "a" else (1, 0)
+    level = last.hands[win].best
+    return TestRecord(kind, intent, sides, settings, rounds, "won", sides[win].who,
+                      sides[lose].who, level, _damage(sides[lose], level, settings))
+
+
+def _damage(loser: Side, level: SuccessLevel, settings: dict) -> tuple[Damage, ...]:
+    """The damage to the loser (BtQ L1241-1242, L1309-1328; D1)."""
+    dealt = []
+    rep = loser.pool.reputation
+    if loser.at_risk is not None:
+        area = loser.at_risk
+        dealt.append(Damage(loser.who, area.area, "at_risk", level, area.state,
+                            damage_after(area.state, level)))
+        if rep is not None and rep.name == area.area:
+            rep = None  # the reputation was the area at risk: damaged once, by severity (D1)
+    if rep is not None:
+        hit = SuccessLevel.ORDINARY if settings["reputation_loss_mode"] == "one_step" else level
+        dealt.append(Damage(loser.who, rep.name, "reputation", hit, rep.state,
+                            damage_after(rep.state, hit)))
+    return tuple(dealt)
+
+
+def _run(kind: str, intent: str, sides: tuple[Side, ...], settings: dict,
+         rounds: tuple[Round, ...], current: Round, source: RandomSource,
+         decks: dict[str, Deck]) -> TestRecord | PendingTest:
+    """Play on from ``current`` until the test ends or a Joker needs declaring."""
+    while True:
+        awaiting = tuple(h.who for h in current.hands if h.undeclared_joker)
+        if not awaiting:
+            current = replace(current, comparison=_judge(kind, current))
+            rounds += (current,)
+        # Every card goes back to its deck after each round: after the test (BtQ L1247-1249),
+        # before a retest (D3), and while a Joker waits (the round is kept in the pending
+        # test; resume() takes its cards out of fresh decks again).
+        for deck in decks.values():
+            deck.gather()
+        if awaiting:
+            return PendingTest(kind, intent, sides, settings, rounds, current, awaiting)
+        if current.comparison.result not in ("tie", "both_failed") or \
+                len(rounds) > settings["max_retests"]:
+            return _finish(kind, intent, sides, settings, rounds)
+        # D3: both sides shuffle, a new Card of Fate is turned from the whole GM deck (the old
+        # one back in it) and the same pools are drawn again (BtQ L1274-1276).
+        current = _deal(len(rounds) + 1, sides, settings, source, decks)
+
+
+def _start(kind: str, sides: tuple[Side, ...], source: RandomSource, settings: Mapping | None,
+           intent: str) -> TestRecord | PendingTest:
+    sides = _check_sides(kind, sides)
+    used = _settings(settings)
+    decks = _decks(sides)
+    return _run(kind, intent, sides, used, (), _deal(1, sides, used, source, decks), source,
+                decks)
+
+
+def _difficulty_side(difficulty: str | int) -> Side:
+    if isinstance(difficulty, str):
+        key = difficulty.strip().lower().replace(" ", "_").rstrip("!")
+        if key not in DIFFICULTIES:
+            known = ", ".join(DIFFICULTIES)
+            raise TestError(f"unknown difficulty {difficulty!r}: use one of {known}, or a "
+                            "number of cards")
+        pool = Pool(DIFFICULTY_LABELS[key], DIFFICULTIES[key], personal=False)
+    else:
+        pool = Pool("Opposition", _count(difficulty, "a difficulty pool"), personal=False)
+    return Side(DIFFICULTY, pool, GM_DECK)
+
+
+def start_contested(a: Side, b: Side, source: RandomSource, settings: Mapping | None = None,
+                    *, intent: str = "") -> TestRecord | PendingTest:
+    """Start a contested test of ``a`` against ``b`` (BtQ L1195-1249): the Card of Fate,
+    then ``a``'s and ``b``'s pools. Mutual failures and full ties are retested (D3).
+
+    Returns the :class:`TestRecord`, or a :class:`PendingTest` if a player turned an
+    undeclared Joker. ``settings``: campaign settings (overrides or resolved; see
+    :mod:`rules.btq.settings`). Raises :class:`TestError` for sides that cannot meet.
+    """
+    return _start("contested", (a, b), source, settings, intent)
+
+
+def start_static(side: Side, difficulty: str | int, source: RandomSource,
+                 settings: Mapping | None = None, *, intent: str = ""
+                 ) -> TestRecord | PendingTest:
+    """Start a static test of ``side`` against a difficulty pool turned by the GM (BtQ
+    L1253-1264): a key of :data:`DIFFICULTIES` (or its label, "Damned Hard!") or a number of
+    opposition cards the GM sets (a Wealth test, BtQ L1747). The difficulty side is ``who``
+    :data:`DIFFICULTY`; if it wins, ``side``'s area at risk takes its best success.
+    Otherwise as :func:`start_contested`."""
+    return _start("static", (side, _difficulty_side(difficulty)), source, settings, intent)
+
+
+def start_simple(side: Side, source: RandomSource, settings: Mapping | None = None,
+                 *, intent: str = "") -> TestRecord | PendingTest:
+    """Start a simple test (D4): ``side`` turns its pool against a lone Card of Fate with no
+    opposing pool; it passes with at least one success, and its best success is its result.
+    Used for Measure gates (acting while Maimed, BtQ L1314-1316, L1322-1324), healing and
+    Scavenge. There is no retest and no damage. Otherwise as :func:`start_contested`."""
+    return _start("simple", (side,), source, settings, intent)
+
+
+def resume(pending: PendingTest, declarations: Mapping[str, Card | str | None],
+           source: RandomSource) -> TestRecord | PendingTest:
+    """Go on with ``pending`` once every side in ``pending.awaiting`` has named its Joker:
+    ``declarations[who]`` is one of the 52 cards (``"7D"``), or ``None`` for the default,
+    the Card of Fate (D5). Returns the record, or a new :class:`PendingTest` if a retest
+    turns up another Joker.
+
+    Raises :class:`TestError` for a missing or unexpected declaration or a Joker declared
+    as a Joker, and :class:`rules.cards.CardError` for a card that does not exist or a
+    ``pending`` whose cards could not have been drawn.
+    """
+    missing = [who for who in pending.awaiting if who not in declarations]
+    if missing:
+        raise TestError(f"waiting for {', '.join(missing)} to name the Joker")
+    extra = [who for who in declarations if who not in pending.awaiting]
+    if extra:
+        raise TestError(f"{', '.join(extra)} has no Joker to name")
+    sides = {s.who: s for s in pending.sides}
+    decks = _decks(pending.sides)
+    current = pending.current
+    decks[GM_DECK].take(current.fate)
+    hands = []
+    for hand in current.hands:
+        if hand.who not in sides or hand.deck != sides[hand.who].deck_name:
+            raise TestError(f"the pending test's hand of {hand.who!r} matches none of its sides")
+        for card in hand.cards:
+            decks[hand.deck].take(card)
+        if hand.who in pending.awaiting:
+            hand = _declare(hand, declarations[hand.who], current.fate,
+                            sides[hand.who].pool.unskilled)
+        hands.append(hand)
+    return _run(pending.kind, pending.intent, pending.sides, pending.settings, pending.rounds,
+                replace(current, hands=tuple(hands)), source, decks)
+
+
+def _declare(hand: Hand, declared: Card | str | None, fate: Card, unskilled: bool) -> Hand:
+    how = "default" if declared is None else "declared"
+    if declared is None:
+        declared = fate
+    elif isinstance(declared, str):
+        declared = parse_card(declared)
+    if not isinstance(declared, Card) or declared.is_joker:
+        raise TestError(f"{hand.who}'s Joker must be named as one of the 52 cards, "
+                        f"not {declared!s}")
+    cards = tuple(c.declare(declared) if c.is_joker and c.played_as is None else c
+                  for c in hand.cards)
+    return _hand(hand.who, hand.deck, cards, fate, unskilled, how)
+
+
+def _complete(result: TestRecord | PendingTest, source: RandomSource,
+              choose_joker: JokerChooser | None) -> TestRecord:
+    while isinstance(result, PendingTest):
+        pending = result
+        result = resume(pending, {who: None if choose_joker is None
+                                  else choose_joker(pending, who) for who in pending.awaiting},
+                        source)
+    return result
+
+
+def contested_test(a: Side, b: Side, source: RandomSource, settings: Mapping | None = None,
+                   *, intent: str = "", choose_joker: JokerChooser | None = None) -> TestRecord:
+    """A whole contested test (:func:`start_contested`); Jokers are named by
+    ``choose_joker(pending, who)``, by default as the Card of Fate (D5)."""
+    return _complete(start_contested(a, b, source, settings, intent=intent), source,
+                     choose_joker)
+
+
+def static_test(side: Side, difficulty: str | int, source: RandomSource,
+                settings: Mapping | None = None, *, intent: str = "",
+                choose_joker: JokerChooser | None = None) -> TestRecord:
+    """A whole static test (:func:`start_static`); Jokers as in :func:`contested_test`."""
+    return _complete(start_static(side, difficulty, source, settings, intent=intent), source,
+                     choose_joker)
+
+
+def simple_test(side: Side, source: RandomSource, settings: Mapping | None = None,
+                *, intent: str = "", choose_joker: JokerChooser | None = None) -> TestRecord:
+    """A whole simple test (:func:`start_simple`); Jokers as in :func:`contested_test`."""
+    return _complete(start_simple(side, source, settings, intent=intent), source,
+                     choose_joker)
