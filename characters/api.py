@@ -1,3 +1,161 @@
-from django.urls import path  # noqa: F401
+"""REST API of characters: list and create in a campaign, detail and update (409 on a stale
+version). What a user sees of a character is decided by ``characters.selectors``:
+players never receive GM notes, nor an NPC's stats."""
 
-urlpatterns: list = []
+from django.contrib.auth import get_user_model
+from django.urls import path
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import ValidationError as ApiValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns.api_common import ConflictSerializer, conflict_response, damage_state_field
+from campaigns.selectors import campaign_for_user, membership_role, require_gm
+from campaigns.services import StaleVersion
+from characters import selectors, services
+from characters.models import MAX_RATING, Character
+
+
+class CharacterPublicSerializer(serializers.ModelSerializer):
+    """What a player sees of an NPC."""
+
+    class Meta:
+        model = Character
+        fields = ["id", "campaign", "kind", "name", "rank"]
+
+
+class CharacterSheetSerializer(CharacterPublicSerializer):
+    """What a member sees of a PC (all but the GM notes)."""
+
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    health_state = damage_state_field(read_only=True)
+    ship_morale_state = damage_state_field(read_only=True)
+    skills = serializers.SerializerMethodField()
+
+    class Meta(CharacterPublicSerializer.Meta):
+        fields = [*CharacterPublicSerializer.Meta.fields, "owner", "seniority", "guts",
+                  "discipline", "influence", "charm", "skills", "health_state",
+                  "ship_morale_state", "version"]
+
+    def get_skills(self, obj) -> dict[str, int]:
+        """All 22 skills, 0 for the untrained ones."""
+        return obj.skill_values()
+
+
+class CharacterGMSerializer(CharacterSheetSerializer):
+    """What a GM sees: everything."""
+
+    class Meta(CharacterSheetSerializer.Meta):
+        fields = [*CharacterSheetSerializer.Meta.fields, "gm_notes"]
+
+
+SERIALIZER_FOR_ACCESS = {
+    "gm": CharacterGMSerializer,
+    "owner": CharacterSheetSerializer,
+    "sheet": CharacterSheetSerializer,
+    "public": CharacterPublicSerializer,
+}
+
+
+def _rating(minimum: int):
+    return serializers.IntegerField(min_value=minimum, max_value=MAX_RATING, required=False)
+
+
+class CharacterWriteSerializer(serializers.Serializer):
+    """Fields to set; only those given are changed. A player may set name, Measures and
+    skills of their own PC; the rest is the GM's."""
+
+    kind = serializers.ChoiceField(choices=Character.Kind.choices, required=False)
+    owner = serializers.CharField(required=False, allow_null=True,
+                                  help_text="The player's username (PCs only).")
+    name = serializers.CharField(max_length=200, required=False)
+    rank = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    seniority = serializers.IntegerField(min_value=0, max_value=1000, required=False)
+    guts = _rating(1)
+    discipline = _rating(1)
+    influence = _rating(1)
+    charm = _rating(1)
+    skills = serializers.DictField(child=serializers.IntegerField(), required=False)
+    health_state = damage_state_field(required=False)
+    ship_morale_state = damage_state_field(required=False)
+    gm_notes = serializers.CharField(required=False, allow_blank=True)
+
+    def validate_owner(self, value):
+        if value is None:
+            return None
+        user = get_user_model().objects.filter(username=value).first()
+        if user is None:
+            raise ApiValidationError(f"No user {value!r}.")
+        return user
+
+
+class CharacterCreateSerializer(CharacterWriteSerializer):
+    name = serializers.CharField(max_length=200)
+
+
+class CharacterUpdateSerializer(CharacterWriteSerializer):
+    version = serializers.IntegerField(help_text="The version you edited (409 if stale).")
+
+
+def _render(request, character: Character, role=None) -> dict:
+    access = selectors.character_access(request.user, character, role)
+    return SERIALIZER_FOR_ACCESS[access](character).data
+
+
+class CampaignCharactersView(APIView):
+    @extend_schema(
+        responses=CharacterGMSerializer(many=True),
+        description="Players receive fewer fields: no GM notes, and only name and rank of NPCs.",
+    )
+    def get(self, request, pk):
+        campaign = campaign_for_user(request.user, pk)
+        role = membership_role(request.user, campaign)
+        return Response([_render(request, c, role)
+                         for c in selectors.characters_for_user(request.user, campaign)])
+
+    @extend_schema(request=CharacterCreateSerializer, responses={201: CharacterGMSerializer})
+    def post(self, request, pk):
+        """GM: create a PC (give its player's ``owner``) or an NPC."""
+        campaign = campaign_for_user(request.user, pk)
+        require_gm(request.user, campaign)
+        data = CharacterCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        character = services.character_create(
+            campaign=campaign, actor=request.user, **data.validated_data
+        )
+        return Response(_render(request, character), status=status.HTTP_201_CREATED)
+
+
+class CharacterDetailView(APIView):
+    @extend_schema(
+        responses=CharacterGMSerializer,
+        description="Players receive fewer fields: no GM notes, and only name and rank of NPCs.",
+    )
+    def get(self, request, pk):
+        character = selectors.character_for_user(request.user, pk)
+        return Response(_render(request, character))
+
+    @extend_schema(request=CharacterUpdateSerializer,
+                   responses={200: CharacterGMSerializer, 409: ConflictSerializer})
+    def patch(self, request, pk):
+        """Change the fields given: the GM any, a player the name, Measures and skills of
+        their own PC. 409 if the character was saved since ``version``."""
+        character = selectors.character_for_user(request.user, pk)
+        selectors.require_character_edit(request.user, character)
+        data = CharacterUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            character = services.character_update(
+                character=character, actor=request.user, **data.validated_data
+            )
+        except StaleVersion as exc:
+            return conflict_response(exc)
+        return Response(_render(request, character))
+
+
+urlpatterns = [
+    path("campaigns/<int:pk>/characters/", CampaignCharactersView.as_view(),
+         name="api-campaign-characters"),
+    path("characters/<int:pk>/", CharacterDetailView.as_view(), name="api-character-detail"),
+]

@@ -1,3 +1,201 @@
-from django.urls import path  # noqa: F401
+"""REST API of ships: reference data, list and create in a campaign, detail and update
+(409 on a stale version). What a user sees of a ship is decided by ``ships.selectors``:
+players see only name, type and damage of any ship but their own, and never GM notes."""
 
-urlpatterns: list = []
+from django.urls import path
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns.api_common import ConflictSerializer, conflict_response, damage_state_field
+from campaigns.selectors import campaign_for_user, membership_role, require_gm
+from campaigns.services import StaleVersion
+from rules.btq.characters import NPC_CREW_SKILLS
+from ships import selectors, services
+from ships.models import Ship, ShipTrait, ShipType
+
+
+class ShipTypeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ShipType
+        fields = ["id", "name", "command", "rating", "guns_min", "guns_max", "boxes",
+                  "broadside", "speed", "handling", "source"]
+
+
+class ShipTraitSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ShipTrait
+        fields = ["id", "name", "description", "speed", "handling", "broadside", "boxes",
+                  "source"]
+
+
+class ShipPublicSerializer(serializers.ModelSerializer):
+    """What a player sees of a ship other than their own: name, type and damage."""
+
+    type = serializers.CharField(source="ship_type.name", read_only=True)
+    tracks = serializers.SerializerMethodField()
+    damage = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Ship
+        fields = ["id", "campaign", "name", "guns", "display_name", "side", "type", "tracks",
+                  "damage"]
+
+    def get_tracks(self, obj) -> dict[str, str]:
+        """Damage track per area, e.g. ``"x.|..|.."`` (x crossed; Injured|Maimed|Dead)."""
+        return obj.tracks
+
+    def get_damage(self, obj) -> dict[str, str]:
+        """Damage state per area: Healthy, Injured, Maimed or Dead."""
+        return {area: state.label for area, _, state in obj.damage}
+
+
+class PostingSerializer(serializers.Serializer):
+    character = serializers.IntegerField(source="character_id")
+    name = serializers.CharField(source="character.title")
+    station = serializers.CharField()
+
+
+class ShipCrewSerializer(ShipPublicSerializer):
+    """What a player sees of the players' own ship: all but the GM's fields."""
+
+    traits = serializers.SlugRelatedField(slug_field="name", many=True, read_only=True)
+    stats = serializers.SerializerMethodField()
+    crew = serializers.SerializerMethodField()
+    postings = serializers.SerializerMethodField()
+    morale_state = damage_state_field(read_only=True)
+
+    class Meta(ShipPublicSerializer.Meta):
+        fields = [*ShipPublicSerializer.Meta.fields, "traits", "stats", "morale_state",
+                  "crew", "postings", "version"]
+
+    def get_stats(self, obj) -> dict:
+        """Broadside, Speed, Handling and boxes per segment of each area (type + traits +
+        overrides)."""
+        s = services.ship_stats_of(obj)
+        return {"broadside": s.broadside, "speed": s.speed, "handling": s.handling,
+                "boxes": {area: list(n) for area, n in s.boxes.items()}}
+
+    def get_crew(self, obj) -> dict[str, int]:
+        """The NPC officers' skills the ship uses when no PC acts."""
+        return services.clean_crew({}, base=obj.crew)
+
+    def get_postings(self, obj) -> list[dict]:
+        return PostingSerializer(selectors.ship_postings(obj), many=True).data
+
+
+class ShipGMSerializer(ShipCrewSerializer):
+    class Meta(ShipCrewSerializer.Meta):
+        fields = [*ShipCrewSerializer.Meta.fields, "overrides", "gm_notes"]
+
+
+SERIALIZER_FOR_ACCESS = {
+    "gm": ShipGMSerializer,
+    "crew": ShipCrewSerializer,
+    "public": ShipPublicSerializer,
+}
+
+
+class ShipWriteSerializer(serializers.Serializer):
+    """Fields to set; only those given are changed."""
+
+    name = serializers.CharField(max_length=200, required=False)
+    guns = serializers.IntegerField(min_value=1, max_value=200, required=False, allow_null=True)
+    ship_type = serializers.SlugRelatedField(
+        slug_field="name", queryset=ShipType.objects.all(), required=False,
+        help_text="The type's name, e.g. 'Brig Sloop'.",
+    )
+    side = serializers.ChoiceField(choices=Ship.Side.choices, required=False)
+    traits = serializers.ListField(child=serializers.CharField(), required=False,
+                                   help_text="Trait names, e.g. ['Heart of Oak'].")
+    crew = serializers.DictField(child=serializers.IntegerField(), required=False,
+                                 help_text=f"Any of {', '.join(NPC_CREW_SKILLS)}.")
+    overrides = serializers.DictField(required=False)
+    gm_notes = serializers.CharField(required=False, allow_blank=True)
+
+
+class ShipCreateSerializer(ShipWriteSerializer):
+    name = serializers.CharField(max_length=200)
+    ship_type = serializers.SlugRelatedField(slug_field="name", queryset=ShipType.objects.all())
+    morale_state = damage_state_field(required=False)
+
+
+class ShipUpdateSerializer(ShipWriteSerializer):
+    version = serializers.IntegerField(help_text="The version you edited (409 if stale).")
+    tracks = serializers.DictField(child=serializers.CharField(), required=False,
+                                   help_text="All four areas, e.g. {'hull': 'x.|..|..', ...}.")
+    morale_state = damage_state_field(required=False)
+
+
+def _render(request, ship: Ship, role=None) -> dict:
+    return SERIALIZER_FOR_ACCESS[selectors.ship_access(request.user, ship, role)](ship).data
+
+
+class ShipTypeListView(APIView):
+    @extend_schema(responses=ShipTypeSerializer(many=True))
+    def get(self, request):
+        """The Ship Roster (BtQ L2245-2333)."""
+        return Response(ShipTypeSerializer(selectors.ship_types(), many=True).data)
+
+
+class ShipTraitListView(APIView):
+    @extend_schema(responses=ShipTraitSerializer(many=True))
+    def get(self, request):
+        """The ship traits (BtQ L2337-2347)."""
+        return Response(ShipTraitSerializer(selectors.ship_traits(), many=True).data)
+
+
+class CampaignShipsView(APIView):
+    @extend_schema(
+        responses=ShipGMSerializer(many=True),
+        description="Players receive fewer fields: name, type and damage only of ships other "
+        "than their own, and never GM notes or overrides.",
+    )
+    def get(self, request, pk):
+        campaign = campaign_for_user(request.user, pk)
+        role = membership_role(request.user, campaign)
+        return Response([_render(request, s, role)
+                         for s in selectors.ships_for_user(request.user, campaign)])
+
+    @extend_schema(request=ShipCreateSerializer, responses={201: ShipGMSerializer})
+    def post(self, request, pk):
+        """GM: add an undamaged ship."""
+        campaign = campaign_for_user(request.user, pk)
+        require_gm(request.user, campaign)
+        data = ShipCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        ship = services.ship_create(campaign=campaign, actor=request.user, **data.validated_data)
+        return Response(_render(request, ship), status=status.HTTP_201_CREATED)
+
+
+class ShipDetailView(APIView):
+    @extend_schema(
+        responses=ShipGMSerializer,
+        description="Players receive fewer fields (see the list).",
+    )
+    def get(self, request, pk):
+        ship = selectors.ship_for_user(request.user, pk)
+        return Response(_render(request, ship))
+
+    @extend_schema(request=ShipUpdateSerializer,
+                   responses={200: ShipGMSerializer, 409: ConflictSerializer})
+    def patch(self, request, pk):
+        """GM: change the fields given. 409 if the ship was saved since ``version``."""
+        ship = selectors.ship_for_user(request.user, pk)
+        require_gm(request.user, ship.campaign)
+        data = ShipUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            ship = services.ship_update(ship=ship, actor=request.user, **data.validated_data)
+        except StaleVersion as exc:
+            return conflict_response(exc)
+        return Response(_render(request, ship))
+
+
+urlpatterns = [
+    path("ship-types/", ShipTypeListView.as_view(), name="api-ship-types"),
+    path("ship-traits/", ShipTraitListView.as_view(), name="api-ship-traits"),
+    path("campaigns/<int:pk>/ships/", CampaignShipsView.as_view(), name="api-campaign-ships"),
+    path("ships/<int:pk>/", ShipDetailView.as_view(), name="api-ship-detail"),
+]
