@@ -21,6 +21,9 @@ reference data loaded (fixture ``reference_data``):
 
 Logged-in clients: ``gm_client``, ``player_a_client``, ``player_b_client``,
 ``outsider_client`` (pytest-django's ``client`` stays anonymous).
+
+``naval_engine``: the registered ``btq_naval`` engine (the test is skipped, saying why, if
+it is not registered).
 """
 
 import pytest
@@ -130,6 +133,16 @@ def pc_ship(campaign):
 @pytest.fixture
 def enemy_ship(campaign):
     return campaign.ships.get(side="enemy")
+
+
+@pytest.fixture
+def naval_engine():
+    from rules.engine import get_engine
+
+    try:
+        return get_engine("btq_naval")
+    except (KeyError, ImportError) as exc:
+        pytest.skip(f"the btq_naval engine is not registered yet: {exc}")
 
 
 def _client_for(user):

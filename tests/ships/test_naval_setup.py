@@ -35,6 +35,21 @@ def test_setup_lists_both_ships_and_the_pcs_aboard_ours(pc_ship, enemy_ship, pc_
     assert first["skills"]["courtesy"] == 0
 
 
+def test_setup_validates_with_the_naval_engine(pc_ship, enemy_ship, gm, naval_engine):
+    from ships.services import ship_update
+
+    ship_update(ship=enemy_ship, actor=gm, version=1, overrides={"handling": 3},
+                tracks={"hull": "x.|..|..", "guns": ".|x|.", "crew": ".|.|.", "rigging": ".|.|."})
+    enemy_ship.refresh_from_db()
+    setup = naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather="storm",
+                        start_distance=5)
+    assert setup["ships"][1]["overrides"] == {"handling": 3}
+    normalised = naval_engine.validate_setup(setup)
+    assert normalised["ships"][1]["tracks"]["guns"] == ".|x|."
+    assert normalised["ships"][1]["crew"] == ENEMY_CREW
+    assert [p["station"] for p in normalised["pcs"]] == ["lieutenant", "midshipman"]
+
+
 def test_setup_refuses_ships_on_the_wrong_sides(pc_ship, enemy_ship):
     with pytest.raises(ValidationError):
         naval_setup(pc_ship=enemy_ship, enemy_ship=pc_ship, weather="good_wind")
