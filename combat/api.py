@@ -1,3 +1,279 @@
-from django.urls import path  # noqa: F401
+"""REST API of battles, under ``/api/`` (everything the battle pages offer).
 
-urlpatterns: list = []
+Errors are ``{"detail": reason}``: 404 for a battle the user may not see (outsiders cannot
+learn that it exists), 403 for a decision that is not the user's to make, 400 for an illegal
+choice or a battle that is not running, 409 for a step taken from a stale version.
+"""
+
+from django.core.exceptions import ValidationError
+from django.urls import path
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import APIException
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns.selectors import campaign_for_user, membership_role
+from campaigns.services import StaleVersion
+from combat import selectors, services
+from combat.forms import WEATHER_CHOICES
+from combat.models import Encounter, Job
+from ships.models import Ship
+from ships.services import naval_setup
+
+
+class Conflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The battle changed since you last saw it: reload it."
+    default_code = "stale_version"
+
+
+class EncounterSummarySerializer(serializers.ModelSerializer):
+    status = serializers.CharField(read_only=True, help_text="setup, active or finished.")
+
+    class Meta:
+        model = Encounter
+        fields = ["id", "title", "engine", "status", "version", "seed_hash", "created_at",
+                  "started_at", "finished_at", "outcome"]
+
+
+class EncounterCreateSerializer(serializers.Serializer):
+    """A new Beat to Quarters ship battle between the players' ship and an enemy ship."""
+
+    title = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    pc_ship = serializers.IntegerField()
+    enemy_ship = serializers.IntegerField()
+    weather = serializers.ChoiceField(choices=WEATHER_CHOICES)
+    start_distance = serializers.IntegerField(required=False, allow_null=True,
+                                              help_text="3-5; omit for an Awareness test.")
+    stacked_cards = serializers.CharField(required=False, allow_blank=True,
+                                          help_text="GM-only cards drawn first, e.g. '6C 4C'.")
+
+
+class DecisionSerializer(serializers.Serializer):
+    actor = serializers.CharField()
+    actor_name = serializers.CharField()
+    kind = serializers.CharField()
+    prompt = serializers.CharField()
+    options = serializers.ListField(child=serializers.DictField())
+    default = serializers.CharField()
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    text = serializers.CharField()
+    data = serializers.DictField()
+    round = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    gm_data = serializers.DictField(required=False, help_text="GM only.")
+    visible_to = serializers.ListField(child=serializers.CharField(), required=False,
+                                       allow_null=True, help_text="GM only.")
+
+
+class JobSerializer(serializers.ModelSerializer):
+    kind = serializers.CharField(read_only=True, help_text="resolve_rest.")
+    status = serializers.CharField(read_only=True, help_text="queued, running, done or failed.")
+    progress = serializers.IntegerField(read_only=True, help_text="0-100.")
+
+    class Meta:
+        model = Job
+        fields = ["id", "encounter", "kind", "status", "progress", "created_at", "claimed_at",
+                  "finished_at", "error", "result"]
+
+
+class EncounterDetailSerializer(EncounterSummarySerializer):
+    """The battle as the requesting user may see it."""
+
+    participants = serializers.ListField(child=serializers.CharField(),
+                                         help_text="The participants you act as.")
+    view = serializers.DictField(allow_null=True, help_text="The engine's view of the state "
+                                 "for you.")
+    decisions = DecisionSerializer(many=True, help_text="Pending decisions you may make.")
+    waiting_for = serializers.ListField(child=serializers.CharField())
+    last_seq = serializers.IntegerField()
+    seed = serializers.CharField(allow_null=True, help_text="Revealed when the battle ends.")
+    stacked_cards = serializers.ListField(child=serializers.CharField(), allow_null=True,
+                                          help_text="GM only until the battle ends.")
+
+    class Meta(EncounterSummarySerializer.Meta):
+        fields = EncounterSummarySerializer.Meta.fields + [
+            "participants", "view", "decisions", "waiting_for", "last_seq", "seed",
+            "stacked_cards",
+        ]
+
+
+def _detail(user, encounter: Encounter) -> dict:
+    participants = selectors.participant_ids_for(user, encounter)
+    mine, waiting = selectors.decisions_for(encounter, participants)
+    finished = encounter.status == Encounter.Status.FINISHED
+    data = EncounterSummarySerializer(encounter).data
+    data.update({
+        "outcome": selectors.outcome_for(encounter, participants),
+        "participants": participants,
+        "view": selectors.view_for(encounter, participants),
+        "decisions": mine,
+        "waiting_for": waiting,
+        "last_seq": selectors.last_seq(encounter),
+        "seed": encounter.seed if finished else None,
+        "stacked_cards": encounter.stacked_cards if finished or "gm" in participants else None,
+    })
+    return data
+
+
+def _bad_request(exc: ValidationError) -> Response:
+    detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": " ".join(exc.messages)}
+    return Response(detail, status=status.HTTP_400_BAD_REQUEST)
+
+
+class EncounterListApi(APIView):
+    @extend_schema(responses=EncounterSummarySerializer(many=True))
+    def get(self, request, campaign_id):
+        campaign = campaign_for_user(request.user, campaign_id)
+        encounters = selectors.encounters_for(request.user, campaign)
+        participants = ["gm"] if membership_role(request.user, campaign) == "gm" else []
+        data = EncounterSummarySerializer(encounters, many=True).data
+        for row, encounter in zip(data, encounters):
+            row["outcome"] = selectors.outcome_for(encounter, participants)
+        return Response(data)
+
+    @extend_schema(request=EncounterCreateSerializer, responses={201: EncounterDetailSerializer})
+    def post(self, request, campaign_id):
+        campaign = campaign_for_user(request.user, campaign_id)
+        data = _valid(EncounterCreateSerializer, request.data)
+        ships = {s.pk: s for s in Ship.objects.filter(
+            campaign=campaign, pk__in=[data["pc_ship"], data["enemy_ship"]])}
+        missing = [f for f in ("pc_ship", "enemy_ship") if data[f] not in ships]
+        if missing:
+            return Response({f: "No such ship in this campaign." for f in missing},
+                            status=status.HTTP_400_BAD_REQUEST)
+        pc_ship, enemy_ship = ships[data["pc_ship"]], ships[data["enemy_ship"]]
+        try:
+            encounter = services.encounter_create(
+                campaign=campaign, user=request.user, engine="btq_naval",
+                title=data.get("title") or f"{pc_ship.name} vs {enemy_ship.name}",
+                setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship,
+                                  weather=data["weather"],
+                                  start_distance=data.get("start_distance") or None),
+                stacked_cards=data.get("stacked_cards") or None,
+            )
+        except ValidationError as exc:
+            return _bad_request(exc)
+        return Response(_detail(request.user, encounter), status=status.HTTP_201_CREATED)
+
+
+def _valid(serializer_class, data) -> dict:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class EncounterDetailApi(APIView):
+    @extend_schema(responses=EncounterDetailSerializer)
+    def get(self, request, pk):
+        encounter = selectors.encounter_for_user(request.user, pk)
+        return Response(_detail(request.user, encounter))
+
+
+class VersionSerializer(serializers.Serializer):
+    version = serializers.IntegerField(help_text="The version of the battle you saw.")
+
+
+class EncounterStartApi(APIView):
+    @extend_schema(request=VersionSerializer, responses=EncounterDetailSerializer)
+    def post(self, request, pk):
+        encounter = selectors.encounter_for_user(request.user, pk)
+        data = _valid(VersionSerializer, request.data)
+        try:
+            encounter = services.encounter_start(encounter=encounter, user=request.user,
+                                                 expected_version=data["version"])
+        except StaleVersion as exc:
+            raise Conflict(str(exc)) from None
+        except ValidationError as exc:
+            return _bad_request(exc)
+        return Response(_detail(request.user, encounter))
+
+
+class EncounterEventsApi(APIView):
+    @extend_schema(
+        parameters=[inline_serializer("EventsQuery", {"after": serializers.IntegerField(
+            required=False, help_text="Only events after this sequence number.")})],
+        responses=EventSerializer(many=True),
+    )
+    def get(self, request, pk):
+        encounter = selectors.encounter_for_user(request.user, pk)
+        try:
+            after = int(request.query_params.get("after", 0))
+        except ValueError:
+            return Response({"after": "A whole number."}, status=status.HTTP_400_BAD_REQUEST)
+        participants = selectors.participant_ids_for(request.user, encounter)
+        events = selectors.events_for(encounter, participants, after=after)
+        return Response(EventSerializer(events, many=True).data)
+
+
+class ActSerializer(serializers.Serializer):
+    actor = serializers.CharField(max_length=100)
+    kind = serializers.CharField(max_length=100)
+    choice = serializers.CharField(max_length=100)
+    version = serializers.IntegerField()
+
+
+class EncounterActApi(APIView):
+    @extend_schema(
+        request=ActSerializer,
+        responses=inline_serializer("ActResult", {
+            "version": serializers.IntegerField(),
+            "status": serializers.CharField(),
+            "events": EventSerializer(many=True),
+        }),
+    )
+    def post(self, request, pk):
+        encounter = selectors.encounter_for_user(request.user, pk)
+        data = _valid(ActSerializer, request.data)
+        try:
+            new = services.encounter_act(
+                encounter=encounter, user=request.user, actor=data["actor"],
+                decision_kind=data["kind"], choice=data["choice"],
+                expected_version=data["version"],
+            )
+        except StaleVersion as exc:
+            raise Conflict(str(exc)) from None
+        except ValidationError as exc:
+            return _bad_request(exc)
+        encounter.refresh_from_db()
+        participants = selectors.participant_ids_for(request.user, encounter)
+        after = new[0].seq - 1 if new else selectors.last_seq(encounter)
+        events = selectors.events_for(encounter, participants, after=after)
+        return Response({"version": encounter.version, "status": encounter.status,
+                         "events": EventSerializer(events, many=True).data})
+
+
+class EncounterResolveApi(APIView):
+    @extend_schema(request=None, responses={202: JobSerializer})
+    def post(self, request, pk):
+        encounter = selectors.encounter_for_user(request.user, pk)
+        try:
+            job = services.encounter_resolve_rest(encounter=encounter, user=request.user)
+        except ValidationError as exc:
+            return _bad_request(exc)
+        return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class JobApi(APIView):
+    @extend_schema(responses=JobSerializer)
+    def get(self, request, pk):
+        return Response(JobSerializer(selectors.job_for_user(request.user, pk)).data)
+
+
+urlpatterns = [
+    path("campaigns/<int:campaign_id>/encounters/", EncounterListApi.as_view(),
+         name="api-encounter-list"),
+    path("encounters/<int:pk>/", EncounterDetailApi.as_view(), name="api-encounter-detail"),
+    path("encounters/<int:pk>/start/", EncounterStartApi.as_view(), name="api-encounter-start"),
+    path("encounters/<int:pk>/events/", EncounterEventsApi.as_view(),
+         name="api-encounter-events"),
+    path("encounters/<int:pk>/act/", EncounterActApi.as_view(), name="api-encounter-act"),
+    path("encounters/<int:pk>/resolve-rest/", EncounterResolveApi.as_view(),
+         name="api-encounter-resolve"),
+    path("jobs/<int:pk>/", JobApi.as_view(), name="api-job"),
+]

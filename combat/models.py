@@ -1,1 +1,147 @@
-from django.db import models  # noqa: F401
+"""Encounters of any engine, their event logs and the jobs that resolve them (DESIGN.md,
+"The Django side").
+
+An :class:`Encounter` is one game of a registered engine (``rules.engine.get_engine``): its
+setup, the current state, the position of its random source and the choices made so far,
+so that the whole battle can be replayed from its seed. Changes go through
+``combat.services`` only; ``version`` is bumped by every change, which refuses a step taken
+from a stale page.
+"""
+
+from django.conf import settings as django_settings
+from django.db import models
+
+
+class Encounter(models.Model):
+    """One battle (or other encounter) in a campaign, played with ``engine``.
+
+    ``seed`` is the secret seed of the random source (decimal text); only its SHA-256,
+    ``seed_hash``, is published while the battle runs, and the seed is revealed when it ends
+    (provably fair draws). ``stacked_cards`` are GM-only card texts drawn before the seeded
+    source takes over (a stacked deck); ``stacked_position`` counts those already drawn.
+    ``state`` is the engine's JSON state, ``rng_state`` the seeded source's position
+    (``SeededSource.state()``), ``choices`` every decision applied, in order
+    (``{"actor", "kind", "choice"}``), and ``outcome`` the engine's ``Outcome.as_dict()``.
+    """
+
+    class Status(models.TextChoices):
+        SETUP = "setup", "Being set up"
+        ACTIVE = "active", "In progress"
+        FINISHED = "finished", "Finished"
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="encounters"
+    )
+    engine = models.CharField(max_length=50)
+    title = models.CharField(max_length=200)
+    setup = models.JSONField()
+    seed = models.CharField(max_length=40)
+    seed_hash = models.CharField(max_length=64)
+    stacked_cards = models.JSONField(default=list, blank=True)
+    stacked_position = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True)
+    rng_state = models.JSONField(null=True, blank=True)
+    choices = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
+    version = models.PositiveIntegerField(default=1)
+    outcome = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def stacked_remaining(self) -> list[str]:
+        """The stacked card texts not drawn yet."""
+        return list(self.stacked_cards[self.stacked_position:])
+
+
+class EncounterEvent(models.Model):
+    """One entry of an encounter's event log, as the engine produced it.
+
+    ``seq`` numbers the events of one encounter from 1; ``data`` may be seen by every
+    participant in ``visible_to`` (``None``: everyone), ``gm_data`` by the GM alone.
+    ``round`` is the engine's round number when the event happened, if it counts rounds.
+    """
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=60)
+    text = models.TextField()
+    data = models.JSONField(default=dict, blank=True)
+    gm_data = models.JSONField(default=dict, blank=True)
+    visible_to = models.JSONField(null=True, blank=True)
+    round = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["encounter", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["encounter", "seq"], name="one_event_per_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.kind}: {self.text[:60]}"
+
+
+class Job(models.Model):
+    """A unit of background work on an encounter, run by a Celery worker.
+
+    The job's state lives here, not in Celery's result store: a worker claims a queued job
+    with a conditional update (``queued`` -> ``running``), so a message delivered twice runs
+    once. ``progress`` is 0-100; ``result`` JSON details once ``done``; ``error`` the reason
+    once ``failed``.
+    """
+
+    class Kind(models.TextChoices):
+        RESOLVE_REST = "resolve_rest", "Resolve the rest of the battle"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="jobs")
+    kind = models.CharField(max_length=30, choices=Kind.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.status}, {self.progress}%)"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)

@@ -1,5 +1,17 @@
-from django.urls import path  # noqa: F401
+"""Battle pages, under ``/combat/``."""
+
+from django.urls import path
+
+from combat import views
 
 app_name = "combat"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("campaign/<int:campaign_id>/", views.encounter_list, name="list"),
+    path("campaign/<int:campaign_id>/new/", views.encounter_new, name="new"),
+    path("<int:pk>/", views.encounter_detail, name="detail"),
+    path("<int:pk>/poll/", views.encounter_poll, name="poll"),
+    path("<int:pk>/start/", views.encounter_start, name="start"),
+    path("<int:pk>/act/", views.encounter_act, name="act"),
+    path("<int:pk>/resolve/", views.encounter_resolve_rest, name="resolve"),
+]

@@ -1,0 +1,158 @@
+"""Who may see what of an encounter: the single place that decides it.
+
+Every page, partial and API response about an encounter is built from these functions.
+A user takes part as the participants the engine names: a GM of the campaign as ``"gm"``
+(sees everything), a player as the ``"pc:<character pk>"`` participants of the PCs he
+owns. Outsiders get a 404 (``campaigns.selectors.campaign_for_user``).
+"""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from django.http import Http404
+
+from campaigns.selectors import campaign_for_user, membership_role
+from characters.models import Character
+from combat.models import Encounter, EncounterEvent, Job
+from rules.engine import GM, get_engine
+
+PC_PREFIX = "pc:"
+OBSERVER = "observer"
+"""The participant id used for the view of a member who has no participant in the battle:
+engines show such a viewer only what every participant sees."""
+
+
+def encounters_for(user, campaign) -> QuerySet[Encounter]:
+    """The campaign's encounters ``user`` may see, newest first: all of them for a GM, the
+    ones that have begun for a player."""
+    encounters = campaign.encounters.all()
+    if membership_role(user, campaign) != "gm":
+        encounters = encounters.exclude(status=Encounter.Status.SETUP)
+    return encounters
+
+
+def encounter_for_user(user, encounter_id) -> Encounter:
+    """The encounter ``encounter_id`` if ``user`` may see it; ``Http404`` otherwise
+    (outsider, unknown id, or a player asking for a battle still being prepared)."""
+    try:
+        encounter = Encounter.objects.select_related("campaign").get(pk=encounter_id)
+    except (Encounter.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such battle.") from None
+    campaign = campaign_for_user(user, encounter.campaign_id)
+    if not encounters_for(user, campaign).filter(pk=encounter.pk).exists():
+        raise Http404("No such battle.")
+    return encounter
+
+
+def participant_ids_for(user, encounter: Encounter) -> list[str]:
+    """The participants ``user`` plays in ``encounter``: ``["gm"]`` for a GM of its campaign,
+    the ``"pc:<pk>"`` participants of the user's own characters for a player, ``[]`` for
+    anyone else."""
+    role = membership_role(user, encounter.campaign)
+    if role == "gm":
+        return [GM]
+    if role is None or encounter.state is None:
+        return []
+    ids = [p for p in get_engine(encounter.engine).participants(encounter.state)
+           if p.startswith(PC_PREFIX)]
+    pks = [p[len(PC_PREFIX):] for p in ids]
+    own = {
+        str(pk) for pk in Character.objects.filter(
+            pk__in=[pk for pk in pks if pk.isdigit()], owner=user
+        ).values_list("pk", flat=True)
+    }
+    return [p for p in ids if p[len(PC_PREFIX):] in own]
+
+
+def viewer_id(participants: list[str]) -> str:
+    """The participant whose view of the state a user is shown: the GM's, else his first PC's,
+    else an observer's."""
+    if GM in participants:
+        return GM
+    return participants[0] if participants else OBSERVER
+
+
+def _visible(event: EncounterEvent, participants: list[str]) -> bool:
+    return (
+        GM in participants
+        or event.visible_to is None
+        or any(p in event.visible_to for p in participants)
+    )
+
+
+def events_for(encounter: Encounter, participants: list[str], *, after: int = 0
+               ) -> list[dict]:
+    """The events after sequence number ``after`` that ``participants`` may see, in order,
+    as dicts ``{seq, kind, text, data, round, created_at}``; ``gm_data`` and ``visible_to``
+    are included for the GM only."""
+    gm = GM in participants
+    rows = []
+    for event in encounter.events.filter(seq__gt=after).order_by("seq"):
+        if not _visible(event, participants):
+            continue
+        row = {"seq": event.seq, "kind": event.kind, "text": event.text, "data": event.data,
+               "round": event.round, "created_at": event.created_at}
+        if gm:
+            row["gm_data"] = event.gm_data
+            row["visible_to"] = event.visible_to
+        rows.append(row)
+    return rows
+
+
+def last_seq(encounter: Encounter) -> int:
+    """The sequence number of the encounter's latest event (0 if none)."""
+    last = encounter.events.order_by("-seq").values_list("seq", flat=True).first()
+    return last or 0
+
+
+def decisions_for(encounter: Encounter, participants: list[str]) -> tuple[list[dict], list[str]]:
+    """The pending decisions: ``(mine, waiting)``. ``mine`` are those ``participants`` may make
+    (all of them for the GM), as ``Decision.as_dict()`` plus the actor's display name;
+    ``waiting`` the display names of the others' actors, without their options."""
+    if encounter.status != Encounter.Status.ACTIVE:
+        return [], []
+    engine = get_engine(encounter.engine)
+    names = engine.participants(encounter.state)
+    names[GM] = "the GM"
+    mine, waiting = [], []
+    for decision in engine.pending(encounter.state):
+        if GM in participants or decision.actor in participants:
+            mine.append({**decision.as_dict(), "actor_name": names.get(decision.actor,
+                                                                     decision.actor)})
+        else:
+            name = names.get(decision.actor, decision.actor)
+            if name not in waiting:
+                waiting.append(name)
+    return mine, waiting
+
+
+def view_for(encounter: Encounter, participants: list[str]) -> dict | None:
+    """What the user may see of the state (the engine's view for :func:`viewer_id`), or
+    ``None`` before the battle begins."""
+    if encounter.state is None:
+        return None
+    return get_engine(encounter.engine).view(encounter.state, viewer_id(participants))
+
+
+def outcome_for(encounter: Encounter, participants: list[str]) -> dict | None:
+    """The outcome as ``participants`` may see it: all of it for the GM; for anyone else only
+    ``winner``, ``result`` and ``summary`` (the engine's ``data`` may hold GM-only details,
+    such as the enemy's Ship Morale)."""
+    if encounter.outcome is None or GM in participants:
+        return encounter.outcome
+    return {k: encounter.outcome.get(k) for k in ("winner", "result", "summary")}
+
+
+def latest_job(encounter: Encounter) -> Job | None:
+    """The encounter's most recent job, if any."""
+    return encounter.jobs.order_by("-created_at", "-id").first()
+
+
+def job_for_user(user, job_id) -> Job:
+    """The job ``job_id`` if ``user`` may see its encounter; ``Http404`` otherwise."""
+    try:
+        job = Job.objects.select_related("encounter").get(pk=job_id)
+    except (Job.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such job.") from None
+    encounter_for_user(user, job.encounter_id)
+    return job

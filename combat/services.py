@@ -1,0 +1,406 @@
+"""Use cases of encounters: create, start, act, resolve the rest in the background.
+
+Every function takes the row lock of the encounter it changes (``select_for_update``),
+checks who may do it and the version the user saw, calls the rules kernel, and saves the
+state, the random source's position and the new events in one transaction: a refused step
+changes nothing. The kernel is engine-agnostic (``rules.engine``); only
+:func:`_record_btq_naval` knows what a Beat to Quarters battle means for the campaign's ships.
+
+Provably fair draws (DESIGN.md, "Roles and trust"): the seed is chosen with ``secrets`` at
+creation, its SHA-256 is published when the battle starts, and the seed is revealed when it
+ends, so anyone can replay the battle (:func:`encounter_replay`).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import logging
+import secrets
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from campaigns.selectors import require_gm
+from campaigns.services import check_version, log_append
+from combat.models import Encounter, EncounterEvent, Job
+from combat.selectors import participant_ids_for
+from rules.cards import CardError, parse_cards
+from rules.engine import GM, Engine, Event, IllegalAction, get_engine
+from rules.random import RandomSource, ScriptedSource, ScriptExhausted, SeededSource
+
+logger = logging.getLogger(__name__)
+
+RESOLVE_CHUNK = 25
+"""Decisions a background resolution applies per transaction: small enough that players see
+the battle move and that a human's step never waits long for the row lock."""
+
+
+def seed_hash(seed: str) -> str:
+    """The published commitment to a seed: SHA-256 of its decimal text, as hex."""
+    return hashlib.sha256(seed.encode("ascii")).hexdigest()
+
+
+def _engine(name: str) -> Engine:
+    try:
+        return get_engine(name)
+    except KeyError as exc:
+        raise ValidationError({"engine": str(exc.args[0])}) from None
+
+
+def _clean_stacked(cards) -> list[str]:
+    """The stacked cards as a list of card texts; ``ValidationError`` naming a bad card."""
+    if not cards:
+        return []
+    try:
+        return [str(c) for c in parse_cards(cards)]
+    except CardError as exc:
+        raise ValidationError({"stacked_cards": str(exc)}) from None
+
+
+class _Sources:
+    """The random source of one step: the stacked cards not drawn yet, then the seeded source
+    restored to where the last step left it."""
+
+    def __init__(self, encounter: Encounter):
+        self.seeded = SeededSource(int(encounter.seed), state=encounter.rng_state)
+        self.stacked_before = encounter.stacked_remaining
+        self.scripted = (
+            ScriptedSource(cards=self.stacked_before, then=self.seeded)
+            if self.stacked_before else None
+        )
+
+    @property
+    def source(self) -> RandomSource:
+        return self.scripted or self.seeded
+
+    def save_to(self, encounter: Encounter) -> None:
+        encounter.rng_state = self.seeded.state()
+        if self.scripted is not None:
+            encounter.stacked_position += len(self.stacked_before) - self.scripted.cards_left
+
+
+def _kernel_call(func, *args):
+    """Run a kernel function; a refusal by the rules (or by a stacked card that cannot be
+    drawn) becomes a ``ValidationError`` with the kernel's reason, and nothing is saved."""
+    try:
+        return func(*args)
+    except IllegalAction as exc:
+        raise ValidationError(str(exc)) from None
+    except (CardError, ScriptExhausted) as exc:
+        raise ValidationError(f"The stacked cards do not fit this draw: {exc}") from None
+
+
+def _round_of(state: dict) -> int | None:
+    value = state.get("round") if isinstance(state, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _append_events(encounter: Encounter, events: list[Event]) -> list[EncounterEvent]:
+    last = encounter.events.aggregate(last=Max("seq"))["last"] or 0
+    round_ = _round_of(encounter.state)
+    rows = [
+        EncounterEvent(
+            encounter=encounter,
+            seq=last + i,
+            kind=e.kind,
+            text=e.text,
+            data=e.data,
+            gm_data=e.gm_data,
+            visible_to=None if e.visible_to is None else sorted(e.visible_to),
+            round=round_,
+        )
+        for i, e in enumerate(events, start=1)
+    ]
+    return EncounterEvent.objects.bulk_create(rows)
+
+
+def _locked(encounter: Encounter) -> Encounter:
+    return Encounter.objects.select_for_update().get(pk=encounter.pk)
+
+
+@transaction.atomic
+def encounter_create(
+    *, campaign, user, engine: str, setup: dict, title: str, stacked_cards=None
+) -> Encounter:
+    """A new encounter of ``engine`` in ``campaign``, not started yet (GMs only).
+
+    ``setup`` is validated by the engine (``ValidationError`` with its reason);
+    ``stacked_cards`` (card texts, a string or a list) are drawn first when the battle
+    starts, before the seeded source takes over. The seed is chosen here with ``secrets``.
+    Raises ``Http404`` for a non-member, ``PermissionDenied`` for a player.
+    """
+    require_gm(user, campaign)
+    kernel = _engine(engine)
+    title = (title or "").strip() or kernel.title
+    try:
+        setup = kernel.validate_setup(setup)
+    except ValueError as exc:
+        raise ValidationError({"setup": str(exc)}) from None
+    seed = str(secrets.randbits(63))
+    encounter = Encounter.objects.create(
+        campaign=campaign,
+        engine=kernel.name,
+        title=title[:200],
+        setup=setup,
+        seed=seed,
+        seed_hash=seed_hash(seed),
+        stacked_cards=_clean_stacked(stacked_cards),
+        created_by=user,
+    )
+    log_append(campaign=campaign, kind="battle.created", actor=user,
+               text=f"{user} prepared the battle “{encounter.title}”.",
+               data={"encounter": encounter.pk}, gm_only=True)
+    return encounter
+
+
+@transaction.atomic
+def encounter_start(*, encounter: Encounter, user, expected_version) -> Encounter:
+    """Begin a prepared encounter (GMs only): the engine's opening events are logged and the
+    seed's hash is published. ``ValidationError`` if it has already begun or the engine
+    refuses; :class:`campaigns.services.StaleVersion` if ``expected_version`` is old."""
+    encounter = _locked(encounter)
+    require_gm(user, encounter.campaign)
+    check_version(encounter, expected_version)
+    if encounter.status != Encounter.Status.SETUP:
+        raise ValidationError("This battle has already begun.")
+    kernel = _engine(encounter.engine)
+    sources = _Sources(encounter)
+    state, events = _kernel_call(kernel.start, encounter.setup, sources.source)
+    encounter.state = state
+    sources.save_to(encounter)
+    encounter.status = Encounter.Status.ACTIVE
+    encounter.started_at = timezone.now()
+    encounter.version += 1
+    opening = Event(
+        "encounter.start",
+        f"The battle begins. The hash of its seed is {encounter.seed_hash}; the seed is "
+        "revealed when the battle ends.",
+        data={"seed_hash": encounter.seed_hash, "engine": encounter.engine},
+    )
+    _append_events(encounter, [opening, *events])
+    _finish_if_over(encounter, kernel, user)
+    encounter.save()
+    log_append(campaign=encounter.campaign, kind="battle.started", actor=user,
+               text=f"The battle “{encounter.title}” began.", data={"encounter": encounter.pk})
+    return encounter
+
+
+def _apply(encounter: Encounter, kernel: Engine, sources: _Sources, actor: str, kind: str,
+           choice: str) -> None:
+    """Apply one decision to a locked encounter in memory and append its events."""
+    state, events = _kernel_call(kernel.apply, encounter.state, actor, choice, sources.source)
+    encounter.state = state
+    encounter.choices = [*encounter.choices, {"actor": actor, "kind": kind, "choice": choice}]
+    _append_events(encounter, events)
+
+
+def _finish_if_over(encounter: Encounter, kernel: Engine, user) -> bool:
+    """If the game is over: reveal the seed, store the outcome, write it back to the
+    campaign (ships, log). Returns whether it is over."""
+    outcome = kernel.outcome(encounter.state)
+    if outcome is None:
+        return False
+    encounter.status = Encounter.Status.FINISHED
+    encounter.finished_at = timezone.now()
+    encounter.outcome = outcome.as_dict()
+    _append_events(encounter, [Event(
+        "encounter.end",
+        f"{outcome.summary} The seed is revealed: {encounter.seed}.",
+        data={"seed": encounter.seed, "seed_hash": encounter.seed_hash,
+              "winner": outcome.winner, "result": outcome.result,
+              "stacked_cards": encounter.stacked_cards},
+    )])
+    recorder = _AFTER_BATTLE.get(encounter.engine)
+    if recorder is not None:
+        recorder(encounter, kernel, outcome)
+    log_append(campaign=encounter.campaign, kind="battle.finished", actor=user,
+               text=f"The battle “{encounter.title}” is over: {outcome.summary}",
+               data={"encounter": encounter.pk, "winner": outcome.winner,
+                     "result": outcome.result})
+    return True
+
+
+def _may_act_for(user, encounter: Encounter, actor: str) -> bool:
+    participants = participant_ids_for(user, encounter)
+    return GM in participants or actor in participants
+
+
+@transaction.atomic
+def encounter_act(
+    *, encounter: Encounter, user, actor: str, decision_kind: str, choice: str,
+    expected_version,
+) -> list[EncounterEvent]:
+    """Make ``actor``'s pending decision ``decision_kind`` with ``choice`` (an option key).
+
+    The GM may act for any participant, a player only for his own PCs
+    (``PermissionDenied``). Refused with nothing changed: a stale ``expected_version``
+    (:class:`campaigns.services.StaleVersion`), a battle that is not running, a decision
+    that is not pending, an illegal choice (``ValidationError`` with the rules' reason).
+    Returns the new events.
+    """
+    encounter = _locked(encounter)
+    if not _may_act_for(user, encounter, actor):
+        raise PermissionDenied("You may only make decisions for your own character.")
+    if encounter.status == Encounter.Status.FINISHED:
+        raise ValidationError("This battle is over: no more decisions can be made.")
+    if encounter.status != Encounter.Status.ACTIVE:
+        raise ValidationError("This battle has not begun yet.")
+    check_version(encounter, expected_version)
+    kernel = _engine(encounter.engine)
+    pending = [d for d in kernel.pending(encounter.state)
+               if d.actor == actor and d.kind == decision_kind]
+    if not pending:
+        raise ValidationError("That decision is not awaited now: reload the battle.")
+    choice = str(choice or "").strip()
+    if not choice:
+        raise ValidationError({"choice": "Choose one of the options."})
+    _kernel_call(pending[0].option, choice)
+    first = encounter.events.aggregate(last=Max("seq"))["last"] or 0
+    sources = _Sources(encounter)
+    _apply(encounter, kernel, sources, actor, decision_kind, choice)
+    sources.save_to(encounter)
+    encounter.version += 1
+    _finish_if_over(encounter, kernel, user)
+    encounter.save()
+    return list(encounter.events.filter(seq__gt=first))
+
+
+@transaction.atomic
+def encounter_resolve_rest(*, encounter: Encounter, user) -> Job:
+    """Queue a job that plays the battle to its end with the default choices (GMs only).
+    The Celery task is sent when the transaction commits. ``ValidationError`` if the battle
+    is not running or a resolution is already queued or running."""
+    encounter = _locked(encounter)
+    require_gm(user, encounter.campaign)
+    if encounter.status != Encounter.Status.ACTIVE:
+        raise ValidationError("Only a battle in progress can be resolved.")
+    if encounter.jobs.filter(status__in=[Job.Status.QUEUED, Job.Status.RUNNING]).exists():
+        raise ValidationError("The rest of this battle is already being resolved.")
+    job = Job.objects.create(encounter=encounter, kind=Job.Kind.RESOLVE_REST, created_by=user)
+    # Imported here: the task module imports this one.
+    from combat.tasks import run_job
+
+    transaction.on_commit(lambda: run_job.delay(job.pk))
+    return job
+
+
+def _remaining_decisions(encounter: Encounter, kernel: Engine) -> int:
+    """How many decisions the default policy takes from here to the end (a dry run on copies
+    of the state and of the random source; the kernel is deterministic)."""
+    state = copy.deepcopy(encounter.state)
+    source = _Sources(encounter).source
+    steps = 0
+    while (pending := kernel.pending(state)) and steps < 100_000:
+        decision = pending[0]
+        state, _ = kernel.apply(state, decision.actor, kernel.default_choice(state, decision),
+                                source)
+        steps += 1
+    return steps
+
+
+def _resolve_chunk(job: Job, total: int, done: int) -> tuple[int, int, bool]:
+    """Apply up to :data:`RESOLVE_CHUNK` default decisions under the row lock. Returns the
+    updated ``(total, done, finished)``."""
+    with transaction.atomic():
+        encounter = Encounter.objects.select_for_update().get(pk=job.encounter_id)
+        if encounter.status != Encounter.Status.ACTIVE:
+            return total, done, True
+        kernel = _engine(encounter.engine)
+        if total == 0:
+            total = max(1, _remaining_decisions(encounter, kernel))
+        sources = _Sources(encounter)
+        for _ in range(RESOLVE_CHUNK):
+            pending = kernel.pending(encounter.state)
+            if not pending:
+                break
+            decision = pending[0]
+            choice = kernel.default_choice(encounter.state, decision)
+            _apply(encounter, kernel, sources, decision.actor, decision.kind, choice)
+            done += 1
+        sources.save_to(encounter)
+        encounter.version += 1
+        over = _finish_if_over(encounter, kernel, job.created_by)
+        encounter.save()
+        if not over and not kernel.pending(encounter.state):
+            raise RuntimeError(f"{encounter.engine}: no decision pending and no outcome")
+        total = max(total, done + (0 if over else 1))
+        Job.objects.filter(pk=job.pk).update(progress=min(99, 100 * done // total))
+    return total, done, over
+
+
+def job_run(*, job_id: int) -> Job | None:
+    """Run a queued job; the worker calls it. The job is claimed with a conditional update,
+    so a message delivered twice runs it once: returns ``None`` if it was not queued (already
+    claimed, finished, or unknown). A ``resolve_rest`` job plays the battle to its end with
+    the default choices in chunks of :data:`RESOLVE_CHUNK` decisions, each under the row
+    lock and bumping the version; it ends ``done`` with the outcome as ``result``, or
+    ``failed`` with the reason."""
+    claimed = Job.objects.filter(pk=job_id, status=Job.Status.QUEUED).update(
+        status=Job.Status.RUNNING, claimed_at=timezone.now()
+    )
+    if not claimed:
+        return None
+    job = Job.objects.select_related("created_by").get(pk=job_id)
+    total = done = 0
+    try:
+        over = False
+        while not over:
+            total, done, over = _resolve_chunk(job, total, done)
+    except Exception as exc:  # the job must end failed, whatever went wrong
+        logger.exception("job %s failed", job_id)
+        reason = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)
+        Job.objects.filter(pk=job_id).update(
+            status=Job.Status.FAILED, finished_at=timezone.now(),
+            error=f"{type(exc).__name__}: {reason}"[:2000],
+        )
+    else:
+        encounter = Encounter.objects.get(pk=job.encounter_id)
+        Job.objects.filter(pk=job_id).update(
+            status=Job.Status.DONE, progress=100, finished_at=timezone.now(),
+            result={"decisions": done, "outcome": encounter.outcome},
+        )
+    job.refresh_from_db()
+    return job
+
+
+def encounter_replay(*, encounter: Encounter) -> dict:
+    """Replay a finished encounter from its setup, revealed seed, stacked cards and recorded
+    choices, and compare with the stored result. Returns ``{"matches": bool, "state":
+    final state, "outcome": outcome dict or None}``. ``ValidationError`` if it has not
+    ended (the seed is still secret)."""
+    if encounter.status != Encounter.Status.FINISHED:
+        raise ValidationError("A battle can be replayed once it has ended and its seed is known.")
+    kernel = _engine(encounter.engine)
+    seeded = SeededSource(int(encounter.seed))
+    source = (ScriptedSource(cards=encounter.stacked_cards, then=seeded)
+              if encounter.stacked_cards else seeded)
+    state, _ = kernel.start(encounter.setup, source)
+    for step in encounter.choices:
+        state, _ = kernel.apply(state, step["actor"], step["choice"], source)
+    outcome = kernel.outcome(state)
+    outcome_dict = outcome.as_dict() if outcome else None
+    return {"matches": state == encounter.state and outcome_dict == encounter.outcome,
+            "state": state, "outcome": outcome_dict}
+
+
+def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome) -> None:
+    """Write a Beat to Quarters ship battle's end back to the campaign's ships: each ship's
+    damage tracks and Ship Morale after the battle (BtQ L2602-2603; the engine's outcome
+    ``data["ships"]``, ship id -> ``{"tracks", "morale"}``)."""
+    from ships.models import Ship
+    from ships.services import ship_record_battle
+
+    for ship_id, final in outcome.data.get("ships", {}).items():
+        ship = Ship.objects.filter(pk=ship_id, campaign=encounter.campaign).first()
+        if ship is None:
+            continue
+        ship_record_battle(ship=ship, tracks=final["tracks"], morale=final["morale"],
+                           note=f"{ship}, after “{encounter.title}”: {outcome.summary}")
+
+
+_AFTER_BATTLE = {"btq_naval": _record_btq_naval}
+"""Engine name -> what the end of its battle changes in the campaign, beyond the log."""
+

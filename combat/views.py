@@ -1,0 +1,168 @@
+"""Battle pages: server-rendered, with htmx polling for the live parts. Views are thin: they
+check access through ``combat.selectors`` and change state through ``combat.services``."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaigns.selectors import campaign_for_user, membership_role, require_gm
+from campaigns.services import StaleVersion
+from combat import selectors, services
+from combat.forms import ActForm, NavalEncounterForm, VersionForm
+from ships.services import naval_setup
+
+STALE_MESSAGE = ("The battle moved on while you were deciding (someone else acted first). "
+                 "Nothing was changed: here is the battle as it stands now.")
+
+
+def _error_text(exc: ValidationError) -> str:
+    return " ".join(exc.messages)
+
+
+@login_required
+@require_GET
+def encounter_list(request, campaign_id):
+    campaign = campaign_for_user(request.user, campaign_id)
+    return render(request, "combat/list.html", {
+        "campaign": campaign,
+        "encounters": selectors.encounters_for(request.user, campaign),
+        "is_gm": membership_role(request.user, campaign) == "gm",
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def encounter_new(request, campaign_id):
+    campaign = campaign_for_user(request.user, campaign_id)
+    require_gm(request.user, campaign)
+    form = NavalEncounterForm(request.POST or None, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            encounter = services.encounter_create(
+                campaign=campaign, user=request.user, engine="btq_naval", title=data["title"],
+                setup=naval_setup(pc_ship=data["pc_ship"], enemy_ship=data["enemy_ship"],
+                                  weather=data["weather"],
+                                  start_distance=data["start_distance"]),
+                stacked_cards=data["stacked_cards"],
+            )
+        except ValidationError as exc:
+            for field, errors in exc.message_dict.items() if hasattr(exc, "error_dict") else [
+                (None, exc.messages)
+            ]:
+                for error in errors:
+                    form.add_error(field if field in form.fields else None, error)
+        else:
+            return redirect("combat:detail", pk=encounter.pk)
+    return render(request, "combat/new.html", {"campaign": campaign, "form": form})
+
+
+def _battle_context(request, encounter) -> dict:
+    participants = selectors.participant_ids_for(request.user, encounter)
+    mine, waiting = selectors.decisions_for(encounter, participants)
+    events = selectors.events_for(encounter, participants)
+    is_gm = "gm" in participants
+    job = selectors.latest_job(encounter)
+    return {
+        "encounter": encounter,
+        "campaign": encounter.campaign,
+        "is_gm": is_gm,
+        "view": selectors.view_for(encounter, participants),
+        "decisions": mine,
+        "waiting": waiting,
+        "events": events,
+        "last_seq": events[-1]["seq"] if events else 0,
+        "job": job,
+        "poll_token": _poll_token(encounter, job),
+        "engine_template": [f"combat/engines/{encounter.engine}.html",
+                            "combat/engines/generic.html"],
+    }
+
+
+def _poll_token(encounter, job) -> str:
+    """Changes whenever the page's panels would look different."""
+    job_part = f"{job.pk}-{job.status}-{job.progress}" if job else "none"
+    return f"{encounter.version}-{job_part}"
+
+
+@login_required
+@require_GET
+def encounter_detail(request, pk):
+    encounter = selectors.encounter_for_user(request.user, pk)
+    return render(request, "combat/detail.html", _battle_context(request, encounter))
+
+
+@login_required
+@require_GET
+def encounter_poll(request, pk):
+    """The live part of the battle page, polled by htmx: new events (appended to the log)
+    and, when the battle changed, fresh state, decision and job panels. ``after`` is the
+    last event the page shows, ``token`` the state it shows; 204 when nothing is new."""
+    encounter = selectors.encounter_for_user(request.user, pk)
+    context = _battle_context(request, encounter)
+    try:
+        after = int(request.GET.get("after", 0))
+    except ValueError:
+        after = 0
+    new_events = [e for e in context["events"] if e["seq"] > after]
+    changed = request.GET.get("token") != context["poll_token"]
+    if not new_events and not changed:
+        return HttpResponse(status=204)
+    return render(request, "combat/_poll.html",
+                  {**context, "new_events": new_events, "changed": changed})
+
+
+@login_required
+@require_POST
+def encounter_start(request, pk):
+    encounter = selectors.encounter_for_user(request.user, pk)
+    form = VersionForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ValidationError("The page did not say which version of the battle it showed.")
+        services.encounter_start(encounter=encounter, user=request.user,
+                                 expected_version=form.cleaned_data["version"])
+    except StaleVersion:
+        messages.error(request, STALE_MESSAGE)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+    return redirect("combat:detail", pk=encounter.pk)
+
+
+@login_required
+@require_POST
+def encounter_act(request, pk):
+    encounter = selectors.encounter_for_user(request.user, pk)
+    form = ActForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ValidationError("Choose one of the options.")
+        data = form.cleaned_data
+        services.encounter_act(
+            encounter=encounter, user=request.user, actor=data["actor"],
+            decision_kind=data["kind"], choice=data["choice"],
+            expected_version=data["version"],
+        )
+    except StaleVersion:
+        messages.error(request, STALE_MESSAGE)
+    except PermissionDenied as exc:
+        messages.error(request, str(exc))
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+    return redirect("combat:detail", pk=encounter.pk)
+
+
+@login_required
+@require_POST
+def encounter_resolve_rest(request, pk):
+    encounter = selectors.encounter_for_user(request.user, pk)
+    try:
+        services.encounter_resolve_rest(encounter=encounter, user=request.user)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+    else:
+        messages.success(request, "The rest of the battle is being resolved.")
+    return redirect("combat:detail", pk=encounter.pk)

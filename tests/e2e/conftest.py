@@ -1,0 +1,84 @@
+"""Shared fixtures of the browser tests: Playwright driving Debian's chromium against
+pytest-django's live server (DESIGN.md, "Running").
+
+No browser is ever downloaded: the tests use ``/usr/bin/chromium``. Without it they are
+skipped with a line that says so, unless ``QUARTERDECK_REQUIRE_BROWSER=1`` (CI), where a
+missing browser fails them.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 15_000
+
+
+def _require_browser() -> None:
+    if CHROMIUM.exists():
+        return
+    reason = f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)"
+    if os.environ.get("QUARTERDECK_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"QUARTERDECK_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    print(f"\nSKIPPED browser tests: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One chromium per test module (Playwright's sync API). Not per session: while it runs,
+    its event loop makes Django treat this thread as async, which the other tests must not
+    see."""
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def allow_async_unsafe(monkeypatch):
+    """Playwright's sync API runs an event loop in this thread, so Django would refuse the
+    test's own database calls as "async"; they are plain synchronous calls here."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def new_context(browser, live_server, allow_async_unsafe):
+    """A factory of fresh browser contexts (separate cookie jars: one per user)."""
+    contexts = []
+
+    def make():
+        context = browser.new_context(base_url=live_server.url)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def log_in(context, username: str, password: str):
+    """A new page of ``context`` logged in through the login form."""
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("form button[type=submit]")
+    page.wait_for_load_state()
+    if "/accounts/login/" in page.url:
+        raise AssertionError(f"could not log in as {username}: {page.inner_text('main')}")
+    return page
+
+
+@pytest.fixture
+def login():
+    return log_in
