@@ -78,8 +78,12 @@ class CharacterForm(Form):
     def skill_fields(self):
         return [self[f"skill_{key}"] for key in SKILLS]
 
+    def measure_fields(self):
+        return [self[key] for key in MEASURES]
+
     def other_fields(self):
-        return [f for f in self.visible_fields() if not f.name.startswith("skill_")]
+        return [f for f in self.visible_fields()
+                if not f.name.startswith("skill_") and f.name not in MEASURES]
 
     def changes(self) -> dict:
         """The values to save: all of them for a new character, the changed ones for an

@@ -125,6 +125,11 @@ class Ship(models.Model):
         return [(area, text, DamageTrack.parse(text).state) for area, text in self.tracks.items()]
 
     @property
+    def damage_states(self) -> dict[str, DamageState]:
+        """The areas that have a damage state (Injured or worse), by area."""
+        return {area: state for area, _, state in self.damage if state}
+
+    @property
     def is_hidden_from_players(self) -> bool:
         """Whether the ship's crew, traits and notes are GM-only (every ship but the PCs')."""
         return self.side != self.Side.PC
