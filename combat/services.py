@@ -29,7 +29,7 @@ from combat.models import Encounter, EncounterEvent, Job
 from combat.selectors import participant_ids_for
 from rules.cards import CardError, parse_cards
 from rules.engine import GM, Engine, Event, IllegalAction, get_engine
-from rules.random import RandomSource, ScriptedSource, ScriptExhausted, SeededSource
+from rules.random import ScriptedSource, SeededSource
 
 logger = logging.getLogger(__name__)
 
@@ -60,37 +60,73 @@ def _clean_stacked(cards) -> list[str]:
         raise ValidationError({"stacked_cards": str(exc)}) from None
 
 
-class _Sources:
-    """The random source of one step: the stacked cards not drawn yet, then the seeded source
-    restored to where the last step left it."""
+class _Table:
+    """A game in memory: the engine, its state and the random source's position (the seeded
+    source, after the stacked cards not drawn yet), ready for the kernel.
 
-    def __init__(self, encounter: Encounter):
-        self.seeded = SeededSource(int(encounter.seed), state=encounter.rng_state)
-        self.stacked_before = encounter.stacked_remaining
-        self.scripted = (
-            ScriptedSource(cards=self.stacked_before, then=self.seeded)
-            if self.stacked_before else None
-        )
+    When a stacked card cannot be drawn (the table took another course than the one the GM
+    stacked for), the rest of the stack is set aside, the step is taken again with the seeded
+    source alone, and a GM-only event says so: a stack never blocks a battle. Replays take
+    the same course, since the same card fails at the same step.
+    """
 
-    @property
-    def source(self) -> RandomSource:
-        return self.scripted or self.seeded
+    def __init__(self, kernel: Engine, *, state, seed: str, rng_state, stacked: list[str],
+                 position: int):
+        self.kernel = kernel
+        self.state = state
+        self.seed = seed
+        self.rng_state = rng_state
+        self.stacked = stacked
+        self.position = position
 
-    def save_to(self, encounter: Encounter) -> None:
-        encounter.rng_state = self.seeded.state()
-        if self.scripted is not None:
-            encounter.stacked_position += len(self.stacked_before) - self.scripted.cards_left
+    @classmethod
+    def of(cls, encounter: Encounter, kernel: Engine) -> _Table:
+        return cls(kernel, state=encounter.state, seed=encounter.seed,
+                   rng_state=encounter.rng_state, stacked=list(encounter.stacked_cards),
+                   position=encounter.stacked_position)
 
+    def store(self, encounter: Encounter) -> None:
+        encounter.state = self.state
+        encounter.rng_state = self.rng_state
+        encounter.stacked_position = self.position
 
-def _kernel_call(func, *args):
-    """Run a kernel function; a refusal by the rules (or by a stacked card that cannot be
-    drawn) becomes a ``ValidationError`` with the kernel's reason, and nothing is saved."""
-    try:
-        return func(*args)
-    except IllegalAction as exc:
-        raise ValidationError(str(exc)) from None
-    except (CardError, ScriptExhausted) as exc:
-        raise ValidationError(f"The stacked cards do not fit this draw: {exc}") from None
+    def _run(self, step) -> list[Event]:
+        """``step(source) -> (state, events)``; a refusal by the rules becomes a
+        ``ValidationError`` with their reason, and nothing changes."""
+        seeded = SeededSource(int(self.seed), state=self.rng_state)
+        rest = self.stacked[self.position:]
+        scripted = ScriptedSource(cards=rest, then=seeded) if rest else None
+        try:
+            state, events = step(scripted or seeded)
+        except IllegalAction as exc:
+            raise ValidationError(str(exc)) from None
+        except CardError as exc:
+            if scripted is None:
+                raise
+            seeded = SeededSource(int(self.seed), state=self.rng_state)
+            try:
+                state, events = step(seeded)
+            except IllegalAction as illegal:
+                raise ValidationError(str(illegal)) from None
+            self.position = len(self.stacked)
+            events = [Event(
+                "encounter.stack_set_aside",
+                f"The stacked cards no longer fit the battle ({exc}): the {len(rest)} left "
+                "are set aside and the shuffled decks take over.",
+                visible_to=frozenset({GM}),
+            ), *events]
+        else:
+            if scripted is not None:
+                self.position += len(rest) - scripted.cards_left
+        self.state = state
+        self.rng_state = seeded.state()
+        return events
+
+    def start(self, setup: dict) -> list[Event]:
+        return self._run(lambda source: self.kernel.start(setup, source))
+
+    def apply(self, actor: str, choice: str) -> list[Event]:
+        return self._run(lambda source: self.kernel.apply(self.state, actor, choice, source))
 
 
 def _round_of(state: dict) -> int | None:
@@ -167,10 +203,9 @@ def encounter_start(*, encounter: Encounter, user, expected_version) -> Encounte
     if encounter.status != Encounter.Status.SETUP:
         raise ValidationError("This battle has already begun.")
     kernel = _engine(encounter.engine)
-    sources = _Sources(encounter)
-    state, events = _kernel_call(kernel.start, encounter.setup, sources.source)
-    encounter.state = state
-    sources.save_to(encounter)
+    table = _Table.of(encounter, kernel)
+    events = table.start(encounter.setup)
+    table.store(encounter)
     encounter.status = Encounter.Status.ACTIVE
     encounter.started_at = timezone.now()
     encounter.version += 1
@@ -188,11 +223,10 @@ def encounter_start(*, encounter: Encounter, user, expected_version) -> Encounte
     return encounter
 
 
-def _apply(encounter: Encounter, kernel: Engine, sources: _Sources, actor: str, kind: str,
-           choice: str) -> None:
+def _apply(encounter: Encounter, table: _Table, actor: str, kind: str, choice: str) -> None:
     """Apply one decision to a locked encounter in memory and append its events."""
-    state, events = _kernel_call(kernel.apply, encounter.state, actor, choice, sources.source)
-    encounter.state = state
+    events = table.apply(actor, choice)
+    table.store(encounter)
     encounter.choices = [*encounter.choices, {"actor": actor, "kind": kind, "choice": choice}]
     _append_events(encounter, events)
 
@@ -257,11 +291,12 @@ def encounter_act(
     choice = str(choice or "").strip()
     if not choice:
         raise ValidationError({"choice": "Choose one of the options."})
-    _kernel_call(pending[0].option, choice)
+    try:
+        pending[0].option(choice)
+    except IllegalAction as exc:
+        raise ValidationError({"choice": str(exc)}) from None
     first = encounter.events.aggregate(last=Max("seq"))["last"] or 0
-    sources = _Sources(encounter)
-    _apply(encounter, kernel, sources, actor, decision_kind, choice)
-    sources.save_to(encounter)
+    _apply(encounter, _Table.of(encounter, kernel), actor, decision_kind, choice)
     encounter.version += 1
     _finish_if_over(encounter, kernel, user)
     encounter.save()
@@ -290,13 +325,12 @@ def encounter_resolve_rest(*, encounter: Encounter, user) -> Job:
 def _remaining_decisions(encounter: Encounter, kernel: Engine) -> int:
     """How many decisions the default policy takes from here to the end (a dry run on copies
     of the state and of the random source; the kernel is deterministic)."""
-    state = copy.deepcopy(encounter.state)
-    source = _Sources(encounter).source
+    table = _Table.of(encounter, kernel)
+    table.state = copy.deepcopy(encounter.state)
     steps = 0
-    while (pending := kernel.pending(state)) and steps < 100_000:
+    while (pending := kernel.pending(table.state)) and steps < 100_000:
         decision = pending[0]
-        state, _ = kernel.apply(state, decision.actor, kernel.default_choice(state, decision),
-                                source)
+        table.apply(decision.actor, kernel.default_choice(table.state, decision))
         steps += 1
     return steps
 
@@ -311,16 +345,15 @@ def _resolve_chunk(job: Job, total: int, done: int) -> tuple[int, int, bool]:
         kernel = _engine(encounter.engine)
         if total == 0:
             total = max(1, _remaining_decisions(encounter, kernel))
-        sources = _Sources(encounter)
+        table = _Table.of(encounter, kernel)
         for _ in range(RESOLVE_CHUNK):
             pending = kernel.pending(encounter.state)
             if not pending:
                 break
             decision = pending[0]
             choice = kernel.default_choice(encounter.state, decision)
-            _apply(encounter, kernel, sources, decision.actor, decision.kind, choice)
+            _apply(encounter, table, decision.actor, decision.kind, choice)
             done += 1
-        sources.save_to(encounter)
         encounter.version += 1
         over = _finish_if_over(encounter, kernel, job.created_by)
         encounter.save()
@@ -374,12 +407,12 @@ def encounter_replay(*, encounter: Encounter) -> dict:
     if encounter.status != Encounter.Status.FINISHED:
         raise ValidationError("A battle can be replayed once it has ended and its seed is known.")
     kernel = _engine(encounter.engine)
-    seeded = SeededSource(int(encounter.seed))
-    source = (ScriptedSource(cards=encounter.stacked_cards, then=seeded)
-              if encounter.stacked_cards else seeded)
-    state, _ = kernel.start(encounter.setup, source)
+    table = _Table(kernel, state=None, seed=encounter.seed, rng_state=None,
+                   stacked=list(encounter.stacked_cards), position=0)
+    table.start(encounter.setup)
     for step in encounter.choices:
-        state, _ = kernel.apply(state, step["actor"], step["choice"], source)
+        table.apply(step["actor"], step["choice"])
+    state = table.state
     outcome = kernel.outcome(state)
     outcome_dict = outcome.as_dict() if outcome else None
     return {"matches": state == encounter.state and outcome_dict == encounter.outcome,

@@ -28,30 +28,36 @@ def _require_browser() -> None:
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """One chromium per test module (Playwright's sync API). Not per session: while it runs,
-    its event loop makes Django treat this thread as async, which the other tests must not
-    see."""
+def browser(django_db_setup, django_db_blocker):
+    """One chromium per test module (Playwright's sync API).
+
+    Playwright's sync API runs an event loop in this thread, so Django would refuse the
+    tests' own database calls as "async"; they are plain synchronous calls here, hence
+    ``DJANGO_ALLOW_ASYNC_UNSAFE`` while the browser runs. Not per session, so that the other
+    tests never run with it.
+    """
     _require_browser()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    saved = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                                  args=CHROMIUM_ARGS)
+            try:
+                yield chromium
+            finally:
+                chromium.close()
+    finally:
+        if saved is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = saved
 
 
 @pytest.fixture
-def allow_async_unsafe(monkeypatch):
-    """Playwright's sync API runs an event loop in this thread, so Django would refuse the
-    test's own database calls as "async"; they are plain synchronous calls here."""
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
-@pytest.fixture
-def new_context(browser, live_server, allow_async_unsafe):
+def new_context(browser, live_server):
     """A factory of fresh browser contexts (separate cookie jars: one per user)."""
     contexts = []
 

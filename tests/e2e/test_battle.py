@@ -1,0 +1,68 @@
+"""In the browser: the GM prepares and begins the book's battle (Hermes vs Corsair, with the
+book's cards stacked), O'Toole's player makes his own decision, the GM plays the rest of
+round 1 through the forms, and the player's page follows live, without a reload, showing
+nothing that is the GM's alone."""
+
+import pytest
+
+from campaigns.demo import DEMO_PASSWORD, demo_load
+from combat.models import Encounter
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# The GM's choices after O'Toole picks Distance 3 (tests/combat/conftest.py ROUND_1).
+GM_CHOICES = ["1", "2", "1", "seamanship", "contested:seamanship", "gunnery", "static:3",
+              "first_aid", "static:3", "roundshot", "roundshot", "continue", "continue"]
+
+
+def decide(page, choice):
+    """Make the first decision shown on ``page`` with ``choice`` and wait for the reload."""
+    form = page.locator("form.decision").first
+    form.wait_for()
+    form.locator(f'input[name=choice][value="{choice}"]').check()
+    with page.expect_navigation():
+        form.locator("button[type=submit]").click()
+
+
+def test_round_1_at_the_table(new_context, login):
+    campaign, _ = demo_load()
+    gm = login(new_context(), "gm", DEMO_PASSWORD)
+    gm.goto(f"/combat/campaign/{campaign.pk}/")
+    gm.click("text=New battle")
+    gm.select_option("select[name=pc_ship]", label="HMS Hermes (22)")
+    gm.select_option("select[name=enemy_ship]", label="Corsair")
+    gm.select_option("select[name=weather]", "good_wind")
+    gm.check("input[name=book_cards]")
+    with gm.expect_navigation():
+        gm.click("text=Prepare the battle")
+    with gm.expect_navigation():
+        gm.click("text=Begin the battle")
+    encounter = Encounter.objects.get()
+    assert encounter.status == Encounter.Status.ACTIVE
+    battle = f"/combat/{encounter.pk}/"
+    assert gm.locator(".seed-hash").text_content() == encounter.seed_hash
+
+    player = login(new_context(), "otoole", DEMO_PASSWORD)
+    player.goto(battle)
+    decide(player, "3")  # O'Toole's own decision: the starting distance
+    player.evaluate("window.notReloaded = true")
+    assert player.locator('#event-log li[data-kind="start.distance"]').count() == 1
+
+    gm.goto(battle)
+    for choice in GM_CHOICES:
+        decide(gm, choice)
+    assert gm.locator('tr[data-area="hull"] td.track').all_inner_texts() == [
+        "x.|..|..", "xx|..|.."]
+
+    # The player's page caught up by itself: the Broadside!, the new tracks, round 2.
+    player.locator('#event-log li[data-kind="broadside.damage"]').first.wait_for()
+    player.locator('section.ship td.track:text-is("xx|..|..")').wait_for()
+    assert player.evaluate("window.notReloaded") is True
+    assert player.locator("#event-log .card-face.fate").count() >= 3
+    assert player.locator("#event-log .card-face.success-3").count() >= 1  # the Joker
+    shown = player.content()
+    encounter.refresh_from_db()
+    assert encounter.seed not in shown
+    assert encounter.seed_hash in shown
+    for gm_only in ("gm-data", 'class="stacked"', "Contested: the Corsair", "Resolve the rest"):
+        assert gm_only not in shown
