@@ -43,7 +43,7 @@ class ShipForm(Form):
                 label=SKILLS[key], min_value=0, max_value=MAX_RATING, initial=0
             )
         self.fields["overrides"] = forms.JSONField(
-            required=False,
+            required=False, widget=forms.Textarea(attrs={"rows": 2}),
             help_text='Figures that differ from the type, e.g. {"handling": 1}.',
         )
         self.fields["gm_notes"] = forms.CharField(
