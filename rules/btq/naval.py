@@ -1,0 +1,1632 @@
+"""Ship-to-ship combat: one PC ship against one enemy ship (BtQ L2353-2675;
+``rules/btq_naval.md`` §4.2-4.12, ``rules/DECISIONS.md`` D15-D22), as the encounter engine
+``"btq_naval"`` (:mod:`rules.engine`).
+
+The battle, step by step (BtQ L2363-2496):
+
+1. Establish the Conditions: the weather is set; the starting distance (3-5) is the
+   setup's, or the winner of a contested Awareness test chooses it (BtQ L2397-2402).
+2. Discipline: the highest-ranking PC hands his Discipline in cards to the other PCs, each at
+   most his own Discipline, for the whole battle (BtQ L2406-2407; N6).
+3. Repair: a burning ship first takes its fire damage (BtQ L2666); a ship whose Crew or Ship
+   Morale is Maimed must pass a Command or Discipline test to act this round (BtQ L2479,
+   L2483-2484; D16, D20); then each ship may make one repair, or fight its fire (BtQ
+   L2409-2416, L2671-2672).
+4. Positioning: a contested Seamanship test; the winner moves the distance by up to 1, 2 or 3
+   (BtQ L2418-2436); the Weather Gage (D17); Distance 0 means boarding, beyond 5 escape.
+5. How Will You Fight?: when the PC ship will fire this round, each PC not locked out by a
+   repair makes a test, +1 to the Broadside! per success, -1 per failure (BtQ L2438-2453;
+   N12, D19).
+6. Broadside!: every ship that can fire does, against one shared Card of Fate; every
+   success card is a hit, its suit the area, its level the damage (BtQ L2457-2479), adjusted
+   by the shot (BtQ L2609-2655; N13, N14, D21); both ships' hits are found before either is
+   applied.
+7. Continuing the Engagement: each captain continues, disengages or strikes his colours
+   (BtQ L2481-2496); then back to Step 3.
+
+The battle ends when a ship is sunk (Hull Dead) or its Crew is Dead, a captain strikes,
+both disengage, a ship gets beyond Distance 5, or the ships reach Distance 0 (boarding is
+fought as a skirmish, BtQ L2512-2533, outside this engine: the battle ends with result
+``"boarding"`` and the attacker). Safeguard, not a rule of the book: night falls after
+:data:`NIGHTFALL_ROUND` rounds and the ships lose each other (result ``"disengaged"``).
+The losing side of a battle takes one level of Ship Morale (N22).
+
+Readings chosen where the book is silent (see also DECISIONS.md):
+
+* A ship's test that no PC can make (no PC has the skill) is made by its NPC crew
+  (BtQ L2360-2361). Among the PCs, the one posted to the station goes first (``master`` for
+  Positioning and the Seamanship and Maritime tests, ``gunner`` for Broadside! and Gunnery,
+  the commander for Command), else the PC with the highest skill.
+* A PC's Discipline cards join every test he makes in the battle (N6). Ship Morale's -1/-3
+  (D20) applies to the ship's Positioning, Broadside! and Repair pools; the ship's damage
+  penalties do not apply to Repair (BtQ L2415-2416). Gate tests (D16) take no penalty.
+* Repair may use Seamanship or Maritime (Hull, Rigging), Gunnery or Engineering (Guns),
+  First Aid or Command (Crew), Maritime, Soldiering or Engineering (fire); the tester uses
+  his best of them. Profession is not offered (the setup does not say which profession).
+* A ship with no cards for Positioning (a failed gate, or a pool of 0) turns none; the other
+  ship turns its pool once and moves by its best success, if any (D18); there is no retest.
+* Weatherly reduces the weather's Speed penalty when there is one (it also tells against the
+  other ship's speed), else the Handling penalty.
+* A Joker drawn by a PC is played as the Card of Fate (a Perfect, which no other card
+  betters), except in a Broadside!, where its suit picks the area hit: there the gunner's
+  player declares it (decision ``broadside.joker``).
+* A captain may strike his colours in Step 7.
+* The general weather modifiers (setting ``general_weather_in_ship_combat``, D15) need the
+  general weather, which a setup does not carry: they are not applied here.
+
+Participants: ``"gm"`` decides for the enemy ship and all NPCs; ``"pc:<id>"`` for each PC;
+the decisions of the PC ship as a whole belong to its commanding PC (``"gm"`` if it has no
+PCs). Decisions come one at a time, the PC ship's before the enemy's, so a player never sees
+the enemy's choice before making his own (the GM sees everything anyway).
+
+Decision kinds (option keys in brackets):
+
+* ``start.distance`` (``"3"``, ``"4"``, ``"5"``) - the Awareness winner's side.
+* ``discipline.great_hardship`` (``"spend"``, ``"keep"``) - the commander, when the setting
+  ``great_hardship`` is on and the PC ship's Ship Morale is damaged (D20).
+* ``discipline.cards`` (``"0"``..``"n"``) - the commander, once per other PC.
+* ``repair.action`` (``"none"``, ``"<area>:crew"``, ``"<area>:pc:<id>"``, area ``fire`` to
+  fight a fire) - the captain of each ship that has something to repair.
+* ``positioning.move`` (``"0"``..``"5"`` the new distance, ``"escape"``) - the winner's captain.
+* ``fight.action`` (``"none"`` or a skill key) - each PC, How Will You Fight?
+* ``fight.opposition`` (``"static:1|3|5|7|9"``, ``"contested:<skill>"``) - the GM, per test.
+* ``broadside.ammo`` (``"roundshot"``, ``"grapeshot"``, ``"chainshot"``, ``"heated"``,
+  ``"double"``) - the captain of each ship about to fire; a change after the first
+  Broadside! costs -2 on that Broadside! (BtQ L2654-2655).
+* ``broadside.joker`` (a card such as ``"KD"``) - the PC gunner who turned a Joker.
+* ``continue.orders`` (``"continue"``, ``"disengage"``, ``"strike"``) - each captain.
+
+Draw order (what a :class:`rules.random.ScriptedSource` must hold, in order). For every test
+the Card of Fate is turned first from the GM deck, then the PC ship's pool, then the enemy's
+(for How Will You Fight?, the PC's pool and then the opposition's); a retest (D3) turns a new
+Card of Fate and the same pools again. PCs draw from their own decks (``pc:<id>``, 52 cards
+and a Joker); NPCs and the Card of Fate from the GM deck; every deck is gathered after each
+test. Within a round:
+
+1. fire: the PC ship's fire cards, then the enemy's (GM deck, no Card of Fate);
+2. gates to act (Crew Maimed: Command; Ship Morale Maimed: Discipline), PC ship then enemy;
+3. the PC ship's repair test, then the enemy's;
+4. Positioning gates (Rigging Maimed: Maritime), PC ship then enemy; the Positioning test;
+5. How Will You Fight?, one test per acting PC in order of seniority;
+6. Broadside! gates (Guns Maimed: Gunnery, then Hull Maimed: Seamanship), PC ship then
+   enemy; one shared Card of Fate, the PC ship's Broadside!, the enemy's.
+
+The state is a JSON dict. Keys the web layer may read: ``round``, ``step`` (one of
+:data:`STEPS`), ``weather``, ``distance`` (0-5, 6 beyond the horizon; ``None`` before it is
+set), ``ships`` (id -> ship: ``name``, ``side``, ``type``, ``tracks`` area -> text,
+``states`` area -> 0-3, ``morale``, ``fire``, ``ammo``, ``struck`` ...), ``sides``
+(``{"pc": id, "enemy": id}``), ``pcs``, ``commander``, ``discipline_cards``, ``gage``,
+``result``. Use :meth:`NavalEngine.view` for anything shown to a player.
+
+Event kinds: ``battle.start``, ``awareness.test``, ``start.distance``,
+``discipline.hardship``, ``discipline.cards``, ``round.start``, ``fire.damage``,
+``fire.spreads``, ``gate.test``, ``repair.test``, ``positioning.test``, ``positioning.move``,
+``weather_gage``, ``fight.action``, ``fight.test``, ``fight.total``, ``broadside.ammo``,
+``broadside.cannot_fire``, ``broadside.fire``, ``broadside.damage``, ``fire.start``,
+``continue.orders``, ``battle.end``.
+"""
+
+from __future__ import annotations
+
+from rules.btq.characters import MEASURES, NPC_CREW_SKILLS, SKILLS, DamageState
+from rules.btq.settings import resolve
+from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
+from rules.btq.tests import compare_successes, successes
+from rules.cards import GM_DECK, PLAYER_DECK, SUITS, Card, Deck, parse_card
+from rules.engine import GM, Decision, Event, IllegalAction, Option, Outcome, State, register
+from rules.random import RandomSource
+
+__all__ = [
+    "NavalEngine", "ENGINE", "STEPS", "WEATHER", "AMMUNITION", "STATIONS", "DIFFICULTIES",
+    "NIGHTFALL_ROUND", "validate_setup", "positioning_pool", "broadside_pool", "repair_pool",
+    "adjust_hits",
+]
+
+SIDES = ("pc", "enemy")
+OTHER = {"pc": "enemy", "enemy": "pc"}
+
+STEPS = ("conditions", "discipline", "repair", "positioning", "how_will_you_fight",
+         "broadside", "continue", "over")
+"""The value of ``state["step"]``: the book's seven steps (Repair opens each round) and the end."""
+
+WEATHER: dict[str, tuple[str, int | None, int | None]] = {
+    # key: (the book's name, Speed modifier, Handling modifier); Becalmed SETS both to 0.
+    "becalmed": ("Becalmed", None, None),
+    "steady_breeze": ("Steady Breeze", 0, 0),
+    "good_wind": ("Good Wind", 0, -1),
+    "high_seas": ("High Seas", -1, -2),
+    "storm": ("Storm", -2, -3),
+}
+"""The ship-combat weather table (BtQ L2365-2367)."""
+
+DISTANCES = {0: "Boarding", 1: "Broadside!", 2: "Long Range", 3: "Visual", 4: "Far Sight",
+             5: "Horizon", 6: "beyond the horizon"}
+"""The range chart (BtQ L2369-2391); 6 stands for "beyond Distance 5"."""
+BEYOND = 6
+
+AMMUNITION: dict[str, str] = {
+    "roundshot": "Roundshot",
+    "grapeshot": "Grapeshot",
+    "chainshot": "Chainshot",
+    "heated": "Heated Shot",
+    "double": "Double-shotted",
+}
+"""The loads of a ship's guns (BtQ L2609-2655)."""
+
+_AMMO_PENALTY = {"heated": 2, "double": 2}
+_CHANGE_PENALTY = 2
+_AMMO_LEVELS = {
+    # one hit in the area gains (+1) or loses (-1) a level (BtQ L2611-2650; N13)
+    "grapeshot": {"crew": 1, "rigging": -1, "hull": -1},
+    "chainshot": {"crew": -1, "guns": -1, "rigging": 1},
+}
+
+STATIONS = ("captain", "lieutenant", "master", "gunner", "boatswain", "surgeon", "purser",
+            "carpenter", "marine", "midshipman", "mate", "rating")
+"""Stations aboard (the ``ships`` app's postings): ``master`` takes the helm, ``gunner`` the
+guns."""
+
+DIFFICULTIES = {1: "Easy", 3: "Routine", 5: "Challenging", 7: "Damned Hard!", 9: "Heroic"}
+"""Static difficulty pools for How Will You Fight? (BtQ L1255-1264)."""
+
+REPAIR_SKILLS = {
+    "hull": ("seamanship", "maritime"),
+    "rigging": ("seamanship", "maritime"),
+    "guns": ("gunnery", "engineering"),
+    "crew": ("first_aid", "command"),
+    "fire": ("maritime", "soldiering", "engineering"),
+}
+"""Skills that may repair each area or fight a fire (BtQ L2409-2413, L2671)."""
+
+GAGE_BONUS = 2
+NIGHTFALL_ROUND = 60
+"""Safeguard: after this many rounds night falls and the ships lose each other."""
+
+_PENALTY = (0, 1, 3, 0)
+_GRADE = ("failure", "ordinary", "critical", "perfect")
+_AREA_NAMES = {"hull": "Hull", "guns": "Guns", "crew": "Crew", "rigging": "Rigging",
+               "fire": "fire"}
+_DEAD, _MAIMED, _INJURED = DamageState.DEAD, DamageState.MAIMED, DamageState.INJURED
+
+
+# --- setup -----------------------------------------------------------------------------------
+
+def _int(value, what, low, high=None):
+    if not isinstance(value, int) or isinstance(value, bool) or value < low or (
+            high is not None and value > high):
+        span = f"{low}-{high}" if high is not None else f"at least {low}"
+        raise ValueError(f"{what} must be a whole number {span}, not {value!r}")
+    return value
+
+
+def _text(value, what):
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{what} must be a non-empty text")
+    return value
+
+
+def _skills(block, allowed, what):
+    if block is None:
+        block = {}
+    if not isinstance(block, dict):
+        raise ValueError(f"{what} must be a mapping of skill to value")
+    unknown = sorted(set(block) - set(allowed))
+    if unknown:
+        raise ValueError(f"{what}: unknown skill {unknown[0]!r}; known: {', '.join(allowed)}")
+    return {k: _int(block.get(k, 0), f"{what} {k}", 0, 20) for k in allowed}
+
+
+def _ship_setup(entry, i):
+    if not isinstance(entry, dict):
+        raise ValueError(f"ship {i + 1} must be a mapping")
+    sid = _text(entry.get("id"), f"ship {i + 1}: id")
+    where = f"ship {sid!r}"
+    side = entry.get("side")
+    if side not in SIDES:
+        raise ValueError(f"{where}: side must be 'pc' or 'enemy', not {side!r}")
+    traits = entry.get("traits") or []
+    if not isinstance(traits, list | tuple):
+        raise ValueError(f"{where}: traits must be a list of trait names")
+    overrides = entry.get("overrides") or {}
+    try:
+        stats = ship_stats(entry.get("type"), traits, overrides)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{where}: {exc}") from None
+    tracks = entry.get("tracks") or {}
+    if not isinstance(tracks, dict) or set(tracks) - set(AREAS):
+        raise ValueError(f"{where}: tracks must map areas ({', '.join(AREAS)}) to track text")
+    norm_tracks = {}
+    for area in AREAS:
+        if area in tracks:
+            try:
+                track = DamageTrack.parse(tracks[area])
+            except ValueError as exc:
+                raise ValueError(f"{where}: {area}: {exc}") from None
+            if track.sizes != stats.boxes[area]:
+                raise ValueError(f"{where}: the {area} track {str(track)!r} does not fit a "
+                                 f"{area} of {'/'.join(map(str, stats.boxes[area]))} boxes")
+        else:
+            track = DamageTrack.clean(stats.boxes[area])
+        norm_tracks[area] = str(track)
+    for area in ("hull", "crew"):
+        if DamageTrack.parse(norm_tracks[area]).state == _DEAD:
+            raise ValueError(f"{where}: a ship whose {area} is Dead cannot fight")
+    ammo = entry.get("ammo")
+    if ammo is not None and ammo not in AMMUNITION:
+        raise ValueError(f"{where}: ammo must be one of {', '.join(AMMUNITION)}")
+    discipline = entry.get("discipline")
+    return {
+        "id": sid,
+        "name": _text(entry.get("name", sid), f"{where}: name"),
+        "side": side,
+        "type": entry["type"],
+        "traits": list(stats.traits),
+        "overrides": dict(overrides),
+        "tracks": norm_tracks,
+        "morale": _int(entry.get("morale", 0), f"{where}: morale", 0, 3),
+        "crew": _skills(entry.get("crew"), NPC_CREW_SKILLS, f"{where}: crew"),
+        "discipline": None if discipline is None else _int(discipline, f"{where}: discipline",
+                                                             0, 20),
+        "fire": _int(entry.get("fire", 0), f"{where}: fire", 0, 52),
+        "ammo": ammo,
+    }
+
+
+def _pc_setup(entry, i, pc_ship):
+    if not isinstance(entry, dict):
+        raise ValueError(f"PC {i + 1} must be a mapping")
+    pid = _text(entry.get("id"), f"PC {i + 1}: id")
+    where = f"PC {pid!r}"
+    if ":" in pid:
+        raise ValueError(f"{where}: an id cannot contain ':'")
+    ship = entry.get("ship", pc_ship)
+    if ship != pc_ship:
+        raise ValueError(f"{where}: PCs serve aboard the PC ship {pc_ship!r}, not {ship!r}")
+    station = entry.get("station")
+    if station is not None and station not in STATIONS:
+        raise ValueError(f"{where}: unknown station {station!r}; known: {', '.join(STATIONS)}")
+    return {
+        "id": pid,
+        "name": _text(entry.get("name", pid), f"{where}: name"),
+        "ship": pc_ship,
+        "seniority": _int(entry.get("seniority", 0), f"{where}: seniority", 0),
+        "discipline": _int(entry.get("discipline", 1), f"{where}: discipline", 0, 20),
+        "skills": _skills(entry.get("skills"), SKILLS, f"{where}: skills"),
+        "station": station,
+    }
+
+
+def validate_setup(setup: dict) -> dict:
+    """Check a ``btq_naval`` setup and return it normalised (every track, skill and setting
+    filled in). The shape is in :class:`NavalEngine`'s docstring. Raises ``ValueError`` with
+    the reason."""
+    if not isinstance(setup, dict):
+        raise ValueError("the setup must be a mapping")
+    unknown = sorted(set(setup) - {"weather", "start_distance", "settings", "ships", "pcs"})
+    if unknown:
+        raise ValueError(f"unknown setup key {unknown[0]!r}")
+    weather = setup.get("weather")
+    if weather not in WEATHER:
+        raise ValueError(f"weather must be one of {', '.join(WEATHER)}, not {weather!r}")
+    start = setup.get("start_distance")
+    if start is not None and start not in (3, 4, 5):
+        raise ValueError("start_distance must be 3, 4 or 5 (BtQ L2398-2399), or null for an "
+                         "Awareness test")
+    settings = resolve(setup.get("settings"))
+    ships = setup.get("ships")
+    if not isinstance(ships, list) or len(ships) != 2:
+        raise ValueError("ships must list exactly two ships: one 'pc' and one 'enemy'")
+    ships = [_ship_setup(s, i) for i, s in enumerate(ships)]
+    if sorted(s["side"] for s in ships) != ["enemy", "pc"]:
+        raise ValueError("ships must be one 'pc' ship and one 'enemy' ship")
+    if ships[0]["id"] == ships[1]["id"]:
+        raise ValueError("the two ships need different ids")
+    pc_ship = next(s["id"] for s in ships if s["side"] == "pc")
+    pcs = setup.get("pcs") or []
+    if not isinstance(pcs, list):
+        raise ValueError("pcs must be a list")
+    pcs = [_pc_setup(p, i, pc_ship) for i, p in enumerate(pcs)]
+    ids = [p["id"] for p in pcs]
+    if len(set(ids)) != len(ids):
+        raise ValueError("two PCs share an id")
+    return {"weather": weather, "start_distance": start, "settings": settings, "ships": ships,
+            "pcs": pcs}
+
+
+def _initial_state(setup: dict) -> State:
+    ships, sides = {}, {}
+    for entry in setup["ships"]:
+        stats = ship_stats(entry["type"], entry["traits"], entry["overrides"])
+        ship = dict(entry)
+        del ship["overrides"]
+        ship.update(rating=stats.rating, broadside=stats.broadside, speed=stats.speed,
+                    handling=stats.handling,
+                    boxes={a: list(stats.boxes[a]) for a in AREAS},
+                    states={a: int(DamageTrack.parse(t).state) for a, t in entry["tracks"].items()},
+                    fired=False, ammo_changed=False, intent="continue", struck=False,
+                    hardship=False)
+        ships[entry["id"]] = ship
+        sides[entry["side"]] = entry["id"]
+    order = sorted(setup["pcs"], key=lambda p: -p["seniority"])
+    return {
+        "engine": ENGINE_NAME,
+        "settings": setup["settings"],
+        "weather": setup["weather"],
+        "start_distance": setup["start_distance"],
+        "round": 0,
+        "step": "conditions",
+        "distance": None,
+        "ships": ships,
+        "sides": sides,
+        "pcs": {p["id"]: p for p in setup["pcs"]},
+        "pc_order": [p["id"] for p in order],
+        "commander": order[0]["id"] if order else None,
+        "discipline_cards": {},
+        "gage": {"awarded": False, "to": None, "round": None},
+        "rs": {},
+        "await": None,
+        "result": None,
+    }
+
+
+# --- the ship's figures ----------------------------------------------------------------------
+
+def _ship(st, side):
+    return st["ships"][st["sides"][side]]
+
+
+def _officer(st, side, skill, station=None):
+    """Who makes the ship's ``skill`` test: ``(pc id or None for the NPC crew, value)``."""
+    if side == "pc":
+        best = None
+        for pid in st["pc_order"]:
+            pc = st["pcs"][pid]
+            value = pc["skills"][skill]
+            if value < 1:
+                continue
+            if station is not None and pc["station"] == station:
+                return pid, value
+            if best is None or value > best[1]:
+                best = (pid, value)
+        if best is not None:
+            return best
+    return None, _ship(st, side)["crew"].get(skill, 0)
+
+
+def _who(st, side, pid):
+    if pid is not None:
+        return st["pcs"][pid]["name"]
+    return f"the {_ship(st, side)['name']}'s crew"
+
+
+def _cards_of(st, pid):
+    return st["discipline_cards"].get(pid, 0) if pid is not None else 0
+
+
+def _morale_penalty(ship):
+    return 0 if ship["hardship"] else _PENALTY[ship["morale"]]
+
+
+def _add_penalties(breakdown, ship, areas):
+    states = ship["states"]
+    for area in areas:
+        p = _PENALTY[states[area]]
+        if p:
+            breakdown[area] = -p
+    p = _morale_penalty(ship)
+    if p:
+        breakdown["ship_morale"] = -p
+
+
+def _sailing(st, side):
+    """``(speed, weather's handling modifier)`` of a ship in this weather (BtQ L2365-2367,
+    L2346-2347, L2479)."""
+    ship = _ship(st, side)
+    mods = WEATHER[st["weather"]]
+    if mods[1] is None:  # Becalmed: Speed 0 and Handling 0
+        speed, handling_mod = 0, -ship["handling"]
+    else:
+        speed_mod, handling_mod = mods[1], mods[2]
+        if "Weatherly" in ship["traits"]:
+            if speed_mod < 0:
+                speed_mod += 1
+            elif handling_mod < 0:
+                handling_mod += 1
+        speed = max(0, ship["speed"] + speed_mod)
+    if ship["states"]["rigging"] == _DEAD:  # demasted
+        speed = 0
+    return speed, handling_mod
+
+
+def positioning_pool(state: State, side: str) -> tuple[int, dict[str, int]]:
+    """The ``side`` ship's Positioning pool and its parts (BtQ L2422-2423, L2476-2479;
+    ``rules/btq_naval.md`` §4.6): the helmsman's Seamanship and Discipline cards, Handling,
+    the weather, the difference of Speeds, less the Hull, Crew and Rigging penalties and
+    Ship Morale. Floor 0 (D2)."""
+    ship = _ship(state, side)
+    pid, value = _officer(state, side, "seamanship", "master")
+    breakdown = {"seamanship": value}
+    cards = _cards_of(state, pid)
+    if cards:
+        breakdown["discipline"] = cards
+    speed, handling_mod = _sailing(state, side)
+    breakdown["handling"] = ship["handling"]
+    if handling_mod:
+        breakdown["weather"] = handling_mod
+    diff = speed - _sailing(state, OTHER[side])[0]
+    if diff:
+        breakdown["speed"] = diff
+    _add_penalties(breakdown, ship, ("hull", "crew", "rigging"))
+    return max(0, sum(breakdown.values())), breakdown
+
+
+def _range_penalty(rating, distance):
+    """Long Range: -2 for ships rated 1-3, -4 for 4-6 (BtQ L2379). Un-rated ships cannot fire
+    at Distance 2 at all: that is :func:`_in_range`'s business."""
+    if distance != 2 or rating is None:
+        return 0
+    return 2 if rating <= 3 else 4
+
+
+def _in_range(ship, distance):
+    return distance == 1 or (distance == 2 and ship["rating"] is not None)
+
+
+def broadside_pool(state: State, side: str, *, distance: int | None = None,
+                   situational: bool = True) -> tuple[int, dict[str, int]]:
+    """The ``side`` ship's Broadside! pool and its parts (BtQ L2457-2461, L2476-2479,
+    L2652-2655; ``rules/btq_naval.md`` §4.8): the gunner's Gunnery and Discipline cards, the
+    ship's Broadside, the Weather Gage, How Will You Fight?, less the shot's cost, the range,
+    the Hull, Crew and Guns penalties and Ship Morale. Floor 0 (D2).
+
+    ``distance`` defaults to the current one; ``situational=False`` leaves out what belongs
+    to this round only (gage, Step 5) and the shot (for weighing a ship's strength).
+    """
+    ship = _ship(state, side)
+    pid, value = _officer(state, side, "gunnery", "gunner")
+    breakdown = {"gunnery": value}
+    cards = _cards_of(state, pid)
+    if cards:
+        breakdown["discipline"] = cards
+    breakdown["broadside"] = ship["broadside"]
+    if situational:
+        rs = state["rs"]
+        if rs.get("gage") == side:
+            breakdown["weather_gage"] = GAGE_BONUS
+        if side == "pc" and rs.get("step5"):
+            breakdown["how_will_you_fight"] = rs["step5"]
+        ammo_cost = _AMMO_PENALTY.get(ship["ammo"], 0)
+        if ammo_cost:
+            breakdown["ammunition"] = -ammo_cost
+        if ship["ammo_changed"]:
+            breakdown["changing_shot"] = -_CHANGE_PENALTY
+    rng = _range_penalty(ship["rating"], state["distance"] if distance is None else distance)
+    if rng:
+        breakdown["range"] = -rng
+    _add_penalties(breakdown, ship, ("hull", "crew", "guns"))
+    return max(0, sum(breakdown.values())), breakdown
+
+
+def _tester_value(st, side, who, skills):
+    """Best ``(skill, value)`` of ``who`` (``"crew"`` or a PC id) among ``skills``."""
+    block = _ship(st, side)["crew"] if who == "crew" else st["pcs"][who]["skills"]
+    return max(((s, block.get(s, 0)) for s in skills), key=lambda sv: sv[1])
+
+
+def repair_pool(state: State, side: str, area: str, who: str) -> tuple[int, dict[str, int]]:
+    """The pool of a repair of ``area`` (or ``"fire"``) by ``who`` (``"crew"`` or a PC id):
+    the tester's best allowed skill and his Discipline cards, less Ship Morale; the ship's
+    damage does not count (BtQ L2409-2416, L2671; D20)."""
+    skill, value = _tester_value(state, side, who, REPAIR_SKILLS[area])
+    breakdown = {skill: value}
+    cards = _cards_of(state, None if who == "crew" else who)
+    if cards:
+        breakdown["discipline"] = cards
+    p = _morale_penalty(_ship(state, side))
+    if p:
+        breakdown["ship_morale"] = -p
+    return max(0, sum(breakdown.values())), breakdown
+
+
+def adjust_hits(hits: list[tuple[str, int]], ammo: str | None, double_shot_extra: str = "per_area"
+                ) -> list[tuple[str, int]]:
+    """The hits of a Broadside! after its shot's effect (BtQ L2609-2655; N13, N14):
+    grape- and chainshot raise or lower one hit per area (a raise takes the best hit below
+    Dead, a lowering the best hit; an Ordinary lowered does nothing); double-shotting adds
+    an Injured hit to Crew and to Hull if hit (``"per_area"``), or one per such hit
+    (``"per_hit"``).
+
+    >>> adjust_hits([("crew", 1), ("crew", 2), ("hull", 1)], "grapeshot")
+    [('crew', 1), ('crew', 3)]
+    >>> adjust_hits([("crew", 1), ("crew", 1), ("guns", 2)], "double")
+    [('crew', 1), ('crew', 1), ('guns', 2), ('crew', 1)]
+    """
+    levels = _AMMO_LEVELS.get(ammo)
+    if levels:
+        hits = list(hits)
+        for area, delta in levels.items():
+            best = None
+            for i, (a, level) in enumerate(hits):
+                if a == area and (delta < 0 or level < 3) and (
+                        best is None or level > hits[best][1]):
+                    best = i
+            if best is not None:
+                hits[best] = (area, hits[best][1] + delta)
+        hits = [h for h in hits if h[1] > 0]
+    elif ammo == "double":
+        struck = [a for a, _ in hits if a in ("crew", "hull")]
+        if double_shot_extra == "per_area":
+            struck = sorted(set(struck), key=struck.index)
+        hits = list(hits) + [(a, 1) for a in struck]
+    return hits
+
+
+# --- cards and tests -------------------------------------------------------------------------
+
+def _shown(cards, fate):
+    return [[str(c), _GRADE[lv]] for c, lv in zip(cards, _grades(cards, fate))]
+
+
+def _grades(cards, fate):
+    out = []
+    for c in cards:
+        played = c.played_as if c.played_as is not None else c
+        if played.rank == fate.rank:
+            out.append(3 if played.suit == fate.suit else 2)
+        else:
+            out.append(1 if played.suit == fate.suit else 0)
+    return out
+
+
+def _as_fate(cards, fate):
+    """Undeclared Jokers played as the Card of Fate (the best card a test can have)."""
+    return [c.declare(fate) if c.rank == 0 and c.played_as is None else c for c in cards]
+
+
+def _draw(source, gm, pid, size, purpose):
+    if size <= 0:
+        return []
+    deck = Deck(PLAYER_DECK, f"pc:{pid}") if pid is not None else gm
+    return source.draw(deck, size, purpose=purpose)
+
+
+def _simple_test(st, source, side, pid, size, what):
+    """A simple test (D4): ``size`` cards against a lone Card of Fate. Returns the best
+    success level (0: failed), the Card of Fate and the cards (none for a pool of 0)."""
+    if size <= 0:
+        return 0, None, []
+    gm = Deck(GM_DECK)
+    fate = source.draw(gm, 1, purpose=f"{what} card of fate")[0]
+    cards = _as_fate(_draw(source, gm, pid, size, f"{what} {_deck_label(st, side, pid)}"), fate)
+    best = max(_grades(cards, fate), default=0)
+    return best, fate, cards
+
+
+def _deck_label(st, side, pid):
+    return f"pc:{pid}" if pid is not None else st["sides"][side]
+
+
+def _contest(st, source, events, kind, sides, text):
+    """A contested test between ``sides`` (two dicts with ``key``, ``side``, ``pid``,
+    ``size``, ``breakdown``, ``public``), with the retests of D3. Returns ``(winner key or
+    None, winner's best level)``; a side with no cards turns none (D18)."""
+    a, b = sides
+    retests = st["settings"]["max_retests"]
+    single = a["size"] <= 0 or b["size"] <= 0
+    if a["size"] <= 0 and b["size"] <= 0:
+        events.append(Event(f"{kind}.test", f"{text}: neither side has any cards; nothing "
+                            "happens.", {"pools": {a["key"]: 0, b["key"]: 0}, "winner": None}))
+        return None, 0
+    for attempt in range(1 if single else retests + 1):
+        gm = Deck(GM_DECK)
+        fate = source.draw(gm, 1, purpose=f"{kind} card of fate")[0]
+        drawn = {}
+        for s in sides:
+            drawn[s["key"]] = _as_fate(
+                _draw(source, gm, s["pid"], s["size"], f"{kind} {s['label']}"), fate)
+        found = {k: successes(c, fate) for k, c in drawn.items()}
+        verdict = compare_successes(found[a["key"]], found[b["key"]])
+        winner = {"a": a["key"], "b": b["key"]}.get(verdict)
+        data = {"attempt": attempt + 1, "card_of_fate": str(fate), "winner": winner,
+                "verdict": verdict, "pools": {}}
+        gm_data = {}
+        for s in sides:
+            data["pools"][s["key"]] = {"who": s["who"], "size": s["size"],
+                                       "cards": _shown(drawn[s["key"]], fate)}
+            if s["public"]:
+                data["pools"][s["key"]]["breakdown"] = s["breakdown"]
+            else:
+                gm_data[s["key"]] = {"breakdown": s["breakdown"]}
+        if winner is not None:
+            best = found[winner][0][0]
+            line = f"{text}: {_side_name(sides, winner)} wins with {_GRADE[best]} success"
+            events.append(Event(f"{kind}.test", line, data, gm_data))
+            return winner, int(best)
+        last = single or attempt == retests
+        line = f"{text}: {'no success' if verdict == 'both_failed' else 'a full tie'}" + (
+            "; nobody wins" if last else "; retest with a new Card of Fate")
+        events.append(Event(f"{kind}.test", line, data, gm_data))
+    return None, 0
+
+
+def _side_name(sides, key):
+    return next(s["who"] for s in sides if s["key"] == key)
+
+
+# --- the flow --------------------------------------------------------------------------------
+
+def _captain(st, side):
+    """The participant who decides for the ``side`` ship as a whole."""
+    if side == "enemy" or st["commander"] is None:
+        return GM
+    return f"pc:{st['commander']}"
+
+
+def _await(st, kind, side=None, **extra):
+    actor = extra.pop("actor", None) or _captain(st, side)
+    st["await"] = {"kind": kind, "actor": actor, "side": side, **extra}
+
+
+def _finish(st, events, result, winner, summary, losers=(), **data):
+    for side in losers:
+        ship = _ship(st, side)
+        ship["morale"] = min(3, ship["morale"] + 1)
+    st["result"] = {"result": result, "winner": winner, "summary": summary,
+                    "losers": list(losers), **data}
+    st["step"] = "over"
+    st["await"] = None
+    events.append(Event("battle.end", summary, {"result": result, "winner": winner,
+                                                  "losers": list(losers), "round": st["round"],
+                                                  **data}))
+
+
+def _hit_ship(st, side, hits):
+    """Apply ``hits`` to the ``side`` ship; returns its tracks after."""
+    ship = _ship(st, side)
+    tracks = dict(ship["tracks"])
+    for area, level in hits:
+        tracks[area] = str(DamageTrack.parse(tracks[area]).hit(level))
+    ship["tracks"] = tracks
+    ship["states"] = {a: int(DamageTrack.parse(t).state) for a, t in tracks.items()}
+    return tracks
+
+
+def _check_out(st, events):
+    """End the battle if a ship is sunk or its crew is Dead (BtQ L2488-2490)."""
+    out = {}
+    for side in SIDES:
+        states = _ship(st, side)["states"]
+        if states["hull"] == _DEAD:
+            out[side] = "sunk"
+        elif states["crew"] == _DEAD:
+            out[side] = "crew_dead"
+    if not out:
+        return
+    names = {s: _ship(st, s)["name"] for s in SIDES}
+    how = {"sunk": "is holed and sinking: abandon ship!",
+           "crew_dead": "has lost her crew and can fight no more"}
+    if len(out) == 2:
+        summary = " ".join(f"The {names[s]} {how[out[s]]}" for s in SIDES)
+        _finish(st, events, "both_lost", None, summary, SIDES, fates=out)
+    else:
+        (side, fate), = out.items()
+        summary = f"The {names[side]} {how[fate]} The {names[OTHER[side]]} wins."
+        _finish(st, events, fate, OTHER[side], summary, (side,), fates=out)
+
+
+def _conditions(st, source, events):
+    if st["start_distance"] is not None:
+        _set_start(st, events, st["start_distance"], "the story")
+        return
+    testers = []
+    for side in SIDES:
+        pid, value = _officer(st, side, "awareness")
+        testers.append({"key": side, "side": side, "pid": pid, "size": value,
+                        "who": f"{_ship(st, side)['name']} ({_who(st, side, pid)})",
+                        "label": _deck_label(st, side, pid),
+                        "breakdown": {"awareness": value}, "public": side == "pc"})
+    winner, _ = _contest(st, source, events, "awareness", testers,
+                         "Awareness: who sets the starting distance")
+    if winner is None:  # a stalemate: the story, that is the GM, decides (BtQ L2397)
+        _await(st, "start.distance", actor=GM)
+    else:
+        _await(st, "start.distance", winner)
+
+
+def _set_start(st, events, distance, by):
+    st["distance"] = distance
+    st["step"] = "discipline"
+    events.append(Event("start.distance", f"The battle starts at Distance {distance} "
+                        f"({DISTANCES[distance]}), chosen by {by}.",
+                        {"distance": distance, "by": by}))
+
+
+def _discipline(st, source, events):
+    rs = st["rs"]
+    cmd = st["commander"]
+    if cmd is None:
+        st["step"], st["rs"] = "repair", {}
+        return
+    if "left" not in rs:
+        pc_ship = _ship(st, "pc")
+        if (st["settings"]["great_hardship"] and pc_ship["morale"] and "hardship" not in rs
+                and st["pcs"][cmd]["discipline"] >= 2):
+            rs["hardship"] = True
+            _await(st, "discipline.great_hardship", "pc")
+            return
+        rs["left"] = st["pcs"][cmd]["discipline"] - (1 if pc_ship["hardship"] else 0)
+        rs["queue"] = [p for p in st["pc_order"] if p != cmd and st["pcs"][p]["discipline"] > 0]
+    if rs["left"] > 0 and rs["queue"]:
+        _await(st, "discipline.cards", "pc", pc=rs["queue"][0])
+        return
+    given = {st["pcs"][p]["name"]: n for p, n in st["discipline_cards"].items()}
+    text = ", ".join(f"{n} +{c}" for n, c in given.items()) or "nobody"
+    events.append(Event("discipline.cards",
+                        f"{st['pcs'][cmd]['name']} hands out his Discipline: {text}.",
+                        {"commander": cmd, "cards": dict(st["discipline_cards"])}))
+    st["step"], st["rs"] = "repair", {}
+
+
+def _begin_round(st, source, events):
+    prev = st["rs"]
+    number = st["round"] + 1
+    if number > NIGHTFALL_ROUND:
+        _finish(st, events, "disengaged", None,
+                f"Night falls after {NIGHTFALL_ROUND} rounds and the ships lose each other.",
+                nightfall=True)
+        return
+    st["round"] = number
+    next_round = st["settings"]["repair_lockout"] == "next_round"
+    st["rs"] = rs = {"begun": True, "locked": list(prev.get("locked_next", [])) if next_round
+                     else [], "locked_next": [], "acts": {"pc": True, "enemy": True},
+                     "fought_fire": [], "gage": None, "step5": 0}
+    events.append(Event("round.start", f"Round {number}: the ships are at Distance "
+                        f"{st['distance']} ({DISTANCES[st['distance']]}).",
+                        {"round": number, "distance": st["distance"]}))
+    for side in SIDES:
+        ship = _ship(st, side)
+        if ship["fire"]:
+            gm = Deck(GM_DECK)
+            cards = source.draw(gm, ship["fire"], purpose=f"fire {ship['id']}")
+            hits = [(SUIT_AREA[c.suit], 1) for c in cards]
+            tracks = _hit_ship(st, side, hits)
+            events.append(Event("fire.damage", f"Fire aboard the {ship['name']}: "
+                                + ", ".join(f"{c} Injured {_AREA_NAMES[a]}"
+                                            for c, (a, _) in zip(cards, hits)),
+                                {"ship": ship["id"], "cards": [str(c) for c in cards],
+                                 "hits": [list(h) for h in hits], "tracks": tracks}))
+    _check_out(st, events)
+    if st["result"] is not None:
+        return
+    for side in SIDES:
+        _act_gates(st, source, events, side)
+    rs["repair_queue"] = [s for s in SIDES if rs["acts"][s] and len(_repair_options(st, s)) > 1]
+
+
+def _gate(st, source, events, side, pid, skill, value, why):
+    """A gate test (D16): a simple test of the officer's skill and Discipline cards."""
+    cards = _cards_of(st, pid)
+    size = value + cards
+    best, fate, drawn = _simple_test(st, source, side, pid, size, f"gate {skill}")
+    ship = _ship(st, side)
+    who = _who(st, side, pid)
+    passed = best > 0
+    data = {"ship": ship["id"], "why": why, "skill": skill, "who": who, "pool": size,
+            "card_of_fate": str(fate) if fate else None, "cards": _shown(drawn, fate) if fate
+            else [], "passed": passed}
+    events.append(Event("gate.test", f"{ship['name']}: {why}; {who} tests "
+                        f"{SKILLS.get(skill) or MEASURES[skill]} and "
+                        f"{'passes' if passed else 'fails'}.", data,
+                        {} if side == "pc" else {"value": value}))
+    return passed
+
+
+def _act_gates(st, source, events, side):
+    ship = _ship(st, side)
+    rs = st["rs"]
+    if ship["states"]["crew"] == _MAIMED:
+        pid, value = _commanding(st, side, "command")
+        if not _gate(st, source, events, side, pid, "command", value,
+                     "Crew Maimed: a Command test to act this round"):
+            rs["acts"][side] = False
+            return
+    if ship["morale"] == _MAIMED and not ship["hardship"]:
+        pid, value = _commanding(st, side, "discipline")
+        if not _gate(st, source, events, side, pid, "discipline", value,
+                     "Ship Morale Maimed: a Discipline test to act this round"):
+            rs["acts"][side] = False
+
+
+def _commanding(st, side, what):
+    """The commanding officer's Command skill or Discipline: the commanding PC's, or for a
+    ship without PCs the NPC captain's (``discipline``, else the crew's Command)."""
+    cmd = st["commander"] if side == "pc" else None
+    if cmd is not None:
+        pc = st["pcs"][cmd]
+        return cmd, pc["discipline"] if what == "discipline" else pc["skills"]["command"]
+    ship = _ship(st, side)
+    if what == "discipline" and ship["discipline"] is not None:
+        return None, ship["discipline"]
+    return None, ship["crew"]["command"]
+
+
+def _repair_options(st, side):
+    """Option keys of the ``side`` ship's repair: ``"none"``, ``"<area>:<who>"``."""
+    ship = _ship(st, side)
+    areas = [a for a in AREAS if "x" in ship["tracks"][a]]
+    if ship["fire"]:
+        areas.append("fire")
+    keys = ["none"]
+    testers = ([f"pc:{p}" for p in st["pc_order"]] if side == "pc" else []) + ["crew"]
+    for area in areas:
+        for who in testers:
+            if repair_pool(st, side, area, who[3:] if who != "crew" else "crew")[0] > 0:
+                keys.append(f"{area}:{who}")
+    return keys
+
+
+def _repair_step(st, source, events):
+    rs = st["rs"]
+    if not rs.get("begun"):
+        _begin_round(st, source, events)
+        if st["result"] is not None:
+            return
+        rs = st["rs"]
+    if rs["repair_queue"]:
+        _await(st, "repair.action", rs["repair_queue"][0])
+        return
+    for side in SIDES:
+        ship = _ship(st, side)
+        if ship["fire"] and side not in rs["fought_fire"]:
+            ship["fire"] += 1
+            events.append(Event("fire.spreads", f"Nobody fights the fire aboard the "
+                                f"{ship['name']}: it spreads to {ship['fire']} cards.",
+                                {"ship": ship["id"], "fire": ship["fire"]}))
+    st["step"] = "positioning"
+
+
+def _answer_repair(st, aw, choice, source, events):
+    side = aw["side"]
+    rs = st["rs"]
+    rs["repair_queue"] = rs["repair_queue"][1:]
+    if choice == "none":
+        return
+    area, _, who = choice.partition(":")
+    pid = None if who == "crew" else who[3:]
+    size, breakdown = repair_pool(st, side, area, pid or "crew")
+    skill = next(iter(breakdown))
+    ship = _ship(st, side)
+    best, fate, cards = _simple_test(st, source, side, pid, size, f"repair {area}")
+    name = _who(st, side, pid)
+    data = {"ship": ship["id"], "area": area, "who": name, "skill": skill, "pool": size,
+            "card_of_fate": str(fate), "cards": _shown(cards, fate), "success": _GRADE[best]}
+    if area == "fire":
+        rs["fought_fire"] = rs["fought_fire"] + [side]
+        if best:
+            ship["fire"] -= 1
+        outcome = (f"the fire is down to {ship['fire']} card(s)" if ship["fire"] else
+                   "the fire is out") if best else "the fire does not grow"
+        data["fire"] = ship["fire"]
+    else:
+        track, level = DamageTrack.parse(ship["tracks"][area]).repair(best)
+        if level is not None:
+            ship["tracks"] = {**ship["tracks"], area: str(track)}
+            ship["states"] = {**ship["states"], area: int(track.state)}
+        outcome = (f"one {level.label} box of the {_AREA_NAMES[area]} is repaired"
+                   if level is not None else "nothing is repaired")
+        data["track"] = ship["tracks"][area]
+    if pid is not None:
+        key = "locked" if st["settings"]["repair_lockout"] == "same_round" else "locked_next"
+        rs[key] = rs[key] + [pid]
+    gm_data = {}
+    (data if side == "pc" else gm_data)["breakdown"] = breakdown
+    task = "fight the fire" if area == "fire" else f"repair the {_AREA_NAMES[area]}"
+    events.append(Event("repair.test", f"{ship['name']}: {name} tries to {task} ({size} cards "
+                        f"against {fate}): {outcome}.", data, gm_data))
+
+
+def _positioning_step(st, source, events):
+    rs = st["rs"]
+    testers = []
+    for side in SIDES:
+        ship = _ship(st, side)
+        pid, _ = _officer(st, side, "seamanship", "master")
+        size, breakdown = positioning_pool(st, side)
+        if not rs["acts"][side]:
+            size = 0
+        elif size and ship["states"]["rigging"] == _MAIMED:
+            mpid, value = _officer(st, side, "maritime", "master")
+            if not _gate(st, source, events, side, mpid, "maritime", value,
+                         "Rigging Maimed: a Maritime test to position"):
+                size = 0
+        testers.append({"key": side, "side": side, "pid": pid, "size": size,
+                        "who": ship["name"], "label": _deck_label(st, side, pid),
+                        "breakdown": breakdown, "public": side == "pc"})
+    winner, level = _contest(st, source, events, "positioning", testers, "Positioning")
+    if winner is None:
+        st["step"] = "how_will_you_fight"
+        return
+    rs["positioning"] = {"winner": winner, "level": level}
+    _await(st, "positioning.move", winner, reach=level)
+
+
+def _move_options(distance, reach):
+    targets = sorted({min(BEYOND, max(0, distance + k)) for k in range(-reach, reach + 1)})
+    return ["escape" if t == BEYOND else str(t) for t in targets]
+
+
+def _answer_move(st, aw, choice, source, events):
+    side = aw["side"]
+    old = st["distance"]
+    new = BEYOND if choice == "escape" else int(choice)
+    st["distance"] = new
+    ship, foe = _ship(st, side), _ship(st, OTHER[side])
+    events.append(Event("positioning.move", f"The {ship['name']} wins the Positioning: "
+                        f"Distance {old} to "
+                        f"{'beyond 5' if new == BEYOND else new} ({DISTANCES[new]}).",
+                        {"by": ship["id"], "from": old, "to": new}))
+    if new == BEYOND:
+        _finish(st, events, "escaped", None, f"The {ship['name']} takes the ships beyond "
+                f"Distance 5: contact is broken and the {foe['name']} cannot pursue.",
+                escaped=ship["id"])
+        return
+    if new == 0:
+        _finish(st, events, "boarding", None, f"The {ship['name']} lays the {foe['name']} "
+                "aboard at Distance 0: the boarding is to be fought as a skirmish "
+                "(BtQ L2512-2533), with the " + ship["name"] + " as the attacker.",
+                attacker=ship["id"])
+        return
+    gage = st["gage"]
+    if not gage["awarded"] and _in_range(ship, new) and not _in_range(ship, old):
+        st["gage"] = {"awarded": True, "to": ship["id"], "round": st["round"]}
+        st["rs"]["gage"] = side
+        events.append(Event("weather_gage", f"The {ship['name']} takes the Weather Gage: "
+                            f"+{GAGE_BONUS} to her Broadside! this round.",
+                            {"ship": ship["id"], "bonus": GAGE_BONUS}))
+    st["step"] = "how_will_you_fight"
+
+
+def _will_fire(st, side):
+    """Whether the ``side`` ship can fire this round: acting, in range, Guns not Dead, and a
+    pool above 0 (BtQ L2379, L2476-2479, L2594-2595; D16)."""
+    ship = _ship(st, side)
+    return (st["rs"]["acts"][side] and _in_range(ship, st["distance"])
+            and ship["states"]["guns"] != _DEAD
+            and broadside_pool(st, side, situational=False)[0] > 0)
+
+
+def _fight_step(st, source, events):
+    rs = st["rs"]
+    if "fight_queue" not in rs:
+        if not st["pcs"] or not _will_fire(st, "pc"):
+            st["step"] = "broadside"
+            return
+        rs["fight_queue"] = [p for p in st["pc_order"] if p not in rs["locked"]]
+        rs["fight_results"] = []
+    if rs["fight_queue"]:
+        pid = rs["fight_queue"][0]
+        _await(st, "fight.action", "pc", actor=f"pc:{pid}", pc=pid)
+        return
+    net = rs["step5"]
+    events.append(Event("fight.total", f"How Will You Fight?: {net:+d} to the "
+                        f"{_ship(st, 'pc')['name']}'s Broadside!",
+                        {"modifier": net, "results": rs["fight_results"]}))
+    st["step"] = "broadside"
+
+
+def _answer_fight_action(st, aw, choice, source, events):
+    rs = st["rs"]
+    pid = aw["pc"]
+    if choice == "none":
+        rs["fight_queue"] = rs["fight_queue"][1:]
+        events.append(Event("fight.action", f"{st['pcs'][pid]['name']} takes no part in How "
+                            "Will You Fight? this round.", {"pc": pid, "skill": None}))
+        return
+    _await(st, "fight.opposition", actor=GM, pc=pid, skill=choice)
+
+
+def _answer_fight_opposition(st, aw, choice, source, events):
+    rs = st["rs"]
+    pid, skill = aw["pc"], aw["skill"]
+    pc = st["pcs"][pid]
+    rs["fight_queue"] = rs["fight_queue"][1:]
+    value, cards = pc["skills"][skill], _cards_of(st, pid)
+    breakdown = {skill: value}
+    if cards:
+        breakdown["discipline"] = cards
+    kind, _, arg = choice.partition(":")
+    enemy = _ship(st, "enemy")
+    if kind == "static":
+        opp_size, opp_who = int(arg), f"{DIFFICULTIES[int(arg)]} difficulty"
+        opp_breakdown, public = {"difficulty": opp_size}, True
+    else:
+        opp_size, opp_who = enemy["crew"][arg], f"the {enemy['name']}'s {SKILLS[arg]}"
+        opp_breakdown, public = {arg: opp_size}, False
+    sides = [
+        {"key": "pc", "side": "pc", "pid": pid, "size": value + cards, "who": pc["name"],
+         "label": f"pc:{pid}", "breakdown": breakdown, "public": True},
+        {"key": "opposition", "side": "enemy", "pid": None, "size": opp_size, "who": opp_who,
+         "label": "opposition", "breakdown": opp_breakdown, "public": public},
+    ]
+    winner, _ = _contest(st, source, events, "fight", sides,
+                         f"How Will You Fight?: {pc['name']} ({SKILLS[skill]}) against {opp_who}")
+    delta = {"pc": 1, "opposition": -1}.get(winner, 0)
+    rs["step5"] += delta
+    rs["fight_results"] = rs["fight_results"] + [{"pc": pid, "skill": skill, "modifier": delta}]
+
+
+def _broadside_step(st, source, events):
+    rs = st["rs"]
+    if "ammo_queue" not in rs:
+        rs["firing"] = [s for s in SIDES if _will_fire(st, s)]
+        rs["ammo_queue"] = list(rs["firing"])
+        if not rs["firing"]:
+            st["step"] = "continue"
+            return
+    if rs["ammo_queue"]:
+        _await(st, "broadside.ammo", rs["ammo_queue"][0])
+        return
+    firing = {}
+    for side in rs["firing"]:
+        ship = _ship(st, side)
+        size, breakdown = broadside_pool(st, side)
+        pid, _ = _officer(st, side, "gunnery", "gunner")
+        if size <= 0:
+            events.append(Event("broadside.cannot_fire", f"The {ship['name']} has no cards "
+                                "for a Broadside!: she cannot fire.", {"ship": ship["id"]},
+                                {"breakdown": breakdown}))
+            continue
+        if ship["states"]["guns"] == _MAIMED:
+            gpid, value = _officer(st, side, "gunnery", "gunner")
+            if not _gate(st, source, events, side, gpid, "gunnery", value,
+                         "Guns Maimed: a Gunnery test to fire"):
+                continue
+        if ship["states"]["hull"] == _MAIMED:
+            mpid, value = _officer(st, side, "seamanship", "master")
+            if not _gate(st, source, events, side, mpid, "seamanship", value,
+                         "Hull Maimed: a Seamanship test to fire"):
+                continue
+        firing[side] = {"pid": pid, "size": size, "breakdown": breakdown}
+    if not firing:
+        st["step"] = "continue"
+        return
+    gm = Deck(GM_DECK)
+    fate = source.draw(gm, 1, purpose="broadside card of fate")[0]
+    for side, f in firing.items():
+        f["cards"] = [str(c) for c in _draw(source, gm, f["pid"], f["size"],
+                                            f"broadside {_deck_label(st, side, f['pid'])}")]
+    rs["volley"] = {"fate": str(fate), "firing": firing}
+    pc = firing.get("pc")
+    if pc and pc["pid"] is not None and "JK" in pc["cards"]:
+        _await(st, "broadside.joker", "pc", actor=f"pc:{pc['pid']}", pc=pc["pid"])
+        return
+    _resolve_volley(st, events)
+
+
+def _answer_joker(st, aw, choice, source, events):
+    volley = st["rs"]["volley"]
+    cards = volley["firing"]["pc"]["cards"]
+    cards[cards.index("JK")] = f"JK={choice}"
+    _resolve_volley(st, events)
+
+
+def _resolve_volley(st, events):
+    rs = st["rs"]
+    volley = rs.pop("volley")
+    fate = parse_card(volley["fate"])
+    extra = st["settings"]["double_shot_extra"]
+    landed = {}
+    for side, f in volley["firing"].items():
+        ship = _ship(st, side)
+        cards = [parse_card(c) for c in f["cards"]]
+        raw = broadside_hits(cards, fate)
+        landed[side] = (raw, adjust_hits(raw, ship["ammo"], extra))
+        data = {"ship": ship["id"], "card_of_fate": str(fate), "size": f["size"],
+                "cards": _shown(cards, fate), "hits": [list(h) for h in raw]}
+        gm_data = {}
+        hidden = data if side == "pc" else gm_data
+        hidden.update(breakdown=f["breakdown"], ammo=ship["ammo"])
+        events.append(Event("broadside.fire", f"The {ship['name']} fires {f['size']} cards "
+                            f"against {fate}: {_hits_text(raw)}.", data, gm_data))
+        ship["fired"], ship["ammo_changed"] = True, False
+    for side, (raw, hits) in landed.items():
+        target_side = OTHER[side]
+        target = _ship(st, target_side)
+        tracks = _hit_ship(st, target_side, hits)
+        events.append(Event("broadside.damage", f"The {target['name']} takes "
+                            f"{_hits_text(hits)}.",
+                            {"ship": target["id"], "hits": [list(h) for h in hits],
+                             "tracks": tracks, "states": dict(target["states"])}))
+        if _ship(st, side)["ammo"] == "heated" and any(level >= 2 for _, level in raw):
+            target["fire"] += 1
+            events.append(Event("fire.start", f"Heated shot sets the {target['name']} on "
+                                f"fire ({target['fire']} card(s)).",
+                                {"ship": target["id"], "fire": target["fire"]}))
+    st["step"] = "continue"
+    _check_out(st, events)
+
+
+def _hits_text(hits):
+    if not hits:
+        return "no hits"
+    names = ("", "Injured", "Maimed", "Dead")
+    return ", ".join(f"{names[level]} {_AREA_NAMES[area]}" for area, level in hits)
+
+
+def _answer_ammo(st, aw, choice, source, events):
+    side = aw["side"]
+    rs = st["rs"]
+    rs["ammo_queue"] = rs["ammo_queue"][1:]
+    ship = _ship(st, side)
+    if choice == ship["ammo"]:
+        return
+    changed = ship["fired"]
+    ship["ammo"] = choice
+    ship["ammo_changed"] = ship["ammo_changed"] or changed
+    events.append(Event("broadside.ammo", f"The {ship['name']} "
+                        f"{'changes to' if changed else 'loads'} {AMMUNITION[choice]}"
+                        f"{f' (-{_CHANGE_PENALTY} on this Broadside!)' if changed else ''}.",
+                        {"ship": ship["id"], "ammo": choice, "changed": changed},
+                        visible_to=None if side == "pc" else frozenset()))
+
+
+def _continue_step(st, source, events):
+    rs = st["rs"]
+    orders = rs.setdefault("orders", {})
+    for side in SIDES:
+        if side not in orders:
+            _await(st, "continue.orders", side)
+            return
+    names = {s: _ship(st, s)["name"] for s in SIDES}
+    events.append(Event("continue.orders", "; ".join(
+        f"the {names[s]}: {orders[s]}" for s in SIDES).capitalize() + ".",
+        {"orders": {st["sides"][s]: orders[s] for s in SIDES}}))
+    strikers = [s for s in SIDES if orders[s] == "strike"]
+    if strikers:
+        for side in strikers:
+            _ship(st, side)["struck"] = True
+        if len(strikers) == 2:
+            _finish(st, events, "struck", None, "Both captains strike their colours.",
+                    strikers)
+        else:
+            side = strikers[0]
+            _finish(st, events, "struck", OTHER[side], f"The {names[side]} strikes her "
+                    f"colours and surrenders to the {names[OTHER[side]]}.", strikers)
+        return
+    if orders["pc"] == orders["enemy"] == "disengage":
+        _finish(st, events, "disengaged", None, "Both captains disengage: the ships "
+                "separate and sail away from each other.")
+        return
+    for side in SIDES:
+        _ship(st, side)["intent"] = orders[side]
+    st["step"], st["rs"] = "repair", {"locked_next": rs.get("locked_next", [])}
+
+
+def _answer_orders(st, aw, choice, source, events):
+    st["rs"]["orders"] = {**st["rs"]["orders"], aw["side"]: choice}
+
+
+def _answer_start(st, aw, choice, source, events):
+    side = aw["side"]
+    _set_start(st, events, int(choice), f"the {_ship(st, side)['name']}" if side else "the GM")
+
+
+def _answer_hardship(st, aw, choice, source, events):
+    if choice == "spend":
+        cmd = st["pcs"][st["commander"]]
+        _ship(st, "pc")["hardship"] = True
+        events.append(Event("discipline.hardship", f"{cmd['name']} spends a point of "
+                            "Discipline to overcome great hardship: the ship ignores her Ship "
+                            "Morale this battle.", {"commander": st["commander"]}))
+
+
+def _answer_cards(st, aw, choice, source, events):
+    rs = st["rs"]
+    n = int(choice)
+    if n:
+        st["discipline_cards"] = {**st["discipline_cards"], aw["pc"]: n}
+    rs["left"] -= n
+    rs["queue"] = rs["queue"][1:]
+
+
+_STEPS = {
+    "conditions": _conditions,
+    "discipline": _discipline,
+    "repair": _repair_step,
+    "positioning": _positioning_step,
+    "how_will_you_fight": _fight_step,
+    "broadside": _broadside_step,
+    "continue": _continue_step,
+}
+
+_ANSWERS = {
+    "start.distance": _answer_start,
+    "discipline.great_hardship": _answer_hardship,
+    "discipline.cards": _answer_cards,
+    "repair.action": _answer_repair,
+    "positioning.move": _answer_move,
+    "fight.action": _answer_fight_action,
+    "fight.opposition": _answer_fight_opposition,
+    "broadside.ammo": _answer_ammo,
+    "broadside.joker": _answer_joker,
+    "continue.orders": _answer_orders,
+}
+
+
+def _run(st, source, events):
+    while st["await"] is None and st["result"] is None:
+        _STEPS[st["step"]](st, source, events)
+
+
+# --- decisions -------------------------------------------------------------------------------
+
+def _options(st, aw):
+    """``(prompt, [(key, label)])`` of the awaited decision."""
+    kind, side = aw["kind"], aw.get("side")
+    ship = _ship(st, side) if side else None
+    if kind == "start.distance":
+        return ("Establishing Distance: at what distance does the battle start?",
+                [(str(d), f"Distance {d} ({DISTANCES[d]})") for d in (3, 4, 5)])
+    if kind == "discipline.great_hardship":
+        return ("Overcome great hardship: spend 1 Discipline to ignore the ship's Ship Morale "
+                "this battle?", [("spend", "Spend 1 Discipline"), ("keep", "Keep it")])
+    if kind == "discipline.cards":
+        pc = st["pcs"][aw["pc"]]
+        top = min(st["rs"]["left"], pc["discipline"])
+        return (f"Discipline: how many cards to {pc['name']} for this battle?",
+                [(str(n), f"{n} card{'s' if n != 1 else ''}") for n in range(top + 1)])
+    if kind == "repair.action":
+        options = []
+        for key in _repair_options(st, side):
+            if key == "none":
+                options.append((key, "No repair this round"))
+                continue
+            area, _, who = key.partition(":")
+            pid = None if who == "crew" else who[3:]
+            size, breakdown = repair_pool(st, side, area, pid or "crew")
+            what = "Fight the fire" if area == "fire" else f"Repair the {_AREA_NAMES[area]}"
+            options.append((key, f"{what}: {_who(st, side, pid)} "
+                                 f"({SKILLS[next(iter(breakdown))]}, {size} cards)"))
+        return f"Repair: what does the {ship['name']} repair, and who?", options
+    if kind == "positioning.move":
+        d = st["distance"]
+        options = []
+        for key in _move_options(d, aw["reach"]):
+            t = BEYOND if key == "escape" else int(key)
+            verb = ("Escape beyond Distance 5" if t == BEYOND else
+                    f"Hold at Distance {t}" if t == d else
+                    f"{'Close' if t < d else 'Open'} to Distance {t}")
+            options.append((key, f"{verb} ({DISTANCES[t]})"))
+        return (f"Positioning: the {ship['name']} won (up to {aw['reach']}). Where does the "
+                "distance go?", options)
+    if kind == "fight.action":
+        pc = st["pcs"][aw["pc"]]
+        cards = _cards_of(st, aw["pc"])
+        options = [("none", "Take no part")] + [
+            (k, f"{SKILLS[k]} ({v + cards} cards)") for k, v in pc["skills"].items() if v > 0]
+        return f"How Will You Fight?: what does {pc['name']} do?", options
+    if kind == "fight.opposition":
+        pc = st["pcs"][aw["pc"]]
+        enemy = _ship(st, "enemy")
+        options = [(f"static:{n}", f"Static: {label} ({n} cards)")
+                   for n, label in DIFFICULTIES.items()]
+        options += [(f"contested:{k}", f"Contested: the {enemy['name']}'s {SKILLS[k]} ({v})")
+                    for k, v in enemy["crew"].items() if v > 0]
+        return (f"How Will You Fight?: {pc['name']} tests {SKILLS[aw['skill']]}. "
+                "What opposes him?", options)
+    if kind == "broadside.ammo":
+        changing = ship["fired"]
+        options = []
+        for key, label in AMMUNITION.items():
+            cost = _AMMO_PENALTY.get(key, 0) + (
+                _CHANGE_PENALTY if changing and key != ship["ammo"] else 0)
+            note = " (loaded)" if key == ship["ammo"] else ""
+            options.append((key, f"{label}{note}{f' -{cost}' if cost else ''}"))
+        verb = "Changing shot" if changing else "Cannon ammunition"
+        return f"{verb}: what does the {ship['name']} fire?", options
+    if kind == "broadside.joker":
+        return ("Your Joker in the Broadside!: which card is it? Its suit picks the area hit.",
+                [(str(c), str(c)) for c in _ALL_CARDS])
+    if kind == "continue.orders":
+        return (f"Continuing the Engagement: what are the {ship['name']}'s orders?",
+                [("continue", "Continue the engagement"), ("disengage", "Disengage"),
+                 ("strike", "Strike the colours and surrender")])
+    raise AssertionError(kind)
+
+
+_ALL_CARDS = tuple(Card(r, s) for s in SUITS for r in range(2, 15))
+
+
+def _decision(st, aw) -> Decision:
+    prompt, options = _options(st, aw)
+    return Decision(aw["actor"], aw["kind"], prompt,
+                    tuple(Option(k, label) for k, label in options), _policy(st, aw))
+
+
+# --- default policies ------------------------------------------------------------------------
+
+def _free_boxes(ship, areas=("hull", "crew")):
+    tracks = [DamageTrack.parse(ship["tracks"][a]) for a in areas]
+    return sum(sum(t.sizes) - t.crossed for t in tracks)
+
+
+def _threat(st, side):
+    """How hard the ``side`` ship hits her enemy: her Broadside! pool at Distance 1 over
+    the enemy's free Hull and Crew boxes."""
+    ship = _ship(st, side)
+    pool = 0 if ship["states"]["guns"] == _DEAD else broadside_pool(
+        st, side, distance=1, situational=False)[0]
+    return pool / max(1, _free_boxes(_ship(st, OTHER[side])))
+
+
+def _stronger(st, side):
+    return _threat(st, side) >= _threat(st, OTHER[side])
+
+
+def _preferred_distance(st, side):
+    """Distance 2 for a rated ship against an enemy who cannot reply at 2, if her long-range
+    pool is worth it; else Distance 1."""
+    ship, foe = _ship(st, side), _ship(st, OTHER[side])
+    if ship["rating"] is not None and foe["rating"] is None and broadside_pool(
+            st, side, distance=2, situational=False)[0] >= 3:
+        return 2
+    return 1
+
+
+def _should_strike(st, side):
+    ship, foe = _ship(st, side), _ship(st, OTHER[side])
+    d = st["distance"]
+    if not _in_range(foe, d) or foe["states"]["guns"] == _DEAD:
+        return False
+    s = ship["states"]
+    guns_out = s["guns"] == _DEAD or broadside_pool(st, side, distance=1,
+                                                    situational=False)[0] == 0
+    barely_hurt = max(foe["states"].values()) <= _INJURED
+    return ((guns_out and s["hull"] >= _MAIMED) or (s["crew"] >= _MAIMED and barely_hurt)
+            or (guns_out and s["crew"] >= _MAIMED))
+
+
+def _policy_repair(st, aw):
+    side = aw["side"]
+    ship = _ship(st, side)
+    keys = _repair_options(st, side)
+    if len(keys) == 1:
+        return "none"
+    if any(k.startswith("fire:") for k in keys):
+        area = "fire"
+    else:
+        def score(a):
+            track = DamageTrack.parse(ship["tracks"][a])
+            weight = {"hull": 3, "crew": 3, "guns": 2, "rigging": 1}[a]
+            return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
+        area = max((a for a in AREAS if any(k.startswith(a + ":") for k in keys)), key=score)
+    candidates = [k for k in keys if k.startswith(area + ":")]
+
+    def pool(key):
+        who = key.partition(":")[2]
+        return (repair_pool(st, side, area, "crew" if who == "crew" else who[3:])[0],
+                who == "crew")
+    return max(candidates, key=pool)
+
+
+def _policy_move(st, aw):
+    side = aw["side"]
+    keys = _move_options(st["distance"], aw["reach"])
+    if not _stronger(st, side):
+        return keys[-1]
+    target = _preferred_distance(st, side)
+    return min((k for k in keys if k not in ("0", "escape")),
+               key=lambda k: abs(int(k) - target))
+
+
+def _policy_fight_action(st, aw):
+    pc = st["pcs"][aw["pc"]]
+    skill, value = max(pc["skills"].items(), key=lambda kv: kv[1])
+    return skill if value + _cards_of(st, aw["pc"]) >= 3 else "none"
+
+
+def _policy_joker(st, aw):
+    """The declaration that does the most harm: the Card of Fate (a Perfect) or a card of
+    its rank in another suit (a Critical elsewhere)."""
+    volley = st["rs"]["volley"]
+    fate = parse_card(volley["fate"])
+    cards = [parse_card(c) for c in volley["firing"]["pc"]["cards"]]
+    target = _ship(st, "enemy")
+    ammo = _ship(st, "pc")["ammo"]
+    extra = st["settings"]["double_shot_extra"]
+    best, best_score = str(fate), None
+    for suit in (fate.suit, *(s for s in SUITS if s != fate.suit)):
+        choice = Card(fate.rank, suit)
+        played = [c.declare(choice) if c.rank == 0 and c.played_as is None else c for c in cards]
+        tracks = dict(target["tracks"])
+        for area, level in adjust_hits(broadside_hits(played, fate), ammo, extra):
+            tracks[area] = str(DamageTrack.parse(tracks[area]).hit(level))
+        parsed = {a: DamageTrack.parse(t) for a, t in tracks.items()}
+        score = (sum(1000 for a in ("hull", "crew") if parsed[a].state == _DEAD)
+                 + sum(10 * _HARM[parsed[a].state] + parsed[a].crossed for a in AREAS))
+        if best_score is None or score > best_score:
+            best, best_score = str(choice), score
+    return best
+
+
+_HARM = (0, 1, 3, 8)  # how much worse each damage state is for the ship that has it
+
+
+def _policy_orders(st, aw):
+    side = aw["side"]
+    if _should_strike(st, side):
+        return "strike"
+    return "continue" if _stronger(st, side) else "disengage"
+
+
+def _policy_cards(st, aw):
+    """Fill the gunner first, then the helmsman, then the others (by seniority)."""
+    rs = st["rs"]
+    left = rs["left"]
+    plan = {}
+    gunner, _ = _officer(st, "pc", "gunnery", "gunner")
+    helm, _ = _officer(st, "pc", "seamanship", "master")
+    first = [p for p in (gunner, helm) if p in rs["queue"]]
+    for pid in dict.fromkeys(first + rs["queue"]):
+        give = min(left, st["pcs"][pid]["discipline"])
+        plan[pid] = give
+        left -= give
+    return str(plan.get(aw["pc"], 0))
+
+
+_POLICIES = {
+    "start.distance": lambda st, aw: "4" if aw["side"] is None else (
+        "3" if _stronger(st, aw["side"]) else "5"),
+    "discipline.great_hardship": lambda st, aw: "spend" if _ship(st, "pc")["morale"] == _MAIMED
+    else "keep",
+    "discipline.cards": _policy_cards,
+    "repair.action": _policy_repair,
+    "positioning.move": _policy_move,
+    "fight.action": _policy_fight_action,
+    "fight.opposition": lambda st, aw: "static:3",
+    "broadside.ammo": lambda st, aw: _ship(st, aw["side"])["ammo"] or "roundshot",
+    "broadside.joker": _policy_joker,
+    "continue.orders": _policy_orders,
+}
+
+
+def _policy(st, aw):
+    return _POLICIES[aw["kind"]](st, aw)
+
+
+# --- state copies ----------------------------------------------------------------------------
+
+def _copy(value):
+    if type(value) is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_copy(v) for v in value]
+    return value
+
+
+_FIXED = ("settings", "pcs", "pc_order", "sides")  # never changed after start
+
+
+def _thaw(state):
+    """A copy of ``state`` that may be changed: what never changes is shared."""
+    return {k: v if k in _FIXED else _copy(v) for k, v in state.items()}
+
+
+# --- the engine ------------------------------------------------------------------------------
+
+ENGINE_NAME = "btq_naval"
+
+
+class NavalEngine:
+    """The ``btq_naval`` encounter engine (:class:`rules.engine.Engine`).
+
+    Setup (see :func:`validate_setup`)::
+
+        {"weather": "becalmed" | "steady_breeze" | "good_wind" | "high_seas" | "storm",
+         "start_distance": None | 3 | 4 | 5,
+         "settings": {...},                       # rules.btq.settings overrides
+         "ships": [{"id", "name", "side": "pc" | "enemy", "type", "traits": [...],
+                    "overrides": {...}, "tracks": {area: "x.|..|.."}, "morale": 0-3,
+                    "crew": {skill: value}, "discipline": n (NPC captain), "fire": n,
+                    "ammo": load}, ...],
+         "pcs": [{"id", "name", "ship", "seniority", "discipline", "skills": {...},
+                  "station"}, ...]}
+    """
+
+    name = ENGINE_NAME
+    title = "Beat to Quarters: ship to ship"
+
+    def validate_setup(self, setup: dict) -> dict:
+        return validate_setup(setup)
+
+    def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
+        st = _initial_state(validate_setup(setup))
+        pc, enemy = _ship(st, "pc"), _ship(st, "enemy")
+        events = [Event("battle.start", f"The {pc['name']} ({pc['type']}) meets the "
+                        f"{enemy['name']} ({enemy['type']}) in {WEATHER[st['weather']][0]}.",
+                        {"weather": st["weather"],
+                         "ships": {s["id"]: {"name": s["name"], "type": s["type"],
+                                             "side": s["side"], "tracks": s["tracks"]}
+                                   for s in (pc, enemy)},
+                         "pcs": {p: st["pcs"][p]["name"] for p in st["pc_order"]},
+                         "commander": st["commander"]})]
+        _run(st, source, events)
+        return st, events
+
+    def participants(self, state: State) -> dict[str, str]:
+        return {f"pc:{pid}": state["pcs"][pid]["name"] for pid in state["pc_order"]}
+
+    def pending(self, state: State) -> list[Decision]:
+        aw = state["await"]
+        if aw is None or state["result"] is not None:
+            return []
+        return [_decision(state, aw)]
+
+    def apply(self, state: State, actor: str, choice: str, source: RandomSource
+              ) -> tuple[State, list[Event]]:
+        if state["result"] is not None:
+            raise IllegalAction(f"the battle is over: {state['result']['summary']}")
+        aw = state["await"]
+        if aw is None:
+            raise IllegalAction("the battle waits for no decision")
+        if actor != aw["actor"]:
+            raise IllegalAction(f"it is for {aw['actor']} to decide now, not {actor}")
+        prompt, options = _options(state, aw)
+        if not isinstance(choice, str) or choice not in {k for k, _ in options}:
+            raise IllegalAction(f"{choice!r} is not one of the choices for: {prompt}")
+        st = _thaw(state)
+        st["await"] = None
+        events: list[Event] = []
+        _ANSWERS[aw["kind"]](st, aw, choice, source, events)
+        _run(st, source, events)
+        return st, events
+
+    def default_choice(self, state: State, decision: Decision) -> str:
+        aw = state["await"]
+        if aw is None or aw["kind"] != decision.kind:
+            raise IllegalAction(f"{decision.kind} is not the decision the battle waits for")
+        return _policy(state, aw)
+
+    def outcome(self, state: State) -> Outcome | None:
+        result = state["result"]
+        if result is None:
+            return None
+        ships = {sid: {"tracks": dict(s["tracks"]), "morale": s["morale"]}
+                 for sid, s in state["ships"].items()}
+        data = {k: v for k, v in result.items() if k not in ("result", "winner", "summary")}
+        return Outcome(result["winner"], result["result"], result["summary"],
+                       {"ships": ships, "rounds": state["round"], **data})
+
+    def view(self, state: State, participant: str) -> dict:
+        """The GM sees the whole state. Anyone else sees the weather, round, step, distance,
+        both ships' names, types and damage, the PC ship in full but for nothing, the PCs'
+        names and stations, and their own PCs in full; never the enemy's crew, traits,
+        figures, morale or shot."""
+        if participant == GM:
+            return _copy(state)
+        enemy_id = state["sides"]["enemy"]
+        own = participant[3:] if participant.startswith("pc:") else None
+        ships = {}
+        for sid, ship in state["ships"].items():
+            if sid == enemy_id:
+                ships[sid] = {k: _copy(ship[k]) for k in ("id", "name", "side", "type",
+                                                          "tracks", "states", "fire", "struck")}
+            else:
+                ships[sid] = _copy(ship)
+        pcs = {pid: (_copy(pc) if pid == own else
+                     {k: pc[k] for k in ("id", "name", "ship", "station")})
+               for pid, pc in state["pcs"].items()}
+        aw = state["await"]
+        return {
+            "engine": state["engine"], "weather": state["weather"], "round": state["round"],
+            "step": state["step"], "distance": state["distance"], "ships": ships,
+            "sides": dict(state["sides"]), "pcs": pcs, "pc_order": list(state["pc_order"]),
+            "commander": state["commander"],
+            "discipline_cards": dict(state["discipline_cards"]),
+            "gage": dict(state["gage"]),
+            "waiting_for": None if aw is None else {"actor": aw["actor"], "kind": aw["kind"]},
+            "result": _copy(state["result"]),
+        }
+
+
+ENGINE = register(NavalEngine())

@@ -1,0 +1,828 @@
+"""Ship-to-ship combat (``rules/btq_naval.md`` §4, TV-N02..TV-N13; DECISIONS D16-D22),
+played with the book's own cards from a stacked deck (BtQ L2353-2675)."""
+
+import json
+import random
+
+import pytest
+
+from rules.btq import naval
+from rules.btq.characters import SKILLS
+from rules.btq.naval import adjust_hits, broadside_pool, positioning_pool, repair_pool
+from rules.engine import GM, IllegalAction, get_engine, play_out
+from rules.random import ScriptedSource, SeededSource
+
+ENGINE = get_engine("btq_naval")
+
+
+def all_skills(value, **special):
+    return {**{k: value for k in SKILLS}, **special}
+
+
+def hermes_setup(**settings):
+    """The Hermes and the Corsair (BtQ L2533-2543). "All other skills are at 2."""
+    return {
+        "weather": "good_wind",
+        "start_distance": None,
+        "settings": settings,
+        "ships": [
+            {"id": "hermes", "name": "Hermes (22)", "side": "pc", "type": "Brig Sloop",
+             "traits": ["Expertly Coppered Bottom"]},
+            {"id": "corsair", "name": "Corsair", "side": "enemy", "type": "Cutter",
+             "traits": ["Heart of Oak"],
+             "crew": {"awareness": 2, "seamanship": 3, "gunnery": 3}},
+        ],
+        "pcs": [
+            {"id": "otoole", "name": "Master O'Toole", "ship": "hermes", "seniority": 5,
+             "discipline": 3, "station": "master", "skills": all_skills(2, seamanship=5)},
+            {"id": "bosworth", "name": "Gunner Bosworth", "ship": "hermes", "seniority": 3,
+             "discipline": 2, "station": "gunner", "skills": all_skills(2, gunnery=4)},
+            {"id": "smith", "name": "Midshipman Smith", "ship": "hermes", "seniority": 1,
+             "discipline": 2, "station": "midshipman", "skills": all_skills(2, maritime=3)},
+        ],
+    }
+
+
+def london_setup(**changes):
+    """HMS London, a Fifth Rate with Weight of Lead and a PC Gunner of Gunnery 5 (BtQ
+    L2460-2461), against the pirate Condor (Speed 3, BtQ L2422-2423)."""
+    setup = {
+        "weather": "steady_breeze",
+        "start_distance": 5,
+        "ships": [
+            {"id": "london", "name": "HMS London", "side": "pc", "type": "Fifth Rate",
+             "traits": ["Weight of Lead"],
+             "crew": {"awareness": 2, "maritime": 3, "seamanship": 4}},
+            {"id": "condor", "name": "Condor", "side": "enemy", "type": "Brig Sloop",
+             "crew": {"awareness": 2, "seamanship": 3, "gunnery": 3, "command": 3}},
+        ],
+        "pcs": [{"id": "gunner", "name": "Gunner Hale", "seniority": 2, "discipline": 2,
+                 "station": "gunner", "skills": {"gunnery": 5, "seamanship": 4}}],
+    }
+    setup.update(changes)
+    return setup
+
+
+LONDON_WINS = "2C  3C 4H 5H 6H 7H 8H 9H  3D 4D 5D 6D 7D"
+"""A Positioning test London wins with one Ordinary (her 7 cards, then the Condor's 5)."""
+
+
+def roundtrip(state):
+    assert json.loads(json.dumps(state)) == state
+
+
+class Table:
+    """A battle played with a stacked deck: each step names the decision it answers and the
+    exact cards it draws, so the draw order is checked too."""
+
+    def __init__(self, setup, cards=""):
+        self.source = ScriptedSource(cards)
+        self.state, self.events = ENGINE.start(setup, self.source)
+        assert self.source.cards_left == 0
+        roundtrip(self.state)
+
+    def expect(self, actor, kind):
+        pending = ENGINE.pending(self.state)
+        assert [(d.actor, d.kind) for d in pending] == [(actor, kind)]
+        return pending[0]
+
+    def do(self, actor, kind, choice, cards=""):
+        self.expect(actor, kind)
+        self.source.push(cards)
+        before = json.dumps(self.state, sort_keys=True)
+        old = self.state
+        self.state, new = ENGINE.apply(self.state, actor, choice, self.source)
+        assert json.dumps(old, sort_keys=True) == before, "apply changed its input state"
+        assert self.source.cards_left == 0, "the step drew fewer cards than scripted"
+        roundtrip(self.state)
+        self.events += new
+        return new
+
+    def ship(self, sid):
+        return self.state["ships"][sid]
+
+
+def of(events, kind):
+    return [e for e in events if e.kind == kind]
+
+
+# --- TV-N06 .. TV-N09: the Hermes and the Corsair --------------------------------------------
+
+def hermes_to_round_one(**settings):
+    """TV-N06: Awareness CoF 6C, Hermes 4C KS, Corsair 3C JD; the Hermes chooses Distance 3;
+    O'Toole gives Smith 2 and Bosworth 1 (BtQ L2541-2544)."""
+    table = Table(hermes_setup(**settings), "6C  4C KS  3C JD")
+    test = of(table.events, "awareness.test")[0]
+    assert test.data["card_of_fate"] == "6C" and test.data["winner"] == "pc"
+    assert test.data["pools"]["pc"]["cards"] == [["4C", "ordinary"], ["KS", "failure"]]
+    assert test.data["pools"]["enemy"]["cards"] == [["3C", "ordinary"], ["JD", "failure"]]
+    decision = table.expect("pc:otoole", "start.distance")
+    assert decision.default == "3"
+    table.do("pc:otoole", "start.distance", "3")
+    assert table.state["distance"] == 3
+    assert table.expect("pc:otoole", "discipline.cards").options[-1].key == "2"
+    table.do("pc:otoole", "discipline.cards", "1")       # Bosworth (seniority 3) first
+    # Round 1, Step 3: nothing to repair. Step 4: Positioning, CoF 7D (BtQ L2544-2548).
+    table.do("pc:otoole", "discipline.cards", "2",
+             "7D  8D KH 7C 4S 2S QS JK  9S KS 10D 2C 3C 4C")
+    assert table.state["discipline_cards"] == {"bosworth": 1, "smith": 2}
+    return table
+
+
+def test_tv_n06_setup():
+    table = hermes_to_round_one()
+    assert table.state["commander"] == "otoole"
+    assert table.state["round"] == 1
+
+
+def hermes_round_one(**settings):
+    """TV-N07, checked step by step."""
+    table = hermes_to_round_one(**settings)
+    [pos] = of(table.events, "positioning.test")
+    assert pos.data["card_of_fate"] == "7D"
+    assert pos.data["pools"]["pc"]["size"] == 7 and pos.data["pools"]["enemy"]["size"] == 6
+    assert pos.data["pools"]["pc"]["breakdown"] == {"seamanship": 5, "handling": 3,
+                                                    "weather": -1}
+    assert ["JK=7D", "perfect"] in pos.data["pools"]["pc"]["cards"]
+    assert pos.data["winner"] == "pc"
+    move = table.expect("pc:otoole", "positioning.move")
+    assert [o.key for o in move.options] == ["0", "1", "2", "3", "4", "5", "escape"]
+    assert move.default == "1"
+    table.do("pc:otoole", "positioning.move", "1")
+    assert table.state["distance"] == 1
+    assert table.state["gage"] == {"awarded": True, "to": "hermes", "round": 1}
+    # Step 5 (BtQ L2552-2558): O'Toole wins his contest with the Captain's Seamanship 3; the
+    # Gunner fails a static test; the Midshipman fails his First Aid. Net -1.
+    table.do("pc:otoole", "fight.action", "seamanship")
+    table.do(GM, "fight.opposition", "contested:seamanship", "2H  3H 4C 5C 6C 7C  8S 9S 10S")
+    table.do("pc:bosworth", "fight.action", "gunnery")
+    table.do(GM, "fight.opposition", "static:3", "2D  3S 4S 5S 6S 7S  3D 4C 5C")
+    table.do("pc:smith", "fight.action", "first_aid")
+    table.do(GM, "fight.opposition", "static:3", "2C  3H 4H 5H 6H  3C 4D 5D")
+    [total] = of(table.events, "fight.total")
+    assert total.data["modifier"] == -1
+    # Step 6 (BtQ L2558-2567): shared CoF AS.
+    table.do("pc:otoole", "broadside.ammo", "roundshot")
+    table.do(GM, "broadside.ammo", "roundshot",
+             "AS  KS 2S 10D 2C AD QH 8D  7C 4S 9D")
+    hermes_fire, corsair_fire = of(table.events, "broadside.fire")
+    assert hermes_fire.data["size"] == 7 and corsair_fire.data["size"] == 3
+    assert hermes_fire.data["breakdown"] == {"gunnery": 4, "discipline": 1, "broadside": 1,
+                                             "weather_gage": 2, "how_will_you_fight": -1}
+    assert hermes_fire.data["hits"] == [["hull", 1], ["hull", 1], ["guns", 2]]
+    assert corsair_fire.data["hits"] == [["hull", 1]]
+    assert table.ship("corsair")["tracks"] == {"hull": "xx|..|..", "guns": ".|x|.",
+                                               "crew": ".|.|.", "rigging": ".|.|."}
+    assert table.ship("corsair")["states"] == {"hull": 1, "guns": 2, "crew": 0, "rigging": 0}
+    assert table.ship("hermes")["tracks"]["hull"] == "x.|..|.."
+    assert table.ship("hermes")["states"]["hull"] == 0
+    # Step 7: the Hermes presses on, the Corsair would flee (the default policies agree).
+    assert table.expect("pc:otoole", "continue.orders").default == "continue"
+    table.do("pc:otoole", "continue.orders", "continue")
+    assert table.expect(GM, "continue.orders").default == "disengage"
+    return table
+
+
+def test_tv_n07_round_one():
+    table = hermes_round_one()
+    assert table.state["round"] == 1 and table.state["step"] == "continue"
+
+
+def hermes_round_two(table):
+    table.do(GM, "continue.orders", "disengage")
+    # Step 3 (BtQ L2577-2581): Smith repairs the Hull, Maritime 3 + 2 = 5 cards vs 7S.
+    repair = table.expect("pc:otoole", "repair.action")
+    assert "hull:pc:smith" in [o.key for o in repair.options]
+    table.do("pc:otoole", "repair.action", "hull:pc:smith", "7S  9S 4H 3H 2H 6D")
+    assert table.ship("hermes")["tracks"]["hull"] == "..|..|.."
+    # The Corsair repairs her Hull with Seamanship 3, not reduced for her damage; then the
+    # Positioning test, CoF 9H: Corsair 3 Ordinaries beat the Hermes' 2 (BtQ L2581-2584).
+    table.do(GM, "repair.action", "hull:crew",
+             "10H  2C AD QH  9H  5S 4S 2S QC 10C QH 3H  2C QC AD QH 10H 3H")
+    smith, corsair = of(table.events, "repair.test")
+    assert smith.data["pool"] == 5 and smith.data["success"] == "ordinary"
+    assert corsair.data["pool"] == 3 and corsair.data["track"] == "x.|..|.."
+    pos = of(table.events, "positioning.test")[-1]
+    assert (pos.data["pools"]["pc"]["size"], pos.data["pools"]["enemy"]["size"]) == (7, 6)
+    assert pos.data["winner"] == "enemy"
+    table.do(GM, "positioning.move", "2")
+    return table
+
+
+def test_tv_n08_round_two():
+    table = hermes_round_two(hermes_round_one())
+    # Both ships are un-rated: nobody can fire at Distance 2, Steps 5 and 6 are skipped.
+    assert table.state["distance"] == 2
+    table.expect("pc:otoole", "continue.orders")
+    round_two = table.events[[e.kind for e in table.events].index("round.start", 10):]
+    assert not of(round_two, "broadside.fire") and not of(round_two, "fight.test")
+
+
+def hermes_round_three(**settings):
+    table = hermes_round_two(hermes_round_one(**settings))
+    table.do("pc:otoole", "continue.orders", "continue")
+    # Step 3: the Hermes is unscathed; the Corsair's crew try the Guns and fail.
+    table.do(GM, "continue.orders", "disengage")
+    table.do(GM, "repair.action", "guns:crew",
+             "2S  3H 4H 5H  10H  6S 4D 3C 8C 9C KC 2H  JD KC JC 8C 6C JS")
+    # Step 4 (BtQ L2592-2593): CoF 10H, the Hermes' one Ordinary; back to Distance 1.
+    table.do("pc:otoole", "positioning.move", "1")
+    assert table.state["gage"]["round"] == 1 and not of(table.events[-3:], "weather_gage")
+    # Step 5: every PC who acts succeeds.
+    table.do("pc:otoole", "fight.action", "seamanship")
+    table.do(GM, "fight.opposition", "static:3", "2H  3H 4C 5C 6C 7C  8S 9S 10S")
+    table.do("pc:bosworth", "fight.action", "gunnery")
+    table.do(GM, "fight.opposition", "static:3", "2D  3D 4S 5S 6S 7S  3C 4C 5C")
+    if table.state["settings"]["repair_lockout"] == "same_round":
+        table.do("pc:smith", "fight.action", "maritime")
+        table.do(GM, "fight.opposition", "static:3", "2C  3C 4H 5H 6H 7H  3D 4D 5D")
+    return table
+
+
+def test_tv_n09_round_three():
+    table = hermes_round_three()
+    assert of(table.events, "fight.total")[-1].data["modifier"] == 3
+    # The Corsair cannot fire: Gunnery 3 + Broadside 0 - 3 for her Maimed Guns = 0, so she
+    # makes no Gunnery test and is not asked for her shot (BtQ L2594-2595).
+    assert broadside_pool(table.state, "enemy")[0] == 0
+    table.do("pc:otoole", "broadside.ammo", "roundshot", "KH  2H 10H KH 2S 4S KS AS 4D JK")
+    joker = table.expect("pc:bosworth", "broadside.joker")
+    assert joker.default == "KD"  # the book's choice: the Guns go Dead
+    table.do("pc:bosworth", "broadside.joker", "KD")
+    [fire] = of(table.events, "broadside.fire")[-1:]
+    assert fire.data["size"] == 9
+    assert fire.data["hits"] == [["crew", 1], ["crew", 1], ["crew", 3], ["hull", 2], ["guns", 2]]
+    assert table.ship("corsair")["tracks"] == {"hull": "x.|x.|..", "guns": ".|x|x",
+                                               "crew": "x|x|x", "rigging": ".|.|."}
+    outcome = ENGINE.outcome(table.state)
+    assert (outcome.winner, outcome.result) == ("pc", "crew_dead")
+    assert outcome.data["ships"]["corsair"]["morale"] == 1  # "Ship Morale is INJURED"
+    assert outcome.data["ships"]["hermes"]["morale"] == 0
+    assert ENGINE.pending(table.state) == []
+
+
+def test_tv_n09_joker_declared_in_the_script():
+    table = hermes_round_three()
+    table.do("pc:otoole", "broadside.ammo", "roundshot", "KH  2H 10H KH 2S 4S KS AS 4D JK=KD")
+    assert table.ship("corsair")["tracks"]["guns"] == ".|x|x"
+    assert ENGINE.outcome(table.state).result == "crew_dead"
+
+
+def test_tv_n09_repair_lockout_next_round():
+    # D19: under next_round, Smith (who repaired in round 2) sits out round 3's Step 5:
+    # +2 and a pool of 8.
+    table = hermes_round_three(repair_lockout="next_round")
+    assert of(table.events, "fight.total")[-1].data["modifier"] == 2
+    table.do("pc:otoole", "broadside.ammo", "roundshot", "KH  2H 10H KH 2S 4S KS 4D JK=KD")
+    assert of(table.events, "broadside.fire")[-1].data["size"] == 8
+
+
+# --- TV-N02 .. TV-N05: HMS London and the Condor ---------------------------------------------
+
+def london_state(**changes):
+    """A battle at the first Positioning move, London having won (CoF 2C, her 3C)."""
+    state, _ = ENGINE.start(london_setup(**changes), ScriptedSource(LONDON_WINS))
+    return state
+
+
+def test_tv_n02_enemy_sets_the_start():
+    table = Table(london_setup(start_distance=None), "6C  4H KS  3C JD")
+    decision = table.expect(GM, "start.distance")
+    assert [o.key for o in decision.options] == ["3", "4", "5"]
+    table.do(GM, "start.distance", "5", LONDON_WINS)
+    assert table.state["distance"] == 5
+
+
+def test_tv_n03_speed_difference():
+    state = london_state()
+    assert positioning_pool(state, "pc")[1]["speed"] == 1
+    assert positioning_pool(state, "enemy")[1]["speed"] == -1
+
+
+def test_tv_n04_perfect_closes_three_and_takes_the_gage():
+    table = Table(london_setup(), "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+    move = table.expect("pc:gunner", "positioning.move")
+    assert "2" in [o.key for o in move.options]
+    table.do("pc:gunner", "positioning.move", "2")
+    assert table.state["distance"] == 2
+    assert table.state["gage"]["to"] == "london"
+    assert table.state["rs"]["gage"] == "pc"
+
+
+def test_tv_n05_londons_broadside_pool():
+    state = london_state()
+    state["distance"] = 2
+    state["rs"] = {**state["rs"], "gage": "pc", "step5": 1}
+    size, breakdown = broadside_pool(state, "pc")
+    assert size == 7
+    assert breakdown == {"gunnery": 5, "broadside": 3, "weather_gage": 2,
+                         "how_will_you_fight": 1, "range": -4}
+
+
+@pytest.mark.parametrize("rating_type, penalty", [("Third Rate", 2), ("Sixth Rate", 4)])
+def test_long_range_penalty_by_rating(rating_type, penalty):
+    setup = london_setup()
+    setup["ships"][0]["type"], setup["ships"][0]["traits"] = rating_type, []
+    state = london_state(ships=setup["ships"])
+    state["distance"] = 2
+    assert broadside_pool(state, "pc")[1]["range"] == -penalty
+
+
+def test_unrated_ships_cannot_fire_at_long_range():
+    state = london_state()
+    state["distance"] = 2
+    assert not naval._will_fire(state, "enemy") and naval._will_fire(state, "pc")
+
+
+# --- D21: ammunition --------------------------------------------------------------------------
+
+def test_d21_double_shot_first_broadside_and_after_a_change():
+    state = london_state()
+    state["distance"] = 1
+    state["rs"] = {**state["rs"], "gage": "pc"}
+    assert broadside_pool(state, "pc")[0] == 10
+    state["ships"]["london"]["ammo"] = "double"
+    assert broadside_pool(state, "pc")[0] == 8
+    state["ships"]["london"]["ammo_changed"] = True
+    assert broadside_pool(state, "pc")[0] == 6
+
+
+def test_ammo_hits():
+    assert adjust_hits([("crew", 1), ("rigging", 2), ("hull", 1)], "grapeshot") == [
+        ("crew", 2), ("rigging", 1)]
+    assert adjust_hits([("crew", 3), ("crew", 2)], "grapeshot") == [("crew", 3), ("crew", 3)]
+    assert adjust_hits([("crew", 2), ("guns", 1), ("rigging", 1), ("hull", 2)],
+                       "chainshot") == [("crew", 1), ("rigging", 2), ("hull", 2)]
+    assert adjust_hits([("hull", 1), ("hull", 2), ("guns", 1)], "double") == [
+        ("hull", 1), ("hull", 2), ("guns", 1), ("hull", 1)]
+    assert adjust_hits([("hull", 1), ("hull", 2)], "double", "per_hit") == [
+        ("hull", 1), ("hull", 2), ("hull", 1), ("hull", 1)]
+    assert adjust_hits([("hull", 1)], "heated") == [("hull", 1)]
+    assert adjust_hits([("guns", 2)], "roundshot") == [("guns", 2)]
+
+
+# --- TV-N12, TV-N13: fire ---------------------------------------------------------------------
+
+def no_pcs_london(**changes):
+    setup = london_setup(pcs=[], **changes)
+    return setup
+
+
+def test_tv_n12_heated_shot_sets_a_fire_that_grows():
+    # Positioning, CoF 9D: London (crew Seamanship 4 + Handling 2 + Speed 1 = 7) turns no
+    # success, the Condor (3 + 3 - 1 = 5) a Critical: she closes to Distance 1.
+    table = Table(no_pcs_london(start_distance=3), "9D  2H 3H 4H 5H 6H 7H 8H  9C 2S 3S 4S 5S")
+    table.do(GM, "positioning.move", "1")
+    assert table.state["rs"]["gage"] == "enemy"
+    table.do(GM, "broadside.ammo", "roundshot")
+    # London: crew Gunnery 0 + Broadside 3 = 3; Condor: 3 + 1 + 2 (gage) - 2 (heated) = 4.
+    # Shared CoF 4S; the Condor's 4C is a Critical on the Rigging (BtQ L2667).
+    table.do(GM, "broadside.ammo", "heated", "4S  2H 3H 5H  4C 5D 6D 7D")
+    assert of(table.events, "broadside.fire")[-1].data["size"] == 4
+    assert table.ship("london")["fire"] == 1
+    assert table.ship("london")["tracks"]["rigging"] == "....|x...|...."
+    assert of(table.events, "fire.start")
+    table.do(GM, "continue.orders", "continue")
+    # The next Repair phase opens with the fire: the GM turns 5D, an Injured hit on the Guns.
+    table.do(GM, "continue.orders", "continue", "5D")
+    assert table.ship("london")["tracks"]["guns"] == "x...|....|...."
+    # Nobody fights the fire: it grows to two cards. London wins the Positioning and opens
+    # to Distance 2, where neither ship can fire.
+    table.do(GM, "repair.action", "none", LONDON_WINS)
+    assert table.ship("london")["fire"] == 2
+    table.do(GM, "positioning.move", "2")
+    table.do(GM, "continue.orders", "continue")
+    # ... AH and 3H: two Injured hits on the Crew (BtQ L2668-2669).
+    table.do(GM, "continue.orders", "continue", "AH 3H")
+    assert of(table.events, "fire.damage")[-1].data["hits"] == [["crew", 1], ["crew", 1]]
+    assert table.ship("london")["tracks"]["crew"] == "xx..|....|...."
+
+
+def test_tv_n13_extinguishing():
+    # A 2-card fire; the Boatswain (crew Maritime 3) fights it each round (BtQ L2672-2674).
+    # The Condor is a First Rate with no Seamanship: no Positioning cards (0 - 2 - 2 < 0),
+    # so only London turns a pool (4 + 2 + 2 = 8 cards) each round (D18).
+    setup = no_pcs_london()
+    setup["ships"][0]["fire"] = 2
+    setup["ships"][1].update(type="First Rate", crew={"seamanship": 0})
+    no_move = "2C  3H 4H 5H 6H 7H 8H 9H 10H"
+    table = Table(setup, "2S 3S")                       # round a: two Injured Hull hits
+    assert positioning_pool(table.state, "enemy")[0] == 0
+    table.do(GM, "repair.action", "fire:crew", "7D  2H 3H 4H  " + no_move)
+    assert table.ship("london")["fire"] == 2            # failed, but it does not grow
+    table.do(GM, "continue.orders", "continue")
+    table.do(GM, "continue.orders", "continue", "2C 3C")   # round b: two more hits
+    table.do(GM, "repair.action", "fire:crew", "7D  8D 3H 4H  " + no_move)
+    assert table.ship("london")["fire"] == 1
+    table.do(GM, "continue.orders", "continue")
+    table.do(GM, "continue.orders", "continue", "2D")       # round c: one hit
+    table.do(GM, "repair.action", "fire:crew", "7D  8D 3H 4H  " + no_move)
+    assert table.ship("london")["fire"] == 0
+    hits = [h for e in of(table.events, "fire.damage") for h in e.data["hits"]]
+    assert hits == [["hull", 1]] * 2 + [["rigging", 1]] * 2 + [["guns", 1]]
+    assert [e.data["fire"] for e in of(table.events, "repair.test")] == [2, 1, 0]
+    table.do(GM, "continue.orders", "continue")
+    table.do(GM, "continue.orders", "continue")             # round d: no fire, nothing drawn
+    assert table.state["round"] == 4 and len(of(table.events, "fire.damage")) == 3
+
+
+# --- gates, weather, repair ---------------------------------------------------------------
+
+def test_great_hardship_spends_discipline_to_ignore_ship_morale():
+    # D20: O'Toole spends 1 Discipline; he has 2 cards to hand out, and the Maimed Ship
+    # Morale neither costs -3 nor calls for a Discipline test.
+    setup = hermes_setup(great_hardship=True)
+    setup["ships"][0]["morale"] = 2
+    table = Table(setup, "6C  4C KS  3C JD")
+    table.do("pc:otoole", "start.distance", "3")
+    assert table.expect("pc:otoole", "discipline.great_hardship").default == "spend"
+    table.do("pc:otoole", "discipline.great_hardship", "spend")
+    table.do("pc:otoole", "discipline.cards", "2",
+             "7D  8D KH 7C 4S 2S QS JK  9S KS 10D 2C 3C 4C")
+    assert table.state["discipline_cards"] == {"bosworth": 2}
+    assert not of(table.events, "gate.test")
+    assert "ship_morale" not in positioning_pool(table.state, "pc")[1]
+
+
+def test_maimed_ship_morale_needs_a_discipline_test_to_act():
+    setup = hermes_setup()
+    setup["ships"][0]["morale"] = 2
+    table = Table(setup, "6C  4C KS  3C JD")
+    table.do("pc:otoole", "start.distance", "3")
+    table.do("pc:otoole", "discipline.cards", "1")
+    # O'Toole's Discipline 3 fails against 2D; the Hermes turns no Positioning cards and the
+    # Corsair moves by her Critical alone (D18).
+    table.do("pc:otoole", "discipline.cards", "2", "2D  3H 4H 5H  9D  9C 2H 3H 4H 5H 6H")
+    [gate] = of(table.events, "gate.test")
+    assert (gate.data["skill"], gate.data["pool"], gate.data["passed"]) == (
+        "discipline", 3, False)
+    pos = of(table.events, "positioning.test")[0]
+    assert pos.data["pools"]["pc"]["size"] == 0 and pos.data["winner"] == "enemy"
+    table.expect(GM, "positioning.move")
+
+
+def test_awareness_stalemate_leaves_the_start_to_the_gm():
+    cards = "  ".join(["6C  4H KS  3H JD"] * 11)
+    table = Table(hermes_setup(), cards)
+    assert len(of(table.events, "awareness.test")) == 11
+    assert table.expect(GM, "start.distance").default == "4"
+    table.do(GM, "start.distance", "4")
+    assert "the GM" in of(table.events, "start.distance")[0].text
+
+
+def test_weather_and_weatherly():
+    state = london_state()
+    base = positioning_pool(state, "pc")[1]
+    assert "weather" not in base
+    state["weather"] = "storm"
+    assert positioning_pool(state, "pc")[1]["weather"] == -3
+    state["ships"]["london"]["traits"] = ["Weatherly"]
+    # Weatherly eases the Speed penalty, so London is now one faster than the Condor's 1.
+    assert positioning_pool(state, "pc")[1]["speed"] == 2
+    state["weather"] = "good_wind"
+    assert positioning_pool(state, "pc")[1].get("weather") is None
+    state["weather"] = "becalmed"
+    pool = positioning_pool(state, "pc")[1]
+    assert pool["handling"] + pool["weather"] == 0 and "speed" not in pool
+
+
+def test_demasted_ship_has_speed_zero():
+    state = london_state()
+    state["ships"]["london"]["states"]["rigging"] = 3
+    assert positioning_pool(state, "pc")[1]["speed"] == -3
+    assert positioning_pool(state, "enemy")[1]["speed"] == 3
+
+
+def test_damage_penalties_stack_and_repair_ignores_them():
+    state = london_state()
+    state["ships"]["london"]["states"].update(hull=1, crew=2, guns=1, rigging=2)
+    assert positioning_pool(state, "pc")[1] | {} == {
+        "seamanship": 4, "handling": 2, "speed": 1, "hull": -1, "crew": -3, "rigging": -3}
+    assert broadside_pool(state, "pc")[1]["guns"] == -1
+    assert repair_pool(state, "pc", "hull", "crew") == (4, {"seamanship": 4})
+
+
+def test_ship_morale_penalty_d20():
+    state = london_state()
+    state["ships"]["london"]["morale"] = 1
+    assert positioning_pool(state, "pc")[1]["ship_morale"] == -1
+    state["ships"]["london"]["morale"] = 2
+    assert broadside_pool(state, "pc")[1]["ship_morale"] == -3
+    assert repair_pool(state, "pc", "guns", "gunner")[1]["ship_morale"] == -3
+
+
+def test_maimed_guns_need_a_gunnery_test():
+    setup = no_pcs_london(start_distance=3)
+    setup["ships"][1]["tracks"] = {"guns": "..|xx|.."}
+    setup["ships"][1]["crew"]["gunnery"] = 6
+    table = Table(setup)
+    table.do(GM, "repair.action", "none", "9D  2H 3H 4H 5H 6H 7H 8H  9C 2S 3S 4S 5S")
+    table.do(GM, "positioning.move", "1")
+    table.do(GM, "broadside.ammo", "roundshot")
+    # The Condor's pool is 6 + 1 + 2 (gage) - 3 (Guns Maimed) = 6, so she must pass a
+    # Gunnery test (D16, not reduced): CoF 2D, her 6 cards fail. London fires alone.
+    table.do(GM, "broadside.ammo", "roundshot", "2D  3H 4H 5H 6H 7H 8H  4S  2H 3H 5H")
+    gate = of(table.events, "gate.test")[-1]
+    assert (gate.data["skill"], gate.data["pool"], gate.data["passed"]) == ("gunnery", 6, False)
+    assert [e.data["ship"] for e in of(table.events, "broadside.fire")] == ["london"]
+
+
+def test_crew_maimed_ship_that_fails_command_cannot_act():
+    setup = no_pcs_london(start_distance=3)
+    setup["ships"][1]["tracks"] = {"crew": "..|xx|.."}
+    # Round 1: the Condor's Command test (3 cards vs 2D) fails; she turns no Positioning
+    # cards, and London (7 cards) moves by her best success alone (D18).
+    table = Table(setup, "2D  3H 4H 5H  9D  9C 2H 3H 4H 5H 6H 7H")
+    gate = of(table.events, "gate.test")[0]
+    assert gate.data["skill"] == "command" and not gate.data["passed"]
+    pos = of(table.events, "positioning.test")[0]
+    assert pos.data["pools"]["enemy"]["size"] == 0 and pos.data["winner"] == "pc"
+    assert [o.key for o in table.expect(GM, "positioning.move").options] == [
+        "1", "2", "3", "4", "5"]
+
+
+def test_positioning_retest_after_mutual_failure():
+    table = Table(london_setup(), "2C  3H 4H 5H 6H 7H 8H 9H  3D 4D 5D 6D 7D  "
+                                  "2C  3C 4H 5H 6H 7H 8H 9H  3D 4D 5D 6D 7D")
+    first, second = of(table.events, "positioning.test")
+    assert first.data["verdict"] == "both_failed" and second.data["attempt"] == 2
+    table.expect("pc:gunner", "positioning.move")
+
+
+def test_stalemate_after_ten_retests_moves_nothing():
+    cards = "  ".join(["2C  3H 4H 5H 6H 7H 8H 9H  3D 4D 5D 6D 7D"] * 11)
+    table = Table(london_setup(), cards)
+    assert len(of(table.events, "positioning.test")) == 11
+    assert table.state["distance"] == 5
+    table.expect("pc:gunner", "continue.orders")
+
+
+def test_repair_options_and_crew_repair():
+    setup = london_setup(start_distance=3)
+    setup["ships"][0]["tracks"] = {"hull": "xx..|x...|...."}
+    table = Table(setup)
+    decision = table.expect("pc:gunner", "repair.action")
+    keys = [o.key for o in decision.options]
+    assert keys[0] == "none" and "hull:crew" in keys and "hull:pc:gunner" in keys
+    assert "guns:crew" not in keys
+    # A Critical clears the Maimed box, the highest allowed (N5).
+    table.do("pc:gunner", "repair.action", "hull:crew", "7S  7H 2D 3D 4D  " + LONDON_WINS)
+    assert table.ship("london")["tracks"]["hull"] == "xx..|....|...."
+
+
+def test_boarding_ends_the_battle_for_a_skirmish():
+    table = Table(london_setup(start_distance=3), "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+    move = table.expect("pc:gunner", "positioning.move")
+    assert move.default != "0"
+    table.do("pc:gunner", "positioning.move", "0")
+    outcome = ENGINE.outcome(table.state)
+    assert (outcome.result, outcome.winner) == ("boarding", None)
+    assert outcome.data["attacker"] == "london" and "skirmish" in outcome.summary
+
+
+def test_escape_beyond_distance_five():
+    table = Table(london_setup(), "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+    table.do("pc:gunner", "positioning.move", "escape")
+    outcome = ENGINE.outcome(table.state)
+    assert outcome.result == "escaped" and outcome.data["escaped"] == "london"
+
+
+def test_striking_and_disengaging():
+    table = Table(london_setup(), "2C  3H 4H 5H 6H 7H 8H 9H  3D 4D 5D 6D 7D  " * 11)
+    table.do("pc:gunner", "continue.orders", "continue")
+    table.do(GM, "continue.orders", "strike")
+    outcome = ENGINE.outcome(table.state)
+    assert (outcome.winner, outcome.result) == ("pc", "struck")
+    assert outcome.data["ships"]["condor"]["morale"] == 1
+    table = Table(london_setup(), "2C  3H 4H 5H 6H 7H 8H 9H  3D 4D 5D 6D 7D  " * 11)
+    table.do("pc:gunner", "continue.orders", "disengage")
+    table.do(GM, "continue.orders", "disengage")
+    assert ENGINE.outcome(table.state).result == "disengaged"
+
+
+def test_changing_shot_costs_two_on_the_next_broadside():
+    setup = no_pcs_london(start_distance=3)
+    setup["ships"][1]["crew"]["gunnery"] = 5
+    table = Table(setup, "9D  2H 3H 4H 5H 6H 7H 8H  9C 2S 3S 4S 5S")
+    table.do(GM, "positioning.move", "1")
+    first = table.expect(GM, "broadside.ammo")
+    assert first.default == "roundshot" and "-" not in first.options[0].label
+    table.do(GM, "broadside.ammo", "roundshot")
+    table.do(GM, "broadside.ammo", "roundshot", "4S  2H 3H 5H  2C 5D 6D 7D 8D 9D 10D JD")
+    assert of(table.events, "broadside.fire")[-1].data["size"] == 8  # 5 + 1 + 2 (gage)
+    table.do(GM, "continue.orders", "continue")
+    table.do(GM, "continue.orders", "continue", LONDON_WINS)
+    table.do(GM, "positioning.move", "1")
+    table.do(GM, "broadside.ammo", "roundshot")
+    change = table.expect(GM, "broadside.ammo")
+    assert change.default == "roundshot"
+    assert [o.label for o in change.options if o.key == "double"] == ["Double-shotted -4"]
+    table.do(GM, "broadside.ammo", "double", "4S  2H 3H 5H  2C 5D")
+    [event] = [e for e in of(table.events, "broadside.ammo") if e.data["changed"]]
+    assert event.visible_to == frozenset()  # the enemy's shot is the GM's to know
+    fire = of(table.events, "broadside.fire")[-1]
+    assert fire.data["size"] == 2 and "breakdown" not in fire.data  # 5 + 1 - 2 - 2
+    assert fire.gm_data["breakdown"]["changing_shot"] == -2
+    assert not table.ship("condor")["ammo_changed"]
+
+
+# --- the engine contract ------------------------------------------------------------------
+
+def test_illegal_actions_leave_the_state_unchanged():
+    table = hermes_to_round_one()
+    before = json.dumps(table.state, sort_keys=True)
+    with pytest.raises(IllegalAction, match="pc:otoole"):
+        ENGINE.apply(table.state, "pc:smith", "1", ScriptedSource())
+    with pytest.raises(IllegalAction, match="not one of the choices"):
+        ENGINE.apply(table.state, "pc:otoole", "7", ScriptedSource())
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(table.state, GM, "1", ScriptedSource())
+    assert json.dumps(table.state, sort_keys=True) == before
+    final, _ = play_out(ENGINE, table.state, SeededSource(3))
+    with pytest.raises(IllegalAction, match="over"):
+        ENGINE.apply(final, GM, "continue", SeededSource(3))
+
+
+@pytest.mark.parametrize("setup, message", [
+    ({"weather": "fog"}, "weather"),
+    ({"start_distance": 2}, "start_distance"),
+    ({"settings": {"repair_lockout": "never"}}, "repair_lockout"),
+    ({"ships": []}, "exactly two"),
+    ({"pcs": [{"id": "a", "ship": "corsair"}]}, "PC ship"),
+    ({"pcs": [{"id": "a", "skills": {"flying": 2}}]}, "unknown skill"),
+    ({"pcs": [{"id": "a", "station": "cook"}]}, "unknown station"),
+    ({"pcs": [{"id": "a"}, {"id": "a"}]}, "share an id"),
+    ({"surprise": True}, "unknown setup key"),
+])
+def test_setup_errors(setup, message):
+    with pytest.raises(ValueError, match=message):
+        ENGINE.validate_setup({**hermes_setup(), **setup})
+
+
+@pytest.mark.parametrize("ship, message", [
+    ({"type": "Galleon"}, "unknown ship type"),
+    ({"tracks": {"hull": "x|.|."}}, "does not fit"),
+    ({"tracks": {"crew": ".|.|x"}}, "cannot fight"),
+    ({"side": "neutral"}, "side"),
+    ({"morale": 4}, "morale"),
+    ({"crew": {"gunnery": -1}}, "gunnery"),
+    ({"ammo": "stones"}, "ammo"),
+    ({"traits": ["Heart of Oak", "Weatherly"]}, "1 trait"),
+])
+def test_ship_setup_errors(ship, message):
+    setup = hermes_setup()
+    setup["ships"][1] = {**setup["ships"][1], **ship}
+    with pytest.raises(ValueError, match=message):
+        ENGINE.validate_setup(setup)
+
+
+def test_participants():
+    state = hermes_to_round_one().state
+    assert ENGINE.participants(state) == {"pc:otoole": "Master O'Toole",
+                                          "pc:bosworth": "Gunner Bosworth",
+                                          "pc:smith": "Midshipman Smith"}
+
+
+def secret_setup():
+    setup = hermes_setup()
+    setup["ships"][1]["crew"] = {"awareness": 11, "command": 12, "first_aid": 13,
+                                 "gunnery": 14, "maritime": 15, "seamanship": 16}
+    return setup
+
+
+def leaks(value, secrets):
+    """Whether ``value`` (JSON) holds a skill -> value pair of the enemy's crew."""
+    if isinstance(value, dict):
+        return any(k in secrets and secrets[k] == v for k, v in value.items()) or any(
+            leaks(v, secrets) for v in value.values())
+    if isinstance(value, list):
+        return any(leaks(v, secrets) for v in value)
+    return False
+
+
+def test_hidden_information_stays_hidden():
+    setup = secret_setup()
+    secrets = setup["ships"][1]["crew"]
+    for seed in range(20):
+        source = SeededSource(seed)
+        state, events = ENGINE.start(setup, source)
+        views = []
+        while ENGINE.outcome(state) is None:
+            for who in ("pc:otoole", "pc:smith", "outsider"):
+                views.append(ENGINE.view(state, who))
+            decision = ENGINE.pending(state)[0]
+            choice = ENGINE.default_choice(state, decision)
+            if decision.kind == "fight.opposition":
+                choice = "contested:gunnery"
+            state, new = ENGINE.apply(state, decision.actor, choice, source)
+            events += new
+        for view in views:
+            assert "crew" not in view["ships"]["corsair"]
+            assert not leaks(view, secrets)
+        for event in events:
+            assert not leaks(event.data, secrets), event
+            if event.visible_to is not None:
+                assert "pc:otoole" not in event.visible_to
+        assert any(leaks(e.gm_data, secrets) for e in events)  # the GM does see them
+    assert ENGINE.view(state, GM)["ships"]["corsair"]["crew"] == secrets
+
+
+def test_player_view_shows_own_pc_only():
+    state = hermes_to_round_one().state
+    view = ENGINE.view(state, "pc:smith")
+    assert view["pcs"]["smith"]["skills"]["maritime"] == 3
+    assert "skills" not in view["pcs"]["otoole"]
+    assert view["ships"]["corsair"]["tracks"] == state["ships"]["corsair"]["tracks"]
+    assert view["distance"] == 3 and view["round"] == 1 and view["step"] == "positioning"
+    assert view["waiting_for"] == {"actor": "pc:otoole", "kind": "positioning.move"}
+
+
+def test_same_seed_same_battle():
+    def battle(seed):
+        source = SeededSource(seed)
+        state, events = ENGINE.start(hermes_setup(), source)
+        state, more = play_out(ENGINE, state, source)
+        return state, [e.as_dict() for e in events + more], [str(d) for d in source.log]
+    assert battle(7) == battle(7)
+    assert battle(7) != battle(8)
+
+
+def test_every_step_round_trips_through_json():
+    source = SeededSource(11)
+    state, _ = ENGINE.start(hermes_setup(), source)
+    while ENGINE.pending(state):
+        decision = ENGINE.pending(state)[0]
+        state, _ = ENGINE.apply(json.loads(json.dumps(state)), decision.actor,
+                                ENGINE.default_choice(state, decision), source)
+        roundtrip(state)
+
+
+def random_setup(rng):
+    types = ["Cutter", "Brig Sloop", "Ship Sloop", "Sixth Rate", "Fifth Rate", "Third Rate",
+             "First Rate"]
+    crew = {k: rng.randint(1, 6) for k in ("awareness", "command", "first_aid", "gunnery",
+                                            "maritime", "seamanship")}
+    pcs = [{"id": f"p{i}", "name": f"PC {i}", "seniority": rng.randint(0, 9),
+            "discipline": rng.randint(1, 4), "station": rng.choice(["master", "gunner", None]),
+            "skills": {k: rng.randint(0, 5) for k in SKILLS}}
+           for i in range(rng.randint(0, 3))]
+    return {
+        "weather": rng.choice(list(naval.WEATHER)),
+        "start_distance": rng.choice([None, 3, 4, 5]),
+        "settings": {"repair_lockout": rng.choice(["same_round", "next_round"]),
+                     "double_shot_extra": rng.choice(["per_area", "per_hit"]),
+                     "great_hardship": rng.choice([False, True])},
+        "ships": [
+            {"id": "a", "name": "A", "side": "pc", "type": rng.choice(types), "crew": crew,
+             "morale": rng.randint(0, 2), "fire": rng.choice([0, 0, 1])},
+            {"id": "b", "name": "B", "side": "enemy", "type": rng.choice(types),
+             "crew": dict(crew), "morale": rng.randint(0, 2)},
+        ],
+        "pcs": pcs,
+    }
+
+
+def test_a_thousand_seeds_all_end():
+    setup = hermes_setup()
+    for seed in range(1000):
+        source = SeededSource(seed)
+        state, _ = ENGINE.start(setup, source)
+        state, _ = play_out(ENGINE, state, source, max_steps=5000)
+        assert ENGINE.outcome(state) is not None
+        assert state["round"] <= naval.NIGHTFALL_ROUND
+
+
+def test_random_choices_in_random_battles_stay_legal():
+    rng = random.Random(5)
+    for seed in range(150):
+        setup = random_setup(rng)
+        source = SeededSource(seed)
+        state, _ = ENGINE.start(setup, source)
+        steps = 0
+        while ENGINE.pending(state):
+            decision = ENGINE.pending(state)[0]
+            assert decision.default in [o.key for o in decision.options], decision
+            choice = rng.choice(decision.options).key
+            if decision.kind == "positioning.move" and choice == "0" and rng.random() < 0.9:
+                choice = decision.default
+            state, _ = ENGINE.apply(state, decision.actor, choice, source)
+            steps += 1
+        roundtrip(state)
+        outcome = ENGINE.outcome(state)
+        assert outcome.result in {"sunk", "crew_dead", "struck", "escaped", "disengaged",
+                                  "boarding", "both_lost"}
+        assert set(outcome.data["ships"]) == {"a", "b"}
+
+
+def test_default_battle_is_plausible():
+    # The stronger Hermes closes and fights; the Corsair flees or is beaten. Over 300 seeds
+    # the Corsair never wins and the Hermes takes her more often than not.
+    results = {}
+    for seed in range(300):
+        source = SeededSource(seed)
+        state, _ = ENGINE.start(hermes_setup(), source)
+        state, _ = play_out(ENGINE, state, source)
+        outcome = ENGINE.outcome(state)
+        results[outcome.winner] = results.get(outcome.winner, 0) + 1
+    assert results.get("enemy", 0) < 10
+    assert results.get("pc", 0) > 150
