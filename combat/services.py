@@ -134,11 +134,16 @@ def _round_of(state: dict) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _append_events(encounter: Encounter, events: list[Event]) -> list[EncounterEvent]:
+def _append_events(encounter: Encounter, events: list[Event], *, round_: int | None
+                   ) -> list[EncounterEvent]:
+    """Append ``events`` to the log. ``round_`` is the round the step began in; an event
+    whose ``data`` carries an integer ``"round"`` (a new round beginning) moves the events
+    from it on to that round."""
     last = encounter.events.aggregate(last=Max("seq"))["last"] or 0
-    round_ = _round_of(encounter.state)
-    rows = [
-        EncounterEvent(
+    rows = []
+    for i, e in enumerate(events, start=1):
+        round_ = _round_of(e.data) if _round_of(e.data) is not None else round_
+        rows.append(EncounterEvent(
             encounter=encounter,
             seq=last + i,
             kind=e.kind,
@@ -147,9 +152,7 @@ def _append_events(encounter: Encounter, events: list[Event]) -> list[EncounterE
             gm_data=e.gm_data,
             visible_to=None if e.visible_to is None else sorted(e.visible_to),
             round=round_,
-        )
-        for i, e in enumerate(events, start=1)
-    ]
+        ))
     return EncounterEvent.objects.bulk_create(rows)
 
 
@@ -215,7 +218,7 @@ def encounter_start(*, encounter: Encounter, user, expected_version) -> Encounte
         "revealed when the battle ends.",
         data={"seed_hash": encounter.seed_hash, "engine": encounter.engine},
     )
-    _append_events(encounter, [opening, *events])
+    _append_events(encounter, [opening, *events], round_=None)
     _finish_if_over(encounter, kernel, user)
     encounter.save()
     log_append(campaign=encounter.campaign, kind="battle.started", actor=user,
@@ -225,10 +228,11 @@ def encounter_start(*, encounter: Encounter, user, expected_version) -> Encounte
 
 def _apply(encounter: Encounter, table: _Table, actor: str, kind: str, choice: str) -> None:
     """Apply one decision to a locked encounter in memory and append its events."""
+    round_ = _round_of(encounter.state)
     events = table.apply(actor, choice)
     table.store(encounter)
     encounter.choices = [*encounter.choices, {"actor": actor, "kind": kind, "choice": choice}]
-    _append_events(encounter, events)
+    _append_events(encounter, events, round_=round_)
 
 
 def _finish_if_over(encounter: Encounter, kernel: Engine, user) -> bool:
@@ -240,7 +244,7 @@ def _finish_if_over(encounter: Encounter, kernel: Engine, user) -> bool:
     encounter.status = Encounter.Status.FINISHED
     encounter.finished_at = timezone.now()
     encounter.outcome = outcome.as_dict()
-    _append_events(encounter, [Event(
+    _append_events(encounter, round_=_round_of(encounter.state), events=[Event(
         "encounter.end",
         f"{outcome.summary} The seed is revealed: {encounter.seed}.",
         data={"seed": encounter.seed, "seed_hash": encounter.seed_hash,
@@ -315,11 +319,23 @@ def encounter_resolve_rest(*, encounter: Encounter, user) -> Job:
     if encounter.jobs.filter(status__in=[Job.Status.QUEUED, Job.Status.RUNNING]).exists():
         raise ValidationError("The rest of this battle is already being resolved.")
     job = Job.objects.create(encounter=encounter, kind=Job.Kind.RESOLVE_REST, created_by=user)
-    # Imported here: the task module imports this one.
-    from combat.tasks import run_job
-
-    transaction.on_commit(lambda: run_job.delay(job.pk))
+    transaction.on_commit(lambda: _send(job.pk))
     return job
+
+
+def _send(job_id: int) -> None:
+    """Send the task that runs job ``job_id`` to the workers. If the broker cannot be
+    reached, the job is marked failed with the reason rather than left queued forever."""
+    from combat.tasks import run_job  # imported here: the task module imports this one
+
+    try:
+        run_job.delay(job_id)
+    except Exception as exc:  # any broker or transport error: the message was not sent
+        logger.exception("could not send job %s to the workers", job_id)
+        Job.objects.filter(pk=job_id, status=Job.Status.QUEUED).update(
+            status=Job.Status.FAILED, finished_at=timezone.now(),
+            error=f"The job could not be handed to the workers: {exc}"[:2000],
+        )
 
 
 def _remaining_decisions(encounter: Encounter, kernel: Engine) -> int:

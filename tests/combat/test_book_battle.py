@@ -35,6 +35,9 @@ def test_round_1_through_the_services(book_battle, play, hermes, corsair):
     assert encounter.version == 2 + len(ROUND_1)  # created 1, begun 2, then one per step
     kinds = list(encounter.events.values_list("kind", flat=True))
     assert kinds[:3] == ["encounter.start", "battle.start", "awareness.test"]
+    rounds = dict(encounter.events.filter(kind__in=["continue.orders", "round.start"])
+                  .values_list("kind", "round"))
+    assert rounds == {"continue.orders": 1, "round.start": 2}  # round 1 ends, round 2 begins
     fire = encounter.events.filter(kind="broadside.fire").order_by("seq")
     assert [e.data["card_of_fate"] for e in fire] == ["AS", "AS"]
     assert [c for c, _ in fire[0].data["cards"]] == "KS 2S 10D 2C AD QH 8D".split()
@@ -74,6 +77,7 @@ def test_round_1_through_the_battle_page(book_battle, gm_client, hermes, corsair
         decision = engine.pending(book_battle.state)[0]
         html = page.content.decode()
         assert f'name="kind" value="{decision.kind}"' in html
+        assert f'value="{choice}"' in html
         assert f'name="version" value="{book_battle.version}"' in html
         response = gm_client.post(reverse("combat:act", args=[book_battle.pk]), {
             "actor": decision.actor, "kind": decision.kind, "choice": choice,

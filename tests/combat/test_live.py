@@ -25,7 +25,7 @@ def test_the_poll_sends_only_what_is_new(book_battle, play, player_b_client):
     response = player_b_client.get(poll, {"after": after, "token": token})
     assert response.status_code == 200
     html = response.content.decode()
-    assert 'hx-swap-oob="beforeend:#event-log"' in html
+    assert 'hx-swap-oob="afterbegin:#event-log"' in html
     assert 'data-kind="positioning.test"' in html
     assert f'data-seq="{after}"' not in html  # nothing already shown is sent again
     assert '<section id="battle-state" hx-swap-oob="true">' in html

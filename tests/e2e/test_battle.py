@@ -19,7 +19,10 @@ def decide(page, choice):
     """Make the first decision shown on ``page`` with ``choice`` and wait for the reload."""
     form = page.locator("form.decision").first
     form.wait_for()
-    form.locator(f'input[name=choice][value="{choice}"]').check()
+    if form.locator("select[name=choice]").count():
+        form.locator("select[name=choice]").select_option(choice)
+    else:
+        form.locator(f'input[name=choice][value="{choice}"]').check()
     with page.expect_navigation():
         form.locator("button[type=submit]").click()
 
