@@ -108,6 +108,8 @@ Event kinds: ``battle.start``, ``awareness.test``, ``start.distance``,
 
 from __future__ import annotations
 
+import json
+
 from rules.btq.characters import MEASURES, NPC_CREW_SKILLS, SKILLS, DamageState
 from rules.btq.settings import resolve
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
@@ -343,7 +345,7 @@ def _initial_state(setup: dict) -> State:
                     handling=stats.handling,
                     boxes={a: list(stats.boxes[a]) for a in AREAS},
                     states={a: int(DamageTrack.parse(t).state) for a, t in entry["tracks"].items()},
-                    fired=False, ammo_changed=False, intent="continue", struck=False,
+                    fired=False, ammo_changed=False, struck=False,
                     hardship=False)
         ships[entry["id"]] = ship
         sides[entry["side"]] = entry["id"]
@@ -367,6 +369,25 @@ def _initial_state(setup: dict) -> State:
         "await": None,
         "result": None,
     }
+
+
+_STARTS: dict[str, State] = {}
+_STARTS_KEPT = 256
+
+
+def _start_state(setup: dict) -> State:
+    """The state before any card is turned. A Monte Carlo starts the same setup thousands of
+    times, so the validated state is kept by the setup's JSON text (and copied out)."""
+    try:
+        key = json.dumps(setup, sort_keys=True)
+    except (TypeError, ValueError):
+        return _initial_state(validate_setup(setup))
+    state = _STARTS.get(key)
+    if state is None:
+        state = _initial_state(validate_setup(setup))
+        if len(_STARTS) < _STARTS_KEPT:
+            _STARTS[key] = state
+    return _thaw(state)
 
 
 # --- the ship's figures ----------------------------------------------------------------------
@@ -946,7 +967,6 @@ def _positioning_step(st, source, events):
     if winner is None:
         st["step"] = "how_will_you_fight"
         return
-    rs["positioning"] = {"winner": winner, "level": level}
     _await(st, "positioning.move", winner, reach=level)
 
 
@@ -1070,17 +1090,17 @@ def _broadside_step(st, source, events):
     for side in rs["firing"]:
         ship = _ship(st, side)
         size, breakdown = broadside_pool(st, side)
-        pid, _ = _officer(st, side, "gunnery", "gunner")
+        pid, value = _officer(st, side, "gunnery", "gunner")
         if size <= 0:
+            data, gm_data = {"ship": ship["id"]}, {}
+            (data if side == "pc" else gm_data)["breakdown"] = breakdown
             events.append(Event("broadside.cannot_fire", f"The {ship['name']} has no cards "
-                                "for a Broadside!: she cannot fire.", {"ship": ship["id"]},
-                                {"breakdown": breakdown}))
+                                "for a Broadside!: she cannot fire.", data, gm_data))
             continue
-        if ship["states"]["guns"] == _MAIMED:
-            gpid, value = _officer(st, side, "gunnery", "gunner")
-            if not _gate(st, source, events, side, gpid, "gunnery", value,
-                         "Guns Maimed: a Gunnery test to fire"):
-                continue
+        if ship["states"]["guns"] == _MAIMED and not _gate(
+                st, source, events, side, pid, "gunnery", value,
+                "Guns Maimed: a Gunnery test to fire"):
+            continue
         if ship["states"]["hull"] == _MAIMED:
             mpid, value = _officer(st, side, "seamanship", "master")
             if not _gate(st, source, events, side, mpid, "seamanship", value,
@@ -1178,8 +1198,8 @@ def _continue_step(st, source, events):
             _await(st, "continue.orders", side)
             return
     names = {s: _ship(st, s)["name"] for s in SIDES}
-    events.append(Event("continue.orders", "; ".join(
-        f"the {names[s]}: {orders[s]}" for s in SIDES).capitalize() + ".",
+    events.append(Event("continue.orders", "Continuing the Engagement: " + "; ".join(
+        f"the {names[s]} {_ORDERS[orders[s]]}" for s in SIDES) + ".",
         {"orders": {st["sides"][s]: orders[s] for s in SIDES}}))
     strikers = [s for s in SIDES if orders[s] == "strike"]
     if strikers:
@@ -1197,9 +1217,10 @@ def _continue_step(st, source, events):
         _finish(st, events, "disengaged", None, "Both captains disengage: the ships "
                 "separate and sail away from each other.")
         return
-    for side in SIDES:
-        _ship(st, side)["intent"] = orders[side]
     st["step"], st["rs"] = "repair", {"locked_next": rs.get("locked_next", [])}
+
+
+_ORDERS = {"continue": "continues", "disengage": "disengages", "strike": "strikes"}
 
 
 def _answer_orders(st, aw, choice, source, events):
@@ -1346,8 +1367,7 @@ def _decision(st, aw) -> Decision:
 # --- default policies ------------------------------------------------------------------------
 
 def _free_boxes(ship, areas=("hull", "crew")):
-    tracks = [DamageTrack.parse(ship["tracks"][a]) for a in areas]
-    return sum(sum(t.sizes) - t.crossed for t in tracks)
+    return sum(ship["tracks"][a].count(".") for a in areas)
 
 
 def _threat(st, side):
@@ -1540,7 +1560,7 @@ class NavalEngine:
         return validate_setup(setup)
 
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
-        st = _initial_state(validate_setup(setup))
+        st = _start_state(setup)
         pc, enemy = _ship(st, "pc"), _ship(st, "enemy")
         events = [Event("battle.start", f"The {pc['name']} ({pc['type']}) meets the "
                         f"{enemy['name']} ({enemy['type']}) in {WEATHER[st['weather']][0]}.",
@@ -1586,6 +1606,21 @@ class NavalEngine:
         if aw is None or aw["kind"] != decision.kind:
             raise IllegalAction(f"{decision.kind} is not the decision the battle waits for")
         return _policy(state, aw)
+
+    def auto_play(self, state: State, source: RandomSource) -> State:
+        """The final state of ``state`` played to its end with the default policies: what
+        :func:`rules.engine.play_out` returns, faster (one copy of the state, no decisions
+        built, no events kept). The Monte Carlo uses it."""
+        st = _thaw(state)
+        events: list[Event] = []
+        while st["result"] is None:
+            aw = st["await"]
+            choice = _policy(st, aw)
+            st["await"] = None
+            _ANSWERS[aw["kind"]](st, aw, choice, source, events)
+            _run(st, source, events)
+            events.clear()
+        return st
 
     def outcome(self, state: State) -> Outcome | None:
         result = state["result"]
