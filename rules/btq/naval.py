@@ -387,7 +387,7 @@ def _start_state(setup: dict) -> State:
         state = _initial_state(validate_setup(setup))
         if len(_STARTS) < _STARTS_KEPT:
             _STARTS[key] = state
-    return _thaw(state)
+    return _copy(state)  # a full copy: a caller's slip must not spoil the kept state
 
 
 # --- the ship's figures ----------------------------------------------------------------------
