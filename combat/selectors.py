@@ -112,8 +112,7 @@ def decisions_for(encounter: Encounter, participants: list[str]) -> tuple[list[d
     if encounter.status != Encounter.Status.ACTIVE:
         return [], []
     engine = get_engine(encounter.engine)
-    names = engine.participants(encounter.state)
-    names[GM] = "the GM"
+    names = {**engine.participants(encounter.state), GM: "the GM"}
     mine, waiting = [], []
     for decision in engine.pending(encounter.state):
         if GM in participants or decision.actor in participants:
