@@ -4,25 +4,27 @@ from pathlib import Path
 
 from django import forms
 
+from rules.btq.naval import DISTANCES, WEATHER
 from ships.models import Ship
 
 BOOK_CARDS_FILE = Path(__file__).resolve().parent / "fixtures" / "hermes_vs_corsair_cards.txt"
 
-WEATHER_CHOICES = [
-    ("becalmed", "Becalmed (Speed 0, Handling 0)"),
-    ("steady_breeze", "Steady Breeze (no modifiers)"),
-    ("good_wind", "Good Wind (Handling -1)"),
-    ("high_seas", "High Seas (Speed -1, Handling -2)"),
-    ("storm", "Storm (Speed -2, Handling -3)"),
-]
-"""The ship-combat weather (BtQ L2365-2367; ``rules/btq_naval.md`` §4.3.1)."""
+
+
+def _weather_label(name: str, speed: int | None, handling: int | None) -> str:
+    if speed is None:
+        return f"{name} (Speed 0, Handling 0)"
+    changes = [f"{what} {value:+d}" for what, value in (("Speed", speed), ("Handling", handling))
+               if value]
+    return f"{name} ({', '.join(changes) or 'no modifiers'})"
+
+
+WEATHER_CHOICES = [(key, _weather_label(*row)) for key, row in WEATHER.items()]
+"""The ship-combat weather (BtQ L2365-2367; ``rules.btq.naval.WEATHER``)."""
 
 AWARENESS = ""
-START_DISTANCE_CHOICES = [
-    (AWARENESS, "An Awareness test decides"),
-    ("3", "3: Visual"),
-    ("4", "4: Far Sight"),
-    ("5", "5: Horizon"),
+START_DISTANCE_CHOICES = [(AWARENESS, "An Awareness test decides")] + [
+    (str(d), f"{d}: {DISTANCES[d]}") for d in (3, 4, 5)
 ]
 """The starting distance: set by the GM (3-5), or by a contested Awareness test
 (BtQ L2397-2402)."""
@@ -60,8 +62,11 @@ class NavalEncounterForm(forms.Form):
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)
         ships = Ship.objects.filter(campaign=campaign).select_related("ship_type")
-        self.fields["pc_ship"].queryset = ships.filter(side=Ship.Side.PC)
-        self.fields["enemy_ship"].queryset = ships.filter(side=Ship.Side.ENEMY)
+        for name, side in (("pc_ship", Ship.Side.PC), ("enemy_ship", Ship.Side.ENEMY)):
+            choices = ships.filter(side=side)
+            self.fields[name].queryset = choices
+            if len(choices) == 1:
+                self.fields[name].initial = choices[0].pk
 
     def clean_start_distance(self):
         value = self.cleaned_data["start_distance"]
