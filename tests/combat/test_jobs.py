@@ -70,11 +70,14 @@ def test_the_page_shows_the_progress_then_the_result(book_battle, gm, gm_client,
     assert response.status_code == 302
     job = book_battle.jobs.get()
     for client in (gm_client, player_a_client):
-        assert '<progress value="0" max="100"' in client.get(url).content.decode()
+        page = client.get(url).content.decode()
+        assert '<progress value="0" max="100"' in page
+        assert 'hx-trigger="every 2s"' in page
     assert "Resolve the rest" not in gm_client.get(url).content.decode()
     job_run(job_id=job.pk)
     page = gm_client.get(url).content.decode()
     assert "<progress" not in page
+    assert 'hx-trigger="every 2s"' not in page  # the battle is over: no more polling
     assert "Resolved by the computer" in page
     assert "The seed is revealed" in page or "Seed:" in page
     api = gm_client.get(reverse("api-job", args=[job.pk])).json()
