@@ -139,6 +139,10 @@ else:
         "processed_folder": str(CELERY_FS_DIR / "processed"),
         "store_processed": False,
     }
+    # The filesystem transport lists these folders on every poll and publish: make them
+    # once here, for the web server and the worker alike.
+    for folder in ("queue", "processed"):
+        (CELERY_FS_DIR / folder).mkdir(parents=True, exist_ok=True)
 # Jobs keep their state in our own table (combat.Job), never in Celery's result store.
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
