@@ -356,6 +356,9 @@ def ship_record_battle(*, ship: Ship, tracks: dict, morale: int, note: str, acto
     ship.morale_state = _check_morale(morale)
     ship.version += 1
     ship.save()
+    # An enemy ship's Ship Morale is the GM's to know, so its record is too; the battle's
+    # own entry in the log tells everyone how it ended.
     log_append(campaign=ship.campaign, kind="ship.battle", actor=actor, text=note,
-               data={"ship": ship.pk, "tracks": clean, "morale": ship.morale_state})
+               data={"ship": ship.pk, "tracks": clean, "morale": ship.morale_state},
+               gm_only=ship.is_hidden_from_players)
     return ship

@@ -67,7 +67,17 @@ def test_record_battle_writes_tracks_morale_version_and_log(enemy_ship, campaign
     assert ship.morale_state == 1 and ship.version == before + 1
     entry = campaign.log_entries.first()
     assert entry.kind == "ship.battle" and entry.text == "The Le Secret struck her colours."
-    assert not entry.gm_only
+    assert entry.gm_only, "an enemy ship's Ship Morale must not reach the players' log"
+
+
+def test_record_battle_of_the_players_ship_is_in_their_log(pc_ship, campaign):
+    ship_record_battle(
+        ship=pc_ship,
+        tracks={"hull": "x.|..|..", "guns": "..|..|..", "crew": "..|..|..", "rigging": "..|..|.."},
+        morale=0, note="HMS Testament took light damage.",
+    )
+    entry = campaign.log_entries.first()
+    assert entry.kind == "ship.battle" and not entry.gm_only
 
 
 def test_record_battle_refuses_a_track_that_does_not_fit(enemy_ship):
