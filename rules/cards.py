@@ -21,8 +21,8 @@ Card('10S')
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable
+from dataclasses import FrozenInstanceError
 
 SUITS = ("D", "H", "C", "S")
 SUIT_NAMES = {"D": "Diamonds", "H": "Hearts", "C": "Clubs", "S": "Spades"}
@@ -39,22 +39,65 @@ class CardError(ValueError):
     """A card or deck was named or used in a way the rules do not allow."""
 
 
-@dataclass(frozen=True, slots=True)
 class Card:
     """One playing card.
 
     ``rank`` is 2-14 (11 J, 12 Q, 13 K, 14 A) or 0 for the Joker; ``suit`` is one of
     :data:`SUITS`, or ``""`` for the Joker. A Joker may carry ``played_as``, the card its
     owner declared it to be (BtQ L1228: "you can choose it to be ANY CARD").
+
+    Cards are immutable and interned: the 52 cards, the Joker and the Joker declared as each
+    of the 52 exist once each, so ``Card(14, "H") is parse_card("AH")``. Equality and hashing
+    are therefore by identity, which decks and grade tables use on every card turned. A rank,
+    suit or declaration that makes no such card raises :class:`CardError`.
     """
+
+    __slots__ = ("rank", "suit", "played_as", "is_joker", "_text")
+    __match_args__ = ("rank", "suit", "played_as")
 
     rank: int
     suit: str
-    played_as: Card | None = None
+    played_as: Card | None
+    is_joker: bool
 
-    @property
-    def is_joker(self) -> bool:
-        return self.rank == JOKER_RANK
+    def __new__(cls, rank: int, suit: str, played_as: Card | None = None) -> Card:
+        try:
+            return _INTERNED[rank, suit, played_as]
+        except (KeyError, TypeError):
+            raise CardError(f"Card({rank!r}, {suit!r}, {played_as!r}) is not a card: rank 2-14 "
+                            f"and suit D, H, C or S, or rank 0 and suit '' for the Joker "
+                            f"(played as one of the 52 cards, or not)") from None
+
+    @classmethod
+    def _intern(cls, rank: int, suit: str, played_as: Card | None = None) -> Card:
+        card = object.__new__(cls)
+        set_field = object.__setattr__
+        set_field(card, "rank", rank)
+        set_field(card, "suit", suit)
+        set_field(card, "played_as", played_as)
+        set_field(card, "is_joker", rank == JOKER_RANK)
+        if rank == JOKER_RANK:
+            text = "JK" if played_as is None else f"JK={played_as}"
+        else:
+            text = f"{RANK_NAMES.get(rank, str(rank))}{suit}"
+        set_field(card, "_text", text)
+        _INTERNED[rank, suit, played_as] = card
+        return card
+
+    def __setattr__(self, name, value):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}: a card is immutable")
+
+    def __delattr__(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}: a card is immutable")
+
+    def __reduce__(self):
+        return Card, (self.rank, self.suit, self.played_as)
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo) -> Card:
+        return self
 
     @property
     def effective(self) -> Card:
@@ -75,19 +118,22 @@ class Card:
         chosen = parse_card(card) if isinstance(card, str) else card
         if chosen.is_joker:
             raise CardError("a Joker must be played as one of the 52 cards")
-        return Card(JOKER_RANK, "", chosen)
+        return _INTERNED[JOKER_RANK, "", chosen]
 
     def __str__(self) -> str:
-        if self.is_joker:
-            return "JK" if self.played_as is None else f"JK={self.played_as}"
-        return f"{RANK_NAMES.get(self.rank, str(self.rank))}{self.suit}"
+        return self._text
 
     def __repr__(self) -> str:
-        return f"Card('{self}')"
+        return f"Card('{self._text}')"
 
 
-JOKER = Card(JOKER_RANK, "")
-STANDARD_52: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in range(2, 15))
+_INTERNED: dict[tuple[int, str, Card | None], Card] = {}
+STANDARD_52: tuple[Card, ...] = tuple(Card._intern(r, s) for s in SUITS for r in range(2, 15))
+JOKER = Card._intern(JOKER_RANK, "")
+DECLARED_JOKERS: tuple[Card, ...] = tuple(Card._intern(JOKER_RANK, "", c) for c in STANDARD_52)
+"""The Joker played as each of the 52 cards, in the order of :data:`STANDARD_52`."""
+ALL_CARDS: tuple[Card, ...] = STANDARD_52 + (JOKER,) + DECLARED_JOKERS
+"""Every card there is: the 52, the Joker and the 52 declared Jokers."""
 _BY_TEXT = {str(c): c for c in STANDARD_52} | {"JK": JOKER}
 _SPLIT = re.compile(r"[\s,]+")
 

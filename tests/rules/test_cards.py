@@ -1,5 +1,7 @@
 """Playing cards and decks (rules/cards.py; BtQ L45, L50, L1193, L1239)."""
 
+import copy
+import pickle
 from collections import Counter
 
 import pytest
@@ -7,7 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.cards import (
+    ALL_CARDS,
     DECK_KINDS,
+    DECLARED_JOKERS,
     GM_DECK,
     JOKER,
     PLAYER_DECK,
@@ -171,3 +175,42 @@ def test_in_deck_and_out_always_make_the_composition(kind, data):
             assert len(set(deck.out)) == len(deck.out)
         deck.gather()
         assert Counter(deck.remaining) == Counter(deck.cards) and not deck.out
+
+
+def test_cards_are_interned_and_equal_by_value():
+    assert parse_card("AH") == Card(14, "H") and parse_card("AH") is Card(14, "H")
+    assert hash(parse_card("AH")) == hash(Card(14, "H"))
+    assert parse_card("JK=7D") == JOKER.declare(Card(7, "D")) == Card(0, "", Card(7, "D"))
+    assert parse_card("JK=7D") != JOKER and parse_card("JK=7D") != Card(7, "D")
+    assert parse_card("JK=7D") != parse_card("JK=7H")
+    assert Card(7, "D") != "7D" and Card(7, "D") != (7, "D", None)
+    assert len({parse_card("JK=7D"), JOKER.declare("7D"), JOKER, Card(7, "D")}) == 3
+    assert Counter(parse_cards("4C 4C JK=4C")) == {Card(4, "C"): 2, JOKER.declare("4C"): 1}
+
+
+def test_copies_and_pickles_of_a_card_are_the_card():
+    for card in (Card(10, "S"), JOKER, JOKER.declare("QH")):
+        assert copy.copy(card) is card and copy.deepcopy(card) is card
+        assert pickle.loads(pickle.dumps(card)) is card
+
+
+@pytest.mark.parametrize("args", [(1, "S"), (15, "H"), (7, "X"), (0, "S"), (7, ""),
+                                  (0, "", JOKER), (7, "D", Card(8, "D")), ([7], "D")])
+def test_only_real_cards_can_be_made(args):
+    with pytest.raises(CardError, match="is not a card"):
+        Card(*args)
+
+
+def test_a_card_is_immutable():
+    card = Card(7, "D")
+    with pytest.raises(AttributeError, match="immutable"):
+        card.rank = 8
+    with pytest.raises(AttributeError, match="immutable"):
+        del card.suit
+    assert card.rank == 7
+
+
+def test_every_card_there_is():
+    assert len(ALL_CARDS) == len(set(ALL_CARDS)) == 105
+    assert [c.played_as for c in DECLARED_JOKERS] == list(STANDARD_52)
+    assert all(parse_card(str(c)) is c for c in ALL_CARDS)
