@@ -1,14 +1,17 @@
 """Who may see a campaign: the single place that decides it (STYLE.md, Zulip access helpers).
 
 Every page and API view reaches a campaign through :func:`campaign_for_user`; outsiders get
-a 404, so they cannot learn that a campaign exists.
+a 404, so they cannot learn that a campaign exists. The same goes for its card tests, and
+:func:`card_test_view` is the one place that decides what a viewer sees of a test.
 """
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
 
-from campaigns.models import Campaign, CampaignLogEntry, Membership
+from campaigns import table
+from campaigns.models import Campaign, CampaignLogEntry, CardTest, Membership
+from rules.btq.tests import DIFFICULTY, PendingTest, TestError, TestRecord
 
 
 def campaigns_for_user(user) -> QuerySet[Campaign]:
@@ -79,3 +82,261 @@ def campaign_for_invite(token: str) -> Campaign | None:
     if not token:
         return None
     return Campaign.objects.filter(invite_token=token).first()
+
+
+# --- Card tests -------------------------------------------------------------------------
+
+S = CardTest.Status
+ACTION_STATUSES = {
+    "accept": {"gm": (S.PROPOSED,)},
+    "decline": {"gm": (S.PROPOSED,)},
+    "cancel": {"gm": (S.PROPOSED, S.AWAITING_CONFIRMATION), "proposer": (S.PROPOSED,)},
+    "confirm": {"player": (S.AWAITING_CONFIRMATION,)},
+    "joker": {"player": (S.AWAITING_JOKER,), "gm": (S.AWAITING_JOKER,)},
+}
+"""Who may take each step of a card test, and in which statuses. ``"player"`` is the acting
+PC's player (the GM confirms for a PC without one), ``"proposer"`` the player who proposed
+the test. The GM may name a Joker for a player who is away: its default is the Card of
+Fate (D5)."""
+
+ACTION_VERBS = {"accept": "accepted", "decline": "declined", "cancel": "cancelled",
+                "confirm": "confirmed", "joker": "given a Joker's card"}
+
+
+def card_tests_for_user(user, campaign: Campaign) -> QuerySet[CardTest]:
+    """The card tests of ``campaign``, newest first, for a member (all of them: the cards are
+    turned in front of the whole table); none for anyone else."""
+    if membership_role(user, campaign) is None:
+        return CardTest.objects.none()
+    return campaign.card_tests.select_related(
+        "character", "character__owner", "opponent", "reputation", "at_risk_reputation",
+        "created_by",
+    )
+
+
+def card_test_for_user(user, pk, campaign: Campaign | None = None) -> CardTest:
+    """The card test ``pk`` (of ``campaign``, if given) if ``user`` is a member of its
+    campaign; ``Http404`` otherwise."""
+    tests = CardTest.objects.filter(campaign__in=campaigns_for_user(user))
+    if campaign is not None:
+        tests = tests.filter(campaign=campaign)
+    try:
+        return tests.select_related("campaign", "character", "character__owner", "opponent",
+                                    "reputation", "at_risk_reputation", "created_by").get(pk=pk)
+    except (CardTest.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such test.") from None
+
+
+def _capacities(user, test: CardTest, role: str | None) -> set[str]:
+    if role is None:
+        return set()
+    found = set()
+    if role == Membership.Role.GM:
+        found.add("gm")
+    owner = test.character.owner_id
+    if (owner is not None and owner == user.pk) or (owner is None and "gm" in found):
+        found.add("player")
+    if test.origin == CardTest.Origin.PLAYER and test.created_by_id == user.pk:
+        found.add("proposer")
+    return found
+
+
+def card_test_may(user, test: CardTest, action: str, role: str | None = None) -> bool:
+    """Whether ``user`` may take ``action`` (a key of :data:`ACTION_STATUSES`) on ``test``
+    in some status, whatever its status now."""
+    role = role if role is not None else membership_role(user, test.campaign)
+    return bool(_capacities(user, test, role) & set(ACTION_STATUSES[action]))
+
+
+def card_test_allows(user, test: CardTest, action: str, role: str | None = None) -> bool:
+    """Whether ``user`` may take ``action`` on ``test`` in its status now."""
+    role = role if role is not None else membership_role(user, test.campaign)
+    rules = ACTION_STATUSES[action]
+    return any(test.status in rules[c] for c in _capacities(user, test, role) if c in rules)
+
+
+def card_test_actions(user, test: CardTest, role: str | None = None) -> list[str]:
+    """The steps ``user`` may take on ``test`` now, in :data:`ACTION_STATUSES` order."""
+    role = role if role is not None else membership_role(user, test.campaign)
+    return [a for a in ACTION_STATUSES if card_test_allows(user, test, a, role)]
+
+
+def card_test_open_elsewhere(campaign: Campaign, test: CardTest | None = None
+                             ) -> CardTest | None:
+    """A test of ``campaign`` other than ``test`` whose cards lie on the table, waiting for a
+    Joker: no other test may be drawn until it is over (its cards are out of the decks)."""
+    waiting = campaign.card_tests.filter(status=CardTest.Status.AWAITING_JOKER)
+    if test is not None:
+        waiting = waiting.exclude(pk=test.pk)
+    return waiting.order_by("pk").first()
+
+
+def _person(character) -> dict | None:
+    return None if character is None else {"id": character.pk, "name": character.title}
+
+
+def card_test_names(test: CardTest) -> dict[str, str]:
+    """The kernel's side names of ``test`` and what to call them: ``"pc:3"`` -> "Lieutenant
+    Anne Able", ``"difficulty"`` -> "Challenging (5 cards)"."""
+    names = {table.who(test.character): test.character.title}
+    if test.opponent is not None:
+        names[table.who(test.opponent)] = test.opponent.title
+    if test.opposition == CardTest.Opposition.DIFFICULTY:
+        try:
+            names[DIFFICULTY] = table.difficulty_label(test.difficulty)
+        except TestError:
+            names[DIFFICULTY] = test.difficulty
+    return names
+
+
+def card_test_odds_public(test: CardTest) -> bool:
+    """Whether players see the full odds of ``test``: when the opposition is public (a
+    difficulty, or none). Against an NPC the odds would betray its pool, so players see
+    only those of their own pool (the chance of each success level); the GM sees all."""
+    return test.opposition != CardTest.Opposition.NPC
+
+
+def _opposition(test: CardTest, gm: bool) -> dict:
+    kind = test.opposition
+    if kind == CardTest.Opposition.NPC:
+        data = {"kind": kind, "label": test.opponent.title if test.opponent else "an NPC",
+                "opponent": _person(test.opponent)}
+        if gm:
+            data.update(skill=test.opponent_skill,
+                        skill_label=table.POOL_LABELS.get(test.opponent_skill, ""),
+                        modifiers=test.opponent_modifiers)
+        return data
+    if kind == CardTest.Opposition.DIFFICULTY:
+        return {"kind": kind, "label": card_test_names(test).get(DIFFICULTY),
+                "difficulty": test.difficulty}
+    return {"kind": kind, "label": "No opposition: a simple test against the Card of Fate"}
+
+
+def card_test_view(user, test: CardTest, role: str | None = None,
+                   settings: dict | None = None) -> dict:
+    """What ``user`` sees of ``test``, as JSON-ready data, for the pages and the API.
+
+    Everyone in the campaign sees the acting PC's pool, the stakes and, once turned, every
+    card. The GM alone sees the NPC's skill, its modifiers and its pool before the draw, and
+    its pool's make-up after it (players get the kernel's ``as_dict(reveal=False)``: its size,
+    which the turned cards show anyway); the odds as :func:`card_test_odds_public` says.
+    ``settings``: the campaign's, if already resolved.
+    """
+    role = role if role is not None else membership_role(user, test.campaign)
+    gm = role == Membership.Role.GM
+    settings = settings if settings is not None else test.campaign.rules_settings()
+    view = {
+        "id": test.pk,
+        "campaign": test.campaign_id,
+        "status": test.status,
+        "status_label": test.get_status_display(),
+        "version": test.version,
+        "origin": test.origin,
+        "created_by": test.created_by.username if test.created_by else None,
+        "created_at": test.created_at.isoformat(),
+        "decided_at": test.decided_at.isoformat() if test.decided_at else None,
+        "character": _person(test.character),
+        "skill": test.skill,
+        "skill_label": table.POOL_LABELS.get(test.skill, test.skill),
+        "reputation": None if test.reputation is None else {
+            "id": test.reputation.pk, "name": test.reputation.name},
+        "helpers": [_person(h) for h in test.helpers.order_by("pk")],
+        "modifiers": test.modifiers,
+        "opposition": _opposition(test, gm),
+        "intent": test.intent,
+        "stakes_win": test.stakes_win,
+        "stakes_lose": test.stakes_lose,
+        "at_risk": _at_risk_label(test),
+        "opponent_at_risk": CardTest.Area(test.opponent_at_risk).label
+        if test.opponent_at_risk else None,
+        "decline_reason": test.decline_reason,
+        "names": card_test_names(test),
+        "actions": card_test_actions(user, test, role),
+        "pool": None,
+        "opposition_pool": None,
+        "odds": None,
+        "odds_public": card_test_odds_public(test),
+        "problem": None,
+        "pending": None,
+        "record": None,
+        "outcome": None,
+        "description": card_test_describe(test),
+    }
+    floor = settings["personal_pool_floor"]
+    if test.status in (S.PROPOSED, S.AWAITING_CONFIRMATION):
+        try:
+            built = table.build(table.Setup.of(test))
+        except table.OppositionError as exc:
+            view["problem"] = _sentence(str(exc)) if gm else (
+                "The GM has still to settle the opposition.")
+        except TestError as exc:
+            view["problem"] = _sentence(str(exc))
+        else:
+            view["pool"] = built.side.pool.as_dict(floor)
+            if gm and built.opponent is not None:
+                view["opposition_pool"] = built.opponent.pool.as_dict(floor)
+            elif built.opponent is None:
+                view["opposition_pool"] = {"size": built.opposition_size(floor)}
+            if gm or view["odds_public"]:
+                view["odds"] = table.odds(built, settings)
+            else:
+                view["odds"] = table.own_odds(built, settings)
+    elif test.status == S.AWAITING_JOKER and test.pending:
+        pending = PendingTest.from_dict(test.pending).as_dict(reveal=gm)
+        view["pending"] = pending
+        view["pool"] = pending["sides"][0]["pool"]
+    elif test.status == S.DONE and test.record:
+        record = TestRecord.from_dict(test.record).as_dict(reveal=gm)
+        view["record"] = record
+        view["pool"] = record["sides"][0]["pool"]
+        view["outcome"] = card_test_outcome(TestRecord.from_dict(test.record), view["names"])
+    return view
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", ")")) else ".")
+
+
+def _at_risk_label(test: CardTest) -> str | None:
+    if test.at_risk == CardTest.Area.REPUTATION:
+        rep = test.at_risk_reputation
+        return f"the reputation “{rep.name}”" if rep else "a reputation (since removed)"
+    return CardTest.Area(test.at_risk).label if test.at_risk else None
+
+
+def card_test_describe(test: CardTest) -> str:
+    """One line for the log and the lists: "Lieutenant Anne Able's Seamanship against
+    Captain Nemo Nobody: “to reach Portsmouth first”". Nothing GM-only (no NPC skill)."""
+    if test.opposition == CardTest.Opposition.NPC:
+        against = f" against {test.opponent.title}" if test.opponent else ""
+    elif test.opposition == CardTest.Opposition.DIFFICULTY:
+        against = f" against {card_test_names(test).get(DIFFICULTY)}"
+    else:
+        against = " (a simple test)"
+    skill = table.POOL_LABELS.get(test.skill, test.skill)
+    return f"{test.character.title}'s {skill}{against}: “{test.intent}”"
+
+
+def card_test_outcome(record: TestRecord, names: dict[str, str]) -> str:
+    """The result of a finished test in a sentence (BtQ L1238-1241; D3, D4)."""
+    plural = "s" if record.retests > 1 else ""
+    retests = f" after {record.retests} retest{plural}" if record.retests else ""
+    best = record.result.name.capitalize() if record.result is not None else ""
+    article = "an" if best == "Ordinary" else "a"
+    if record.outcome == "won":
+        return f"{names[record.winner]} won with {article} {best} success{retests}."
+    if record.outcome == "passed":
+        return f"{names[record.winner]} passed with {article} {best} success."
+    if record.outcome == "failed":
+        return f"{names[record.sides[0].who]} failed: no success."
+    return f"A stalemate{retests}: nobody wins, nothing changes (D3)."
+
+
+def card_test_summary(test: CardTest) -> dict:
+    """A row of the list of tests: the test, its description and its result if over."""
+    result = ""
+    if test.status == CardTest.Status.DONE and test.record:
+        result = card_test_outcome(TestRecord.from_dict(test.record), card_test_names(test))
+    elif test.status == CardTest.Status.DECLINED:
+        result = test.decline_reason
+    return {"test": test, "description": card_test_describe(test), "result": result}

@@ -1,10 +1,12 @@
-"""REST API of characters: list and create in a campaign, detail and update (409 on a stale
-version). What a user sees of a character is decided by ``characters.selectors``:
-players never receive GM notes, nor an NPC's stats."""
+"""REST API of characters and their reputations: list and create in a campaign, detail and
+update (409 on a stale version). What a user sees of a character is decided by
+``characters.selectors``: players never receive GM notes, nor an NPC's stats or
+reputations."""
 
 from django.contrib.auth import get_user_model
+from django.http import Http404
 from django.urls import path
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
@@ -14,7 +16,7 @@ from campaigns.api_common import ConflictSerializer, conflict_response, damage_s
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from campaigns.services import StaleVersion
 from characters import selectors, services
-from characters.models import MAX_RATING, Character
+from characters.models import MAX_RATING, MAX_WEALTH, Character, Reputation
 
 
 class CharacterPublicSerializer(serializers.ModelSerializer):
@@ -25,18 +27,46 @@ class CharacterPublicSerializer(serializers.ModelSerializer):
         fields = ["id", "campaign", "kind", "name", "rank"]
 
 
+@extend_schema_field({"type": "string", "pattern": f"^({'|'.join(Reputation.Kind.values)})$",
+                      "description": "personal (capped by Charm) or institution (Influence)"})
+class ReputationKindField(serializers.ChoiceField):
+    """A reputation's kind. Its schema is a pattern: an enum would be named after the field,
+    as the characters' own ``kind`` is, and the two would clash."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=Reputation.Kind.choices, **kwargs)
+
+
+class ReputationSerializer(serializers.ModelSerializer):
+    """A reputation: ``cap`` is the Charm (personal) or Influence (institution) it counts at
+    most in a test; ``over_cap`` when the value stored is above it (D9)."""
+
+    kind = ReputationKindField(read_only=True)
+    name = serializers.CharField(read_only=True)
+    damage_state = damage_state_field(read_only=True)
+    cap = serializers.IntegerField(read_only=True)
+    over_cap = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Reputation
+        fields = ["id", "character", "kind", "descriptor", "subject", "name", "value", "cap",
+                  "over_cap", "damage_state", "version"]
+
+
 class CharacterSheetSerializer(CharacterPublicSerializer):
     """What a member sees of a PC (all but the GM notes)."""
 
     owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
     health_state = damage_state_field(read_only=True)
     ship_morale_state = damage_state_field(read_only=True)
+    wealth_state = damage_state_field(read_only=True)
     skills = serializers.SerializerMethodField()
+    reputations = ReputationSerializer(many=True, read_only=True)
 
     class Meta(CharacterPublicSerializer.Meta):
         fields = [*CharacterPublicSerializer.Meta.fields, "owner", "seniority", "guts",
-                  "discipline", "influence", "charm", "skills", "health_state",
-                  "ship_morale_state", "version"]
+                  "discipline", "influence", "charm", "skills", "wealth", "health_state",
+                  "ship_morale_state", "wealth_state", "reputations", "version"]
 
     def get_skills(self, obj) -> dict[str, int]:
         """All 22 skills, 0 for the untrained ones."""
@@ -63,8 +93,8 @@ def _rating(minimum: int):
 
 
 class CharacterWriteSerializer(serializers.Serializer):
-    """Fields to set; only those given are changed. A player may set name, Measures and
-    skills of their own PC; the rest is the GM's."""
+    """Fields to set; only those given are changed. A player may set name, Measures, skills
+    and Wealth of their own PC; the rest is the GM's."""
 
     kind = serializers.ChoiceField(choices=Character.Kind.choices, required=False)
     owner = serializers.CharField(required=False, allow_null=True,
@@ -77,8 +107,10 @@ class CharacterWriteSerializer(serializers.Serializer):
     influence = _rating(1)
     charm = _rating(1)
     skills = serializers.DictField(child=serializers.IntegerField(), required=False)
+    wealth = serializers.IntegerField(min_value=0, max_value=MAX_WEALTH, required=False)
     health_state = damage_state_field(required=False)
     ship_morale_state = damage_state_field(required=False)
+    wealth_state = damage_state_field(required=False)
     gm_notes = serializers.CharField(required=False, allow_blank=True)
 
     def validate_owner(self, value):
@@ -139,8 +171,8 @@ class CharacterDetailView(APIView):
     @extend_schema(request=CharacterUpdateSerializer,
                    responses={200: CharacterGMSerializer, 409: ConflictSerializer})
     def patch(self, request, pk):
-        """Change the fields given: the GM any, a player the name, Measures and skills of
-        their own PC. 409 if the character was saved since ``version``."""
+        """Change the fields given: the GM any, a player the name, Measures, skills and
+        Wealth of their own PC. 409 if the character was saved since ``version``."""
         character = selectors.character_for_user(request.user, pk)
         selectors.require_character_edit(request.user, character)
         data = CharacterUpdateSerializer(data=request.data)
@@ -154,8 +186,94 @@ class CharacterDetailView(APIView):
         return Response(_render(request, character))
 
 
+class ReputationWriteSerializer(serializers.Serializer):
+    """Fields to set; the damage state is the GM's."""
+
+    kind = ReputationKindField(required=False)
+    descriptor = serializers.CharField(max_length=100, required=False)
+    subject = serializers.CharField(max_length=200, required=False)
+    value = serializers.IntegerField(min_value=1, max_value=MAX_RATING, required=False)
+    damage_state = damage_state_field(required=False)
+
+
+class ReputationCreateSerializer(ReputationWriteSerializer):
+    descriptor = serializers.CharField(max_length=100)
+    subject = serializers.CharField(max_length=200)
+
+
+class ReputationUpdateSerializer(ReputationWriteSerializer):
+    version = serializers.IntegerField(help_text="The version you edited (409 if stale).")
+
+
+class ReputationDeleteSerializer(serializers.Serializer):
+    version = serializers.IntegerField(help_text="The version you saw (409 if stale).")
+
+
+class CharacterReputationsView(APIView):
+    @extend_schema(responses=ReputationSerializer(many=True))
+    def get(self, request, pk):
+        """The reputations of a PC (any member) or of an NPC (the GM)."""
+        character = selectors.character_for_user(request.user, pk)
+        if selectors.character_access(request.user, character) == "public":
+            raise Http404("No such character.")
+        return Response(ReputationSerializer(character.reputations.all(), many=True).data)
+
+    @extend_schema(request=ReputationCreateSerializer, responses={201: ReputationSerializer})
+    def post(self, request, pk):
+        """Add a reputation: the GM to any character, a player to their own PC."""
+        character = selectors.character_for_user(request.user, pk)
+        selectors.require_character_edit(request.user, character)
+        data = ReputationCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reputation = services.reputation_create(character=character, actor=request.user,
+                                                **data.validated_data)
+        return Response(ReputationSerializer(reputation).data, status=status.HTTP_201_CREATED)
+
+
+class ReputationDetailView(APIView):
+    @extend_schema(responses=ReputationSerializer)
+    def get(self, request, pk):
+        return Response(ReputationSerializer(
+            selectors.reputation_for_user(request.user, pk)).data)
+
+    @extend_schema(request=ReputationUpdateSerializer,
+                   responses={200: ReputationSerializer, 409: ConflictSerializer})
+    def patch(self, request, pk):
+        """Change the fields given. 409 if it was saved since ``version``."""
+        reputation = selectors.reputation_for_user(request.user, pk)
+        selectors.require_character_edit(request.user, reputation.character)
+        data = ReputationUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            reputation = services.reputation_update(reputation=reputation, actor=request.user,
+                                                    **data.validated_data)
+        except StaleVersion as exc:
+            return conflict_response(exc)
+        return Response(ReputationSerializer(reputation).data)
+
+    @extend_schema(request=ReputationDeleteSerializer,
+                   responses={204: None, 409: ConflictSerializer})
+    def delete(self, request, pk):
+        """Remove it (refused while an open test uses it). 409 if it changed since
+        ``version``."""
+        reputation = selectors.reputation_for_user(request.user, pk)
+        selectors.require_character_edit(request.user, reputation.character)
+        data = ReputationDeleteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            services.reputation_delete(reputation=reputation, actor=request.user,
+                                       **data.validated_data)
+        except StaleVersion as exc:
+            return conflict_response(exc)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 urlpatterns = [
     path("campaigns/<int:pk>/characters/", CampaignCharactersView.as_view(),
          name="api-campaign-characters"),
     path("characters/<int:pk>/", CharacterDetailView.as_view(), name="api-character-detail"),
+    path("characters/<int:pk>/reputations/", CharacterReputationsView.as_view(),
+         name="api-character-reputations"),
+    path("reputations/<int:pk>/", ReputationDetailView.as_view(),
+         name="api-reputation-detail"),
 ]

@@ -4,8 +4,12 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from campaigns.forms import Form
-from characters.models import DAMAGE_STATE_CHOICES, MAX_RATING, Character
+from characters.models import DAMAGE_STATE_CHOICES, MAX_RATING, MAX_WEALTH, Character, Reputation
 from rules.btq.characters import MEASURES, SKILLS
+
+
+OPTIONAL = ("wealth", "wealth_state")
+"""Fields a form may leave out (added after the first character sheets)."""
 
 
 def _rating(label: str, minimum: int) -> forms.IntegerField:
@@ -17,7 +21,7 @@ def _rating(label: str, minimum: int) -> forms.IntegerField:
 
 class CharacterForm(Form):
     """Create (``character=None``) or edit a character. ``access`` is ``"gm"`` (all fields)
-    or ``"owner"`` (name, Measures and skills: what a player may change)."""
+    or ``"owner"`` (name, Measures, skills and Wealth: what a player may change)."""
 
     def __init__(self, *args, access: str, campaign, character: Character | None = None,
                  **kwargs):
@@ -51,12 +55,22 @@ class CharacterForm(Form):
         for key, label in SKILLS.items():
             self.fields[f"skill_{key}"] = _rating(label, 0)
             self.fields[f"skill_{key}"].initial = 0
+        self.fields["wealth"] = forms.IntegerField(
+            label="Wealth", min_value=0, max_value=MAX_WEALTH, initial=0, required=False,
+            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            help_text="0 destitute, 2 shopkeeper, 4 merchant, 6 lesser nobility, 10 the Royal "
+                      "Family (BtQ L1121-1123).",
+        )
         if gm:
             self.fields["health_state"] = forms.TypedChoiceField(
                 label="Health", choices=DAMAGE_STATE_CHOICES, coerce=int, initial=0
             )
             self.fields["ship_morale_state"] = forms.TypedChoiceField(
                 label="Ship Morale", choices=DAMAGE_STATE_CHOICES, coerce=int, initial=0
+            )
+            self.fields["wealth_state"] = forms.TypedChoiceField(
+                label="Wealth damage", choices=DAMAGE_STATE_CHOICES, coerce=int, initial=0,
+                required=False, empty_value=None,
             )
             self.fields["gm_notes"] = forms.CharField(
                 label="GM notes (never shown to players)", required=False,
@@ -69,7 +83,8 @@ class CharacterForm(Form):
             "version": character.version, "kind": character.kind, "owner": character.owner_id,
             "rank": character.rank, "name": character.name, "seniority": character.seniority,
             "health_state": character.health_state,
-            "ship_morale_state": character.ship_morale_state, "gm_notes": character.gm_notes,
+            "ship_morale_state": character.ship_morale_state, "wealth": character.wealth,
+            "wealth_state": character.wealth_state, "gm_notes": character.gm_notes,
         }
         initial.update({key: getattr(character, key) for key in MEASURES})
         initial.update({f"skill_{k}": v for k, v in character.skill_values().items()})
@@ -94,6 +109,8 @@ class CharacterForm(Form):
             if name == "version":
                 continue
             value = self.cleaned_data[name]
+            if name in OPTIONAL and value is None:
+                continue  # left out: the default for a new character, unchanged for an edit
             if name.startswith("skill_"):
                 skills[name.removeprefix("skill_")] = value
             else:
@@ -101,3 +118,36 @@ class CharacterForm(Form):
         if skills:
             result["skills"] = skills
         return result
+
+
+class ReputationForm(Form):
+    """Create (``reputation=None``) or edit a reputation. ``access`` ``"gm"`` also sets its
+    damage state; the PC's player sets the rest."""
+
+    kind = forms.ChoiceField(choices=Reputation.Kind.choices, widget=forms.RadioSelect,
+                             help_text="Personal: capped by Charm. Institution (a group, ship "
+                                       "or family): capped by Influence (BtQ L130-135).")
+    descriptor = forms.CharField(max_length=100, help_text="“Distrusted by”, “Admired by”")
+    subject = forms.CharField(max_length=200, help_text="“Captain Jones”, “the Ward Room”")
+    value = forms.IntegerField(min_value=1, max_value=MAX_RATING, initial=1,
+                               widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+
+    def __init__(self, *args, access: str, reputation: Reputation | None = None, **kwargs):
+        if reputation is not None:
+            kwargs.setdefault("initial", {
+                "kind": reputation.kind, "descriptor": reputation.descriptor,
+                "subject": reputation.subject, "value": reputation.value,
+                "damage_state": reputation.damage_state, "version": reputation.version,
+            })
+        super().__init__(*args, **kwargs)
+        self.editing = reputation is not None
+        if self.editing:
+            self.fields["version"] = forms.IntegerField(widget=forms.HiddenInput)
+        if access == "gm":
+            self.fields["damage_state"] = forms.TypedChoiceField(
+                label="Damage", choices=DAMAGE_STATE_CHOICES, coerce=int, initial=0)
+
+    def changes(self) -> dict:
+        """All values for a new reputation, the changed ones for an edit."""
+        names = self.changed_data if self.editing else list(self.cleaned_data)
+        return {n: self.cleaned_data[n] for n in names if n != "version"}

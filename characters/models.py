@@ -1,7 +1,8 @@
 """Characters: the PCs of the players and the GM's NPCs (``rules/btq_characters.md`` §1).
 
-Only what the ship battle needs for now: Measures, skills, damage states and rank. Full
-character sheets (reputations, traits, wealth, experiences) come later.
+What the ship battle and the card tests need: Measures, skills, rank, Wealth, reputations
+and the damage state of each area (Health, Ship Morale, Wealth, each reputation). Traits and
+experiences come later.
 """
 
 from django.conf import settings as django_settings
@@ -10,11 +11,18 @@ from django.db import models
 
 from rules.btq.characters import SKILLS, DamageState
 
+MAX_WEALTH = 10
+"""Wealth is a 0-10 lifestyle scale, from destitute to the Royal Family (BtQ L1121-1123)."""
+
 MAX_RATING = 20
 """Upper bound for a Measure or skill: a sanity bound for input, far above the book's
 scale (6+ is "expertise", BtQ L169-177)."""
 
 DAMAGE_STATE_CHOICES = [(s.value, s.label) for s in DamageState]
+
+AREA_FIELDS = {"health": "health_state", "ship_morale": "ship_morale_state",
+               "wealth": "wealth_state"}
+"""The field of each of a character's damage areas (``rules.btq.characters.DAMAGE_AREAS``)."""
 
 
 def measure_field(verbose_name: str) -> models.PositiveSmallIntegerField:
@@ -65,6 +73,12 @@ class Character(models.Model):
     ship_morale_state = models.PositiveSmallIntegerField(
         "Ship Morale", choices=DAMAGE_STATE_CHOICES, default=DamageState.HEALTHY
     )
+    wealth = models.PositiveSmallIntegerField(
+        "Wealth", default=0, validators=[MaxValueValidator(MAX_WEALTH)]
+    )
+    wealth_state = models.PositiveSmallIntegerField(
+        "Wealth damage", choices=DAMAGE_STATE_CHOICES, default=DamageState.HEALTHY
+    )
     gm_notes = models.TextField("GM notes", blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -90,3 +104,61 @@ class Character(models.Model):
     def skill_values(self) -> dict[str, int]:
         """All 22 skills in the book's order, absent ones as 0."""
         return {key: int(self.skills.get(key, 0)) for key in SKILLS}
+
+
+class Reputation(models.Model):
+    """A reputation of a character (BtQ L107-144; ``rules/btq_characters.md`` §1.3): how a
+    person (``personal``) or a group, ship or family (``institution``) regards them, as a
+    ``descriptor`` ("Distrusted by") and a ``subject`` ("Captain Jones").
+
+    ``value`` (at least 1) is the cards it adds to a pool. It is capped in tests by Charm for
+    a personal and Influence for an institution reputation; a higher value is stored in full
+    and counts as the cap (``rules/DECISIONS.md`` D9). ``damage_state`` is its own damage
+    track (BtQ L1297-1301, L3798-3828). ``version`` is bumped by every save.
+    """
+
+    class Kind(models.TextChoices):
+        PERSONAL = "personal", "Personal"
+        INSTITUTION = "institution", "Institution"
+
+    CAP_MEASURE = {Kind.PERSONAL: "charm", Kind.INSTITUTION: "influence"}
+    """The Measure that caps each kind (BtQ L134-135)."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE,
+                                  related_name="reputations")
+    kind = models.CharField(max_length=11, choices=Kind.choices, default=Kind.PERSONAL)
+    descriptor = models.CharField(max_length=100, help_text="“Distrusted by”, “Admired by”")
+    subject = models.CharField(max_length=200, help_text="“Captain Jones”, “the Ward Room”")
+    value = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(MAX_RATING)]
+    )
+    damage_state = models.PositiveSmallIntegerField(
+        "damage", choices=DAMAGE_STATE_CHOICES, default=DamageState.HEALTHY
+    )
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["character", "kind", "descriptor", "subject", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        """Descriptor and subject: "Distrusted by Captain Jones"."""
+        return f"{self.descriptor} {self.subject}".strip()
+
+    @property
+    def cap_measure(self) -> str:
+        return self.CAP_MEASURE[self.kind]
+
+    @property
+    def cap(self) -> int:
+        """The character's current Charm or Influence (BtQ L114-115, L134-135)."""
+        return getattr(self.character, self.cap_measure)
+
+    @property
+    def over_cap(self) -> bool:
+        """Stored above its cap: it counts as the cap in tests (D9); the sheet warns."""
+        return self.value > self.cap

@@ -10,7 +10,7 @@ from django.http import Http404
 
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import campaigns_for_user, membership_role
-from characters.models import Character
+from characters.models import Character, Reputation
 
 
 def characters_for_user(user, campaign: Campaign) -> QuerySet[Character]:
@@ -65,3 +65,17 @@ def require_character_edit(user, character: Character) -> str:
     if access not in ("gm", "owner"):
         raise PermissionDenied("You may edit only your own characters.")
     return access
+
+
+def reputation_for_user(user, reputation_id) -> Reputation:
+    """The reputation ``reputation_id`` if ``user`` may see its character's sheet (a member,
+    and for an NPC's the GM); ``Http404`` otherwise, so an NPC's reputations stay unknown."""
+    try:
+        reputation = Reputation.objects.select_related(
+            "character", "character__campaign", "character__owner").get(
+            pk=reputation_id, character__campaign__in=campaigns_for_user(user))
+    except (Reputation.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such reputation.") from None
+    if character_access(user, reputation.character) in ("none", "public"):
+        raise Http404("No such reputation.")
+    return reputation

@@ -1,24 +1,27 @@
-"""Use cases of characters: create and edit, with optimistic concurrency.
+"""Use cases of characters: create and edit characters and their reputations, with
+optimistic concurrency, and set the damage a card test dealt.
 
-A player edits the name, Measures and skills of their own PCs; a GM edits everything in
-the campaign (DESIGN.md, "Roles and trust"). Views check access through
-``characters.selectors`` first.
+A player edits the name, Measures, skills, Wealth and reputations of their own PCs; a GM
+edits everything in the campaign, damage states included (DESIGN.md, "Roles and trust").
+Views check access through ``characters.selectors`` first.
 """
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign, CardTest, Membership
 from campaigns.services import check_version, log_append
-from characters.models import MAX_RATING, Character
+from characters.models import AREA_FIELDS, MAX_RATING, Character, Reputation
 from characters.selectors import character_access
-from rules.btq.characters import MEASURES, SKILLS
+from rules.btq.characters import MEASURES, SKILLS, DamageState
 
-PLAYER_FIELDS = frozenset({"name", *MEASURES, "skills"})
+PLAYER_FIELDS = frozenset({"name", *MEASURES, "skills", "wealth"})
 """What the player of a PC may change."""
 
 GM_FIELDS = PLAYER_FIELDS | {
-    "kind", "owner", "rank", "seniority", "health_state", "ship_morale_state", "gm_notes",
+    "kind", "owner", "rank", "seniority", "health_state", "ship_morale_state", "wealth_state",
+    "gm_notes",
 }
 """What a GM may change."""
 
@@ -122,3 +125,121 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
                text=f"{actor} edited {character}.",
                data={"character": character.pk, "fields": sorted(changes)})
     return character
+
+
+REPUTATION_PLAYER_FIELDS = frozenset({"kind", "descriptor", "subject", "value"})
+"""What the player of a PC may set on its reputations; the damage state is the GM's."""
+
+REPUTATION_GM_FIELDS = REPUTATION_PLAYER_FIELDS | {"damage_state"}
+
+
+def _editable_reputation_fields(actor, character: Character) -> frozenset:
+    access = character_access(actor, character)
+    if access == "gm":
+        return REPUTATION_GM_FIELDS
+    if access == "owner":
+        return REPUTATION_PLAYER_FIELDS
+    raise PermissionDenied("You may edit only your own characters.")
+
+
+def _set_reputation_fields(reputation: Reputation, changes: dict, allowed: frozenset) -> None:
+    forbidden = set(changes) - allowed
+    if forbidden:
+        unknown = forbidden - REPUTATION_GM_FIELDS
+        if unknown:
+            raise ValidationError(f"Unknown reputation fields: {', '.join(sorted(unknown))}.")
+        raise PermissionDenied(f"Only a GM may change: {', '.join(sorted(forbidden))}.")
+    for field, value in changes.items():
+        if field in ("descriptor", "subject"):
+            value = (value or "").strip()
+        setattr(reputation, field, value)
+    reputation.full_clean(exclude=["character"])
+
+
+def _locked_character(character: Character) -> Character:
+    return Character.objects.select_for_update().select_related("campaign").get(
+        pk=character.pk
+    )
+
+
+@transaction.atomic
+def reputation_create(*, character: Character, actor, **fields) -> Reputation:
+    """A new reputation of ``character``: ``kind``, ``descriptor``, ``subject``, ``value``
+    (and ``damage_state``, GM only). Raises ``PermissionDenied`` unless ``actor`` is a GM or
+    the PC's player, ``ValidationError`` for a bad value (a value below 1, an empty
+    descriptor)."""
+    character = _locked_character(character)
+    allowed = _editable_reputation_fields(actor, character)
+    reputation = Reputation(character=character)
+    _set_reputation_fields(reputation, fields, allowed)
+    reputation.save()
+    log_append(campaign=character.campaign, kind="reputation.created", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{actor} gave {character} the reputation “{reputation}”.",
+               data={"character": character.pk, "reputation": reputation.pk})
+    return reputation
+
+
+def _locked_reputation(reputation: Reputation) -> Reputation:
+    return Reputation.objects.select_for_update().select_related(
+        "character", "character__campaign").get(pk=reputation.pk)
+
+
+@transaction.atomic
+def reputation_update(*, reputation: Reputation, actor, version, **changes) -> Reputation:
+    """Change only the fields given (as :func:`reputation_create`). Raises
+    ``campaigns.services.StaleVersion`` if it was saved since ``version``; nothing is
+    written then."""
+    reputation = _locked_reputation(reputation)
+    character = reputation.character
+    allowed = _editable_reputation_fields(actor, character)
+    check_version(reputation, version)
+    _set_reputation_fields(reputation, changes, allowed)
+    reputation.version += 1
+    reputation.save()
+    log_append(campaign=character.campaign, kind="reputation.updated", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{actor} edited {character}'s reputation “{reputation}”.",
+               data={"character": character.pk, "reputation": reputation.pk,
+                     "fields": sorted(changes)})
+    return reputation
+
+
+@transaction.atomic
+def reputation_delete(*, reputation: Reputation, actor, version) -> None:
+    """Remove a reputation. Refused (``ValidationError``) while a card test that is not over
+    uses it; ``StaleVersion`` as :func:`reputation_update`."""
+    reputation = _locked_reputation(reputation)
+    character = reputation.character
+    _editable_reputation_fields(actor, character)
+    check_version(reputation, version)
+    open_test = CardTest.objects.filter(
+        Q(reputation=reputation) | Q(at_risk_reputation=reputation), status__in=CardTest.OPEN
+    ).first()
+    if open_test is not None:
+        raise ValidationError(f"“{reputation}” is part of test #{open_test.pk}, which is not "
+                              "over yet: cancel or finish the test first.")
+    name = reputation.name
+    reputation.delete()
+    log_append(campaign=character.campaign, kind="reputation.deleted", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{actor} removed {character}'s reputation “{name}”.",
+               data={"character": character.pk})
+
+
+def character_damage_set(*, character: Character, area: str, state: DamageState,
+                         reputation: Reputation | None = None) -> None:
+    """Set the damage state of ``character``'s ``area`` (``"health"``, ``"ship_morale"``,
+    ``"wealth"``, or ``"reputation"`` with ``reputation``) to ``state``, bumping the version
+    of what changed so an edit made before is refused. For a use case that already holds the
+    rows locked (a card test's draw) and writes the log itself."""
+    if area == "reputation":
+        if reputation is None or reputation.character_id != character.pk:
+            raise ValueError(f"{reputation!r} is not a reputation of {character}")
+        reputation.damage_state = state
+        reputation.version += 1
+        reputation.save(update_fields=["damage_state", "version"])
+        return
+    setattr(character, AREA_FIELDS[area], state)
+    character.version += 1
+    character.save(update_fields=[AREA_FIELDS[area], "version", "updated_at"])

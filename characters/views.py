@@ -5,11 +5,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
 from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import StaleVersion
 from characters import selectors, services
-from characters.forms import CharacterForm
+from characters.forms import CharacterForm, ReputationForm
 from rules.btq.characters import MEASURES, SKILLS
 
 
@@ -44,6 +45,7 @@ def character_detail(request, pk):
         "measures": [(label, getattr(character, key)) for key, label in MEASURES.items()],
         "skills": [(SKILLS[k], v) for k, v in character.skill_values().items()],
         "postings": character.postings.select_related("ship"),
+        "reputations": character.reputations.all(),
     })
 
 
@@ -68,3 +70,61 @@ def character_edit(request, pk):
             return redirect("characters:detail", pk=character.pk)
     return render(request, "characters/character_form.html",
                   {"campaign": character.campaign, "form": form, "character": character})
+
+
+@login_required
+def reputation_new(request, character_pk):
+    character = selectors.character_for_user(request.user, character_pk)
+    access = selectors.require_character_edit(request.user, character)
+    form = ReputationForm(request.POST or None, access=access)
+    if request.method == "POST" and form.is_valid():
+        try:
+            reputation = services.reputation_create(character=character, actor=request.user,
+                                                    **form.changes())
+        except ValidationError as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(request, f"Reputation “{reputation}” added.")
+            return redirect("characters:detail", pk=character.pk)
+    return render(request, "characters/reputation_form.html",
+                  {"campaign": character.campaign, "character": character, "form": form,
+                   "reputation": None})
+
+
+@login_required
+def reputation_edit(request, pk):
+    reputation = selectors.reputation_for_user(request.user, pk)
+    character = reputation.character
+    access = selectors.require_character_edit(request.user, character)
+    form = ReputationForm(request.POST or None, access=access, reputation=reputation)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.reputation_update(reputation=reputation, actor=request.user,
+                                       version=form.cleaned_data["version"], **form.changes())
+        except StaleVersion as exc:
+            form.add_error(None, str(exc))
+        except ValidationError as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(request, f"Reputation “{reputation.name}” saved.")
+            return redirect("characters:detail", pk=character.pk)
+    return render(request, "characters/reputation_form.html",
+                  {"campaign": character.campaign, "character": character, "form": form,
+                   "reputation": reputation})
+
+
+@login_required
+@require_POST
+def reputation_delete(request, pk):
+    reputation = selectors.reputation_for_user(request.user, pk)
+    character = reputation.character
+    selectors.require_character_edit(request.user, character)
+    try:
+        services.reputation_delete(reputation=reputation, actor=request.user,
+                                   version=request.POST.get("version"))
+    except (StaleVersion, ValidationError) as exc:
+        messages.error(request, str(exc) if isinstance(exc, StaleVersion)
+                       else " ".join(exc.messages))
+    else:
+        messages.success(request, f"Reputation “{reputation.name}” removed.")
+    return redirect("characters:detail", pk=character.pk)

@@ -1,4 +1,5 @@
-"""Use cases of campaigns: creation, settings, invitations, members and the log.
+"""Use cases of campaigns: creation, settings, invitations, members and the log; those of
+the card tests are in :mod:`campaigns.services.card_tests`.
 
 Views check access through ``campaigns.selectors`` first; these functions change state
 inside a transaction, lock the rows they change and append to the campaign log.

@@ -1,0 +1,285 @@
+"""The card table: from a card test's setup to the kernel's sides, and its exact odds
+(BtQ L1181-1286; ``rules/btq_characters.md`` §4; ``rules/DECISIONS.md`` D1-D5).
+
+No writes here: ``campaigns.services`` draws and saves, ``campaigns.selectors`` decides who
+sees what. A setup names characters and reputations; :func:`build` turns it into
+``rules.btq.tests`` sides from their current values:
+
+* the acting PC turns from its own deck (52 cards and a Joker), side ``"pc:<id>"``;
+* an NPC turns from the GM deck, side ``"npc:<id>"``, marked ``secret``: its pool's make-up
+  (its skill value, the GM's modifiers) is the GM's alone;
+* a difficulty is the kernel's difficulty side, from the GM deck; no opposition is a simple
+  test against a lone Card of Fate (D4).
+
+The pool is the skill's value (a Measure's, or Wealth for a Wealth test, BtQ L1747-1753),
+the modifiers stated, at most one reputation capped by Charm or Influence (D9), helpers
+(BtQ L1280-1286), and the damage penalty of the area tied to the action: the area at risk
+and, in a Wealth test, Wealth (Injured -1, Maimed -3, BtQ L1305-1316, L1749). A skill of 0
+makes the test unskilled: one card, no reputation or helpers (BtQ L1266-1272).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from characters.models import AREA_FIELDS, Character, Reputation
+from rules.btq import odds as btq_odds
+from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
+from rules.btq.tests import (
+    DIFFICULTIES,
+    DIFFICULTY_LABELS,
+    AtRisk,
+    Helper,
+    Modifier,
+    PendingTest,
+    Pool,
+    Side,
+    TestError,
+    TestRecord,
+    damage_penalty,
+    start_contested,
+    start_simple,
+    start_static,
+)
+from rules.btq.tests import Reputation as PoolReputation
+from rules.cards import GM_DECK, PLAYER_DECK
+from rules.random import RandomSource
+
+WEALTH = "wealth"
+POOL_LABELS: dict[str, str] = {**SKILLS, **MEASURES, WEALTH: "Wealth"}
+"""What a pool may be built from: the 22 skills, the four Measures (Measure tests, BtQ
+L1314-1316) and Wealth (the Wealth test, BtQ L1747)."""
+
+MAX_POOL = 51
+"""No pool turns more cards than the GM deck holds once the Card of Fate is out."""
+
+
+def who(character: Character) -> str:
+    """The kernel's name of a character's side: ``"pc:3"``, ``"npc:5"``."""
+    return f"{character.kind}:{character.pk}"
+
+
+def pool_value(character: Character, key: str) -> int:
+    """The value of skill, Measure or ``"wealth"`` ``key``; ``TestError`` for anything else."""
+    if key in SKILLS:
+        return character.skill(key)
+    if key in MEASURES or key == WEALTH:
+        return getattr(character, key)
+    raise TestError(f"{key!r} is not a skill, a Measure or Wealth")
+
+
+def parse_difficulty(text: str) -> str | int:
+    """A difficulty as the kernel takes it: a key of ``DIFFICULTIES`` (``"challenging"``) or a
+    number of opposition cards the GM set (``"4"``, BtQ L1747). ``TestError`` otherwise."""
+    text = (text or "").strip()
+    if text in DIFFICULTIES:
+        return text
+    if text.isdigit() and int(text) <= MAX_POOL:
+        return int(text)
+    known = ", ".join(DIFFICULTIES)
+    raise TestError(f"the difficulty {text!r} is neither one of {known} nor a number of "
+                    f"cards from 0 to {MAX_POOL}")
+
+
+def difficulty_label(text: str) -> str:
+    """"Challenging (5 cards)", "4 cards"."""
+    value = parse_difficulty(text)
+    if isinstance(value, str):
+        return f"{DIFFICULTY_LABELS[value]} ({DIFFICULTIES[value]} cards)"
+    return f"{value} card{'' if value == 1 else 's'}"
+
+
+class OppositionError(TestError):
+    """The NPC's side cannot be built: the GM's to settle (its message may name the NPC's
+    hidden values, so players get a generic one)."""
+
+
+@dataclass
+class Setup:
+    """What a test was called with, as model instances (see ``campaigns.models.CardTest``)."""
+
+    character: Character
+    skill: str
+    opposition: str
+    reputation: Reputation | None = None
+    helpers: list[Character] = field(default_factory=list)
+    modifiers: list[dict] = field(default_factory=list)
+    opponent: Character | None = None
+    opponent_skill: str = ""
+    opponent_modifiers: list[dict] = field(default_factory=list)
+    difficulty: str = ""
+    at_risk: str = ""
+    at_risk_reputation: Reputation | None = None
+    opponent_at_risk: str = ""
+    intent: str = ""
+
+    @classmethod
+    def of(cls, test) -> Setup:
+        """The setup of a saved ``CardTest``."""
+        return cls(
+            character=test.character, skill=test.skill, opposition=test.opposition,
+            reputation=test.reputation, helpers=list(test.helpers.order_by("pk")),
+            modifiers=list(test.modifiers), opponent=test.opponent,
+            opponent_skill=test.opponent_skill, opponent_modifiers=list(test.opponent_modifiers),
+            difficulty=test.difficulty, at_risk=test.at_risk,
+            at_risk_reputation=test.at_risk_reputation, opponent_at_risk=test.opponent_at_risk,
+            intent=test.intent,
+        )
+
+
+@dataclass(frozen=True)
+class Table:
+    """A setup made into the kernel's terms: ``kind`` (``"contested"``, ``"static"`` or
+    ``"simple"``), the acting ``side``, the NPC's ``opponent`` side or the ``difficulty``."""
+
+    kind: str
+    side: Side
+    opponent: Side | None = None
+    difficulty: str | int | None = None
+
+    def opposition_size(self, floor: int) -> int:
+        """Cards the opposition turns: 0 in a simple test."""
+        if self.opponent is not None:
+            return self.opponent.pool.size(floor)
+        if self.difficulty is None:
+            return 0
+        return DIFFICULTIES.get(self.difficulty, self.difficulty)
+
+
+def _character_side(character: Character, skill: str, modifiers, *, deck: str, secret: bool,
+                    reputation: Reputation | None = None, helpers=(), at_risk: str = "",
+                    at_risk_reputation: Reputation | None = None) -> Side:
+    if character.health_state == DamageState.DEAD:
+        raise TestError(f"{character.title} is Dead: the dead take no tests (BtQ L1328-1329)")
+    value = pool_value(character, skill)
+    unskilled = skill in SKILLS and value == 0
+    mods = [Modifier.of(m) for m in modifiers]
+    risk = None
+    tied = {WEALTH} if skill == WEALTH else set()
+    if at_risk == "reputation":
+        if at_risk_reputation is None or at_risk_reputation.character_id != character.pk:
+            raise TestError(f"the reputation at risk must be one of {character.title}'s")
+        risk = AtRisk(at_risk_reputation.name, DamageState(at_risk_reputation.damage_state))
+    elif at_risk:
+        risk = AtRisk(DAMAGE_AREAS[at_risk], DamageState(getattr(character,
+                                                                 AREA_FIELDS[at_risk])))
+        tied.add(at_risk)
+    for area in sorted(tied):
+        penalty = damage_penalty(DAMAGE_AREAS[area], getattr(character, AREA_FIELDS[area]))
+        if penalty is not None:
+            mods.append(penalty)
+    rep = None
+    if reputation is not None:
+        if reputation.character_id != character.pk:
+            raise TestError(f"“{reputation}” is not a reputation of {character.title}")
+        rep = PoolReputation(reputation.name, reputation.value, cap=reputation.cap,
+                             state=DamageState(reputation.damage_state))
+    if helpers and skill not in SKILLS:
+        raise TestError("helpers add their skill to a skill test, not to a Measure or Wealth "
+                        "test (BtQ L1280-1283)")
+    pool = Pool(skill, value, tuple(mods), rep,
+                tuple(Helper(h.title, h.skill(skill)) for h in helpers), unskilled)
+    return Side(who(character), pool, deck, at_risk=risk, secret=secret)
+
+
+def build(setup: Setup) -> Table:
+    """The kernel's sides for ``setup``, from the characters' current values.
+
+    Raises ``TestError`` (the message says why) for a test the rules forbid: a Dead area at
+    risk or a Dead reputation (BtQ L1328), a dead character, a reputation or helpers in an
+    unskilled test (BtQ L1268), an unknown difficulty; :class:`OppositionError` for the
+    NPC's side (no skill chosen yet, a Dead area).
+    """
+    side = _character_side(
+        setup.character, setup.skill, setup.modifiers, deck=PLAYER_DECK, secret=False,
+        reputation=setup.reputation, helpers=setup.helpers, at_risk=setup.at_risk,
+        at_risk_reputation=setup.at_risk_reputation,
+    )
+    if setup.opposition == "npc":
+        if setup.opponent is None:
+            raise TestError("choose the NPC who opposes the test")
+        if not setup.opponent_skill:
+            raise OppositionError(f"the GM has still to choose {setup.opponent.title}'s skill")
+        try:
+            opponent = _character_side(
+                setup.opponent, setup.opponent_skill, setup.opponent_modifiers, deck=GM_DECK,
+                secret=True, at_risk=setup.opponent_at_risk,
+            )
+        except TestError as exc:
+            raise OppositionError(str(exc)) from exc
+        return Table("contested", side, opponent=opponent)
+    if setup.opposition == "difficulty":
+        return Table("static", side, difficulty=parse_difficulty(setup.difficulty))
+    if setup.at_risk:
+        raise TestError("a simple test has no opposition to deal damage: name a difficulty to "
+                        "put an area at risk (D4)")
+    return Table("simple", side)
+
+
+def start(table: Table, source: RandomSource, settings: dict, *, intent: str = ""
+          ) -> TestRecord | PendingTest:
+    """Turn the cards of ``table`` (the kernel's ``start_*``)."""
+    if table.kind == "contested":
+        return start_contested(table.side, table.opponent, source, settings, intent=intent)
+    if table.kind == "static":
+        return start_static(table.side, table.difficulty, source, settings, intent=intent)
+    return start_simple(table.side, source, settings, intent=intent)
+
+
+def _plain(values: dict) -> dict:
+    return {k: float(v) if isinstance(v, Fraction) else v for k, v in values.items()}
+
+
+def odds(table: Table, settings: dict) -> dict:
+    """The exact odds of ``table`` before any card is turned (``rules.btq.odds``), from the
+    acting character's point of view:
+
+    * ``pool``, ``opposition_pool``: the cards each side turns;
+    * ``first_draw``: ``win``, ``lose``, ``tie`` and ``both_failed`` (a mutual failure,
+      retested, D3) of the first draw, summing to 1;
+    * ``final``: ``win``, ``lose`` and ``stalemate`` after the retests, summing to 1 (in a
+      simple test ``win`` is a pass and ``lose`` a failure);
+    * ``win_by_level``, ``lose_by_level``: ``ordinary``, ``critical``, ``perfect``: the chance
+      of winning (losing) to that best success, which sets the loser's damage;
+    * ``levels``: the chance of each best success of the character's own pool
+      (``failure``, ``ordinary``, ``critical``, ``perfect``), summing to 1.
+
+    ``None`` if a pool is beyond what the decks hold.
+    """
+    floor = settings["personal_pool_floor"]
+    pool = table.side.pool
+    a = pool.size(floor)
+    b = table.opposition_size(floor)
+    args = {"a_deck": PLAYER_DECK, "b_deck": GM_DECK, "a_unskilled": pool.unskilled,
+            "b_unskilled": table.opponent is not None and table.opponent.pool.unskilled}
+    try:
+        first = btq_odds.first_draw(a, b, by_level=True, **args)
+        final = btq_odds.final(a, b, max_retests=settings["max_retests"], by_level=True,
+                               **args)
+        levels = btq_odds.levels(a, deck=PLAYER_DECK, unskilled=pool.unskilled)
+    except ValueError:
+        return None
+    return {
+        "pool": a,
+        "opposition_pool": b,
+        "first_draw": {"win": first["a"], "lose": first["b"], "tie": first["tie"],
+                       "both_failed": first["both_failed"]},
+        "final": {"win": final["a"], "lose": final["b"], "stalemate": final["stalemate"]},
+        "win_by_level": _plain(final["a_by_level"]),
+        "lose_by_level": _plain(final["b_by_level"]),
+        "levels": _plain(levels),
+    }
+
+
+def own_odds(table: Table, settings: dict) -> dict:
+    """The part of :func:`odds` that depends on the character's own pool alone: ``pool`` and
+    ``levels``. What a player sees before a test against an NPC, so that the odds never
+    betray the NPC's pool."""
+    pool = table.side.pool
+    size = pool.size(settings["personal_pool_floor"])
+    try:
+        levels = btq_odds.levels(size, deck=PLAYER_DECK, unskilled=pool.unskilled)
+    except ValueError:
+        return None
+    return {"pool": size, "levels": _plain(levels)}

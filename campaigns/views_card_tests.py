@@ -1,0 +1,257 @@
+"""Card test pages: the campaign's tests (live), calling or proposing one with its odds, a
+test's page where the cards turn over live (htmx polling), and its steps: confirm, name a
+Joker, accept, decline, cancel. Thin: access and what each viewer sees through
+``campaigns.selectors``, changes through ``campaigns.services.card_tests``."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from campaigns import selectors, table
+from campaigns.forms_card_tests import CardTestForm, DeclineForm, JokerForm, VersionForm
+from campaigns.models import CardTest, Membership
+from campaigns.services import StaleVersion
+from campaigns.services import card_tests as services
+from characters.models import Character
+from rules.btq.tests import TestError
+
+RECENT = 20
+
+
+def _role(request, campaign) -> str:
+    return selectors.membership_role(request.user, campaign)
+
+
+def _list_context(request, campaign) -> dict:
+    tests = selectors.card_tests_for_user(request.user, campaign)
+    open_tests = list(tests.filter(status__in=CardTest.OPEN))
+    recent = list(tests.exclude(status__in=CardTest.OPEN)[:RECENT])
+    return {"campaign": campaign,
+            "open_tests": [selectors.card_test_summary(t) for t in open_tests],
+            "recent_tests": [selectors.card_test_summary(t) for t in recent],
+            "token": _list_token(open_tests + recent)}
+
+
+def _list_token(tests) -> str:
+    return ",".join(f"{t.pk}.{t.version}" for t in tests)
+
+
+@login_required
+def card_tests(request, pk):
+    """The tests of the campaign: open ones and recent ones. With ``?token=`` (htmx polling)
+    the list alone, or 204 if nothing changed since that token."""
+    campaign = selectors.campaign_for_user(request.user, pk)
+    role = _role(request, campaign)
+    context = _list_context(request, campaign)
+    if "token" in request.GET:
+        if request.GET["token"] == context["token"]:
+            return HttpResponse(status=204)
+        return render(request, "campaigns/_card_tests_list.html", context)
+    own = campaign.characters.filter(kind=Character.Kind.PC, owner=request.user)
+    context.update(is_gm=role == Membership.Role.GM, can_propose=own.exists())
+    return render(request, "campaigns/card_tests.html", context)
+
+
+def _characters_for(request, campaign, gm: bool):
+    pcs = campaign.characters.filter(kind=Character.Kind.PC).select_related("owner")
+    return pcs if gm else pcs.filter(owner=request.user)
+
+
+@login_required
+def card_test_new(request, pk):
+    """GM: call a test; player: propose one. First the character (``?character=``), then
+    the pool, the opposition and the stakes, with the odds shown as they are chosen."""
+    campaign = selectors.campaign_for_user(request.user, pk)
+    gm = _role(request, campaign) == Membership.Role.GM
+    choices = _characters_for(request, campaign, gm)
+    wanted = request.POST.get("character") or request.GET.get("character")
+    character = choices.filter(pk=wanted).first() if wanted and wanted.isdigit() else None
+    if character is None:
+        if wanted:
+            raise Http404("No such character of yours.")
+        return render(request, "campaigns/card_test_choose.html",
+                      {"campaign": campaign, "characters": choices, "is_gm": gm})
+    form = CardTestForm(request.POST or None, campaign=campaign, character=character, gm=gm)
+    if request.method == "POST" and form.is_valid():
+        act = services.card_test_call if gm else services.card_test_propose
+        try:
+            test = act(campaign=campaign, actor=request.user, **form.setup())
+        except ValidationError as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(request, f"Test #{test.pk} {'called' if gm else 'proposed'}.")
+            return redirect("campaigns:card_test", pk=campaign.pk, test_pk=test.pk)
+    return render(request, "campaigns/card_test_new.html", {
+        "campaign": campaign, "character": character, "form": form, "is_gm": gm,
+        "preview": _preview(request, campaign, form, gm) if form.is_bound else None,
+    })
+
+
+def _preview(request, campaign, form: CardTestForm, gm: bool) -> dict:
+    """What the call form shows of the test being set up: the pools, the odds, or what is
+    wrong. Players see only their own pool's odds against an NPC."""
+    if not form.is_valid():
+        return {"problem": "Fill in the form to see the odds."}
+    try:
+        setup, _ = services.clean_setup(campaign=campaign, actor=request.user,
+                                        data=form.setup(), by_gm=gm)
+        built = table.build(setup)
+    except ValidationError as exc:
+        return {"problem": " ".join(exc.messages)}
+    except table.OppositionError:
+        return {"problem": "The GM settles the opposition when accepting the proposal."}
+    except TestError as exc:
+        return {"problem": str(exc)}
+    settings = campaign.rules_settings()
+    floor = settings["personal_pool_floor"]
+    public = setup.opposition != CardTest.Opposition.NPC
+    return {
+        "pool": built.side.pool.as_dict(floor),
+        "opposition_pool": built.opponent.pool.as_dict(floor) if gm and built.opponent
+        else None,
+        "odds": table.odds(built, settings) if gm or public else table.own_odds(built, settings),
+        "odds_public": public,
+    }
+
+
+@login_required
+@require_POST
+def card_test_preview(request, pk):
+    """The odds panel of the call form, for htmx as the form changes."""
+    campaign = selectors.campaign_for_user(request.user, pk)
+    gm = _role(request, campaign) == Membership.Role.GM
+    character = _characters_for(request, campaign, gm).filter(
+        pk=request.POST.get("character") or 0).first()
+    if character is None:
+        raise Http404("No such character of yours.")
+    form = CardTestForm(request.POST, campaign=campaign, character=character, gm=gm)
+    return render(request, "campaigns/_card_test_preview.html",
+                  {"preview": _preview(request, campaign, form, gm), "is_gm": gm})
+
+
+def _context(request, campaign, test, **extra) -> dict:
+    role = _role(request, campaign)
+    view = selectors.card_test_view(request.user, test, role)
+    names = view["names"]
+    source = view["record"] or view["pending"]
+    rounds = list(source["rounds"]) if source else []
+    if view["pending"]:
+        rounds.append(view["pending"]["current"])
+    for rnd in rounds:
+        for hand in rnd["hands"]:
+            hand["name"] = names.get(hand["who"], hand["who"])
+    context = {"campaign": campaign, "test": test, "view": view, "rounds": rounds,
+               "here": f"Test #{test.pk}",
+               "is_gm": role == Membership.Role.GM,
+               "live": test.is_open}
+    if "joker" in view["actions"]:
+        context["joker_form"] = JokerForm(
+            initial={"version": test.version}, fate=view["pending"]["current"]["fate"])
+    if "decline" in view["actions"]:
+        context["decline_form"] = DeclineForm(initial={"version": test.version})
+    context.update(extra)
+    return context
+
+
+@login_required
+def card_test_detail(request, pk, test_pk):
+    campaign = selectors.campaign_for_user(request.user, pk)
+    test = selectors.card_test_for_user(request.user, test_pk, campaign)
+    return render(request, "campaigns/card_test_detail.html", _context(request, campaign, test))
+
+
+@login_required
+def card_test_live(request, pk, test_pk):
+    """The live part of a test's page, for htmx polling: 204 while the test is still at
+    ``?version=``, else the part as it is now (the cards turned, the next step)."""
+    campaign = selectors.campaign_for_user(request.user, pk)
+    test = selectors.card_test_for_user(request.user, test_pk, campaign)
+    if request.GET.get("version") == str(test.version):
+        return HttpResponse(status=204)
+    return render(request, "campaigns/_card_test_live.html", _context(request, campaign, test))
+
+
+STEP_FORMS = {"confirm": VersionForm, "joker": JokerForm, "decline": DeclineForm,
+              "cancel": VersionForm}
+DONE_MESSAGES = {"confirm": "The cards are turned.", "joker": "The Joker is named.",
+                 "decline": "Proposal declined.", "cancel": "Test cancelled."}
+
+
+def _take(action: str, test: CardTest, user, data: dict) -> CardTest:
+    if action == "confirm":
+        return services.card_test_confirm(test=test, actor=user, version=data["version"])
+    if action == "joker":
+        return services.card_test_declare_joker(test=test, actor=user,
+                                                version=data["version"], card=data["card"])
+    if action == "decline":
+        return services.card_test_decline(test=test, actor=user, version=data["version"],
+                                          reason=data["reason"])
+    return services.card_test_cancel(test=test, actor=user, version=data["version"])
+
+
+@login_required
+@require_POST
+def card_test_step(request, pk, test_pk, action):
+    """Take one step of a test (``action``: confirm, joker, decline, cancel). A refused step
+    shows the test again with the reason: 403 not yours to take, 409 stale or not possible
+    now, 400 bad input; nothing is changed then."""
+    campaign = selectors.campaign_for_user(request.user, pk)
+    test = selectors.card_test_for_user(request.user, test_pk, campaign)
+    if action not in STEP_FORMS:
+        raise Http404("No such step.")
+    fate = (test.pending or {}).get("current", {}).get("fate", "")
+    form_class = STEP_FORMS[action]
+    form = form_class(request.POST, **({"fate": fate} if form_class is JokerForm else {}))
+    if not form.is_valid():
+        errors = " ".join(str(e) for errs in form.errors.values() for e in errs)
+        return _refused(request, campaign, test, f"Nothing was done: {errors}", 400)
+    try:
+        _take(action, test, request.user, form.cleaned_data)
+    except PermissionDenied as exc:
+        return _refused(request, campaign, test, str(exc), 403)
+    except (StaleVersion, services.IllegalStep) as exc:
+        return _refused(request, campaign, test, str(exc), 409)
+    except ValidationError as exc:
+        return _refused(request, campaign, test, " ".join(exc.messages), 400)
+    messages.success(request, DONE_MESSAGES[action])
+    return redirect("campaigns:card_test", pk=campaign.pk, test_pk=test.pk)
+
+
+def _refused(request, campaign, test, error: str, status: int):
+    test.refresh_from_db()
+    return render(request, "campaigns/card_test_detail.html",
+                  _context(request, campaign, test, error=error), status=status)
+
+
+@login_required
+def card_test_accept(request, pk, test_pk):
+    """GM: accept a player's proposal, adjusting its opposition, modifiers or stakes."""
+    campaign = selectors.campaign_for_user(request.user, pk)
+    selectors.require_gm(request.user, campaign)
+    test = selectors.card_test_for_user(request.user, test_pk, campaign)
+    initial = CardTestForm.initial_from(services.setup_input(test))
+    initial["version"] = test.version
+    form = CardTestForm(request.POST or None, initial=initial, campaign=campaign,
+                        character=test.character, gm=True, versioned=True)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.card_test_accept(test=test, actor=request.user,
+                                      version=form.cleaned_data["version"], **form.setup())
+        except (StaleVersion, services.IllegalStep) as exc:
+            form.add_error(None, str(exc))
+            status = 409
+        except ValidationError as exc:
+            form.add_service_error(exc)
+            status = 400
+        else:
+            messages.success(request, f"Test #{test.pk} accepted: it awaits its player.")
+            return redirect("campaigns:card_test", pk=campaign.pk, test_pk=test.pk)
+    return render(request, "campaigns/card_test_new.html", {
+        "campaign": campaign, "character": test.character, "form": form, "is_gm": True,
+        "accepting": test,
+        "preview": _preview(request, campaign, form, True) if form.is_bound else None,
+    }, status=status)
