@@ -172,11 +172,10 @@ class CardTestForm(Form):
         return data
 
     def setup(self) -> dict:
-        """The setup for ``card_test_call`` / ``card_test_propose`` / ``card_test_accept``."""
+        """The setup for ``card_test_call`` / ``card_test_propose`` / ``card_test_accept``.
+        Of the opposition's fields only those of the opposition chosen count (the form keeps
+        the others filled in while the user switches between them)."""
         data = self.cleaned_data
-        difficulty = data.get("difficulty") or ""
-        if difficulty == CUSTOM_CARDS:
-            difficulty = str(data["difficulty_cards"])
         setup = {
             "character": self.character.pk,
             "skill": data["skill"],
@@ -184,17 +183,22 @@ class CardTestForm(Form):
             "helpers": [int(pk) for pk in data.get("helpers") or ()],
             "modifiers": data["modifiers"],
             "opposition": data["opposition"],
-            "opponent": int(data["opponent"]) if data.get("opponent") else None,
-            "difficulty": difficulty,
             "intent": data["intent"],
             "stakes_win": data["stakes_win"],
             "stakes_lose": data["stakes_lose"],
             "at_risk": data.get("at_risk") or "",
         }
-        if self.gm:
-            setup.update(opponent_skill=data.get("opponent_skill") or "",
-                         opponent_modifiers=data["opponent_modifiers"],
-                         opponent_at_risk=data.get("opponent_at_risk") or "")
+        if data["opposition"] == CardTest.Opposition.NPC:
+            setup["opponent"] = int(data["opponent"]) if data.get("opponent") else None
+            if self.gm:
+                setup.update(opponent_skill=data.get("opponent_skill") or "",
+                             opponent_modifiers=data["opponent_modifiers"],
+                             opponent_at_risk=data.get("opponent_at_risk") or "")
+        elif data["opposition"] == CardTest.Opposition.DIFFICULTY:
+            difficulty = data.get("difficulty") or ""
+            if difficulty == CUSTOM_CARDS:
+                difficulty = str(data["difficulty_cards"])
+            setup["difficulty"] = difficulty
         return setup
 
     def add_service_error(self, exc: ValidationError) -> None:

@@ -178,7 +178,7 @@ def _character_side(character: Character, skill: str, modifiers, *, deck: str, s
     if helpers and skill not in SKILLS:
         raise TestError("helpers add their skill to a skill test, not to a Measure or Wealth "
                         "test (BtQ L1280-1283)")
-    pool = Pool(skill, value, tuple(mods), rep,
+    pool = Pool(POOL_LABELS[WEALTH] if skill == WEALTH else skill, value, tuple(mods), rep,
                 tuple(Helper(h.title, h.skill(skill)) for h in helpers), unskilled)
     return Side(who(character), pool, deck, at_risk=risk, secret=secret)
 

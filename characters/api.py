@@ -143,8 +143,9 @@ class CampaignCharactersView(APIView):
     def get(self, request, pk):
         campaign = campaign_for_user(request.user, pk)
         role = membership_role(request.user, campaign)
-        return Response([_render(request, c, role)
-                         for c in selectors.characters_for_user(request.user, campaign)])
+        characters = selectors.characters_for_user(request.user, campaign).prefetch_related(
+            "reputations")
+        return Response([_render(request, c, role) for c in characters])
 
     @extend_schema(request=CharacterCreateSerializer, responses={201: CharacterGMSerializer})
     def post(self, request, pk):

@@ -7,7 +7,6 @@ from campaigns.forms import Form
 from characters.models import DAMAGE_STATE_CHOICES, MAX_RATING, MAX_WEALTH, Character, Reputation
 from rules.btq.characters import MEASURES, SKILLS
 
-
 OPTIONAL = ("wealth", "wealth_state")
 """Fields a form may leave out (added after the first character sheets)."""
 
