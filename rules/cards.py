@@ -208,7 +208,7 @@ class Deck:
 
         Raises :class:`CardError` if the card is not in the deck (never in it, or already out).
         """
-        physical = card.base()
+        physical = JOKER if card.is_joker else card  # card.base(), on every card turned
         try:
             self.remaining.remove(physical)
         except ValueError:

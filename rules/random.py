@@ -25,7 +25,6 @@ import random as _random
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from rules.cards import Card, CardError, Deck, parse_card
 
@@ -34,20 +33,52 @@ class ScriptExhausted(RuntimeError):
     """A scripted source was asked for more cards or rolls than its script holds."""
 
 
-@dataclass(frozen=True, slots=True)
 class Draw:
     """One recorded draw: ``source`` is the deck name (or ``"d6"`` and the like for dice),
-    ``purpose`` says what it was for, ``values`` are card texts or die faces."""
+    ``purpose`` says what it was for, ``values`` are card texts or die faces, as text.
 
-    source: str
-    purpose: str
-    values: tuple[str, ...]
+    Immutable. ``Draw(source, purpose, values)`` takes the values as texts, cards or faces:
+    a random source records the cards and faces themselves, and ``values`` writes them out
+    when it is read, so a Monte Carlo that never reads its log does not pay for the text.
+    Two draws are equal when their source, purpose and ``values`` are.
+    """
+
+    __slots__ = ("_source", "_purpose", "_turned")
+
+    def __init__(self, source: str, purpose: str, values: Iterable[str | Card | int]):
+        self._source = source
+        self._purpose = purpose
+        self._turned = tuple(values)
+
+    @property
+    def source(self) -> str:
+        return self._source
+
+    @property
+    def purpose(self) -> str:
+        return self._purpose
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(map(str, self._turned))
 
     def __str__(self) -> str:
-        return f"{self.source} {self.purpose}: {' '.join(self.values)}"
+        return f"{self._source} {self._purpose}: {' '.join(self.values)}"
+
+    def __repr__(self) -> str:
+        return f"Draw(source={self._source!r}, purpose={self._purpose!r}, values={self.values!r})"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Draw):
+            return NotImplemented
+        return (self._source, self._purpose, self.values) == (other._source, other._purpose,
+                                                              other.values)
+
+    def __hash__(self) -> int:
+        return hash((self._source, self._purpose, self.values))
 
     def as_dict(self) -> dict:
-        return {"source": self.source, "purpose": self.purpose, "values": list(self.values)}
+        return {"source": self._source, "purpose": self._purpose, "values": list(self.values)}
 
 
 class RandomSource(ABC):
@@ -62,10 +93,10 @@ class RandomSource(ABC):
         (``rules/btq_characters.md`` §10.2.6); a negative count is an error."""
         if count < 0:
             raise ValueError(f"cannot draw {count} cards")
-        cards = self._pick(deck, min(count, len(deck)))
+        cards = self._pick(deck, min(count, len(deck.remaining)))
         for card in cards:
             deck.take(card)
-        self.log.append(Draw(deck.name, purpose, tuple(map(str, cards))))
+        self.log.append(Draw(deck.name, purpose, cards))
         return cards
 
     def roll(self, sides: int, count: int = 1, *, purpose: str = "roll") -> list[int]:
@@ -73,7 +104,7 @@ class RandomSource(ABC):
         if sides < 2 or count < 0:
             raise ValueError(f"cannot roll {count}d{sides}")
         faces = self._roll(sides, count)
-        self.log.append(Draw(f"d{sides}", purpose, tuple(map(str, faces))))
+        self.log.append(Draw(f"d{sides}", purpose, faces))
         return faces
 
     @abstractmethod

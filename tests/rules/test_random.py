@@ -82,6 +82,28 @@ def test_draw_text_and_dict():
     assert draw.as_dict() == {"source": "gm", "purpose": "card of fate", "values": ["4S"]}
 
 
+def test_a_draw_keeps_the_cards_and_reads_as_their_text():
+    source = ScriptedSource("4S JK=7D", rolls=[3, 6])
+    cards = source.draw(Deck(PLAYER_DECK, "pc:a"), 2, purpose="pool")
+    faces = source.roll(6, 2)
+    cards.append(Card(2, "D"))  # the caller's list is the caller's: the log keeps its own
+    faces.append(1)
+    drawn, rolled = source.log
+    assert drawn.values == ("4S", "JK=7D") and rolled.values == ("3", "6")
+    assert drawn == Draw("pc:a", "pool", ("4S", "JK=7D")) == Draw("pc:a", "pool",
+                                                                   parse_cards("4S JK=7D"))
+    assert hash(drawn) == hash(Draw("pc:a", "pool", ["4S", "JK=7D"]))
+    assert drawn != Draw("pc:a", "pool", ("4S",)) and drawn != Draw("gm", "pool", ("4S", "JK=7D"))
+    assert drawn != ("pc:a", "pool", ("4S", "JK=7D"))
+    assert str(drawn) == "pc:a pool: 4S JK=7D"
+    assert repr(rolled) == "Draw(source='d6', purpose='roll', values=('3', '6'))"
+    assert rolled.as_dict() == {"source": "d6", "purpose": "roll", "values": ["3", "6"]}
+    with pytest.raises(AttributeError):
+        drawn.values = ("2C",)
+    with pytest.raises(AttributeError):
+        drawn.source = "gm"
+
+
 def test_a_scripted_source_stacks_the_deck_in_order():
     source = ScriptedSource("4S, 4H AH", rolls=[3, 6])
     gm = Deck(GM_DECK)
