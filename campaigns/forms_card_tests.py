@@ -183,9 +183,9 @@ class CardTestForm(Form):
             "helpers": [int(pk) for pk in data.get("helpers") or ()],
             "modifiers": data["modifiers"],
             "opposition": data["opposition"],
-            "intent": data["intent"],
-            "stakes_win": data["stakes_win"],
-            "stakes_lose": data["stakes_lose"],
+            "intent": data.get("intent", ""),
+            "stakes_win": data.get("stakes_win", ""),
+            "stakes_lose": data.get("stakes_lose", ""),
             "at_risk": data.get("at_risk") or "",
         }
         if data["opposition"] == CardTest.Opposition.NPC:

@@ -19,6 +19,7 @@ from characters.models import Character
 from rules.btq.tests import TestError
 
 RECENT = 20
+STAKES = ("intent", "stakes_win", "stakes_lose")
 
 
 def _role(request, campaign) -> str:
@@ -93,11 +94,13 @@ def card_test_new(request, pk):
 def _preview(request, campaign, form: CardTestForm, gm: bool) -> dict:
     """What the call form shows of the test being set up: the pools, the odds, or what is
     wrong. Players see only their own pool's odds against an NPC."""
-    if not form.is_valid():
-        return {"problem": "Fill in the form to see the odds."}
+    if set(form.errors) - set(STAKES):  # the odds do not depend on the words
+        return {"problem": "Fill in the pool and the opposition to see the odds."}
+    data = form.setup()
+    data["intent"] = data["intent"] or "(the odds before the intent is stated)"
     try:
-        setup, _ = services.clean_setup(campaign=campaign, actor=request.user,
-                                        data=form.setup(), by_gm=gm)
+        setup, _ = services.clean_setup(campaign=campaign, actor=request.user, data=data,
+                                        by_gm=gm)
         built = table.build(setup)
     except ValidationError as exc:
         return {"problem": " ".join(exc.messages)}
