@@ -121,6 +121,9 @@ class CardTestSerializer(serializers.Serializer):
                                     help_text="The kernel's PendingTest while a Joker waits.")
     record = serializers.JSONField(allow_null=True, help_text="The kernel's TestRecord.")
     outcome = serializers.CharField(allow_null=True)
+    gates = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The Measure tests a Maimed area requires first (BtQ L1314-1316).")
 
 
 def _view(request, test: CardTest, code=status.HTTP_200_OK) -> Response:

@@ -86,13 +86,13 @@ def campaign_for_invite(token: str) -> Campaign | None:
 
 # --- Card tests -------------------------------------------------------------------------
 
-S = CardTest.Status
+_S = CardTest.Status
 ACTION_STATUSES = {
-    "accept": {"gm": (S.PROPOSED,)},
-    "decline": {"gm": (S.PROPOSED,)},
-    "cancel": {"gm": (S.PROPOSED, S.AWAITING_CONFIRMATION), "proposer": (S.PROPOSED,)},
-    "confirm": {"player": (S.AWAITING_CONFIRMATION,)},
-    "joker": {"player": (S.AWAITING_JOKER,), "gm": (S.AWAITING_JOKER,)},
+    "accept": {"gm": (_S.PROPOSED,)},
+    "decline": {"gm": (_S.PROPOSED,)},
+    "cancel": {"gm": (_S.PROPOSED, _S.AWAITING_CONFIRMATION), "proposer": (_S.PROPOSED,)},
+    "confirm": {"player": (_S.AWAITING_CONFIRMATION,)},
+    "joker": {"player": (_S.AWAITING_JOKER,), "gm": (_S.AWAITING_JOKER,)},
 }
 """Who may take each step of a card test, and in which statuses. ``"player"`` is the acting
 PC's player (the GM confirms for a PC without one), ``"proposer"`` the player who proposed
@@ -261,11 +261,14 @@ def card_test_view(user, test: CardTest, role: str | None = None,
         "record": None,
         "outcome": None,
         "description": card_test_describe(test),
+        "gates": [],
     }
     floor = settings["personal_pool_floor"]
-    if test.status in (S.PROPOSED, S.AWAITING_CONFIRMATION):
+    if test.status in (_S.PROPOSED, _S.AWAITING_CONFIRMATION):
+        setup = table.Setup.of(test)
+        view["gates"] = table.gates(setup)
         try:
-            built = table.build(table.Setup.of(test))
+            built = table.build(setup)
         except table.OppositionError as exc:
             view["problem"] = _sentence(str(exc)) if gm else (
                 "The GM has still to settle the opposition.")
@@ -281,11 +284,11 @@ def card_test_view(user, test: CardTest, role: str | None = None,
                 view["odds"] = table.odds(built, settings)
             else:
                 view["odds"] = table.own_odds(built, settings)
-    elif test.status == S.AWAITING_JOKER and test.pending:
+    elif test.status == _S.AWAITING_JOKER and test.pending:
         pending = PendingTest.from_dict(test.pending).as_dict(reveal=gm)
         view["pending"] = pending
         view["pool"] = pending["sides"][0]["pool"]
-    elif test.status == S.DONE and test.record:
+    elif test.status == _S.DONE and test.record:
         record = TestRecord.from_dict(test.record).as_dict(reveal=gm)
         view["record"] = record
         view["pool"] = record["sides"][0]["pool"]

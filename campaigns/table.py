@@ -217,6 +217,28 @@ def build(setup: Setup) -> Table:
     return Table("simple", side)
 
 
+AREA_MEASURES = {"health": "guts", "ship_morale": "discipline", "wealth": "influence"}
+"""The Measure of each area's gate test when it is Maimed (BtQ L1314-1316, L1385-1411)."""
+
+
+def gates(setup: Setup) -> list[str]:
+    """The Measure tests the acting character must pass before this test, one per Maimed
+    area tied to it (the area at risk, Wealth in a Wealth test, the reputation used): a
+    simple test of the area's Measure (BtQ L1314-1316, L1749; D4, D16). The GM calls them
+    as tests of their own; this test's pool already takes the -3."""
+    character = setup.character
+    tied = {setup.at_risk} & set(AREA_MEASURES)
+    if setup.skill == WEALTH:
+        tied.add(WEALTH)
+    found = [f"{DAMAGE_AREAS[area]} is Maimed: first a {MEASURES[AREA_MEASURES[area]]} test"
+             for area in sorted(tied)
+             if getattr(character, AREA_FIELDS[area]) == DamageState.MAIMED]
+    rep = setup.reputation
+    if rep is not None and rep.damage_state == DamageState.MAIMED:
+        found.append(f"“{rep.name}” is Maimed: first a {MEASURES[rep.cap_measure]} test")
+    return found
+
+
 def start(table: Table, source: RandomSource, settings: dict, *, intent: str = ""
           ) -> TestRecord | PendingTest:
     """Turn the cards of ``table`` (the kernel's ``start_*``)."""

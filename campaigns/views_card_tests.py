@@ -112,6 +112,7 @@ def _preview(request, campaign, form: CardTestForm, gm: bool) -> dict:
     floor = settings["personal_pool_floor"]
     public = setup.opposition != CardTest.Opposition.NPC
     return {
+        "gates": table.gates(setup),
         "pool": built.side.pool.as_dict(floor),
         "opposition_pool": built.opponent.pool.as_dict(floor) if gm and built.opponent
         else None,

@@ -53,6 +53,16 @@ MAX_MODIFIER = 20
 PLAIN_AREAS = tuple(AREA_FIELDS)
 
 
+ACTION_REFUSALS = {
+    "accept": "Only the GM accepts a proposed test",
+    "decline": "Only the GM declines a proposed test",
+    "cancel": "Only the GM cancels a test, and a player only their own proposal",
+    "confirm": "Only the player of the character whose test it is confirms it",
+    "joker": "Only the player of the character who turned the Joker (or the GM) names it",
+}
+"""Why a step is not the user's to take."""
+
+
 class IllegalStep(Exception):
     """A step the test's status does not allow now (confirming a test already drawn,
     accepting one that was cancelled, drawing while another test's cards are on the
@@ -348,8 +358,8 @@ def _step(test: CardTest, actor, version, action: str) -> CardTest:
     test = _locked(test)
     role = _role(actor, test.campaign)
     if not card_test_may(actor, test, action, role):
-        raise PermissionDenied(f"You may not do that with test #{test.pk}: it is "
-                               f"{test.character.title}'s, and the GM runs the table.")
+        raise PermissionDenied(f"{ACTION_REFUSALS[action]} (test #{test.pk}, "
+                               f"{test.character.title}'s).")
     check_version(test, version)
     if not card_test_allows(actor, test, action, role):
         raise IllegalStep(test, f"Test #{test.pk} is {test.get_status_display().lower()}: "

@@ -101,6 +101,7 @@ def test_the_health_at_risk_takes_the_winner_s_best_success_and_costs_a_card_nex
     again = race(at_risk="health", reputations=[])
     view = card_test_view(player_a, again)
     assert view["pool"]["explanation"] == "Seamanship 4 + Crusty Old Seadog 1 - Health Maimed 3 = 2"
+    assert view["gates"] == ["Health is Maimed: first a Guts test"]  # BtQ L1314-1316
 
 
 def test_tv17_lonsdale_proposes_a_wealth_test_and_his_wealth_is_injured(
