@@ -113,7 +113,7 @@ import json
 from rules.btq.characters import MEASURES, NPC_CREW_SKILLS, SKILLS, DamageState
 from rules.btq.settings import resolve
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
-from rules.btq.tests import compare_successes, successes
+from rules.btq.tests import compare_successes, grade, successes
 from rules.cards import GM_DECK, PLAYER_DECK, SUITS, Card, Deck, parse_card
 from rules.engine import GM, Decision, Event, IllegalAction, Option, Outcome, State, register
 from rules.random import RandomSource
@@ -585,18 +585,7 @@ def adjust_hits(hits: list[tuple[str, int]], ammo: str | None, double_shot_extra
 # --- cards and tests -------------------------------------------------------------------------
 
 def _shown(cards, fate):
-    return [[str(c), _GRADE[lv]] for c, lv in zip(cards, _grades(cards, fate))]
-
-
-def _grades(cards, fate):
-    out = []
-    for c in cards:
-        played = c.played_as if c.played_as is not None else c
-        if played.rank == fate.rank:
-            out.append(3 if played.suit == fate.suit else 2)
-        else:
-            out.append(1 if played.suit == fate.suit else 0)
-    return out
+    return [[str(c), _GRADE[grade(c, fate)]] for c in cards]
 
 
 def _as_fate(cards, fate):
@@ -619,8 +608,8 @@ def _simple_test(st, source, side, pid, size, what):
     gm = Deck(GM_DECK)
     fate = source.draw(gm, 1, purpose=f"{what} card of fate")[0]
     cards = _as_fate(_draw(source, gm, pid, size, f"{what} {_deck_label(st, side, pid)}"), fate)
-    best = max(_grades(cards, fate), default=0)
-    return best, fate, cards
+    found = successes(cards, fate)
+    return (found[0][0] if found else 0), fate, cards
 
 
 def _deck_label(st, side, pid):

@@ -98,7 +98,7 @@ from typing import Literal
 
 from rules.btq.characters import MEASURES, SKILLS, DamageState
 from rules.btq.settings import resolve
-from rules.cards import DECK_KINDS, GM_DECK, PLAYER_DECK, RANK_NAMES, Card, Deck, parse_card
+from rules.cards import ALL_CARDS, DECK_KINDS, GM_DECK, PLAYER_DECK, Card, Deck, parse_card
 from rules.random import RandomSource
 
 Victor = Literal["a", "b", "tie", "both_failed"]
@@ -153,6 +153,26 @@ def _played(card: Card, fate: Card) -> Card:
     return fate if card.is_joker else card
 
 
+def _match(card: Card, fate: Card) -> tuple[SuccessLevel, int]:
+    """``(level, rank)`` of ``card`` against ``fate``: how it matches (BtQ L1226-1229) and the
+    rank it counts as for tie-breaks (BtQ L1239)."""
+    played = _played(card, fate)
+    if played.rank == fate.rank:
+        level = SuccessLevel.PERFECT if played.suit == fate.suit else SuccessLevel.CRITICAL
+    elif played.suit == fate.suit:
+        level = SuccessLevel.ORDINARY
+    else:
+        level = SuccessLevel.FAILURE
+    return level, played.rank
+
+
+_MATCHES: dict[Card, dict[Card, tuple[SuccessLevel, int]]] = {
+    fate: {card: _match(card, fate) for card in ALL_CARDS} for fate in ALL_CARDS
+}
+""":func:`_match` of every card against every Card of Fate, worked out once: the kernel grades
+every card it turns, and there are only 105 cards (the 52, the Joker, the declared Jokers)."""
+
+
 def grade(card: Card, fate: Card, *, unskilled: bool = False) -> SuccessLevel:
     """The success level of ``card`` against the Card of Fate ``fate``.
 
@@ -160,23 +180,18 @@ def grade(card: Card, fate: Card, *, unskilled: bool = False) -> SuccessLevel:
     the Card of Fate itself, the default choice (``rules/DECISIONS.md`` D5). In an unskilled
     test the result is at most Ordinary (BtQ L1269-1272).
     """
-    played = _played(card, fate)
-    if played.rank == fate.rank:
-        level = SuccessLevel.PERFECT if played.suit == fate.suit else SuccessLevel.CRITICAL
-    elif played.suit == fate.suit:
-        level = SuccessLevel.ORDINARY
-    else:
-        return SuccessLevel.FAILURE
-    return SuccessLevel.ORDINARY if unskilled else level
+    level = _MATCHES[fate][card][0]
+    return SuccessLevel.ORDINARY if unskilled and level else level
 
 
 def _chain(cards: Iterable[Card], fate: Card, unskilled: bool) -> list[tuple[int, int, str]]:
     """The successes among ``cards`` as ``(level, rank, card text)``, best first."""
+    matches = _MATCHES[fate]
     found = []
     for card in cards:
-        level = grade(card, fate, unskilled=unskilled)
+        level, rank = matches[card]
         if level:
-            found.append((level, _played(card, fate).rank, str(card)))
+            found.append((SuccessLevel.ORDINARY if unskilled else level, rank, str(card)))
     found.sort(key=lambda s: s[:2], reverse=True)
     return found
 
@@ -186,7 +201,12 @@ def successes(
 ) -> list[tuple[SuccessLevel, int]]:
     """The successes among ``cards`` as ``(level, rank)`` pairs, best first: by level, then
     by rank (aces high). This is the order in which ties are broken (BtQ L1238-1239)."""
-    return [(SuccessLevel(level), rank) for level, rank, _ in _chain(cards, fate, unskilled)]
+    matches = _MATCHES[fate]
+    found = [m for m in map(matches.__getitem__, cards) if m[0]]
+    if unskilled:
+        found = [(SuccessLevel.ORDINARY, rank) for _, rank in found]
+    found.sort(reverse=True)
+    return found
 
 
 def summary(cards: Iterable[Card], fate: Card, *, unskilled: bool = False) -> tuple[int, int, int]:
@@ -224,18 +244,39 @@ class Comparison:
         return cls(data["result"], data["by"], data.get("a"), data.get("b"), data.get("position"))
 
 
-def _decide(a: list[tuple[int, int, str]], b: list[tuple[int, int, str]]) -> Comparison:
+_LEVELS_DOWN = (SuccessLevel.PERFECT, SuccessLevel.CRITICAL, SuccessLevel.ORDINARY)
+
+
+def _verdict(a: list[tuple], b: list[tuple]) -> tuple[Victor, SuccessLevel | None, int | None]:
+    """Who wins between two chains of successes, best first, each success a tuple that starts
+    ``(level, rank)`` (BtQ L1238-1239): no success on either side is ``"both_failed"``; else
+    more Perfects, then Criticals, then Ordinaries; else the ranks pairwise, best first; else
+    ``"tie"``. Returns the result, the level whose count decided it, and the 0-based
+    position of the pair of ranks that did."""
     if not a and not b:
-        return Comparison("both_failed", "no_success")
-    for level in (SuccessLevel.PERFECT, SuccessLevel.CRITICAL, SuccessLevel.ORDINARY):
-        na = sum(1 for s in a if s[0] == level)
-        nb = sum(1 for s in b if s[0] == level)
+        return "both_failed", None, None
+    a_levels, b_levels = [s[0] for s in a], [s[0] for s in b]
+    for level in _LEVELS_DOWN:
+        na, nb = a_levels.count(level), b_levels.count(level)
         if na != nb:
-            return Comparison("a" if na > nb else "b", level.name.lower(), na, nb)
-    for position, (sa, sb) in enumerate(zip(a, b), start=1):
+            return ("a" if na > nb else "b"), level, None
+    for position, (sa, sb) in enumerate(zip(a, b)):
         if sa[1] != sb[1]:
-            return Comparison("a" if sa[1] > sb[1] else "b", "tie_break", sa[2], sb[2], position)
-    return Comparison("tie", "full_tie")
+            return ("a" if sa[1] > sb[1] else "b"), None, position
+    return "tie", None, None
+
+
+def _decide(a: list[tuple[int, int, str]], b: list[tuple[int, int, str]]) -> Comparison:
+    """:func:`_verdict` of two chains ``(level, rank, card text)`` and what decided it."""
+    result, level, position = _verdict(a, b)
+    if result == "both_failed":
+        return Comparison(result, "no_success")
+    if level is not None:
+        return Comparison(result, level.name.lower(), sum(1 for s in a if s[0] == level),
+                          sum(1 for s in b if s[0] == level))
+    if position is not None:
+        return Comparison(result, "tie_break", a[position][2], b[position][2], position + 1)
+    return Comparison(result, "full_tie")
 
 
 def compare_successes(a: list[tuple[SuccessLevel, int]], b: list[tuple[SuccessLevel, int]]
@@ -243,10 +284,7 @@ def compare_successes(a: list[tuple[SuccessLevel, int]], b: list[tuple[SuccessLe
     """Decide between two lists of successes from :func:`successes` (BtQ L1238-1239):
     no success on either side is ``"both_failed"``; else more Perfects, then Criticals, then
     Ordinaries; else the ranks of the successes pairwise, best first; else ``"tie"``."""
-    def chain(found):
-        return [(lv, rank, RANK_NAMES.get(rank, str(rank))) for lv, rank in found]
-
-    return _decide(chain(a), chain(b)).result
+    return _verdict(a, b)[0]
 
 
 def compare(

@@ -33,6 +33,7 @@ from rules.btq.tests import (
     crusty_old_seadog,
     damage_after,
     damage_penalty,
+    grade,
     overcome_great_hardship,
     resume,
     simple_test,
@@ -43,7 +44,17 @@ from rules.btq.tests import (
     summary,
     victor,
 )
-from rules.cards import GM_DECK, PLAYER_DECK, CardError, Deck, deck_cards, parse_card, parse_cards
+from rules.cards import (
+    ALL_CARDS,
+    GM_DECK,
+    PLAYER_DECK,
+    STANDARD_52,
+    CardError,
+    Deck,
+    deck_cards,
+    parse_card,
+    parse_cards,
+)
 from rules.random import ScriptedSource, SeededSource
 
 HEALTHY, INJURED, MAIMED, DEAD = DamageState
@@ -665,6 +676,40 @@ def test_grading_helpers():
     assert victor(parse_cards("2H"), parse_cards("3D"), fate) == "both_failed"
     c = compare(parse_cards("AS"), parse_cards("KS QS"), fate)
     assert (c.result, c.by, c.a, c.b) == ("b", "ordinary", 1, 2)
+
+
+def test_grade_of_every_card_against_every_card_of_fate():
+    for fate in STANDARD_52:
+        for card in ALL_CARDS:
+            played = card.played_as or (fate if card.is_joker else card)
+            expected = (3 if played == fate else 2 if played.rank == fate.rank
+                        else 1 if played.suit == fate.suit else 0)
+            assert grade(card, fate) == expected and type(grade(card, fate)) is SuccessLevel
+            assert grade(card, fate, unskilled=True) == min(expected, 1)
+
+
+def test_a_full_tie_break_names_the_cards_and_their_position():
+    c = compare(parse_cards("4C KS 2S"), parse_cards("4H KS 3S"), parse_card("4S"))
+    assert (c.result, c.by, c.a, c.b, c.position) == ("b", "tie_break", "2S", "3S", 3)
+    c = compare(parse_cards("4C KS"), parse_cards("4H KS"), parse_card("4S"))
+    assert (c.result, c.by, c.position) == ("tie", "full_tie", None)
+    c = compare(parse_cards("4C"), parse_cards("AS 4H"), parse_card("4S"))
+    assert (c.result, c.by, c.a, c.b) == ("b", "ordinary", 0, 1)
+
+
+hands = st.lists(st.sampled_from(ALL_CARDS), max_size=12)
+
+
+@given(hands, hands, st.sampled_from(STANDARD_52), st.booleans(), st.booleans())
+def test_successes_and_compare_successes_agree_with_compare(a, b, fate, a_unskilled,
+                                                            b_unskilled):
+    found_a = successes(a, fate, unskilled=a_unskilled)
+    found_b = successes(b, fate, unskilled=b_unskilled)
+    assert found_a == sorted(found_a, reverse=True)
+    assert summary(a, fate, unskilled=a_unskilled) == tuple(
+        sum(1 for lv, _ in found_a if lv == level) for level in (3, 2, 1))
+    assert compare_successes(found_a, found_b) == compare(
+        a, b, fate, a_unskilled=a_unskilled, b_unskilled=b_unskilled).result
 
 
 # --- Decks behave like real decks: property tests -----------------------------------------
