@@ -52,7 +52,6 @@ GM_SETUP_FIELDS = frozenset({"opponent_skill", "opponent_modifiers", "opponent_a
 MAX_MODIFIER = 20
 PLAIN_AREAS = tuple(AREA_FIELDS)
 
-
 ACTION_REFUSALS = {
     "accept": "Only the GM accepts a proposed test",
     "decline": "Only the GM declines a proposed test",
@@ -107,7 +106,7 @@ def _ids(value, what: str, errors: dict) -> list:
     return list(value)
 
 
-def clean_modifiers(value, what: str, errors: dict) -> list[dict]:
+def _clean_modifiers(value, what: str, errors: dict) -> list[dict]:
     """``[{"source", "cards"}]``: a source's name and a whole number of cards, -20 to 20,
     not 0 (a trait, a curio, the weather: "Crusty Old Seadog" +1, "Storm" -2)."""
     if value in (None, ""):
@@ -189,7 +188,7 @@ def clean_setup(*, campaign: Campaign, actor, data: dict, by_gm: bool
             break
         helpers.append(helper)
 
-    modifiers = clean_modifiers(data.get("modifiers"), "modifiers", errors)
+    modifiers = _clean_modifiers(data.get("modifiers"), "modifiers", errors)
     opposition = data.get("opposition")
     if opposition not in CardTest.Opposition.values:
         errors["opposition"] = ("Choose the opposition: an NPC (npc), a difficulty "
@@ -202,17 +201,16 @@ def clean_setup(*, campaign: Campaign, actor, data: dict, by_gm: bool
             opponent_skill = _pool_key(data.get("opponent_skill"), "opponent_skill", errors)
         elif by_gm:
             errors["opponent_skill"] = "Choose the skill the NPC tests."
-        opponent_modifiers = clean_modifiers(data.get("opponent_modifiers"),
+        opponent_modifiers = _clean_modifiers(data.get("opponent_modifiers"),
                                              "opponent_modifiers", errors)
     elif data.get("opponent") or data.get("opponent_skill") or data.get("opponent_modifiers"):
         errors["opponent"] = "Only a test against an NPC has an opponent."
     if opposition == CardTest.Opposition.DIFFICULTY:
         value = data.get("difficulty")
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)  # a number of cards
         try:
-            difficulty = str(table.parse_difficulty(str(value) if isinstance(value, int)
-                                                    and not isinstance(value, bool)
-                                                    else value if isinstance(value, str)
-                                                    else ""))
+            difficulty = str(table.parse_difficulty(value if isinstance(value, str) else ""))
         except TestError as exc:
             errors["difficulty"] = _sentence(str(exc))
 
