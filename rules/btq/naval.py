@@ -375,9 +375,10 @@ _STARTS: dict[str, State] = {}
 _STARTS_KEPT = 256
 
 
-def _start_state(setup: dict) -> State:
+def _kept_start(setup: dict) -> State:
     """The state before any card is turned. A Monte Carlo starts the same setup thousands of
-    times, so the validated state is kept by the setup's JSON text (and copied out)."""
+    times, so the validated state is kept by the setup's JSON text: it is shared, never to be
+    changed (copy it, or thaw it)."""
     try:
         key = json.dumps(setup, sort_keys=True)
     except (TypeError, ValueError):
@@ -387,7 +388,7 @@ def _start_state(setup: dict) -> State:
         state = _initial_state(validate_setup(setup))
         if len(_STARTS) < _STARTS_KEPT:
             _STARTS[key] = state
-    return _copy(state)  # a full copy: a caller's slip must not spoil the kept state
+    return state
 
 
 # --- the ship's figures ----------------------------------------------------------------------
@@ -624,8 +625,10 @@ def _contest(st, source, events, kind, sides, text):
     retests = st["settings"]["max_retests"]
     single = a["size"] <= 0 or b["size"] <= 0
     if a["size"] <= 0 and b["size"] <= 0:
-        events.append(Event(f"{kind}.test", f"{text}: neither side has any cards; nothing "
-                            "happens.", {"pools": {a["key"]: 0, b["key"]: 0}, "winner": None}))
+        if events is not None:
+            events.append(Event(f"{kind}.test", f"{text}: neither side has any cards; nothing "
+                                "happens.", {"pools": {a["key"]: 0, b["key"]: 0},
+                                             "winner": None}))
         return None, 0
     for attempt in range(1 if single else retests + 1):
         gm = Deck(GM_DECK)
@@ -637,26 +640,33 @@ def _contest(st, source, events, kind, sides, text):
         found = {k: successes(c, fate) for k, c in drawn.items()}
         verdict = compare_successes(found[a["key"]], found[b["key"]])
         winner = {"a": a["key"], "b": b["key"]}.get(verdict)
-        data = {"attempt": attempt + 1, "card_of_fate": str(fate), "winner": winner,
-                "verdict": verdict, "pools": {}}
-        gm_data = {}
-        for s in sides:
-            data["pools"][s["key"]] = {"who": s["who"], "size": s["size"],
-                                       "cards": _shown(drawn[s["key"]], fate)}
-            if s["public"]:
-                data["pools"][s["key"]]["breakdown"] = s["breakdown"]
-            else:
-                gm_data[s["key"]] = {"breakdown": s["breakdown"]}
+        best = found[winner][0][0] if winner is not None else 0
+        if events is not None:
+            last = single or attempt == retests
+            events.append(_contest_event(kind, text, sides, attempt, fate, drawn, verdict,
+                                         winner, best, last))
         if winner is not None:
-            best = found[winner][0][0]
-            line = f"{text}: {_side_name(sides, winner)} wins with {_GRADE[best]} success"
-            events.append(Event(f"{kind}.test", line, data, gm_data))
             return winner, int(best)
-        last = single or attempt == retests
+    return None, 0
+
+
+def _contest_event(kind, text, sides, attempt, fate, drawn, verdict, winner, best, last):
+    data = {"attempt": attempt + 1, "card_of_fate": str(fate), "winner": winner,
+            "verdict": verdict, "pools": {}}
+    gm_data = {}
+    for s in sides:
+        data["pools"][s["key"]] = {"who": s["who"], "size": s["size"],
+                                   "cards": _shown(drawn[s["key"]], fate)}
+        if s["public"]:
+            data["pools"][s["key"]]["breakdown"] = s["breakdown"]
+        else:
+            gm_data[s["key"]] = {"breakdown": s["breakdown"]}
+    if winner is not None:
+        line = f"{text}: {_side_name(sides, winner)} wins with {_GRADE[best]} success"
+    else:
         line = f"{text}: {'no success' if verdict == 'both_failed' else 'a full tie'}" + (
             "; nobody wins" if last else "; retest with a new Card of Fate")
-        events.append(Event(f"{kind}.test", line, data, gm_data))
-    return None, 0
+    return Event(f"{kind}.test", line, data, gm_data)
 
 
 def _side_name(sides, key):
@@ -685,9 +695,10 @@ def _finish(st, events, result, winner, summary, losers=(), **data):
                     "losers": list(losers), **data}
     st["step"] = "over"
     st["await"] = None
-    events.append(Event("battle.end", summary, {"result": result, "winner": winner,
-                                                  "losers": list(losers), "round": st["round"],
-                                                  **data}))
+    if events is not None:
+        events.append(Event("battle.end", summary, {"result": result, "winner": winner,
+                                                      "losers": list(losers),
+                                                      "round": st["round"], **data}))
 
 
 def _hit_ship(st, side, hits):
@@ -746,9 +757,10 @@ def _conditions(st, source, events):
 def _set_start(st, events, distance, by):
     st["distance"] = distance
     st["step"] = "discipline"
-    events.append(Event("start.distance", f"The battle starts at Distance {distance} "
-                        f"({DISTANCES[distance]}), chosen by {by}.",
-                        {"distance": distance, "by": by}))
+    if events is not None:
+        events.append(Event("start.distance", f"The battle starts at Distance {distance} "
+                            f"({DISTANCES[distance]}), chosen by {by}.",
+                            {"distance": distance, "by": by}))
 
 
 def _discipline(st, source, events):
@@ -769,11 +781,12 @@ def _discipline(st, source, events):
     if rs["left"] > 0 and rs["queue"]:
         _await(st, "discipline.cards", "pc", pc=rs["queue"][0])
         return
-    given = {st["pcs"][p]["name"]: n for p, n in st["discipline_cards"].items()}
-    text = ", ".join(f"{n} +{c}" for n, c in given.items()) or "nobody"
-    events.append(Event("discipline.cards",
-                        f"{st['pcs'][cmd]['name']} hands out his Discipline: {text}.",
-                        {"commander": cmd, "cards": dict(st["discipline_cards"])}))
+    if events is not None:
+        given = {st["pcs"][p]["name"]: n for p, n in st["discipline_cards"].items()}
+        text = ", ".join(f"{n} +{c}" for n, c in given.items()) or "nobody"
+        events.append(Event("discipline.cards",
+                            f"{st['pcs'][cmd]['name']} hands out his Discipline: {text}.",
+                            {"commander": cmd, "cards": dict(st["discipline_cards"])}))
     st["step"], st["rs"] = "repair", {}
 
 
@@ -790,9 +803,10 @@ def _begin_round(st, source, events):
     st["rs"] = rs = {"begun": True, "locked": list(prev.get("locked_next", [])) if next_round
                      else [], "locked_next": [], "acts": {"pc": True, "enemy": True},
                      "fought_fire": [], "gage": None, "step5": 0}
-    events.append(Event("round.start", f"Round {number}: the ships are at Distance "
-                        f"{st['distance']} ({DISTANCES[st['distance']]}).",
-                        {"round": number, "distance": st["distance"]}))
+    if events is not None:
+        events.append(Event("round.start", f"Round {number}: the ships are at Distance "
+                            f"{st['distance']} ({DISTANCES[st['distance']]}).",
+                            {"round": number, "distance": st["distance"]}))
     for side in SIDES:
         ship = _ship(st, side)
         if ship["fire"]:
@@ -800,11 +814,12 @@ def _begin_round(st, source, events):
             cards = source.draw(gm, ship["fire"], purpose=f"fire {ship['id']}")
             hits = [(SUIT_AREA[c.suit], 1) for c in cards]
             tracks = _hit_ship(st, side, hits)
-            events.append(Event("fire.damage", f"Fire aboard the {ship['name']}: "
-                                + ", ".join(f"{c} Injured {_AREA_NAMES[a]}"
-                                            for c, (a, _) in zip(cards, hits)),
-                                {"ship": ship["id"], "cards": [str(c) for c in cards],
-                                 "hits": [list(h) for h in hits], "tracks": tracks}))
+            if events is not None:
+                events.append(Event("fire.damage", f"Fire aboard the {ship['name']}: "
+                                    + ", ".join(f"{c} Injured {_AREA_NAMES[a]}"
+                                                for c, (a, _) in zip(cards, hits)),
+                                    {"ship": ship["id"], "cards": [str(c) for c in cards],
+                                     "hits": [list(h) for h in hits], "tracks": tracks}))
     _check_out(st, events)
     if st["result"] is not None:
         return
@@ -818,16 +833,17 @@ def _gate(st, source, events, side, pid, skill, value, why):
     cards = _cards_of(st, pid)
     size = value + cards
     best, fate, drawn = _simple_test(st, source, side, pid, size, f"gate {skill}")
-    ship = _ship(st, side)
-    who = _who(st, side, pid)
     passed = best > 0
-    data = {"ship": ship["id"], "why": why, "skill": skill, "who": who, "pool": size,
-            "card_of_fate": str(fate) if fate else None, "cards": _shown(drawn, fate) if fate
-            else [], "passed": passed}
-    events.append(Event("gate.test", f"{ship['name']}: {why}; {who} tests "
-                        f"{SKILLS.get(skill) or MEASURES[skill]} and "
-                        f"{'passes' if passed else 'fails'}.", data,
-                        {} if side == "pc" else {"value": value}))
+    if events is not None:
+        ship = _ship(st, side)
+        who = _who(st, side, pid)
+        data = {"ship": ship["id"], "why": why, "skill": skill, "who": who, "pool": size,
+                "card_of_fate": str(fate) if fate else None,
+                "cards": _shown(drawn, fate) if fate else [], "passed": passed}
+        events.append(Event("gate.test", f"{ship['name']}: {why}; {who} tests "
+                            f"{SKILLS.get(skill) or MEASURES[skill]} and "
+                            f"{'passes' if passed else 'fails'}.", data,
+                            {} if side == "pc" else {"value": value}))
     return passed
 
 
@@ -889,9 +905,10 @@ def _repair_step(st, source, events):
         ship = _ship(st, side)
         if ship["fire"] and side not in rs["fought_fire"]:
             ship["fire"] += 1
-            events.append(Event("fire.spreads", f"Nobody fights the fire aboard the "
-                                f"{ship['name']}: it spreads to {ship['fire']} cards.",
-                                {"ship": ship["id"], "fire": ship["fire"]}))
+            if events is not None:
+                events.append(Event("fire.spreads", f"Nobody fights the fire aboard the "
+                                    f"{ship['name']}: it spreads to {ship['fire']} cards.",
+                                    {"ship": ship["id"], "fire": ship["fire"]}))
     st["step"] = "positioning"
 
 
@@ -904,35 +921,46 @@ def _answer_repair(st, aw, choice, source, events):
     area, _, who = choice.partition(":")
     pid = None if who == "crew" else who[3:]
     size, breakdown = repair_pool(st, side, area, pid or "crew")
-    skill = next(iter(breakdown))
     ship = _ship(st, side)
     best, fate, cards = _simple_test(st, source, side, pid, size, f"repair {area}")
-    name = _who(st, side, pid)
-    data = {"ship": ship["id"], "area": area, "who": name, "skill": skill, "pool": size,
-            "card_of_fate": str(fate), "cards": _shown(cards, fate), "success": _GRADE[best]}
+    level = None
     if area == "fire":
         rs["fought_fire"] = rs["fought_fire"] + [side]
         if best:
             ship["fire"] -= 1
-        outcome = (f"the fire is down to {ship['fire']} card(s)" if ship["fire"] else
-                   "the fire is out") if best else "the fire does not grow"
-        data["fire"] = ship["fire"]
     else:
         track, level = DamageTrack.parse(ship["tracks"][area]).repair(best)
         if level is not None:
             ship["tracks"] = {**ship["tracks"], area: str(track)}
             ship["states"] = {**ship["states"], area: int(track.state)}
-        outcome = (f"one {level.label} box of the {_AREA_NAMES[area]} is repaired"
-                   if level is not None else "nothing is repaired")
-        data["track"] = ship["tracks"][area]
     if pid is not None:
         key = "locked" if st["settings"]["repair_lockout"] == "same_round" else "locked_next"
         rs[key] = rs[key] + [pid]
+    if events is not None:
+        events.append(_repair_event(st, side, pid, area, size, breakdown, best, fate, cards,
+                                    level))
+
+
+def _repair_event(st, side, pid, area, size, breakdown, best, fate, cards, level):
+    """The ``repair.test`` event of a repair just made; ``level``: the box cleared."""
+    ship = _ship(st, side)
+    name = _who(st, side, pid)
+    data = {"ship": ship["id"], "area": area, "who": name, "skill": next(iter(breakdown)),
+            "pool": size, "card_of_fate": str(fate), "cards": _shown(cards, fate),
+            "success": _GRADE[best]}
+    if area == "fire":
+        outcome = (f"the fire is down to {ship['fire']} card(s)" if ship["fire"] else
+                   "the fire is out") if best else "the fire does not grow"
+        data["fire"] = ship["fire"]
+    else:
+        outcome = (f"one {level.label} box of the {_AREA_NAMES[area]} is repaired"
+                   if level is not None else "nothing is repaired")
+        data["track"] = ship["tracks"][area]
     gm_data = {}
     (data if side == "pc" else gm_data)["breakdown"] = breakdown
     task = "fight the fire" if area == "fire" else f"repair the {_AREA_NAMES[area]}"
-    events.append(Event("repair.test", f"{ship['name']}: {name} tries to {task} ({size} cards "
-                        f"against {fate}): {outcome}.", data, gm_data))
+    return Event("repair.test", f"{ship['name']}: {name} tries to {task} ({size} cards "
+                 f"against {fate}): {outcome}.", data, gm_data)
 
 
 def _positioning_step(st, source, events):
@@ -970,10 +998,11 @@ def _answer_move(st, aw, choice, source, events):
     new = BEYOND if choice == "escape" else int(choice)
     st["distance"] = new
     ship, foe = _ship(st, side), _ship(st, OTHER[side])
-    events.append(Event("positioning.move", f"The {ship['name']} wins the Positioning: "
-                        f"Distance {old} to "
-                        f"{'beyond 5' if new == BEYOND else new} ({DISTANCES[new]}).",
-                        {"by": ship["id"], "from": old, "to": new}))
+    if events is not None:
+        events.append(Event("positioning.move", f"The {ship['name']} wins the Positioning: "
+                            f"Distance {old} to "
+                            f"{'beyond 5' if new == BEYOND else new} ({DISTANCES[new]}).",
+                            {"by": ship["id"], "from": old, "to": new}))
     if new == BEYOND:
         _finish(st, events, "escaped", None, f"The {ship['name']} takes the ships beyond "
                 f"Distance 5: contact is broken and the {foe['name']} cannot pursue.",
@@ -989,9 +1018,10 @@ def _answer_move(st, aw, choice, source, events):
     if not gage["awarded"] and _in_range(ship, new) and not _in_range(ship, old):
         st["gage"] = {"awarded": True, "to": ship["id"], "round": st["round"]}
         st["rs"]["gage"] = side
-        events.append(Event("weather_gage", f"The {ship['name']} takes the Weather Gage: "
-                            f"+{GAGE_BONUS} to her Broadside! this round.",
-                            {"ship": ship["id"], "bonus": GAGE_BONUS}))
+        if events is not None:
+            events.append(Event("weather_gage", f"The {ship['name']} takes the Weather Gage: "
+                                f"+{GAGE_BONUS} to her Broadside! this round.",
+                                {"ship": ship["id"], "bonus": GAGE_BONUS}))
     st["step"] = "how_will_you_fight"
 
 
@@ -1016,10 +1046,11 @@ def _fight_step(st, source, events):
         pid = rs["fight_queue"][0]
         _await(st, "fight.action", "pc", actor=f"pc:{pid}", pc=pid)
         return
-    net = rs["step5"]
-    events.append(Event("fight.total", f"How Will You Fight?: {net:+d} to the "
-                        f"{_ship(st, 'pc')['name']}'s Broadside!",
-                        {"modifier": net, "results": rs["fight_results"]}))
+    if events is not None:
+        net = rs["step5"]
+        events.append(Event("fight.total", f"How Will You Fight?: {net:+d} to the "
+                            f"{_ship(st, 'pc')['name']}'s Broadside!",
+                            {"modifier": net, "results": rs["fight_results"]}))
     st["step"] = "broadside"
 
 
@@ -1028,8 +1059,9 @@ def _answer_fight_action(st, aw, choice, source, events):
     pid = aw["pc"]
     if choice == "none":
         rs["fight_queue"] = rs["fight_queue"][1:]
-        events.append(Event("fight.action", f"{st['pcs'][pid]['name']} takes no part in How "
-                            "Will You Fight? this round.", {"pc": pid, "skill": None}))
+        if events is not None:
+            events.append(Event("fight.action", f"{st['pcs'][pid]['name']} takes no part in "
+                                "How Will You Fight? this round.", {"pc": pid, "skill": None}))
         return
     _await(st, "fight.opposition", actor=GM, pc=pid, skill=choice)
 
@@ -1081,10 +1113,11 @@ def _broadside_step(st, source, events):
         size, breakdown = broadside_pool(st, side)
         pid, value = _officer(st, side, "gunnery", "gunner")
         if size <= 0:
-            data, gm_data = {"ship": ship["id"]}, {}
-            (data if side == "pc" else gm_data)["breakdown"] = breakdown
-            events.append(Event("broadside.cannot_fire", f"The {ship['name']} has no cards "
-                                "for a Broadside!: she cannot fire.", data, gm_data))
+            if events is not None:
+                data, gm_data = {"ship": ship["id"]}, {}
+                (data if side == "pc" else gm_data)["breakdown"] = breakdown
+                events.append(Event("broadside.cannot_fire", f"The {ship['name']} has no "
+                                    "cards for a Broadside!: she cannot fire.", data, gm_data))
             continue
         if ship["states"]["guns"] == _MAIMED and not _gate(
                 st, source, events, side, pid, "gunnery", value,
@@ -1130,27 +1163,30 @@ def _resolve_volley(st, events):
         cards = [parse_card(c) for c in f["cards"]]
         raw = broadside_hits(cards, fate)
         landed[side] = (raw, adjust_hits(raw, ship["ammo"], extra))
-        data = {"ship": ship["id"], "card_of_fate": str(fate), "size": f["size"],
-                "cards": _shown(cards, fate), "hits": [list(h) for h in raw]}
-        gm_data = {}
-        hidden = data if side == "pc" else gm_data
-        hidden.update(breakdown=f["breakdown"], ammo=ship["ammo"])
-        events.append(Event("broadside.fire", f"The {ship['name']} fires {f['size']} cards "
-                            f"against {fate}: {_hits_text(raw)}.", data, gm_data))
+        if events is not None:
+            data = {"ship": ship["id"], "card_of_fate": str(fate), "size": f["size"],
+                    "cards": _shown(cards, fate), "hits": [list(h) for h in raw]}
+            gm_data = {}
+            hidden = data if side == "pc" else gm_data
+            hidden.update(breakdown=f["breakdown"], ammo=ship["ammo"])
+            events.append(Event("broadside.fire", f"The {ship['name']} fires {f['size']} "
+                                f"cards against {fate}: {_hits_text(raw)}.", data, gm_data))
         ship["fired"], ship["ammo_changed"] = True, False
     for side, (raw, hits) in landed.items():
         target_side = OTHER[side]
         target = _ship(st, target_side)
         tracks = _hit_ship(st, target_side, hits)
-        events.append(Event("broadside.damage", f"The {target['name']} takes "
-                            f"{_hits_text(hits)}.",
-                            {"ship": target["id"], "hits": [list(h) for h in hits],
-                             "tracks": tracks, "states": dict(target["states"])}))
+        if events is not None:
+            events.append(Event("broadside.damage", f"The {target['name']} takes "
+                                f"{_hits_text(hits)}.",
+                                {"ship": target["id"], "hits": [list(h) for h in hits],
+                                 "tracks": tracks, "states": dict(target["states"])}))
         if _ship(st, side)["ammo"] == "heated" and any(level >= 2 for _, level in raw):
             target["fire"] += 1
-            events.append(Event("fire.start", f"Heated shot sets the {target['name']} on "
-                                f"fire ({target['fire']} card(s)).",
-                                {"ship": target["id"], "fire": target["fire"]}))
+            if events is not None:
+                events.append(Event("fire.start", f"Heated shot sets the {target['name']} on "
+                                    f"fire ({target['fire']} card(s)).",
+                                    {"ship": target["id"], "fire": target["fire"]}))
     st["step"] = "continue"
     _check_out(st, events)
 
@@ -1172,11 +1208,12 @@ def _answer_ammo(st, aw, choice, source, events):
     changed = ship["fired"]
     ship["ammo"] = choice
     ship["ammo_changed"] = ship["ammo_changed"] or changed
-    events.append(Event("broadside.ammo", f"The {ship['name']} "
-                        f"{'changes to' if changed else 'loads'} {AMMUNITION[choice]}"
-                        f"{f' (-{_CHANGE_PENALTY} on this Broadside!)' if changed else ''}.",
-                        {"ship": ship["id"], "ammo": choice, "changed": changed},
-                        visible_to=None if side == "pc" else frozenset()))
+    if events is not None:
+        events.append(Event("broadside.ammo", f"The {ship['name']} "
+                            f"{'changes to' if changed else 'loads'} {AMMUNITION[choice]}"
+                            f"{f' (-{_CHANGE_PENALTY} on this Broadside!)' if changed else ''}.",
+                            {"ship": ship["id"], "ammo": choice, "changed": changed},
+                            visible_to=None if side == "pc" else frozenset()))
 
 
 def _continue_step(st, source, events):
@@ -1187,9 +1224,10 @@ def _continue_step(st, source, events):
             _await(st, "continue.orders", side)
             return
     names = {s: _ship(st, s)["name"] for s in SIDES}
-    events.append(Event("continue.orders", "Continuing the Engagement: " + "; ".join(
-        f"the {names[s]} {_ORDERS[orders[s]]}" for s in SIDES) + ".",
-        {"orders": {st["sides"][s]: orders[s] for s in SIDES}}))
+    if events is not None:
+        events.append(Event("continue.orders", "Continuing the Engagement: " + "; ".join(
+            f"the {names[s]} {_ORDERS[orders[s]]}" for s in SIDES) + ".",
+            {"orders": {st["sides"][s]: orders[s] for s in SIDES}}))
     strikers = [s for s in SIDES if orders[s] == "strike"]
     if strikers:
         for side in strikers:
@@ -1225,9 +1263,10 @@ def _answer_hardship(st, aw, choice, source, events):
     if choice == "spend":
         cmd = st["pcs"][st["commander"]]
         _ship(st, "pc")["hardship"] = True
-        events.append(Event("discipline.hardship", f"{cmd['name']} spends a point of "
-                            "Discipline to overcome great hardship: the ship ignores her Ship "
-                            "Morale this battle.", {"commander": st["commander"]}))
+        if events is not None:
+            events.append(Event("discipline.hardship", f"{cmd['name']} spends a point of "
+                                "Discipline to overcome great hardship: the ship ignores her "
+                                "Ship Morale this battle.", {"commander": st["commander"]}))
 
 
 def _answer_cards(st, aw, choice, source, events):
@@ -1264,6 +1303,9 @@ _ANSWERS = {
 
 
 def _run(st, source, events):
+    """Play the steps until a decision is awaited or the battle is over. Every step takes
+    ``events``, the list it appends its events to, or ``None`` when nobody will read them
+    (auto-play): then no event is built, and nothing else changes."""
     while st["await"] is None and st["result"] is None:
         _STEPS[st["step"]](st, source, events)
 
@@ -1513,12 +1555,19 @@ def _copy(value):
     return value
 
 
-_FIXED = ("settings", "pcs", "pc_order", "sides")  # never changed after start
-
-
 def _thaw(state):
-    """A copy of ``state`` that may be changed: what never changes is shared."""
-    return {k: v if k in _FIXED else _copy(v) for k, v in state.items()}
+    """A copy of ``state`` that the steps may change, sharing with ``state`` what they never
+    change in place.
+
+    The steps change in place only the state's top level, a ship's own keys and the round's
+    scratch ``rs``; every other value (a ship's tracks, states and crew, the PCs, the
+    settings, the gage, the discipline cards, the awaited decision, the result) is replaced
+    by a new one when it changes, never altered. So only those three are copied.
+    """
+    st = dict(state)
+    st["ships"] = {sid: dict(ship) for sid, ship in state["ships"].items()}
+    st["rs"] = _copy(state["rs"])
+    return st
 
 
 # --- the engine ------------------------------------------------------------------------------
@@ -1549,7 +1598,7 @@ class NavalEngine:
         return validate_setup(setup)
 
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
-        st = _start_state(setup)
+        st = _copy(_kept_start(setup))  # a full copy: a caller's slip must not spoil it
         pc, enemy = _ship(st, "pc"), _ship(st, "enemy")
         events = [Event("battle.start", f"The {pc['name']} ({pc['type']}) meets the "
                         f"{enemy['name']} ({enemy['type']}) in {WEATHER[st['weather']][0]}.",
@@ -1561,6 +1610,14 @@ class NavalEngine:
                          "commander": st["commander"]})]
         _run(st, source, events)
         return st, events
+
+    def auto_start(self, setup: dict, source: RandomSource) -> State:
+        """The state :meth:`start` returns, drawn the same, without building its events: the
+        start of a game for :meth:`auto_play`. It shares what never changes with the engine's
+        kept start states, so it must not be changed in place (``auto_play`` never does)."""
+        st = _thaw(_kept_start(setup))
+        _run(st, source, None)
+        return st
 
     def participants(self, state: State) -> dict[str, str]:
         return {f"pc:{pid}": state["pcs"][pid]["name"] for pid in state["pc_order"]}
@@ -1598,17 +1655,15 @@ class NavalEngine:
 
     def auto_play(self, state: State, source: RandomSource) -> State:
         """The final state of ``state`` played to its end with the default policies: what
-        :func:`rules.engine.play_out` returns, faster (one copy of the state, no decisions
-        built, no events kept). The Monte Carlo uses it."""
+        :func:`rules.engine.play_out` returns, drawn the same, faster (one copy of the state,
+        no decisions and no events built). The Monte Carlo uses it."""
         st = _thaw(state)
-        events: list[Event] = []
         while st["result"] is None:
             aw = st["await"]
             choice = _policy(st, aw)
             st["await"] = None
-            _ANSWERS[aw["kind"]](st, aw, choice, source, events)
-            _run(st, source, events)
-            events.clear()
+            _ANSWERS[aw["kind"]](st, aw, choice, source, None)
+            _run(st, source, None)
         return st
 
     def outcome(self, state: State) -> Outcome | None:

@@ -826,3 +826,52 @@ def test_default_battle_is_plausible():
         results[outcome.winner] = results.get(outcome.winner, 0) + 1
     assert results.get("enemy", 0) < 10
     assert results.get("pc", 0) > 150
+
+
+def fast_and_recorded_setups():
+    rng = random.Random(8)
+    burning = {  # a fire nobody aboard can fight, and heated shot coming
+        "weather": "high_seas", "start_distance": 3,
+        "ships": [{"id": "a", "side": "pc", "type": "Sixth Rate", "fire": 2, "morale": 2,
+                   "crew": {"gunnery": 4, "seamanship": 4, "command": 3}},
+                  {"id": "b", "side": "enemy", "type": "Fifth Rate", "ammo": "heated",
+                   "tracks": {"guns": "x...|x...|...."},
+                   "crew": {"gunnery": 5, "seamanship": 2, "command": 1}}]}
+    return [hermes_setup(), london_setup(), burning] + [random_setup(rng) for _ in range(40)]
+
+
+def test_the_fast_path_plays_the_same_battles_as_the_recorded_one():
+    # auto_start + auto_play (no events built, state copied once) against start + play_out:
+    # the same states, the same draws in the same order, the same generator position.
+    for i, setup in enumerate(fast_and_recorded_setups()):
+        for seed in range(i * 100, i * 100 + (40 if i < 3 else 4)):
+            recorded, fast = SeededSource(seed), SeededSource(seed)
+            state, _ = ENGINE.start(setup, recorded)
+            begun = ENGINE.auto_start(setup, fast)
+            assert begun == state and fast.log == recorded.log
+            final, _ = play_out(ENGINE, state, recorded)
+            assert ENGINE.auto_play(begun, fast) == final
+            assert fast.log == recorded.log and fast.state() == recorded.state()
+
+
+def test_no_step_changes_a_state_it_was_given():
+    # States share what they do not change (a ship's tracks, the PCs...): a step that changed
+    # such a value in place would change the states before it, or the kept start state.
+    rng = random.Random(9)
+    for seed, setup in enumerate(fast_and_recorded_setups()[:20]):
+        first = json.dumps(ENGINE.start(setup, SeededSource(seed))[0])
+        source = SeededSource(seed)
+        state, _ = ENGINE.start(setup, source)
+        seen = [(state, json.dumps(state))]
+        while ENGINE.pending(state):
+            decision = ENGINE.pending(state)[0]
+            choice = decision.default
+            if decision.kind != "positioning.move" and rng.random() < 0.3:
+                choice = rng.choice(decision.options).key
+            state, _ = ENGINE.apply(state, decision.actor, choice, source)
+            seen.append((state, json.dumps(state)))
+        for earlier, _ in seen[::3]:
+            ENGINE.auto_play(earlier, SeededSource(seed))
+        ENGINE.auto_play(ENGINE.auto_start(setup, SeededSource(seed)), SeededSource(seed))
+        assert all(json.dumps(st) == text for st, text in seen)
+        assert json.dumps(ENGINE.start(setup, SeededSource(seed))[0]) == first
