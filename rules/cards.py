@@ -190,7 +190,7 @@ class Deck:
     ``name`` identifies the deck in the draw log (``"gm"``, ``"pc:otoole"``). The cards in
     the deck plus the cards out of it always make up the deck's full composition; drawing
     is done by a random source (:meth:`rules.random.RandomSource.draw`), which calls
-    :meth:`take`. :meth:`gather` returns every card to the deck, as after each test
+    :meth:`take_all`. :meth:`gather` returns every card to the deck, as after each test
     (BtQ L1247-1249).
     """
 
@@ -208,14 +208,20 @@ class Deck:
 
         Raises :class:`CardError` if the card is not in the deck (never in it, or already out).
         """
-        physical = JOKER if card.is_joker else card  # card.base(), on every card turned
-        try:
-            self.remaining.remove(physical)
-        except ValueError:
-            where = "is already out of" if physical in self.out else "is not part of"
-            raise CardError(f"{physical} {where} the {self.name} deck") from None
-        self.out.append(physical)
+        self.take_all((card,))
         return card
+
+    def take_all(self, cards: Iterable[Card]) -> None:
+        """:meth:`take` each of ``cards`` in turn (a draw takes its cards at once)."""
+        remaining, out = self.remaining, self.out
+        for card in cards:
+            physical = JOKER if card.is_joker else card  # card.base()
+            try:
+                remaining.remove(physical)
+            except ValueError:
+                where = "is already out of" if physical in out else "is not part of"
+                raise CardError(f"{physical} {where} the {self.name} deck") from None
+            out.append(physical)
 
     def gather(self) -> None:
         """Return every card to the deck (the deck is shuffled by the next draw)."""

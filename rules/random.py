@@ -24,7 +24,8 @@ from __future__ import annotations
 import random as _random
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from math import ceil, log
 
 from rules.cards import Card, CardError, Deck, parse_card
 
@@ -94,8 +95,7 @@ class RandomSource(ABC):
         if count < 0:
             raise ValueError(f"cannot draw {count} cards")
         cards = self._pick(deck, min(count, len(deck.remaining)))
-        for card in cards:
-            deck.take(card)
+        deck.take_all(cards)
         self.log.append(Draw(deck.name, purpose, cards))
         return cards
 
@@ -134,10 +134,47 @@ class SeededSource(RandomSource):
         return [version, list(internal), gauss]
 
     def _pick(self, deck: Deck, count: int) -> list[Card]:
-        return self._rng.sample(deck.remaining, count)
+        return _sample(self._rng.getrandbits, deck.remaining, count)
 
     def _roll(self, sides: int, count: int) -> list[int]:
         return [self._rng.randint(1, sides) for _ in range(count)]
+
+
+def _sample(getrandbits: Callable[[int], int], population: list, k: int) -> list:
+    """``random.Random.sample(population, k)`` with ``getrandbits`` the generator's method:
+    the algorithm of Python 3.11's ``Lib/random.py``, step for step, so it turns the same
+    cards and leaves the generator in the same state. Spelled out because a Monte Carlo
+    samples hundreds of thousands of times and the library's version pays for generality
+    (counts, checks, a method call per random number); and so that seeded battles, which are
+    stored and replayed, do not change if a later Python changes its ``sample``.
+    """
+    n = len(population)
+    result = [None] * k
+    setsize = 21  # the library's measure: a set of k indexes against a copy of the list
+    if k > 5:
+        setsize += 4 ** ceil(log(k * 3, 4))
+    if n <= setsize:
+        # Draw from a copy, moving the last card not yet drawn into each gap.
+        pool = list(population)
+        for i in range(k):
+            left = n - i
+            bits = left.bit_length()
+            j = getrandbits(bits)
+            while j >= left:  # random.Random._randbelow: reject and draw again
+                j = getrandbits(bits)
+            result[i] = pool[j]
+            pool[j] = pool[left - 1]
+    else:
+        # Draw indexes, drawing again when out of range or already drawn.
+        selected = set()
+        bits = n.bit_length()
+        for i in range(k):
+            j = getrandbits(bits)
+            while j >= n or j in selected:
+                j = getrandbits(bits)
+            selected.add(j)
+            result[i] = population[j]
+    return result
 
 
 class ScriptedSource(RandomSource):

@@ -1,6 +1,7 @@
 """The kernel's random sources (rules/random.py): seeded play, stacked decks, the draw log."""
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -8,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.cards import GM_DECK, JOKER, PLAYER_DECK, Card, CardError, Deck, parse_cards
-from rules.random import Draw, ScriptedSource, ScriptExhausted, SeededSource
+from rules.random import Draw, ScriptedSource, ScriptExhausted, SeededSource, _sample
 
 
 def _draws(source, n_tests=20):
@@ -26,6 +27,30 @@ def test_the_same_seed_gives_the_same_draws_and_rolls():
 
 def test_different_seeds_give_different_draws():
     assert _draws(SeededSource(1)) != _draws(SeededSource(2))
+
+
+def test_seeded_draws_stay_what_they_were():
+    # Stored battles are replayed from their seed: these draws must never change.
+    source = SeededSource(1809)
+    gm, pc = Deck(GM_DECK), Deck(PLAYER_DECK, "pc:a")
+    source.draw(gm, 1), source.draw(pc, 6), source.draw(gm, 4)
+    assert len(source.draw(pc, 47)) == 47 and source.draw(pc, 1) == []
+    assert source.roll(6, 3) == [2, 4, 2]
+    assert [str(d) for d in source.log[:3]] == [
+        "gm draw: JS", "pc:a draw: JS 7H JC KC 9D KD", "gm draw: 9H KD 9S JC"]
+
+
+def test_seeded_sampling_is_the_standard_librarys():
+    # SeededSource spells out random.Random.sample (Python 3.11): the same cards, in the same
+    # order, and the generator left in the same state, for every deck size and draw size.
+    population = list(range(53))
+    for n in range(54):
+        for k in range(n + 1):
+            ours, theirs = random.Random(n * 100 + k), random.Random(n * 100 + k)
+            for _ in range(3):
+                assert _sample(ours.getrandbits, population[:n], k) == theirs.sample(
+                    population[:n], k)
+            assert ours.getstate() == theirs.getstate()
 
 
 def test_state_saved_as_json_and_restored_continues_the_same_sequence():
