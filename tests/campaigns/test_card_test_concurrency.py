@@ -65,13 +65,15 @@ def test_one_test_confirmed_twice_at_once_is_drawn_once(campaign, gm, player_a, 
 
 def test_two_tests_of_a_campaign_draw_in_turn_from_its_source(campaign, gm, player_a, player_b,
                                                               pc_a, pc_b, npc):
-    Campaign.objects.filter(pk=campaign.pk).update(rng_seed="1809", rng_state=None)
+    # With this seed neither order of the two draws turns a Joker (which would leave its
+    # cards on the table and, rightly, stop the other test: IllegalStep).
+    Campaign.objects.filter(pk=campaign.pk).update(rng_seed="1800", rng_state=None)
     first, second = call(campaign, gm, pc_a, npc), call(campaign, gm, pc_b, npc)
     results = at_once(
         lambda: card_test_confirm(test=first, actor=player_a, version=first.version).status,
         lambda: card_test_confirm(test=second, actor=player_b, version=second.version).status,
     )
-    assert "StaleVersion" not in results and "IllegalStep" not in results
+    assert results == [CardTest.Status.DONE] * 2
     fates = list(DeckDraw.objects.filter(purpose="card of fate", round=1)
                  .order_by("id").values_list("cards", flat=True))
     assert len(fates) == 2
