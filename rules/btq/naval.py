@@ -532,7 +532,12 @@ def broadside_pool(state: State, side: str, *, distance: int | None = None,
 def _tester_value(st, side, who, skills):
     """Best ``(skill, value)`` of ``who`` (``"crew"`` or a PC id) among ``skills``."""
     block = _ship(st, side)["crew"] if who == "crew" else st["pcs"][who]["skills"]
-    return max(((s, block.get(s, 0)) for s in skills), key=lambda sv: sv[1])
+    best = None
+    for skill in skills:
+        value = block.get(skill, 0)
+        if best is None or value > best[1]:
+            best = (skill, value)
+    return best
 
 
 def repair_pool(state: State, side: str, area: str, who: str) -> tuple[int, dict[str, int]]:
@@ -825,7 +830,8 @@ def _begin_round(st, source, events):
         return
     for side in SIDES:
         _act_gates(st, source, events, side)
-    rs["repair_queue"] = [s for s in SIDES if rs["acts"][s] and len(_repair_options(st, s)) > 1]
+    # any() stops at the first repair found
+    rs["repair_queue"] = [s for s in SIDES if rs["acts"][s] and any(_repairs(st, s))]
 
 
 def _gate(st, source, events, side, pid, skill, value, why):
@@ -878,17 +884,20 @@ def _commanding(st, side, what):
 
 def _repair_options(st, side):
     """Option keys of the ``side`` ship's repair: ``"none"``, ``"<area>:<who>"``."""
+    return ["none", *_repairs(st, side)]
+
+
+def _repairs(st, side):
+    """The repairs the ``side`` ship can make, as ``"<area>:<who>"`` keys, one at a time."""
     ship = _ship(st, side)
     areas = [a for a in AREAS if "x" in ship["tracks"][a]]
     if ship["fire"]:
         areas.append("fire")
-    keys = ["none"]
     testers = ([f"pc:{p}" for p in st["pc_order"]] if side == "pc" else []) + ["crew"]
     for area in areas:
         for who in testers:
             if repair_pool(st, side, area, who[3:] if who != "crew" else "crew")[0] > 0:
-                keys.append(f"{area}:{who}")
-    return keys
+                yield f"{area}:{who}"
 
 
 def _repair_step(st, source, events):
@@ -1397,8 +1406,10 @@ def _decision(st, aw) -> Decision:
 
 # --- default policies ------------------------------------------------------------------------
 
-def _free_boxes(ship, areas=("hull", "crew")):
-    return sum(ship["tracks"][a].count(".") for a in areas)
+def _free_boxes(ship):
+    """The free boxes of a ship's Hull and Crew, the areas that end a battle."""
+    tracks = ship["tracks"]
+    return tracks["hull"].count(".") + tracks["crew"].count(".")
 
 
 def _threat(st, side):
@@ -1424,14 +1435,14 @@ def _preferred_distance(st, side):
     return 1
 
 
-def _should_strike(st, side):
+def _should_strike(st, side, threat):
+    """``threat``: :func:`_threat` of the ``side`` ship (0: her guns are out)."""
     ship, foe = _ship(st, side), _ship(st, OTHER[side])
     d = st["distance"]
     if not _in_range(foe, d) or foe["states"]["guns"] == _DEAD:
         return False
     s = ship["states"]
-    guns_out = s["guns"] == _DEAD or broadside_pool(st, side, distance=1,
-                                                    situational=False)[0] == 0
+    guns_out = threat == 0
     barely_hurt = max(foe["states"].values()) <= _INJURED
     return ((guns_out and s["hull"] >= _MAIMED) or (s["crew"] >= _MAIMED and barely_hurt)
             or (guns_out and s["crew"] >= _MAIMED))
@@ -1471,9 +1482,9 @@ def _policy_move(st, aw):
 
 
 def _policy_fight_action(st, aw):
-    pc = st["pcs"][aw["pc"]]
-    skill, value = max(pc["skills"].items(), key=lambda kv: kv[1])
-    return skill if value + _cards_of(st, aw["pc"]) >= 3 else "none"
+    skills = st["pcs"][aw["pc"]]["skills"]
+    skill = max(skills, key=skills.get)
+    return skill if skills[skill] + _cards_of(st, aw["pc"]) >= 3 else "none"
 
 
 def _policy_joker(st, aw):
@@ -1505,9 +1516,10 @@ _HARM = (0, 1, 3, 8)  # how much worse each damage state is for the ship that ha
 
 def _policy_orders(st, aw):
     side = aw["side"]
-    if _should_strike(st, side):
+    threat = _threat(st, side)
+    if _should_strike(st, side, threat):
         return "strike"
-    return "continue" if _stronger(st, side) else "disengage"
+    return "continue" if threat >= _threat(st, OTHER[side]) else "disengage"
 
 
 def _policy_cards(st, aw):

@@ -263,7 +263,7 @@ class DamageTrack:
     ``.`` a free one, ``|`` between segments, e.g. ``"x.|..|.."``.
     """
 
-    __slots__ = ("segments", "state")
+    __slots__ = ("segments", "state", "_text")
 
     segments: tuple[tuple[bool, ...], ...]
     state: DamageState
@@ -279,6 +279,8 @@ class DamageTrack:
             if all(seg):
                 state = DamageState(level)
         object.__setattr__(self, "state", state)
+        object.__setattr__(self, "_text", "|".join("".join("x" if b else "." for b in seg)
+                                                    for seg in segs))
 
     def __setattr__(self, name, value):
         raise AttributeError("a DamageTrack is immutable")
@@ -370,7 +372,7 @@ class DamageTrack:
         return any(any(seg) for seg in self.segments[:max(0, min(max_level, 3))])
 
     def __str__(self) -> str:
-        return "|".join("".join("x" if b else "." for b in seg) for seg in self.segments)
+        return self._text
 
     def __repr__(self) -> str:
         return f"DamageTrack('{self}')"
