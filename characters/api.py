@@ -6,7 +6,7 @@ reputations."""
 from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.urls import path
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
@@ -27,21 +27,11 @@ class CharacterPublicSerializer(serializers.ModelSerializer):
         fields = ["id", "campaign", "kind", "name", "rank"]
 
 
-@extend_schema_field({"type": "string", "pattern": f"^({'|'.join(Reputation.Kind.values)})$",
-                      "description": "personal (capped by Charm) or institution (Influence)"})
-class ReputationKindField(serializers.ChoiceField):
-    """A reputation's kind. Its schema is a pattern: an enum would be named after the field,
-    as the characters' own ``kind`` is, and the two would clash."""
-
-    def __init__(self, **kwargs):
-        super().__init__(choices=Reputation.Kind.choices, **kwargs)
-
-
 class ReputationSerializer(serializers.ModelSerializer):
     """A reputation: ``cap`` is the Charm (personal) or Influence (institution) it counts at
     most in a test; ``over_cap`` when the value stored is above it (D9)."""
 
-    kind = ReputationKindField(read_only=True)
+    kind = serializers.ChoiceField(choices=Reputation.Kind.choices, read_only=True)
     name = serializers.CharField(read_only=True)
     damage_state = damage_state_field(read_only=True)
     cap = serializers.IntegerField(read_only=True)
@@ -190,7 +180,7 @@ class CharacterDetailView(APIView):
 class ReputationWriteSerializer(serializers.Serializer):
     """Fields to set; the damage state is the GM's."""
 
-    kind = ReputationKindField(required=False)
+    kind = serializers.ChoiceField(choices=Reputation.Kind.choices, required=False)
     descriptor = serializers.CharField(max_length=100, required=False)
     subject = serializers.CharField(max_length=200, required=False)
     value = serializers.IntegerField(min_value=1, max_value=MAX_RATING, required=False)

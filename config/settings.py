@@ -123,6 +123,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Campaigns, characters, ships and battles for Beat to Quarters.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Two models have a field called "kind": name their enums after the models.
+    "ENUM_NAME_OVERRIDES": {
+        "CharacterKindEnum": "characters.models.Character.Kind",
+        "ReputationKindEnum": "characters.models.Reputation.Kind",
+    },
 }
 
 # Celery: Redis when REDIS_URL is set, else a broker on the filesystem that needs no server.
