@@ -134,7 +134,7 @@ DECLARED_JOKERS: tuple[Card, ...] = tuple(Card._intern(JOKER_RANK, "", c) for c 
 """The Joker played as each of the 52 cards, in the order of :data:`STANDARD_52`."""
 ALL_CARDS: tuple[Card, ...] = STANDARD_52 + (JOKER,) + DECLARED_JOKERS
 """Every card there is: the 52, the Joker and the 52 declared Jokers."""
-_BY_TEXT = {str(c): c for c in STANDARD_52} | {"JK": JOKER}
+_BY_TEXT = {str(c): c for c in ALL_CARDS}
 _SPLIT = re.compile(r"[\s,]+")
 
 
@@ -146,6 +146,9 @@ def parse_card(text: str) -> Card:
     """
     if not isinstance(text, str):
         raise CardError(f"a card is written as text such as '10S', not {text!r}")
+    card = _BY_TEXT.get(text)  # as the kernel writes it, in states and logs
+    if card is not None:
+        return card
     cleaned = text.strip().upper()
     if "=" in cleaned:
         joker, _, chosen = cleaned.partition("=")
@@ -177,11 +180,13 @@ def rank_value(text: str) -> int:
 
 def deck_cards(kind: str) -> tuple[Card, ...]:
     """The full composition of a deck of ``kind`` ``"player"`` (52 + Joker) or ``"gm"`` (52)."""
-    if kind == PLAYER_DECK:
-        return STANDARD_52 + (JOKER,)
-    if kind == GM_DECK:
-        return STANDARD_52
-    raise CardError(f"unknown deck kind {kind!r}: use 'player' or 'gm'")
+    try:
+        return _COMPOSITIONS[kind]
+    except (KeyError, TypeError):
+        raise CardError(f"unknown deck kind {kind!r}: use 'player' or 'gm'") from None
+
+
+_COMPOSITIONS = {PLAYER_DECK: STANDARD_52 + (JOKER,), GM_DECK: STANDARD_52}
 
 
 class Deck:

@@ -638,30 +638,32 @@ def _contest(st, source, events, kind, sides, text):
     for attempt in range(1 if single else retests + 1):
         gm = Deck(GM_DECK)
         fate = source.draw(gm, 1, purpose=f"{kind} card of fate")[0]
-        drawn = {}
-        for s in sides:
-            drawn[s["key"]] = _as_fate(
-                _draw(source, gm, s["pid"], s["size"], f"{kind} {s['label']}"), fate)
-        found = {k: successes(c, fate) for k, c in drawn.items()}
-        verdict = compare_successes(found[a["key"]], found[b["key"]])
-        winner = {"a": a["key"], "b": b["key"]}.get(verdict)
-        best = found[winner][0][0] if winner is not None else 0
+        hands = [_as_fate(_draw(source, gm, s["pid"], s["size"], f"{kind} {s['label']}"), fate)
+                 for s in sides]
+        found = [successes(cards, fate) for cards in hands]
+        verdict = compare_successes(*found)
+        won = _WON.get(verdict)  # the index of the winning side
+        winner = None if won is None else sides[won]["key"]
+        best = 0 if won is None else found[won][0][0]
         if events is not None:
             last = single or attempt == retests
-            events.append(_contest_event(kind, text, sides, attempt, fate, drawn, verdict,
+            events.append(_contest_event(kind, text, sides, attempt, fate, hands, verdict,
                                          winner, best, last))
         if winner is not None:
             return winner, int(best)
     return None, 0
 
 
-def _contest_event(kind, text, sides, attempt, fate, drawn, verdict, winner, best, last):
+_WON = {"a": 0, "b": 1}
+
+
+def _contest_event(kind, text, sides, attempt, fate, hands, verdict, winner, best, last):
     data = {"attempt": attempt + 1, "card_of_fate": str(fate), "winner": winner,
             "verdict": verdict, "pools": {}}
     gm_data = {}
-    for s in sides:
+    for s, cards in zip(sides, hands):
         data["pools"][s["key"]] = {"who": s["who"], "size": s["size"],
-                                   "cards": _shown(drawn[s["key"]], fate)}
+                                   "cards": _shown(cards, fate)}
         if s["public"]:
             data["pools"][s["key"]]["breakdown"] = s["breakdown"]
         else:
