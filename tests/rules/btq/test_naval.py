@@ -875,3 +875,22 @@ def test_no_step_changes_a_state_it_was_given():
         ENGINE.auto_play(ENGINE.auto_start(setup, SeededSource(seed)), SeededSource(seed))
         assert all(json.dumps(st) == text for st, text in seen)
         assert json.dumps(ENGINE.start(setup, SeededSource(seed))[0]) == first
+
+
+def test_kept_start_states_tell_setups_apart_exactly():
+    # Start states are kept by setup; a setup that differs only in a type is its own setup.
+    setup = london_setup()
+    setup["ships"][0]["morale"] = 1
+    ENGINE.start(setup, SeededSource(1))
+    setup["ships"][0]["morale"] = True
+    with pytest.raises(ValueError, match="morale must be a whole number"):
+        ENGINE.start(setup, SeededSource(1))
+
+    class Weather(str):
+        pass
+
+    odd = london_setup()
+    odd["weather"] = Weather("storm")
+    state, _ = ENGINE.start(odd, SeededSource(1))
+    assert state["weather"] == "storm"
+    assert ENGINE.auto_start(odd, SeededSource(1)) == state
