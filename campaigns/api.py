@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import api_card_tests, selectors, services
-from campaigns.api_common import ConflictSerializer, conflict_response
+from campaigns.api_common import ConflictSerializer
 from campaigns.models import Campaign, CampaignLogEntry, Membership
 
 
@@ -95,12 +95,9 @@ class CampaignDetailView(APIView):
         selectors.require_gm(request.user, campaign)
         data = CampaignUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            campaign = services.campaign_update(
-                campaign=campaign, actor=request.user, **data.validated_data
-            )
-        except services.StaleVersion as exc:
-            return conflict_response(exc)
+        campaign = services.campaign_update(
+            campaign=campaign, actor=request.user, **data.validated_data
+        )
         return Response(CampaignSerializer(campaign, context={"request": request}).data)
 
 

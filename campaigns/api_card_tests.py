@@ -13,9 +13,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import selectors
-from campaigns.api_common import ConflictSerializer, conflict_response
+from campaigns.api_common import ConflictSerializer
 from campaigns.models import CardTest, Membership
-from campaigns.services import StaleVersion
 from campaigns.services import card_tests as services
 
 LIST_LIMIT = 50
@@ -172,10 +171,7 @@ class _StepView(APIView):
         test = selectors.card_test_for_user(request.user, pk)
         data = self.serializer_class(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            test = type(self).step(test=test, actor=request.user, **data.validated_data)
-        except (StaleVersion, services.IllegalStep) as exc:
-            return conflict_response(exc)
+        test = type(self).step(test=test, actor=request.user, **data.validated_data)
         return _view(request, test)
 
 

@@ -1,10 +1,9 @@
-"""API conventions shared by every app's ``api.py``: the 409 answer to a stale write
-(``campaigns.services.StaleVersion``) and damage states as numbers."""
+"""API conventions shared by every app's ``api.py``: the schema of the 409 answer to a
+refused step (``campaigns.services.Conflict``, answered by ``config.api.exception_handler``)
+and damage states as numbers."""
 
-from rest_framework import serializers, status
-from rest_framework.response import Response
+from rest_framework import serializers
 
-from campaigns.services import StaleVersion
 from rules.btq.characters import DamageState
 
 DAMAGE_STATE_HELP = ", ".join(f"{s.value} {s.label}" for s in DamageState)
@@ -18,11 +17,7 @@ def damage_state_field(**kwargs) -> serializers.IntegerField:
 
 
 class ConflictSerializer(serializers.Serializer):
+    """The 409 answer: why the step was refused, and the version now saved."""
+
     detail = serializers.CharField()
     version = serializers.IntegerField(help_text="The version now saved.")
-
-
-def conflict_response(exc: StaleVersion) -> Response:
-    """409 with the reason and the version now saved."""
-    return Response({"detail": str(exc), "version": exc.obj.version},
-                    status=status.HTTP_409_CONFLICT)

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from campaigns import selectors, table
 from campaigns.forms_card_tests import CardTestForm, DeclineForm, JokerForm, VersionForm
 from campaigns.models import CardTest, Membership
-from campaigns.services import StaleVersion
+from campaigns.services import Conflict
 from campaigns.services import card_tests as services
 from characters.models import Character
 from rules.btq.tests import TestError
@@ -216,7 +216,7 @@ def card_test_step(request, pk, test_pk, action):
         _take(action, test, request.user, form.cleaned_data)
     except PermissionDenied as exc:
         return _refused(request, campaign, test, str(exc), 403)
-    except (StaleVersion, services.IllegalStep) as exc:
+    except Conflict as exc:
         return _refused(request, campaign, test, str(exc), 409)
     except ValidationError as exc:
         return _refused(request, campaign, test, " ".join(exc.messages), 400)
@@ -245,7 +245,7 @@ def card_test_accept(request, pk, test_pk):
         try:
             services.card_test_accept(test=test, actor=request.user,
                                       version=form.cleaned_data["version"], **form.setup())
-        except (StaleVersion, services.IllegalStep) as exc:
+        except Conflict as exc:
             form.add_error(None, str(exc))
             status = 409
         except ValidationError as exc:

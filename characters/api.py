@@ -12,9 +12,8 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api_common import ConflictSerializer, conflict_response, damage_state_field
+from campaigns.api_common import ConflictSerializer, damage_state_field
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
-from campaigns.services import StaleVersion
 from characters import selectors, services
 from characters.models import MAX_RATING, MAX_WEALTH, Character, Reputation
 
@@ -168,12 +167,9 @@ class CharacterDetailView(APIView):
         selectors.require_character_edit(request.user, character)
         data = CharacterUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            character = services.character_update(
-                character=character, actor=request.user, **data.validated_data
-            )
-        except StaleVersion as exc:
-            return conflict_response(exc)
+        character = services.character_update(
+            character=character, actor=request.user, **data.validated_data
+        )
         return Response(_render(request, character))
 
 
@@ -235,11 +231,8 @@ class ReputationDetailView(APIView):
         selectors.require_character_edit(request.user, reputation.character)
         data = ReputationUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            reputation = services.reputation_update(reputation=reputation, actor=request.user,
-                                                    **data.validated_data)
-        except StaleVersion as exc:
-            return conflict_response(exc)
+        reputation = services.reputation_update(reputation=reputation, actor=request.user,
+                                                **data.validated_data)
         return Response(ReputationSerializer(reputation).data)
 
     @extend_schema(request=ReputationDeleteSerializer,
@@ -251,11 +244,8 @@ class ReputationDetailView(APIView):
         selectors.require_character_edit(request.user, reputation.character)
         data = ReputationDeleteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.reputation_delete(reputation=reputation, actor=request.user,
-                                       **data.validated_data)
-        except StaleVersion as exc:
-            return conflict_response(exc)
+        services.reputation_delete(reputation=reputation, actor=request.user,
+                                   **data.validated_data)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

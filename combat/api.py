@@ -2,30 +2,23 @@
 
 Errors are ``{"detail": reason}``: 404 for a battle the user may not see (outsiders cannot
 learn that it exists), 403 for a decision that is not the user's to make, 400 for an illegal
-choice or a battle that is not running, 409 for a step taken from a stale version.
+choice or a battle that is not running, 409 for a step taken from a stale version (with the
+``version`` now saved).
 """
 
-from django.core.exceptions import ValidationError
 from django.urls import path
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaigns.api_common import ConflictSerializer
 from campaigns.selectors import campaign_for_user, membership_role
-from campaigns.services import StaleVersion
 from combat import selectors, services
 from combat.forms import WEATHER_CHOICES
 from combat.models import Encounter, Job
 from ships.models import Ship
 from ships.services import naval_setup
-
-
-class Conflict(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "The battle changed since you last saw it: reload it."
-    default_code = "stale_version"
 
 
 class EncounterSummarySerializer(serializers.ModelSerializer):
@@ -121,11 +114,6 @@ def _detail(user, encounter: Encounter) -> dict:
     return data
 
 
-def _bad_request(exc: ValidationError) -> Response:
-    detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": " ".join(exc.messages)}
-    return Response(detail, status=status.HTTP_400_BAD_REQUEST)
-
-
 class EncounterListApi(APIView):
     @extend_schema(responses=EncounterSummarySerializer(many=True))
     def get(self, request, campaign_id):
@@ -148,17 +136,13 @@ class EncounterListApi(APIView):
             return Response({f: "No such ship in this campaign." for f in missing},
                             status=status.HTTP_400_BAD_REQUEST)
         pc_ship, enemy_ship = ships[data["pc_ship"]], ships[data["enemy_ship"]]
-        try:
-            encounter = services.encounter_create(
-                campaign=campaign, user=request.user, engine="btq_naval",
-                title=data.get("title") or f"{pc_ship.name} vs {enemy_ship.name}",
-                setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship,
-                                  weather=data["weather"],
-                                  start_distance=data.get("start_distance") or None),
-                stacked_cards=data.get("stacked_cards") or None,
-            )
-        except ValidationError as exc:
-            return _bad_request(exc)
+        encounter = services.encounter_create(
+            campaign=campaign, user=request.user, engine="btq_naval",
+            title=data.get("title") or f"{pc_ship.name} vs {enemy_ship.name}",
+            setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather=data["weather"],
+                              start_distance=data.get("start_distance") or None),
+            stacked_cards=data.get("stacked_cards") or None,
+        )
         return Response(_detail(request.user, encounter), status=status.HTTP_201_CREATED)
 
 
@@ -180,17 +164,13 @@ class VersionSerializer(serializers.Serializer):
 
 
 class EncounterStartApi(APIView):
-    @extend_schema(request=VersionSerializer, responses=EncounterDetailSerializer)
+    @extend_schema(request=VersionSerializer,
+                   responses={200: EncounterDetailSerializer, 409: ConflictSerializer})
     def post(self, request, pk):
         encounter = selectors.encounter_for_user(request.user, pk)
         data = _valid(VersionSerializer, request.data)
-        try:
-            encounter = services.encounter_start(encounter=encounter, user=request.user,
-                                                 expected_version=data["version"])
-        except StaleVersion as exc:
-            raise Conflict(str(exc)) from None
-        except ValidationError as exc:
-            return _bad_request(exc)
+        encounter = services.encounter_start(encounter=encounter, user=request.user,
+                                             expected_version=data["version"])
         return Response(_detail(request.user, encounter))
 
 
@@ -221,25 +201,19 @@ class ActSerializer(serializers.Serializer):
 class EncounterActApi(APIView):
     @extend_schema(
         request=ActSerializer,
-        responses=inline_serializer("ActResult", {
+        responses={200: inline_serializer("ActResult", {
             "version": serializers.IntegerField(),
             "status": serializers.CharField(),
             "events": EventSerializer(many=True),
-        }),
+        }), 409: ConflictSerializer},
     )
     def post(self, request, pk):
         encounter = selectors.encounter_for_user(request.user, pk)
         data = _valid(ActSerializer, request.data)
-        try:
-            new = services.encounter_act(
-                encounter=encounter, user=request.user, actor=data["actor"],
-                decision_kind=data["kind"], choice=data["choice"],
-                expected_version=data["version"],
-            )
-        except StaleVersion as exc:
-            raise Conflict(str(exc)) from None
-        except ValidationError as exc:
-            return _bad_request(exc)
+        new = services.encounter_act(
+            encounter=encounter, user=request.user, actor=data["actor"],
+            decision_kind=data["kind"], choice=data["choice"], expected_version=data["version"],
+        )
         encounter.refresh_from_db()
         participants = selectors.participant_ids_for(request.user, encounter)
         after = new[0].seq - 1 if new else selectors.last_seq(encounter)
@@ -252,10 +226,7 @@ class EncounterResolveApi(APIView):
     @extend_schema(request=None, responses={202: JobSerializer})
     def post(self, request, pk):
         encounter = selectors.encounter_for_user(request.user, pk)
-        try:
-            job = services.encounter_resolve_rest(encounter=encounter, user=request.user)
-        except ValidationError as exc:
-            return _bad_request(exc)
+        job = services.encounter_resolve_rest(encounter=encounter, user=request.user)
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 

@@ -2,16 +2,29 @@
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework import exceptions
+from rest_framework import exceptions, status
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from campaigns.services import Conflict
 
 
 def exception_handler(exc, context):
-    """DRF's handler, plus Django's ``ValidationError`` (from services) as a 400 and
-    ``PermissionDenied`` as a 403, so a service's refusal never becomes a 500."""
+    """DRF's handler, plus what the services raise, so that a refusal never becomes a 500:
+
+    * Django's ``ValidationError``: 400, ``{field: [reasons]}`` for the fields it names, else
+      ``{"detail": reason}``;
+    * ``PermissionDenied``: 403, ``{"detail": reason}``;
+    * :class:`campaigns.services.Conflict` (a stale version, a step the record's state no
+      longer allows): 409, ``{"detail": reason, "version": the version now saved}``.
+    """
+    if isinstance(exc, Conflict):
+        return Response({"detail": str(exc), "version": exc.obj.version},
+                        status=status.HTTP_409_CONFLICT)
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
-            exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
+            exc.message_dict if hasattr(exc, "error_dict")
+            else {"detail": " ".join(exc.messages)}
         )
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)

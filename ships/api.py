@@ -8,9 +8,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api_common import ConflictSerializer, conflict_response, damage_state_field
+from campaigns.api_common import ConflictSerializer, damage_state_field
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
-from campaigns.services import StaleVersion
 from rules.btq.characters import NPC_CREW_SKILLS
 from ships import selectors, services
 from ships.models import Ship, ShipTrait, ShipType
@@ -186,10 +185,7 @@ class ShipDetailView(APIView):
         require_gm(request.user, ship.campaign)
         data = ShipUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            ship = services.ship_update(ship=ship, actor=request.user, **data.validated_data)
-        except StaleVersion as exc:
-            return conflict_response(exc)
+        ship = services.ship_update(ship=ship, actor=request.user, **data.validated_data)
         return Response(_render(request, ship))
 
 

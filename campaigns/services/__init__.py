@@ -14,14 +14,25 @@ from campaigns.models import Campaign, CampaignLogEntry, Membership
 from rules.btq.settings import SETTINGS, SettingError, resolve
 
 
-class StaleVersion(Exception):
+class Conflict(Exception):
+    """A step refused because the record ``obj`` is no longer as the user saw it: saved
+    since (:class:`StaleVersion`), or in a state that no longer allows the step
+    (``card_tests.IllegalStep``). Nothing was written. The API answers 409 with the reason
+    and the version now saved (``config.api.exception_handler``)."""
+
+    def __init__(self, obj, message: str):
+        self.obj = obj
+        super().__init__(message)
+
+
+class StaleVersion(Conflict):
     """A write made from an older version of a record than the one stored. Nothing was
-    written; the message tells the user to reload. The API answers it with 409."""
+    written; the message tells the user to reload."""
 
     def __init__(self, obj, seen):
-        self.obj = obj
         self.seen = seen
         super().__init__(
+            obj,
             f"“{obj}” was changed by someone else after you opened it (your copy is version "
             f"{seen}, the saved one is version {obj.version}). Your changes were not saved: "
             "reload, then make them again."

@@ -31,7 +31,7 @@ from campaigns.selectors import (
     card_test_outcome,
     membership_role,
 )
-from campaigns.services import check_version, log_append
+from campaigns.services import Conflict, check_version, log_append
 from characters.models import AREA_FIELDS, Character, Reputation
 from characters.services import character_damage_set
 from rules.btq.characters import DamageState
@@ -62,14 +62,10 @@ ACTION_REFUSALS = {
 """Why a step is not the user's to take."""
 
 
-class IllegalStep(Exception):
+class IllegalStep(Conflict):
     """A step the test's status does not allow now (confirming a test already drawn,
     accepting one that was cancelled, drawing while another test's cards are on the
-    table). Nothing was changed; the API answers 409."""
-
-    def __init__(self, test: CardTest, message: str):
-        self.obj = test
-        super().__init__(message)
+    table). Nothing was changed."""
 
 
 # --- The setup --------------------------------------------------------------------------
