@@ -371,7 +371,7 @@ def _initial_state(setup: dict) -> State:
     }
 
 
-_STARTS: dict[str, State] = {}
+_STARTS: dict[bytes, State] = {}
 _STARTS_KEPT = 256
 
 
