@@ -1,12 +1,17 @@
 """Forms of the campaign pages, and the conventions every app's forms share: fields with
-errors are marked for Pico CSS, and a service's ``ValidationError`` lands on the fields it
-names."""
+errors are marked for Pico CSS, and a service's refusal lands on the fields it names."""
+
+from collections.abc import Callable
+from typing import TypeVar
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 
+from campaigns.services import Conflict
 from rules.btq.settings import SETTINGS
+
+Saved = TypeVar("Saved")
 
 
 class PicoMixin:
@@ -26,6 +31,19 @@ class PicoMixin:
                 self.add_error(field if field in self.fields else None, errors)
         else:
             self.add_error(None, exc.messages)
+
+    def submit(self, save: Callable[[], Saved]) -> Saved | None:
+        """Call ``save``, the service call that writes this (valid) form's data, and return
+        what it returns. If the service refuses, nothing was written: the reason lands on the
+        form and ``None`` is returned (a ``ValidationError`` on the fields it names, a
+        :class:`campaigns.services.Conflict`, someone saved first, on the whole form)."""
+        try:
+            return save()
+        except Conflict as exc:
+            self.add_error(None, str(exc))
+        except ValidationError as exc:
+            self.add_service_error(exc)
+        return None
 
 
 class Form(PicoMixin, forms.Form):

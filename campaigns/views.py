@@ -48,11 +48,9 @@ def campaign_list(request):
 def campaign_new(request):
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            campaign = services.campaign_create(gm=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            form.add_service_error(exc)
-        else:
+        campaign = form.submit(lambda: services.campaign_create(gm=request.user,
+                                                                **form.cleaned_data))
+        if campaign is not None:
             messages.success(request, f"You are the GM of “{campaign}”.")
             return redirect("campaigns:detail", pk=campaign.pk)
     return render(request, "campaigns/campaign_new.html", {"form": form})
@@ -91,17 +89,12 @@ def campaign_settings(request, pk):
         request.POST or None, initial=initial, current=campaign.rules_settings()
     )
     if request.method == "POST" and form.is_valid():
-        try:
-            services.campaign_update(
-                campaign=campaign, actor=request.user, version=form.cleaned_data["version"],
-                name=form.cleaned_data["name"], description=form.cleaned_data["description"],
-                settings=form.chosen_settings(),
-            )
-        except services.StaleVersion as exc:
-            form.add_error(None, str(exc))
-        except ValidationError as exc:
-            form.add_service_error(exc)
-        else:
+        saved = form.submit(lambda: services.campaign_update(
+            campaign=campaign, actor=request.user, version=form.cleaned_data["version"],
+            name=form.cleaned_data["name"], description=form.cleaned_data["description"],
+            settings=form.chosen_settings(),
+        ))
+        if saved is not None:
             messages.success(request, "Campaign settings saved.")
             return redirect("campaigns:detail", pk=campaign.pk)
     return render(request, "campaigns/campaign_settings.html",

@@ -78,11 +78,8 @@ def card_test_new(request, pk):
     form = CardTestForm(request.POST or None, campaign=campaign, character=character, gm=gm)
     if request.method == "POST" and form.is_valid():
         act = services.card_test_call if gm else services.card_test_propose
-        try:
-            test = act(campaign=campaign, actor=request.user, **form.setup())
-        except ValidationError as exc:
-            form.add_service_error(exc)
-        else:
+        test = form.submit(lambda: act(campaign=campaign, actor=request.user, **form.setup()))
+        if test is not None:
             messages.success(request, f"Test #{test.pk} {'called' if gm else 'proposed'}.")
             return redirect("campaigns:card_test", pk=campaign.pk, test_pk=test.pk)
     return render(request, "campaigns/card_test_new.html", {

@@ -59,6 +59,24 @@ def _check_owner(campaign: Campaign, kind: str, owner) -> None:
         raise ValidationError({"owner": "An NPC belongs to the GM: leave the player empty."})
 
 
+def _check_fields(changes, allowed, known, what: str) -> None:
+    """Refuse ``changes`` naming a field that is not one of ``known`` (``ValidationError``)
+    or that the actor may not change, not in ``allowed`` (``PermissionDenied``)."""
+    forbidden = set(changes) - allowed
+    if not forbidden:
+        return
+    unknown = forbidden - known
+    if unknown:
+        raise ValidationError(f"Unknown {what} fields: {', '.join(sorted(unknown))}.")
+    raise PermissionDenied(f"Only a GM may change: {', '.join(sorted(forbidden))}.")
+
+
+def _locked_character(character: Character) -> Character:
+    return Character.objects.select_for_update().select_related("campaign").get(
+        pk=character.pk
+    )
+
+
 def _save_checked(character: Character) -> None:
     character.full_clean(exclude=["campaign"])
     _check_owner(character.campaign, character.kind, character.owner)
@@ -98,19 +116,12 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
     for a bad value, ``campaigns.services.StaleVersion`` if the character was saved since
     ``version``; nothing is written then.
     """
-    character = Character.objects.select_for_update().select_related("campaign").get(
-        pk=character.pk
-    )
+    character = _locked_character(character)
     access = character_access(actor, character)
     allowed = GM_FIELDS if access == "gm" else PLAYER_FIELDS if access == "owner" else set()
     if not allowed:
         raise PermissionDenied("You may edit only your own characters.")
-    forbidden = set(changes) - allowed
-    if forbidden:
-        unknown = forbidden - GM_FIELDS
-        if unknown:
-            raise ValidationError(f"Unknown character fields: {', '.join(sorted(unknown))}.")
-        raise PermissionDenied(f"Only a GM may change: {', '.join(sorted(forbidden))}.")
+    _check_fields(changes, allowed, GM_FIELDS, "character")
     check_version(character, version)
     for field, value in changes.items():
         if field == "skills":
@@ -143,23 +154,12 @@ def _editable_reputation_fields(actor, character: Character) -> frozenset:
 
 
 def _set_reputation_fields(reputation: Reputation, changes: dict, allowed: frozenset) -> None:
-    forbidden = set(changes) - allowed
-    if forbidden:
-        unknown = forbidden - REPUTATION_GM_FIELDS
-        if unknown:
-            raise ValidationError(f"Unknown reputation fields: {', '.join(sorted(unknown))}.")
-        raise PermissionDenied(f"Only a GM may change: {', '.join(sorted(forbidden))}.")
+    _check_fields(changes, allowed, REPUTATION_GM_FIELDS, "reputation")
     for field, value in changes.items():
         if field in ("descriptor", "subject"):
             value = (value or "").strip()
         setattr(reputation, field, value)
     reputation.full_clean(exclude=["character"])
-
-
-def _locked_character(character: Character) -> Character:
-    return Character.objects.select_for_update().select_related("campaign").get(
-        pk=character.pk
-    )
 
 
 @transaction.atomic

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from campaigns.selectors import campaign_for_user, require_gm
-from campaigns.services import StaleVersion
+from campaigns.services import Conflict
 from characters import selectors, services
 from characters.forms import CharacterForm, ReputationForm
 from rules.btq.characters import MEASURES, SKILLS
@@ -20,13 +20,9 @@ def character_new(request, campaign_pk):
     require_gm(request.user, campaign)
     form = CharacterForm(request.POST or None, access="gm", campaign=campaign)
     if request.method == "POST" and form.is_valid():
-        try:
-            character = services.character_create(
-                campaign=campaign, actor=request.user, **form.changes()
-            )
-        except ValidationError as exc:
-            form.add_service_error(exc)
-        else:
+        character = form.submit(lambda: services.character_create(
+            campaign=campaign, actor=request.user, **form.changes()))
+        if character is not None:
             messages.success(request, f"{character} created.")
             return redirect("characters:detail", pk=character.pk)
     return render(request, "characters/character_form.html",
@@ -56,16 +52,10 @@ def character_edit(request, pk):
     form = CharacterForm(request.POST or None, access=access, campaign=character.campaign,
                          character=character)
     if request.method == "POST" and form.is_valid():
-        try:
-            services.character_update(
-                character=character, actor=request.user,
-                version=form.cleaned_data["version"], **form.changes(),
-            )
-        except StaleVersion as exc:
-            form.add_error(None, str(exc))
-        except ValidationError as exc:
-            form.add_service_error(exc)
-        else:
+        saved = form.submit(lambda: services.character_update(
+            character=character, actor=request.user, version=form.cleaned_data["version"],
+            **form.changes()))
+        if saved is not None:
             messages.success(request, f"{character} saved.")
             return redirect("characters:detail", pk=character.pk)
     return render(request, "characters/character_form.html",
@@ -78,12 +68,9 @@ def reputation_new(request, character_pk):
     access = selectors.require_character_edit(request.user, character)
     form = ReputationForm(request.POST or None, access=access)
     if request.method == "POST" and form.is_valid():
-        try:
-            reputation = services.reputation_create(character=character, actor=request.user,
-                                                    **form.changes())
-        except ValidationError as exc:
-            form.add_service_error(exc)
-        else:
+        reputation = form.submit(lambda: services.reputation_create(
+            character=character, actor=request.user, **form.changes()))
+        if reputation is not None:
             messages.success(request, f"Reputation “{reputation}” added.")
             return redirect("characters:detail", pk=character.pk)
     return render(request, "characters/reputation_form.html",
@@ -98,14 +85,10 @@ def reputation_edit(request, pk):
     access = selectors.require_character_edit(request.user, character)
     form = ReputationForm(request.POST or None, access=access, reputation=reputation)
     if request.method == "POST" and form.is_valid():
-        try:
-            services.reputation_update(reputation=reputation, actor=request.user,
-                                       version=form.cleaned_data["version"], **form.changes())
-        except StaleVersion as exc:
-            form.add_error(None, str(exc))
-        except ValidationError as exc:
-            form.add_service_error(exc)
-        else:
+        saved = form.submit(lambda: services.reputation_update(
+            reputation=reputation, actor=request.user, version=form.cleaned_data["version"],
+            **form.changes()))
+        if saved is not None:
             messages.success(request, f"Reputation “{reputation.name}” saved.")
             return redirect("characters:detail", pk=character.pk)
     return render(request, "characters/reputation_form.html",
@@ -122,9 +105,10 @@ def reputation_delete(request, pk):
     try:
         services.reputation_delete(reputation=reputation, actor=request.user,
                                    version=request.POST.get("version"))
-    except (StaleVersion, ValidationError) as exc:
-        messages.error(request, str(exc) if isinstance(exc, StaleVersion)
-                       else " ".join(exc.messages))
+    except Conflict as exc:
+        messages.error(request, str(exc))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
     else:
         messages.success(request, f"Reputation “{reputation.name}” removed.")
     return redirect("characters:detail", pk=character.pk)

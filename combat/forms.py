@@ -4,11 +4,11 @@ from pathlib import Path
 
 from django import forms
 
+from campaigns.forms import Form
 from rules.btq.naval import DISTANCES, WEATHER
 from ships.models import Ship
 
 BOOK_CARDS_FILE = Path(__file__).resolve().parent / "fixtures" / "hermes_vs_corsair_cards.txt"
-
 
 
 def _weather_label(name: str, speed: int | None, handling: int | None) -> str:
@@ -38,7 +38,7 @@ def book_cards() -> str:
     return " ".join(card for line in lines for card in line.split("#", 1)[0].split())
 
 
-class NavalEncounterForm(forms.Form):
+class NavalEncounterForm(Form):
     """A new Beat to Quarters ship battle: the players' ship against an enemy ship."""
 
     title = forms.CharField(max_length=200, required=False,

@@ -1,6 +1,8 @@
 """Battle pages: server-rendered, with htmx polling for the live parts. Views are thin: they
 check access through ``combat.selectors`` and change state through ``combat.services``."""
 
+from contextlib import contextmanager
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -18,8 +20,19 @@ STALE_MESSAGE = ("The battle moved on while you were deciding (someone else acte
                  "Nothing was changed: here is the battle as it stands now.")
 
 
-def _error_text(exc: ValidationError) -> str:
-    return " ".join(exc.messages)
+@contextmanager
+def _refusal_as_message(request, *shown: type[Exception]):
+    """Show a service's refusal of a step as an error message on the battle page the view
+    redirects to (nothing was changed): a stale version (someone acted first), the rules'
+    reason (``ValidationError``), and the text of any exception of the classes ``shown``."""
+    try:
+        yield
+    except StaleVersion:
+        messages.error(request, STALE_MESSAGE)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    except shown as exc:
+        messages.error(request, str(exc))
 
 
 @login_required
@@ -41,21 +54,13 @@ def encounter_new(request, campaign_id):
     form = NavalEncounterForm(request.POST or None, campaign=campaign)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
-            encounter = services.encounter_create(
-                campaign=campaign, user=request.user, engine="btq_naval", title=data["title"],
-                setup=naval_setup(pc_ship=data["pc_ship"], enemy_ship=data["enemy_ship"],
-                                  weather=data["weather"],
-                                  start_distance=data["start_distance"]),
-                stacked_cards=data["stacked_cards"],
-            )
-        except ValidationError as exc:
-            for field, errors in exc.message_dict.items() if hasattr(exc, "error_dict") else [
-                (None, exc.messages)
-            ]:
-                for error in errors:
-                    form.add_error(field if field in form.fields else None, error)
-        else:
+        encounter = form.submit(lambda: services.encounter_create(
+            campaign=campaign, user=request.user, engine="btq_naval", title=data["title"],
+            setup=naval_setup(pc_ship=data["pc_ship"], enemy_ship=data["enemy_ship"],
+                              weather=data["weather"], start_distance=data["start_distance"]),
+            stacked_cards=data["stacked_cards"],
+        ))
+        if encounter is not None:
             return redirect("combat:detail", pk=encounter.pk)
     return render(request, "combat/new.html", {"campaign": campaign, "form": form})
 
@@ -120,15 +125,11 @@ def encounter_poll(request, pk):
 def encounter_start(request, pk):
     encounter = selectors.encounter_for_user(request.user, pk)
     form = VersionForm(request.POST)
-    try:
+    with _refusal_as_message(request):
         if not form.is_valid():
             raise ValidationError("The page did not say which version of the battle it showed.")
         services.encounter_start(encounter=encounter, user=request.user,
                                  expected_version=form.cleaned_data["version"])
-    except StaleVersion:
-        messages.error(request, STALE_MESSAGE)
-    except ValidationError as exc:
-        messages.error(request, _error_text(exc))
     return redirect("combat:detail", pk=encounter.pk)
 
 
@@ -137,7 +138,7 @@ def encounter_start(request, pk):
 def encounter_act(request, pk):
     encounter = selectors.encounter_for_user(request.user, pk)
     form = ActForm(request.POST)
-    try:
+    with _refusal_as_message(request, PermissionDenied):
         if not form.is_valid():
             raise ValidationError("Choose one of the options.")
         data = form.cleaned_data
@@ -146,12 +147,6 @@ def encounter_act(request, pk):
             decision_kind=data["kind"], choice=data["choice"],
             expected_version=data["version"],
         )
-    except StaleVersion:
-        messages.error(request, STALE_MESSAGE)
-    except PermissionDenied as exc:
-        messages.error(request, str(exc))
-    except ValidationError as exc:
-        messages.error(request, _error_text(exc))
     return redirect("combat:detail", pk=encounter.pk)
 
 
@@ -159,10 +154,7 @@ def encounter_act(request, pk):
 @require_POST
 def encounter_resolve_rest(request, pk):
     encounter = selectors.encounter_for_user(request.user, pk)
-    try:
+    with _refusal_as_message(request):
         services.encounter_resolve_rest(encounter=encounter, user=request.user)
-    except ValidationError as exc:
-        messages.error(request, _error_text(exc))
-    else:
         messages.success(request, "The rest of the battle is being resolved.")
     return redirect("combat:detail", pk=encounter.pk)

@@ -8,7 +8,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from campaigns.selectors import campaign_for_user, require_gm
-from campaigns.services import StaleVersion
 from rules.btq.characters import SKILLS
 from ships import selectors, services
 from ships.forms import PostingForm, ShipForm
@@ -21,11 +20,9 @@ def ship_new(request, campaign_pk):
     require_gm(request.user, campaign)
     form = ShipForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            ship = services.ship_create(campaign=campaign, actor=request.user, **form.changes())
-        except ValidationError as exc:
-            form.add_service_error(exc)
-        else:
+        ship = form.submit(lambda: services.ship_create(
+            campaign=campaign, actor=request.user, **form.changes()))
+        if ship is not None:
             messages.success(request, f"{ship} added.")
             return redirect("ships:detail", pk=ship.pk)
     return render(request, "ships/ship_form.html",
@@ -60,14 +57,10 @@ def ship_edit(request, pk):
     ship = _gm_ship(request, pk)
     form = ShipForm(request.POST or None, ship=ship)
     if request.method == "POST" and form.is_valid():
-        try:
-            services.ship_update(ship=ship, actor=request.user,
-                                 version=form.cleaned_data["version"], **form.changes())
-        except StaleVersion as exc:
-            form.add_error(None, str(exc))
-        except ValidationError as exc:
-            form.add_service_error(exc)
-        else:
+        saved = form.submit(lambda: services.ship_update(
+            ship=ship, actor=request.user, version=form.cleaned_data["version"],
+            **form.changes()))
+        if saved is not None:
             messages.success(request, f"{ship} saved.")
             return redirect("ships:detail", pk=ship.pk)
     return render(request, "ships/ship_form.html",

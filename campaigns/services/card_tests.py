@@ -315,14 +315,7 @@ def card_test_call(*, campaign: Campaign, actor, **setup) -> CardTest:
     """
     if _role(actor, campaign) != Membership.Role.GM:
         raise PermissionDenied("Only the GM calls a test; a player proposes one.")
-    built, stakes = clean_setup(campaign=campaign, actor=actor, data=setup, by_gm=True)
-    test = CardTest(campaign=campaign, status=CardTest.Status.AWAITING_CONFIRMATION,
-                    origin=CardTest.Origin.GM, created_by=actor)
-    _write_setup(test, built, stakes)
-    log_append(campaign=campaign, kind="card_test.called", actor=actor,
-               text=f"{actor} called test #{test.pk}: {card_test_describe(test)}.",
-               data={"card_test": test.pk})
-    return test
+    return _open(campaign=campaign, actor=actor, setup=setup, origin=CardTest.Origin.GM)
 
 
 @transaction.atomic
@@ -332,12 +325,26 @@ def card_test_propose(*, campaign: Campaign, actor, **setup) -> CardTest:
     and area at risk: ``PermissionDenied``)."""
     if _role(actor, campaign) != Membership.Role.PLAYER:
         raise PermissionDenied("A GM calls a test rather than proposing one.")
-    built, stakes = clean_setup(campaign=campaign, actor=actor, data=setup, by_gm=False)
-    test = CardTest(campaign=campaign, status=CardTest.Status.PROPOSED,
-                    origin=CardTest.Origin.PLAYER, created_by=actor)
+    return _open(campaign=campaign, actor=actor, setup=setup, origin=CardTest.Origin.PLAYER)
+
+
+_OPENED = {
+    CardTest.Origin.GM: (CardTest.Status.AWAITING_CONFIRMATION, "called"),
+    CardTest.Origin.PLAYER: (CardTest.Status.PROPOSED, "proposed"),
+}
+"""The status a new test starts in, by origin, and the log's verb."""
+
+
+def _open(*, campaign: Campaign, actor, setup: dict, origin: str) -> CardTest:
+    """A new test from ``setup``, checked with the GM's fields (``origin`` ``gm``) or without
+    them (``player``), saved and logged."""
+    built, stakes = clean_setup(campaign=campaign, actor=actor, data=setup,
+                                by_gm=origin == CardTest.Origin.GM)
+    status, verb = _OPENED[origin]
+    test = CardTest(campaign=campaign, status=status, origin=origin, created_by=actor)
     _write_setup(test, built, stakes)
-    log_append(campaign=campaign, kind="card_test.proposed", actor=actor,
-               text=f"{actor} proposed test #{test.pk}: {card_test_describe(test)}.",
+    log_append(campaign=campaign, kind=f"card_test.{verb}", actor=actor,
+               text=f"{actor} {verb} test #{test.pk}: {card_test_describe(test)}.",
                data={"card_test": test.pk})
     return test
 
