@@ -1,0 +1,129 @@
+"""Template tags that draw turned cards, for the card tests and the battle pages alike: a
+card face per card (the partial ``campaigns/_cards.html``), red for Hearts and Diamonds, the
+Card of Fate outlined, each card marked with its success level (classes of
+``static/css/quarterdeck.css``: card-face, red, fate, success-1..3). Also odds as
+percentages and what decided a draw, in words.
+
+A card's level is the one the kernel recorded for it (so an unskilled test's Perfect shows
+as the Ordinary it counts as, BtQ L1269-1272); only a card logged without one is graded
+against the Card of Fate here, with ``rules.btq.tests.grade``.
+"""
+
+from django import template
+
+from rules.btq.tests import SuccessLevel, grade
+from rules.cards import Card, CardError, parse_card
+
+register = template.Library()
+
+SUIT_SYMBOLS = {"D": "♦", "H": "♥", "C": "♣", "S": "♠"}
+LEVELS = {level.name.lower(): level for level in SuccessLevel}
+"""Recorded level names (``"failure"``, ``"ordinary"``, ``"critical"``, ``"perfect"``)."""
+ORDINALS = {1: "first", 2: "second", 3: "third"}
+UNKNOWN = object()
+"""No level recorded for a card, nor a Card of Fate to grade it against: unmarked."""
+
+
+def _parse(text) -> Card | None:
+    try:
+        return parse_card(str(text))
+    except CardError:
+        return None
+
+
+def _label(card: Card) -> str:
+    if card.is_joker and card.played_as is None:
+        return "Joker"
+    shown = card.effective
+    text = f"{str(shown)[:-1]}{SUIT_SYMBOLS[shown.suit]}"
+    return f"Joker as {text}" if card.is_joker else text
+
+
+def _face(text, *, is_fate: bool = False, level=UNKNOWN) -> dict:
+    """What the partial shows of one card: ``level`` a recorded level name, ``None`` for
+    one still to be named (a Joker), or :data:`UNKNOWN`."""
+    card = _parse(text)
+    if card is None:
+        return {"label": text}
+    classes = ["card-face"]
+    if card.effective.suit in ("D", "H"):
+        classes.append("red")
+    title = ""
+    if is_fate:
+        classes.append("fate")
+        title = "Card of Fate"
+    elif level is None:
+        title = "to be named"
+    elif level in LEVELS and LEVELS[level]:
+        classes.append(f"success-{int(LEVELS[level])}")
+        title = f"{level.capitalize()} success"
+    return {"card": str(card), "label": _label(card), "classes": " ".join(classes),
+            "title": title}
+
+
+def _level(entry, levels: list | None, index: int, fate: Card | None):
+    """The level of the card ``entry`` (a text, or a ``[text, level]`` pair as engines log
+    them): its pair's, else ``levels[index]``, else its grade against ``fate``."""
+    if isinstance(entry, list | tuple):
+        return entry[1] if len(entry) > 1 else UNKNOWN
+    if levels is not None:
+        return levels[index] if index < len(levels) else None
+    card = _parse(entry)
+    if fate is None or card is None:
+        return UNKNOWN
+    return grade(card, fate).name.lower()
+
+
+@register.inclusion_tag("campaigns/_cards.html")
+def fate(text):
+    """The Card of Fate."""
+    return {"faces": [_face(text, is_fate=True)]}
+
+
+@register.inclusion_tag("campaigns/_cards.html")
+def hand(cards, levels=None, fate=None):
+    """A row of turned cards, each marked with its level. ``cards``: card texts, or
+    ``[text, level]`` pairs as engines log them, or one space-separated text; ``levels``:
+    the recorded levels of plain texts (the kernel's ``Hand.as_dict()``, a parallel list;
+    ``None`` for a Joker still to be named); ``fate``: the Card of Fate to grade cards
+    against when no level was recorded for them."""
+    if isinstance(cards, str):
+        cards = cards.split()
+    fate_card = _parse(fate) if fate else None
+    entries = list(cards or ())
+    levels = list(levels) if levels is not None else None
+    return {"faces": [
+        _face(entry[0] if isinstance(entry, list | tuple) else entry,
+              level=_level(entry, levels, i, fate_card))
+        for i, entry in enumerate(entries)
+    ]}
+
+
+@register.filter
+def percent(value) -> str:
+    """A probability as a percentage with one decimal: 0.6426 -> "64.3%"."""
+    try:
+        return f"{float(value) * 100:.1f}%"
+    except (TypeError, ValueError):
+        return "—"
+
+
+@register.filter
+def decided(comparison) -> str:
+    """What decided a draw (``rules.btq.tests.Comparison.as_dict()``), in words."""
+    if not comparison:
+        return ""
+    by, a, b = comparison.get("by"), comparison.get("a"), comparison.get("b")
+    result = comparison.get("result")
+    if result in ("pass", "fail"):
+        return "at least one success: passed" if result == "pass" else "no success: failed"
+    if LEVELS.get(by):
+        return f"more {by.capitalize()} successes ({a} to {b})"
+    if by == "tie_break":
+        nth = ORDINALS.get(comparison.get("position"), f"#{comparison.get('position')}")
+        return f"equal successes; the tie-break at the {nth} success: {a} against {b}"
+    if by == "no_success":
+        return "no success on either side: both shuffle and test again (D3)"
+    if by == "full_tie":
+        return "a full tie: both shuffle and test again (D3)"
+    return by or ""
