@@ -681,6 +681,17 @@ def _side_name(sides, key):
     return next(s["who"] for s in sides if s["key"] == key)
 
 
+
+_NO_ARTICLE = frozenset({"HMS", "HM", "USS", "The", "La", "Le", "Les", "El", "Los", "Las", "Il"})
+
+
+def _the(name: str, capital: bool = True) -> str:
+    """A ship's name as a sentence names it: "The Corsair", but "HMS Hermes (22)" and
+    "La Minerve (40)" as they are."""
+    if name.split(" ", 1)[0] in _NO_ARTICLE:
+        return name
+    return f"{'The' if capital else 'the'} {name}"
+
 # --- the flow --------------------------------------------------------------------------------
 
 def _captain(st, side):
@@ -733,13 +744,13 @@ def _check_out(st, events):
         return
     names = {s: _ship(st, s)["name"] for s in SIDES}
     how = {"sunk": "is holed and sinking: abandon ship!",
-           "crew_dead": "has lost her crew and can fight no more"}
+           "crew_dead": "has lost her crew and can fight no more."}
     if len(out) == 2:
-        summary = " ".join(f"The {names[s]} {how[out[s]]}" for s in SIDES)
+        summary = " ".join(f"{_the(names[s])} {how[out[s]]}" for s in SIDES)
         _finish(st, events, "both_lost", None, summary, SIDES, fates=out)
     else:
         (side, fate), = out.items()
-        summary = f"The {names[side]} {how[fate]} The {names[OTHER[side]]} wins."
+        summary = f"{_the(names[side])} {how[fate]} {_the(names[OTHER[side]])} wins."
         _finish(st, events, fate, OTHER[side], summary, (side,), fates=out)
 
 
@@ -823,7 +834,7 @@ def _begin_round(st, source, events):
             hits = [(SUIT_AREA[c.suit], 1) for c in cards]
             tracks = _hit_ship(st, side, hits)
             if events is not None:
-                events.append(Event("fire.damage", f"Fire aboard the {ship['name']}: "
+                events.append(Event("fire.damage", f"Fire aboard {_the(ship['name'], False)}: "
                                     + ", ".join(f"{c} Injured {_AREA_NAMES[a]}"
                                                 for c, (a, _) in zip(cards, hits)),
                                     {"ship": ship["id"], "cards": [str(c) for c in cards],
@@ -1011,19 +1022,20 @@ def _answer_move(st, aw, choice, source, events):
     st["distance"] = new
     ship, foe = _ship(st, side), _ship(st, OTHER[side])
     if events is not None:
-        events.append(Event("positioning.move", f"The {ship['name']} wins the Positioning: "
+        events.append(Event("positioning.move", f"{_the(ship['name'])} wins the Positioning: "
                             f"Distance {old} to "
                             f"{'beyond 5' if new == BEYOND else new} ({DISTANCES[new]}).",
                             {"by": ship["id"], "from": old, "to": new}))
     if new == BEYOND:
-        _finish(st, events, "escaped", None, f"The {ship['name']} takes the ships beyond "
-                f"Distance 5: contact is broken and the {foe['name']} cannot pursue.",
+        _finish(st, events, "escaped", None, f"{_the(ship['name'])} takes the ships beyond "
+                f"Distance 5: contact is broken and {_the(foe['name'], False)} cannot pursue.",
                 escaped=ship["id"])
         return
     if new == 0:
-        _finish(st, events, "boarding", None, f"The {ship['name']} lays the {foe['name']} "
-                "aboard at Distance 0: the boarding is to be fought as a skirmish "
-                "(BtQ L2512-2533), with the " + ship["name"] + " as the attacker.",
+        _finish(st, events, "boarding", None,
+                f"{_the(ship['name'])} lays {_the(foe['name'], False)} aboard at Distance 0: "
+                "the boarding is to be fought as a skirmish (BtQ L2512-2533), with "
+                f"{_the(ship['name'], False)} as the attacker.",
                 attacker=ship["id"])
         return
     gage = st["gage"]
@@ -1031,7 +1043,7 @@ def _answer_move(st, aw, choice, source, events):
         st["gage"] = {"awarded": True, "to": ship["id"], "round": st["round"]}
         st["rs"]["gage"] = side
         if events is not None:
-            events.append(Event("weather_gage", f"The {ship['name']} takes the Weather Gage: "
+            events.append(Event("weather_gage", f"{_the(ship['name'])} takes the Weather Gage: "
                                 f"+{GAGE_BONUS} to her Broadside! this round.",
                                 {"ship": ship["id"], "bonus": GAGE_BONUS}))
     st["step"] = "how_will_you_fight"
@@ -1093,7 +1105,7 @@ def _answer_fight_opposition(st, aw, choice, source, events):
         opp_size, opp_who = int(arg), f"{DIFFICULTIES[int(arg)]} difficulty"
         opp_breakdown, public = {"difficulty": opp_size}, True
     else:
-        opp_size, opp_who = enemy["crew"][arg], f"the {enemy['name']}'s {SKILLS[arg]}"
+        opp_size, opp_who = enemy["crew"][arg], f"{_the(enemy['name'], False)}'s {SKILLS[arg]}"
         opp_breakdown, public = {arg: opp_size}, False
     sides = [
         {"key": "pc", "side": "pc", "pid": pid, "size": value + cards, "who": pc["name"],
@@ -1128,7 +1140,7 @@ def _broadside_step(st, source, events):
             if events is not None:
                 data, gm_data = {"ship": ship["id"]}, {}
                 (data if side == "pc" else gm_data)["breakdown"] = breakdown
-                events.append(Event("broadside.cannot_fire", f"The {ship['name']} has no "
+                events.append(Event("broadside.cannot_fire", f"{_the(ship['name'])} has no "
                                     "cards for a Broadside!: she cannot fire.", data, gm_data))
             continue
         if ship["states"]["guns"] == _MAIMED and not _gate(
@@ -1181,7 +1193,7 @@ def _resolve_volley(st, events):
             gm_data = {}
             hidden = data if side == "pc" else gm_data
             hidden.update(breakdown=f["breakdown"], ammo=ship["ammo"])
-            events.append(Event("broadside.fire", f"The {ship['name']} fires {f['size']} "
+            events.append(Event("broadside.fire", f"{_the(ship['name'])} fires {f['size']} "
                                 f"cards against {fate}: {_hits_text(raw)}.", data, gm_data))
         ship["fired"], ship["ammo_changed"] = True, False
     for side, (raw, hits) in landed.items():
@@ -1189,14 +1201,15 @@ def _resolve_volley(st, events):
         target = _ship(st, target_side)
         tracks = _hit_ship(st, target_side, hits)
         if events is not None:
-            events.append(Event("broadside.damage", f"The {target['name']} takes "
+            events.append(Event("broadside.damage", f"{_the(target['name'])} takes "
                                 f"{_hits_text(hits)}.",
                                 {"ship": target["id"], "hits": [list(h) for h in hits],
                                  "tracks": tracks, "states": dict(target["states"])}))
         if _ship(st, side)["ammo"] == "heated" and any(level >= 2 for _, level in raw):
             target["fire"] += 1
             if events is not None:
-                events.append(Event("fire.start", f"Heated shot sets the {target['name']} on "
+                events.append(Event("fire.start",
+                                    f"Heated shot sets {_the(target['name'], False)} on "
                                     f"fire ({target['fire']} card(s)).",
                                     {"ship": target["id"], "fire": target["fire"]}))
     st["step"] = "continue"
@@ -1221,7 +1234,7 @@ def _answer_ammo(st, aw, choice, source, events):
     ship["ammo"] = choice
     ship["ammo_changed"] = ship["ammo_changed"] or changed
     if events is not None:
-        events.append(Event("broadside.ammo", f"The {ship['name']} "
+        events.append(Event("broadside.ammo", f"{_the(ship['name'])} "
                             f"{'changes to' if changed else 'loads'} {AMMUNITION[choice]}"
                             f"{f' (-{_CHANGE_PENALTY} on this Broadside!)' if changed else ''}.",
                             {"ship": ship["id"], "ammo": choice, "changed": changed},
@@ -1238,7 +1251,7 @@ def _continue_step(st, source, events):
     names = {s: _ship(st, s)["name"] for s in SIDES}
     if events is not None:
         events.append(Event("continue.orders", "Continuing the Engagement: " + "; ".join(
-            f"the {names[s]} {_ORDERS[orders[s]]}" for s in SIDES) + ".",
+            f"{_the(names[s], False)} {_ORDERS[orders[s]]}" for s in SIDES) + ".",
             {"orders": {st["sides"][s]: orders[s] for s in SIDES}}))
     strikers = [s for s in SIDES if orders[s] == "strike"]
     if strikers:
@@ -1249,7 +1262,7 @@ def _continue_step(st, source, events):
                     strikers)
         else:
             side = strikers[0]
-            _finish(st, events, "struck", OTHER[side], f"The {names[side]} strikes her "
+            _finish(st, events, "struck", OTHER[side], f"{_the(names[side])} strikes her "
                     f"colours and surrenders to the {names[OTHER[side]]}.", strikers)
         return
     if orders["pc"] == orders["enemy"] == "disengage":
@@ -1351,7 +1364,7 @@ def _options(st, aw):
             what = "Fight the fire" if area == "fire" else f"Repair the {_AREA_NAMES[area]}"
             options.append((key, f"{what}: {_who(st, side, pid)} "
                                  f"({SKILLS[next(iter(breakdown))]}, {size} cards)"))
-        return f"Repair: what does the {ship['name']} repair, and who?", options
+        return f"Repair: what does {_the(ship['name'], False)} repair, and who?", options
     if kind == "positioning.move":
         d = st["distance"]
         options = []
@@ -1361,8 +1374,8 @@ def _options(st, aw):
                     f"Hold at Distance {t}" if t == d else
                     f"{'Close' if t < d else 'Open'} to Distance {t}")
             options.append((key, f"{verb} ({DISTANCES[t]})"))
-        return (f"Positioning: the {ship['name']} won (up to {aw['reach']}). Where does the "
-                "distance go?", options)
+        return (f"Positioning: {_the(ship['name'], False)} won (up to {aw['reach']}). "
+                "Where does the distance go?", options)
     if kind == "fight.action":
         pc = st["pcs"][aw["pc"]]
         cards = _cards_of(st, aw["pc"])
@@ -1374,7 +1387,8 @@ def _options(st, aw):
         enemy = _ship(st, "enemy")
         options = [(f"static:{n}", f"Static: {label} ({n} cards)")
                    for n, label in DIFFICULTIES.items()]
-        options += [(f"contested:{k}", f"Contested: the {enemy['name']}'s {SKILLS[k]} ({v})")
+        options += [(f"contested:{k}",
+                     f"Contested: {_the(enemy['name'], False)}'s {SKILLS[k]} ({v})")
                     for k, v in enemy["crew"].items() if v > 0]
         return (f"How Will You Fight?: {pc['name']} tests {SKILLS[aw['skill']]}. "
                 "What opposes him?", options)
@@ -1387,12 +1401,12 @@ def _options(st, aw):
             note = " (loaded)" if key == ship["ammo"] else ""
             options.append((key, f"{label}{note}{f' -{cost}' if cost else ''}"))
         verb = "Changing shot" if changing else "Cannon ammunition"
-        return f"{verb}: what does the {ship['name']} fire?", options
+        return f"{verb}: what does {_the(ship['name'], False)} fire?", options
     if kind == "broadside.joker":
         return ("Your Joker in the Broadside!: which card is it? Its suit picks the area hit.",
                 [(str(c), str(c)) for c in _ALL_CARDS])
     if kind == "continue.orders":
-        return (f"Continuing the Engagement: what are the {ship['name']}'s orders?",
+        return (f"Continuing the Engagement: what are {_the(ship['name'], False)}'s orders?",
                 [("continue", "Continue the engagement"), ("disengage", "Disengage"),
                  ("strike", "Strike the colours and surrender")])
     raise AssertionError(kind)
@@ -1615,7 +1629,7 @@ class NavalEngine:
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
         st = _copy(_kept_start(setup))  # a full copy: a caller's slip must not spoil it
         pc, enemy = _ship(st, "pc"), _ship(st, "enemy")
-        events = [Event("battle.start", f"The {pc['name']} ({pc['type']}) meets the "
+        events = [Event("battle.start", f"{_the(pc['name'])} ({pc['type']}) meets the "
                         f"{enemy['name']} ({enemy['type']}) in {WEATHER[st['weather']][0]}.",
                         {"weather": st["weather"],
                          "ships": {s["id"]: {"name": s["name"], "type": s["type"],

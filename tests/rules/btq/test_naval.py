@@ -259,6 +259,16 @@ def test_tv_n09_round_three():
     assert outcome.data["ships"]["corsair"]["morale"] == 1  # "Ship Morale is INJURED"
     assert outcome.data["ships"]["hermes"]["morale"] == 0
     assert ENGINE.pending(table.state) == []
+    assert of(table.events, "battle.end")[-1].text == (
+        "The Corsair has lost her crew and can fight no more. The Hermes (22) wins.")
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("Corsair", "The Corsair"), ("HMS Hermes (22)", "HMS Hermes (22)"),
+    ("La Minerve (40)", "La Minerve (40)"), ("USS President (44)", "USS President (44)"),
+])
+def test_ship_names_in_the_log_take_an_article_only_when_they_have_none(name, expected):
+    assert naval._the(name) == expected
 
 
 def test_tv_n09_joker_declared_in_the_script():
