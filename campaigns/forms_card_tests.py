@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 
 from campaigns.forms import Form
 from campaigns.models import CardTest
-from campaigns.table import MAX_POOL, POOL_LABELS, WEALTH
-from characters.models import AREA_FIELDS, Character
+from campaigns.table import MAX_POOL, POOL_LABELS, WEALTH, area_state
+from characters.models import SHIP_MORALE, Character
 from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
 from rules.btq.tests import DIFFICULTIES, DIFFICULTY_LABELS
 from rules.cards import STANDARD_52, SUIT_NAMES, SUITS
@@ -58,11 +58,18 @@ def pool_choices(character: Character | None = None) -> list:
     ]
 
 
-def _area_choices(character: Character) -> list:
+def _area_choices(character: Character, gm: bool) -> list:
     choices = [("", "Nothing")]
+    ship = character.ship
     for key, label in DAMAGE_AREAS.items():
-        state = DamageState(getattr(character, AREA_FIELDS[key]))
-        choices.append((key, f"{label} ({state.label})"))
+        state = area_state(character, key, ship)
+        if state is None:
+            choices.append((key, f"{label} (serves on no ship)"))
+        elif key == SHIP_MORALE and ship.is_hidden_from_players and not gm:
+            choices.append((key, label))
+        else:
+            where = f" of {ship.display_name}" if key == SHIP_MORALE else ""
+            choices.append((key, f"{label}{where} ({state.label})"))
     for rep in character.reputations.all():
         state = DamageState(rep.damage_state)
         choices.append((f"reputation:{rep.pk}", f"Reputation: {rep.name} ({state.label})"))
@@ -125,7 +132,7 @@ class CardTestForm(Form):
         self.fields["helpers"].choices = [(str(c.pk), c.title) for c in others]
         self.fields["opponent"].choices = [("", "—")] + [
             (str(c.pk), c.title) for c in campaign.characters.filter(kind=Character.Kind.NPC)]
-        self.fields["at_risk"].choices = _area_choices(character)
+        self.fields["at_risk"].choices = _area_choices(character, gm)
         if gm:
             self.fields["opponent_skill"] = forms.ChoiceField(
                 label="The NPC's skill", required=False,

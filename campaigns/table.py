@@ -15,7 +15,8 @@ The pool is the skill's value (a Measure's, or Wealth for a Wealth test, BtQ L17
 the modifiers stated, at most one reputation capped by Charm or Influence (D9), helpers
 (BtQ L1280-1286), and the damage penalty of the area tied to the action: the area at risk
 and, in a Wealth test, Wealth (Injured -1, Maimed -3, BtQ L1305-1316, L1749). A skill of 0
-makes the test unskilled: one card, no reputation or helpers (BtQ L1266-1272).
+makes the test unskilled: one card, no reputation or helpers (BtQ L1266-1272). A
+character's Ship Morale is that of the ship they serve on (``rules/btq_characters.md`` A15).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from characters.models import AREA_FIELDS, Character, Reputation
+from characters.models import AREA_FIELDS, SHIP_MORALE, Character, Reputation
 from rules.btq import odds as btq_odds
 from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
 from rules.btq.tests import (
@@ -45,6 +46,7 @@ from rules.btq.tests import (
 from rules.btq.tests import Reputation as PoolReputation
 from rules.cards import GM_DECK, PLAYER_DECK
 from rules.random import RandomSource
+from ships.models import Ship, ShipPosting
 
 WEALTH = "wealth"
 POOL_LABELS: dict[str, str] = {**SKILLS, **MEASURES, WEALTH: "Wealth"}
@@ -67,6 +69,23 @@ def pool_value(character: Character, key: str) -> int:
     if key in MEASURES or key == WEALTH:
         return getattr(character, key)
     raise TestError(f"{key!r} is not a skill, a Measure or Wealth")
+
+
+def serving_ships(characters) -> dict[int, Ship]:
+    """The ship each of ``characters`` serves on, by character pk (those posted nowhere are
+    left out)."""
+    pks = [c.pk for c in characters if c is not None]
+    postings = ShipPosting.objects.filter(character__in=pks).select_related("ship")
+    return {p.character_id: p.ship for p in postings}
+
+
+def area_state(character: Character, area: str, ship: Ship | None) -> DamageState | None:
+    """The damage state of ``character``'s ``area`` (a key of ``DAMAGE_AREAS``); for Ship
+    Morale that of ``ship``, the ship they serve on, ``None`` if they serve on none
+    (``rules/btq_characters.md`` A15)."""
+    if area == SHIP_MORALE:
+        return None if ship is None else DamageState(ship.morale_state)
+    return DamageState(getattr(character, AREA_FIELDS[area]))
 
 
 def parse_difficulty(text: str) -> str | int:
@@ -97,7 +116,9 @@ class OppositionError(TestError):
 
 @dataclass
 class Setup:
-    """What a test was called with, as model instances (see ``campaigns.models.CardTest``)."""
+    """What a test was called with, as model instances (see ``campaigns.models.CardTest``),
+    and ``ships``, the ship each of its characters serves on (:func:`serving_ships`), whose
+    Ship Morale is theirs."""
 
     character: Character
     skill: str
@@ -113,6 +134,7 @@ class Setup:
     at_risk_reputation: Reputation | None = None
     opponent_at_risk: str = ""
     intent: str = ""
+    ships: dict[int, Ship] = field(default_factory=dict)
 
     @classmethod
     def of(cls, test) -> Setup:
@@ -124,7 +146,7 @@ class Setup:
             opponent_skill=test.opponent_skill, opponent_modifiers=list(test.opponent_modifiers),
             difficulty=test.difficulty, at_risk=test.at_risk,
             at_risk_reputation=test.at_risk_reputation, opponent_at_risk=test.opponent_at_risk,
-            intent=test.intent,
+            intent=test.intent, ships=serving_ships([test.character, test.opponent]),
         )
 
 
@@ -149,7 +171,8 @@ class Table:
 
 def _character_side(character: Character, skill: str, modifiers, *, deck: str, secret: bool,
                     reputation: Reputation | None = None, helpers=(), at_risk: str = "",
-                    at_risk_reputation: Reputation | None = None) -> Side:
+                    at_risk_reputation: Reputation | None = None,
+                    ship: Ship | None = None) -> Side:
     if character.health_state == DamageState.DEAD:
         raise TestError(f"{character.title} is Dead: the dead take no tests (BtQ L1328-1329)")
     value = pool_value(character, skill)
@@ -162,11 +185,14 @@ def _character_side(character: Character, skill: str, modifiers, *, deck: str, s
             raise TestError(f"the reputation at risk must be one of {character.title}'s")
         risk = AtRisk(at_risk_reputation.name, DamageState(at_risk_reputation.damage_state))
     elif at_risk:
-        risk = AtRisk(DAMAGE_AREAS[at_risk], DamageState(getattr(character,
-                                                                 AREA_FIELDS[at_risk])))
+        state = area_state(character, at_risk, ship)
+        if state is None:
+            raise TestError(f"{character.title} serves on no ship: post them aboard one to put "
+                            "its Ship Morale at risk")
+        risk = AtRisk(DAMAGE_AREAS[at_risk], state)
         tied.add(at_risk)
     for area in sorted(tied):
-        penalty = damage_penalty(DAMAGE_AREAS[area], getattr(character, AREA_FIELDS[area]))
+        penalty = damage_penalty(DAMAGE_AREAS[area], area_state(character, area, ship))
         if penalty is not None:
             mods.append(penalty)
     rep = None
@@ -194,7 +220,7 @@ def build(setup: Setup) -> Table:
     side = _character_side(
         setup.character, setup.skill, setup.modifiers, deck=PLAYER_DECK, secret=False,
         reputation=setup.reputation, helpers=setup.helpers, at_risk=setup.at_risk,
-        at_risk_reputation=setup.at_risk_reputation,
+        at_risk_reputation=setup.at_risk_reputation, ship=setup.ships.get(setup.character.pk),
     )
     if setup.opposition == "npc":
         if setup.opponent is None:
@@ -205,6 +231,7 @@ def build(setup: Setup) -> Table:
             opponent = _character_side(
                 setup.opponent, setup.opponent_skill, setup.opponent_modifiers, deck=GM_DECK,
                 secret=True, at_risk=setup.opponent_at_risk,
+                ship=setup.ships.get(setup.opponent.pk),
             )
         except TestError as exc:
             raise OppositionError(str(exc)) from exc
@@ -227,12 +254,13 @@ def gates(setup: Setup) -> list[str]:
     simple test of the area's Measure (BtQ L1314-1316, L1749; D4, D16). The GM calls them
     as tests of their own; this test's pool already takes the -3."""
     character = setup.character
+    ship = setup.ships.get(character.pk)
     tied = {setup.at_risk} & set(AREA_MEASURES)
     if setup.skill == WEALTH:
         tied.add(WEALTH)
     found = [f"{DAMAGE_AREAS[area]} is Maimed: first a {MEASURES[AREA_MEASURES[area]]} test"
              for area in sorted(tied)
-             if getattr(character, AREA_FIELDS[area]) == DamageState.MAIMED]
+             if area_state(character, area, ship) == DamageState.MAIMED]
     rep = setup.reputation
     if rep is not None and rep.damage_state == DamageState.MAIMED:
         found.append(f"“{rep.name}” is Maimed: first a {MEASURES[rep.cap_measure]} test")

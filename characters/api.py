@@ -47,7 +47,7 @@ class CharacterSheetSerializer(CharacterPublicSerializer):
 
     owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
     health_state = damage_state_field(read_only=True)
-    ship_morale_state = damage_state_field(read_only=True)
+    ship_morale_state = serializers.SerializerMethodField()
     wealth_state = damage_state_field(read_only=True)
     skills = serializers.SerializerMethodField()
     reputations = ReputationSerializer(many=True, read_only=True)
@@ -61,12 +61,23 @@ class CharacterSheetSerializer(CharacterPublicSerializer):
         """All 22 skills, 0 for the untrained ones."""
         return obj.skill_values()
 
+    def get_ship_morale_state(self, obj) -> int | None:
+        """The Ship Morale (0-3) of the ship the character serves on, mirrored from the ship
+        (A15); null when they serve on none, or on a ship whose Ship Morale players may not
+        see. It is changed on the ship."""
+        ship = obj.ship
+        return None if ship is None or ship.is_hidden_from_players else ship.morale_state
+
 
 class CharacterGMSerializer(CharacterSheetSerializer):
     """What a GM sees: everything."""
 
     class Meta(CharacterSheetSerializer.Meta):
         fields = [*CharacterSheetSerializer.Meta.fields, "gm_notes"]
+
+    def get_ship_morale_state(self, obj) -> int | None:
+        """The Ship Morale (0-3) of the ship the character serves on; null when none."""
+        return obj.ship_morale_state
 
 
 SERIALIZER_FOR_ACCESS = {
@@ -98,9 +109,15 @@ class CharacterWriteSerializer(serializers.Serializer):
     skills = serializers.DictField(child=serializers.IntegerField(), required=False)
     wealth = serializers.IntegerField(min_value=0, max_value=MAX_WEALTH, required=False)
     health_state = damage_state_field(required=False)
-    ship_morale_state = damage_state_field(required=False)
     wealth_state = damage_state_field(required=False)
     gm_notes = serializers.CharField(required=False, allow_blank=True)
+
+    def validate(self, attrs):
+        if "ship_morale_state" in self.initial_data:
+            raise ApiValidationError({"ship_morale_state": (
+                "Ship Morale belongs to the ship the character serves on: change the ship's "
+                "morale_state.")})
+        return attrs
 
     def validate_owner(self, value):
         if value is None:
@@ -133,7 +150,7 @@ class CampaignCharactersView(APIView):
         campaign = campaign_for_user(request.user, pk)
         role = membership_role(request.user, campaign)
         characters = selectors.characters_for_user(request.user, campaign).prefetch_related(
-            "reputations")
+            "reputations", "postings__ship")
         return Response([_render(request, c, role) for c in characters])
 
     @extend_schema(request=CharacterCreateSerializer, responses={201: CharacterGMSerializer})

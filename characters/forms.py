@@ -64,9 +64,6 @@ class CharacterForm(Form):
             self.fields["health_state"] = forms.TypedChoiceField(
                 label="Health", choices=DAMAGE_STATE_CHOICES, coerce=int, initial=0
             )
-            self.fields["ship_morale_state"] = forms.TypedChoiceField(
-                label="Ship Morale", choices=DAMAGE_STATE_CHOICES, coerce=int, initial=0
-            )
             self.fields["wealth_state"] = forms.TypedChoiceField(
                 label="Wealth damage", choices=DAMAGE_STATE_CHOICES, coerce=int, initial=0,
                 required=False, empty_value=None,
@@ -81,8 +78,7 @@ class CharacterForm(Form):
         initial = {
             "version": character.version, "kind": character.kind, "owner": character.owner_id,
             "rank": character.rank, "name": character.name, "seniority": character.seniority,
-            "health_state": character.health_state,
-            "ship_morale_state": character.ship_morale_state, "wealth": character.wealth,
+            "health_state": character.health_state, "wealth": character.wealth,
             "wealth_state": character.wealth_state, "gm_notes": character.gm_notes,
         }
         initial.update({key: getattr(character, key) for key in MEASURES})

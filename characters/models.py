@@ -1,8 +1,9 @@
 """Characters: the PCs of the players and the GM's NPCs (``rules/btq_characters.md`` §1).
 
 What the ship battle and the card tests need: Measures, skills, rank, Wealth, reputations
-and the damage state of each area (Health, Ship Morale, Wealth, each reputation). Traits and
-experiences come later.
+and the damage state of each area (Health, Wealth, each reputation; Ship Morale is the ship's,
+mirrored on the sheet of each character who serves aboard). Traits and experiences come
+later.
 """
 
 from django.conf import settings as django_settings
@@ -20,9 +21,11 @@ scale (6+ is "expertise", BtQ L169-177)."""
 
 DAMAGE_STATE_CHOICES = [(s.value, s.label) for s in DamageState]
 
-AREA_FIELDS = {"health": "health_state", "ship_morale": "ship_morale_state",
-               "wealth": "wealth_state"}
-"""The field of each of a character's damage areas (``rules.btq.characters.DAMAGE_AREAS``)."""
+SHIP_MORALE = "ship_morale"
+AREA_FIELDS = {"health": "health_state", "wealth": "wealth_state"}
+"""The field of each damage area a character keeps (``rules.btq.characters.DAMAGE_AREAS``).
+Ship Morale is not among them: it is one track per ship and crew, ``ships.Ship.morale_state``
+(``rules/btq_characters.md`` A15, ``btq_naval.md`` N22)."""
 
 
 def measure_field(verbose_name: str) -> models.PositiveSmallIntegerField:
@@ -70,9 +73,6 @@ class Character(models.Model):
     health_state = models.PositiveSmallIntegerField(
         "Health", choices=DAMAGE_STATE_CHOICES, default=DamageState.HEALTHY
     )
-    ship_morale_state = models.PositiveSmallIntegerField(
-        "Ship Morale", choices=DAMAGE_STATE_CHOICES, default=DamageState.HEALTHY
-    )
     wealth = models.PositiveSmallIntegerField(
         "Wealth", default=0, validators=[MaxValueValidator(MAX_WEALTH)]
     )
@@ -104,6 +104,21 @@ class Character(models.Model):
     def skill_values(self) -> dict[str, int]:
         """All 22 skills in the book's order, absent ones as 0."""
         return {key: int(self.skills.get(key, 0)) for key in SKILLS}
+
+    @property
+    def ship(self):
+        """The ``ships.Ship`` the character serves on (one posting at a time), or ``None``.
+        Lists prefetch ``postings__ship``."""
+        posting = next(iter(self.postings.all()), None)
+        return None if posting is None else posting.ship
+
+    @property
+    def ship_morale_state(self) -> int | None:
+        """The Ship Morale of the ship the character serves on, as the sheet mirrors it
+        (BtQ L1350-1351; one track per ship and crew, ``rules/btq_characters.md`` A15);
+        ``None`` when they serve on none."""
+        ship = self.ship
+        return None if ship is None else ship.morale_state
 
 
 class Reputation(models.Model):

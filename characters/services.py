@@ -20,10 +20,9 @@ PLAYER_FIELDS = frozenset({"name", *MEASURES, "skills", "wealth"})
 """What the player of a PC may change."""
 
 GM_FIELDS = PLAYER_FIELDS | {
-    "kind", "owner", "rank", "seniority", "health_state", "ship_morale_state", "wealth_state",
-    "gm_notes",
+    "kind", "owner", "rank", "seniority", "health_state", "wealth_state", "gm_notes",
 }
-"""What a GM may change."""
+"""What a GM may change (Ship Morale is the ship's: ``ships.services.ship_update``)."""
 
 
 def clean_skills(skills, *, base: dict | None = None) -> dict[str, int]:
@@ -229,8 +228,8 @@ def reputation_delete(*, reputation: Reputation, actor, version) -> None:
 
 def character_damage_set(*, character: Character, area: str, state: DamageState,
                          reputation: Reputation | None = None) -> None:
-    """Set the damage state of ``character``'s ``area`` (``"health"``, ``"ship_morale"``,
-    ``"wealth"``, or ``"reputation"`` with ``reputation``) to ``state``, bumping the version
+    """Set the damage state of ``character``'s ``area`` (``"health"``, ``"wealth"``, or
+    ``"reputation"`` with ``reputation``) to ``state``, bumping the version
     of what changed so an edit made before is refused. For a use case that already holds the
     rows locked (a card test's draw) and writes the log itself."""
     if area == "reputation":

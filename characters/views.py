@@ -11,7 +11,7 @@ from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import Conflict
 from characters import selectors, services
 from characters.forms import CharacterForm, ReputationForm
-from rules.btq.characters import MEASURES, SKILLS
+from rules.btq.characters import MEASURES, SKILLS, DamageState
 
 
 @login_required
@@ -33,6 +33,7 @@ def character_new(request, campaign_pk):
 def character_detail(request, pk):
     character = selectors.character_for_user(request.user, pk)
     access = selectors.character_access(request.user, character)
+    ship = character.ship
     return render(request, "characters/character_detail.html", {
         "campaign": character.campaign,
         "character": character,
@@ -41,6 +42,9 @@ def character_detail(request, pk):
         "measures": [(label, getattr(character, key)) for key, label in MEASURES.items()],
         "skills": [(SKILLS[k], v) for k, v in character.skill_values().items()],
         "postings": character.postings.select_related("ship"),
+        "ship": ship,
+        "ship_morale": None if ship is None or (ship.is_hidden_from_players and access != "gm")
+        else DamageState(ship.morale_state).label,
         "reputations": character.reputations.all(),
     })
 

@@ -343,6 +343,19 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
     }
 
 
+def ship_morale_set(*, ship: Ship, state: DamageState, actor, note: str) -> None:
+    """Set ``ship``'s Ship Morale to ``state`` (the damage a card test dealt), bumping its
+    version so that an edit made before is refused, and append ``note`` to the campaign log
+    (GM-only for a ship the players may not see). For a use case that already holds the
+    ship's row locked (``select_for_update``) in its transaction."""
+    ship.morale_state = _check_morale(state)
+    ship.version += 1
+    ship.save(update_fields=["morale_state", "version", "updated_at"])
+    log_append(campaign=ship.campaign, kind="ship.morale", actor=actor, text=note,
+               data={"ship": ship.pk, "morale": ship.morale_state},
+               gm_only=ship.is_hidden_from_players)
+
+
 @transaction.atomic
 def ship_record_battle(*, ship: Ship, tracks: dict, morale: int, note: str, actor=None) -> Ship:
     """Write the damage tracks (area -> ``DamageTrack`` or its text) and Ship Morale (0-3) a

@@ -32,12 +32,14 @@ from campaigns.selectors import (
     membership_role,
 )
 from campaigns.services import Conflict, check_version, log_append
-from characters.models import AREA_FIELDS, Character, Reputation
+from characters.models import SHIP_MORALE, Character, Reputation
 from characters.services import character_damage_set
-from rules.btq.characters import DamageState
+from rules.btq.characters import DAMAGE_AREAS, DamageState
 from rules.btq.tests import PendingTest, TestError, TestRecord, damage_after, resume
 from rules.cards import GM_DECK, CardError, parse_card
 from rules.random import RandomSource, SeededSource
+from ships.models import Ship
+from ships.services import ship_morale_set
 
 SETUP_FIELDS = (
     "character", "skill", "reputations", "helpers", "modifiers", "opposition", "opponent",
@@ -50,7 +52,7 @@ GM_SETUP_FIELDS = frozenset({"opponent_skill", "opponent_modifiers", "opponent_a
 """What only a GM sets: the NPC's side is hidden from players."""
 
 MAX_MODIFIER = 20
-PLAIN_AREAS = tuple(AREA_FIELDS)
+PLAIN_AREAS = tuple(DAMAGE_AREAS)
 
 ACTION_REFUSALS = {
     "accept": "Only the GM accepts a proposed test",
@@ -234,6 +236,13 @@ def clean_setup(*, campaign: Campaign, actor, data: dict, by_gm: bool
                              or opponent_at_risk not in PLAIN_AREAS):
         errors["opponent_at_risk"] = ("The NPC's area at risk is health, ship_morale or "
                                       "wealth, in a test against an NPC.")
+    ships = table.serving_ships([character, opponent])
+    for who, area, field in ((character, at_risk, "at_risk"),
+                             (opponent, opponent_at_risk, "opponent_at_risk")):
+        ship = ships.get(who.pk) if who is not None else None
+        if area == SHIP_MORALE and ship is not None and ship.is_hidden_from_players:
+            errors[field] = (f"{who.title}'s Ship Morale is that of {ship}, which players may "
+                             "not see: put another area at risk.")
     if errors:
         raise ValidationError(errors)
     setup = table.Setup(
@@ -241,7 +250,7 @@ def clean_setup(*, campaign: Campaign, actor, data: dict, by_gm: bool
         helpers=helpers, modifiers=modifiers, opponent=opponent, opponent_skill=opponent_skill,
         opponent_modifiers=opponent_modifiers, difficulty=difficulty, at_risk=at_risk,
         at_risk_reputation=at_risk_reputation, opponent_at_risk=opponent_at_risk,
-        intent=intent,
+        intent=intent, ships=ships,
     )
     try:
         table.build(setup)
@@ -421,7 +430,8 @@ def card_test_cancel(*, test: CardTest, actor, version) -> CardTest:
 
 
 def _locked_setup(test: CardTest) -> table.Setup:
-    """The setup of ``test`` with its characters and reputations locked, in id order."""
+    """The setup of ``test`` with its characters, its reputations and the ships whose Ship
+    Morale is at risk locked, each kind in id order."""
     setup = table.Setup.of(test)
     ids = {setup.character.pk, *(h.pk for h in setup.helpers)}
     if setup.opponent is not None:
@@ -439,6 +449,14 @@ def _locked_setup(test: CardTest) -> table.Setup:
         setup.opponent = chars[setup.opponent.pk]
     setup.reputation = reps.get(test.reputation_id)
     setup.at_risk_reputation = reps.get(test.at_risk_reputation_id)
+    setup.ships = table.serving_ships([setup.character, setup.opponent])
+    at_stake = {setup.ships[who.pk].pk
+                for who, area in ((setup.character, setup.at_risk),
+                                  (setup.opponent, setup.opponent_at_risk))
+                if area == SHIP_MORALE and who is not None and who.pk in setup.ships}
+    locked = {s.pk: s for s in Ship.objects.select_for_update().filter(pk__in=at_stake)
+              .order_by("pk")}
+    setup.ships = {pk: locked.get(ship.pk, ship) for pk, ship in setup.ships.items()}
     return setup
 
 
@@ -579,9 +597,10 @@ def _after_draw(test: CardTest, setup: table.Setup, decks: dict[str, Deck],
     test.pending = None
     test.record = result.as_dict()
     test.decided_at = timezone.now()
-    applied = _apply_damage(test, setup, result, names)
+    applied = _apply_damage(test, setup, result, names, actor)
     _bump(test, CardTest.Status.DONE)
-    damage = "".join(f" {d['who']}'s {d['area']}: {d['from']} → {d['to']}." for d in applied)
+    damage = "".join(f" {d.get('ship', d['who'])}'s {d['area']}: {d['from']} → {d['to']}."
+                     for d in applied)
     log_append(campaign=test.campaign, kind="card_test.done", actor=actor,
                text=f"Test #{test.pk}, {card_test_describe(test)}: "
                     f"{card_test_outcome(result, names)}{damage}",
@@ -589,8 +608,9 @@ def _after_draw(test: CardTest, setup: table.Setup, decks: dict[str, Deck],
 
 
 def _apply_damage(test: CardTest, setup: table.Setup, record: TestRecord,
-                  names: dict[str, str]) -> list[dict]:
-    """Deal the record's damage to the characters (BtQ L1241-1242, L1309-1328; D1), from
+                  names: dict[str, str], actor) -> list[dict]:
+    """Deal the record's damage to the characters, and Ship Morale damage to the ship the
+    loser serves on (BtQ L1241-1242, L1309-1328; D1; ``rules/btq_characters.md`` A15), from
     their states now (the GM may have edited one while a Joker was being named)."""
     applied = []
     pc = table.who(setup.character)
@@ -609,13 +629,22 @@ def _apply_damage(test: CardTest, setup: table.Setup, record: TestRecord,
             character, area = setup.opponent, setup.opponent_at_risk
         else:
             continue
-        before = DamageState(rep.damage_state if rep is not None
-                             else getattr(character, AREA_FIELDS[area]))
+        ship = setup.ships.get(character.pk) if area == SHIP_MORALE else None
+        if rep is not None:
+            before = DamageState(rep.damage_state)
+        else:
+            before = table.area_state(character, area, ship)
         after = damage_after(before, damage.level)
-        character_damage_set(character=character, area=area, state=after, reputation=rep)
-        applied.append({"who": names[damage.who], "area": damage.area, "cause": damage.cause,
-                        "level": damage.level.name.lower(), "from": before.label,
-                        "to": after.label})
+        entry = {"who": names[damage.who], "area": damage.area, "cause": damage.cause,
+                 "level": damage.level.name.lower(), "from": before.label, "to": after.label}
+        if ship is not None:
+            entry["ship"] = ship.display_name
+            ship_morale_set(ship=ship, state=after, actor=actor,
+                            note=f"{ship}'s Ship Morale: {before.label} → {after.label} "
+                                 f"(test #{test.pk}, lost by {entry['who']}).")
+        else:
+            character_damage_set(character=character, area=area, state=after, reputation=rep)
+        applied.append(entry)
     return applied
 
 

@@ -3,11 +3,11 @@ book's examples end to end, the Joker pause, unskilled and assisted tests, damag
 retests, and the decks' record."""
 
 import pytest
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaigns.models import CardTest, Deck, DeckDraw
 from campaigns.selectors import card_test_view
-from campaigns.services import campaign_update
+from campaigns.services import StaleVersion, campaign_update
 from campaigns.services.card_tests import (
     IllegalStep,
     card_test_accept,
@@ -19,6 +19,7 @@ from campaigns.services.card_tests import (
 from characters.services import character_update
 from rules.btq.characters import DamageState
 from rules.cards import deck_cards
+from ships.services import posting_remove, posting_set, ship_update
 
 VARIANT_B = "4S  4C KD KS QH JH 2C  4H AH 2D 7S"
 """TV-11 as the narration reads it (BtQ L1228-1241): O'Toole wins, KS against 7S."""
@@ -104,6 +105,41 @@ def test_the_health_at_risk_takes_the_winner_s_best_success_and_costs_a_card_nex
     assert view["gates"] == ["Health is Maimed: first a Guts test"]  # BtQ L1314-1316
 
 
+def test_ship_morale_at_risk_is_the_ship_s_and_a_loss_damages_the_ship(
+        race, turn, gm, player_a, pc_a, pc_b, pc_ship, jones, campaign):
+    test = turn(race(at_risk="ship_morale", reputations=[]),
+                player_a, "4S  4C KD 3S QH JH  4H AH 2D 7S")
+    assert test.record["winner"] == f"npc:{jones.pk}"  # with a Critical: two levels
+    version = pc_ship.version
+    pc_ship.refresh_from_db()
+    assert pc_ship.morale_state == DamageState.MAIMED and pc_ship.version == version + 1
+    pc_a.refresh_from_db()
+    assert pc_a.health_state == DamageState.HEALTHY and pc_a.version == 1
+    assert pc_a.ship_morale_state == pc_b.ship_morale_state == DamageState.MAIMED  # the crew
+    entry = campaign.log_entries.get(kind="ship.morale")
+    assert entry.data == {"ship": pc_ship.pk, "morale": 2} and not entry.gm_only
+    assert "HMS Testament (22)'s Ship Morale: Healthy → Maimed" in campaign.log_entries.get(
+        kind="card_test.done").text
+    with pytest.raises(StaleVersion):  # an edit of the ship made before the test
+        ship_update(ship=pc_ship, actor=gm, version=version, morale_state=0)
+    # The ship's Maimed Ship Morale costs its crew three cards, and a Discipline test first.
+    view = card_test_view(player_a, race(at_risk="ship_morale", reputations=[]))
+    assert view["pool"]["explanation"] == (
+        "Seamanship 4 + Crusty Old Seadog 1 - Ship Morale Maimed 3 = 2")
+    assert view["gates"] == ["Ship Morale is Maimed: first a Discipline test"]
+
+
+def test_ship_morale_at_risk_needs_a_ship_the_players_may_see(race, gm, pc_a, jones,
+                                                               enemy_ship):
+    posting_remove(posting=pc_a.postings.get(), actor=gm)
+    with pytest.raises(ValidationError, match="serves on no ship"):
+        race(at_risk="ship_morale")
+    posting_set(ship=enemy_ship, character=jones, station="captain", actor=gm)
+    with pytest.raises(ValidationError, match="players may not see") as refused:
+        race(opponent_at_risk="ship_morale")
+    assert "opponent_at_risk" in refused.value.message_dict
+
+
 def test_tv17_lonsdale_proposes_a_wealth_test_and_his_wealth_is_injured(
         campaign, gm, player_a, pc_a, turn):
     character_update(character=pc_a, actor=player_a, version=pc_a.version, wealth=4)
@@ -170,8 +206,6 @@ def test_the_joker_s_default_is_the_card_of_fate_and_the_gm_may_name_it(race, tu
 
 @pytest.mark.parametrize("card", ["JK", "1X", "JK=4S"])
 def test_a_joker_must_be_named_as_one_of_the_52(race, turn, player_a, card):
-    from django.core.exceptions import ValidationError
-
     test = turn(race(reputations=[]), player_a, "4S  JK KD 3S QH JH  4H AH 2D 7S")
     with pytest.raises(ValidationError):
         card_test_declare_joker(test=test, actor=player_a, version=test.version, card=card)
@@ -228,8 +262,6 @@ def test_a_mutual_failure_is_retested_with_a_new_card_of_fate(race, turn, player
 
 
 def test_a_simple_test_cannot_put_an_area_at_risk(campaign, gm, pc_a):
-    from django.core.exceptions import ValidationError
-
     with pytest.raises(ValidationError, match="simple test"):
         card_test_call(campaign=campaign, actor=gm, character=pc_a.pk, skill="guts",
                        opposition="none", intent="steady", at_risk="health")

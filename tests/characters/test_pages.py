@@ -17,8 +17,7 @@ def client_of(request, persona):
 def edit_data(character, access="gm", **changes):
     data = {k: v for k, v in CharacterForm.initial_for(character).items() if v is not None}
     if access != "gm":
-        for key in ("kind", "owner", "rank", "seniority", "health_state", "ship_morale_state",
-                    "gm_notes"):
+        for key in ("kind", "owner", "rank", "seniority", "health_state", "gm_notes"):
             data.pop(key)
     data.update(changes)
     return data
@@ -125,7 +124,7 @@ def test_the_gm_creates_an_npc_and_a_pc(gm_client, campaign, player_b):
     url = reverse("characters:new", args=[campaign.pk])
     base = {"kind": "npc", "name": "Jack Higgins", "rank": "Gunner's Mate", "seniority": 0,
             "guts": 4, "discipline": 3, "influence": 4, "charm": 4, "health_state": 0,
-            "ship_morale_state": 0, "gm_notes": "", **{f"skill_{k}": 0 for k in SKILLS}}
+            "gm_notes": "", **{f"skill_{k}": 0 for k in SKILLS}}
     base["skill_gunnery"] = 4
     response = gm_client.post(url, base)
     higgins = Character.objects.get(name="Jack Higgins")
@@ -138,7 +137,7 @@ def test_the_gm_creates_an_npc_and_a_pc(gm_client, campaign, player_b):
 def test_a_pc_needs_a_player_of_the_campaign(gm_client, campaign, outsider):
     url = reverse("characters:new", args=[campaign.pk])
     data = {"kind": "pc", "name": "Orphan", "seniority": 0, "guts": 1, "discipline": 1,
-            "influence": 1, "charm": 1, "health_state": 0, "ship_morale_state": 0,
+            "influence": 1, "charm": 1, "health_state": 0,
             **{f"skill_{k}": 0 for k in SKILLS}}
     response = gm_client.post(url, data)
     assert response.status_code == 200 and "needs a player" in response.content.decode()

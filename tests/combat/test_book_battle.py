@@ -67,6 +67,21 @@ def test_the_whole_battle_ends_as_in_the_book_and_is_written_back(
     call_command("combat_replay", str(encounter.pk))
 
 
+def test_the_loser_s_ship_morale_shows_on_the_sheets_of_its_crew(
+        book_battle, play, corsair, smith, npc, gm, gm_client):
+    # Ship Morale is one track per ship, mirrored on each sheet (btq_characters.md A15, N22).
+    from ships.services import posting_set
+
+    posting_set(ship=corsair, character=npc, station="captain", actor=gm)
+    play(book_battle, ROUND_1 + [c.format(smith=smith.pk) for c in ROUNDS_2_3])
+    sheet = gm_client.get(reverse("api-character-detail", args=[npc.pk])).json()
+    assert sheet["ship_morale_state"] == 1  # the Corsair lost: Injured (L2602-2603)
+    page = gm_client.get(reverse("characters:detail", args=[npc.pk])).content.decode()
+    assert "Injured <small class=\"muted\">(the ship's: Corsair)" in page
+    hermes_crew = gm_client.get(reverse("api-character-detail", args=[smith.pk])).json()
+    assert hermes_crew["ship_morale_state"] == 0
+
+
 def test_round_1_through_the_battle_page(book_battle, gm_client, hermes, corsair):
     url = reverse("combat:detail", args=[book_battle.pk])
     engine = get_engine("btq_naval")
