@@ -8,7 +8,7 @@ import re
 from django import forms
 from django.core.exceptions import ValidationError
 
-from campaigns.forms import Form
+from campaigns.forms import Form, VersionedForm
 from campaigns.models import CardTest
 from campaigns.table import MAX_POOL, POOL_LABELS, WEALTH, area_state
 from characters.models import SHIP_MORALE, Character
@@ -227,13 +227,7 @@ class CardTestForm(Form):
         return [self[n] for n in names if n in self.fields]
 
 
-class VersionForm(Form):
-    """A step that takes nothing but the version of the test the user saw."""
-
-    version = forms.IntegerField(widget=forms.HiddenInput)
-
-
-class JokerForm(VersionForm):
+class JokerForm(VersionedForm):
     """Name the card the Joker counts as: any of the 52, the Card of Fate by default (D5)."""
 
     card = forms.ChoiceField(label="Your Joker counts as")
@@ -248,5 +242,5 @@ class JokerForm(VersionForm):
                                          "success (an Ordinary one in an unskilled test).")
 
 
-class DeclineForm(VersionForm):
+class DeclineForm(VersionedForm):
     reason = forms.CharField(label="Why", max_length=500, required=False)

@@ -270,10 +270,10 @@ def card_test_view(user, test: CardTest, role: str | None = None,
         try:
             built = table.build(setup)
         except table.OppositionError as exc:
-            view["problem"] = _sentence(str(exc)) if gm else (
+            view["problem"] = sentence(str(exc)) if gm else (
                 "The GM has still to settle the opposition.")
         except TestError as exc:
-            view["problem"] = _sentence(str(exc))
+            view["problem"] = sentence(str(exc))
         else:
             view["pool"] = built.side.pool.as_dict(floor)
             if gm and built.opponent is not None:
@@ -296,7 +296,8 @@ def card_test_view(user, test: CardTest, role: str | None = None,
     return view
 
 
-def _sentence(text: str) -> str:
+def sentence(text: str) -> str:
+    """A kernel's message ("a Dead area cannot be at risk") as a sentence for people."""
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", ")")) else ".")
 
 

@@ -11,7 +11,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from campaigns import selectors, table
-from campaigns.forms_card_tests import CardTestForm, DeclineForm, JokerForm, VersionForm
+from campaigns.forms import VersionedForm
+from campaigns.forms_card_tests import CardTestForm, DeclineForm, JokerForm
 from campaigns.models import CardTest, Membership
 from campaigns.services import Conflict
 from campaigns.services import card_tests as services
@@ -175,8 +176,8 @@ def card_test_live(request, pk, test_pk):
     return render(request, "campaigns/_card_test_live.html", _context(request, campaign, test))
 
 
-STEP_FORMS = {"confirm": VersionForm, "joker": JokerForm, "decline": DeclineForm,
-              "cancel": VersionForm}
+STEP_FORMS = {"confirm": VersionedForm, "joker": JokerForm, "decline": DeclineForm,
+              "cancel": VersionedForm}
 DONE_MESSAGES = {"confirm": "The cards are turned.", "joker": "The Joker is named.",
                  "decline": "Proposal declined.", "cancel": "Test cancelled."}
 

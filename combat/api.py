@@ -114,11 +114,11 @@ def _detail(user, encounter: Encounter) -> dict:
     return data
 
 
-class EncounterListApi(APIView):
+class EncounterListView(APIView):
     @extend_schema(responses=EncounterSummarySerializer(many=True))
     def get(self, request, campaign_id):
         campaign = campaign_for_user(request.user, campaign_id)
-        encounters = selectors.encounters_for(request.user, campaign)
+        encounters = selectors.encounters_for_user(request.user, campaign)
         participants = ["gm"] if membership_role(request.user, campaign) == "gm" else []
         data = EncounterSummarySerializer(encounters, many=True).data
         for row, encounter in zip(data, encounters):
@@ -152,7 +152,7 @@ def _valid(serializer_class, data) -> dict:
     return serializer.validated_data
 
 
-class EncounterDetailApi(APIView):
+class EncounterDetailView(APIView):
     @extend_schema(responses=EncounterDetailSerializer)
     def get(self, request, pk):
         encounter = selectors.encounter_for_user(request.user, pk)
@@ -163,7 +163,7 @@ class VersionSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="The version of the battle you saw.")
 
 
-class EncounterStartApi(APIView):
+class EncounterStartView(APIView):
     @extend_schema(request=VersionSerializer,
                    responses={200: EncounterDetailSerializer, 409: ConflictSerializer})
     def post(self, request, pk):
@@ -174,7 +174,7 @@ class EncounterStartApi(APIView):
         return Response(_detail(request.user, encounter))
 
 
-class EncounterEventsApi(APIView):
+class EncounterEventsView(APIView):
     @extend_schema(
         parameters=[inline_serializer("EventsQuery", {"after": serializers.IntegerField(
             required=False, help_text="Only events after this sequence number.")})],
@@ -198,7 +198,7 @@ class ActSerializer(serializers.Serializer):
     version = serializers.IntegerField()
 
 
-class EncounterActApi(APIView):
+class EncounterActView(APIView):
     @extend_schema(
         request=ActSerializer,
         responses={200: inline_serializer("ActResult", {
@@ -222,7 +222,7 @@ class EncounterActApi(APIView):
                          "events": EventSerializer(events, many=True).data})
 
 
-class EncounterResolveApi(APIView):
+class EncounterResolveView(APIView):
     @extend_schema(request=None, responses={202: JobSerializer})
     def post(self, request, pk):
         encounter = selectors.encounter_for_user(request.user, pk)
@@ -230,21 +230,21 @@ class EncounterResolveApi(APIView):
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 
-class JobApi(APIView):
+class JobView(APIView):
     @extend_schema(responses=JobSerializer)
     def get(self, request, pk):
         return Response(JobSerializer(selectors.job_for_user(request.user, pk)).data)
 
 
 urlpatterns = [
-    path("campaigns/<int:campaign_id>/encounters/", EncounterListApi.as_view(),
+    path("campaigns/<int:campaign_id>/encounters/", EncounterListView.as_view(),
          name="api-encounter-list"),
-    path("encounters/<int:pk>/", EncounterDetailApi.as_view(), name="api-encounter-detail"),
-    path("encounters/<int:pk>/start/", EncounterStartApi.as_view(), name="api-encounter-start"),
-    path("encounters/<int:pk>/events/", EncounterEventsApi.as_view(),
+    path("encounters/<int:pk>/", EncounterDetailView.as_view(), name="api-encounter-detail"),
+    path("encounters/<int:pk>/start/", EncounterStartView.as_view(), name="api-encounter-start"),
+    path("encounters/<int:pk>/events/", EncounterEventsView.as_view(),
          name="api-encounter-events"),
-    path("encounters/<int:pk>/act/", EncounterActApi.as_view(), name="api-encounter-act"),
-    path("encounters/<int:pk>/resolve-rest/", EncounterResolveApi.as_view(),
+    path("encounters/<int:pk>/act/", EncounterActView.as_view(), name="api-encounter-act"),
+    path("encounters/<int:pk>/resolve-rest/", EncounterResolveView.as_view(),
          name="api-encounter-resolve"),
-    path("jobs/<int:pk>/", JobApi.as_view(), name="api-job"),
+    path("jobs/<int:pk>/", JobView.as_view(), name="api-job"),
 ]

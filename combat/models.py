@@ -64,10 +64,6 @@ class Encounter(models.Model):
         return self.title
 
     @property
-    def is_finished(self) -> bool:
-        return self.status == self.Status.FINISHED
-
-    @property
     def stacked_remaining(self) -> list[str]:
         """The stacked card texts not drawn yet."""
         return list(self.stacked_cards[self.stacked_position:])

@@ -22,7 +22,7 @@ OBSERVER = "observer"
 engines show such a viewer only what every participant sees."""
 
 
-def encounters_for(user, campaign) -> QuerySet[Encounter]:
+def encounters_for_user(user, campaign) -> QuerySet[Encounter]:
     """The campaign's encounters ``user`` may see, newest first: all of them for a GM, the
     ones that have begun for a player."""
     encounters = campaign.encounters.all()
@@ -39,7 +39,7 @@ def encounter_for_user(user, encounter_id) -> Encounter:
     except (Encounter.DoesNotExist, ValueError, TypeError):
         raise Http404("No such battle.") from None
     campaign = campaign_for_user(user, encounter.campaign_id)
-    if not encounters_for(user, campaign).filter(pk=encounter.pk).exists():
+    if not encounters_for_user(user, campaign).filter(pk=encounter.pk).exists():
         raise Http404("No such battle.")
     return encounter
 

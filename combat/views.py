@@ -41,7 +41,7 @@ def encounter_list(request, campaign_id):
     campaign = campaign_for_user(request.user, campaign_id)
     return render(request, "combat/list.html", {
         "campaign": campaign,
-        "encounters": selectors.encounters_for(request.user, campaign),
+        "encounters": selectors.encounters_for_user(request.user, campaign),
         "is_gm": membership_role(request.user, campaign) == "gm",
     })
 

@@ -3,10 +3,10 @@
 from django import forms
 
 from campaigns.forms import Form
-from characters.models import MAX_RATING
+from characters.models import DAMAGE_STATE_CHOICES, MAX_RATING
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS
 from rules.btq.ships import AREAS
-from ships.models import DAMAGE_STATE_CHOICES, Ship, ShipPosting
+from ships.models import Ship, ShipPosting
 from ships.selectors import ship_traits, ship_types
 
 

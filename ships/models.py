@@ -8,10 +8,9 @@ Reference rows are copies of ``rules.btq.ships.SHIP_TYPES`` and ``SHIP_TRAITS`` 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+from characters.models import DAMAGE_STATE_CHOICES
 from rules.btq.characters import DamageState
 from rules.btq.ships import AREAS, DamageTrack
-
-DAMAGE_STATE_CHOICES = [(s.value, s.label) for s in DamageState]
 
 
 class ShipType(models.Model):

@@ -30,6 +30,7 @@ from campaigns.selectors import (
     card_test_open_elsewhere,
     card_test_outcome,
     membership_role,
+    sentence,
 )
 from campaigns.services import Conflict, check_version, log_append
 from characters.models import SHIP_MORALE, Character, Reputation
@@ -210,7 +211,7 @@ def clean_setup(*, campaign: Campaign, actor, data: dict, by_gm: bool
         try:
             difficulty = str(table.parse_difficulty(value if isinstance(value, str) else ""))
         except TestError as exc:
-            errors["difficulty"] = _sentence(str(exc))
+            errors["difficulty"] = sentence(str(exc))
 
     intent = _text(data, "intent", errors)
     if not intent and "intent" not in errors:
@@ -256,14 +257,10 @@ def clean_setup(*, campaign: Campaign, actor, data: dict, by_gm: bool
         table.build(setup)
     except table.OppositionError as exc:
         if by_gm or setup.opponent_skill:
-            raise ValidationError(_sentence(str(exc))) from None
+            raise ValidationError(sentence(str(exc))) from None
     except TestError as exc:
-        raise ValidationError(_sentence(str(exc))) from None
+        raise ValidationError(sentence(str(exc))) from None
     return setup, stakes
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", ")")) else ".")
 
 
 def setup_input(test: CardTest) -> dict:
@@ -482,7 +479,7 @@ def _campaign_source(campaign: Campaign) -> SeededSource:
 def _table_error(exc: TestError, gm: bool) -> ValidationError:
     if isinstance(exc, table.OppositionError) and not gm:
         return ValidationError("The GM has still to settle the opposition: ask them.")
-    return ValidationError(_sentence(str(exc)))
+    return ValidationError(sentence(str(exc)))
 
 
 @transaction.atomic
@@ -549,7 +546,7 @@ def card_test_declare_joker(*, test: CardTest, actor, version, card: str | None 
     try:
         result = resume(pending, {who: declared for who in pending.awaiting}, source)
     except (TestError, CardError) as exc:
-        raise ValidationError({"card": _sentence(str(exc))}) from None
+        raise ValidationError({"card": sentence(str(exc))}) from None
     decks = _decks(campaign, setup.character)
     _after_draw(test, setup, decks, result, recorded=len(pending.rounds) + 1, actor=actor)
     if seeded:
