@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "campaigns",
     "characters",
@@ -123,6 +124,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Campaigns, characters, ships and battles for Beat to Quarters.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI from the installed package, not a CDN: the docs work offline too.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # Two models have a field called "kind": name their enums after the models.
     "ENUM_NAME_OVERRIDES": {
         "CharacterKindEnum": "characters.models.Character.Kind",
@@ -142,11 +146,12 @@ else:
         "data_folder_in": str(CELERY_FS_DIR / "queue"),
         "data_folder_out": str(CELERY_FS_DIR / "queue"),
         "processed_folder": str(CELERY_FS_DIR / "processed"),
+        "control_folder": str(CELERY_FS_DIR / "control"),
         "store_processed": False,
     }
     # The filesystem transport lists these folders on every poll and publish: make them
     # once here, for the web server and the worker alike.
-    for folder in ("queue", "processed"):
+    for folder in ("queue", "processed", "control"):
         (CELERY_FS_DIR / folder).mkdir(parents=True, exist_ok=True)
 # Jobs keep their state in our own table (combat.Job), never in Celery's result store.
 CELERY_TASK_IGNORE_RESULT = True
