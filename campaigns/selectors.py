@@ -6,6 +6,7 @@ a 404, so they cannot learn that a campaign exists. The same goes for its card t
 """
 
 from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.db.models import QuerySet
 from django.http import Http404
 
@@ -74,6 +75,29 @@ def log_for_user(user, campaign: Campaign) -> QuerySet[CampaignLogEntry]:
     if not is_gm(user, campaign):
         entries = entries.filter(gm_only=False)
     return entries
+
+
+def unfinished_first(encounters, limit: int = 10) -> list:
+    """At most ``limit`` of ``encounters`` (a queryset of ``combat.Encounter``): the
+    unfinished ones first, then the newest."""
+    return list(encounters.order_by(
+        models.Case(models.When(status="finished", then=1), default=0), "-pk")[:limit])
+
+
+def card_tests_awaiting(user, campaign: Campaign) -> list[CardTest]:
+    """The open card tests of ``campaign`` that wait for ``user``: his PCs' tests awaiting
+    confirmation or a Joker, and for a GM also the proposed ones and those of PCs without a
+    player."""
+    role = membership_role(user, campaign)
+    if role is None:
+        return []
+    mine = models.Q(character__owner=user, status__in=(_S.AWAITING_CONFIRMATION,
+                                                      _S.AWAITING_JOKER))
+    if role == Membership.Role.GM:
+        mine |= models.Q(status=_S.PROPOSED) | models.Q(
+            character__owner__isnull=True, status__in=(_S.AWAITING_CONFIRMATION,
+                                                      _S.AWAITING_JOKER))
+    return list(card_tests_for_user(user, campaign).filter(mine).order_by("pk"))
 
 
 def campaign_for_invite(token: str) -> Campaign | None:

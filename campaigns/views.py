@@ -16,6 +16,7 @@ from campaigns.forms import CampaignForm, CampaignSettingsForm, SignupForm
 from campaigns.models import Membership
 from characters.models import Character
 from characters.selectors import characters_for_user
+from combat.selectors import encounters_for_user
 from ships.selectors import ships_for_user
 
 
@@ -68,6 +69,8 @@ def campaign_detail(request, pk):
     return render(request, "campaigns/campaign_detail.html", {
         "campaign": campaign,
         "role": role,
+        "battles": selectors.unfinished_first(encounters_for_user(request.user, campaign)),
+        "awaiting_me": selectors.card_tests_awaiting(request.user, campaign),
         "is_gm": role == Membership.Role.GM,
         "members": selectors.campaign_members(campaign),
         "pcs": [c for c in characters if c.kind == Character.Kind.PC],
