@@ -22,7 +22,8 @@ from ships.services import naval_setup
 
 
 class EncounterSummarySerializer(serializers.ModelSerializer):
-    status = serializers.CharField(read_only=True, help_text="setup, active or finished.")
+    status = serializers.CharField(read_only=True,
+                                   help_text="setup, active, finished or cancelled.")
 
     class Meta:
         model = Encounter
@@ -141,7 +142,7 @@ class EncounterListView(APIView):
             title=data.get("title") or f"{pc_ship.name} vs {enemy_ship.name}",
             setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather=data["weather"],
                               start_distance=data.get("start_distance") or None),
-            stacked_cards=data.get("stacked_cards") or None,
+            stacked_cards=data.get("stacked_cards") or None, ships=[pc_ship, enemy_ship],
         )
         return Response(_detail(request.user, encounter), status=status.HTTP_201_CREATED)
 
@@ -171,6 +172,17 @@ class EncounterStartView(APIView):
         data = _valid(VersionSerializer, request.data)
         encounter = services.encounter_start(encounter=encounter, user=request.user,
                                              expected_version=data["version"])
+        return Response(_detail(request.user, encounter))
+
+
+class EncounterCancelView(APIView):
+    @extend_schema(request=VersionSerializer,
+                   responses={200: EncounterDetailSerializer, 409: ConflictSerializer})
+    def post(self, request, pk):
+        encounter = selectors.encounter_for_user(request.user, pk)
+        data = _valid(VersionSerializer, request.data)
+        encounter = services.encounter_cancel(encounter=encounter, user=request.user,
+                                              expected_version=data["version"])
         return Response(_detail(request.user, encounter))
 
 
@@ -241,6 +253,8 @@ urlpatterns = [
          name="api-encounter-list"),
     path("encounters/<int:pk>/", EncounterDetailView.as_view(), name="api-encounter-detail"),
     path("encounters/<int:pk>/start/", EncounterStartView.as_view(), name="api-encounter-start"),
+    path("encounters/<int:pk>/cancel/", EncounterCancelView.as_view(),
+         name="api-encounter-cancel"),
     path("encounters/<int:pk>/events/", EncounterEventsView.as_view(),
          name="api-encounter-events"),
     path("encounters/<int:pk>/act/", EncounterActView.as_view(), name="api-encounter-act"),

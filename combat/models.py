@@ -22,17 +22,25 @@ class Encounter(models.Model):
     ``state`` is the engine's JSON state, ``rng_state`` the seeded source's position
     (``SeededSource.state()``), ``choices`` every decision applied, in order
     (``{"actor", "kind", "choice"}``), and ``outcome`` the engine's ``Outcome.as_dict()``.
+    ``ships`` are the campaign's ships that fight in it: a ship is in at most one unfinished
+    (:attr:`UNFINISHED`) battle, and only those ships get the battle's end written back. A
+    cancelled battle writes nothing back.
     """
 
     class Status(models.TextChoices):
         SETUP = "setup", "Being set up"
         ACTIVE = "active", "In progress"
         FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    UNFINISHED = (Status.SETUP, Status.ACTIVE)
+    """The statuses of a battle that still holds its ships: one ship, one such battle."""
 
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="encounters"
     )
     engine = models.CharField(max_length=50)
+    ships = models.ManyToManyField("ships.Ship", blank=True, related_name="encounters")
     title = models.CharField(max_length=200)
     setup = models.JSONField()
     seed = models.CharField(max_length=40)

@@ -8,7 +8,7 @@ owns. Outsiders get a 404 (``campaigns.selectors.campaign_for_user``).
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Case, QuerySet, When
 from django.http import Http404
 
 from campaigns.selectors import campaign_for_user, membership_role
@@ -23,12 +23,26 @@ engines show such a viewer only what every participant sees."""
 
 
 def encounters_for_user(user, campaign) -> QuerySet[Encounter]:
-    """The campaign's encounters ``user`` may see, newest first: all of them for a GM, the
-    ones that have begun for a player."""
-    encounters = campaign.encounters.all()
+    """The campaign's encounters ``user`` may see, running ones first, then newest first: all
+    of them for a GM, the ones that have begun for a player (not one being prepared, nor one
+    cancelled before it began)."""
+    encounters = campaign.encounters.order_by(
+        Case(When(status=Encounter.Status.ACTIVE, then=0), default=1),
+        "-created_at", "-id",
+    )
     if membership_role(user, campaign) != "gm":
-        encounters = encounters.exclude(status=Encounter.Status.SETUP)
+        encounters = encounters.filter(started_at__isnull=False)
     return encounters
+
+
+def unfinished_encounter_for_ship(ship, *, exclude=None) -> Encounter | None:
+    """The battle being prepared or running (``Encounter.UNFINISHED``) that ``ship`` (a
+    ``ships.models.Ship``) fights in, other than ``exclude``; ``None`` if it is free. A ship
+    is in at most one such battle, since its end is written back to the ship."""
+    encounters = Encounter.objects.filter(ships=ship, status__in=Encounter.UNFINISHED)
+    if exclude is not None:
+        encounters = encounters.exclude(pk=exclude.pk)
+    return encounters.order_by("created_at", "id").first()
 
 
 def encounter_for_user(user, encounter_id) -> Encounter:

@@ -26,7 +26,7 @@ from django.utils import timezone
 from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
 from combat.models import Encounter, EncounterEvent, Job
-from combat.selectors import participant_ids_for
+from combat.selectors import participant_ids_for, unfinished_encounter_for_ship
 from rules.cards import CardError, parse_cards
 from rules.engine import GM, Engine, Event, IllegalAction, get_engine
 from rules.random import ScriptedSource, SeededSource
@@ -160,18 +160,39 @@ def _locked(encounter: Encounter) -> Encounter:
     return Encounter.objects.select_for_update().get(pk=encounter.pk)
 
 
+def _check_ships_free(encounter_ships, *, exclude=None) -> None:
+    """Lock the ships' rows and refuse (``ValidationError`` naming the other battle) if one
+    of them is already in another unfinished battle: the last battle to end would otherwise
+    overwrite the other's damage when it is written back."""
+    from ships.models import Ship
+
+    ids = [ship.pk for ship in encounter_ships]
+    for ship in Ship.objects.select_for_update().filter(pk__in=ids).order_by("pk"):
+        other = unfinished_encounter_for_ship(ship, exclude=exclude)
+        if other is not None:
+            raise ValidationError(
+                f"{ship} is already in the battle “{other.title}” "
+                f"({other.get_status_display().lower()}): finish or cancel that battle first."
+            )
+
+
 @transaction.atomic
 def encounter_create(
-    *, campaign, user, engine: str, setup: dict, title: str, stacked_cards=None
+    *, campaign, user, engine: str, setup: dict, title: str, stacked_cards=None, ships=()
 ) -> Encounter:
     """A new encounter of ``engine`` in ``campaign``, not started yet (GMs only).
 
     ``setup`` is validated by the engine (``ValidationError`` with its reason);
     ``stacked_cards`` (card texts, a string or a list) are drawn first when the battle
-    starts, before the seeded source takes over. The seed is chosen here with ``secrets``.
+    starts, before the seeded source takes over. ``ships`` are the campaign's ships that
+    fight in it (``ships.models.Ship``); ``ValidationError`` if one of them is already in
+    another unfinished battle. The seed is chosen here with ``secrets``.
     Raises ``Http404`` for a non-member, ``PermissionDenied`` for a player.
     """
     require_gm(user, campaign)
+    if any(ship.campaign_id != campaign.pk for ship in ships):
+        raise ValidationError("Every ship of the battle must belong to its campaign.")
+    _check_ships_free(ships)
     kernel = _engine(engine)
     title = (title or "").strip() or kernel.title
     try:
@@ -189,6 +210,7 @@ def encounter_create(
         stacked_cards=_clean_stacked(stacked_cards),
         created_by=user,
     )
+    encounter.ships.set(ships)
     log_append(campaign=campaign, kind="battle.created", actor=user,
                text=f"{user} prepared the battle “{encounter.title}”.",
                data={"encounter": encounter.pk}, gm_only=True)
@@ -203,8 +225,11 @@ def encounter_start(*, encounter: Encounter, user, expected_version) -> Encounte
     encounter = _locked(encounter)
     require_gm(user, encounter.campaign)
     check_version(encounter, expected_version)
+    if encounter.status == Encounter.Status.CANCELLED:
+        raise ValidationError("This battle was cancelled.")
     if encounter.status != Encounter.Status.SETUP:
         raise ValidationError("This battle has already begun.")
+    _check_ships_free(encounter.ships.all(), exclude=encounter)
     kernel = _engine(encounter.engine)
     table = _Table.of(encounter, kernel)
     events = table.start(encounter.setup)
@@ -223,6 +248,34 @@ def encounter_start(*, encounter: Encounter, user, expected_version) -> Encounte
     encounter.save()
     log_append(campaign=encounter.campaign, kind="battle.started", actor=user,
                text=f"The battle “{encounter.title}” began.", data={"encounter": encounter.pk})
+    return encounter
+
+
+@transaction.atomic
+def encounter_cancel(*, encounter: Encounter, user, expected_version) -> Encounter:
+    """Call off a battle being prepared or running (GMs only): its status becomes cancelled,
+    nothing is written back to the ships, which are free for another battle, and the
+    campaign log says so. ``ValidationError`` if it has already ended;
+    :class:`campaigns.services.StaleVersion` if ``expected_version`` is old."""
+    encounter = _locked(encounter)
+    require_gm(user, encounter.campaign)
+    check_version(encounter, expected_version)
+    if encounter.status not in Encounter.UNFINISHED:
+        raise ValidationError("Only a battle being prepared or in progress can be cancelled.")
+    was_running = encounter.status == Encounter.Status.ACTIVE
+    encounter.status = Encounter.Status.CANCELLED
+    encounter.version += 1
+    if was_running:
+        _append_events(encounter, round_=_round_of(encounter.state), events=[Event(
+            "encounter.cancelled",
+            "The GM called the battle off: it ends here and the ships keep the state they "
+            "had before it.",
+        )])
+    encounter.save()
+    log_append(campaign=encounter.campaign, kind="battle.cancelled", actor=user,
+               text=f"{user} cancelled the battle “{encounter.title}”; nothing was written "
+                    "back to the ships.",
+               data={"encounter": encounter.pk}, gm_only=not was_running)
     return encounter
 
 
@@ -282,7 +335,7 @@ def encounter_act(
     encounter = _locked(encounter)
     if not _may_act_for(user, encounter, actor):
         raise PermissionDenied("You may only make decisions for your own character.")
-    if encounter.status == Encounter.Status.FINISHED:
+    if encounter.status in (Encounter.Status.FINISHED, Encounter.Status.CANCELLED):
         raise ValidationError("This battle is over: no more decisions can be made.")
     if encounter.status != Encounter.Status.ACTIVE:
         raise ValidationError("This battle has not begun yet.")
@@ -439,11 +492,11 @@ def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome) -> None:
     """Write a Beat to Quarters ship battle's end back to the campaign's ships: each ship's
     damage tracks and Ship Morale after the battle (BtQ L2602-2603; the engine's outcome
     ``data["ships"]``, ship id -> ``{"tracks", "morale"}``)."""
-    from ships.models import Ship
     from ships.services import ship_record_battle
 
+    ships = {str(ship.pk): ship for ship in encounter.ships.all()}
     for ship_id, final in outcome.data.get("ships", {}).items():
-        ship = Ship.objects.filter(pk=ship_id, campaign=encounter.campaign).first()
+        ship = ships.get(str(ship_id))
         if ship is None:
             continue
         ship_record_battle(ship=ship, tracks=final["tracks"], morale=final["morale"],

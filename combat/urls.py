@@ -12,6 +12,7 @@ urlpatterns = [
     path("<int:pk>/", views.encounter_detail, name="detail"),
     path("<int:pk>/poll/", views.encounter_poll, name="poll"),
     path("<int:pk>/start/", views.encounter_start, name="start"),
+    path("<int:pk>/cancel/", views.encounter_cancel, name="cancel"),
     path("<int:pk>/act/", views.encounter_act, name="act"),
     path("<int:pk>/resolve/", views.encounter_resolve_rest, name="resolve"),
 ]

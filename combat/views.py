@@ -58,7 +58,7 @@ def encounter_new(request, campaign_id):
             campaign=campaign, user=request.user, engine="btq_naval", title=data["title"],
             setup=naval_setup(pc_ship=data["pc_ship"], enemy_ship=data["enemy_ship"],
                               weather=data["weather"], start_distance=data["start_distance"]),
-            stacked_cards=data["stacked_cards"],
+            stacked_cards=data["stacked_cards"], ships=[data["pc_ship"], data["enemy_ship"]],
         ))
         if encounter is not None:
             return redirect("combat:detail", pk=encounter.pk)
@@ -130,6 +130,20 @@ def encounter_start(request, pk):
             raise ValidationError("The page did not say which version of the battle it showed.")
         services.encounter_start(encounter=encounter, user=request.user,
                                  expected_version=form.cleaned_data["version"])
+    return redirect("combat:detail", pk=encounter.pk)
+
+
+@login_required
+@require_POST
+def encounter_cancel(request, pk):
+    encounter = selectors.encounter_for_user(request.user, pk)
+    form = VersionForm(request.POST)
+    with _refusal_as_message(request, PermissionDenied):
+        if not form.is_valid():
+            raise ValidationError("The page did not say which version of the battle it showed.")
+        services.encounter_cancel(encounter=encounter, user=request.user,
+                                  expected_version=form.cleaned_data["version"])
+        messages.success(request, "The battle is cancelled: its ships are free again.")
     return redirect("combat:detail", pk=encounter.pk)
 
 

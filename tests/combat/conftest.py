@@ -83,7 +83,7 @@ def book_battle(campaign, gm, hermes, corsair):
     encounter = encounter_create(
         campaign=campaign, user=gm, engine="btq_naval", title="Hermes vs Corsair",
         setup=naval_setup(pc_ship=hermes, enemy_ship=corsair, weather="good_wind"),
-        stacked_cards=book_cards(),
+        stacked_cards=book_cards(), ships=[hermes, corsair],
     )
     return encounter_start(encounter=encounter, user=gm, expected_version=encounter.version)
 

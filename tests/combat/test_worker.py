@@ -45,6 +45,7 @@ def test_a_real_worker_resolves_the_rest_of_a_battle(campaign, gm, pc_ship, enem
         campaign=campaign, user=gm, engine="btq_naval", title="Worker battle",
         setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather="steady_breeze",
                           start_distance=3),
+        ships=[pc_ship, enemy_ship],
     )
     encounter = encounter_start(encounter=encounter, user=gm, expected_version=1)
 
