@@ -15,10 +15,14 @@ from rest_framework.views import APIView
 from campaigns.api_common import ConflictSerializer
 from campaigns.selectors import campaign_for_user, membership_role
 from combat import selectors, services
-from combat.forms import WEATHER_CHOICES
+from combat.forms import MAX_ID, WEATHER_CHOICES
 from combat.models import Encounter, Job
 from ships.models import Ship
 from ships.services import naval_setup
+
+
+def _id_field(**kwargs):
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
 
 
 class EncounterSummarySerializer(serializers.ModelSerializer):
@@ -35,10 +39,11 @@ class EncounterCreateSerializer(serializers.Serializer):
     """A new Beat to Quarters ship battle between the players' ship and an enemy ship."""
 
     title = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    pc_ship = serializers.IntegerField()
-    enemy_ship = serializers.IntegerField()
+    pc_ship = _id_field()
+    enemy_ship = _id_field()
     weather = serializers.ChoiceField(choices=WEATHER_CHOICES)
-    start_distance = serializers.IntegerField(required=False, allow_null=True,
+    start_distance = serializers.IntegerField(required=False, allow_null=True, min_value=3,
+                                              max_value=5,
                                               help_text="3-5; omit for an Awareness test.")
     stacked_cards = serializers.CharField(required=False, allow_blank=True,
                                           help_text="GM-only cards drawn first, e.g. '6C 4C'.")
@@ -141,7 +146,7 @@ class EncounterListView(APIView):
             campaign=campaign, user=request.user, engine="btq_naval",
             title=data.get("title") or f"{pc_ship.name} vs {enemy_ship.name}",
             setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather=data["weather"],
-                              start_distance=data.get("start_distance") or None),
+                              start_distance=data.get("start_distance")),
             stacked_cards=data.get("stacked_cards") or None, ships=[pc_ship, enemy_ship],
         )
         return Response(_detail(request.user, encounter), status=status.HTTP_201_CREATED)
@@ -161,7 +166,7 @@ class EncounterDetailView(APIView):
 
 
 class VersionSerializer(serializers.Serializer):
-    version = serializers.IntegerField(help_text="The version of the battle you saw.")
+    version = _id_field(help_text="The version of the battle you saw.")
 
 
 class EncounterStartView(APIView):
@@ -189,7 +194,8 @@ class EncounterCancelView(APIView):
 class EncounterEventsView(APIView):
     @extend_schema(
         parameters=[inline_serializer("EventsQuery", {"after": serializers.IntegerField(
-            required=False, help_text="Only events after this sequence number.")})],
+            required=False, min_value=0, max_value=MAX_ID,
+            help_text="Only events after this sequence number.")})],
         responses=EventSerializer(many=True),
     )
     def get(self, request, pk):
@@ -197,7 +203,10 @@ class EncounterEventsView(APIView):
         try:
             after = int(request.query_params.get("after", 0))
         except ValueError:
-            return Response({"after": "A whole number."}, status=status.HTTP_400_BAD_REQUEST)
+            after = -1
+        if not 0 <= after <= MAX_ID:
+            return Response({"after": f"A whole number from 0 to {MAX_ID}."},
+                            status=status.HTTP_400_BAD_REQUEST)
         participants = selectors.participant_ids_for(request.user, encounter)
         events = selectors.events_for(encounter, participants, after=after)
         return Response(EventSerializer(events, many=True).data)
@@ -207,7 +216,7 @@ class ActSerializer(serializers.Serializer):
     actor = serializers.CharField(max_length=100)
     kind = serializers.CharField(max_length=100)
     choice = serializers.CharField(max_length=100)
-    version = serializers.IntegerField()
+    version = _id_field()
 
 
 class EncounterActView(APIView):

@@ -8,6 +8,10 @@ from campaigns.forms import Form
 from rules.btq.naval import DISTANCES, WEATHER
 from ships.models import Ship
 
+MAX_ID = 2**63 - 1
+"""The largest id or version a database integer column holds: larger numbers are refused as
+bad input, never handed to the database (an overflow there is a 500)."""
+
 BOOK_CARDS_FILE = Path(__file__).resolve().parent / "fixtures" / "hermes_vs_corsair_cards.txt"
 
 
@@ -84,7 +88,7 @@ class NavalEncounterForm(Form):
 class VersionForm(forms.Form):
     """A step taken from a page: the version of the battle the page showed."""
 
-    version = forms.IntegerField(min_value=1)
+    version = forms.IntegerField(min_value=1, max_value=MAX_ID)
 
 
 class ActForm(VersionForm):

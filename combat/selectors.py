@@ -50,7 +50,7 @@ def encounter_for_user(user, encounter_id) -> Encounter:
     (outsider, unknown id, or a player asking for a battle still being prepared)."""
     try:
         encounter = Encounter.objects.select_related("campaign").get(pk=encounter_id)
-    except (Encounter.DoesNotExist, ValueError, TypeError):
+    except (Encounter.DoesNotExist, ValueError, TypeError, OverflowError):
         raise Http404("No such battle.") from None
     campaign = campaign_for_user(user, encounter.campaign_id)
     if not encounters_for_user(user, campaign).filter(pk=encounter.pk).exists():
@@ -165,7 +165,7 @@ def job_for_user(user, job_id) -> Job:
     """The job ``job_id`` if ``user`` may see its encounter; ``Http404`` otherwise."""
     try:
         job = Job.objects.select_related("encounter").get(pk=job_id)
-    except (Job.DoesNotExist, ValueError, TypeError):
+    except (Job.DoesNotExist, ValueError, TypeError, OverflowError):
         raise Http404("No such job.") from None
     encounter_for_user(user, job.encounter_id)
     return job
