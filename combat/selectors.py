@@ -46,13 +46,17 @@ def unfinished_encounter_for_ship(ship, *, exclude=None) -> Encounter | None:
 
 
 def encounter_for_user(user, encounter_id) -> Encounter:
-    """The encounter ``encounter_id`` if ``user`` may see it; ``Http404`` otherwise
-    (outsider, unknown id, or a player asking for a battle still being prepared)."""
+    """The encounter ``encounter_id`` if ``user`` may see it; ``Http404("No such battle.")``
+    otherwise, the same for an outsider, an unknown id, or a player asking for a battle still
+    being prepared, so that nobody learns which battles exist."""
     try:
         encounter = Encounter.objects.select_related("campaign").get(pk=encounter_id)
     except (Encounter.DoesNotExist, ValueError, TypeError, OverflowError):
         raise Http404("No such battle.") from None
-    campaign = campaign_for_user(user, encounter.campaign_id)
+    try:
+        campaign = campaign_for_user(user, encounter.campaign_id)
+    except Http404:  # the same answer as for an unknown id: outsiders learn nothing
+        raise Http404("No such battle.") from None
     if not encounters_for_user(user, campaign).filter(pk=encounter.pk).exists():
         raise Http404("No such battle.")
     return encounter
@@ -162,10 +166,14 @@ def latest_job(encounter: Encounter) -> Job | None:
 
 
 def job_for_user(user, job_id) -> Job:
-    """The job ``job_id`` if ``user`` may see its encounter; ``Http404`` otherwise."""
+    """The job ``job_id`` if ``user`` may see its encounter; ``Http404("No such job.")``
+    otherwise, the same whether the job exists or not."""
     try:
         job = Job.objects.select_related("encounter").get(pk=job_id)
     except (Job.DoesNotExist, ValueError, TypeError, OverflowError):
         raise Http404("No such job.") from None
-    encounter_for_user(user, job.encounter_id)
+    try:
+        encounter_for_user(user, job.encounter_id)
+    except Http404:  # the same answer as for an unknown id
+        raise Http404("No such job.") from None
     return job

@@ -184,3 +184,23 @@ def test_an_outsider_gets_404_everywhere(book_battle, outsider_client, campaign)
         assert response.status_code == 404, url
     book_battle.refresh_from_db()
     assert pending(book_battle).kind == "start.distance"
+
+
+def test_an_outsider_cannot_tell_a_battle_or_job_that_exists_from_one_that_does_not(
+        book_battle, gm, outsider_client, player_a_client):
+    from combat.services import encounter_resolve_rest
+
+    job = encounter_resolve_rest(encounter=book_battle, user=gm)
+    for existing, missing in [
+        (reverse("api-encounter-detail", args=[book_battle.pk]),
+         reverse("api-encounter-detail", args=[book_battle.pk + 9999])),
+        (reverse("api-encounter-events", args=[book_battle.pk]),
+         reverse("api-encounter-events", args=[book_battle.pk + 9999])),
+        (reverse("api-job", args=[job.pk]), reverse("api-job", args=[job.pk + 9999])),
+    ]:
+        answers = [outsider_client.get(url) for url in (existing, missing)]
+        assert [a.status_code for a in answers] == [404, 404]
+        assert answers[0].json() == answers[1].json(), existing
+    assert outsider_client.get(reverse("api-job", args=[job.pk])).json() == {
+        "detail": "No such job."}
+    assert player_a_client.get(reverse("api-job", args=[job.pk])).status_code == 200
