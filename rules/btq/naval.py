@@ -50,7 +50,12 @@ Readings chosen where the book is silent (see also DECISIONS.md):
 * A Joker drawn by a PC is played as the Card of Fate (a Perfect, which no other card
   betters), except in a Broadside!, where its suit picks the area hit: there the gunner's
   player declares it (decision ``broadside.joker``).
-* A captain may strike his colours in Step 7.
+* A captain may strike his colours at any point (BtQ L2494): every decision he makes for
+  his ship (``repair.action``, ``positioning.move``, ``broadside.ammo`` when he chooses the
+  shot, ``continue.orders``) offers the option ``"strike"``, which ends the battle at once
+  (result ``"struck"``). The default policies strike only in Step 7.
+* The shot is chosen by "the character commanding the guns" (BtQ L2609-2610): the PC posted
+  as ``gunner``, else the PC who fires the Broadside!, else the captain.
 * The general weather modifiers (setting ``general_weather_in_ship_combat``, D15) need the
   general weather, which a setup does not carry: they are not applied here.
 
@@ -66,13 +71,15 @@ Decision kinds (option keys in brackets):
   ``great_hardship`` is on and the PC ship's Ship Morale is damaged (D20).
 * ``discipline.cards`` (``"0"``..``"n"``) - the commander, once per other PC.
 * ``repair.action`` (``"none"``, ``"<area>:crew"``, ``"<area>:pc:<id>"``, area ``fire`` to
-  fight a fire) - the captain of each ship that has something to repair.
-* ``positioning.move`` (``"0"``..``"5"`` the new distance, ``"escape"``) - the winner's captain.
+  fight a fire; ``"strike"``) - the captain of each ship that has something to repair.
+* ``positioning.move`` (``"0"``..``"5"`` the new distance, ``"escape"``; ``"strike"``) - the
+  winner's captain.
 * ``fight.action`` (``"none"`` or a skill key) - each PC, How Will You Fight?
 * ``fight.opposition`` (``"static:1|3|5|7|9"``, ``"contested:<skill>"``) - the GM, per test.
 * ``broadside.ammo`` (``"roundshot"``, ``"grapeshot"``, ``"chainshot"``, ``"heated"``,
-  ``"double"``) - the captain of each ship about to fire; a change after the first
-  Broadside! costs -2 on that Broadside! (BtQ L2654-2655).
+  ``"double"``; ``"strike"`` when the captain chooses) - for each ship about to fire, the
+  PC commanding her guns (gunner), else her captain; a change after the first Broadside!
+  costs -2 on that Broadside! (BtQ L2654-2655).
 * ``broadside.joker`` (a card such as ``"KD"``) - the PC gunner who turned a Joker.
 * ``continue.orders`` (``"continue"``, ``"disengage"``, ``"strike"``) - each captain.
 
@@ -701,6 +708,18 @@ def _captain(st, side):
     return f"pc:{st['commander']}"
 
 
+def _gun_commander(st, side):
+    """Who chooses the ``side`` ship's shot: "the character commanding the guns" (BtQ
+    L2609-2610): the PC posted as ``gunner``, else the PC who fires the Broadside!, else the
+    ship's captain (:func:`_captain`)."""
+    if side == "pc":
+        posted = [p for p in st["pc_order"] if st["pcs"][p]["station"] == "gunner"]
+        pid = posted[0] if posted else _officer(st, side, "gunnery", "gunner")[0]
+        if pid is not None:
+            return f"pc:{pid}"
+    return _captain(st, side)
+
+
 def _await(st, kind, side=None, **extra):
     actor = extra.pop("actor", None) or _captain(st, side)
     st["await"] = {"kind": kind, "actor": actor, "side": side, **extra}
@@ -1129,7 +1148,8 @@ def _broadside_step(st, source, events):
             st["step"] = "continue"
             return
     if rs["ammo_queue"]:
-        _await(st, "broadside.ammo", rs["ammo_queue"][0])
+        side = rs["ammo_queue"][0]
+        _await(st, "broadside.ammo", side, actor=_gun_commander(st, side))
         return
     firing = {}
     for side in rs["firing"]:
@@ -1255,15 +1275,7 @@ def _continue_step(st, source, events):
             {"orders": {st["sides"][s]: orders[s] for s in SIDES}}))
     strikers = [s for s in SIDES if orders[s] == "strike"]
     if strikers:
-        for side in strikers:
-            _ship(st, side)["struck"] = True
-        if len(strikers) == 2:
-            _finish(st, events, "struck", None, "Both captains strike their colours.",
-                    strikers)
-        else:
-            side = strikers[0]
-            _finish(st, events, "struck", OTHER[side], f"{_the(names[side])} strikes her "
-                    f"colours and surrenders to the {names[OTHER[side]]}.", strikers)
+        _strike(st, events, strikers)
         return
     if orders["pc"] == orders["enemy"] == "disengage":
         _finish(st, events, "disengaged", None, "Both captains disengage: the ships "
@@ -1273,6 +1285,34 @@ def _continue_step(st, source, events):
 
 
 _ORDERS = {"continue": "continues", "disengage": "disengages", "strike": "strikes"}
+
+
+def _strike(st, events, strikers):
+    """The ``strikers`` sides strike their colours: the battle ends, lost by them (BtQ
+    L2494-2496)."""
+    for side in strikers:
+        _ship(st, side)["struck"] = True
+    if len(strikers) == 2:
+        _finish(st, events, "struck", None, "Both captains strike their colours.", strikers)
+    else:
+        side = strikers[0]
+        names = {s: _ship(st, s)["name"] for s in SIDES}
+        _finish(st, events, "struck", OTHER[side], f"{_the(names[side])} strikes her colours "
+                f"and surrenders to {_the(names[OTHER[side]], False)}.", strikers)
+
+
+_STRIKE = ("strike", "Strike the colours and surrender")
+_STRIKE_ANYTIME = frozenset({"repair.action", "positioning.move", "broadside.ammo"})
+"""Decision kinds that also offer the option ``"strike"`` when the ship's captain makes them
+("At any point during the battle", BtQ L2494); ``continue.orders`` always offers it."""
+
+
+def _answer(st, aw, choice, source, events):
+    """Apply the answer ``choice`` to the awaited decision ``aw``."""
+    if choice == "strike" and aw["kind"] in _STRIKE_ANYTIME:
+        _strike(st, events, [aw["side"]])
+        return
+    _ANSWERS[aw["kind"]](st, aw, choice, source, events)
 
 
 def _answer_orders(st, aw, choice, source, events):
@@ -1338,7 +1378,15 @@ def _run(st, source, events):
 # --- decisions -------------------------------------------------------------------------------
 
 def _options(st, aw):
-    """``(prompt, [(key, label)])`` of the awaited decision."""
+    """``(prompt, [(key, label)])`` of the awaited decision, with ``"strike"`` where its
+    captain may strike (:data:`_STRIKE_ANYTIME`)."""
+    prompt, options = _choices(st, aw)
+    if aw["kind"] in _STRIKE_ANYTIME and aw["actor"] == _captain(st, aw["side"]):
+        options = [*options, _STRIKE]
+    return prompt, options
+
+
+def _choices(st, aw):
     kind, side = aw["kind"], aw.get("side")
     ship = _ship(st, side) if side else None
     if kind == "start.distance":
@@ -1407,8 +1455,7 @@ def _options(st, aw):
                 [(str(c), str(c)) for c in _ALL_CARDS])
     if kind == "continue.orders":
         return (f"Continuing the Engagement: what are {_the(ship['name'], False)}'s orders?",
-                [("continue", "Continue the engagement"), ("disengage", "Disengage"),
-                 ("strike", "Strike the colours and surrender")])
+                [("continue", "Continue the engagement"), ("disengage", "Disengage"), _STRIKE])
     raise AssertionError(kind)
 
 
@@ -1466,6 +1513,11 @@ def _should_strike(st, side, threat):
 
 
 def _policy_repair(st, aw):
+    """The worst-damaged area (fire first), repaired by whoever it costs least: the NPC crew
+    when it has a skill for it (no PC loses his How Will You Fight? action, D19); else the
+    PC with the best pool who is not the commander, the helmsman or the gunner; else the
+    helmsman or gunner; the commander only as the last resort (as the book's example sends
+    Midshipman Smith, BtQ L2577-2578)."""
     side = aw["side"]
     ship = _ship(st, side)
     keys = _repair_options(st, side)
@@ -1480,12 +1532,18 @@ def _policy_repair(st, aw):
             return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
         area = max((a for a in AREAS if any(k.startswith(a + ":") for k in keys)), key=score)
     candidates = [k for k in keys if k.startswith(area + ":")]
+    if f"{area}:crew" in candidates:
+        return f"{area}:crew"
+    busy = {_officer(st, side, "seamanship", "master")[0],
+            _officer(st, side, "gunnery", "gunner")[0]}
 
-    def pool(key):
-        who = key.partition(":")[2]
-        return (repair_pool(st, side, area, "crew" if who == "crew" else who[3:])[0],
-                who == "crew")
-    return max(candidates, key=pool)
+    def cost(key):
+        """Lower is cheaper: a PC with no post, the helmsman or gunner, the commander; then
+        the bigger pool."""
+        pid = key.partition(":")[2][3:]
+        rank = 2 if pid == st["commander"] else 1 if pid in busy else 0
+        return rank, -repair_pool(st, side, area, pid)[0]
+    return min(candidates, key=cost)
 
 
 def _policy_move(st, aw):
@@ -1672,7 +1730,7 @@ class NavalEngine:
         st = _thaw(state)
         st["await"] = None
         events: list[Event] = []
-        _ANSWERS[aw["kind"]](st, aw, choice, source, events)
+        _answer(st, aw, choice, source, events)
         _run(st, source, events)
         return st, events
 
@@ -1691,7 +1749,7 @@ class NavalEngine:
             aw = st["await"]
             choice = _policy(st, aw)
             st["await"] = None
-            _ANSWERS[aw["kind"]](st, aw, choice, source, None)
+            _answer(st, aw, choice, source, None)
             _run(st, source, None)
         return st
 

@@ -146,7 +146,7 @@ def hermes_round_one(**settings):
     assert ["JK=7D", "perfect"] in pos.data["pools"]["pc"]["cards"]
     assert pos.data["winner"] == "pc"
     move = table.expect("pc:otoole", "positioning.move")
-    assert [o.key for o in move.options] == ["0", "1", "2", "3", "4", "5", "escape"]
+    assert [o.key for o in move.options] == ["0", "1", "2", "3", "4", "5", "escape", "strike"]
     assert move.default == "1"
     table.do("pc:otoole", "positioning.move", "1")
     assert table.state["distance"] == 1
@@ -162,7 +162,7 @@ def hermes_round_one(**settings):
     [total] = of(table.events, "fight.total")
     assert total.data["modifier"] == -1
     # Step 6 (BtQ L2558-2567): shared CoF AS.
-    table.do("pc:otoole", "broadside.ammo", "roundshot")
+    table.do("pc:bosworth", "broadside.ammo", "roundshot")
     table.do(GM, "broadside.ammo", "roundshot",
              "AS  KS 2S 10D 2C AD QH 8D  7C 4S 9D")
     hermes_fire, corsair_fire = of(table.events, "broadside.fire")
@@ -193,6 +193,7 @@ def hermes_round_two(table):
     # Step 3 (BtQ L2577-2581): Smith repairs the Hull, Maritime 3 + 2 = 5 cards vs 7S.
     repair = table.expect("pc:otoole", "repair.action")
     assert "hull:pc:smith" in [o.key for o in repair.options]
+    assert repair.default == "hull:pc:smith"  # not the commander: the book sends Smith
     table.do("pc:otoole", "repair.action", "hull:pc:smith", "7S  9S 4H 3H 2H 6D")
     assert table.ship("hermes")["tracks"]["hull"] == "..|..|.."
     # The Corsair repairs her Hull with Seamanship 3, not reduced for her damage; then the
@@ -245,7 +246,7 @@ def test_tv_n09_round_three():
     # The Corsair cannot fire: Gunnery 3 + Broadside 0 - 3 for her Maimed Guns = 0, so she
     # makes no Gunnery test and is not asked for her shot (BtQ L2594-2595).
     assert broadside_pool(table.state, "enemy")[0] == 0
-    table.do("pc:otoole", "broadside.ammo", "roundshot", "KH  2H 10H KH 2S 4S KS AS 4D JK")
+    table.do("pc:bosworth", "broadside.ammo", "roundshot", "KH  2H 10H KH 2S 4S KS AS 4D JK")
     joker = table.expect("pc:bosworth", "broadside.joker")
     assert joker.default == "KD"  # the book's choice: the Guns go Dead
     table.do("pc:bosworth", "broadside.joker", "KD")
@@ -273,7 +274,7 @@ def test_ship_names_in_the_log_take_an_article_only_when_they_have_none(name, ex
 
 def test_tv_n09_joker_declared_in_the_script():
     table = hermes_round_three()
-    table.do("pc:otoole", "broadside.ammo", "roundshot", "KH  2H 10H KH 2S 4S KS AS 4D JK=KD")
+    table.do("pc:bosworth", "broadside.ammo", "roundshot", "KH  2H 10H KH 2S 4S KS AS 4D JK=KD")
     assert table.ship("corsair")["tracks"]["guns"] == ".|x|x"
     assert ENGINE.outcome(table.state).result == "crew_dead"
 
@@ -283,7 +284,7 @@ def test_tv_n09_repair_lockout_next_round():
     # +2 and a pool of 8.
     table = hermes_round_three(repair_lockout="next_round")
     assert of(table.events, "fight.total")[-1].data["modifier"] == 2
-    table.do("pc:otoole", "broadside.ammo", "roundshot", "KH  2H 10H KH 2S 4S KS 4D JK=KD")
+    table.do("pc:bosworth", "broadside.ammo", "roundshot", "KH  2H 10H KH 2S 4S KS 4D JK=KD")
     assert of(table.events, "broadside.fire")[-1].data["size"] == 8
 
 
@@ -548,7 +549,7 @@ def test_crew_maimed_ship_that_fails_command_cannot_act():
     pos = of(table.events, "positioning.test")[0]
     assert pos.data["pools"]["enemy"]["size"] == 0 and pos.data["winner"] == "pc"
     assert [o.key for o in table.expect(GM, "positioning.move").options] == [
-        "1", "2", "3", "4", "5"]
+        "1", "2", "3", "4", "5", "strike"]
 
 
 def test_positioning_retest_after_mutual_failure():
@@ -904,3 +905,82 @@ def test_kept_start_states_tell_setups_apart_exactly():
     state, _ = ENGINE.start(odd, SeededSource(1))
     assert state["weather"] == "storm"
     assert ENGINE.auto_start(odd, SeededSource(1)) == state
+
+
+# --- who decides: the shot, the repairer, striking at any time -------------------------------
+
+def hermes_fight_round_one():
+    """TV-N07 up to the Broadside!: Distance 1, How Will You Fight? as in the book."""
+    table = hermes_to_round_one()
+    table.do("pc:otoole", "positioning.move", "1")
+    table.do("pc:otoole", "fight.action", "seamanship")
+    table.do(GM, "fight.opposition", "contested:seamanship", "2H  3H 4C 5C 6C 7C  8S 9S 10S")
+    table.do("pc:bosworth", "fight.action", "gunnery")
+    table.do(GM, "fight.opposition", "static:3", "2D  3S 4S 5S 6S 7S  3D 4C 5C")
+    table.do("pc:smith", "fight.action", "first_aid")
+    table.do(GM, "fight.opposition", "static:3", "2C  3H 4H 5H 6H  3C 4D 5D")
+    return table
+
+
+def test_the_gunner_chooses_the_shot_and_only_a_captain_may_strike_there():
+    # BtQ L2609-2610: "the character commanding the guns should choose".
+    table = hermes_fight_round_one()
+    ours = table.expect("pc:bosworth", "broadside.ammo")
+    assert "strike" not in [o.key for o in ours.options]  # Bosworth is not the captain
+    table.do("pc:bosworth", "broadside.ammo", "roundshot")
+    theirs = table.expect(GM, "broadside.ammo")
+    assert theirs.options[-1].key == "strike" and theirs.default == "roundshot"
+
+
+def test_without_a_posted_gunner_the_pc_who_fires_chooses_the_shot():
+    setup = hermes_setup()
+    setup["pcs"][1]["station"] = "lieutenant"
+    table = Table(setup, "6C  4C KS  3C JD")
+    assert naval._gun_commander(table.state, "pc") == "pc:bosworth"  # the best Gunnery
+    assert naval._gun_commander(table.state, "enemy") == GM
+    setup["pcs"] = [setup["pcs"][0]]
+    setup["pcs"][0]["skills"]["gunnery"] = 0
+    assert naval._gun_commander(Table(setup, "6C  4C KS  3C JD").state, "pc") == "pc:otoole"
+
+
+def test_a_captain_strikes_his_colours_at_repair():
+    setup = london_setup(start_distance=3)
+    setup["ships"][0]["tracks"] = {"hull": "xx..|x...|...."}
+    table = Table(setup)
+    decision = table.expect("pc:gunner", "repair.action")
+    assert decision.options[-1].key == "strike" and decision.default == "hull:crew"
+    events = table.do("pc:gunner", "repair.action", "strike")
+    outcome = ENGINE.outcome(table.state)
+    assert (outcome.result, outcome.winner, outcome.data["losers"]) == ("struck", "enemy",
+                                                                        ["pc"])
+    assert table.ship("london")["struck"] and ENGINE.pending(table.state) == []
+    assert of(events, "battle.end")[0].text == (
+        "HMS London strikes her colours and surrenders to the Condor.")
+
+
+def test_the_enemy_captain_strikes_when_he_wins_the_positioning():
+    # TV-N12's first Positioning: the Condor wins with a Critical.
+    table = Table(no_pcs_london(start_distance=3), "9D  2H 3H 4H 5H 6H 7H 8H  9C 2S 3S 4S 5S")
+    move = table.expect(GM, "positioning.move")
+    assert move.options[-1].key == "strike" and move.default == "5"
+    table.do(GM, "positioning.move", "strike")
+    outcome = ENGINE.outcome(table.state)
+    assert (outcome.result, outcome.winner, outcome.data["losers"]) == ("struck", "pc",
+                                                                        ["enemy"])
+    assert table.ship("condor")["struck"] and not table.ship("london")["struck"]
+
+
+def test_the_crew_repairs_before_any_pc_and_the_commander_last():
+    setup = london_setup(start_distance=3)
+    setup["ships"][0]["tracks"] = {"hull": "xx..|x...|...."}
+    setup["ships"][0]["crew"] = {"awareness": 2}
+    setup["pcs"].append({"id": "mid", "name": "Midshipman Vane", "seniority": 1,
+                         "station": "midshipman", "skills": {"seamanship": 1}})
+    table = Table(setup)
+    table.do("pc:gunner", "discipline.cards", "0")
+    decision = table.expect("pc:gunner", "repair.action")
+    # Hale (the commander, Seamanship 4) has the best pool; Vane, with no post, repairs.
+    assert "hull:crew" not in [o.key for o in decision.options]
+    assert decision.default == "hull:pc:mid"
+    setup["pcs"].pop()
+    assert Table(setup).expect("pc:gunner", "repair.action").default == "hull:pc:gunner"
