@@ -229,7 +229,8 @@ def _ship_setup(entry, i):
     if not isinstance(entry, dict):
         raise ValueError(f"ship {i + 1} must be a mapping")
     sid = _text(entry.get("id"), f"ship {i + 1}: id")
-    where = f"ship {sid!r}"
+    name = _text(entry.get("name", sid), f"ship {i + 1}: name")
+    where = _the(name, False)
     side = entry.get("side")
     if side not in SIDES:
         raise ValueError(f"{where}: side must be 'pc' or 'enemy', not {side!r}")
@@ -266,7 +267,7 @@ def _ship_setup(entry, i):
     discipline = entry.get("discipline")
     return {
         "id": sid,
-        "name": _text(entry.get("name", sid), f"{where}: name"),
+        "name": name,
         "side": side,
         "type": entry["type"],
         "traits": list(stats.traits),
@@ -282,22 +283,25 @@ def _ship_setup(entry, i):
 
 
 def _pc_setup(entry, i, pc_ship):
+    """``pc_ship``: the PC ship's setup, as :func:`_ship_setup` returns it."""
     if not isinstance(entry, dict):
         raise ValueError(f"PC {i + 1} must be a mapping")
     pid = _text(entry.get("id"), f"PC {i + 1}: id")
-    where = f"PC {pid!r}"
+    name = _text(entry.get("name", pid), f"PC {i + 1}: name")
+    where = name
     if ":" in pid:
-        raise ValueError(f"{where}: an id cannot contain ':'")
-    ship = entry.get("ship", pc_ship)
-    if ship != pc_ship:
-        raise ValueError(f"{where}: PCs serve aboard the PC ship {pc_ship!r}, not {ship!r}")
+        raise ValueError(f"{where}: an id cannot contain ':' (PC id {pid!r})")
+    ship = entry.get("ship", pc_ship["id"])
+    if ship != pc_ship["id"]:
+        raise ValueError(f"{where}: the PCs serve aboard the PC ship, "
+                         f"{_the(pc_ship['name'], False)}, not ship {ship!r}")
     station = entry.get("station")
     if station is not None and station not in STATIONS:
         raise ValueError(f"{where}: unknown station {station!r}; known: {', '.join(STATIONS)}")
     return {
         "id": pid,
-        "name": _text(entry.get("name", pid), f"{where}: name"),
-        "ship": pc_ship,
+        "name": name,
+        "ship": pc_ship["id"],
         "seniority": _int(entry.get("seniority", 0), f"{where}: seniority", 0),
         "discipline": _int(entry.get("discipline", 1), f"{where}: discipline", 0, 20),
         "skills": _skills(entry.get("skills"), SKILLS, f"{where}: skills"),
@@ -330,7 +334,7 @@ def validate_setup(setup: dict) -> dict:
         raise ValueError("ships must be one 'pc' ship and one 'enemy' ship")
     if ships[0]["id"] == ships[1]["id"]:
         raise ValueError("the two ships need different ids")
-    pc_ship = next(s["id"] for s in ships if s["side"] == "pc")
+    pc_ship = next(s for s in ships if s["side"] == "pc")
     pcs = setup.get("pcs") or []
     if not isinstance(pcs, list):
         raise ValueError("pcs must be a list")
@@ -423,10 +427,15 @@ def _officer(st, side, skill, station=None):
     return None, _ship(st, side)["crew"].get(skill, 0)
 
 
+def _cards(n):
+    """``"1 card"``, ``"3 cards"``."""
+    return f"{n} card{'' if n == 1 else 's'}"
+
+
 def _who(st, side, pid):
     if pid is not None:
         return st["pcs"][pid]["name"]
-    return f"the {_ship(st, side)['name']}'s crew"
+    return f"{_the(_ship(st, side)['name'], False)}'s crew"
 
 
 def _cards_of(st, pid):
@@ -677,7 +686,9 @@ def _contest_event(kind, text, sides, attempt, fate, hands, verdict, winner, bes
         else:
             gm_data[s["key"]] = {"breakdown": s["breakdown"]}
     if winner is not None:
-        line = f"{text}: {_side_name(sides, winner)} wins with {_GRADE[best]} success"
+        level_name = _GRADE[best]
+        article = "an" if level_name[0] in "aeiou" else "a"
+        line = f"{text}: {_side_name(sides, winner)} wins with {article} {level_name} success"
     else:
         line = f"{text}: {'no success' if verdict == 'both_failed' else 'a full tie'}" + (
             "; nobody wins" if last else "; retest with a new Card of Fate")
@@ -948,8 +959,9 @@ def _repair_step(st, source, events):
         if ship["fire"] and side not in rs["fought_fire"]:
             ship["fire"] += 1
             if events is not None:
-                events.append(Event("fire.spreads", f"Nobody fights the fire aboard the "
-                                    f"{ship['name']}: it spreads to {ship['fire']} cards.",
+                events.append(Event("fire.spreads", f"Nobody fights the fire aboard "
+                                    f"{_the(ship['name'], False)}: it spreads to "
+                                    f"{_cards(ship['fire'])}.",
                                     {"ship": ship["id"], "fire": ship["fire"]}))
     st["step"] = "positioning"
 
@@ -991,7 +1003,7 @@ def _repair_event(st, side, pid, area, size, breakdown, best, fate, cards, level
             "pool": size, "card_of_fate": str(fate), "cards": _shown(cards, fate),
             "success": _GRADE[best]}
     if area == "fire":
-        outcome = (f"the fire is down to {ship['fire']} card(s)" if ship["fire"] else
+        outcome = (f"the fire is down to {_cards(ship['fire'])}" if ship["fire"] else
                    "the fire is out") if best else "the fire does not grow"
         data["fire"] = ship["fire"]
     else:
@@ -1001,7 +1013,7 @@ def _repair_event(st, side, pid, area, size, breakdown, best, fate, cards, level
     gm_data = {}
     (data if side == "pc" else gm_data)["breakdown"] = breakdown
     task = "fight the fire" if area == "fire" else f"repair the {_AREA_NAMES[area]}"
-    return Event("repair.test", f"{ship['name']}: {name} tries to {task} ({size} cards "
+    return Event("repair.test", f"{ship['name']}: {name} tries to {task} ({_cards(size)} "
                  f"against {fate}): {outcome}.", data, gm_data)
 
 
@@ -1213,8 +1225,9 @@ def _resolve_volley(st, events):
             gm_data = {}
             hidden = data if side == "pc" else gm_data
             hidden.update(breakdown=f["breakdown"], ammo=ship["ammo"])
-            events.append(Event("broadside.fire", f"{_the(ship['name'])} fires {f['size']} "
-                                f"cards against {fate}: {_hits_text(raw)}.", data, gm_data))
+            events.append(Event("broadside.fire", f"{_the(ship['name'])} fires "
+                                f"{_cards(f['size'])} against {fate}: {_hits_text(raw)}.",
+                                data, gm_data))
         ship["fired"], ship["ammo_changed"] = True, False
     for side, (raw, hits) in landed.items():
         target_side = OTHER[side]
@@ -1230,7 +1243,7 @@ def _resolve_volley(st, events):
             if events is not None:
                 events.append(Event("fire.start",
                                     f"Heated shot sets {_the(target['name'], False)} on "
-                                    f"fire ({target['fire']} card(s)).",
+                                    f"fire ({_cards(target['fire'])}).",
                                     {"ship": target["id"], "fire": target["fire"]}))
     st["step"] = "continue"
     _check_out(st, events)
@@ -1321,7 +1334,7 @@ def _answer_orders(st, aw, choice, source, events):
 
 def _answer_start(st, aw, choice, source, events):
     side = aw["side"]
-    _set_start(st, events, int(choice), f"the {_ship(st, side)['name']}" if side else "the GM")
+    _set_start(st, events, int(choice), _the(_ship(st, side)["name"], False) if side else "the GM")
 
 
 def _answer_hardship(st, aw, choice, source, events):
@@ -1399,7 +1412,7 @@ def _choices(st, aw):
         pc = st["pcs"][aw["pc"]]
         top = min(st["rs"]["left"], pc["discipline"])
         return (f"Discipline: how many cards to {pc['name']} for this battle?",
-                [(str(n), f"{n} card{'s' if n != 1 else ''}") for n in range(top + 1)])
+                [(str(n), _cards(n)) for n in range(top + 1)])
     if kind == "repair.action":
         options = []
         for key in _repair_options(st, side):
@@ -1411,7 +1424,7 @@ def _choices(st, aw):
             size, breakdown = repair_pool(st, side, area, pid or "crew")
             what = "Fight the fire" if area == "fire" else f"Repair the {_AREA_NAMES[area]}"
             options.append((key, f"{what}: {_who(st, side, pid)} "
-                                 f"({SKILLS[next(iter(breakdown))]}, {size} cards)"))
+                                 f"({SKILLS[next(iter(breakdown))]}, {_cards(size)})"))
         return f"Repair: what does {_the(ship['name'], False)} repair, and who?", options
     if kind == "positioning.move":
         d = st["distance"]
@@ -1428,12 +1441,12 @@ def _choices(st, aw):
         pc = st["pcs"][aw["pc"]]
         cards = _cards_of(st, aw["pc"])
         options = [("none", "Take no part")] + [
-            (k, f"{SKILLS[k]} ({v + cards} cards)") for k, v in pc["skills"].items() if v > 0]
+            (k, f"{SKILLS[k]} ({_cards(v + cards)})") for k, v in pc["skills"].items() if v > 0]
         return f"How Will You Fight?: what does {pc['name']} do?", options
     if kind == "fight.opposition":
         pc = st["pcs"][aw["pc"]]
         enemy = _ship(st, "enemy")
-        options = [(f"static:{n}", f"Static: {label} ({n} cards)")
+        options = [(f"static:{n}", f"Static: {label} ({_cards(n)})")
                    for n, label in DIFFICULTIES.items()]
         options += [(f"contested:{k}",
                      f"Contested: {_the(enemy['name'], False)}'s {SKILLS[k]} ({v})")
@@ -1460,6 +1473,14 @@ def _choices(st, aw):
 
 
 _ALL_CARDS = tuple(Card(r, s) for s in SUITS for r in range(2, 15))
+
+
+def _participant(st, actor):
+    """How a sentence names a participant: "the GM", a PC's name, else the key as given."""
+    if actor == GM:
+        return "the GM"
+    pc = st["pcs"].get(actor[3:]) if isinstance(actor, str) and actor[:3] == "pc:" else None
+    return pc["name"] if pc else repr(actor)
 
 
 def _decision(st, aw) -> Decision:
@@ -1687,8 +1708,9 @@ class NavalEngine:
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
         st = _copy(_kept_start(setup))  # a full copy: a caller's slip must not spoil it
         pc, enemy = _ship(st, "pc"), _ship(st, "enemy")
-        events = [Event("battle.start", f"{_the(pc['name'])} ({pc['type']}) meets the "
-                        f"{enemy['name']} ({enemy['type']}) in {WEATHER[st['weather']][0]}.",
+        events = [Event("battle.start", f"{_the(pc['name'])} ({pc['type']}) meets "
+                        f"{_the(enemy['name'], False)} ({enemy['type']}). Weather: "
+                        f"{WEATHER[st['weather']][0]}.",
                         {"weather": st["weather"],
                          "ships": {s["id"]: {"name": s["name"], "type": s["type"],
                                              "side": s["side"], "tracks": s["tracks"]}
@@ -1723,7 +1745,8 @@ class NavalEngine:
         if aw is None:
             raise IllegalAction("the battle waits for no decision")
         if actor != aw["actor"]:
-            raise IllegalAction(f"it is for {aw['actor']} to decide now, not {actor}")
+            raise IllegalAction(f"it is for {_participant(state, aw['actor'])} to decide now, "
+                                f"not {_participant(state, actor)}")
         prompt, options = _options(state, aw)
         if not isinstance(choice, str) or choice not in {k for k, _ in options}:
             raise IllegalAction(f"{choice!r} is not one of the choices for: {prompt}")

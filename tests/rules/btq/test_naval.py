@@ -642,7 +642,8 @@ def test_changing_shot_costs_two_on_the_next_broadside():
 def test_illegal_actions_leave_the_state_unchanged():
     table = hermes_to_round_one()
     before = json.dumps(table.state, sort_keys=True)
-    with pytest.raises(IllegalAction, match="pc:otoole"):
+    with pytest.raises(IllegalAction, match="for Master O'Toole to decide now, not "
+                                            "Midshipman Smith"):
         ENGINE.apply(table.state, "pc:smith", "1", ScriptedSource())
     with pytest.raises(IllegalAction, match="not one of the choices"):
         ENGINE.apply(table.state, "pc:otoole", "7", ScriptedSource())
@@ -984,3 +985,31 @@ def test_the_crew_repairs_before_any_pc_and_the_commander_last():
     assert decision.default == "hull:pc:mid"
     setup["pcs"].pop()
     assert Table(setup).expect("pc:gunner", "repair.action").default == "hull:pc:gunner"
+
+
+# --- wording ---------------------------------------------------------------------------------
+
+def test_one_card_is_a_card_and_the_weather_is_named_as_a_state():
+    table = hermes_to_round_one()
+    start = of(table.events, "battle.start")[0]
+    assert start.text == ("The Hermes (22) (Brig Sloop) meets the Corsair (Cutter). "
+                          "Weather: Good Wind.")
+    assert "wins with an ordinary success" in of(table.events, "awareness.test")[0].text
+    table.do("pc:otoole", "positioning.move", "1")
+    table.do("pc:otoole", "fight.action", "seamanship")
+    labels = [o.label for o in table.expect(GM, "fight.opposition").options]
+    assert "Static: Easy (1 card)" in labels and "Static: Routine (3 cards)" in labels
+    becalmed = Table({**hermes_setup(), "weather": "becalmed"}, "6C  4C KS  3C JD")
+    assert of(becalmed.events, "battle.start")[0].text.endswith("Weather: Becalmed.")
+
+
+def test_setup_errors_name_the_ship_and_the_pc_not_their_ids():
+    setup = hermes_setup()
+    setup["ships"][1] = {**setup["ships"][1], "id": "2", "tracks": {"crew": ".|.|x"}}
+    with pytest.raises(ValueError, match="^the Corsair: a ship whose crew is Dead cannot fight"):
+        ENGINE.validate_setup(setup)
+    setup = hermes_setup()
+    setup["pcs"][0]["ship"] = "corsair"
+    with pytest.raises(ValueError, match="^Master O'Toole: the PCs serve aboard the PC ship, "
+                                         r"the Hermes \(22\), not ship 'corsair'"):
+        ENGINE.validate_setup(setup)
