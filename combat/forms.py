@@ -12,7 +12,9 @@ MAX_ID = 2**63 - 1
 """The largest id or version a database integer column holds: larger numbers are refused as
 bad input, never handed to the database (an overflow there is a 500)."""
 
-BOOK_CARDS_FILE = Path(__file__).resolve().parent / "fixtures" / "hermes_vs_corsair_cards.txt"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+BOOK_CARDS_FILE = FIXTURES / "hermes_vs_corsair_cards.txt"
+BOOK_CHOICES_FILE = FIXTURES / "hermes_vs_corsair_choices.txt"
 
 
 def _weather_label(name: str, speed: int | None, handling: int | None) -> str:
@@ -42,6 +44,29 @@ def book_cards() -> str:
     return " ".join(card for line in lines for card in line.split("#", 1)[0].split())
 
 
+def book_choices(pc_ship: Ship) -> list[dict]:
+    """The decisions of the book's Hermes vs Corsair example (BtQ L2533-2603) in the order
+    the engine asks for them, as ``[{"kind", "choice"}]``, from
+    ``combat/fixtures/hermes_vs_corsair_choices.txt`` (``#`` starts a comment). ``{Name}``
+    in a choice becomes the id of the PC of that name posted aboard ``pc_ship``; it stays
+    as it is (and will not fit the battle) if there is none."""
+    pcs = {posting.character.name: str(posting.character.pk)
+           for posting in pc_ship.postings.select_related("character")}
+    choices = []
+    for line in BOOK_CHOICES_FILE.read_text(encoding="utf-8").splitlines():
+        words = line.split("#", 1)[0].split()
+        if words:
+            kind, choice = words
+            for name, pk in pcs.items():
+                choice = choice.replace(f"{{{name}}}", pk)
+            choices.append({"kind": kind, "choice": choice})
+    return choices
+
+
+def _is_damaged(ship: Ship) -> bool:
+    return any("x" in text for text in ship.tracks.values()) or bool(ship.morale_state)
+
+
 class NavalEncounterForm(Form):
     """A new Beat to Quarters ship battle: the players' ship against an enemy ship."""
 
@@ -60,7 +85,8 @@ class NavalEncounterForm(Form):
     )
     book_cards = forms.BooleanField(
         required=False, label="Replay the book's example cards (Hermes vs Corsair)",
-        help_text="Stacks the cards of the book's worked example (replaces the cards above).",
+        help_text="Stacks the cards and the decisions of the book's worked example (replaces "
+                  "the cards above); both ships must be undamaged, as in the book.",
     )
 
     def __init__(self, *args, campaign, **kwargs):
@@ -71,6 +97,7 @@ class NavalEncounterForm(Form):
             self.fields[name].queryset = choices
             if len(choices) == 1:
                 self.fields[name].initial = choices[0].pk
+        self.damaged_ships = [ship for ship in ships if _is_damaged(ship)]
 
     def clean_start_distance(self):
         value = self.cleaned_data["start_distance"]
@@ -78,8 +105,16 @@ class NavalEncounterForm(Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("book_cards"):
+        data["stacked_choices"] = []
+        damaged = [ship for ship in (data.get("pc_ship"), data.get("enemy_ship"))
+                   if ship is not None and _is_damaged(ship)]
+        if data.get("book_cards") and damaged:
+            self.add_error("book_cards", f"{' and '.join(map(str, damaged))} already "
+                           f"{'carry' if len(damaged) > 1 else 'carries'} damage: the book's "
+                           "cards assume undamaged ships. Repair them first, or play without.")
+        elif data.get("book_cards"):
             data["stacked_cards"] = book_cards()
+            data["stacked_choices"] = book_choices(data["pc_ship"])
         if not data.get("title") and data.get("pc_ship") and data.get("enemy_ship"):
             data["title"] = f"{data['pc_ship'].name} vs {data['enemy_ship'].name}"
         return data

@@ -19,6 +19,10 @@ class Encounter(models.Model):
     ``seed_hash``, is published while the battle runs, and the seed is revealed when it ends
     (provably fair draws). ``stacked_cards`` are GM-only card texts drawn before the seeded
     source takes over (a stacked deck); ``stacked_position`` counts those already drawn.
+    ``stacked_choices`` are GM-only decisions planned with them (``{"kind", "choice"}``, in
+    the order the engine asks): the default choice offered to the GM and taken by "Resolve
+    the rest" while the next one fits the pending decision; ``stacked_choices_position``
+    counts those made. Both stacks are set aside as soon as the battle leaves them.
     ``state`` is the engine's JSON state, ``rng_state`` the seeded source's position
     (``SeededSource.state()``), ``choices`` every decision applied, in order
     (``{"actor", "kind", "choice"}``), and ``outcome`` the engine's ``Outcome.as_dict()``.
@@ -47,6 +51,8 @@ class Encounter(models.Model):
     seed_hash = models.CharField(max_length=64)
     stacked_cards = models.JSONField(default=list, blank=True)
     stacked_position = models.PositiveIntegerField(default=0)
+    stacked_choices = models.JSONField(default=list, blank=True)
+    stacked_choices_position = models.PositiveIntegerField(default=0)
     state = models.JSONField(null=True, blank=True)
     rng_state = models.JSONField(null=True, blank=True)
     choices = models.JSONField(default=list, blank=True)
@@ -75,6 +81,17 @@ class Encounter(models.Model):
     def stacked_remaining(self) -> list[str]:
         """The stacked card texts not drawn yet."""
         return list(self.stacked_cards[self.stacked_position:])
+
+    def stacked_choice_for(self, decision) -> str | None:
+        """The next stacked choice if it fits ``decision`` (a ``rules.engine.Decision``: same
+        kind, one of its options), else ``None``."""
+        if self.stacked_choices_position >= len(self.stacked_choices):
+            return None
+        planned = self.stacked_choices[self.stacked_choices_position]
+        keys = {option.key for option in decision.options}
+        if planned["kind"] == decision.kind and planned["choice"] in keys:
+            return planned["choice"]
+        return None
 
 
 class EncounterEvent(models.Model):

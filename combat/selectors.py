@@ -125,7 +125,8 @@ def last_seq(encounter: Encounter) -> int:
 
 def decisions_for(encounter: Encounter, participants: list[str]) -> tuple[list[dict], list[str]]:
     """The pending decisions: ``(mine, waiting)``. ``mine`` are those ``participants`` may make
-    (all of them for the GM), as ``Decision.as_dict()`` plus the actor's display name;
+    (all of them for the GM), as ``Decision.as_dict()`` plus the actor's display name, the
+    GM's ``default`` being the next stacked decision when it fits;
     ``waiting`` the display names of the others' actors, without their options."""
     if encounter.status != Encounter.Status.ACTIVE:
         return [], []
@@ -133,7 +134,11 @@ def decisions_for(encounter: Encounter, participants: list[str]) -> tuple[list[d
     names = {**engine.participants(encounter.state), GM: "the GM"}
     mine, waiting = [], []
     for decision in engine.pending(encounter.state):
-        if GM in participants or decision.actor in participants:
+        if GM in participants:  # the stacked decisions are the GM's secret
+            planned = encounter.stacked_choice_for(decision)
+            mine.append({**decision.as_dict(), "default": planned or decision.default,
+                         "actor_name": names.get(decision.actor, decision.actor)})
+        elif decision.actor in participants:
             mine.append({**decision.as_dict(), "actor_name": names.get(decision.actor,
                                                                      decision.actor)})
         else:

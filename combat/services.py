@@ -60,6 +60,46 @@ def _clean_stacked(cards) -> list[str]:
         raise ValidationError({"stacked_cards": str(exc)}) from None
 
 
+def _clean_stacked_choices(choices) -> list[dict]:
+    """The stacked decisions as ``[{"kind", "choice"}]``; ``ValidationError`` if one is not a
+    pair of non-empty texts."""
+    cleaned = []
+    for i, planned in enumerate(choices or (), start=1):
+        kind = planned.get("kind") if isinstance(planned, dict) else None
+        choice = planned.get("choice") if isinstance(planned, dict) else None
+        if not (isinstance(kind, str) and kind and isinstance(choice, str) and choice):
+            raise ValidationError({"stacked_choices": f"Stacked decision {i} is not a kind "
+                                                      "and a choice."})
+        cleaned.append({"kind": kind, "choice": choice})
+    return cleaned
+
+
+def _default_choice(encounter: Encounter, kernel: Engine, decision) -> str:
+    """The choice "Resolve the rest" makes: the next stacked decision if it fits, else the
+    engine's default policy."""
+    planned = encounter.stacked_choice_for(decision)
+    return planned if planned is not None else kernel.default_choice(encounter.state, decision)
+
+
+def _follow_stacked_choices(encounter: Encounter, kind: str, choice: str) -> list[Event]:
+    """Move past the next stacked decision if ``kind``/``choice`` is it; otherwise the battle
+    has left the plan: set the stacked decisions left aside, with a GM-only event saying so."""
+    position, planned = encounter.stacked_choices_position, encounter.stacked_choices
+    if position >= len(planned):
+        return []
+    if planned[position] == {"kind": kind, "choice": choice}:
+        encounter.stacked_choices_position = position + 1
+        return []
+    encounter.stacked_choices_position = len(planned)
+    return [Event(
+        "encounter.stacked_choices_set_aside",
+        f"The battle left the stacked decisions ({kind}: {choice} where {planned[position]['kind']}"
+        f": {planned[position]['choice']} was planned): the {len(planned) - position} left are "
+        "set aside and the default policy takes over.",
+        visible_to=frozenset({GM}),
+    )]
+
+
 class _Table:
     """A game in memory: the engine, its state and the random source's position (the seeded
     source, after the stacked cards not drawn yet), ready for the kernel.
@@ -178,13 +218,16 @@ def _check_ships_free(encounter_ships, *, exclude=None) -> None:
 
 @transaction.atomic
 def encounter_create(
-    *, campaign, user, engine: str, setup: dict, title: str, stacked_cards=None, ships=()
+    *, campaign, user, engine: str, setup: dict, title: str, stacked_cards=None,
+    stacked_choices=None, ships=(),
 ) -> Encounter:
     """A new encounter of ``engine`` in ``campaign``, not started yet (GMs only).
 
     ``setup`` is validated by the engine (``ValidationError`` with its reason);
     ``stacked_cards`` (card texts, a string or a list) are drawn first when the battle
-    starts, before the seeded source takes over. ``ships`` are the campaign's ships that
+    starts, before the seeded source takes over; ``stacked_choices`` (``[{"kind",
+    "choice"}]``) are the decisions planned with them (``Encounter.stacked_choices``).
+    ``ships`` are the campaign's ships that
     fight in it (``ships.models.Ship``); ``ValidationError`` if one of them is already in
     another unfinished battle. The seed is chosen here with ``secrets``.
     Raises ``Http404`` for a non-member, ``PermissionDenied`` for a player.
@@ -208,6 +251,7 @@ def encounter_create(
         seed=seed,
         seed_hash=seed_hash(seed),
         stacked_cards=_clean_stacked(stacked_cards),
+        stacked_choices=_clean_stacked_choices(stacked_choices),
         created_by=user,
     )
     encounter.ships.set(ships)
@@ -282,7 +326,7 @@ def encounter_cancel(*, encounter: Encounter, user, expected_version) -> Encount
 def _apply(encounter: Encounter, table: _Table, actor: str, kind: str, choice: str) -> None:
     """Apply one decision to a locked encounter in memory and append its events."""
     round_ = _round_of(encounter.state)
-    events = table.apply(actor, choice)
+    events = [*_follow_stacked_choices(encounter, kind, choice), *table.apply(actor, choice)]
     table.store(encounter)
     encounter.choices = [*encounter.choices, {"actor": actor, "kind": kind, "choice": choice}]
     _append_events(encounter, events, round_=round_)
@@ -395,11 +439,15 @@ def _remaining_decisions(encounter: Encounter, kernel: Engine) -> int:
     """How many decisions the default policy takes from here to the end (a dry run on copies
     of the state and of the random source; the kernel is deterministic)."""
     table = _Table.of(encounter, kernel)
-    table.state = copy.deepcopy(encounter.state)
+    shadow = copy.copy(encounter)  # its state and stacked decisions move, not the encounter's
+    shadow.state = copy.deepcopy(encounter.state)
     steps = 0
-    while (pending := kernel.pending(table.state)) and steps < 100_000:
+    while (pending := kernel.pending(shadow.state)) and steps < 100_000:
         decision = pending[0]
-        table.apply(decision.actor, kernel.default_choice(table.state, decision))
+        choice = _default_choice(shadow, kernel, decision)
+        _follow_stacked_choices(shadow, decision.kind, choice)
+        table.apply(decision.actor, choice)
+        shadow.state = table.state
         steps += 1
     return steps
 
@@ -420,7 +468,7 @@ def _resolve_chunk(job: Job, total: int, done: int) -> tuple[int, int, bool]:
             if not pending:
                 break
             decision = pending[0]
-            choice = kernel.default_choice(encounter.state, decision)
+            choice = _default_choice(encounter, kernel, decision)
             _apply(encounter, table, decision.actor, decision.kind, choice)
             done += 1
         encounter.version += 1

@@ -58,7 +58,8 @@ def encounter_new(request, campaign_id):
             campaign=campaign, user=request.user, engine="btq_naval", title=data["title"],
             setup=naval_setup(pc_ship=data["pc_ship"], enemy_ship=data["enemy_ship"],
                               weather=data["weather"], start_distance=data["start_distance"]),
-            stacked_cards=data["stacked_cards"], ships=[data["pc_ship"], data["enemy_ship"]],
+            stacked_cards=data["stacked_cards"], stacked_choices=data["stacked_choices"],
+            ships=[data["pc_ship"], data["enemy_ship"]],
         ))
         if encounter is not None:
             return redirect("combat:detail", pk=encounter.pk)
