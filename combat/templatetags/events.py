@@ -1,9 +1,78 @@
 """Template tags of the battle log: the cards an engine's event shows (drawn with the shared
-card tags, ``campaigns.templatetags.cards``)."""
+card tags, ``campaigns.templatetags.cards``), and its pool breakdowns and GM-only details as
+text a person reads."""
 
 from django import template
 
+from rules.btq.characters import SKILLS
+
 register = template.Library()
+
+
+def _term(key) -> str:
+    key = str(key)
+    return SKILLS.get(key) or key.replace("_", " ").capitalize()
+
+
+def breakdown_text(breakdown) -> str:
+    """A card pool's breakdown, term -> cards (penalties negative), as the sum a person
+    reads: ``{"seamanship": 3, "handling": 4, "weather": -1}`` -> "Seamanship 3 + Handling
+    4 - Weather 1 = 6". Terms that are not whole numbers are left out."""
+    terms = [(k, v) for k, v in (breakdown or {}).items()
+             if isinstance(v, int) and not isinstance(v, bool)]
+    if not terms:
+        return ""
+    text = " ".join(
+        f"{'' if i == 0 and v >= 0 else '+ ' if v >= 0 else '- ' if i else '-'}{_term(k)} "
+        f"{abs(v)}" for i, (k, v) in enumerate(terms)
+    )
+    return f"{text} = {sum(v for _, v in terms)}"
+
+
+def _who(data, key) -> str:
+    pools = data.get("pools") if isinstance(data, dict) else None
+    pool = pools.get(key) if isinstance(pools, dict) else None
+    return pool.get("who") if isinstance(pool, dict) and pool.get("who") else _term(key)
+
+
+def _details(values: dict, data) -> list[str]:
+    """``key value`` details as text: a ``breakdown`` as its sum, a pool's dict by its
+    owner's name, anything else as "Key: value"."""
+    lines = []
+    for key, value in values.items():
+        if key == "breakdown" and isinstance(value, dict):
+            lines.append(f"pool {breakdown_text(value)}")
+        elif isinstance(value, dict):
+            inner = "; ".join(_details(value, data))
+            lines.append(f"{_who(data, key)}: {inner}")
+        elif isinstance(value, list):
+            lines.append(f"{_term(key)}: {', '.join(map(str, value))}")
+        else:
+            lines.append(f"{_term(key)}: {value}")
+    return lines
+
+
+@register.simple_tag
+def public_breakdowns(data) -> list[str]:
+    """The pool breakdowns every participant who sees the event may read (its ``data``: a
+    ``breakdown``, or the ``breakdown`` of a contest's ``pools``), as text."""
+    if not isinstance(data, dict):
+        return []
+    lines = []
+    if isinstance(data.get("breakdown"), dict):
+        lines.append(f"Pool: {breakdown_text(data['breakdown'])}")
+    pools = data.get("pools")
+    for key, pool in (pools.items() if isinstance(pools, dict) else ()):
+        if isinstance(pool, dict) and isinstance(pool.get("breakdown"), dict):
+            lines.append(f"{_who(data, key)}: {breakdown_text(pool['breakdown'])}")
+    return lines
+
+
+@register.simple_tag
+def gm_details(gm_data, data) -> list[str]:
+    """An event's GM-only ``gm_data`` as text lines (pool breakdowns as sums, pools named by
+    their owner from the event's ``data``)."""
+    return _details(gm_data, data) if isinstance(gm_data, dict) else []
 
 
 @register.inclusion_tag("combat/_draws.html")

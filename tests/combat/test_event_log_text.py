@@ -1,0 +1,39 @@
+"""The battle log reads as text: pool breakdowns as sums, GM-only details without Python
+dicts; every participant sees his own side's public breakdowns, never the GM's."""
+
+import pytest
+from django.urls import reverse
+
+from combat.templatetags.events import breakdown_text
+
+from .conftest import ROUND_1
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_breakdown_reads_as_a_sum():
+    assert breakdown_text({"seamanship": 3, "handling": 4, "weather": -1}) == \
+        "Seamanship 3 + Handling 4 - Weather 1 = 6"
+    assert breakdown_text({"first_aid": 2, "broadside": 0}) == "First Aid 2 + Broadside 0 = 2"
+    assert breakdown_text({"morale": -2}) == "-Morale 2 = -2"
+    assert breakdown_text({}) == ""
+
+
+def test_the_log_shows_breakdowns_as_text(book_battle, play, gm_client, player_a_client):
+    play(book_battle, ROUND_1)
+    url = reverse("combat:detail", args=[book_battle.pk])
+    gm_page = gm_client.get(url).content.decode()
+    player_page = player_a_client.get(url).content.decode()
+    assert "{&#x27;" not in gm_page and "{'" not in gm_page
+    assert 'class="gm-data' in gm_page and "GM: " in gm_page
+    assert "Seamanship 3 + " in gm_page  # the Corsair's pools, GM only
+    assert "Gunnery 4 + " in player_page  # the Hermes' public pools
+    assert 'class="gm-data' not in player_page
+    assert "Seamanship 3 + " not in player_page
+
+
+def test_a_new_round_is_not_announced_twice(book_battle, play, gm_client):
+    play(book_battle, ROUND_1)
+    page = gm_client.get(reverse("combat:detail", args=[book_battle.pk])).content.decode()
+    assert "Round 2: the ships are at" in page
+    assert "Round 2</small> Round 2:" not in page and "Round 1</small> Round 1:" not in page
