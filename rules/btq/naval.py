@@ -120,7 +120,7 @@ import marshal
 from rules.btq.characters import MEASURES, NPC_CREW_SKILLS, SKILLS, DamageState
 from rules.btq.settings import resolve
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
-from rules.btq.tests import compare_successes, grade, successes
+from rules.btq.tests import MAX_RETESTS, compare_successes, grade, successes
 from rules.cards import GM_DECK, PLAYER_DECK, SUITS, Card, Deck, parse_card
 from rules.engine import GM, Decision, Event, IllegalAction, Option, Outcome, State, register
 from rules.random import RandomSource
@@ -644,7 +644,6 @@ def _contest(st, source, events, kind, sides, text):
     ``size``, ``breakdown``, ``public``), with the retests of D3. Returns ``(winner key or
     None, winner's best level)``; a side with no cards turns none (D18)."""
     a, b = sides
-    retests = st["settings"]["max_retests"]
     single = a["size"] <= 0 or b["size"] <= 0
     if a["size"] <= 0 and b["size"] <= 0:
         if events is not None:
@@ -652,7 +651,7 @@ def _contest(st, source, events, kind, sides, text):
                                 "happens.", {"pools": {a["key"]: 0, b["key"]: 0},
                                              "winner": None}))
         return None, 0
-    for attempt in range(1 if single else retests + 1):
+    for attempt in range(1 if single else MAX_RETESTS + 1):
         gm = Deck(GM_DECK)
         fate = source.draw(gm, 1, purpose=f"{kind} card of fate")[0]
         hands = [_as_fate(_draw(source, gm, s["pid"], s["size"], f"{kind} {s['label']}"), fate)
@@ -663,7 +662,7 @@ def _contest(st, source, events, kind, sides, text):
         winner = None if won is None else sides[won]["key"]
         best = 0 if won is None else found[won][0][0]
         if events is not None:
-            last = single or attempt == retests
+            last = single or attempt == MAX_RETESTS
             events.append(_contest_event(kind, text, sides, attempt, fate, hands, verdict,
                                          winner, best, last))
         if winner is not None:

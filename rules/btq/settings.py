@@ -14,13 +14,16 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Setting:
     """One campaign setting: its ``choices`` (value -> label), ``default``, a one-line
-    ``description`` and the ``source`` of the decision."""
+    ``description``, the ``source`` of the decision, and ``used_by``: what in the app the
+    setting affects (``"card tests"``, ``"ship-to-ship combat"``), empty while nothing in the
+    app applies it (a rule of a part not built yet, or one the engines do not apply)."""
 
     name: str
     description: str
     choices: dict
     default: object
     source: str
+    used_by: str = ""
 
 
 SETTINGS: dict[str, Setting] = {
@@ -33,6 +36,7 @@ SETTINGS: dict[str, Setting] = {
              "severity": "to the level of the winner's best success"},
             "one_step",
             "DECISIONS D1; BtQ L1241-1242",
+            used_by="card tests",
         ),
         Setting(
             "personal_pool_floor",
@@ -40,6 +44,7 @@ SETTINGS: dict[str, Setting] = {
             {0: "0 cards (the test cannot succeed)", 1: "1 card"},
             0,
             "DECISIONS D2; BtQ L2594-2595",
+            used_by="card tests",
         ),
         Setting(
             "max_retests",
@@ -47,6 +52,9 @@ SETTINGS: dict[str, Setting] = {
             {10: "10 (the decided bound)"},
             10,
             "DECISIONS D3; BtQ L1274-1276",
+            # Not a choice: the rules use rules.btq.tests.MAX_RETESTS. Kept only while the
+            # campaigns app's odds panel reads settings["max_retests"].
+            used_by="card tests",
         ),
         Setting(
             "crusty_old_seadog_skill",
@@ -84,6 +92,7 @@ SETTINGS: dict[str, Setting] = {
             {"same_round": "the same round", "next_round": "the next round"},
             "same_round",
             "DECISIONS D19; BtQ L2415, L2577, L2594",
+            used_by="ship-to-ship combat",
         ),
         Setting(
             "double_shot_extra",
@@ -92,6 +101,7 @@ SETTINGS: dict[str, Setting] = {
              "per_hit": "for every hit on Crew or Hull"},
             "per_area",
             "btq_naval N14; BtQ L2653-2654",
+            used_by="ship-to-ship combat",
         ),
         Setting(
             "great_hardship",
@@ -99,6 +109,7 @@ SETTINGS: dict[str, Setting] = {
             {False: "not used", True: "used"},
             False,
             "DECISIONS D20; BtQ L1415-1426",
+            used_by="ship-to-ship combat",
         ),
     )
 }

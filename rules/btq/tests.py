@@ -124,6 +124,11 @@ DIFFICULTY_LABELS: dict[str, str] = {
 HELPERS_MAX = 3
 """The most cards all skilled helpers together add to a pool (BtQ L1282-1283)."""
 
+MAX_RETESTS = 10
+"""Retests after a mutual failure or a full tie before the test ends in a stalemate (DECISIONS
+D3; the book sets no bound, BtQ L1274-1276). A fixed bound, not a campaign setting; records
+still carry it as ``settings["max_retests"]``."""
+
 DIFFICULTY = "difficulty"
 """The ``who`` of the difficulty pool's side in a static test."""
 
@@ -831,7 +836,7 @@ class Damage:
                    _state(data["from"]), _state(data["to"]))
 
 
-_SETTINGS_USED = ("reputation_loss_mode", "personal_pool_floor", "max_retests")
+_SETTINGS_USED = ("reputation_loss_mode", "personal_pool_floor")
 
 
 @dataclass(frozen=True, slots=True)
@@ -945,7 +950,7 @@ default, the Card of Fate)."""
 
 def _settings(settings: Mapping | None) -> dict:
     full = resolve(settings)
-    return {name: full[name] for name in _SETTINGS_USED}
+    return {**{name: full[name] for name in _SETTINGS_USED}, "max_retests": MAX_RETESTS}
 
 
 def _decks(sides: tuple[Side, ...]) -> dict[str, Deck]:
@@ -1046,7 +1051,7 @@ def _run(kind: str, intent: str, sides: tuple[Side, ...], settings: dict,
         if awaiting:
             return PendingTest(kind, intent, sides, settings, rounds, current, awaiting)
         if current.comparison.result not in ("tie", "both_failed") or \
-                len(rounds) > settings["max_retests"]:
+                len(rounds) > MAX_RETESTS:
             return _finish(kind, intent, sides, settings, rounds)
         # D3: both sides shuffle, a new Card of Fate is turned from the whole GM deck (the old
         # one back in it) and the same pools are drawn again (BtQ L1274-1276).
