@@ -68,7 +68,7 @@ def demo_load() -> tuple[Campaign, bool]:
         ship_type=ShipType.objects.get(name="Brig Sloop"),
         traits=["Expertly Coppered Hull"],  # "Expertly Coppered Bottom", BtQ L2535
     )
-    ship_create(
+    ship_create(  # an enemy: hidden from the players until the battle reveals her
         campaign=campaign, actor=gm, name="Corsair", side=Ship.Side.ENEMY,
         ship_type=ShipType.objects.get(name="Cutter"), traits=["Heart of Oak"],
         crew=CORSAIR_CREW,

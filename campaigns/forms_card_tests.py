@@ -131,7 +131,8 @@ class CardTestForm(Form):
         others = campaign.characters.filter(kind=Character.Kind.PC).exclude(pk=character.pk)
         self.fields["helpers"].choices = [(str(c.pk), c.title) for c in others]
         self.fields["opponent"].choices = [("", "—")] + [
-            (str(c.pk), c.title) for c in campaign.characters.filter(kind=Character.Kind.NPC)]
+            (str(c.pk), c.title) for c in campaign.characters.filter(kind=Character.Kind.NPC)
+            if gm or c.revealed]
         self.fields["at_risk"].choices = _area_choices(character, gm)
         if gm:
             self.fields["opponent_skill"] = forms.ChoiceField(

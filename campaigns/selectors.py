@@ -31,6 +31,14 @@ def memberships_for_user(user) -> QuerySet[Membership]:
     )
 
 
+def gm_campaigns(user) -> QuerySet[Campaign]:
+    """The campaigns ``user`` is a GM of (none for an anonymous user)."""
+    if not user.is_authenticated:
+        return Campaign.objects.none()
+    return Campaign.objects.filter(memberships__user=user,
+                                   memberships__role=Membership.Role.GM)
+
+
 def campaign_for_user(user, campaign_id) -> Campaign:
     """The campaign ``campaign_id`` if ``user`` is a member; ``Http404`` otherwise."""
     try:

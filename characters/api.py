@@ -73,7 +73,7 @@ class CharacterGMSerializer(CharacterSheetSerializer):
     """What a GM sees: everything."""
 
     class Meta(CharacterSheetSerializer.Meta):
-        fields = [*CharacterSheetSerializer.Meta.fields, "gm_notes"]
+        fields = [*CharacterSheetSerializer.Meta.fields, "gm_notes", "revealed"]
 
     def get_ship_morale_state(self, obj) -> int | None:
         """The Ship Morale (0-3) of the ship the character serves on; null when none."""
@@ -111,6 +111,8 @@ class CharacterWriteSerializer(serializers.Serializer):
     health_state = damage_state_field(required=False)
     wealth_state = damage_state_field(required=False)
     gm_notes = serializers.CharField(required=False, allow_blank=True)
+    revealed = serializers.BooleanField(
+        required=False, help_text="GM: an NPC shown to the players (NPCs start hidden).")
 
     def validate(self, attrs):
         if "ship_morale_state" in self.initial_data:

@@ -63,6 +63,11 @@ class Character(models.Model):
         related_name="characters",
     )
     name = models.CharField(max_length=200)
+    revealed = models.BooleanField(
+        "revealed to players", default=False,
+        help_text="Players see it only once the GM reveals it or it takes part in a test "
+                  "or battle with them (always true for the players' own).",
+    )
     rank = models.CharField("rank or position", max_length=100, blank=True)
     seniority = models.PositiveSmallIntegerField(default=0)
     guts = measure_field("Guts")

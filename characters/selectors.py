@@ -1,31 +1,41 @@
 """Who may see and edit a character, and what of it (DESIGN.md, "Roles and trust").
 
-Players see every character's name and rank, the PCs' sheets, never an NPC's stats and never
-GM notes; a player edits only their own PCs. GMs see and edit everything in their campaigns.
+Players see the PCs' sheets and the name and rank of the NPCs the GM revealed (or that met
+them in a card test); an unrevealed NPC does not exist for them (404). They never see an NPC's
+stats and never GM notes; a player edits only their own PCs. GMs see and edit everything in
+their campaigns.
 """
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from campaigns.models import Campaign, Membership
-from campaigns.selectors import campaigns_for_user, membership_role
+from campaigns.selectors import campaigns_for_user, gm_campaigns, membership_role
 from characters.models import Character, Reputation
+
+REVEALED = Q(kind=Character.Kind.PC) | Q(revealed=True)
+"""The characters a player may know of."""
 
 
 def characters_for_user(user, campaign: Campaign) -> QuerySet[Character]:
     """The characters of ``campaign`` that ``user`` may see listed: all of them for a member
     (what a player sees of each is :func:`character_access`), none for anyone else."""
-    if membership_role(user, campaign) is None:
+    role = membership_role(user, campaign)
+    if role is None:
         return Character.objects.none()
-    return campaign.characters.select_related("owner")
+    characters = campaign.characters.select_related("owner")
+    if role != Membership.Role.GM:
+        characters = characters.filter(REVEALED)
+    return characters
 
 
 def character_for_user(user, character_id) -> Character:
     """The character ``character_id`` if ``user`` is a member of its campaign; ``Http404``
     otherwise."""
     try:
-        return Character.objects.select_related("campaign", "owner").get(
+        return Character.objects.select_related("campaign", "owner").filter(
+            Q(campaign__in=gm_campaigns(user)) | REVEALED).get(
             pk=character_id, campaign__in=campaigns_for_user(user)
         )
     except (Character.DoesNotExist, ValueError, TypeError):

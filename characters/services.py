@@ -20,7 +20,7 @@ PLAYER_FIELDS = frozenset({"name", *MEASURES, "skills", "wealth"})
 """What the player of a PC may change."""
 
 GM_FIELDS = PLAYER_FIELDS | {
-    "kind", "owner", "rank", "seniority", "health_state", "wealth_state", "gm_notes",
+    "kind", "owner", "rank", "seniority", "health_state", "wealth_state", "gm_notes", "revealed",
 }
 """What a GM may change (Ship Morale is the ship's: ``ships.services.ship_update``)."""
 
@@ -95,7 +95,7 @@ def character_create(
         raise ValidationError(f"Unknown character fields: {', '.join(sorted(unknown))}.")
     character = Character(
         campaign=campaign, kind=kind, owner=owner, name=(name or "").strip(),
-        skills=clean_skills(skills or {}), **fields,
+        skills=clean_skills(skills or {}), **{"revealed": kind == Character.Kind.PC, **fields},
     )
     _save_checked(character)
     log_append(campaign=campaign, kind="character.created", actor=actor,
@@ -122,6 +122,7 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
         raise PermissionDenied("You may edit only your own characters.")
     _check_fields(changes, allowed, GM_FIELDS, "character")
     check_version(character, version)
+    revealing = changes.get("revealed", character.revealed) and not character.revealed
     for field, value in changes.items():
         if field == "skills":
             value = clean_skills(value, base=character.skills)
@@ -134,6 +135,29 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
                gm_only=character.kind == Character.Kind.NPC or "gm_notes" in changes,
                text=f"{actor} edited {character}.",
                data={"character": character.pk, "fields": sorted(changes)})
+    if revealing:
+        _log_reveal(character, actor)
+    return character
+
+
+def _log_reveal(character: Character, actor) -> None:
+    who = f"{actor} revealed" if actor else "Revealed"
+    log_append(campaign=character.campaign, kind="character.revealed", actor=actor,
+               text=f"{who} {character} to the players.", data={"character": character.pk})
+
+
+@transaction.atomic
+def character_reveal(*, character: Character, actor=None) -> Character:
+    """Show the NPC ``character`` to the players from now on (its name and rank only; a GM's
+    choice, or automatically when it opposes a PC in a card test). Logged once; a character
+    already revealed is returned unchanged; the version stays (no field of the sheet changed).
+    The GM hides it again with
+    ``character_update(revealed=False)``."""
+    character = _locked_character(character)
+    if not character.revealed:
+        character.revealed = True
+        character.save(update_fields=["revealed"])
+        _log_reveal(character, actor)
     return character
 
 

@@ -3,7 +3,7 @@ editing by a GM or the PC's player."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -64,6 +64,27 @@ def character_edit(request, pk):
             return redirect("characters:detail", pk=character.pk)
     return render(request, "characters/character_form.html",
                   {"campaign": character.campaign, "form": form, "character": character})
+
+
+@login_required
+@require_POST
+def character_reveal(request, pk):
+    """GM: reveal the NPC to the players (``revealed=1``) or hide it again (``0``)."""
+    character = selectors.character_for_user(request.user, pk)
+    if selectors.character_access(request.user, character) != "gm":
+        raise PermissionDenied("Only the campaign's GMs may reveal or hide a character.")
+    revealed = request.POST.get("revealed") == "1"
+    try:
+        services.character_update(character=character, actor=request.user,
+                                  version=request.POST.get("version"), revealed=revealed)
+    except Conflict as exc:
+        messages.error(request, str(exc))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"{character} is now "
+                                  f"{'shown to' if revealed else 'hidden from'} the players.")
+    return redirect("characters:detail", pk=character.pk)
 
 
 @login_required

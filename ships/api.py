@@ -86,7 +86,7 @@ class ShipCrewSerializer(ShipPublicSerializer):
 
 class ShipGMSerializer(ShipCrewSerializer):
     class Meta(ShipCrewSerializer.Meta):
-        fields = [*ShipCrewSerializer.Meta.fields, "overrides", "gm_notes"]
+        fields = [*ShipCrewSerializer.Meta.fields, "overrides", "gm_notes", "revealed"]
 
 
 SERIALIZER_FOR_ACCESS = {
@@ -122,6 +122,8 @@ class ShipCreateSerializer(ShipWriteSerializer):
 
 class ShipUpdateSerializer(ShipWriteSerializer):
     version = serializers.IntegerField(help_text="The version you edited (409 if stale).")
+    revealed = serializers.BooleanField(
+        required=False, help_text="Shown to the players (an enemy ship starts hidden).")
     tracks = serializers.DictField(child=serializers.CharField(), required=False,
                                    help_text="All four areas, e.g. {'hull': 'x.|..|..', ...}.")
     morale_state = damage_state_field(required=False)

@@ -88,6 +88,11 @@ class Ship(models.Model):
     ship_type = models.ForeignKey(ShipType, on_delete=models.PROTECT, related_name="ships")
     traits = models.ManyToManyField(ShipTrait, blank=True, related_name="ships")
     side = models.CharField(max_length=5, choices=Side.choices, default=Side.ENEMY)
+    revealed = models.BooleanField(
+        "revealed to players", default=False,
+        help_text="Players see it only once the GM reveals it or it takes part in a test "
+                  "or battle with them (always true for the players' own).",
+    )
     hull_track = track_field("hull")
     guns_track = track_field("guns")
     crew_track = track_field("crew")

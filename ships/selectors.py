@@ -1,30 +1,41 @@
 """Who may see a ship, and how much of it (DESIGN.md, "Roles and trust").
 
-Members see every ship of their campaign listed. Of the players' own ship they see all but
+Players see the players' own ships and the other ships the GM revealed (or that fought them:
+:func:`ships.services.ship_reveal`); an unrevealed ship does not exist for them (404). Of the
+players' own ship they see all but
 the GM notes; of any other ship only its name, type and damage, never its crew skills,
 traits, Ship Morale or notes. GMs see everything.
 """
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from campaigns.models import Campaign, Membership
-from campaigns.selectors import campaigns_for_user, membership_role
+from campaigns.selectors import campaigns_for_user, gm_campaigns, membership_role
 from ships.models import Ship, ShipTrait, ShipType
+
+REVEALED = Q(side=Ship.Side.PC) | Q(revealed=True)
+"""The ships a player may know of."""
 
 
 def ships_for_user(user, campaign: Campaign) -> QuerySet[Ship]:
     """The ships of ``campaign`` if ``user`` is a member (what a player sees of each is
     :func:`ship_access`), none otherwise."""
-    if membership_role(user, campaign) is None:
+    role = membership_role(user, campaign)
+    if role is None:
         return Ship.objects.none()
-    return campaign.ships.select_related("ship_type").prefetch_related("traits")
+    ships = campaign.ships.select_related("ship_type").prefetch_related("traits")
+    if role != Membership.Role.GM:
+        ships = ships.filter(REVEALED)
+    return ships
 
 
 def ship_for_user(user, ship_id) -> Ship:
-    """The ship ``ship_id`` if ``user`` is a member of its campaign; ``Http404`` otherwise."""
+    """The ship ``ship_id`` if ``user`` is a GM of its campaign, or a member and the ship is
+    the players' or revealed; ``Http404`` otherwise."""
     try:
-        return Ship.objects.select_related("campaign", "ship_type").get(
+        return Ship.objects.select_related("campaign", "ship_type").filter(
+            Q(campaign__in=gm_campaigns(user)) | REVEALED).get(
             pk=ship_id, campaign__in=campaigns_for_user(user)
         )
     except (Ship.DoesNotExist, ValueError, TypeError):

@@ -182,7 +182,7 @@ def ship_create(
     _check_guns(ship_type, guns)
     ship = Ship(
         campaign=campaign, name=(name or "").strip(), guns=guns, ship_type=ship_type, side=side,
-        crew=clean_crew(crew or {}), overrides=overrides or {},
+        revealed=side == Ship.Side.PC, crew=clean_crew(crew or {}), overrides=overrides or {},
         morale_state=_check_morale(morale_state), gm_notes=gm_notes,
     )
     _set_tracks(ship, {area: str(track) for area, track in stats.clean_tracks().items()})
@@ -197,7 +197,7 @@ def ship_create(
 
 SHIP_FIELDS = frozenset({
     "name", "guns", "ship_type", "side", "traits", "tracks", "morale_state", "crew", "overrides",
-    "gm_notes",
+    "gm_notes", "revealed",
 })
 """What :func:`ship_update` may change (a GM's edit)."""
 
@@ -232,7 +232,8 @@ def ship_update(*, ship: Ship, actor, version, **changes) -> Ship:
     else:
         tracks = resized_tracks(ship.tracks, stats)
     _check_guns(ship_type, changes.get("guns", ship.guns))
-    for field in ("name", "guns", "side", "gm_notes"):
+    revealing = changes.get("revealed", ship.revealed) and not ship.revealed
+    for field in ("name", "guns", "side", "gm_notes", "revealed"):
         if field in changes:
             setattr(ship, field, changes[field].strip() if field == "name" else changes[field])
     if "morale_state" in changes:
@@ -250,6 +251,28 @@ def ship_update(*, ship: Ship, actor, version, **changes) -> Ship:
     log_append(campaign=ship.campaign, kind="ship.updated", actor=actor,
                gm_only=ship.is_hidden_from_players, text=f"{actor} edited the ship {ship}.",
                data={"ship": ship.pk, "fields": sorted(changes)})
+    if revealing:
+        _log_reveal(ship, actor)
+    return ship
+
+
+def _log_reveal(ship: Ship, actor) -> None:
+    who = f"{actor} revealed" if actor else "Revealed"
+    log_append(campaign=ship.campaign, kind="ship.revealed", actor=actor,
+               text=f"{who} the ship {ship} to the players.", data={"ship": ship.pk})
+
+
+@transaction.atomic
+def ship_reveal(*, ship: Ship, actor=None) -> Ship:
+    """Show ``ship`` to the players from now on (a GM's choice, or automatically when it takes
+    part in a battle with them: the battle's start calls this). Logged once; a ship already
+    revealed is returned unchanged. The version stays: no figure the GM edits changed. The GM
+    hides it again with ``ship_update(revealed=False)``."""
+    ship = Ship.objects.select_for_update().select_related("campaign").get(pk=ship.pk)
+    if not ship.revealed:
+        ship.revealed = True
+        ship.save(update_fields=["revealed"])
+        _log_reveal(ship, actor)
     return ship
 
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("new/<int:campaign_pk>/", views.ship_new, name="new"),
     path("<int:pk>/", views.ship_detail, name="detail"),
     path("<int:pk>/edit/", views.ship_edit, name="edit"),
+    path("<int:pk>/reveal/", views.ship_reveal, name="reveal"),
     path("<int:pk>/postings/", views.posting_add, name="posting_add"),
     path("<int:pk>/postings/<int:posting_pk>/remove/", views.posting_remove,
          name="posting_remove"),

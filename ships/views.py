@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from campaigns.selectors import campaign_for_user, require_gm
+from campaigns.services import Conflict
 from rules.btq.characters import SKILLS
 from ships import selectors, services
 from ships.forms import PostingForm, ShipForm
@@ -65,6 +66,25 @@ def ship_edit(request, pk):
             return redirect("ships:detail", pk=ship.pk)
     return render(request, "ships/ship_form.html",
                   {"campaign": ship.campaign, "form": form, "ship": ship})
+
+
+@login_required
+@require_POST
+def ship_reveal(request, pk):
+    """GM: reveal the ship to the players (``revealed=1``) or hide it again (``0``)."""
+    ship = _gm_ship(request, pk)
+    revealed = request.POST.get("revealed") == "1"
+    try:
+        services.ship_update(ship=ship, actor=request.user, version=request.POST.get("version"),
+                             revealed=revealed)
+    except Conflict as exc:
+        messages.error(request, str(exc))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"{ship} is now {'shown to' if revealed else 'hidden from'} "
+                                  "the players.")
+    return redirect("ships:detail", pk=ship.pk)
 
 
 @login_required

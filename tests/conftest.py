@@ -12,12 +12,16 @@ reference data loaded (fixture ``reference_data``):
 * ``pc_a``: player_a's PC, "Lieutenant Anne Able", seniority 2, Discipline 3,
   Seamanship 4, Gunnery 2, GM notes "secret-a";
 * ``pc_b``: player_b's PC, "Midshipman Ben Baker", seniority 1, Discipline 2, Gunnery 3;
-* ``npc``: an NPC, "Captain Nemo Nobody", Command 5, GM notes "npc-secret";
+* ``npc``: an NPC, "Captain Nemo Nobody", Command 5, GM notes "npc-secret", revealed to the
+  players (they have met him);
 * ``pc_ship``: the players' ship "HMS Testament (22)", Brig Sloop with Expertly Coppered
   Hull; pc_a posted as lieutenant, pc_b as midshipman;
 * ``enemy_ship``: "Le Secret (14)", Cutter with Heart of Oak, crew skills
   awareness 2, command 3, first_aid 1, gunnery 4, maritime 2, seamanship 3,
-  GM notes "enemy-secret".
+  GM notes "enemy-secret", revealed to the players (they have sighted her).
+
+``hidden_npc`` ("Don Oculto", Intrigue 4) and ``hidden_ship`` ("La Sombra (10)", Cutter):
+the GM's preparation, never revealed; players must not learn they exist.
 
 Logged-in clients: ``gm_client``, ``player_a_client``, ``player_b_client``,
 ``outsider_client`` (pytest-django's ``client`` stays anonymous).
@@ -79,7 +83,7 @@ def campaign(gm, player_a, player_b, reference_data):
     from characters.models import Character
     from characters.services import character_create
     from ships.models import Ship, ShipType
-    from ships.services import posting_set, ship_create
+    from ships.services import posting_set, ship_create, ship_reveal
 
     c = campaign_create(name="The Test Cruise", gm=gm, description="For the tests.")
     Membership.objects.create(campaign=c, user=player_a, role=Membership.Role.PLAYER)
@@ -94,17 +98,18 @@ def campaign(gm, player_a, player_b, reference_data):
     )
     character_create(
         campaign=c, actor=gm, kind=Character.Kind.NPC, name="Nemo Nobody", rank="Captain",
-        skills={"command": 5}, gm_notes="npc-secret",
+        skills={"command": 5}, gm_notes="npc-secret", revealed=True,
     )
     ours = ship_create(
         campaign=c, actor=gm, name="HMS Testament", guns=22, side=Ship.Side.PC,
         ship_type=ShipType.objects.get(name="Brig Sloop"), traits=["Expertly Coppered Hull"],
     )
-    ship_create(
+    secret = ship_create(
         campaign=c, actor=gm, name="Le Secret", guns=14, side=Ship.Side.ENEMY,
         ship_type=ShipType.objects.get(name="Cutter"), traits=["Heart of Oak"],
         crew=ENEMY_CREW, gm_notes="enemy-secret",
     )
+    ship_reveal(ship=secret, actor=gm)
     posting_set(ship=ours, character=a, station="lieutenant", actor=gm)
     posting_set(ship=ours, character=b, station="midshipman", actor=gm)
     return c
@@ -133,6 +138,24 @@ def pc_ship(campaign):
 @pytest.fixture
 def enemy_ship(campaign):
     return campaign.ships.get(side="enemy")
+
+
+@pytest.fixture
+def hidden_npc(campaign, gm):
+    from characters.models import Character
+    from characters.services import character_create
+
+    return character_create(campaign=campaign, actor=gm, kind=Character.Kind.NPC,
+                            name="Don Oculto", skills={"intrigue": 4})
+
+
+@pytest.fixture
+def hidden_ship(campaign, gm):
+    from ships.models import ShipType
+    from ships.services import ship_create
+
+    return ship_create(campaign=campaign, actor=gm, name="La Sombra", guns=10,
+                       ship_type=ShipType.objects.get(name="Cutter"), traits=["Heart of Oak"])
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ from campaigns.selectors import (
 )
 from campaigns.services import Conflict, check_version, log_append
 from characters.models import SHIP_MORALE, Character, Reputation
-from characters.services import character_damage_set
+from characters.services import character_damage_set, character_reveal
 from rules.btq.characters import DAMAGE_AREAS, DamageState
 from rules.btq.tests import PendingTest, TestError, TestRecord, damage_after, resume
 from rules.cards import GM_DECK, CardError, parse_card
@@ -86,13 +86,20 @@ def _pk(value):
     return None
 
 
-def _character(campaign: Campaign, value, what: str, kind: str, errors: dict):
+def _character(campaign: Campaign, value, what: str, kind: str, errors: dict,
+               revealed_only: bool = False):
+    """The ``kind`` character ``value`` (an id) of ``campaign``, or ``None`` with a message in
+    ``errors[what]``. ``revealed_only``: a player knows only the NPCs revealed to him."""
     pk = _pk(value)
     found = None if pk is None else Character.objects.filter(
         pk=pk, campaign=campaign, kind=kind).select_related("owner").first()
-    if found is None:
-        label = "player character" if kind == Character.Kind.PC else "NPC"
-        errors[what] = f"No {label} {value!r} in this campaign."
+    if found is not None and revealed_only and not found.revealed:
+        found = None
+    label = "player character" if kind == Character.Kind.PC else "NPC"
+    if value in (None, ""):
+        errors[what] = f"Choose the {label}."
+    elif found is None:
+        errors[what] = f"There is no such {label} in this campaign."
     return found
 
 
@@ -195,7 +202,7 @@ def clean_setup(*, campaign: Campaign, actor, data: dict, by_gm: bool
     opponent, opponent_skill, opponent_modifiers, difficulty = None, "", [], ""
     if opposition == CardTest.Opposition.NPC:
         opponent = _character(campaign, data.get("opponent"), "opponent", Character.Kind.NPC,
-                              errors)
+                              errors, revealed_only=not by_gm)
         if data.get("opponent_skill"):
             opponent_skill = _pool_key(data.get("opponent_skill"), "opponent_skill", errors)
         elif by_gm:
@@ -291,6 +298,8 @@ def _write_setup(test: CardTest, setup: table.Setup, stakes: dict) -> None:
     test.stakes_lose = stakes["stakes_lose"]
     test.save()
     test.helpers.set(setup.helpers)
+    if test.opponent is not None and not test.opponent.revealed:
+        character_reveal(character=test.opponent)
 
 
 # --- Calling, proposing, accepting ------------------------------------------------------

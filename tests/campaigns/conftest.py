@@ -14,7 +14,7 @@ from rules.random import ScriptedSource
 def jones(campaign, gm):
     return character_create(campaign=campaign, actor=gm, kind=Character.Kind.NPC,
                             name="Jones", rank="Captain", skills={"seamanship": 4},
-                            gm_notes="jones-secret")
+                            gm_notes="jones-secret", revealed=True)
 
 
 @pytest.fixture

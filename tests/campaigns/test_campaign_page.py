@@ -3,14 +3,17 @@ the card tests that wait for the viewer."""
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from campaigns.services.card_tests import card_test_call
 from combat.models import Encounter
 
 
 def _battle(campaign, title, status):
+    started = None if status == Encounter.Status.SETUP else timezone.now()
     return Encounter.objects.create(campaign=campaign, engine="btq_naval", title=title,
-                                    setup={}, seed="1", seed_hash="x", status=status)
+                                    setup={}, seed="1", seed_hash="x", status=status,
+                                    started_at=started)
 
 
 def _page(client, campaign):

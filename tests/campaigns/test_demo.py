@@ -109,3 +109,8 @@ def test_the_setup_validates_with_the_naval_engine(demo, naval_engine):
         assert normalised["start_distance"] == start
         assert [s["id"] for s in normalised["ships"]] == [str(hermes.pk), str(corsair.pk)]
         assert len(normalised["pcs"]) == 3
+
+
+def test_the_corsair_is_hidden_from_the_players_until_the_battle(demo):
+    assert not demo.ships.get(name="Corsair").revealed
+    assert demo.ships.get(name="HMS Hermes").revealed
