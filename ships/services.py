@@ -62,6 +62,42 @@ def stats_for(*, ship_type: ShipType, traits, overrides: dict | None) -> ShipSta
         raise ValidationError({field: str(exc)}) from None
 
 
+OVERRIDE_RANGES = {"broadside": (0, 10), "speed": (0, 8), "handling": (-5, 10),
+                   "trait_limit": (0, 5), **{area: (1, 12) for area in AREAS}}
+"""The sane range of each per-ship override: a little beyond the roster's extremes (Broadside
+0-6, Speed 2-4, Handling -2 to 4, 1-8 boxes per segment, BtQ L2245-2333, plus traits, L2337-
+2347), so a sample ship's odd figure fits (HMS Phoebe, L2313-2316; the President's four
+traits, L3023-3049) but a typo cannot make a battle draw thousands of cards."""
+
+
+def clean_overrides(overrides) -> dict:
+    """``overrides`` checked against :data:`OVERRIDE_RANGES`: whole numbers (an area's boxes
+    per segment one number or three) within range. ``ValidationError`` on ``overrides``
+    listing each bad figure."""
+    if overrides is None:
+        return {}
+    if not isinstance(overrides, dict):
+        raise ValidationError({"overrides": "Overrides are a mapping of figure to value, "
+                                            'e.g. {"handling": 1}.'})
+    errors = []
+    for key, value in overrides.items():
+        if key not in OVERRIDE_RANGES:
+            errors.append(f"{key!r} is not a figure you can override (known: "
+                          f"{', '.join(OVERRIDE_RANGES)}).")
+            continue
+        low, high = OVERRIDE_RANGES[key]
+        values = value if key in AREAS and isinstance(value, list) and len(value) == 3 \
+            else [value]
+        if not all(isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+                   for v in values):
+            what = "boxes per segment (one number or three)" if key in AREAS else key
+            errors.append(f"{key}: {what} must be a whole number from {low} to {high}, "
+                          f"not {value!r}.")
+    if errors:
+        raise ValidationError({"overrides": errors})
+    return dict(overrides)
+
+
 def ship_stats_of(ship: Ship) -> ShipStats:
     """The battle figures of a stored ship."""
     return stats_for(ship_type=ship.ship_type, traits=ship.traits.all(), overrides=ship.overrides)
@@ -178,11 +214,12 @@ def ship_create(
     range, too many traits for the rating or one taken twice (BtQ L2338-2339), bad crew
     skills or overrides."""
     trait_rows = _traits_named(traits)
+    overrides = clean_overrides(overrides)
     stats = stats_for(ship_type=ship_type, traits=trait_rows, overrides=overrides)
     _check_guns(ship_type, guns)
     ship = Ship(
         campaign=campaign, name=(name or "").strip(), guns=guns, ship_type=ship_type, side=side,
-        revealed=side == Ship.Side.PC, crew=clean_crew(crew or {}), overrides=overrides or {},
+        revealed=side == Ship.Side.PC, crew=clean_crew(crew or {}), overrides=overrides,
         morale_state=_check_morale(morale_state), gm_notes=gm_notes,
     )
     _set_tracks(ship, {area: str(track) for area, track in stats.clean_tracks().items()})
@@ -223,9 +260,8 @@ def ship_update(*, ship: Ship, actor, version, **changes) -> Ship:
     trait_rows = (
         _traits_named(changes["traits"]) if "traits" in changes else list(ship.traits.all())
     )
-    overrides = changes.get("overrides", ship.overrides)
-    if not isinstance(overrides, dict):
-        raise ValidationError({"overrides": "Overrides are a mapping of figure to value."})
+    overrides = clean_overrides(changes["overrides"]) if "overrides" in changes \
+        else ship.overrides
     stats = stats_for(ship_type=ship_type, traits=trait_rows, overrides=overrides)
     if "tracks" in changes:
         tracks = clean_tracks(changes["tracks"], stats)
