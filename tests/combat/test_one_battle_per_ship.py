@@ -105,3 +105,20 @@ def test_the_gm_cancels_a_prepared_battle_from_its_page(campaign, gm, hermes, co
     first.refresh_from_db()
     assert first.status == Encounter.Status.CANCELLED
     assert player_a_client.get(reverse("combat:detail", args=[first.pk])).status_code == 404
+
+
+def test_the_battle_list_shows_running_battles_first_then_the_newest(
+        campaign, gm, hermes, corsair, gm_client):
+    from combat.selectors import encounters_for_user
+
+    others = campaign.ships.exclude(pk__in=[hermes.pk, corsair.pk])
+    pc_ship, enemy_ship = others.get(side="pc"), others.get(side="enemy")
+
+    old = _create(campaign, gm, hermes, corsair, title="Old")
+    encounter_cancel(encounter=old, user=gm, expected_version=old.version)
+    running = _create(campaign, gm, hermes, corsair, title="Running")
+    encounter_start(encounter=running, user=gm, expected_version=running.version)
+    newest = _create(campaign, gm, pc_ship, enemy_ship, title="Newest")
+    assert list(encounters_for_user(gm, campaign)) == [running, newest, old]
+    page = gm_client.get(reverse("combat:list", args=[campaign.pk])).content.decode()
+    assert page.index("Running") < page.index("Newest") < page.index("Old")

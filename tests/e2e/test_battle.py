@@ -69,3 +69,45 @@ def test_round_1_at_the_table(new_context, login):
     assert encounter.seed_hash in shown
     for gm_only in ("gm-data", 'class="stacked"', "Contested: the Corsair", "Resolve the rest"):
         assert gm_only not in shown
+
+
+def test_battle_pages_fit_a_phone(new_context, login):
+    """At 390 px wide, the battle list and a finished and a running battle's pages do not
+    scroll sideways (long seed hashes and summaries wrap)."""
+    from django.contrib.auth import get_user_model
+
+    from combat.forms import book_cards, book_choices
+    from combat.services import encounter_create, encounter_resolve_rest, encounter_start, job_run
+    from ships.models import Ship, ShipType
+    from ships.services import naval_setup, ship_create
+
+    campaign, _ = demo_load()
+    gm_user = get_user_model().objects.get(username="gm")
+    hermes = campaign.ships.get(name="HMS Hermes")
+    corsair = campaign.ships.get(name="Corsair")
+
+    def battle(title, enemy):
+        encounter = encounter_create(
+            campaign=campaign, user=gm_user, engine="btq_naval", title=title,
+            setup=naval_setup(pc_ship=hermes, enemy_ship=enemy, weather="good_wind"),
+            stacked_cards=book_cards(), stacked_choices=book_choices(hermes),
+            ships=[hermes, enemy])
+        return encounter_start(encounter=encounter, user=gm_user, expected_version=1)
+
+    finished = battle("The book's battle, resolved by the computer to its very end", corsair)
+    job_run(job_id=encounter_resolve_rest(encounter=finished, user=gm_user).pk)
+    hermes.refresh_from_db()
+    frigate = ship_create(campaign=campaign, actor=gm_user, name="La Vengeance", guns=None,
+                          side=Ship.Side.ENEMY, ship_type=ShipType.objects.get(name="Cutter"),
+                          crew={"awareness": 3, "seamanship": 3, "gunnery": 3, "command": 3})
+    running = battle("A second battle, still running", frigate)
+    pages = [f"/combat/campaign/{campaign.pk}/", f"/combat/{finished.pk}/",
+             f"/combat/{running.pk}/"]
+    for username in ("gm", "otoole"):
+        context = new_context()
+        page = login(context, username, DEMO_PASSWORD)
+        page.set_viewport_size({"width": 390, "height": 844})
+        for url in pages:
+            page.goto(url)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, f"{url} as {username} is {width} px wide"
