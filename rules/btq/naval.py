@@ -687,10 +687,11 @@ def _contest_event(kind, text, sides, attempt, fate, hands, verdict, winner, bes
     if winner is not None:
         level_name = _GRADE[best]
         article = "an" if level_name[0] in "aeiou" else "a"
-        line = f"{text}: {_side_name(sides, winner)} wins with {article} {level_name} success"
+        line = (f"{text}: {_side_name(sides, winner)} wins with {article} {level_name} "
+                "success.")
     else:
         line = f"{text}: {'no success' if verdict == 'both_failed' else 'a full tie'}" + (
-            "; nobody wins" if last else "; retest with a new Card of Fate")
+            "; nobody wins." if last else "; retest with a new Card of Fate.")
     return Event(f"{kind}.test", line, data, gm_data)
 
 
@@ -791,7 +792,8 @@ def _conditions(st, source, events):
     for side in SIDES:
         pid, value = _officer(st, side, "awareness")
         testers.append({"key": side, "side": side, "pid": pid, "size": value,
-                        "who": f"{_ship(st, side)['name']} ({_who(st, side, pid)})",
+                        "who": _the(_ship(st, side)["name"], False) if pid is None else
+                        f"{_the(_ship(st, side)['name'], False)} ({_who(st, side, pid)})",
                         "label": _deck_label(st, side, pid),
                         "breakdown": {"awareness": value}, "public": side == "pc"})
     winner, _ = _contest(st, source, events, "awareness", testers,
@@ -831,9 +833,9 @@ def _discipline(st, source, events):
         return
     if events is not None:
         given = {st["pcs"][p]["name"]: n for p, n in st["discipline_cards"].items()}
-        text = ", ".join(f"{n} +{c}" for n, c in given.items()) or "nobody"
-        events.append(Event("discipline.cards",
-                            f"{st['pcs'][cmd]['name']} hands out his Discipline: {text}.",
+        text = (f"hands out his Discipline: {', '.join(f'{n} +{c}' for n, c in given.items())}"
+                if given else "hands out no Discipline cards")
+        events.append(Event("discipline.cards", f"{st['pcs'][cmd]['name']} {text}.",
                             {"commander": cmd, "cards": dict(st["discipline_cards"])}))
     st["step"], st["rs"] = "repair", {}
 
@@ -865,7 +867,7 @@ def _begin_round(st, source, events):
             if events is not None:
                 events.append(Event("fire.damage", f"Fire aboard {_the(ship['name'], False)}: "
                                     + ", ".join(f"{c} Injured {_AREA_NAMES[a]}"
-                                                for c, (a, _) in zip(cards, hits)),
+                                                for c, (a, _) in zip(cards, hits)) + ".",
                                     {"ship": ship["id"], "cards": [str(c) for c in cards],
                                      "hits": [list(h) for h in hits], "tracks": tracks}))
     _check_out(st, events)
@@ -889,7 +891,7 @@ def _gate(st, source, events, side, pid, skill, value, why):
         data = {"ship": ship["id"], "why": why, "skill": skill, "who": who, "pool": size,
                 "card_of_fate": str(fate) if fate else None,
                 "cards": _shown(drawn, fate) if fate else [], "passed": passed}
-        events.append(Event("gate.test", f"{ship['name']}: {why}; {who} tests "
+        events.append(Event("gate.test", f"{_the(ship['name'])}: {why}; {who} tests "
                             f"{SKILLS.get(skill) or MEASURES[skill]} and "
                             f"{'passes' if passed else 'fails'}.", data,
                             {} if side == "pc" else {"value": value}))
@@ -1012,8 +1014,9 @@ def _repair_event(st, side, pid, area, size, breakdown, best, fate, cards, level
     gm_data = {}
     (data if side == "pc" else gm_data)["breakdown"] = breakdown
     task = "fight the fire" if area == "fire" else f"repair the {_AREA_NAMES[area]}"
-    return Event("repair.test", f"{ship['name']}: {name} tries to {task} ({_cards(size)} "
-                 f"against {fate}): {outcome}.", data, gm_data)
+    tester = f"{_the(ship['name'])}: {name}" if pid is not None else name[0].upper() + name[1:]
+    return Event("repair.test", f"{tester} tries to {task} ({_cards(size)} against {fate}): "
+                 f"{outcome}.", data, gm_data)
 
 
 def _positioning_step(st, source, events):
@@ -1031,7 +1034,8 @@ def _positioning_step(st, source, events):
                          "Rigging Maimed: a Maritime test to position"):
                 size = 0
         testers.append({"key": side, "side": side, "pid": pid, "size": size,
-                        "who": ship["name"], "label": _deck_label(st, side, pid),
+                        "who": _the(ship["name"], False),
+                        "label": _deck_label(st, side, pid),
                         "breakdown": breakdown, "public": side == "pc"})
     winner, level = _contest(st, source, events, "positioning", testers, "Positioning")
     if winner is None:
@@ -1052,9 +1056,10 @@ def _answer_move(st, aw, choice, source, events):
     st["distance"] = new
     ship, foe = _ship(st, side), _ship(st, OTHER[side])
     if events is not None:
+        move = (f"holds at Distance {new}" if new == old else
+                f"Distance {old} to {'beyond 5' if new == BEYOND else new}")
         events.append(Event("positioning.move", f"{_the(ship['name'])} wins the Positioning: "
-                            f"Distance {old} to "
-                            f"{'beyond 5' if new == BEYOND else new} ({DISTANCES[new]}).",
+                            f"{move} ({DISTANCES[new]}).",
                             {"by": ship["id"], "from": old, "to": new}))
     if new == BEYOND:
         _finish(st, events, "escaped", None, f"{_the(ship['name'])} takes the ships beyond "
@@ -1102,8 +1107,8 @@ def _fight_step(st, source, events):
         return
     if events is not None:
         net = rs["step5"]
-        events.append(Event("fight.total", f"How Will You Fight?: {net:+d} to the "
-                            f"{_ship(st, 'pc')['name']}'s Broadside!",
+        events.append(Event("fight.total", f"How Will You Fight?: {net:+d} to "
+                            f"{_the(_ship(st, 'pc')['name'], False)}'s Broadside!",
                             {"modifier": net, "results": rs["fight_results"]}))
     st["step"] = "broadside"
 

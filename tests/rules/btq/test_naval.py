@@ -1013,3 +1013,19 @@ def test_setup_errors_name_the_ship_and_the_pc_not_their_ids():
     with pytest.raises(ValueError, match="^Master O'Toole: the PCs serve aboard the PC ship, "
                                          r"the Hermes \(22\), not ship 'corsair'"):
         ENGINE.validate_setup(setup)
+
+
+def test_the_log_of_the_book_battle_reads_as_sentences():
+    table = hermes_round_two(hermes_round_one())
+    texts = {e.kind: e.text for e in table.events}  # the last of each kind
+    assert of(table.events, "awareness.test")[0].text == (
+        "Awareness: who sets the starting distance: the Hermes (22) (Master O'Toole) wins "
+        "with an ordinary success.")
+    assert texts["fight.total"] == "How Will You Fight?: -1 to the Hermes (22)'s Broadside!"
+    assert texts["positioning.test"] == "Positioning: the Corsair wins with an ordinary success."
+    smith, corsair = (e.text for e in of(table.events, "repair.test"))
+    assert smith.startswith("The Hermes (22): Midshipman Smith tries to repair the Hull "
+                            "(5 cards against 7S)")
+    assert corsair.startswith("The Corsair's crew tries to repair the Hull (3 cards")
+    assert texts["discipline.cards"] == ("Master O'Toole hands out his Discipline: "
+                                         "Gunner Bosworth +1, Midshipman Smith +2.")
