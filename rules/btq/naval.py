@@ -56,13 +56,17 @@ Readings chosen where the book is silent (see also DECISIONS.md):
   (result ``"struck"``). The default policies strike only in Step 7.
 * The shot is chosen by "the character commanding the guns" (BtQ L2609-2610): the PC posted
   as ``gunner``, else the PC who fires the Broadside!, else the captain.
+* The default repair costs the least: the NPC crew when it has a skill for it, else the PC
+  with the best pool who is not the commander, the helmsman or the gunner, the commander
+  last (the book sends Midshipman Smith, BtQ L2577-2578).
 * The general weather modifiers (setting ``general_weather_in_ship_combat``, D15) need the
   general weather, which a setup does not carry: they are not applied here.
 
 Participants: ``"gm"`` decides for the enemy ship and all NPCs; ``"pc:<id>"`` for each PC;
 the decisions of the PC ship as a whole belong to its commanding PC (``"gm"`` if it has no
-PCs). Decisions come one at a time, the PC ship's before the enemy's, so a player never sees
-the enemy's choice before making his own (the GM sees everything anyway).
+PCs), but for the shot, which her gunner chooses. Decisions come one at a time, the PC
+ship's before the enemy's, so a player never sees the enemy's choice before making his own
+(the GM sees everything anyway).
 
 Decision kinds (option keys in brackets):
 
