@@ -341,9 +341,11 @@ def _finish_if_over(encounter: Encounter, kernel: Engine, user) -> bool:
     encounter.status = Encounter.Status.FINISHED
     encounter.finished_at = timezone.now()
     encounter.outcome = outcome.as_dict()
+    last_text = encounter.events.order_by("-seq").values_list("text", flat=True).first()
+    said = "The battle is over." if last_text == outcome.summary else outcome.summary
     _append_events(encounter, round_=_round_of(encounter.state), events=[Event(
         "encounter.end",
-        f"{outcome.summary} The seed is revealed: {encounter.seed}.",
+        f"{said} The seed is revealed: {encounter.seed}.",
         data={"seed": encounter.seed, "seed_hash": encounter.seed_hash,
               "winner": outcome.winner, "result": outcome.result,
               "stacked_cards": encounter.stacked_cards},

@@ -37,3 +37,14 @@ def test_a_new_round_is_not_announced_twice(book_battle, play, gm_client):
     page = gm_client.get(reverse("combat:detail", args=[book_battle.pk])).content.decode()
     assert "Round 2: the ships are at" in page
     assert "Round 2</small> Round 2:" not in page and "Round 1</small> Round 1:" not in page
+
+
+def test_the_end_of_the_battle_is_told_once(book_battle, gm):
+    from combat.services import encounter_resolve_rest, job_run
+
+    job_run(job_id=encounter_resolve_rest(encounter=book_battle, user=gm).pk)
+    book_battle.refresh_from_db()
+    summary = book_battle.outcome["summary"]
+    texts = list(book_battle.events.values_list("text", flat=True))
+    assert sum(summary in text for text in texts) == 1
+    assert texts[-1].startswith("The battle is over. The seed is revealed: ")
