@@ -16,10 +16,14 @@ def _term(key) -> str:
 
 def breakdown_text(breakdown) -> str:
     """A card pool's breakdown, term -> cards (penalties negative), as the sum a person
-    reads: ``{"seamanship": 3, "handling": 4, "weather": -1}`` -> "Seamanship 3 + Handling
-    4 - Weather 1 = 6". Terms that are not whole numbers are left out."""
+    reads, skills first and penalties last: ``{"seamanship": 3, "handling": 4, "weather":
+    -1}`` -> "Seamanship 3 + Handling 4 - Weather 1 = 6". Terms that are not whole numbers
+    are left out."""
     terms = [(k, v) for k, v in (breakdown or {}).items()
              if isinstance(v, int) and not isinstance(v, bool)]
+    # The skill first, then the bonuses, then the penalties (PostgreSQL's JSON does not keep
+    # the order the engine wrote).
+    terms.sort(key=lambda term: 0 if term[0] in SKILLS else 1 if term[1] >= 0 else 2)
     if not terms:
         return ""
     text = " ".join(

@@ -16,6 +16,8 @@ def test_a_breakdown_reads_as_a_sum():
         "Seamanship 3 + Handling 4 - Weather 1 = 6"
     assert breakdown_text({"first_aid": 2, "broadside": 0}) == "First Aid 2 + Broadside 0 = 2"
     assert breakdown_text({"morale": -2}) == "-Morale 2 = -2"
+    assert breakdown_text({"weather": -1, "handling": 4, "seamanship": 3}) == \
+        "Seamanship 3 + Handling 4 - Weather 1 = 6"  # as PostgreSQL's JSON orders them
     assert breakdown_text({}) == ""
 
 
