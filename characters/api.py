@@ -55,7 +55,7 @@ class CharacterSheetSerializer(CharacterPublicSerializer):
     class Meta(CharacterPublicSerializer.Meta):
         fields = [*CharacterPublicSerializer.Meta.fields, "owner", "seniority", "guts",
                   "discipline", "influence", "charm", "skills", "wealth", "health_state",
-                  "ship_morale_state", "wealth_state", "reputations", "version"]
+                  "ship_morale_state", "wealth_state", "reputations", "notes", "version"]
 
     def get_skills(self, obj) -> dict[str, int]:
         """All 22 skills, 0 for the untrained ones."""
@@ -93,8 +93,8 @@ def _rating(minimum: int):
 
 
 class CharacterWriteSerializer(serializers.Serializer):
-    """Fields to set; only those given are changed. A player may set name, Measures, skills
-    and Wealth of their own PC; the rest is the GM's."""
+    """Fields to set; only those given are changed. A player may set the name and notes of
+    their own PC; the rest is the GM's (403)."""
 
     kind = serializers.ChoiceField(choices=Character.Kind.choices, required=False)
     owner = serializers.CharField(required=False, allow_null=True,
@@ -110,6 +110,7 @@ class CharacterWriteSerializer(serializers.Serializer):
     wealth = serializers.IntegerField(min_value=0, max_value=MAX_WEALTH, required=False)
     health_state = damage_state_field(required=False)
     wealth_state = damage_state_field(required=False)
+    notes = serializers.CharField(required=False, allow_blank=True)
     gm_notes = serializers.CharField(required=False, allow_blank=True)
     revealed = serializers.BooleanField(
         required=False, help_text="GM: an NPC shown to the players (NPCs start hidden).")
@@ -180,8 +181,9 @@ class CharacterDetailView(APIView):
     @extend_schema(request=CharacterUpdateSerializer,
                    responses={200: CharacterGMSerializer, 409: ConflictSerializer})
     def patch(self, request, pk):
-        """Change the fields given: the GM any, a player the name, Measures, skills and
-        Wealth of their own PC. 409 if the character was saved since ``version``."""
+        """Change the fields given: the GM any, a player the name and notes of their own PC
+        (403 for a mechanical value: Measures, skills, Wealth are the GM's). 409 if the
+        character was saved since ``version``."""
         character = selectors.character_for_user(request.user, pk)
         selectors.require_character_edit(request.user, character)
         data = CharacterUpdateSerializer(data=request.data)

@@ -20,7 +20,8 @@ def _rating(label: str, minimum: int) -> forms.IntegerField:
 
 class CharacterForm(Form):
     """Create (``character=None``) or edit a character. ``access`` is ``"gm"`` (all fields)
-    or ``"owner"`` (name, Measures, skills and Wealth: what a player may change)."""
+    or ``"owner"``: name and notes; Measures, skills and Wealth are shown read-only, as only
+    the GM changes them (advancement, BtQ L1510-1545)."""
 
     def __init__(self, *args, access: str, campaign, character: Character | None = None,
                  **kwargs):
@@ -60,6 +61,13 @@ class CharacterForm(Form):
             help_text="0 destitute, 2 shopkeeper, 4 merchant, 6 lesser nobility, 10 the Royal "
                       "Family (BtQ L1121-1123).",
         )
+        if not gm:
+            for key in [*MEASURES, *(f"skill_{k}" for k in SKILLS), "wealth"]:
+                self.fields[key].disabled = True
+        self.fields["notes"] = forms.CharField(
+            label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 3}),
+            help_text="The player's: history, looks, aims. Shown with the sheet.",
+        )
         if gm:
             self.fields["health_state"] = forms.TypedChoiceField(
                 label="Health", choices=DAMAGE_STATE_CHOICES, coerce=int, initial=0
@@ -80,6 +88,7 @@ class CharacterForm(Form):
             "rank": character.rank, "name": character.name, "seniority": character.seniority,
             "health_state": character.health_state, "wealth": character.wealth,
             "wealth_state": character.wealth_state, "gm_notes": character.gm_notes,
+            "notes": character.notes,
         }
         initial.update({key: getattr(character, key) for key in MEASURES})
         initial.update({f"skill_{k}": v for k, v in character.skill_values().items()})
@@ -116,8 +125,8 @@ class CharacterForm(Form):
 
 
 class ReputationForm(Form):
-    """Create (``reputation=None``) or edit a reputation. ``access`` ``"gm"`` also sets its
-    damage state; the PC's player sets the rest."""
+    """Create (``reputation=None``) or edit a reputation. ``access`` ``"gm"`` sets everything;
+    for the PC's player (editing only) kind and value are read-only: the GM changes them."""
 
     kind = forms.ChoiceField(choices=Reputation.Kind.choices, widget=forms.RadioSelect,
                              help_text="Personal: capped by Charm. Institution (a group, ship "
@@ -141,6 +150,10 @@ class ReputationForm(Form):
         if access == "gm":
             self.fields["damage_state"] = forms.TypedChoiceField(
                 label="Damage", choices=DAMAGE_STATE_CHOICES, coerce=int, initial=0)
+        else:
+            for name in ("kind", "value"):
+                self.fields[name].disabled = True
+                self.fields[name].help_text = "Only the GM changes this."
 
     def changes(self) -> dict:
         """All values for a new reputation, the changed ones for an edit."""

@@ -84,6 +84,8 @@ class Character(models.Model):
     wealth_state = models.PositiveSmallIntegerField(
         "Wealth damage", choices=DAMAGE_STATE_CHOICES, default=DamageState.HEALTHY
     )
+    notes = models.TextField(
+        "notes", blank=True, help_text="The player's notes: history, looks, aims.")
     gm_notes = models.TextField("GM notes", blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -1,8 +1,10 @@
 """Use cases of characters: create and edit characters and their reputations, with
 optimistic concurrency, and set the damage a card test dealt.
 
-A player edits the name, Measures, skills, Wealth and reputations of their own PCs; a GM
-edits everything in the campaign, damage states included (DESIGN.md, "Roles and trust").
+A player edits the name and notes of their own PCs and the wording of their reputations; a
+GM edits everything in the campaign: Measures, skills, Wealth and reputations' values change
+through the GM, as advancement does (BtQ L1510-1545), and so do damage states (DESIGN.md,
+"Roles and trust"). Every edit is logged field by field (old -> new).
 Views check access through ``characters.selectors`` first.
 """
 
@@ -16,11 +18,13 @@ from characters.models import AREA_FIELDS, MAX_RATING, Character, Reputation
 from characters.selectors import character_access
 from rules.btq.characters import MEASURES, SKILLS, DamageState
 
-PLAYER_FIELDS = frozenset({"name", *MEASURES, "skills", "wealth"})
-"""What the player of a PC may change."""
+PLAYER_FIELDS = frozenset({"name", "notes"})
+"""What the player of a PC may change: the free text. Mechanical values are the GM's, as
+advancement runs through the GM (BtQ L1510-1545)."""
 
 GM_FIELDS = PLAYER_FIELDS | {
-    "kind", "owner", "rank", "seniority", "health_state", "wealth_state", "gm_notes", "revealed",
+    *MEASURES, "skills", "wealth", "kind", "owner", "rank", "seniority", "health_state",
+    "wealth_state", "gm_notes", "revealed",
 }
 """What a GM may change (Ship Morale is the ship's: ``ships.services.ship_update``)."""
 
@@ -123,6 +127,7 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
     _check_fields(changes, allowed, GM_FIELDS, "character")
     check_version(character, version)
     revealing = changes.get("revealed", character.revealed) and not character.revealed
+    before = _snapshot(character)
     for field, value in changes.items():
         if field == "skills":
             value = clean_skills(value, base=character.skills)
@@ -131,13 +136,49 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
         setattr(character, field, value)
     character.version += 1
     _save_checked(character)
-    log_append(campaign=character.campaign, kind="character.updated", actor=actor,
-               gm_only=character.kind == Character.Kind.NPC or "gm_notes" in changes,
-               text=f"{actor} edited {character}.",
-               data={"character": character.pk, "fields": sorted(changes)})
+    diff = _diff(before, _snapshot(character))
+    if diff:
+        log_append(campaign=character.campaign, kind="character.updated", actor=actor,
+                   gm_only=character.kind == Character.Kind.NPC or "gm_notes" in diff,
+                   text=f"{actor} edited {character}: {_describe(diff)}.",
+                   data={"character": character.pk, "changes": diff})
     if revealing:
         _log_reveal(character, actor)
     return character
+
+
+_LABELS = {**MEASURES, **SKILLS, "wealth": "Wealth", "owner": "player", "health_state": "Health",
+           "wealth_state": "Wealth damage", "gm_notes": "GM notes", "revealed": "revealed"}
+_TEXTS = ("notes", "gm_notes")
+"""Long texts: the log says they changed, not what they say."""
+
+
+def _snapshot(character: Character) -> dict:
+    """The fields a log diff compares, skills flattened (absent ones 0)."""
+    values = {f: getattr(character, f) for f in GM_FIELDS - {"skills", "owner"}}
+    values["owner"] = str(character.owner) if character.owner_id else None
+    values.update(character.skill_values())
+    return values
+
+
+def _diff(before: dict, after: dict) -> dict:
+    """``{field: [old, new]}`` of the fields that changed (long texts as ``None``)."""
+    return {key: [None, None] if key in _TEXTS else [before[key], after[key]]
+            for key in sorted(after) if before.get(key) != after[key]}
+
+
+def _describe(diff: dict) -> str:
+    """``"Seamanship 5 -> 6, notes changed"``."""
+    parts = []
+    for key, (old, new) in diff.items():
+        label = _LABELS.get(key, key)
+        if key in _TEXTS:
+            parts.append(f"{label} changed")
+        elif key in ("health_state", "wealth_state"):
+            parts.append(f"{label} {DamageState(old).label} -> {DamageState(new).label}")
+        else:
+            parts.append(f"{label} {old} -> {new}")
+    return ", ".join(parts)
 
 
 def _log_reveal(character: Character, actor) -> None:
@@ -161,10 +202,11 @@ def character_reveal(*, character: Character, actor=None) -> Character:
     return character
 
 
-REPUTATION_PLAYER_FIELDS = frozenset({"kind", "descriptor", "subject", "value"})
-"""What the player of a PC may set on its reputations; the damage state is the GM's."""
+REPUTATION_PLAYER_FIELDS = frozenset({"descriptor", "subject"})
+"""What the player of a PC may change on its reputations: the wording. Kind, value and damage
+are the GM's, and only a GM adds or removes a reputation (BtQ L1510-1545)."""
 
-REPUTATION_GM_FIELDS = REPUTATION_PLAYER_FIELDS | {"damage_state"}
+REPUTATION_GM_FIELDS = REPUTATION_PLAYER_FIELDS | {"kind", "value", "damage_state"}
 
 
 def _editable_reputation_fields(actor, character: Character) -> frozenset:
@@ -174,6 +216,11 @@ def _editable_reputation_fields(actor, character: Character) -> frozenset:
     if access == "owner":
         return REPUTATION_PLAYER_FIELDS
     raise PermissionDenied("You may edit only your own characters.")
+
+
+def _require_gm_for_reputations(actor, character: Character) -> None:
+    if _editable_reputation_fields(actor, character) is not REPUTATION_GM_FIELDS:
+        raise PermissionDenied("Only a GM adds or removes a reputation: ask your GM.")
 
 
 def _set_reputation_fields(reputation: Reputation, changes: dict, allowed: frozenset) -> None:
@@ -192,9 +239,9 @@ def reputation_create(*, character: Character, actor, **fields) -> Reputation:
     the PC's player, ``ValidationError`` for a bad value (a value below 1, an empty
     descriptor)."""
     character = _locked_character(character)
-    allowed = _editable_reputation_fields(actor, character)
+    _require_gm_for_reputations(actor, character)
     reputation = Reputation(character=character)
-    _set_reputation_fields(reputation, fields, allowed)
+    _set_reputation_fields(reputation, fields, REPUTATION_GM_FIELDS)
     reputation.save()
     log_append(campaign=character.campaign, kind="reputation.created", actor=actor,
                gm_only=character.kind == Character.Kind.NPC,
@@ -217,14 +264,19 @@ def reputation_update(*, reputation: Reputation, actor, version, **changes) -> R
     character = reputation.character
     allowed = _editable_reputation_fields(actor, character)
     check_version(reputation, version)
+    before = {f: getattr(reputation, f) for f in REPUTATION_GM_FIELDS}
     _set_reputation_fields(reputation, changes, allowed)
+    diff = {f: [before[f], getattr(reputation, f)] for f in sorted(REPUTATION_GM_FIELDS)
+            if before[f] != getattr(reputation, f)}
     reputation.version += 1
     reputation.save()
+    described = ", ".join(f"{f.replace('_', ' ')} {old} -> {new}"
+                          for f, (old, new) in diff.items())
     log_append(campaign=character.campaign, kind="reputation.updated", actor=actor,
                gm_only=character.kind == Character.Kind.NPC,
-               text=f"{actor} edited {character}'s reputation “{reputation}”.",
-               data={"character": character.pk, "reputation": reputation.pk,
-                     "fields": sorted(changes)})
+               text=f"{actor} edited {character}'s reputation “{reputation}”: "
+                    f"{described or 'no change'}.",
+               data={"character": character.pk, "reputation": reputation.pk, "changes": diff})
     return reputation
 
 
@@ -234,7 +286,7 @@ def reputation_delete(*, reputation: Reputation, actor, version) -> None:
     uses it; ``StaleVersion`` as :func:`reputation_update`."""
     reputation = _locked_reputation(reputation)
     character = reputation.character
-    _editable_reputation_fields(actor, character)
+    _require_gm_for_reputations(actor, character)
     check_version(reputation, version)
     open_test = CardTest.objects.filter(
         Q(reputation=reputation) | Q(at_risk_reputation=reputation), status__in=CardTest.OPEN

@@ -39,6 +39,7 @@ def character_detail(request, pk):
         "character": character,
         "access": access,
         "can_edit": access in ("gm", "owner"),
+        "is_gm": access == "gm",
         "measures": [(label, getattr(character, key)) for key, label in MEASURES.items()],
         "skills": [(SKILLS[k], v) for k, v in character.skill_values().items()],
         "postings": character.postings.select_related("ship"),
@@ -91,6 +92,8 @@ def character_reveal(request, pk):
 def reputation_new(request, character_pk):
     character = selectors.character_for_user(request.user, character_pk)
     access = selectors.require_character_edit(request.user, character)
+    if access != "gm":
+        raise PermissionDenied("Only a GM adds a reputation: ask your GM.")
     form = ReputationForm(request.POST or None, access=access)
     if request.method == "POST" and form.is_valid():
         reputation = form.submit(lambda: services.reputation_create(
@@ -118,7 +121,8 @@ def reputation_edit(request, pk):
             return redirect("characters:detail", pk=character.pk)
     return render(request, "characters/reputation_form.html",
                   {"campaign": character.campaign, "character": character, "form": form,
-                   "reputation": reputation})
+                   "reputation": reputation,
+                   "is_gm": access == "gm"})
 
 
 @login_required

@@ -18,8 +18,8 @@ def jones(campaign, gm):
 
 
 @pytest.fixture
-def distrusted(pc_a, player_a):
-    return reputation_create(character=pc_a, actor=player_a, kind="personal",
+def distrusted(pc_a, gm):
+    return reputation_create(character=pc_a, actor=gm, kind="personal",
                              descriptor="Distrusted by", subject="Captain Jones", value=1)
 
 

@@ -160,11 +160,11 @@ BAD_SETUPS = [
 
 
 @pytest.mark.parametrize("changes,field,message", BAD_SETUPS)
-def test_bad_input_is_refused_with_a_message_on_its_field(race, pc_a, changes, field,
+def test_bad_input_is_refused_with_a_message_on_its_field(race, pc_a, gm, changes, field,
                                                           message, distrusted):
     changes = dict(changes)
     if changes.get("reputations") == "two":
-        second = reputation_create(character=pc_a, actor=pc_a.owner, kind="institution",
+        second = reputation_create(character=pc_a, actor=gm, kind="institution",
                                    descriptor="Respected by", subject="the Ward Room", value=1)
         changes["reputations"] = [distrusted.pk, second.pk]
     if changes.get("helpers") == ["pc_a"]:
@@ -220,8 +220,8 @@ def test_an_area_that_dies_before_the_draw_stops_the_confirmation(race, gm, play
     assert snapshot(test) == before
 
 
-def test_a_reputation_in_an_open_test_is_not_removed(race, player_a, distrusted):
+def test_a_reputation_in_an_open_test_is_not_removed(race, gm, distrusted):
     race()
     with pytest.raises(ValidationError, match="not over yet"):
-        reputation_delete(reputation=distrusted, actor=player_a, version=distrusted.version)
+        reputation_delete(reputation=distrusted, actor=gm, version=distrusted.version)
     assert type(distrusted).objects.filter(pk=distrusted.pk).exists()

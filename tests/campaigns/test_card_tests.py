@@ -142,7 +142,7 @@ def test_ship_morale_at_risk_needs_a_ship_the_players_may_see(race, gm, pc_a, jo
 
 def test_tv17_lonsdale_proposes_a_wealth_test_and_his_wealth_is_injured(
         campaign, gm, player_a, pc_a, turn):
-    character_update(character=pc_a, actor=player_a, version=pc_a.version, wealth=4)
+    character_update(character=pc_a, actor=gm, version=pc_a.version, wealth=4)
     test = card_test_propose(campaign=campaign, actor=player_a, character=pc_a.pk,
                              skill="wealth", opposition="difficulty", difficulty="3",
                              intent="a new dress uniform for the Duke's ball in Lisbon",

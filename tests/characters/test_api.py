@@ -61,9 +61,9 @@ def test_detail_is_for_members(request, pc_a, npc, persona, expected):
 
 
 @pytest.mark.parametrize("persona,expected", [
-    ("gm", 200), ("player_a", 200), ("player_b", 403), ("outsider", 404),
+    ("gm", 200), ("player_a", 403), ("player_b", 403), ("outsider", 404),
 ])
-def test_who_edits_a_pc(request, pc_a, persona, expected):
+def test_who_edits_a_pcs_skills(request, pc_a, persona, expected):
     response = patch(client_of(request, persona), pc_a,
                      {"version": 1, "skills": {"gunnery": 5}})
     assert response.status_code == expected
@@ -85,11 +85,38 @@ def test_a_player_may_not_change_gm_fields(player_a_client, pc_a):
     assert pc_a.gm_notes == "secret-a" and pc_a.version == 1
 
 
-def test_a_partial_edit_leaves_the_rest(player_a_client, pc_a):
-    response = patch(player_a_client, pc_a, {"version": 1, "skills": {"courtesy": 2}})
+def test_a_partial_edit_leaves_the_rest(gm_client, pc_a):
+    response = patch(gm_client, pc_a, {"version": 1, "skills": {"courtesy": 2}})
     data = response.json()
     assert data["skills"]["courtesy"] == 2 and data["skills"]["seamanship"] == 4
     assert data["name"] == "Anne Able" and data["version"] == 2
+
+
+@pytest.mark.parametrize("data", [{"skills": {"seamanship": 20}}, {"wealth": 10},
+                                  {"discipline": 9}])
+def test_a_player_may_not_change_the_mechanics_of_their_pc(player_a_client, pc_a, data):
+    response = patch(player_a_client, pc_a, {"version": 1, **data})
+    assert response.status_code == 403
+    assert "Only a GM may change" in response.json()["detail"]
+    pc_a.refresh_from_db()
+    assert pc_a.version == 1 and pc_a.skill("seamanship") == 4 and pc_a.discipline == 3
+
+
+def test_a_player_edits_name_and_notes_and_the_log_shows_the_diff(player_a_client, pc_a,
+                                                                  campaign):
+    response = patch(player_a_client, pc_a, {"version": 1, "name": "Anne Able-Smith",
+                                             "notes": "Born in Portsmouth."})
+    assert response.status_code == 200 and response.json()["notes"] == "Born in Portsmouth."
+    entry = campaign.log_entries.get(kind="character.updated")
+    assert "name Anne Able -> Anne Able-Smith" in entry.text and "notes changed" in entry.text
+    assert entry.data["changes"]["name"] == ["Anne Able", "Anne Able-Smith"]
+
+
+def test_a_gm_edit_is_logged_field_by_field(gm_client, pc_a, campaign):
+    patch(gm_client, pc_a, {"version": 1, "skills": {"seamanship": 5}, "wealth": 2})
+    entry = campaign.log_entries.get(kind="character.updated")
+    assert "Seamanship 4 -> 5" in entry.text and "Wealth 0 -> 2" in entry.text
+    assert "Gunnery" not in entry.text
 
 
 def test_a_stale_edit_is_a_409_and_nothing_is_lost(player_a_client, pc_a, gm):
@@ -110,9 +137,9 @@ def test_a_stale_edit_is_a_409_and_nothing_is_lost(player_a_client, pc_a, gm):
     ({"name": ""}, "name"),
     ({}, None),
 ])
-def test_bad_input_is_a_400_with_the_reason(player_a_client, pc_a, data, field):
+def test_bad_input_is_a_400_with_the_reason(gm_client, pc_a, data, field):
     payload = {"version": 1, **data} if field else {"skills": {"gunnery": 1}}
-    response = patch(player_a_client, pc_a, payload)
+    response = patch(gm_client, pc_a, payload)
     assert response.status_code == 400
     assert (field or "version") in response.json()
     pc_a.refresh_from_db()

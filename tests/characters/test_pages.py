@@ -1,6 +1,8 @@
 """Character pages with the four personas: who sees which fields, who edits what, stale
 edits refused with nothing lost, bad input answered with a message."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -77,15 +79,34 @@ def test_the_player_form_offers_name_measures_and_skills_only(player_a_client, p
     assert "secret-a" not in html
 
 
-def test_a_player_edits_their_skills_and_measures(player_a_client, pc_a):
+def test_a_player_edits_name_and_notes_but_not_skills_or_measures(player_a_client, pc_a):
+    form = player_a_client.get(reverse("characters:edit", args=[pc_a.pk])).content.decode()
+    for name in ("skill_seamanship", "discipline", "wealth"):
+        tag = re.search(rf'<input[^>]*name="{name}"[^>]*>', form).group(0)
+        assert "disabled" in tag, tag
+    assert "disabled" not in re.search(r'<input[^>]*name="name"[^>]*>', form).group(0)
     response = player_a_client.post(
         reverse("characters:edit", args=[pc_a.pk]),
-        edit_data(pc_a, access="owner", skill_gunnery=3, skill_courtesy=1, charm=2),
+        edit_data(pc_a, access="owner", skill_seamanship=20, wealth=10, discipline=9,
+                  name="Anne Bold", notes="Hates the French."),
+    )
+    assert response.status_code == 302
+    pc_a.refresh_from_db()
+    assert pc_a.skills == {"gunnery": 2, "seamanship": 4}
+    assert (pc_a.discipline, pc_a.wealth) == (3, 0)
+    assert pc_a.name == "Anne Bold" and pc_a.notes == "Hates the French."
+    assert pc_a.version == 2 and pc_a.gm_notes == "secret-a"
+
+
+def test_the_gm_edits_skills_and_measures(gm_client, pc_a):
+    response = gm_client.post(
+        reverse("characters:edit", args=[pc_a.pk]),
+        edit_data(pc_a, access="gm", skill_gunnery=3, skill_courtesy=1, charm=2),
     )
     assert response.status_code == 302
     pc_a.refresh_from_db()
     assert pc_a.skills == {"courtesy": 1, "gunnery": 3, "seamanship": 4}
-    assert pc_a.charm == 2 and pc_a.version == 2 and pc_a.gm_notes == "secret-a"
+    assert pc_a.charm == 2 and pc_a.version == 2
 
 
 def test_a_player_cannot_slip_gm_fields_into_the_form(player_a_client, pc_a):
@@ -95,10 +116,10 @@ def test_a_player_cannot_slip_gm_fields_into_the_form(player_a_client, pc_a):
     assert pc_a.gm_notes == "secret-a" and pc_a.seniority == 2
 
 
-def test_bad_input_gets_messages_beside_the_fields(player_a_client, pc_a):
-    response = player_a_client.post(
+def test_bad_input_gets_messages_beside_the_fields(gm_client, pc_a):
+    response = gm_client.post(
         reverse("characters:edit", args=[pc_a.pk]),
-        edit_data(pc_a, access="owner", skill_gunnery=-1, discipline=0, name=""),
+        edit_data(pc_a, access="gm", skill_gunnery=-1, discipline=0, name=""),
     )
     assert response.status_code == 200
     html = response.content.decode()
@@ -109,15 +130,15 @@ def test_bad_input_gets_messages_beside_the_fields(player_a_client, pc_a):
 
 
 def test_a_stale_edit_is_refused_and_the_input_kept(player_a_client, pc_a, gm):
-    data = edit_data(pc_a, access="owner", skill_gunnery=5)
+    data = edit_data(pc_a, access="owner", notes="My stale notes")
     character_update(character=pc_a, actor=gm, version=1, gm_notes="meanwhile")
     response = player_a_client.post(reverse("characters:edit", args=[pc_a.pk]), data)
     assert response.status_code == 200
     html = response.content.decode()
     assert "changed by someone else" in html
-    assert 'name="skill_gunnery" value="5"' in html
+    assert "My stale notes" in html
     pc_a.refresh_from_db()
-    assert pc_a.skill("gunnery") == 2 and pc_a.gm_notes == "meanwhile" and pc_a.version == 2
+    assert pc_a.notes == "" and pc_a.gm_notes == "meanwhile" and pc_a.version == 2
 
 
 def test_the_gm_creates_an_npc_and_a_pc(gm_client, campaign, player_b):

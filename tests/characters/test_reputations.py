@@ -19,8 +19,8 @@ def client_of(request, persona):
 
 
 @pytest.fixture
-def rep(pc_a, player_a):
-    return reputation_create(character=pc_a, actor=player_a, kind="institution",
+def rep(pc_a, gm):
+    return reputation_create(character=pc_a, actor=gm, kind="institution",
                              descriptor="Respected by", subject="the Ward Room", value=1)
 
 
@@ -31,7 +31,7 @@ def npc_rep(npc, gm):
 
 
 @pytest.mark.parametrize("persona,expected", [
-    ("gm", 302), ("player_a", 302), ("player_b", 403), ("outsider", 404)])
+    ("gm", 302), ("player_a", 403), ("player_b", 403), ("outsider", 404)])
 def test_who_adds_a_reputation_to_a_pc(request, persona, expected, pc_a):
     c = client_of(request, persona)
     url = reverse("characters:reputation_new", args=[pc_a.pk])
@@ -41,15 +41,15 @@ def test_who_adds_a_reputation_to_a_pc(request, persona, expected, pc_a):
     assert response.status_code == expected
     created = Reputation.objects.filter(character=pc_a).first()
     assert (created is not None) == (expected == 302)
-    if created:  # the damage state is the GM's to set
-        assert created.damage_state == (DamageState.MAIMED if persona == "gm" else 0)
+    if created:
+        assert created.damage_state == DamageState.MAIMED
 
 
 @pytest.mark.parametrize("value,message", [
     (0, "greater than or equal to 1"), (-2, "greater than or equal to 1"),
     ("", "This field is required")])
-def test_a_reputation_is_worth_at_least_one_card(player_a_client, pc_a, value, message):
-    response = player_a_client.post(
+def test_a_reputation_is_worth_at_least_one_card(gm_client, pc_a, value, message):
+    response = gm_client.post(
         reverse("characters:reputation_new", args=[pc_a.pk]),
         {"kind": "personal", "descriptor": "Admired by", "subject": "Manning", "value": value})
     assert response.status_code == 200 and message in response.content.decode()
@@ -93,27 +93,46 @@ def test_a_stale_edit_is_refused_and_nothing_is_lost(player_a_client, gm_client,
     assert rep.value == 3 and rep.damage_state == DamageState.INJURED and rep.version == 2
 
 
-def test_a_player_removes_their_reputation_with_the_version_they_saw(player_a_client,
-                                                                     player_b_client, rep):
+def test_only_the_gm_removes_a_reputation_with_the_version_they_saw(gm_client, player_a_client,
+                                                                    player_b_client, rep):
     url = reverse("characters:reputation_delete", args=[rep.pk])
     assert player_b_client.post(url, {"version": rep.version}).status_code == 403
-    player_a_client.post(url, {"version": rep.version + 1})
+    assert player_a_client.post(url, {"version": rep.version}).status_code == 403
+    gm_client.post(url, {"version": rep.version + 1})
     assert Reputation.objects.filter(pk=rep.pk).exists()
-    assert player_a_client.post(url, {"version": rep.version}).status_code == 302
+    assert gm_client.post(url, {"version": rep.version}).status_code == 302
     assert not Reputation.objects.filter(pk=rep.pk).exists()
 
 
-def test_wealth_is_the_player_s_its_damage_the_gm_s(player_a_client, gm_client, pc_a):
+def test_a_player_rewords_a_reputation_but_its_kind_and_value_are_the_gms(
+        player_a_client, pc_a, rep):
+    url = reverse("characters:reputation_edit", args=[rep.pk])
+    page = player_a_client.get(url).content.decode()
+    assert "Only the GM changes this." in page and "Remove this reputation" not in page
+    response = player_a_client.post(url, {"version": rep.version, "kind": "personal",
+                                          "descriptor": "Much respected by",
+                                          "subject": "the Ward Room", "value": 9})
+    assert response.status_code == 302
+    rep.refresh_from_db()
+    assert (rep.descriptor, rep.kind, rep.value) == ("Much respected by", "institution", 1)
+    entry = pc_a.campaign.log_entries.get(kind="reputation.updated")
+    assert "descriptor Respected by -> Much respected by" in entry.text
+
+
+def test_wealth_and_its_damage_are_the_gm_s(player_a_client, gm_client, pc_a):
     from characters.forms import CharacterForm
 
     url = reverse("characters:edit", args=[pc_a.pk])
     data = {k: v for k, v in CharacterForm.initial_for(pc_a).items() if v is not None}
-    response = player_a_client.post(url, {**data, "wealth": 4, "wealth_state": 3})
+    response = player_a_client.post(url, {**data, "wealth": 10, "wealth_state": 3})
     assert response.status_code == 302
     pc_a.refresh_from_db()
-    assert pc_a.wealth == 4 and pc_a.wealth_state == DamageState.HEALTHY
+    assert pc_a.wealth == 0 and pc_a.wealth_state == DamageState.HEALTHY
+    response = gm_client.post(url, {**data, "version": pc_a.version, "wealth": 4})
+    assert response.status_code == 302
+    pc_a.refresh_from_db()
     data = {k: v for k, v in CharacterForm.initial_for(pc_a).items() if v is not None}
-    too_rich = player_a_client.post(url, {**data, "wealth": 11})
+    too_rich = gm_client.post(url, {**data, "wealth": 11})
     assert "less than or equal to 10" in too_rich.content.decode()
     assert gm_client.post(url, {**data, "wealth_state": 1}).status_code == 302
     pc_a.refresh_from_db()
@@ -134,19 +153,21 @@ def test_the_api_of_reputations_and_wealth(player_a_client, player_b_client, gm_
     new = {"kind": "personal", "descriptor": "Hated by", "subject": "Captain Jones", "value": 2}
     assert api(outsider_client, "post", url, new).status_code == 404
     assert api(player_b_client, "post", url, new).status_code == 403
-    assert api(player_a_client, "post", url, {**new, "value": -1}).status_code == 400
-    assert api(player_a_client, "post", url, {**new, "kind": "secret"}).status_code == 400
-    created = api(player_a_client, "post", url, new)
+    assert api(player_a_client, "post", url, new).status_code == 403
+    assert api(gm_client, "post", url, {**new, "value": -1}).status_code == 400
+    assert api(gm_client, "post", url, {**new, "kind": "secret"}).status_code == 400
+    created = api(gm_client, "post", url, new)
     assert created.status_code == 201 and created.json()["over_cap"] is True
     one = reverse("api-reputation-detail", args=[created.json()["id"]])
-    assert api(player_a_client, "patch", one, {"version": 1, "damage_state": 2}).status_code \
-        == 403
-    stale = api(player_a_client, "patch", one, {"version": 0, "value": 1})
+    for change in ({"damage_state": 2}, {"value": 5}):
+        assert api(player_a_client, "patch", one, {"version": 1, **change}).status_code == 403
+    stale = api(player_a_client, "patch", one, {"version": 0, "subject": "Jones"})
     assert stale.status_code == 409 and stale.json()["version"] == 1
     assert api(gm_client, "patch", one, {"version": 1, "damage_state": 2}).json()[
         "damage_state"] == 2
-    assert api(player_a_client, "delete", one, {"version": 1}).status_code == 409
-    assert api(player_a_client, "delete", one, {"version": 2}).status_code == 204
-    patch = api(player_a_client, "patch", reverse("api-character-detail", args=[pc_a.pk]),
+    assert api(player_a_client, "delete", one, {"version": 2}).status_code == 403
+    assert api(gm_client, "delete", one, {"version": 1}).status_code == 409
+    assert api(gm_client, "delete", one, {"version": 2}).status_code == 204
+    patch = api(gm_client, "patch", reverse("api-character-detail", args=[pc_a.pk]),
                 {"version": pc_a.version, "wealth": 12})
     assert patch.status_code == 400
