@@ -52,10 +52,14 @@ def clean_skills(skills, *, base: dict | None = None) -> dict[str, int]:
     return {key: result[key] for key in SKILLS if result.get(key)}
 
 
-def _check_owner(campaign: Campaign, kind: str, owner) -> None:
+def _check_owner(campaign: Campaign, kind: str, owner, *, new: bool = False) -> None:
+    """A new PC needs a player who is a member; an existing one may be left without one (its
+    player left: the GM plays it); an NPC never has one."""
     if kind == Character.Kind.PC:
         if owner is None:
-            raise ValidationError({"owner": "A player character needs a player."})
+            if new:
+                raise ValidationError({"owner": "A player character needs a player."})
+            return
         if not Membership.objects.filter(campaign=campaign, user=owner).exists():
             raise ValidationError({"owner": f"{owner} is not a member of this campaign."})
     elif owner is not None:
@@ -80,9 +84,9 @@ def _locked_character(character: Character) -> Character:
     )
 
 
-def _save_checked(character: Character) -> None:
+def _save_checked(character: Character, *, new: bool = False) -> None:
     character.full_clean(exclude=["campaign"])
-    _check_owner(character.campaign, character.kind, character.owner)
+    _check_owner(character.campaign, character.kind, character.owner, new=new)
     character.save()
 
 
@@ -101,7 +105,7 @@ def character_create(
         campaign=campaign, kind=kind, owner=owner, name=(name or "").strip(),
         skills=clean_skills(skills or {}), **{"revealed": kind == Character.Kind.PC, **fields},
     )
-    _save_checked(character)
+    _save_checked(character, new=True)
     log_append(campaign=campaign, kind="character.created", actor=actor,
                gm_only=kind == Character.Kind.NPC,
                text=f"{actor} created {character.get_kind_display().lower()} {character}.",

@@ -202,7 +202,10 @@ def membership_set_role(*, membership: Membership, role: str, actor) -> Membersh
 
 @transaction.atomic
 def membership_remove(*, membership: Membership, actor) -> None:
-    """Remove a member from the campaign (their characters stay). The last GM cannot leave."""
+    """Remove a member from the campaign. The last GM cannot leave. Their PCs stay, without
+    a player (logged), so the GM confirms their tests and may give them to another player."""
+    from characters.models import Character  # characters.services imports this module
+
     _locked(membership.campaign)
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == Membership.Role.GM and not _other_gms(membership):
@@ -211,3 +214,14 @@ def membership_remove(*, membership: Membership, actor) -> None:
     log_append(campaign=membership.campaign, kind="member.removed", actor=actor,
                text=f"{actor} removed {membership.user} from the campaign.",
                data={"user": membership.user_id})
+    pcs = Character.objects.select_for_update().filter(
+        campaign=membership.campaign, owner=membership.user_id)
+    for pc in pcs:
+        pc.owner = None
+        pc.version += 1
+        pc.save(update_fields=["owner", "version"])
+        log_append(campaign=membership.campaign, kind="character.updated", actor=actor,
+                   text=f"{pc} has no player now that {membership.user} left: the GM plays "
+                        "them until another player takes them.",
+                   data={"character": pc.pk,
+                         "changes": {"owner": [str(membership.user), None]}})
