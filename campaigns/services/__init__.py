@@ -105,22 +105,26 @@ def campaign_update(
     """Change the fields given (the others are left as they are). ``settings`` is the full
     set the GM chose; only the values that differ from the defaults are stored. Raises
     ``ValidationError`` for an empty name or a setting that does not exist or has no such
-    value, :class:`StaleVersion` if the campaign changed since ``version``."""
+    value, :class:`StaleVersion` if the campaign changed since ``version``. Only the fields
+    whose value changed are saved and logged."""
     campaign = _locked(campaign)
     check_version(campaign, version)
     changed = []
     if name is not None:
         if not name.strip():
             raise ValidationError({"name": "A campaign needs a name."})
-        campaign.name = name.strip()
-        changed.append("name")
-    if description is not None:
+        if campaign.name != name.strip():
+            campaign.name = name.strip()
+            changed.append("name")
+    if description is not None and campaign.description != description.strip():
         campaign.description = description.strip()
         changed.append("description")
     if settings is not None:
         full = clean_settings(settings)
-        campaign.settings = {k: v for k, v in full.items() if v != SETTINGS[k].default}
-        changed.append("settings")
+        stored = {k: v for k, v in full.items() if v != SETTINGS[k].default}
+        if stored != campaign.settings:
+            campaign.settings = stored
+            changed.append("settings")
     if not changed:
         return campaign
     campaign.version += 1

@@ -72,3 +72,14 @@ def test_a_stale_save_is_refused_and_the_users_input_stays(gm_client, campaign, 
     campaign.refresh_from_db()
     assert campaign.name == "The Test Cruise" and campaign.description == "changed meanwhile"
     assert campaign.settings == {}
+
+
+def test_only_the_fields_that_changed_are_logged(gm_client, campaign):
+    url = reverse("campaigns:settings", args=[campaign.pk])
+    gm_client.post(url, {**form_data(campaign), "description": "A new description."})
+    entry = campaign.log_entries.get(kind="campaign.updated")
+    assert entry.text.endswith("changed the campaign's description.")
+    assert entry.data["fields"] == ["description"]
+    campaign.refresh_from_db()
+    gm_client.post(url, form_data(campaign))  # nothing changed: nothing logged
+    assert campaign.log_entries.filter(kind="campaign.updated").count() == 1
