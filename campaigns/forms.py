@@ -72,7 +72,8 @@ def _choice_key(value) -> str:
 
 class CampaignSettingsForm(VersionedForm):
     """The campaign's name and description and every setting of
-    ``rules.btq.settings.SETTINGS`` as a choice, the default marked."""
+    ``rules.btq.settings.SETTINGS`` as a choice, the default marked, each field with
+    ``used_by``: what in the app applies it (empty: nothing yet)."""
 
     name = forms.CharField(max_length=200)
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
@@ -89,6 +90,7 @@ class CampaignSettingsForm(VersionedForm):
                 label=setting.description, choices=choices, widget=forms.RadioSelect,
                 initial=_choice_key(current[name]), help_text=f"Source: {setting.source}",
             )
+            self.fields[f"setting_{name}"].used_by = getattr(setting, "used_by", "")
 
     def settings_fields(self):
         return [self[f"setting_{name}"] for name in SETTINGS]

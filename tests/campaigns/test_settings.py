@@ -83,3 +83,16 @@ def test_only_the_fields_that_changed_are_logged(gm_client, campaign):
     campaign.refresh_from_db()
     gm_client.post(url, form_data(campaign))  # nothing changed: nothing logged
     assert campaign.log_entries.filter(kind="campaign.updated").count() == 1
+
+
+def test_each_setting_says_what_it_applies_to_or_that_it_does_nothing_yet(gm_client, campaign):
+    html = gm_client.get(reverse("campaigns:settings", args=[campaign.pk])).content.decode()
+    for setting in SETTINGS.values():
+        start = html.index(escape(setting.description))
+        fieldset = html[html.rindex("<fieldset", 0, start):html.index("</fieldset>", start)]
+        used_by = getattr(setting, "used_by", "")
+        if used_by:
+            assert f"Applies to: {escape(used_by)}." in fieldset
+            assert "data-unused" not in fieldset
+        else:
+            assert "No effect yet" in fieldset and "data-unused" in fieldset
