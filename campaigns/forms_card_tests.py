@@ -145,6 +145,9 @@ class CardTestForm(Form):
             self.fields["opponent_at_risk"] = forms.ChoiceField(
                 label="The NPC's area at risk", required=False,
                 choices=[("", "Nothing")] + list(DAMAGE_AREAS.items()))
+        for name, opposition in self.SHOWN_FOR.items():
+            if name in self.fields:
+                self.fields[name].shown_for = opposition
 
     @classmethod
     def initial_from(cls, setup: dict) -> dict:
@@ -217,6 +220,11 @@ class CardTestForm(Form):
 
     def pool_fields(self):
         return [self[n] for n in ("skill", "reputation", "helpers", "modifiers")]
+
+    SHOWN_FOR = {"opponent": "npc", "opponent_skill": "npc", "opponent_modifiers": "npc",
+                 "opponent_at_risk": "npc", "difficulty": "difficulty",
+                 "difficulty_cards": "difficulty"}
+    """The opposition each field belongs to: the page shows it only for that opposition."""
 
     def opposition_fields(self):
         names = ["opposition", "opponent", "opponent_skill", "opponent_modifiers",

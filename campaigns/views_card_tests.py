@@ -145,6 +145,8 @@ def _context(request, campaign, test, **extra) -> dict:
     for rnd in rounds:
         for hand in rnd["hands"]:
             hand["name"] = names.get(hand["who"], hand["who"])
+    for damage in (view["record"] or {}).get("damage", []):
+        damage["name"] = names.get(damage["who"], damage["who"])
     context = {"campaign": campaign, "test": test, "view": view, "rounds": rounds,
                "here": f"Test #{test.pk}",
                "is_gm": role == Membership.Role.GM,
