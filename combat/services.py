@@ -30,6 +30,7 @@ from combat.selectors import participant_ids_for, unfinished_encounter_for_ship
 from rules.cards import CardError, parse_cards
 from rules.engine import GM, Engine, Event, IllegalAction, get_engine
 from rules.random import ScriptedSource, SeededSource
+from ships.services import ship_reveal
 
 logger = logging.getLogger(__name__)
 
@@ -273,10 +274,13 @@ def encounter_start(*, encounter: Encounter, user, expected_version) -> Encounte
         raise ValidationError("This battle was cancelled.")
     if encounter.status != Encounter.Status.SETUP:
         raise ValidationError("This battle has already begun.")
-    _check_ships_free(encounter.ships.all(), exclude=encounter)
+    ships = list(encounter.ships.all())
+    _check_ships_free(ships, exclude=encounter)
     kernel = _engine(encounter.engine)
     table = _Table.of(encounter, kernel)
     events = table.start(encounter.setup)
+    for ship in ships:  # the enemy is no secret once she is in sight
+        ship_reveal(ship=ship, actor=user)
     table.store(encounter)
     encounter.status = Encounter.Status.ACTIVE
     encounter.started_at = timezone.now()

@@ -161,6 +161,27 @@ def test_a_battle_being_prepared_is_hidden_from_players(campaign, gm, hermes, co
     assert "Secret plans" not in listing
 
 
+def test_a_hidden_enemy_is_revealed_to_the_players_when_the_battle_begins(
+        campaign, gm, hermes, corsair, player_a_client):
+    from combat.services import encounter_create, encounter_start
+    from ships.services import naval_setup
+
+    corsair.revealed = False
+    corsair.save(update_fields=["revealed"])
+    ship_url = reverse("api-ship-detail", args=[corsair.pk])
+    assert player_a_client.get(ship_url).status_code == 404
+    encounter = encounter_create(
+        campaign=campaign, user=gm, engine="btq_naval", title="Sail ho!", ships=[hermes, corsair],
+        setup=naval_setup(pc_ship=hermes, enemy_ship=corsair, weather="good_wind"),
+    )
+    assert player_a_client.get(ship_url).status_code == 404  # not while it is being prepared
+    encounter_start(encounter=encounter, user=gm, expected_version=encounter.version)
+    corsair.refresh_from_db()
+    assert corsair.revealed
+    seen = player_a_client.get(ship_url).json()
+    assert seen["name"] == corsair.name and "crew" not in seen
+
+
 def test_an_outsider_gets_404_everywhere(book_battle, outsider_client, campaign):
     pk = book_battle.pk
     decision = pending(book_battle)
