@@ -30,6 +30,7 @@ from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
 from rules.btq.tests import (
     DIFFICULTIES,
     DIFFICULTY_LABELS,
+    MAX_RETESTS,
     AtRisk,
     Helper,
     Modifier,
@@ -305,7 +306,7 @@ def odds(table: Table, settings: dict) -> dict:
             "b_unskilled": table.opponent is not None and table.opponent.pool.unskilled}
     try:
         first = btq_odds.first_draw(a, b, by_level=True, **args)
-        final = btq_odds.final(a, b, max_retests=settings["max_retests"], by_level=True,
+        final = btq_odds.final(a, b, max_retests=MAX_RETESTS, by_level=True,
                                **args)
         levels = btq_odds.levels(a, deck=PLAYER_DECK, unskilled=pool.unskilled)
     except ValueError:

@@ -47,16 +47,6 @@ SETTINGS: dict[str, Setting] = {
             used_by="card tests",
         ),
         Setting(
-            "max_retests",
-            "Retests after a mutual failure or full tie before the test is a stalemate",
-            {10: "10 (the decided bound)"},
-            10,
-            "DECISIONS D3; BtQ L1274-1276",
-            # Not a choice: the rules use rules.btq.tests.MAX_RETESTS. Kept only while the
-            # campaigns app's odds panel reads settings["max_retests"].
-            used_by="card tests",
-        ),
-        Setting(
             "crusty_old_seadog_skill",
             "Crusty Old Seadog adds its card to",
             {"maritime": "Maritime tests (the trait's text)",
@@ -115,6 +105,12 @@ SETTINGS: dict[str, Setting] = {
 }
 
 
+RETIRED = frozenset({"max_retests"})
+"""Names that once were settings and are no longer: stored setups and records may still carry
+them, and :func:`resolve` passes over them. (``max_retests`` is the bound of D3,
+``rules.btq.tests.MAX_RETESTS``, not a table's choice.)"""
+
+
 class SettingError(ValueError):
     """An unknown setting name, or a value the setting does not offer."""
 
@@ -126,6 +122,8 @@ def resolve(overrides: dict | None = None) -> dict:
     """
     values = {name: s.default for name, s in SETTINGS.items()}
     for name, value in (overrides or {}).items():
+        if name in RETIRED:
+            continue
         setting = SETTINGS.get(name)
         if setting is None:
             raise SettingError(f"unknown campaign setting {name!r}")
