@@ -392,33 +392,44 @@ def _name(value, what: str) -> str:
     return value
 
 
+class _Pair:
+    """A value of two fields that callers may also give as a mapping of them or as a pair,
+    in field order (a :class:`Modifier` as ``("Crusty Old Seadog", 1)``)."""
+
+    __slots__ = ()
+    _what = "a value"
+
+    @classmethod
+    def of(cls, value):
+        """The value from itself, a mapping of its two fields, or a pair of them; raises
+        :class:`TestError` for anything else."""
+        if isinstance(value, cls):
+            return value
+        first, second = cls.__dataclass_fields__
+        if isinstance(value, Mapping):
+            return cls(value.get(first), value.get(second))
+        try:
+            a, b = value
+        except (TypeError, ValueError):
+            raise TestError(f"{cls._what} is a ({first}, {second}) pair, not {value!r}") from None
+        return cls(a, b)
+
+    def as_dict(self) -> dict:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
 @dataclass(frozen=True, slots=True)
-class Modifier:
+class Modifier(_Pair):
     """Cards added to (``cards`` > 0) or taken from (< 0) a pool, and their ``source``
     (a trait, a curio, a damage state: "Health Maimed")."""
 
+    _what = "a modifier"
     source: str
     cards: int
 
     def __post_init__(self):
         _name(self.source, "a modifier's source")
         _whole(self.cards, f"the cards of {self.source}")
-
-    @classmethod
-    def of(cls, value: Modifier | Mapping | Iterable) -> Modifier:
-        """A modifier from itself, ``{"source", "cards"}`` or a ``(source, cards)`` pair."""
-        if isinstance(value, Modifier):
-            return value
-        if isinstance(value, Mapping):
-            return cls(value.get("source"), value.get("cards"))
-        try:
-            source, cards = value
-        except (TypeError, ValueError):
-            raise TestError(f"a modifier is a (source, cards) pair, not {value!r}") from None
-        return cls(source, cards)
-
-    def as_dict(self) -> dict:
-        return {"source": self.source, "cards": self.cards}
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,31 +483,17 @@ class Reputation:
 
 
 @dataclass(frozen=True, slots=True)
-class Helper:
+class Helper(_Pair):
     """A character assisting the test (BtQ L1280-1286): ``skill`` is their value in a skill
     that applies, 0 if they have none (an unskilled helper takes a card away)."""
 
+    _what = "a helper"
     who: str
     skill: int
 
     def __post_init__(self):
         _name(self.who, "a helper")
         _count(self.skill, f"the skill of helper {self.who}")
-
-    @classmethod
-    def of(cls, value: Helper | Mapping | Iterable) -> Helper:
-        if isinstance(value, Helper):
-            return value
-        if isinstance(value, Mapping):
-            return cls(value.get("who"), value.get("skill"))
-        try:
-            who, skill = value
-        except (TypeError, ValueError):
-            raise TestError(f"a helper is a (who, skill) pair, not {value!r}") from None
-        return cls(who, skill)
-
-    def as_dict(self) -> dict:
-        return {"who": self.who, "skill": self.skill}
 
 
 def _label(skill: str) -> str:
