@@ -39,6 +39,15 @@ def gm_campaigns(user) -> QuerySet[Campaign]:
                                    memberships__role=Membership.Role.GM)
 
 
+def known_to_user(user, queryset: QuerySet, revealed: models.Q) -> QuerySet:
+    """The rows of ``queryset`` (things that belong to a campaign: NPCs, ships) that ``user``
+    may know of: every one in the campaigns they run, those matching ``revealed`` in the
+    campaigns they play in, none elsewhere. The one rule behind every "does this exist for
+    you?" of the apps."""
+    return queryset.filter(models.Q(campaign__in=gm_campaigns(user)) | revealed,
+                           campaign__in=campaigns_for_user(user))
+
+
 def campaign_for_user(user, campaign_id) -> Campaign:
     """The campaign ``campaign_id`` if ``user`` is a member; ``Http404`` otherwise."""
     try:

@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from campaigns.models import Campaign, Membership
-from campaigns.selectors import campaigns_for_user, gm_campaigns, membership_role
+from campaigns.selectors import campaigns_for_user, known_to_user, membership_role
 from characters.models import Character, Reputation
 
 REVEALED = Q(kind=Character.Kind.PC) | Q(revealed=True)
@@ -34,10 +34,8 @@ def character_for_user(user, character_id) -> Character:
     """The character ``character_id`` if ``user`` is a member of its campaign; ``Http404``
     otherwise."""
     try:
-        return Character.objects.select_related("campaign", "owner").filter(
-            Q(campaign__in=gm_campaigns(user)) | REVEALED).get(
-            pk=character_id, campaign__in=campaigns_for_user(user)
-        )
+        rows = Character.objects.select_related("campaign", "owner")
+        return known_to_user(user, rows, REVEALED).get(pk=character_id)
     except (Character.DoesNotExist, ValueError, TypeError):
         raise Http404("No such character.") from None
 

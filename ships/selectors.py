@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from campaigns.models import Campaign, Membership
-from campaigns.selectors import campaigns_for_user, gm_campaigns, membership_role
+from campaigns.selectors import known_to_user, membership_role
 from ships.models import Ship, ShipTrait, ShipType
 
 REVEALED = Q(side=Ship.Side.PC) | Q(revealed=True)
@@ -34,10 +34,8 @@ def ship_for_user(user, ship_id) -> Ship:
     """The ship ``ship_id`` if ``user`` is a GM of its campaign, or a member and the ship is
     the players' or revealed; ``Http404`` otherwise."""
     try:
-        return Ship.objects.select_related("campaign", "ship_type").filter(
-            Q(campaign__in=gm_campaigns(user)) | REVEALED).get(
-            pk=ship_id, campaign__in=campaigns_for_user(user)
-        )
+        rows = Ship.objects.select_related("campaign", "ship_type")
+        return known_to_user(user, rows, REVEALED).get(pk=ship_id)
     except (Ship.DoesNotExist, ValueError, TypeError):
         raise Http404("No such ship.") from None
 
