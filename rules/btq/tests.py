@@ -876,13 +876,8 @@ class TestRecord:
 
     def as_dict(self, *, reveal: bool = True) -> dict:
         """JSON form (see the module's JSON shapes). ``reveal=False`` hides secret pools."""
-        floor = self.settings["personal_pool_floor"]
         return {
-            "kind": self.kind,
-            "intent": self.intent,
-            "settings": dict(self.settings),
-            "sides": [s.as_dict(floor, reveal=reveal) for s in self.sides],
-            "rounds": [r.as_dict() for r in self.rounds],
+            **_head_dict(self, reveal),
             "outcome": self.outcome,
             "winner": self.winner,
             "loser": self.loser,
@@ -896,6 +891,19 @@ class TestRecord:
                    dict(data["settings"]), tuple(Round.from_dict(r) for r in data["rounds"]),
                    data["outcome"], data["winner"], data["loser"], _level(data["result"]),
                    tuple(Damage.from_dict(d) for d in data["damage"]))
+
+
+def _head_dict(test: TestRecord | PendingTest, reveal: bool) -> dict:
+    """What a finished and a pending test both say in JSON: kind, intent, settings, sides
+    (secret pools hidden unless ``reveal``) and the decided rounds."""
+    floor = test.settings["personal_pool_floor"]
+    return {
+        "kind": test.kind,
+        "intent": test.intent,
+        "settings": dict(test.settings),
+        "sides": [s.as_dict(floor, reveal=reveal) for s in test.sides],
+        "rounds": [r.as_dict() for r in test.rounds],
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -917,13 +925,8 @@ class PendingTest:
 
     def as_dict(self, *, reveal: bool = True) -> dict:
         """JSON form; ``reveal=False`` hides secret pools (for players' eyes)."""
-        floor = self.settings["personal_pool_floor"]
         return {
-            "kind": self.kind,
-            "intent": self.intent,
-            "settings": dict(self.settings),
-            "sides": [s.as_dict(floor, reveal=reveal) for s in self.sides],
-            "rounds": [r.as_dict() for r in self.rounds],
+            **_head_dict(self, reveal),
             "current": self.current.as_dict(),
             "awaiting": list(self.awaiting),
         }
