@@ -94,13 +94,6 @@ def log_for_user(user, campaign: Campaign) -> QuerySet[CampaignLogEntry]:
     return entries
 
 
-def unfinished_first(encounters, limit: int = 10) -> list:
-    """At most ``limit`` of ``encounters`` (a queryset of ``combat.Encounter``): the
-    unfinished ones first, then the newest."""
-    return list(encounters.order_by(
-        models.Case(models.When(status="finished", then=1), default=0), "-pk")[:limit])
-
-
 def card_tests_awaiting(user, campaign: Campaign) -> list[CardTest]:
     """The open card tests of ``campaign`` that wait for ``user``: his PCs' tests awaiting
     confirmation or a Joker, and for a GM also the proposed ones and those of PCs without a

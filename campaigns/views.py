@@ -14,10 +14,7 @@ from django.views.decorators.http import require_POST
 from campaigns import selectors, services
 from campaigns.forms import CampaignForm, CampaignSettingsForm, SignupForm
 from campaigns.models import Membership
-from characters.models import Character
-from characters.selectors import characters_for_user
-from combat.selectors import encounters_for_user
-from ships.selectors import ships_for_user
+from campaigns.panels import panels_render
 
 
 def signup(request):
@@ -59,23 +56,20 @@ def campaign_new(request):
 
 @login_required
 def campaign_detail(request, pk):
+    """A campaign's page: what the other apps show of it (``campaigns.panels``: the table,
+    the characters, the ships), then its members, invitation and log."""
     campaign = selectors.campaign_for_user(request.user, pk)
     role = selectors.membership_role(request.user, campaign)
-    characters = characters_for_user(request.user, campaign)
+    is_gm = role == Membership.Role.GM
     invite_url = (
         request.build_absolute_uri(reverse("campaigns:join", args=[campaign.invite_token]))
-        if role == Membership.Role.GM and campaign.invite_token else None
+        if is_gm and campaign.invite_token else None
     )
+    base = {"campaign": campaign, "role": role, "is_gm": is_gm}
     return render(request, "campaigns/campaign_detail.html", {
-        "campaign": campaign,
-        "role": role,
-        "battles": selectors.unfinished_first(encounters_for_user(request.user, campaign)),
-        "awaiting_me": selectors.card_tests_awaiting(request.user, campaign),
-        "is_gm": role == Membership.Role.GM,
+        **base,
+        "panels": panels_render(request, campaign, role, base),
         "members": selectors.campaign_members(campaign),
-        "pcs": [c for c in characters if c.kind == Character.Kind.PC],
-        "npcs": [c for c in characters if c.kind == Character.Kind.NPC],
-        "ships": ships_for_user(request.user, campaign),
         "log": selectors.log_for_user(request.user, campaign)[:10],
         "invite_url": invite_url,
     })

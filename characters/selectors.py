@@ -87,3 +87,11 @@ def reputation_for_user(user, reputation_id) -> Reputation:
     if character_access(user, reputation.character) in ("none", "public"):
         raise Http404("No such reputation.")
     return reputation
+
+
+def campaign_panel(request, campaign: Campaign, role: str) -> dict:
+    """The characters' section of the campaign page (``campaigns.panels``): ``pcs`` and
+    ``npcs`` as :func:`characters_for_user` lists them for the viewer."""
+    characters = list(characters_for_user(request.user, campaign))
+    return {"pcs": [c for c in characters if c.kind == Character.Kind.PC],
+            "npcs": [c for c in characters if c.kind == Character.Kind.NPC]}

@@ -322,3 +322,20 @@ def character_damage_set(*, character: Character, area: str, state: DamageState,
     setattr(character, AREA_FIELDS[area], state)
     character.version += 1
     character.save(update_fields=[AREA_FIELDS[area], "version", "updated_at"])
+
+
+def characters_release(*, membership: Membership, actor, **_signal) -> None:
+    """A member left (``campaigns.signals.member_removed``): their PCs in that campaign stay,
+    without a player, logged one by one, so the GM plays them until another player takes
+    them. Runs in the removal's transaction."""
+    pcs = Character.objects.select_for_update().filter(
+        campaign=membership.campaign, owner=membership.user_id)
+    for pc in pcs:
+        pc.owner = None
+        pc.version += 1
+        pc.save(update_fields=["owner", "version"])
+        log_append(campaign=membership.campaign, kind="character.updated", actor=actor,
+                   text=f"{pc} has no player now that {membership.user} left: the GM plays "
+                        "them until another player takes them.",
+                   data={"character": pc.pk,
+                         "changes": {"owner": [str(membership.user), None]}})

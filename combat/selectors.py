@@ -182,3 +182,18 @@ def job_for_user(user, job_id) -> Job:
     except Http404:  # the same answer as for an unknown id
         raise Http404("No such job.") from None
     return job
+
+
+def unfinished_first(encounters: QuerySet[Encounter], limit: int = 10) -> list[Encounter]:
+    """At most ``limit`` of ``encounters``: the unfinished ones first, then the newest."""
+    return list(encounters.order_by(
+        Case(When(status=Encounter.Status.FINISHED, then=1), default=0), "-pk")[:limit])
+
+
+def campaign_panel(request, campaign, role: str) -> dict:
+    """The table's section of the campaign page (``campaigns.panels``): the ``battles`` the
+    viewer may see, unfinished first, and the card tests ``awaiting_me``."""
+    from campaigns.selectors import card_tests_awaiting
+
+    return {"battles": unfinished_first(encounters_for_user(request.user, campaign)),
+            "awaiting_me": card_tests_awaiting(request.user, campaign)}

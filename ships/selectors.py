@@ -64,3 +64,9 @@ def ship_types() -> QuerySet[ShipType]:
 
 def ship_traits() -> QuerySet[ShipTrait]:
     return ShipTrait.objects.all()
+
+
+def campaign_panel(request, campaign: Campaign, role: str) -> dict:
+    """The ships' section of the campaign page (``campaigns.panels``): ``ships`` as
+    :func:`ships_for_user` lists them for the viewer."""
+    return {"ships": ships_for_user(request.user, campaign)}

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaigns.models import Campaign, CampaignLogEntry, Membership
+from campaigns.signals import member_removed
 from rules.btq.settings import SETTINGS, SettingError, resolve
 
 
@@ -206,10 +207,9 @@ def membership_set_role(*, membership: Membership, role: str, actor) -> Membersh
 
 @transaction.atomic
 def membership_remove(*, membership: Membership, actor) -> None:
-    """Remove a member from the campaign. The last GM cannot leave. Their PCs stay, without
-    a player (logged), so the GM confirms their tests and may give them to another player."""
-    from characters.models import Character  # characters.services imports this module
-
+    """Remove a member from the campaign. The last GM cannot leave. The apps above are told
+    (``campaigns.signals.member_removed``) in the same transaction: the member's PCs stay,
+    without a player, so the GM confirms their tests and may give them to another player."""
     _locked(membership.campaign)
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == Membership.Role.GM and not _other_gms(membership):
@@ -218,14 +218,4 @@ def membership_remove(*, membership: Membership, actor) -> None:
     log_append(campaign=membership.campaign, kind="member.removed", actor=actor,
                text=f"{actor} removed {membership.user} from the campaign.",
                data={"user": membership.user_id})
-    pcs = Character.objects.select_for_update().filter(
-        campaign=membership.campaign, owner=membership.user_id)
-    for pc in pcs:
-        pc.owner = None
-        pc.version += 1
-        pc.save(update_fields=["owner", "version"])
-        log_append(campaign=membership.campaign, kind="character.updated", actor=actor,
-                   text=f"{pc} has no player now that {membership.user} left: the GM plays "
-                        "them until another player takes them.",
-                   data={"character": pc.pk,
-                         "changes": {"owner": [str(membership.user), None]}})
+    member_removed.send(sender=Membership, membership=membership, actor=actor)

@@ -5,7 +5,7 @@ nothing that is the GM's alone."""
 
 import pytest
 
-from campaigns.demo import DEMO_PASSWORD, demo_load
+from combat.demo import DEMO_PASSWORD, demo_load
 from combat.models import Encounter
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -6,9 +6,9 @@ import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 
-from campaigns.demo import DEMO_CAMPAIGN, DEMO_PASSWORD
 from campaigns.models import Campaign, CampaignLogEntry
 from characters.models import Character
+from combat.demo import DEMO_CAMPAIGN, DEMO_PASSWORD
 from rules.btq.characters import SKILLS
 from ships.models import Ship, ShipPosting
 from ships.services import naval_setup, ship_stats_of

@@ -1,0 +1,12 @@
+"""What ``campaigns`` tells the apps above it (DESIGN.md, "Layers": a lower app never imports
+a higher one, so it announces and they react).
+
+``member_removed`` is sent inside the transaction that removes a member, after the
+membership is gone, with ``membership`` (the deleted :class:`campaigns.models.Membership`,
+its ``campaign`` and ``user`` still set) and ``actor`` (who removed them). A receiver's
+change is part of that transaction: if it fails, the member stays.
+"""
+
+from django.dispatch import Signal
+
+member_removed = Signal()
