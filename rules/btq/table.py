@@ -173,10 +173,10 @@ def validate_setup(setup: dict) -> dict:
     origin = setup.get("origin", "gm")
     if origin not in ORIGINS:
         raise ValueError(f"origin must be 'gm' or 'player', not {origin!r}")
-    stakes = setup.get("stakes") or {}
+    stakes = {} if setup.get("stakes") is None else setup["stakes"]
     if not isinstance(stakes, Mapping) or set(stakes) - {"win", "lose"}:
         raise ValueError("stakes must be a mapping of 'win' and 'lose' to text")
-    settings = setup.get("settings") or {}
+    settings = {} if setup.get("settings") is None else setup["settings"]
     if not isinstance(settings, Mapping):
         raise ValueError("settings must be a mapping of campaign settings")
     sides = setup.get("sides")
@@ -386,7 +386,7 @@ def _start_event(setup: dict) -> Event:
     me = sides[0]
     name = _name(setup, me.who)
     kind = setup["kind"]
-    test = f"{'an' if kind == 'static' else 'a'} {kind} {_skill(me)} test"
+    test = f"a {kind} {_skill(me)} test"
     if kind == "contested":
         against = _name(setup, sides[1].who)
     elif kind == "static":
