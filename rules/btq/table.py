@@ -122,6 +122,8 @@ _JOKER_OPTIONS = tuple(Option(str(c), card_label(str(c))) for c in STANDARD_52)
 
 
 def _text(value, what: str) -> str:
+    if value is None:
+        return ""
     if not isinstance(value, str):
         raise ValueError(f"{what} must be text, not {value!r}")
     return value.strip()

@@ -8,6 +8,8 @@ are the engine's scenarios: played through the engine with their cards they give
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.btq.table import card_label
 from rules.btq.tests import MAX_RETESTS
@@ -583,6 +585,36 @@ def test_bad_static_setups_are_refused_with_a_reason(change, message):
     raw["names"] = {s["who"]: "Someone" for s in raw["sides"]}
     with pytest.raises(ValueError, match=message):
         ENGINE.validate_setup(raw)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.floats(allow_nan=False)
+    | st.text(max_size=6) | st.sampled_from(["gm", "player", "static", "healthy", "Health"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["who", "deck", "pool", "skill", "value", "modifiers", "reputation",
+                         "helpers", "at_risk", "secret", "name", "cap", "state", "area",
+                         "source", "cards", "win", "lose", "x"]), inner, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["kind", "origin", "intent", "stakes", "settings", "sides",
+                        "difficulty", "names", "side", "pool"]), json_values)
+def test_any_json_in_a_setup_is_taken_or_refused_with_a_value_error(where, value):
+    raw = setup()
+    if where == "side":
+        raw["sides"][1] = value
+    elif where == "pool":
+        raw["sides"][0]["pool"] = value
+    else:
+        raw[where] = value
+    try:
+        normalised = ENGINE.validate_setup(raw)
+    except ValueError as exc:
+        assert str(exc)
+    else:
+        state, _ = ENGINE.start(normalised, SeededSource(1))
+        roundtrip(state)
 
 
 def test_a_simple_test_puts_no_area_at_risk():
