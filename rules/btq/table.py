@@ -538,7 +538,8 @@ class TestEngine:
         """``test.confirm`` ``"draw"``: the cards are turned through ``source`` (retests
         included) until the test ends or waits for a Joker. ``test.joker`` ``"9H"``: the
         declaration is kept hidden; the last one resumes the test
-        (:func:`rules.btq.tests.resume`). Raises :class:`IllegalAction` (state unchanged)
+        (:func:`rules.btq.tests.resume`; a Joker named as the Card of Fate is the default,
+        D5, and its hand says ``"joker": "default"``). Raises :class:`IllegalAction` (state unchanged)
         for the wrong actor, a choice not offered, or a test that is over."""
         decision = self._decision(state, actor)
         if not isinstance(choice, str):
@@ -555,7 +556,10 @@ class TestEngine:
         if any(who not in st["declared"] for who in st["pending"]["awaiting"]):
             return st, events
         pending = st["pending"]
-        result = resume(PendingTest.from_dict(pending), st["declared"], source)
+        fate = pending["current"]["fate"]
+        # Named as the Card of Fate is the default (D5): the record says so ("default").
+        declared = {who: None if card == fate else card for who, card in st["declared"].items()}
+        result = resume(PendingTest.from_dict(pending), declared, source)
         return st, events + _settle(st, result, len(pending["rounds"]))
 
     def default_choice(self, state: State, decision: Decision) -> str:

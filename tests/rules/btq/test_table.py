@@ -310,6 +310,7 @@ def test_the_default_names_the_joker_the_card_of_fate():
     record = final["record"]
     assert hand(record, "pc:otoole")["cards"][2] == "JK=4S"
     assert hand(record, "pc:otoole")["levels"][2] == "perfect"
+    assert hand(record, "pc:otoole")["joker"] == "default"
     assert (record["winner"], record["result"]) == ("pc:otoole", "perfect")
 
 
