@@ -539,8 +539,8 @@ class TestEngine:
         included) until the test ends or waits for a Joker. ``test.joker`` ``"9H"``: the
         declaration is kept hidden; the last one resumes the test
         (:func:`rules.btq.tests.resume`; a Joker named as the Card of Fate is the default,
-        D5, and its hand says ``"joker": "default"``). Raises :class:`IllegalAction` (state unchanged)
-        for the wrong actor, a choice not offered, or a test that is over."""
+        D5, and its hand says ``"joker": "default"``). Raises :class:`IllegalAction` (state
+        unchanged) for the wrong actor, a choice not offered, or a test that is over."""
         decision = self._decision(state, actor)
         if not isinstance(choice, str):
             raise IllegalAction(f"{choice!r} is not one of the choices for: {decision.prompt}")
