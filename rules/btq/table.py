@@ -100,6 +100,7 @@ _SETUP_KEYS = {"kind", "origin", "intent", "stakes", "settings", "sides", "diffi
 _SIDES = {"contested": 2, "static": 1, "simple": 1}
 _SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _KEY_OF_LABEL = {label: key for key, label in DIFFICULTY_LABELS.items()}
+_PLURAL = {"perfect": "Perfects", "critical": "Criticals", "ordinary": "Ordinaries"}
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
             "ten", "eleven", "twelve")
 
@@ -302,7 +303,7 @@ def _comparison_text(setup: dict, rnd: dict) -> str:
     ours, theirs = (c["a"], c["b"]) if win == 0 else (c["b"], c["a"])
     if c["by"] == "tie_break":
         return f"{winner} wins the tie-break, {card_label(ours)} over {card_label(theirs)}."
-    return f"{winner} wins on {_level(c['by'])}s, {ours} to {theirs}."
+    return f"{winner} wins on {_PLURAL[c['by']]}, {ours} to {theirs}."
 
 
 def _round_event(setup: dict, rnd: dict) -> Event:
@@ -324,8 +325,10 @@ def _hidden_damage(setup: dict, damage: dict) -> bool:
 
 
 def _damage_text(setup: dict, damage: dict) -> str:
-    return (f"{_cap(_name(setup, damage['who']))}'s {damage['area']}: "
-            f"{_level(damage['from'])} to {_level(damage['to'])}.")
+    area = (f"reputation “{damage['area']}”" if damage["cause"] == "reputation"
+            else damage["area"])
+    return (f"{_cap(_name(setup, damage['who']))}'s {area} goes from {_level(damage['from'])} "
+            f"to {_level(damage['to'])}.")
 
 
 def _summary(setup: dict, record: dict) -> str:
@@ -411,8 +414,6 @@ def _start_event(setup: dict) -> Event:
             text += f" {who} turns {_cards(side.pool.size(floor))}."
         else:
             text += f" {who}'s pool: {side.pool.explain(floor)}."
-    if kind == "static":
-        text += f" {_cap(_opposition(setup))} is turned by the GM."
     data = {"kind": kind, "origin": setup["origin"], "intent": setup["intent"],
             "stakes": dict(setup["stakes"]), "difficulty": setup["difficulty"],
             "sides": _public_sides(setup)}

@@ -143,7 +143,8 @@ def test_tv11_variant_a_jones_wins_and_the_reputation_is_damaged(mode, expected)
     result = of(events, "test.result")[0]
     assert result.data["damage"] == [{**damage, "name": "Master O'Toole"}]
     assert result.text.endswith(
-        f"Master O'Toole's Distrusted by Captain Jones: Healthy to {expected.capitalize()}.")
+        "Master O'Toole's reputation “Distrusted by Captain Jones” goes from Healthy to "
+        f"{expected.capitalize()}.")
     assert result.text.startswith(
         "Master O'Toole loses: Captain Jones wins with a Critical success. Jones docks")
 
@@ -221,7 +222,9 @@ def test_tv17_lonsdale_loses_his_wealth_test_and_wealth_is_injured():
     assert of(events, "test.result")[0].text == (
         "Captain Lonsdale loses: the opposition wins with an Ordinary success. His line of "
         "credit is suspended: a misunderstanding between the company agent and his bank's "
-        "factor. Captain Lonsdale's Wealth: Healthy to Injured.")
+        "factor. Captain Lonsdale's Wealth goes from Healthy to Injured.")
+    assert of(events, "test.round")[0].text.endswith(
+        "The opposition wins on Ordinaries, 1 to 0.")
 
 
 def test_every_scenario_names_the_book_and_turns_its_cards_in_the_kernels_order():
