@@ -126,7 +126,18 @@ from rules.btq.settings import resolve
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
 from rules.btq.tests import MAX_RETESTS, compare_successes, grade, successes
 from rules.cards import GM_DECK, PLAYER_DECK, SUITS, Card, Deck, parse_card
-from rules.engine import GM, Decision, Event, IllegalAction, Option, Outcome, State, register
+from rules.engine import (
+    GM,
+    Decision,
+    Event,
+    IllegalAction,
+    Option,
+    Outcome,
+    Scenario,
+    State,
+    load_scenarios,
+    register,
+)
 from rules.random import RandomSource
 
 __all__ = [
@@ -1824,6 +1835,18 @@ class NavalEngine:
             "waiting_for": None if aw is None else {"actor": aw["actor"], "kind": aw["kind"]},
             "result": _copy(state["result"]),
         }
+
+    def scenarios(self) -> dict[str, Scenario]:
+        """The book's one-on-one battles, from ``rules/btq/scenarios/naval/*.json``:
+        ``hermes_vs_corsair`` (BtQ L2533-2603, TV-N06..TV-N09, with the book's cards and
+        decisions: it ends on TV-N09's tracks), ``london_vs_condor`` (BtQ L2401-2402,
+        L2422-2436, L2460-2470; TV-N02..TV-N05, to the London's first Broadside!),
+        ``london_vs_vulture`` (BtQ L2498-2506; TV-N10 one on one, to the Broadside! pools),
+        ``condor_boards_london`` (BtQ L2512-2515; TV-N11), ``london_on_fire`` (BtQ
+        L2660-2669; TV-N12) and ``london_fights_fire`` (BtQ L2670-2674; TV-N13, D22). Where
+        the book gives no cards for a step, the scenario's cards are made up to give the
+        book's result, and its ``source`` says so."""
+        return load_scenarios("rules.btq", "scenarios/naval")
 
 
 ENGINE = register(NavalEngine())
