@@ -71,7 +71,9 @@ class EventSerializer(serializers.Serializer):
 
 
 class JobSerializer(serializers.ModelSerializer):
-    """A background job as the user in ``context["participants"]`` may see it."""
+    """A background job, as you may see it."""
+
+    # context["participants"]: whom the user plays in the job's battle (selectors).
 
     kind = serializers.CharField(read_only=True, help_text="resolve_rest.")
     status = serializers.CharField(read_only=True,

@@ -6,6 +6,10 @@ state, the random source's position and the new events in one transaction: a ref
 changes nothing. The kernel is engine-agnostic (``rules.engine``); only
 :func:`_record_btq_naval` knows what a Beat to Quarters battle means for the campaign's ships.
 
+Background jobs (:func:`job_run`, :func:`job_sweep`) hold a lease on their job, renewed
+with every chunk they commit, so a job whose worker died is taken up by another from its
+last committed chunk; ``config/settings.py`` explains the timings.
+
 Provably fair draws (DESIGN.md, "Roles and trust"): the seed is chosen with ``secrets`` at
 creation, its SHA-256 is published when the battle starts, and the seed is revealed when it
 ends, so anyone can replay the battle (:func:`encounter_replay`).

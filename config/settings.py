@@ -166,7 +166,7 @@ SPECTACULAR_SETTINGS = {
 # holds. The soft time limit interrupts a task (its job ends failed, the chunk rolled back),
 # the hard limit kills the process; both lie well above a slice and well inside Redis's
 # visibility timeout (after which Redis hands an unacknowledged message to another worker):
-# chunk + pace < lease, slice < soft < hard < visibility, checked below.
+# chunk + pace < lease, slice + chunk + pace < soft < hard < visibility, checked below.
 JOB_LEASE_SECONDS = env_float("QUARTERDECK_JOB_LEASE_SECONDS", 20)
 JOB_SWEEP_SECONDS = env_float("QUARTERDECK_JOB_SWEEP_SECONDS", 5)
 JOB_SLICE_SECONDS = env_float("QUARTERDECK_JOB_SLICE_SECONDS", 5)
@@ -176,11 +176,11 @@ CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 20)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 30)
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 60)
 if not (JOB_CHUNK_SECONDS + JOB_PACE_SECONDS < JOB_LEASE_SECONDS
-        and JOB_SLICE_SECONDS < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT
-        < CELERY_VISIBILITY_TIMEOUT):
+        and JOB_SLICE_SECONDS + JOB_CHUNK_SECONDS + JOB_PACE_SECONDS
+        < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT < CELERY_VISIBILITY_TIMEOUT):
     raise ImproperlyConfigured(
-        "The job timings must keep chunk + pace < lease and slice < soft time limit < hard "
-        "time limit < visibility timeout (config/settings.py explains why)."
+        "The job timings must keep chunk + pace < lease and slice + chunk + pace < soft time "
+        "limit < hard time limit < visibility timeout (config/settings.py explains why)."
     )
 
 # Redis when REDIS_URL is set, else a broker on the filesystem that needs no server.
