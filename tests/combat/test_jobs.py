@@ -237,3 +237,15 @@ def test_the_gm_cancels_a_battle_between_two_slices_of_its_job(book_battle, gm, 
     assert book_battle.events.count() == events + 1  # the cancel's own event, nothing after
     assert len(book_battle.choices) == 2
     assert write_backs(book_battle) == 0
+
+
+@pytest.mark.parametrize("status, ends", [(Encounter.Status.CANCELLED, Job.Status.CANCELLED),
+                                          (Encounter.Status.FINISHED, Job.Status.FAILED)])
+def test_a_job_whose_battle_ended_by_another_path_never_ends_done(book_battle, gm, status,
+                                                                  ends):
+    # The admin, or a data repair, changes a battle's status without the cancel service.
+    job = encounter_resolve_rest(encounter=book_battle, user=gm)
+    Encounter.objects.filter(pk=book_battle.pk).update(status=status)
+    job = job_run(job_id=job.pk)
+    assert job.status == ends and job.steps == 0
+    assert write_backs(book_battle) == 0
