@@ -47,11 +47,14 @@ run: demo
 	@echo "    smith     player: Midshipman Smith"
 	@echo
 	@trap 'kill 0' EXIT; \
-	$(BIN)/celery -A config worker --loglevel=INFO --concurrency=2 & \
+	$(BIN)/celery -A config worker -B --loglevel=INFO --concurrency=2 & \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# -B embeds celery beat, which sends the sweep that hands the jobs of dead workers to the
+# living (config/settings.py explains the jobs' settings).
 worker: install
-	$(BIN)/celery -A config worker --loglevel=INFO
+	@mkdir -p var
+	$(BIN)/celery -A config worker -B --loglevel=INFO
 
 test: install-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -26,6 +26,7 @@ class EncounterAdmin(admin.ModelAdmin):
 
 @admin.register(Job)
 class JobAdmin(admin.ModelAdmin):
-    list_display = ("encounter", "kind", "status", "progress", "created_at", "finished_at")
+    list_display = ("encounter", "kind", "status", "steps", "created_at", "finished_at")
     list_filter = ("kind", "status")
-    readonly_fields = ("claimed_at", "finished_at", "error", "result")
+    readonly_fields = ("claimed_at", "finished_at", "error", "steps", "lease_owner", "lease_until",
+                       "takeovers")

@@ -71,14 +71,36 @@ class EventSerializer(serializers.Serializer):
 
 
 class JobSerializer(serializers.ModelSerializer):
+    """A background job, as you may see it."""
+
+    # context["participants"]: whom the user plays in the job's battle (selectors).
+
     kind = serializers.CharField(read_only=True, help_text="resolve_rest.")
-    status = serializers.CharField(read_only=True, help_text="queued, running, done or failed.")
-    progress = serializers.IntegerField(read_only=True, help_text="0-100.")
+    status = serializers.CharField(read_only=True,
+                                   help_text="queued, running, done, failed or cancelled.")
+    steps = serializers.IntegerField(read_only=True, help_text="Decisions played so far (how "
+                                     "many are left is not known before they are played).")
+    error = serializers.SerializerMethodField(help_text="Why it failed; GM only.")
+    outcome = serializers.SerializerMethodField(help_text="The battle's outcome once done, as "
+                                                "you may see it (the same as the battle's).")
 
     class Meta:
         model = Job
-        fields = ["id", "encounter", "kind", "status", "progress", "created_at", "claimed_at",
-                  "finished_at", "error", "result"]
+        fields = ["id", "encounter", "kind", "status", "steps", "created_at", "claimed_at",
+                  "finished_at", "error", "outcome"]
+
+    def get_error(self, job: Job) -> str:
+        return job.error if "gm" in self.context["participants"] else ""
+
+    def get_outcome(self, job: Job) -> dict | None:
+        if job.status != Job.Status.DONE:
+            return None
+        return selectors.outcome_for(job.encounter, self.context["participants"])
+
+
+def _job(user, job: Job) -> dict:
+    participants = selectors.participant_ids_for(user, job.encounter)
+    return JobSerializer(job, context={"participants": participants}).data
 
 
 class EncounterDetailSerializer(EncounterSummarySerializer):
@@ -248,13 +270,13 @@ class EncounterResolveView(APIView):
     def post(self, request, pk):
         encounter = selectors.encounter_for_user(request.user, pk)
         job = services.encounter_resolve_rest(encounter=encounter, user=request.user)
-        return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+        return Response(_job(request.user, job), status=status.HTTP_202_ACCEPTED)
 
 
 class JobView(APIView):
     @extend_schema(responses=JobSerializer)
     def get(self, request, pk):
-        return Response(JobSerializer(selectors.job_for_user(request.user, pk)).data)
+        return Response(_job(request.user, selectors.job_for_user(request.user, pk)))
 
 
 urlpatterns = [

@@ -4,8 +4,11 @@
 An :class:`Encounter` is one game of a registered engine (``rules.engine.get_engine``): its
 setup, the current state, the position of its random source and the choices made so far,
 so that the whole battle can be replayed from its seed. Changes go through
-``combat.services`` only; ``version`` is bumped by every change, which refuses a step taken
-from a stale page.
+``combat.services`` only; ``version`` is bumped by every change a person makes (begin, a
+decision, cancel), which refuses a step taken from a stale page. The steps a background job
+plays do not bump it: while a job runs nobody else may decide (``encounter_act`` refuses),
+so a job's steps are no edit a person could overwrite, and the GM's cancel is never stale
+because of them.
 """
 
 from django.conf import settings as django_settings
@@ -123,12 +126,20 @@ class EncounterEvent(models.Model):
 
 
 class Job(models.Model):
-    """A unit of background work on an encounter, run by a Celery worker.
+    """A unit of background work on an encounter, run by Celery workers (DESIGN.md, jobs).
 
-    The job's state lives here, not in Celery's result store: a worker claims a queued job
-    with a conditional update (``queued`` -> ``running``), so a message delivered twice runs
-    once. ``progress`` is 0-100; ``result`` JSON details once ``done``; ``error`` the reason
-    once ``failed``.
+    The job's state lives here, not in Celery's result store. A worker claims an open job
+    with a conditional update that takes its lease (``lease_owner``: the worker's
+    ``host:pid:nonce``; ``lease_until``: when the lease runs out unless renewed, which the
+    worker does with every step it commits). A job with no ``lease_owner`` or whose lease
+    ran out may be claimed by any worker, so a message delivered twice runs once and a job
+    whose worker died is taken up again (``combat.services.job_run``, ``job_sweep``).
+    ``takeovers`` counts the leases taken from workers that stopped renewing them.
+    ``steps`` counts the decisions the job has played (committed with them, so each counts
+    once); there is no percentage, since how long a battle lasts is not known before it is
+    played. ``error`` is the reason once ``failed``. The outcome is the encounter's
+    (``combat.selectors.outcome_for`` says who sees what of it). A job ends ``cancelled``
+    when its battle is cancelled, before or while it runs.
     """
 
     class Kind(models.TextChoices):
@@ -139,11 +150,18 @@ class Job(models.Model):
         RUNNING = "running", "Running"
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    OPEN = (Status.QUEUED, Status.RUNNING)
+    """The statuses of a job that still has work to do."""
 
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="jobs")
     kind = models.CharField(max_length=30, choices=Kind.choices)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    progress = models.PositiveSmallIntegerField(default=0)
+    steps = models.PositiveIntegerField(default=0)
+    lease_owner = models.CharField(max_length=200, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    takeovers = models.PositiveSmallIntegerField(default=0)
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -155,14 +173,14 @@ class Job(models.Model):
     claimed_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
-    result = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "lease_until"], name="job_open_lease")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} ({self.status}, {self.progress}%)"
+        return f"{self.get_kind_display()} ({self.status}, {self.steps} steps)"
 
     @property
     def is_open(self) -> bool:
-        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+        return self.status in self.OPEN

@@ -17,6 +17,8 @@ from combat.models import Encounter, EncounterEvent, Job
 from rules.engine import GM, get_engine
 
 PC_PREFIX = "pc:"
+COMPUTER = "the computer"
+"""Who the battle waits for while a job resolves it."""
 OBSERVER = "observer"
 """The participant id used for the view of a member who has no participant in the battle:
 engines show such a viewer only what every participant sees."""
@@ -127,9 +129,12 @@ def decisions_for(encounter: Encounter, participants: list[str]) -> tuple[list[d
     """The pending decisions: ``(mine, waiting)``. ``mine`` are those ``participants`` may make
     (all of them for the GM), as ``Decision.as_dict()`` plus the actor's display name, the
     GM's ``default`` being the next stacked decision when it fits;
-    ``waiting`` the display names of the others' actors, without their options."""
+    ``waiting`` the display names of the others' actors, without their options. While a job
+    resolves the battle, nobody else decides: ``([], ["the computer"])``."""
     if encounter.status != Encounter.Status.ACTIVE:
         return [], []
+    if encounter.jobs.filter(status__in=Job.OPEN).exists():
+        return [], [COMPUTER]
     engine = get_engine(encounter.engine)
     names = {**engine.participants(encounter.state), GM: "the GM"}
     mine, waiting = [], []
@@ -159,7 +164,8 @@ def view_for(encounter: Encounter, participants: list[str]) -> dict | None:
 def outcome_for(encounter: Encounter, participants: list[str]) -> dict | None:
     """The outcome as ``participants`` may see it: all of it for the GM; for anyone else only
     ``winner``, ``result`` and ``summary`` (the engine's ``data`` may hold GM-only details,
-    such as the enemy's Ship Morale)."""
+    such as the enemy's Ship Morale). The one rule for every page, API answer and job that
+    shows an outcome."""
     if encounter.outcome is None or GM in participants:
         return encounter.outcome
     return {k: encounter.outcome.get(k) for k in ("winner", "result", "summary")}

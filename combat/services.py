@@ -6,6 +6,10 @@ state, the random source's position and the new events in one transaction: a ref
 changes nothing. The kernel is engine-agnostic (``rules.engine``); only
 :func:`_record_btq_naval` knows what a Beat to Quarters battle means for the campaign's ships.
 
+Background jobs (:func:`job_run`, :func:`job_sweep`) hold a lease on their job, renewed
+with every chunk they commit, so a job whose worker died is taken up by another from its
+last committed chunk; ``config/settings.py`` explains the timings.
+
 Provably fair draws (DESIGN.md, "Roles and trust"): the seed is chosen with ``secrets`` at
 creation, its SHA-256 is published when the battle starts, and the seed is revealed when it
 ends, so anyone can replay the battle (:func:`encounter_replay`).
@@ -15,12 +19,19 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import logging
+import os
 import secrets
+import socket
+import time
+from datetime import timedelta
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Case, DateTimeField, F, Max, Q, Value, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from campaigns.selectors import require_gm
@@ -35,8 +46,13 @@ from ships.services import ship_reveal
 logger = logging.getLogger(__name__)
 
 RESOLVE_CHUNK = 25
-"""Decisions a background resolution applies per transaction: small enough that players see
-the battle move and that a human's step never waits long for the row lock."""
+"""The most decisions a background resolution applies per transaction (a chunk also ends
+after ``settings.JOB_CHUNK_SECONDS``): small enough that players see the battle move and
+that a human's step (the GM's cancel) never waits long for the row lock."""
+
+MAX_TAKEOVERS = 3
+"""A job whose lease has been taken from a dead worker more often than this is failed: what
+killed those workers (a step that exhausts memory or time) would kill the next one too."""
 
 
 def seed_hash(seed: str) -> str:
@@ -175,26 +191,33 @@ def _round_of(state: dict) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _records(events: list[Event], *, round_: int | None) -> list[dict]:
+    """``events`` as the fields of their log rows (``kind``, ``text``, ``data``, ``gm_data``,
+    ``visible_to``, ``round``), as stored and as a replay compares them. ``round_`` is the
+    round the step began in; an event whose ``data`` carries an integer ``"round"`` (a new
+    round beginning) moves the events from it on to that round."""
+    rows = []
+    for e in events:
+        round_ = _round_of(e.data) if _round_of(e.data) is not None else round_
+        rows.append({
+            "kind": e.kind,
+            "text": e.text,
+            "data": e.data,
+            "gm_data": e.gm_data,
+            "visible_to": None if e.visible_to is None else sorted(e.visible_to),
+            "round": round_,
+        })
+    return rows
+
+
 def _append_events(encounter: Encounter, events: list[Event], *, round_: int | None
                    ) -> list[EncounterEvent]:
-    """Append ``events`` to the log. ``round_`` is the round the step began in; an event
-    whose ``data`` carries an integer ``"round"`` (a new round beginning) moves the events
-    from it on to that round."""
+    """Append ``events`` to the log (:func:`_records`)."""
     last = encounter.events.aggregate(last=Max("seq"))["last"] or 0
-    rows = []
-    for i, e in enumerate(events, start=1):
-        round_ = _round_of(e.data) if _round_of(e.data) is not None else round_
-        rows.append(EncounterEvent(
-            encounter=encounter,
-            seq=last + i,
-            kind=e.kind,
-            text=e.text,
-            data=e.data,
-            gm_data=e.gm_data,
-            visible_to=None if e.visible_to is None else sorted(e.visible_to),
-            round=round_,
-        ))
-    return EncounterEvent.objects.bulk_create(rows)
+    return EncounterEvent.objects.bulk_create([
+        EncounterEvent(encounter=encounter, seq=last + i, **row)
+        for i, row in enumerate(_records(events, round_=round_), start=1)
+    ])
 
 
 def _locked(encounter: Encounter) -> Encounter:
@@ -262,6 +285,16 @@ def encounter_create(
     return encounter
 
 
+def _opening(encounter: Encounter) -> Event:
+    """The first event of every encounter: its seed's hash is published."""
+    return Event(
+        "encounter.start",
+        f"The battle begins. The hash of its seed is {encounter.seed_hash}; the seed is "
+        "revealed when the battle ends.",
+        data={"seed_hash": encounter.seed_hash, "engine": encounter.engine},
+    )
+
+
 @transaction.atomic
 def encounter_start(*, encounter: Encounter, user, expected_version) -> Encounter:
     """Begin a prepared encounter (GMs only): the engine's opening events are logged and the
@@ -285,13 +318,7 @@ def encounter_start(*, encounter: Encounter, user, expected_version) -> Encounte
     encounter.status = Encounter.Status.ACTIVE
     encounter.started_at = timezone.now()
     encounter.version += 1
-    opening = Event(
-        "encounter.start",
-        f"The battle begins. The hash of its seed is {encounter.seed_hash}; the seed is "
-        "revealed when the battle ends.",
-        data={"seed_hash": encounter.seed_hash, "engine": encounter.engine},
-    )
-    _append_events(encounter, [opening, *events], round_=None)
+    _append_events(encounter, [_opening(encounter), *events], round_=None)
     _finish_if_over(encounter, kernel, user)
     encounter.save()
     log_append(campaign=encounter.campaign, kind="battle.started", actor=user,
@@ -303,8 +330,11 @@ def encounter_start(*, encounter: Encounter, user, expected_version) -> Encounte
 def encounter_cancel(*, encounter: Encounter, user, expected_version) -> Encounter:
     """Call off a battle being prepared or running (GMs only): its status becomes cancelled,
     nothing is written back to the ships, which are free for another battle, and the
-    campaign log says so. ``ValidationError`` if it has already ended;
-    :class:`campaigns.services.StaleVersion` if ``expected_version`` is old."""
+    campaign log says so. Its open job ends ``cancelled`` here, in the same transaction:
+    a worker playing it stops at its next chunk (the cancel waits at most one chunk for the
+    row lock), one that has not begun never will. ``ValidationError`` if it has already
+    ended; :class:`campaigns.services.StaleVersion` if ``expected_version`` is old (a
+    running job does not move the version: see ``Encounter``)."""
     encounter = _locked(encounter)
     require_gm(user, encounter.campaign)
     check_version(encounter, expected_version)
@@ -313,6 +343,10 @@ def encounter_cancel(*, encounter: Encounter, user, expected_version) -> Encount
     was_running = encounter.status == Encounter.Status.ACTIVE
     encounter.status = Encounter.Status.CANCELLED
     encounter.version += 1
+    encounter.jobs.filter(status__in=Job.OPEN).update(
+        status=Job.Status.CANCELLED, finished_at=timezone.now(), lease_owner="",
+        lease_until=None,
+    )
     if was_running:
         _append_events(encounter, round_=_round_of(encounter.state), events=[Event(
             "encounter.cancelled",
@@ -336,6 +370,19 @@ def _apply(encounter: Encounter, table: _Table, actor: str, kind: str, choice: s
     _append_events(encounter, events, round_=round_)
 
 
+def _ending(encounter: Encounter, outcome, last_text: str | None) -> Event:
+    """The last event of a finished encounter: the outcome (unless the engine's last event,
+    ``last_text``, said it already) and the seed revealed."""
+    said = "The battle is over." if last_text == outcome.summary else outcome.summary
+    return Event(
+        "encounter.end",
+        f"{said} The seed is revealed: {encounter.seed}.",
+        data={"seed": encounter.seed, "seed_hash": encounter.seed_hash,
+              "winner": outcome.winner, "result": outcome.result,
+              "stacked_cards": encounter.stacked_cards},
+    )
+
+
 def _finish_if_over(encounter: Encounter, kernel: Engine, user) -> bool:
     """If the game is over: reveal the seed, store the outcome, write it back to the
     campaign (ships, log). Returns whether it is over."""
@@ -346,14 +393,8 @@ def _finish_if_over(encounter: Encounter, kernel: Engine, user) -> bool:
     encounter.finished_at = timezone.now()
     encounter.outcome = outcome.as_dict()
     last_text = encounter.events.order_by("-seq").values_list("text", flat=True).first()
-    said = "The battle is over." if last_text == outcome.summary else outcome.summary
-    _append_events(encounter, round_=_round_of(encounter.state), events=[Event(
-        "encounter.end",
-        f"{said} The seed is revealed: {encounter.seed}.",
-        data={"seed": encounter.seed, "seed_hash": encounter.seed_hash,
-              "winner": outcome.winner, "result": outcome.result,
-              "stacked_cards": encounter.stacked_cards},
-    )])
+    _append_events(encounter, round_=_round_of(encounter.state),
+                   events=[_ending(encounter, outcome, last_text)])
     recorder = _AFTER_BATTLE.get(encounter.engine)
     if recorder is not None:
         recorder(encounter, kernel, outcome)
@@ -378,9 +419,9 @@ def encounter_act(
 
     The GM may act for any participant, a player only for his own PCs
     (``PermissionDenied``). Refused with nothing changed: a stale ``expected_version``
-    (:class:`campaigns.services.StaleVersion`), a battle that is not running, a decision
-    that is not pending, an illegal choice (``ValidationError`` with the rules' reason).
-    Returns the new events.
+    (:class:`campaigns.services.StaleVersion`), a battle that is not running or that a job
+    is resolving, a decision that is not pending, an illegal choice (``ValidationError``
+    with the rules' reason). Returns the new events.
     """
     encounter = _locked(encounter)
     if not _may_act_for(user, encounter, actor):
@@ -389,6 +430,9 @@ def encounter_act(
         raise ValidationError("This battle is over: no more decisions can be made.")
     if encounter.status != Encounter.Status.ACTIVE:
         raise ValidationError("This battle has not begun yet.")
+    if encounter.jobs.filter(status__in=Job.OPEN).exists():
+        raise ValidationError("The computer is resolving the rest of this battle: wait for "
+                              "the result, or cancel the battle.")
     check_version(encounter, expected_version)
     kernel = _engine(encounter.engine)
     pending = [d for d in kernel.pending(encounter.state)
@@ -413,15 +457,19 @@ def encounter_act(
 @transaction.atomic
 def encounter_resolve_rest(*, encounter: Encounter, user) -> Job:
     """Queue a job that plays the battle to its end with the default choices (GMs only).
-    The Celery task is sent when the transaction commits. ``ValidationError`` if the battle
-    is not running or a resolution is already queued or running."""
+    The Celery task is sent when the transaction commits; until the job ends, nobody else
+    decides in the battle. ``ValidationError`` if the battle is not running or a
+    resolution is already queued or running."""
     encounter = _locked(encounter)
     require_gm(user, encounter.campaign)
     if encounter.status != Encounter.Status.ACTIVE:
         raise ValidationError("Only a battle in progress can be resolved.")
-    if encounter.jobs.filter(status__in=[Job.Status.QUEUED, Job.Status.RUNNING]).exists():
+    if encounter.jobs.filter(status__in=Job.OPEN).exists():
         raise ValidationError("The rest of this battle is already being resolved.")
-    job = Job.objects.create(encounter=encounter, kind=Job.Kind.RESOLVE_REST, created_by=user)
+    # No owner: any worker may claim it. If none has by the lease's end (the message was
+    # lost), the sweep sends it again.
+    job = Job.objects.create(encounter=encounter, kind=Job.Kind.RESOLVE_REST, created_by=user,
+                             lease_until=timezone.now() + _lease())
     transaction.on_commit(lambda: _send(job.pk))
     return job
 
@@ -441,105 +489,272 @@ def _send(job_id: int) -> None:
         )
 
 
-def _remaining_decisions(encounter: Encounter, kernel: Engine) -> int:
-    """How many decisions the default policy takes from here to the end (a dry run on copies
-    of the state and of the random source; the kernel is deterministic)."""
-    table = _Table.of(encounter, kernel)
-    shadow = copy.copy(encounter)  # its state and stacked decisions move, not the encounter's
-    shadow.state = copy.deepcopy(encounter.state)
-    steps = 0
-    while (pending := kernel.pending(shadow.state)) and steps < 100_000:
-        decision = pending[0]
-        choice = _default_choice(shadow, kernel, decision)
-        _follow_stacked_choices(shadow, decision.kind, choice)
-        table.apply(decision.actor, choice)
-        shadow.state = table.state
-        steps += 1
-    return steps
+def _lease() -> timedelta:
+    return timedelta(seconds=settings.JOB_LEASE_SECONDS)
 
 
-def _resolve_chunk(job: Job, total: int, done: int) -> tuple[int, int, bool]:
-    """Apply up to :data:`RESOLVE_CHUNK` default decisions under the row lock. Returns the
-    updated ``(total, done, finished)``."""
+_TAKEOVER = Case(When(lease_owner="", then=F("takeovers")), default=F("takeovers") + 1)
+"""``takeovers`` after an update that takes or revokes a lease: one more if someone held it."""
+
+
+def _claim(job_id: int, owner: str) -> bool:
+    """Take the lease of open job ``job_id`` for ``owner`` if nobody holds it or its holder
+    let it run out (a conditional update: of two workers, one wins). Taking a lease that ran
+    out counts as a takeover."""
+    now = timezone.now()
+    return bool(
+        Job.objects.filter(pk=job_id, status__in=Job.OPEN)
+        .filter(Q(lease_owner="") | Q(lease_until__lt=now))
+        .update(
+            status=Job.Status.RUNNING, lease_owner=owner, lease_until=now + _lease(),
+            claimed_at=Coalesce("claimed_at", Value(now, output_field=DateTimeField())),
+            takeovers=_TAKEOVER,
+        )
+    )
+
+
+class _Stop(Exception):
+    """The worker no longer holds the job's lease (it was cancelled, or taken over after
+    this worker stalled): it stops without writing anything."""
+
+
+def _resolve_chunk(job: Job, owner: str) -> bool:
+    """Play one chunk of ``job`` under the battle's row lock and the job's lease: default
+    decisions until :data:`RESOLVE_CHUNK` of them, ``settings.JOB_CHUNK_SECONDS``, one
+    decision if ``settings.JOB_PACE_SECONDS`` is set, or the end of the battle. The
+    decisions, their events, the job's ``steps``, the renewed lease and, at the end, the
+    write-back to the ships and the job ``done`` commit together. Returns whether the job
+    has ended; raises :class:`_Stop` if the lease is no longer ``owner``'s."""
     with transaction.atomic():
         encounter = Encounter.objects.select_for_update().get(pk=job.encounter_id)
-        if encounter.status != Encounter.Status.ACTIVE:
-            return total, done, True
+        held = Job.objects.select_for_update().filter(
+            pk=job.pk, status=Job.Status.RUNNING, lease_owner=owner).first()
+        if held is None:
+            raise _Stop
+        if encounter.status != Encounter.Status.ACTIVE:  # ended by other means than ours
+            _job_end(held, Job.Status.CANCELLED if encounter.status == Encounter.Status.CANCELLED
+                     else Job.Status.FAILED, error=f"The battle is {encounter.status}.")
+            return True
         kernel = _engine(encounter.engine)
-        if total == 0:
-            total = max(1, _remaining_decisions(encounter, kernel))
         table = _Table.of(encounter, kernel)
-        for _ in range(RESOLVE_CHUNK):
+        most = 1 if settings.JOB_PACE_SECONDS else RESOLVE_CHUNK
+        until = time.monotonic() + settings.JOB_CHUNK_SECONDS
+        played = 0
+        while played < most and (played == 0 or time.monotonic() < until):
             pending = kernel.pending(encounter.state)
             if not pending:
                 break
             decision = pending[0]
-            choice = _default_choice(encounter, kernel, decision)
-            _apply(encounter, table, decision.actor, decision.kind, choice)
-            done += 1
-        encounter.version += 1
+            _apply(encounter, table, decision.actor, decision.kind,
+                   _default_choice(encounter, kernel, decision))
+            played += 1
         over = _finish_if_over(encounter, kernel, job.created_by)
         encounter.save()
         if not over and not kernel.pending(encounter.state):
             raise RuntimeError(f"{encounter.engine}: no decision pending and no outcome")
-        total = max(total, done + (0 if over else 1))
-        Job.objects.filter(pk=job.pk).update(progress=min(99, 100 * done // total))
-    return total, done, over
+        held.steps += played
+        held.lease_until = timezone.now() + _lease()
+        if over:
+            _job_end(held, Job.Status.DONE)
+        else:
+            held.save(update_fields=["steps", "lease_until"])
+        return over
+
+
+def _job_end(job: Job, status: str, *, error: str = "") -> None:
+    """Close ``job`` (a locked row) with ``status``, releasing its lease."""
+    job.status = status
+    job.finished_at = timezone.now()
+    job.lease_owner = ""
+    job.lease_until = None
+    job.error = error[:2000]
+    job.save()
+
+
+def _hand_off(job: Job, owner: str) -> None:
+    """End this worker's slice of ``job``: release the lease (any worker may claim it; if
+    none has by the lease's end, the sweep sends it again) and send its next message when
+    that commits."""
+    with transaction.atomic():
+        if Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, lease_owner=owner).update(
+                lease_owner="", lease_until=timezone.now() + _lease()):
+            transaction.on_commit(lambda: _send(job.pk))
+
+
+def _job_failed(job: Job, owner: str, exc: Exception) -> None:
+    """Fail ``job`` with the reason if this worker still holds it. The battle stays where the
+    last committed chunk left it; its version is bumped, since the job's steps moved it under
+    the pages that show it."""
+    reason = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)
+    with transaction.atomic():
+        encounter = Encounter.objects.select_for_update().get(pk=job.encounter_id)
+        held = Job.objects.select_for_update().filter(
+            pk=job.pk, status=Job.Status.RUNNING, lease_owner=owner).first()
+        if held is None:
+            return
+        _job_end(held, Job.Status.FAILED, error=f"{type(exc).__name__}: {reason}")
+        if encounter.status == Encounter.Status.ACTIVE:
+            encounter.version += 1
+            encounter.save(update_fields=["version", "updated_at"])
 
 
 def job_run(*, job_id: int) -> Job | None:
-    """Run a queued job; the worker calls it. The job is claimed with a conditional update,
-    so a message delivered twice runs it once: returns ``None`` if it was not queued (already
-    claimed, finished, or unknown). A ``resolve_rest`` job plays the battle to its end with
-    the default choices in chunks of :data:`RESOLVE_CHUNK` decisions, each under the row
-    lock and bumping the version; it ends ``done`` with the outcome as ``result``, or
-    ``failed`` with the reason."""
-    claimed = Job.objects.filter(pk=job_id, status=Job.Status.QUEUED).update(
-        status=Job.Status.RUNNING, claimed_at=timezone.now()
-    )
-    if not claimed:
+    """Run a slice of job ``job_id``; the worker calls it for each message. Returns ``None``
+    if the job could not be claimed: it is not open (done, failed, cancelled, unknown) or
+    another worker holds a live lease, so a message delivered twice runs once.
+
+    A ``resolve_rest`` job plays the battle with the default choices in chunks
+    (:func:`_resolve_chunk`), each committed with the renewed lease, pausing
+    ``settings.JOB_PACE_SECONDS`` after each. After ``settings.JOB_SLICE_SECONDS`` it hands
+    the job on (:func:`_hand_off`): one task never runs long, however long the battle. A
+    worker that finds its lease gone (the battle was cancelled, or another worker took the
+    job over) stops at once and writes nothing. The job ends ``done`` in the transaction
+    that finishes the battle and writes it back to the ships (once: only the lease's holder
+    can commit it, and only while the battle is running), ``cancelled`` with its battle, or
+    ``failed`` with the reason (an engine that refuses, a soft time limit, a job taken over
+    more than :data:`MAX_TAKEOVERS` times)."""
+    owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+    if not _claim(job_id, owner):
         return None
     job = Job.objects.select_related("created_by").get(pk=job_id)
-    total = done = 0
+    slice_end = time.monotonic() + settings.JOB_SLICE_SECONDS
     try:
-        over = False
-        while not over:
-            total, done, over = _resolve_chunk(job, total, done)
+        if job.takeovers > MAX_TAKEOVERS:
+            raise RuntimeError(f"its workers died {job.takeovers} times while running it")
+        while not _resolve_chunk(job, owner):
+            if time.monotonic() >= slice_end:
+                _hand_off(job, owner)
+                break
+            time.sleep(settings.JOB_PACE_SECONDS)
+    except _Stop:
+        logger.info("job %s stopped at its next step: its lease is gone (cancelled or taken "
+                    "over)", job_id)
     except Exception as exc:  # the job must end failed, whatever went wrong
         logger.exception("job %s failed", job_id)
-        reason = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)
-        Job.objects.filter(pk=job_id).update(
-            status=Job.Status.FAILED, finished_at=timezone.now(),
-            error=f"{type(exc).__name__}: {reason}"[:2000],
-        )
-    else:
-        encounter = Encounter.objects.get(pk=job.encounter_id)
-        Job.objects.filter(pk=job_id).update(
-            status=Job.Status.DONE, progress=100, finished_at=timezone.now(),
-            result={"decisions": done, "outcome": encounter.outcome},
-        )
+        _job_failed(job, owner, exc)
     job.refresh_from_db()
     return job
 
 
+def job_sweep() -> list[int]:
+    """Hand every open job whose lease ran out back to the workers: its worker died (or its
+    message was lost). The lease is revoked (counted as a takeover if a worker held it) and
+    given a new deadline, so the next sweep does not send it again while its message waits,
+    and the job is sent when that commits. Celery beat runs this every
+    ``settings.JOB_SWEEP_SECONDS``. Returns the ids of the jobs sent."""
+    now = timezone.now()
+    sent = []
+    expired = Job.objects.filter(status__in=Job.OPEN, lease_until__lt=now)
+    for job_id in expired.values_list("pk", flat=True):
+        with transaction.atomic():
+            if expired.filter(pk=job_id).update(lease_owner="", lease_until=now + _lease(),
+                                                takeovers=_TAKEOVER):
+                logger.info("job %s: its lease ran out; sent to the workers again", job_id)
+                transaction.on_commit(lambda job_id=job_id: _send(job_id))
+                sent.append(job_id)
+    return sent
+
+
+def _normal(value):
+    """``value`` as it reads back from a JSON field (tuples become lists, keys text)."""
+    return json.loads(json.dumps(value))
+
+
+def _first_difference(recorded, replayed, path: str):
+    """The first place where two JSON values differ, as ``(path, recorded, replayed)``, or
+    ``None`` if they are equal."""
+    if isinstance(recorded, dict) and isinstance(replayed, dict):
+        for key in [*recorded, *(k for k in replayed if k not in recorded)]:
+            if key not in recorded or key not in replayed:
+                return f"{path}.{key}", recorded.get(key), replayed.get(key)
+            found = _first_difference(recorded[key], replayed[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(recorded, list) and isinstance(replayed, list) and \
+            len(recorded) == len(replayed):
+        for i, (a, b) in enumerate(zip(recorded, replayed)):
+            found = _first_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    return None if recorded == replayed else (path, recorded, replayed)
+
+
+_COMPARED = ("kind", "text", "data", "gm_data", "visible_to", "round")
+"""The fields of each recorded event a replay compares (the cards are in ``data``)."""
+
+
+def _replayed_events(encounter: Encounter, kernel: Engine) -> tuple[list[dict], dict | None]:
+    """The log rows the encounter's setup, seed, stacked cards and recorded choices produce,
+    made by the same steps as the live battle, and the final state; stops at a recorded
+    choice the rules refuse, as a row ``{"kind": "refused", "text": reason}``."""
+    table = _Table(kernel, state=None, seed=encounter.seed, rng_state=None,
+                   stacked=list(encounter.stacked_cards), position=0)
+    plan = copy.copy(encounter)  # its stacked decisions move, not the encounter's
+    plan.stacked_choices_position = 0
+    rows = _records([_opening(encounter), *table.start(encounter.setup)], round_=None)
+    for step in encounter.choices:
+        round_ = _round_of(table.state)
+        try:
+            events = [*_follow_stacked_choices(plan, step["kind"], step["choice"]),
+                      *table.apply(step["actor"], step["choice"])]
+        except ValidationError as exc:
+            rows.append({"kind": "refused", "text": f"The rules refuse the recorded choice "
+                         f"{step}: {' '.join(exc.messages)}"})
+            return rows, table.state
+        rows += _records(events, round_=round_)
+    outcome = kernel.outcome(table.state)
+    if outcome is not None:
+        rows += _records([_ending(encounter, outcome, rows[-1]["text"])],
+                         round_=_round_of(table.state))
+    return rows, table.state
+
+
 def encounter_replay(*, encounter: Encounter) -> dict:
     """Replay a finished encounter from its setup, revealed seed, stacked cards and recorded
-    choices, and compare with the stored result. Returns ``{"matches": bool, "state":
-    final state, "outcome": outcome dict or None}``. ``ValidationError`` if it has not
-    ended (the seed is still secret)."""
+    choices, and compare every recorded event (its kind, text, ``data`` with the cards,
+    ``gm_data``, ``visible_to`` and round) and then the final state and outcome with what
+    the replay produces.
+
+    Returns ``{"matches": bool, "events": events compared, "state": the replayed final
+    state, "outcome": its outcome dict or None, "mismatch": None or the first difference
+    as {"seq": the event's number (None for the state or outcome), "kind": the recorded
+    event's kind, "field": e.g. "data.card_of_fate", "recorded": value, "replayed":
+    value}}``. ``ValidationError`` if it has not ended (the seed is still secret)."""
     if encounter.status != Encounter.Status.FINISHED:
         raise ValidationError("A battle can be replayed once it has ended and its seed is known.")
     kernel = _engine(encounter.engine)
-    table = _Table(kernel, state=None, seed=encounter.seed, rng_state=None,
-                   stacked=list(encounter.stacked_cards), position=0)
-    table.start(encounter.setup)
-    for step in encounter.choices:
-        table.apply(step["actor"], step["choice"])
-    state = table.state
-    outcome = kernel.outcome(state)
+    replayed, state = _replayed_events(encounter, kernel)
+    recorded = list(encounter.events.order_by("seq").values("seq", *_COMPARED))
+    outcome = kernel.outcome(state) if state is not None else None
     outcome_dict = outcome.as_dict() if outcome else None
-    return {"matches": state == encounter.state and outcome_dict == encounter.outcome,
-            "state": state, "outcome": outcome_dict}
+    mismatch = None
+    for i in range(max(len(recorded), len(replayed))):
+        mine = recorded[i] if i < len(recorded) else None
+        theirs = _normal(replayed[i]) if i < len(replayed) else None
+        if mine is None or theirs is None:
+            mismatch = {"seq": mine["seq"] if mine else i + 1,
+                        "kind": mine["kind"] if mine else None, "field": "event",
+                        "recorded": mine and mine["text"], "replayed": theirs and theirs["text"]}
+            break
+        found = next(filter(None, (_first_difference(mine[f], theirs.get(f), f)
+                                   for f in _COMPARED)), None)
+        if found:
+            field, was, now = found
+            mismatch = {"seq": mine["seq"], "kind": mine["kind"], "field": field,
+                        "recorded": was, "replayed": now}
+            break
+    if mismatch is None:
+        for name, was, now in (("state", encounter.state, state),
+                               ("outcome", encounter.outcome, outcome_dict)):
+            found = _first_difference(was, _normal(now), name)
+            if found:
+                mismatch = {"seq": None, "kind": None, "field": found[0],
+                            "recorded": found[1], "replayed": found[2]}
+                break
+    return {"matches": mismatch is None, "events": len(recorded), "state": state,
+            "outcome": outcome_dict, "mismatch": mismatch}
 
 
 def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome) -> None:

@@ -1,22 +1,24 @@
 """Celery tasks of the combat app: thin wrappers around ``combat.services`` (DESIGN.md, jobs).
 
-The job's state is in ``combat.models.Job``; the task only says which job to run. Its time
-limits keep a runaway resolution from holding a worker: the soft limit raises inside
-``job_run``, which marks the job failed.
+The job's state is in ``combat.models.Job``; a task only says which job to run. Acks, time
+limits, the sweep's schedule and how they fit together are set and explained in one place,
+the jobs block of ``config/settings.py``.
 """
 
 from celery import shared_task
 
-from combat.services import job_run
-
-SOFT_TIME_LIMIT = 110
-"""Seconds before the task is interrupted (the job is then marked failed)."""
-TIME_LIMIT = 120
-"""Seconds before the worker process running the task is killed."""
+from combat.services import job_run, job_sweep
 
 
-@shared_task(name="combat.run_job", soft_time_limit=SOFT_TIME_LIMIT, time_limit=TIME_LIMIT,
-             ignore_result=True)
+@shared_task(name="combat.run_job", ignore_result=True)
 def run_job(job_id: int) -> None:
-    """Run the queued job ``job_id`` (a second delivery of the same message does nothing)."""
+    """Run a slice of job ``job_id`` if nobody holds its lease (a second delivery of the same
+    message does nothing); the slice sends the job's next message itself."""
     job_run(job_id=job_id)
+
+
+@shared_task(name="combat.sweep_jobs", ignore_result=True)
+def sweep_jobs() -> None:
+    """Hand the open jobs whose lease ran out (their worker died) to the workers again;
+    celery beat sends this every ``JOB_SWEEP_SECONDS``."""
+    job_sweep()

@@ -39,10 +39,13 @@ def _refusal_as_message(request, *shown: type[Exception]):
 @require_GET
 def encounter_list(request, campaign_id):
     campaign = campaign_for_user(request.user, campaign_id)
+    is_gm = membership_role(request.user, campaign) == "gm"
+    participants = ["gm"] if is_gm else []
     return render(request, "combat/list.html", {
         "campaign": campaign,
-        "encounters": selectors.encounters_for_user(request.user, campaign),
-        "is_gm": membership_role(request.user, campaign) == "gm",
+        "encounters": [(encounter, selectors.outcome_for(encounter, participants))
+                       for encounter in selectors.encounters_for_user(request.user, campaign)],
+        "is_gm": is_gm,
     })
 
 
@@ -77,6 +80,7 @@ def _battle_context(request, encounter) -> dict:
         "campaign": encounter.campaign,
         "is_gm": is_gm,
         "view": selectors.view_for(encounter, participants),
+        "outcome": selectors.outcome_for(encounter, participants),
         "decisions": mine,
         "waiting": waiting,
         "events": events,
@@ -90,7 +94,7 @@ def _battle_context(request, encounter) -> dict:
 
 def _poll_token(encounter, job) -> str:
     """Changes whenever the page's panels would look different."""
-    job_part = f"{job.pk}-{job.status}-{job.progress}" if job else "none"
+    job_part = f"{job.pk}-{job.status}-{job.steps}" if job else "none"
     return f"{encounter.version}-{job_part}"
 
 

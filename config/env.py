@@ -39,3 +39,13 @@ def env_int(name: str, default: int) -> int:
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     return default if raw is None else [p.strip() for p in raw.split(",") if p.strip()]
+
+
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ImproperEnv(f"{name}={raw!r}: expected a number") from None

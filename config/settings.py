@@ -8,8 +8,9 @@ PostgreSQL and Redis.
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("QUARTERDECK_VAR_DIR", str(BASE_DIR / "var")))
@@ -134,12 +135,60 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# Celery: Redis when REDIS_URL is set, else a broker on the filesystem that needs no server.
+# Background jobs and Celery: every setting of the chain below is here, and only here.
+#
+# A job (combat.Job) is a row of our own; a Celery message only says "run job N". A worker
+# claims the job with a conditional update that takes a lease of JOB_LEASE_SECONDS, and
+# renews it with every chunk it commits. A chunk plays for at most JOB_CHUNK_SECONDS under
+# the battle's row lock, in one transaction with the battle's state, random source, choices
+# and events (and, for the last chunk, the write-back to the ships), so a worker that dies
+# loses at most the chunk it had not committed, and nothing can be written twice. The GM's
+# cancel waits at most one chunk for the row lock, and the worker stops at its next chunk.
+# A task plays for at most JOB_SLICE_SECONDS, then releases the lease and sends the job's
+# next message: tasks stay short, far inside the time limits and the broker's visibility
+# timeout, however long the battle. JOB_PACE_SECONDS pauses after each decision so the
+# table can watch the battle unfold (0: as fast as it can; one decision per chunk if set).
+#
+# When a worker dies (SIGKILL, OOM, lost machine), its lease runs out. Every
+# JOB_SWEEP_SECONDS the sweep (combat.sweep_jobs, sent by celery beat: run the worker with
+# -B, as `make run` and `make worker` do, or one `celery beat` beside the workers; several
+# beats only repeat a cheap, idempotent query) revokes expired leases and sends the jobs
+# again; a redelivered message finding the lease expired claims it directly. So a job
+# whose worker died carries on from its last committed chunk within
+# JOB_LEASE_SECONDS + JOB_SWEEP_SECONDS (25 s by default; the issue asks for under a
+# minute), with no manual step, on any broker (the filesystem broker of `make run`
+# never redelivers at all). A job taken over more than combat.services.MAX_TAKEOVERS times
+# is failed: whatever kills its workers would kill the next one too.
+#
+# Celery: acks_late with reject_on_worker_lost, so a message is acknowledged only when its
+# task has returned, and handed back to the queue if the process running it dies (a
+# prefork child killed); prefetch 1, so an idle worker is never kept from a message another
+# holds. The soft time limit interrupts a task (its job ends failed, the chunk rolled back),
+# the hard limit kills the process; both lie well above a slice and well inside Redis's
+# visibility timeout (after which Redis hands an unacknowledged message to another worker):
+# chunk + pace < lease, slice + chunk + pace < soft < hard < visibility, checked below.
+JOB_LEASE_SECONDS = env_float("QUARTERDECK_JOB_LEASE_SECONDS", 20)
+JOB_SWEEP_SECONDS = env_float("QUARTERDECK_JOB_SWEEP_SECONDS", 5)
+JOB_SLICE_SECONDS = env_float("QUARTERDECK_JOB_SLICE_SECONDS", 5)
+JOB_CHUNK_SECONDS = env_float("QUARTERDECK_JOB_CHUNK_SECONDS", 0.25)
+JOB_PACE_SECONDS = env_float("QUARTERDECK_JOB_PACE_SECONDS", 0)
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 20)
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 30)
+CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 60)
+if not (JOB_CHUNK_SECONDS + JOB_PACE_SECONDS < JOB_LEASE_SECONDS
+        and JOB_SLICE_SECONDS + JOB_CHUNK_SECONDS + JOB_PACE_SECONDS
+        < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT < CELERY_VISIBILITY_TIMEOUT):
+    raise ImproperlyConfigured(
+        "The job timings must keep chunk + pace < lease and slice + chunk + pace < soft time "
+        "limit < hard time limit < visibility timeout (config/settings.py explains why)."
+    )
+
+# Redis when REDIS_URL is set, else a broker on the filesystem that needs no server.
 REDIS_URL = env_str("REDIS_URL")
 CELERY_FS_DIR = VAR_DIR / "celery"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 else:
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -156,11 +205,19 @@ else:
 # Jobs keep their state in our own table (combat.Job), never in Celery's result store.
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 120)
-CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 150)
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "quarterdeck")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE = {
+    "sweep-expired-job-leases": {
+        "task": "combat.sweep_jobs",
+        "schedule": JOB_SWEEP_SECONDS,
+        # a sweep nobody ran in time is replaced by the next one, never piled up
+        "options": {"expires": JOB_SWEEP_SECONDS},
+    },
+}
 
 LOGGING = {
     "version": 1,

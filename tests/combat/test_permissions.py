@@ -225,3 +225,36 @@ def test_an_outsider_cannot_tell_a_battle_or_job_that_exists_from_one_that_does_
     assert outsider_client.get(reverse("api-job", args=[job.pk])).json() == {
         "detail": "No such job."}
     assert player_a_client.get(reverse("api-job", args=[job.pk])).status_code == 200
+
+
+def test_the_jobs_endpoint_shows_each_persona_what_the_battle_shows_them(
+        book_battle, gm, gm_client, player_a_client, player_b_client, outsider_client, corsair):
+    job = encounter_resolve_rest(encounter=book_battle, user=gm)
+    url = reverse("api-job", args=[job.pk])
+    for client in (gm_client, player_a_client, player_b_client):
+        running = client.get(url)
+        assert running.status_code == 200 and running.json()["outcome"] is None
+    job_run(job_id=job.pk)
+    book_battle.refresh_from_db()
+    enemy = book_battle.outcome["data"]["ships"][str(corsair.pk)]
+    # Canaries: what the full outcome says of the enemy (her Ship Morale and damage tracks
+    # after the battle), which the battle's own endpoint hides from the players.
+    canaries = {"enemy morale": f'"morale":{enemy["morale"]}',
+                "enemy tracks": json.dumps(enemy["tracks"], separators=(",", ":")),
+                "outcome data": '"data":'}
+    gm_seen = gm_client.get(url).json()
+    assert gm_seen["status"] == "done" and gm_seen["outcome"] == book_battle.outcome
+    gm_text = json.dumps(gm_seen, separators=(",", ":"))
+    for name, canary in canaries.items():
+        assert canary in gm_text, f"the GM should see the {name}"
+    for client in (player_a_client, player_b_client):
+        seen = client.get(url)
+        battle = client.get(reverse("api-encounter-detail", args=[book_battle.pk])).json()
+        assert seen.status_code == 200
+        assert seen.json()["outcome"] == battle["outcome"]  # the same selector
+        assert set(seen.json()["outcome"]) == {"winner", "result", "summary"}
+        text = seen.content.decode()
+        for name, canary in canaries.items():
+            assert canary not in text, f"a player sees the {name} in the job"
+    answer = outsider_client.get(url)
+    assert answer.status_code == 404 and answer.json() == {"detail": "No such job."}

@@ -1,5 +1,7 @@
 """``manage.py combat_replay ID``: replay a finished battle from its revealed seed and check
-that it ends as recorded (provably fair draws, DESIGN.md "Roles and trust")."""
+every recorded event, then the final state and outcome, against the replay (provably fair
+draws, DESIGN.md "Roles and trust"). Exits non-zero, naming the first event that differs,
+if anything does."""
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
@@ -8,8 +10,17 @@ from combat.models import Encounter
 from combat.services import encounter_replay, seed_hash
 
 
+def describe(mismatch: dict) -> str:
+    """The first difference of a replay (``encounter_replay``'s ``mismatch``), for a person."""
+    where = (f"event #{mismatch['seq']} ({mismatch['kind']})" if mismatch["seq"] is not None
+             else "the final result")
+    return (f"{where} differs in {mismatch['field']}: recorded {mismatch['recorded']!r}, "
+            f"replayed {mismatch['replayed']!r}")
+
+
 class Command(BaseCommand):
-    help = "Replay a finished battle from its seed, stacked cards and decisions; compare."
+    help = ("Replay a finished battle from its seed, stacked cards and decisions; compare every "
+            "event, the final state and the outcome.")
 
     def add_arguments(self, parser):
         parser.add_argument("encounter_id", type=int)
@@ -25,8 +36,14 @@ class Command(BaseCommand):
         hash_ok = seed_hash(encounter.seed) == encounter.seed_hash
         self.stdout.write(f"seed {encounter.seed}: SHA-256 "
                           f"{'matches' if hash_ok else 'DOES NOT match'} the published hash")
-        self.stdout.write(f"{len(encounter.choices)} decisions replayed; outcome: "
+        self.stdout.write(f"{len(encounter.choices)} decisions replayed, {replay['events']} "
+                          f"events compared; outcome: "
                           f"{(replay['outcome'] or {}).get('summary', 'none')}")
-        if not (hash_ok and replay["matches"]):
-            raise CommandError("The replay does not match the recorded battle.")
-        self.stdout.write(self.style.SUCCESS("The replay matches the recorded battle."))
+        if replay["mismatch"] is not None:
+            raise CommandError("The replay does not match the recorded battle: "
+                               + describe(replay["mismatch"]))
+        if not hash_ok:
+            raise CommandError("The replay does not match the recorded battle: the seed is not "
+                               "the one whose hash was published.")
+        self.stdout.write(self.style.SUCCESS("The replay matches the recorded battle, event by "
+                                             "event."))
