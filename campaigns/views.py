@@ -70,7 +70,6 @@ def campaign_detail(request, pk):
         "campaign": campaign,
         "role": role,
         "battles": selectors.unfinished_first(encounters_for_user(request.user, campaign)),
-        "awaiting_me": selectors.card_tests_awaiting(request.user, campaign),
         "is_gm": role == Membership.Role.GM,
         "members": selectors.campaign_members(campaign),
         "pcs": [c for c in characters if c.kind == Character.Kind.PC],

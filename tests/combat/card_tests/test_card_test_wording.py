@@ -10,7 +10,7 @@ from rules.random import ScriptedSource
 
 
 def test_the_preview_asks_for_the_npc_instead_of_naming_none(gm_client, campaign, pc_a):
-    html = gm_client.post(reverse("campaigns:card_test_preview", args=[campaign.pk]),
+    html = gm_client.post(reverse("card_tests:preview", args=[campaign.pk]),
                           {"character": pc_a.pk, "skill": "seamanship", "opposition": "npc",
                            "intent": "x"}).content.decode()
     assert "Choose the NPC." in html and "None" not in html
@@ -18,7 +18,7 @@ def test_the_preview_asks_for_the_npc_instead_of_naming_none(gm_client, campaign
 
 def test_the_form_tags_each_opposition_field_and_shows_the_odds_above_the_stakes(
         gm_client, campaign, pc_a):
-    url = reverse("campaigns:card_test_new", args=[campaign.pk])
+    url = reverse("card_tests:new", args=[campaign.pk])
     html = gm_client.get(f"{url}?character={pc_a.pk}").content.decode()
     for name, opposition in (("opponent", "npc"), ("opponent_skill", "npc"),
                              ("difficulty", "difficulty"), ("difficulty_cards", "difficulty"),
@@ -39,7 +39,7 @@ def test_the_result_names_whose_health_was_damaged(player_a_client, campaign, gm
                              version=test.version,
                              source=ScriptedSource("2C 2D 3D 4D 5D AH KH QH JH 10H"))
     assert test.status == CardTest.Status.DONE
-    html = player_a_client.get(reverse("campaigns:card_test",
+    html = player_a_client.get(reverse("card_tests:detail",
                                        args=[campaign.pk, test.pk])).content.decode()
     assert "Lieutenant Anne Able won" in html
     assert "Captain Nemo Nobody’s Health: Healthy →" in html
