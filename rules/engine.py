@@ -26,7 +26,9 @@ Simultaneous decisions (orders written secretly, then revealed) appear together 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any, Protocol, runtime_checkable
 
 from rules.random import RandomSource
@@ -127,6 +129,27 @@ class Outcome:
                 "data": self.data}
 
 
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A named setup from a rule book: a worked example to replay, demo or check against.
+
+    ``name`` the registry key (``"hermes_vs_corsair"``), ``title`` what a person reads,
+    ``setup`` a setup the engine's :meth:`Engine.validate_setup` accepts, ``cards`` the book's
+    cards in the order the engine draws them, for a :class:`rules.random.ScriptedSource`
+    (``""`` if the book gives none), ``choices`` the book's decisions in the order the engine
+    asks for them, each ``{"actor", "kind", "choice"}`` (``()`` if none; see
+    :func:`play_scenario`), ``source`` the book and lines it comes from (for docs and tests,
+    never shown on a player's page).
+    """
+
+    name: str
+    title: str
+    setup: dict
+    cards: str = ""
+    choices: tuple[dict, ...] = ()
+    source: str = ""
+
+
 @runtime_checkable
 class Engine(Protocol):
     """What an encounter engine provides. ``state`` is JSON-serialisable and never mutated
@@ -164,6 +187,96 @@ class Engine(Protocol):
 
     def view(self, state: State, participant: str) -> dict:
         """What ``participant`` may see of the state, as JSON (the referee sees it all)."""
+
+    def scenarios(self) -> dict[str, Scenario]:
+        """The book's worked examples for this engine, name -> :class:`Scenario` (a fresh
+        copy on every call: changing one changes nothing for the next caller)."""
+
+
+_SCENARIO_KEYS = {"name", "title", "setup", "cards", "choices", "source"}
+_CHOICE_KEYS = {"actor", "kind", "choice"}
+
+
+def _scenario(data: object, where: str) -> Scenario:
+    """One scenario file's JSON as a :class:`Scenario`; ``ValueError`` naming ``where`` and
+    what is wrong. ``cards`` may be one string or a list of strings (one line per test, say),
+    each with an optional ``# comment``; a choice may carry a ``note`` for the reader."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: a scenario is a JSON object, not {type(data).__name__}")
+    missing = sorted(_SCENARIO_KEYS - {"cards", "choices"} - set(data))
+    if missing:
+        raise ValueError(f"{where}: missing key {missing[0]!r}")
+    unknown = sorted(set(data) - _SCENARIO_KEYS)
+    if unknown:
+        raise ValueError(f"{where}: unknown key {unknown[0]!r}")
+    for key in ("name", "title", "source"):
+        if not isinstance(data[key], str) or not data[key].strip():
+            raise ValueError(f"{where}: {key} must be a non-empty string")
+    if not isinstance(data["setup"], dict):
+        raise ValueError(f"{where}: setup must be a JSON object")
+    cards = data.get("cards", "")
+    lines = [cards] if isinstance(cards, str) else cards
+    if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+        raise ValueError(f"{where}: cards must be a string or a list of strings")
+    choices = data.get("choices", [])
+    if not isinstance(choices, list):
+        raise ValueError(f"{where}: choices must be a list")
+    kept = []
+    for i, choice in enumerate(choices, 1):
+        if not isinstance(choice, dict) or not _CHOICE_KEYS <= set(choice) <= _CHOICE_KEYS | {
+                "note"} or not all(isinstance(choice[k], str) and choice[k] for k in _CHOICE_KEYS):
+            raise ValueError(f"{where}: choice {i} must be an object of non-empty strings "
+                             f"actor, kind and choice (and an optional note)")
+        kept.append({k: choice[k] for k in ("actor", "kind", "choice")})
+    return Scenario(data["name"], data["title"], data["setup"],
+                    " ".join(w for line in lines for w in line.split("#", 1)[0].split()),
+                    tuple(kept), data["source"])
+
+
+def load_scenarios(package: str, folder: str = "scenarios") -> dict[str, Scenario]:
+    """The scenarios shipped as ``<folder>/*.json`` in the Python package ``package``
+    (``load_scenarios("rules.btq", "scenarios/naval")``), name -> :class:`Scenario`, in
+    file-name order: the package's own static data, the only reading the kernel does.
+
+    Each file holds one JSON object ``{"name", "title", "setup", "cards", "choices",
+    "source"}`` whose ``name`` is the file's name without ``.json``. Raises ``ValueError``
+    naming the file for bad JSON or a bad shape. The setup itself is the engine's to check
+    (the tests run every scenario through ``validate_setup`` and ``start``).
+    """
+    found: dict[str, Scenario] = {}
+    root = resources.files(package).joinpath(*folder.split("/"))
+    for entry in sorted(root.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".json"):
+            continue
+        where = f"{package}:{folder}/{entry.name}"
+        try:
+            data = json.loads(entry.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{where}: not JSON ({exc})") from None
+        scenario = _scenario(data, where)
+        if scenario.name != entry.name[:-5]:
+            raise ValueError(f"{where}: its name is {scenario.name!r}, not the file's name")
+        found[scenario.name] = scenario
+    return found
+
+
+def play_scenario(engine: Engine, scenario: Scenario, source: RandomSource
+                  ) -> tuple[State, list[Event]]:
+    """Start ``scenario`` and take its choices in order, drawing from ``source`` (a
+    :class:`rules.random.ScriptedSource` of ``scenario.cards``, say). Each choice must be one
+    the game waits for: same actor and kind as a pending decision, else ``ValueError`` naming
+    the choice. Returns the state after the last choice and every event. What is left (a
+    game the book does not finish) can go on with :func:`play_out`.
+    """
+    state, events = engine.start(engine.validate_setup(scenario.setup), source)
+    for i, choice in enumerate(scenario.choices, 1):
+        waiting = [(d.actor, d.kind) for d in engine.pending(state)]
+        if (choice["actor"], choice["kind"]) not in waiting:
+            raise ValueError(f"{scenario.name}: choice {i} ({choice['actor']} "
+                             f"{choice['kind']}) is not awaited; the game waits for {waiting}")
+        state, new = engine.apply(state, choice["actor"], choice["choice"], source)
+        events.extend(new)
+    return state, events
 
 
 _REGISTRY: dict[str, Engine] = {}

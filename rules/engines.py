@@ -2,3 +2,4 @@
 :mod:`rules.engine`. Add a new engine's module here."""
 
 import rules.btq.naval  # noqa: F401
+import rules.btq.table  # noqa: F401

@@ -126,7 +126,18 @@ from rules.btq.settings import resolve
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
 from rules.btq.tests import MAX_RETESTS, compare_successes, grade, successes
 from rules.cards import GM_DECK, PLAYER_DECK, SUITS, Card, Deck, parse_card
-from rules.engine import GM, Decision, Event, IllegalAction, Option, Outcome, State, register
+from rules.engine import (
+    GM,
+    Decision,
+    Event,
+    IllegalAction,
+    Option,
+    Outcome,
+    Scenario,
+    State,
+    load_scenarios,
+    register,
+)
 from rules.random import RandomSource
 
 __all__ = [
@@ -1824,6 +1835,12 @@ class NavalEngine:
             "waiting_for": None if aw is None else {"actor": aw["actor"], "kind": aw["kind"]},
             "result": _copy(state["result"]),
         }
+
+    def scenarios(self) -> dict[str, Scenario]:
+        """The book's one-on-one battles, from ``rules/btq/scenarios/naval/*.json``:
+        ``hermes_vs_corsair`` (BtQ L2533-2603, TV-N06..TV-N09, with the book's cards and
+        decisions: it ends on TV-N09's tracks)."""
+        return load_scenarios("rules.btq", "scenarios/naval")
 
 
 ENGINE = register(NavalEngine())

@@ -13,8 +13,9 @@ The public kernel interface, for the web layer, scripts and plugins:
   (who wins one draw), :func:`compare` (who wins and what decided it);
 * describing a test: :class:`Pool` (skill, :class:`Modifier` pairs ``(source, cards)``, a
   :class:`Reputation`, :class:`Helper` s, the unskilled flag), :class:`Side` (who, pool,
-  deck, :class:`AtRisk` area), :data:`DIFFICULTIES`, :func:`damage_penalty`,
-  :func:`crusty_old_seadog`, :func:`overcome_great_hardship`;
+  deck, :class:`AtRisk` area), :data:`DIFFICULTIES`, :func:`difficulty_side`,
+  :func:`check_sides`, :func:`damage_penalty`, :func:`crusty_old_seadog`,
+  :func:`overcome_great_hardship`;
 * running a test in one call: :func:`contested_test`, :func:`static_test`,
   :func:`simple_test`, each returning a :class:`TestRecord`;
 * running it in two phases, when a player must name a Joker: :func:`start_contested`,
@@ -964,7 +965,10 @@ def _decks(sides: tuple[Side, ...]) -> dict[str, Deck]:
     return decks
 
 
-def _check_sides(kind: str, sides: tuple[Side, ...]) -> tuple[Side, ...]:
+def check_sides(kind: str, sides: tuple[Side, ...]) -> tuple[Side, ...]:
+    """``sides`` if they can meet in a test of ``kind``: :class:`Side` objects of different
+    ``who``, no two turning from the same player deck, no area at risk in a simple test (D4).
+    Raises :class:`TestError` saying why not. (The count of sides is the caller's.)"""
     for side in sides:
         if not isinstance(side, Side):
             raise TestError(f"a test is made by Side objects, not {side!r}")
@@ -1060,14 +1064,18 @@ def _run(kind: str, intent: str, sides: tuple[Side, ...], settings: dict,
 
 def _start(kind: str, sides: tuple[Side, ...], source: RandomSource, settings: Mapping | None,
            intent: str) -> TestRecord | PendingTest:
-    sides = _check_sides(kind, sides)
+    sides = check_sides(kind, sides)
     used = _settings(settings)
     decks = _decks(sides)
     return _run(kind, intent, sides, used, (), _deal(1, sides, used, source, decks), source,
                 decks)
 
 
-def _difficulty_side(difficulty: str | int) -> Side:
+def difficulty_side(difficulty: str | int) -> Side:
+    """The GM's side of a static test (BtQ L1258-1260): ``who`` :data:`DIFFICULTY`, a pool
+    of the difficulty's size by key or label (``"challenging"``, ``"Damned Hard!"``) or a
+    number of opposition cards (BtQ L1747), from the GM deck. Raises :class:`TestError` for
+    an unknown difficulty or a negative or fractional number."""
     if isinstance(difficulty, str):
         key = difficulty.strip().lower().replace(" ", "_").rstrip("!")
         if key not in DIFFICULTIES:
@@ -1100,7 +1108,7 @@ def start_static(side: Side, difficulty: str | int, source: RandomSource,
     opposition cards the GM sets (a Wealth test, BtQ L1747). The difficulty side is ``who``
     :data:`DIFFICULTY`; if it wins, ``side``'s area at risk takes its best success.
     Otherwise as :func:`start_contested`."""
-    return _start("static", (side, _difficulty_side(difficulty)), source, settings, intent)
+    return _start("static", (side, difficulty_side(difficulty)), source, settings, intent)
 
 
 def start_simple(side: Side, source: RandomSource, settings: Mapping | None = None,

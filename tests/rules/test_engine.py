@@ -1,4 +1,8 @@
-"""The encounter-engine interface: the registry and ``play_out`` (``rules/engine.py``)."""
+"""The encounter-engine interface: the registry, ``play_out`` and the scenarios
+(``rules/engine.py``)."""
+
+import json
+import sys
 
 import pytest
 
@@ -10,11 +14,14 @@ from rules.engine import (
     IllegalAction,
     Option,
     Outcome,
+    Scenario,
     engines,
     get_engine,
+    load_scenarios,
     play_out,
+    play_scenario,
 )
-from rules.random import SeededSource
+from rules.random import ScriptedSource, SeededSource
 
 
 def hermes_setup():
@@ -83,3 +90,93 @@ def test_event_visibility():
     assert not secret.visible("pc:a") and secret.visible(GM)
     assert mine.visible("pc:a") and not mine.visible("pc:b")
     assert mine.as_dict()["visible_to"] == ["pc:a"]
+
+
+# --- scenarios ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(engines()))
+def test_every_engines_scenarios_validate_and_start(name):
+    engine = engines()[name]
+    scenarios = engine.scenarios()
+    assert scenarios, f"{name} ships no scenario"
+    for key, scenario in scenarios.items():
+        assert isinstance(scenario, Scenario) and scenario.name == key
+        assert scenario.title and scenario.source
+        setup = engine.validate_setup(scenario.setup)
+        assert engine.validate_setup(setup) == setup  # normalised once is normalised
+        state, events = engine.start(setup, SeededSource(7))
+        assert events and engine.participants(state) is not None
+        assert all(set(c) == {"actor", "kind", "choice"} for c in scenario.choices)
+        final, _ = play_out(engine, state, SeededSource(7))
+        assert engine.outcome(final) is not None
+
+
+def test_scenarios_are_fresh_copies():
+    engine = get_engine("btq_naval")
+    engine.scenarios()["hermes_vs_corsair"].setup["weather"] = "storm"
+    assert engine.scenarios()["hermes_vs_corsair"].setup["weather"] == "good_wind"
+
+
+@pytest.fixture
+def package(tmp_path, monkeypatch):
+    """A package ``scenario_pkg`` with an empty ``scenarios`` folder on the path."""
+    (tmp_path / "scenario_pkg" / "scenarios").mkdir(parents=True)
+    (tmp_path / "scenario_pkg" / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "scenario_pkg", raising=False)
+    return tmp_path / "scenario_pkg" / "scenarios"
+
+
+GOOD = {"name": "duel", "title": "A duel", "setup": {"x": 1}, "source": "BtQ L1",
+        "cards": ["4S  4C   # the CoF, then the pool", "KD"],
+        "choices": [{"actor": "pc:a", "kind": "test.confirm", "choice": "draw", "note": "n"}]}
+
+
+def test_load_scenarios_reads_the_packages_json(package):
+    (package / "duel.json").write_text(json.dumps(GOOD))
+    (package / "README.txt").write_text("not a scenario")
+    [(name, scenario)] = load_scenarios("scenario_pkg").items()
+    assert name == "duel"
+    assert scenario == Scenario("duel", "A duel", {"x": 1}, "4S 4C KD",
+                                ({"actor": "pc:a", "kind": "test.confirm", "choice": "draw"},),
+                                "BtQ L1")
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"name": "other"}, "its name is 'other', not the file's name"),
+    ({"title": ""}, "title must be a non-empty string"),
+    ({"setup": []}, "setup must be a JSON object"),
+    ({"cards": 4}, "cards must be a string or a list of strings"),
+    ({"choices": {}}, "choices must be a list"),
+    ({"choices": [{"actor": "pc:a", "kind": "x"}]}, "choice 1 must be an object"),
+    ({"choices": [{"actor": "pc:a", "kind": "x", "choice": "y", "why": "z"}]}, "choice 1"),
+    ({"colour": "red"}, "unknown key 'colour'"),
+    ({"source": None}, "source must be a non-empty string"),
+])
+def test_load_scenarios_names_the_file_and_the_fault(package, change, message):
+    (package / "duel.json").write_text(json.dumps({**GOOD, **change}))
+    with pytest.raises(ValueError, match=r"scenario_pkg:scenarios/duel\.json: " + message):
+        load_scenarios("scenario_pkg")
+
+
+def test_load_scenarios_refuses_bad_json_and_missing_keys(package):
+    (package / "duel.json").write_text("{")
+    with pytest.raises(ValueError, match="duel.json: not JSON"):
+        load_scenarios("scenario_pkg")
+    (package / "duel.json").write_text(json.dumps({"name": "duel"}))
+    with pytest.raises(ValueError, match="duel.json: missing key 'setup'"):
+        load_scenarios("scenario_pkg")
+    (package / "duel.json").write_text("[]")
+    with pytest.raises(ValueError, match="a scenario is a JSON object, not list"):
+        load_scenarios("scenario_pkg")
+
+
+def test_play_scenario_refuses_a_choice_the_game_does_not_wait_for():
+    engine = get_engine("btq_naval")
+    book = engine.scenarios()["hermes_vs_corsair"]
+    wrong = Scenario(book.name, book.title, book.setup, book.cards,
+                     ({"actor": GM, "kind": "start.distance", "choice": "3"},), book.source)
+    with pytest.raises(ValueError, match=r"choice 1 \(gm start.distance\) is not awaited; "
+                                         r"the game waits for \[\('pc:otoole', 'start.distance'"):
+        play_scenario(engine, wrong, ScriptedSource(book.cards))

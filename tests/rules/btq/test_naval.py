@@ -9,7 +9,7 @@ import pytest
 from rules.btq import naval
 from rules.btq.characters import SKILLS
 from rules.btq.naval import adjust_hits, broadside_pool, positioning_pool, repair_pool
-from rules.engine import GM, IllegalAction, get_engine, play_out
+from rules.engine import GM, IllegalAction, get_engine, play_out, play_scenario
 from rules.random import ScriptedSource, SeededSource
 
 ENGINE = get_engine("btq_naval")
@@ -1029,3 +1029,24 @@ def test_the_log_of_the_book_battle_reads_as_sentences():
     assert corsair.startswith("The Corsair's crew tries to repair the Hull (3 cards")
     assert texts["discipline.cards"] == ("Master O'Toole hands out his Discipline: "
                                          "Gunner Bosworth +1, Midshipman Smith +2.")
+
+
+# --- the scenarios ----------------------------------------------------------------------------
+
+def test_the_hermes_vs_corsair_scenario_is_the_books_battle():
+    """The scenario's setup is the Hermes and the Corsair built above, and its cards and
+    choices play the book's battle to TV-N09's end."""
+    scenario = ENGINE.scenarios()["hermes_vs_corsair"]
+    assert ENGINE.validate_setup(scenario.setup) == ENGINE.validate_setup(hermes_setup())
+    source = ScriptedSource(scenario.cards)
+    state, events = play_scenario(ENGINE, scenario, source)
+    assert source.cards_left == 0
+    assert ENGINE.pending(state) == []
+    assert state["ships"]["corsair"]["tracks"] == {"hull": "x.|x.|..", "guns": ".|x|x",
+                                                   "crew": "x|x|x", "rigging": ".|.|."}
+    assert state["ships"]["hermes"]["tracks"]["hull"] == "..|..|.."
+    outcome = ENGINE.outcome(state)
+    assert (outcome.winner, outcome.result) == ("pc", "crew_dead")
+    assert outcome.data["ships"]["corsair"]["morale"] == 1
+    assert [e.data["card_of_fate"] for e in of(events, "broadside.fire")] == ["AS", "AS", "KH"]
+    assert of(events, "fight.total")[-1].data["modifier"] == 3
