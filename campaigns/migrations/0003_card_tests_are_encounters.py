@@ -14,37 +14,9 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RemoveField(
-            model_name='deckdraw',
-            name='card_test',
-        ),
-        migrations.RemoveField(
-            model_name='deck',
-            name='campaign',
-        ),
-        migrations.RemoveField(
-            model_name='deck',
-            name='character',
-        ),
-        migrations.RemoveField(
-            model_name='deckdraw',
-            name='deck',
-        ),
-        migrations.RemoveField(
-            model_name='campaign',
-            name='rng_seed',
-        ),
-        migrations.RemoveField(
-            model_name='campaign',
-            name='rng_state',
-        ),
-        migrations.DeleteModel(
-            name='CardTest',
-        ),
-        migrations.DeleteModel(
-            name='Deck',
-        ),
-        migrations.DeleteModel(
-            name='DeckDraw',
-        ),
+        migrations.DeleteModel(name='DeckDraw'),
+        migrations.DeleteModel(name='Deck'),
+        migrations.DeleteModel(name='CardTest'),
+        migrations.RemoveField(model_name='campaign', name='rng_seed'),
+        migrations.RemoveField(model_name='campaign', name='rng_state'),
     ]

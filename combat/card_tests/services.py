@@ -55,6 +55,7 @@ from combat.services import (
 from rules.btq.characters import DAMAGE_AREAS, DamageState
 from rules.btq.tests import Damage, TestError, TestRecord, damage_after
 from rules.cards import CardError, parse_card, parse_cards
+from rules.engine import get_engine
 from ships.models import Ship
 from ships.services import ship_morale_set
 
@@ -305,8 +306,12 @@ def _engine_setup(campaign: Campaign, setup: table.Setup, stakes: dict, origin: 
         built = table.build(setup)
     except TestError as exc:
         raise ValidationError(sentence(str(exc))) from None
-    return table.engine_setup(setup, built, origin=origin, stakes=stakes,
-                              settings=campaign.rules_settings())
+    try:
+        return get_engine(ENGINE).validate_setup(table.engine_setup(
+            setup, built, origin=origin, stakes=stakes,
+            settings=Campaign.objects.get(pk=campaign.pk).rules_settings()))
+    except ValueError as exc:
+        raise ValidationError(sentence(str(exc))) from None
 
 
 def _reveal_opponent(setup: table.Setup) -> None:
@@ -503,13 +508,14 @@ def card_test_confirm(*, test: Encounter, actor, version) -> Encounter:
     gm = membership_role(actor, test.campaign) == Membership.Role.GM
     try:
         setup = table.Setup.of(test.campaign, test.terms, lock=True)
-        built = table.build(setup)
+        table.build(setup)
     except Character.DoesNotExist:
         raise ValidationError("The character of this test was removed.") from None
     except TestError as exc:
         raise _table_error(exc, gm) from None
-    now = [side.as_dict() for side in (built.side, built.opponent) if side is not None]
-    if now != test.setup.get("sides"):
+    stakes = {k: test.terms.get(k, "") for k in ("stakes_win", "stakes_lose")}
+    now = _engine_setup(test.campaign, setup, stakes, test.setup["origin"])
+    if now["sides"] != test.setup["sides"]:
         raise ValidationError("The characters' values changed since the test was called, so "
                               "its odds are no longer those shown: the GM cancels it and "
                               "calls it again.")
