@@ -4,8 +4,9 @@ players, the live part, and refusals with a clear message and nothing changed.""
 import pytest
 from django.urls import reverse
 
-from campaigns.models import CardTest
-from campaigns.services.card_tests import card_test_call
+from combat.card_tests.selectors import card_test_status
+from combat.card_tests.services import card_test_call
+from combat.models import Encounter
 from rules.btq.characters import DamageState
 
 VARIANT_B = "4S  4C KD KS QH JH 2C  4H AH 2D 7S"
@@ -77,10 +78,10 @@ def test_the_gm_calls_a_test_in_the_browser_and_the_player_turns_the_cards(
         "opposition": "npc", "opponent": npc.pk, "opponent_skill": "command",
         "intent": "outsail the Nobody", "stakes_win": "escape", "stakes_lose": "taken",
         "at_risk": "health"})
-    test = CardTest.objects.get()
+    test = Encounter.objects.get()
     detail = reverse("card_tests:detail", args=[campaign.pk, test.pk])
     assert response.status_code == 302 and response["Location"] == detail
-    assert test.modifiers == [{"source": "Crusty Old Seadog", "cards": 1}]
+    assert test.terms["modifiers"] == [{"source": "Crusty Old Seadog", "cards": 1}]
     gm_page = gm_client.get(detail).content.decode()
     assert "Command 5 = 5" in gm_page and 'data-odds="win"' in gm_page
     assert "Turn the cards" not in gm_page  # the PC's player confirms
@@ -97,7 +98,7 @@ def test_the_gm_calls_a_test_in_the_browser_and_the_player_turns_the_cards(
         {"version": test.version})
     assert response.status_code == 302
     test.refresh_from_db()
-    assert test.status in (CardTest.Status.DONE, CardTest.Status.AWAITING_JOKER)
+    assert card_test_status(test) in ("done", "awaiting_joker")
     page = player_b_client.get(detail).content.decode()
     assert page.count('title="Card of Fate"') >= 1
     assert 'data-who="pc:' in page
@@ -111,8 +112,8 @@ def test_a_player_proposes_and_the_gm_accepts_with_a_different_opposition(
     response = player_a_client.post(new, {
         "character": pc_a.pk, "skill": "wealth", "opposition": "difficulty",
         "difficulty": "routine", "intent": "a dress uniform", "at_risk": "wealth"})
-    test = CardTest.objects.get()
-    assert response.status_code == 302 and test.status == CardTest.Status.PROPOSED
+    test = Encounter.objects.get()
+    assert response.status_code == 302 and card_test_status(test) == "proposed"
     accept = reverse("card_tests:accept", args=[campaign.pk, test.pk])
     assert player_a_client.get(accept).status_code == 403
     page = gm_client.get(accept)
@@ -123,7 +124,7 @@ def test_a_player_proposes_and_the_gm_accepts_with_a_different_opposition(
     assert gm_client.post(accept, {**data, "version": test.version + 1}).status_code == 409
     assert gm_client.post(accept, data).status_code == 302
     test.refresh_from_db()
-    assert test.status == CardTest.Status.AWAITING_CONFIRMATION and test.difficulty == "4"
+    assert card_test_status(test) == "awaiting_confirmation" and test.terms["difficulty"] == "4"
     detail = player_a_client.get(
         reverse("card_tests:detail", args=[campaign.pk, test.pk])).content.decode()
     assert "4 cards" in detail and 'data-odds="win"' in detail  # a public difficulty
@@ -150,7 +151,7 @@ def test_bad_input_in_the_call_form_is_shown_and_nothing_is_called(gm_client, ca
     response = gm_client.post(reverse("card_tests:new", args=[campaign.pk]), post)
     assert response.status_code == 200
     assert message in response.content.decode()
-    assert not CardTest.objects.exists()
+    assert not Encounter.objects.exists()
 
 
 def test_the_odds_preview_follows_the_form(gm_client, player_a_client, campaign, pc_a, npc):
@@ -174,7 +175,7 @@ def test_a_stale_or_impossible_step_in_the_browser_is_refused_with_the_reason(
     stale = player_a_client.post(url, {"version": secret_test.version + 5})
     assert stale.status_code == 409 and "changed by someone else" in stale.content.decode()
     secret_test.refresh_from_db()
-    assert secret_test.status == CardTest.Status.AWAITING_CONFIRMATION
+    assert card_test_status(secret_test) == "awaiting_confirmation"
     assert player_a_client.post(url, {}).status_code == 400
     secret_test = turn(secret_test, player_a, "4S  4C KD KS QH  4H AH 2D 7S 9D 10C 2C")
     again = player_a_client.post(url, {"version": secret_test.version})
@@ -199,8 +200,8 @@ def test_the_joker_form_offers_the_52_cards_with_the_card_of_fate_first_choice(
     assert player_a_client.post(url, {"version": test.version, "card": "JK"}).status_code == 400
     assert player_a_client.post(url, {"version": test.version, "card": "4C"}).status_code == 302
     test.refresh_from_db()
-    assert test.status == CardTest.Status.DONE
-    assert test.record["rounds"][0]["hands"][0]["cards"][0] == "JK=4C"
+    assert card_test_status(test) == "done"
+    assert test.state["record"]["rounds"][0]["hands"][0]["cards"][0] == "JK=4C"
     assert 'data-card="JK=4C"' in player_b_client.get(detail).content.decode()
 
 

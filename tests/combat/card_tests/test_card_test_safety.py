@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaigns.models import CampaignLogEntry
 from campaigns.services import StaleVersion
+from characters.services import character_update, reputation_create, reputation_delete
 from combat.card_tests.selectors import card_test_status
 from combat.card_tests.services import (
     IllegalStep,
@@ -16,9 +17,8 @@ from combat.card_tests.services import (
     card_test_decline,
     card_test_propose,
 )
-from characters.services import character_update, reputation_create, reputation_delete
-from rules.btq.characters import DamageState
 from combat.models import Encounter, EncounterEvent
+from rules.btq.characters import DamageState
 
 VARIANT_B = "4S  4C KD KS QH JH 2C  4H AH 2D 7S"
 

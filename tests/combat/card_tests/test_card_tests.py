@@ -87,7 +87,8 @@ def test_tv11_variant_b_the_book_race_to_portsmouth(race, turn, player_a, pc_a, 
 def test_tv11_variant_a_the_loser_s_reputation_drops_one_level(race, turn, player_a,
                                                                 distrusted, jones, campaign):
     test = turn(race(), player_a, VARIANT_A)
-    assert record_of(test)["winner"] == f"npc:{jones.pk}" and record_of(test)["result"] == "critical"
+    assert record_of(test)["winner"] == f"npc:{jones.pk}"
+    assert record_of(test)["result"] == "critical"
     assert record_of(test)["rounds"][0]["comparison"]["b"] == "7S"
     distrusted.refresh_from_db()
     assert distrusted.damage_state == DamageState.INJURED  # D1 one_step, whatever Jones scored
