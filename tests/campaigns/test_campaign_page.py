@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns.services.card_tests import card_test_call
+from combat.card_tests.services import card_test_call
 from combat.models import Encounter
 
 

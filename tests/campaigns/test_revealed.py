@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaigns.models import CampaignLogEntry
-from campaigns.services.card_tests import card_test_call, card_test_propose
+from combat.card_tests.services import card_test_call, card_test_propose
 from ships.services import ship_reveal
 
 PERSONAS = ["gm", "player_a", "player_b", "outsider"]
