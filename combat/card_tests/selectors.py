@@ -264,7 +264,7 @@ def card_test_view(user, test: Encounter, role: str | None = None,
         "gates": [],
         "seed_hash": test.seed_hash if started else None,
         "seed": test.seed if over and test.seed else None,
-        "replayable": bool(test.seed),
+        "replayable": bool(test.seed) and not test.terms.get("migrated"),
         "events": [{"seq": e["seq"], "kind": e["kind"], "text": e["text"]}
                    for e in events_for(test, participants or ["observer"])],
     }
