@@ -16,12 +16,12 @@ OLD = [("campaigns", "0002_card_tests_and_decks"), ("combat", "0004_encounter_te
 VARIANT_B = "4S  4C KD KS QH JH 2C  4H AH 2D 7S"
 
 
-def _old_record(pc: str, npc: str) -> dict:
-    """The book's race (TV-11, BtQ L1228-1241) as the old card table recorded it."""
-    mine = Side(pc, Pool("seamanship", 6), "player")
+def _old_record(pc: str, npc: str, cards: str = VARIANT_B, size: int = 6) -> dict:
+    """The book's race (TV-11, BtQ L1228-1241) as the old card table recorded it (or its
+    pending test, when ``cards`` turn the Joker)."""
+    mine = Side(pc, Pool("seamanship", size), "player")
     his = Side(npc, Pool("seamanship", 4), "gm", secret=True)
-    return start_contested(mine, his, ScriptedSource(VARIANT_B), intent="to Portsmouth"
-                           ).as_dict()
+    return start_contested(mine, his, ScriptedSource(cards), intent="to Portsmouth").as_dict()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -54,6 +54,10 @@ def test_old_card_tests_become_encounters_with_their_draws_and_log():
                                            "difficulty": "4"})
     called = CardTest.objects.create(status="awaiting_confirmation", origin="gm",
                                      created_by=gm, **common)
+    joker = CardTest.objects.create(
+        status="awaiting_joker", origin="gm", created_by=gm, version=2, **common,
+        pending=_old_record(f"pc:{pc.pk}", f"npc:{npc.pk}", "4S  JK KD KS QH JH  4H AH 2D 7S",
+                            5))
     Deck = apps.get_model("campaigns", "Deck")
     DeckDraw = apps.get_model("campaigns", "DeckDraw")
     gm_deck = Deck.objects.create(campaign=campaign, kind="gm", tests=1)
@@ -74,12 +78,13 @@ def test_old_card_tests_become_encounters_with_their_draws_and_log():
 
     from campaigns.models import CampaignLogEntry
     from combat.card_tests.selectors import card_test_status, card_test_view
+    from combat.card_tests.services import card_test_declare_joker
     from combat.models import Encounter
     from combat.services import encounter_replay
     from django.contrib.auth import get_user_model
 
     tests = {card_test_status(e): e for e in Encounter.objects.filter(engine="btq_test")}
-    assert set(tests) == {"done", "declined", "proposed"}
+    assert set(tests) == {"done", "declined", "proposed", "awaiting_joker"}
     finished = tests["done"]
     assert finished.status == "finished" and finished.seed == ""
     assert finished.state["record"] == record and finished.outcome["result"] == "won"
@@ -103,6 +108,16 @@ def test_old_card_tests_become_encounters_with_their_draws_and_log():
     assert CampaignLogEntry.objects.get(kind="test.declined").data["card_test"] == \
         tests["declined"].pk
     anne = get_user_model().objects.get(username="anne")
+    # A test left waiting for its Joker goes on: the Joker named, the round is judged.
+    waiting = tests["awaiting_joker"]
+    assert waiting.terms["migrated"] and waiting.version == joker.version
+    waiting = card_test_declare_joker(test=waiting, actor=anne, version=waiting.version,
+                                      card="4C")
+    assert card_test_status(waiting) == "done"
+    assert waiting.state["record"]["rounds"][0]["hands"][0]["cards"][0] == "JK=4C"
+    assert waiting.state["record"]["winner"] == f"pc:{pc.pk}"  # KS beats 7S
+    with pytest.raises(ValidationError, match="cannot be replayed"):
+        encounter_replay(encounter=waiting)
     view = card_test_view(anne, finished)
     assert view["outcome"] == "Lieutenant Anne Able won with a Critical success."
     assert view["record"]["sides"][1]["pool"] == {"secret": True, "size": 4}
