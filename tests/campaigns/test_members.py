@@ -4,10 +4,10 @@ them: confirms their tests, or hands them to another player."""
 from django.urls import reverse
 
 from campaigns.models import Membership
-from combat.card_tests.selectors import card_test_status
-from combat.models import Encounter
-from combat.card_tests.services import card_test_call, card_test_confirm
 from characters.services import character_update
+from combat.card_tests.selectors import card_test_status
+from combat.card_tests.services import card_test_call, card_test_confirm
+from combat.models import Encounter
 
 
 def test_removing_a_player_frees_their_pcs_and_the_gm_confirms_their_tests(

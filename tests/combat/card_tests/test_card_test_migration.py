@@ -76,12 +76,13 @@ def test_old_card_tests_become_encounters_with_their_draws_and_log():
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
 
+    from django.contrib.auth import get_user_model
+
     from campaigns.models import CampaignLogEntry
     from combat.card_tests.selectors import card_test_status, card_test_view
     from combat.card_tests.services import card_test_declare_joker
     from combat.models import Encounter
     from combat.services import encounter_replay
-    from django.contrib.auth import get_user_model
 
     tests = {card_test_status(e): e for e in Encounter.objects.filter(engine="btq_test")}
     assert set(tests) == {"done", "declined", "proposed", "awaiting_joker"}
