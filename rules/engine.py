@@ -22,6 +22,12 @@ and sees everything.
 
 Simultaneous decisions (orders written secretly, then revealed) appear together in
 :meth:`Engine.pending`; the engine stores each choice hidden until all are in.
+
+Scenarios. Every engine ships the book's worked examples as named setups
+(:meth:`Engine.scenarios`, :class:`Scenario`): JSON files in its package, read by
+:func:`load_scenarios`, with the book's cards and decisions where it gives them, so tests,
+demos, the Monte Carlo and independent checks play the same examples
+(:func:`play_scenario`).
 """
 
 from __future__ import annotations

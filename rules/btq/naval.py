@@ -1839,7 +1839,13 @@ class NavalEngine:
     def scenarios(self) -> dict[str, Scenario]:
         """The book's one-on-one battles, from ``rules/btq/scenarios/naval/*.json``:
         ``hermes_vs_corsair`` (BtQ L2533-2603, TV-N06..TV-N09, with the book's cards and
-        decisions: it ends on TV-N09's tracks)."""
+        decisions: it ends on TV-N09's tracks), ``london_vs_condor`` (BtQ L2401-2402,
+        L2422-2436, L2460-2470; TV-N02..TV-N05, to the London's first Broadside!),
+        ``london_vs_vulture`` (BtQ L2498-2506; TV-N10 one on one, to the Broadside! pools),
+        ``condor_boards_london`` (BtQ L2512-2515; TV-N11), ``london_on_fire`` (BtQ
+        L2660-2669; TV-N12) and ``london_fights_fire`` (BtQ L2670-2674; TV-N13, D22). Where
+        the book gives no cards for a step, the scenario's cards are made up to give the
+        book's result, and its ``source`` says so."""
         return load_scenarios("rules.btq", "scenarios/naval")
 
 

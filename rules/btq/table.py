@@ -100,6 +100,7 @@ _SETUP_KEYS = {"kind", "origin", "intent", "stakes", "settings", "sides", "diffi
 _SIDES = {"contested": 2, "static": 1, "simple": 1}
 _SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _KEY_OF_LABEL = {label: key for key, label in DIFFICULTY_LABELS.items()}
+_PLURAL = {"perfect": "Perfects", "critical": "Criticals", "ordinary": "Ordinaries"}
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
             "ten", "eleven", "twelve")
 
@@ -122,6 +123,8 @@ _JOKER_OPTIONS = tuple(Option(str(c), card_label(str(c))) for c in STANDARD_52)
 
 
 def _text(value, what: str) -> str:
+    if value is None:
+        return ""
     if not isinstance(value, str):
         raise ValueError(f"{what} must be text, not {value!r}")
     return value.strip()
@@ -173,10 +176,10 @@ def validate_setup(setup: dict) -> dict:
     origin = setup.get("origin", "gm")
     if origin not in ORIGINS:
         raise ValueError(f"origin must be 'gm' or 'player', not {origin!r}")
-    stakes = setup.get("stakes") or {}
+    stakes = {} if setup.get("stakes") is None else setup["stakes"]
     if not isinstance(stakes, Mapping) or set(stakes) - {"win", "lose"}:
         raise ValueError("stakes must be a mapping of 'win' and 'lose' to text")
-    settings = setup.get("settings") or {}
+    settings = {} if setup.get("settings") is None else setup["settings"]
     if not isinstance(settings, Mapping):
         raise ValueError("settings must be a mapping of campaign settings")
     sides = setup.get("sides")
@@ -300,7 +303,7 @@ def _comparison_text(setup: dict, rnd: dict) -> str:
     ours, theirs = (c["a"], c["b"]) if win == 0 else (c["b"], c["a"])
     if c["by"] == "tie_break":
         return f"{winner} wins the tie-break, {card_label(ours)} over {card_label(theirs)}."
-    return f"{winner} wins on {_level(c['by'])}s, {ours} to {theirs}."
+    return f"{winner} wins on {_PLURAL[c['by']]}, {ours} to {theirs}."
 
 
 def _round_event(setup: dict, rnd: dict) -> Event:
@@ -322,8 +325,10 @@ def _hidden_damage(setup: dict, damage: dict) -> bool:
 
 
 def _damage_text(setup: dict, damage: dict) -> str:
-    return (f"{_cap(_name(setup, damage['who']))}'s {damage['area']}: "
-            f"{_level(damage['from'])} to {_level(damage['to'])}.")
+    area = (f"reputation “{damage['area']}”" if damage["cause"] == "reputation"
+            else damage["area"])
+    return (f"{_cap(_name(setup, damage['who']))}'s {area} goes from {_level(damage['from'])} "
+            f"to {_level(damage['to'])}.")
 
 
 def _summary(setup: dict, record: dict) -> str:
@@ -386,7 +391,7 @@ def _start_event(setup: dict) -> Event:
     me = sides[0]
     name = _name(setup, me.who)
     kind = setup["kind"]
-    test = f"{'an' if kind == 'static' else 'a'} {kind} {_skill(me)} test"
+    test = f"a {kind} {_skill(me)} test"
     if kind == "contested":
         against = _name(setup, sides[1].who)
     elif kind == "static":
@@ -409,8 +414,6 @@ def _start_event(setup: dict) -> Event:
             text += f" {who} turns {_cards(side.pool.size(floor))}."
         else:
             text += f" {who}'s pool: {side.pool.explain(floor)}."
-    if kind == "static":
-        text += f" {_cap(_opposition(setup))} is turned by the GM."
     data = {"kind": kind, "origin": setup["origin"], "intent": setup["intent"],
             "stakes": dict(setup["stakes"]), "difficulty": setup["difficulty"],
             "sides": _public_sides(setup)}
@@ -536,8 +539,9 @@ class TestEngine:
         """``test.confirm`` ``"draw"``: the cards are turned through ``source`` (retests
         included) until the test ends or waits for a Joker. ``test.joker`` ``"9H"``: the
         declaration is kept hidden; the last one resumes the test
-        (:func:`rules.btq.tests.resume`). Raises :class:`IllegalAction` (state unchanged)
-        for the wrong actor, a choice not offered, or a test that is over."""
+        (:func:`rules.btq.tests.resume`; a Joker named as the Card of Fate is the default,
+        D5, and its hand says ``"joker": "default"``). Raises :class:`IllegalAction` (state
+        unchanged) for the wrong actor, a choice not offered, or a test that is over."""
         decision = self._decision(state, actor)
         if not isinstance(choice, str):
             raise IllegalAction(f"{choice!r} is not one of the choices for: {decision.prompt}")
@@ -553,7 +557,10 @@ class TestEngine:
         if any(who not in st["declared"] for who in st["pending"]["awaiting"]):
             return st, events
         pending = st["pending"]
-        result = resume(PendingTest.from_dict(pending), st["declared"], source)
+        fate = pending["current"]["fate"]
+        # Named as the Card of Fate is the default (D5): the record says so ("default").
+        declared = {who: None if card == fate else card for who, card in st["declared"].items()}
+        result = resume(PendingTest.from_dict(pending), declared, source)
         return st, events + _settle(st, result, len(pending["rounds"]))
 
     def default_choice(self, state: State, decision: Decision) -> str:

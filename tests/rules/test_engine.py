@@ -110,6 +110,12 @@ def test_every_engines_scenarios_validate_and_start(name):
         assert all(set(c) == {"actor", "kind", "choice"} for c in scenario.choices)
         final, _ = play_out(engine, state, SeededSource(7))
         assert engine.outcome(final) is not None
+        # the book's cards and choices fit each other: every choice is awaited, every card
+        # drawn (a scenario without cards draws from a seeded source)
+        source = ScriptedSource(scenario.cards, then=None if scenario.cards else SeededSource(7))
+        played, _ = play_scenario(engine, scenario, source)
+        assert source.cards_left == 0
+        json.dumps(played)
 
 
 def test_scenarios_are_fresh_copies():

@@ -15,32 +15,11 @@ from rules.random import ScriptedSource, SeededSource
 ENGINE = get_engine("btq_naval")
 
 
-def all_skills(value, **special):
-    return {**{k: value for k in SKILLS}, **special}
-
-
 def hermes_setup(**settings):
-    """The Hermes and the Corsair (BtQ L2533-2543). "All other skills are at 2."""
-    return {
-        "weather": "good_wind",
-        "start_distance": None,
-        "settings": settings,
-        "ships": [
-            {"id": "hermes", "name": "Hermes (22)", "side": "pc", "type": "Brig Sloop",
-             "traits": ["Expertly Coppered Bottom"]},
-            {"id": "corsair", "name": "Corsair", "side": "enemy", "type": "Cutter",
-             "traits": ["Heart of Oak"],
-             "crew": {"awareness": 2, "seamanship": 3, "gunnery": 3}},
-        ],
-        "pcs": [
-            {"id": "otoole", "name": "Master O'Toole", "ship": "hermes", "seniority": 5,
-             "discipline": 3, "station": "master", "skills": all_skills(2, seamanship=5)},
-            {"id": "bosworth", "name": "Gunner Bosworth", "ship": "hermes", "seniority": 3,
-             "discipline": 2, "station": "gunner", "skills": all_skills(2, gunnery=4)},
-            {"id": "smith", "name": "Midshipman Smith", "ship": "hermes", "seniority": 1,
-             "discipline": 2, "station": "midshipman", "skills": all_skills(2, maritime=3)},
-        ],
-    }
+    """The Hermes and the Corsair (BtQ L2533-2543), as the scenario ``hermes_vs_corsair``
+    holds them: the tests below check its figures against the book step by step. "All other
+    skills are at 2."""
+    return {**ENGINE.scenarios()["hermes_vs_corsair"].setup, "settings": settings}
 
 
 def london_setup(**changes):
@@ -1034,10 +1013,9 @@ def test_the_log_of_the_book_battle_reads_as_sentences():
 # --- the scenarios ----------------------------------------------------------------------------
 
 def test_the_hermes_vs_corsair_scenario_is_the_books_battle():
-    """The scenario's setup is the Hermes and the Corsair built above, and its cards and
-    choices play the book's battle to TV-N09's end."""
+    """The scenario's cards and choices play the book's battle to TV-N09's end (its setup is
+    :func:`hermes_setup`, checked step by step above)."""
     scenario = ENGINE.scenarios()["hermes_vs_corsair"]
-    assert ENGINE.validate_setup(scenario.setup) == ENGINE.validate_setup(hermes_setup())
     source = ScriptedSource(scenario.cards)
     state, events = play_scenario(ENGINE, scenario, source)
     assert source.cards_left == 0
@@ -1050,3 +1028,83 @@ def test_the_hermes_vs_corsair_scenario_is_the_books_battle():
     assert outcome.data["ships"]["corsair"]["morale"] == 1
     assert [e.data["card_of_fate"] for e in of(events, "broadside.fire")] == ["AS", "AS", "KH"]
     assert of(events, "fight.total")[-1].data["modifier"] == 3
+
+
+def book(name):
+    """Scenario ``name`` played with its cards and choices: the state and the events."""
+    scenario = ENGINE.scenarios()[name]
+    source = ScriptedSource(scenario.cards)
+    state, events = play_scenario(ENGINE, scenario, source)
+    assert source.cards_left == 0, "the scenario holds cards its choices never draw"
+    roundtrip(state)
+    return state, events
+
+
+def test_the_scenarios_are_the_books_one_on_one_battles():
+    assert set(ENGINE.scenarios()) == {"hermes_vs_corsair", "london_vs_condor",
+                                       "london_vs_vulture", "condor_boards_london",
+                                       "london_on_fire", "london_fights_fire"}
+
+
+def test_tv_n02_to_n05_london_vs_condor():
+    state, events = book("london_vs_condor")
+    awareness = of(events, "awareness.test")[0]
+    assert awareness.data["winner"] == "enemy"
+    assert of(events, "start.distance")[0].data["distance"] == 5      # TV-N02
+    pos = of(events, "positioning.test")[0]
+    assert pos.data["pools"]["pc"]["breakdown"] == {"seamanship": 4, "handling": 2, "speed": 1}
+    assert positioning_pool(state, "enemy")[1]["speed"] == -1            # TV-N03
+    assert ["4C", "perfect"] in pos.data["pools"]["pc"]["cards"]        # TV-N04
+    assert pos.data["winner"] == "pc"
+    assert state["distance"] == 2 and state["gage"]["to"] == "london"
+    assert of(events, "fight.total")[0].data["modifier"] == 1
+    [fire] = of(events, "broadside.fire")                               # TV-N05
+    assert fire.data["size"] == 7 and fire.data["card_of_fate"] == "4S"
+    assert fire.data["breakdown"] == {"gunnery": 5, "broadside": 3, "weather_gage": 2,
+                                      "how_will_you_fight": 1, "range": -4}
+    assert sorted(map(tuple, fire.data["hits"])) == [("hull", 1), ("hull", 1), ("hull", 3),
+                                                     ("rigging", 2)]
+    assert state["ships"]["condor"]["tracks"] == {"hull": "xx|..|x.", "guns": "..|..|..",
+                                                  "crew": "..|..|..", "rigging": "..|x.|.."}
+    assert [(d.actor, d.kind) for d in ENGINE.pending(state)] == [("pc:carew",
+                                                                   "continue.orders")]
+
+
+def test_tv_n10_london_vs_vulture_one_on_one():
+    state, events = book("london_vs_vulture")
+    pos = of(events, "positioning.test")[0]
+    assert pos.data["winner"] == "pc" and ["9D", "critical"] in pos.data["pools"]["pc"]["cards"]
+    assert state["distance"] == 2 and state["gage"]["to"] == "london"
+    size, breakdown = broadside_pool(state, "pc")
+    assert size == 6 and sum(v for k, v in breakdown.items() if k != "range") == 10
+    assert breakdown["range"] == -4
+    assert broadside_pool(state, "enemy") == (3, {"gunnery": 5, "broadside": 2, "range": -4})
+
+
+def test_tv_n11_the_condor_boards_and_is_the_attacker():
+    state, events = book("condor_boards_london")
+    outcome = ENGINE.outcome(state)
+    assert state["distance"] == 0
+    assert outcome.result == "boarding" and outcome.data["attacker"] == "condor"
+    pos = of(events, "positioning.test")[-1]
+    assert pos.data["winner"] == "enemy" and ["9C", "critical"] in pos.data["pools"]["enemy"][
+        "cards"]
+
+
+def test_tv_n12_heated_shot_sets_the_london_on_fire():
+    state, events = book("london_on_fire")
+    london = state["ships"]["london"]
+    assert of(events, "fire.start")
+    assert [e.data["hits"] for e in of(events, "fire.damage")] == [
+        [["guns", 1]], [["crew", 1], ["crew", 1]]]
+    assert london["tracks"]["guns"] == "x...|....|...."
+    assert london["tracks"]["crew"] == "xx..|....|...."
+    assert london["fire"] == 2
+
+
+def test_tv_n13_the_boatswain_puts_the_fire_out():
+    state, events = book("london_fights_fire")
+    hits = [h for e in of(events, "fire.damage") for h in e.data["hits"]]
+    assert hits == [["hull", 1]] * 2 + [["rigging", 1]] * 2 + [["guns", 1]]
+    assert [e.data["fire"] for e in of(events, "repair.test")] == [2, 1, 0]
+    assert state["ships"]["london"]["fire"] == 0 and state["round"] == 4
