@@ -61,14 +61,14 @@ def test_the_gm_calls_a_test_and_the_player_turns_the_cards(table, new_context, 
     player.goto(f"/campaigns/{table.pk}/tests/{test.pk}/")
     assert "Command" not in player.content()
     assert player.locator("[data-level='perfect']").count() == 1  # her own pool's odds
-    assert player.locator(".seed-hash").inner_text() == test.seed_hash  # before the draw
+    assert player.locator(".seed-hash").text_content() == test.seed_hash  # before the draw
     assert test.seed not in player.content()
     with player.expect_navigation():
         player.click("button:text('Turn the cards')")
     name_any_joker(player)
     test.refresh_from_db()
     assert card_test_status(test) == "done"
-    assert player.locator(".seed").inner_text() == test.seed  # revealed once it is over
+    assert player.locator(".seed").text_content() == test.seed  # revealed once it is over
     assert player.locator("#cards [title='Card of Fate']").count() >= 1
     assert player.locator(f"#cards .hand[data-who='pc:{pc_a.pk}'] .card-face").count() >= 5
     # The test's page fits a phone: nothing in it is wider than the screen.
