@@ -185,7 +185,8 @@ class Setup:
         if terms.get("opponent"):
             ids.add(terms["opponent"])
         chars = Character.objects.filter(campaign=campaign, pk__in=ids).select_related("owner")
-        chars = {c.pk: c for c in (chars.select_for_update() if lock else chars).order_by("pk")}
+        chars = {c.pk: c for c in (chars.select_for_update(of=("self",)) if lock else chars)
+                 .order_by("pk")}
         at_risk = terms.get("at_risk") or ""
         rep_ids = list(terms.get("reputations") or ())
         risk_rep = None
