@@ -17,8 +17,8 @@ from rules.btq.settings import SETTINGS, SettingError, resolve
 class Conflict(Exception):
     """A step refused because the record ``obj`` is no longer as the user saw it: saved
     since (:class:`StaleVersion`), or in a state that no longer allows the step
-    (``combat.card_tests.services.IllegalStep``). Nothing was written. The API answers 409 with the reason
-    and the version now saved (``config.api.exception_handler``)."""
+    (``combat.card_tests.services.IllegalStep``). Nothing was written. The API answers 409
+    with the reason and the version now saved (``config.api.exception_handler``)."""
 
     def __init__(self, obj, message: str):
         self.obj = obj

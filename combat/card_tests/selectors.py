@@ -20,7 +20,7 @@ from combat.models import Encounter
 from combat.selectors import PC_PREFIX, events_for, participant_ids_for, view_for
 from rules.btq.tests import DIFFICULTY, TestError, TestRecord
 
-ENGINE = "btq_test"
+ENGINE = table.ENGINE
 
 _S = table.Status
 ACTION_STATUSES = {
@@ -128,18 +128,22 @@ def card_test_may(user, test: Encounter, action: str, role: str | None = None) -
     return bool(_capacities(user, test, role) & set(ACTION_STATUSES[action]))
 
 
+def _allowed(capacities: set[str], status: str, action: str) -> bool:
+    rules = ACTION_STATUSES[action]
+    return any(status in rules[c] for c in capacities if c in rules)
+
+
 def card_test_allows(user, test: Encounter, action: str, role: str | None = None) -> bool:
     """Whether ``user`` may take ``action`` on ``test`` in its status now."""
     role = role if role is not None else membership_role(user, test.campaign)
-    rules = ACTION_STATUSES[action]
-    status = card_test_status(test)
-    return any(status in rules[c] for c in _capacities(user, test, role) if c in rules)
+    return _allowed(_capacities(user, test, role), card_test_status(test), action)
 
 
 def card_test_actions(user, test: Encounter, role: str | None = None) -> list[str]:
     """The steps ``user`` may take on ``test`` now, in :data:`ACTION_STATUSES` order."""
     role = role if role is not None else membership_role(user, test.campaign)
-    return [a for a in ACTION_STATUSES if card_test_allows(user, test, a, role)]
+    capacities, status = _capacities(user, test, role), card_test_status(test)
+    return [a for a in ACTION_STATUSES if _allowed(capacities, status, a)]
 
 
 def card_test_names(campaign: Campaign, terms: dict) -> dict[str, str]:
@@ -293,6 +297,8 @@ def card_test_view(user, test: Encounter, role: str | None = None,
                 view["odds"] = table.odds(built, settings)
             else:
                 view["odds"] = table.own_odds(built, settings)
+            if status == _S.AWAITING_CONFIRMATION and table.sides_changed(built, test.setup):
+                view["problem"] = table.CHANGED
     elif test.state is not None:
         seen = view_for(test, participants)
         if status == _S.AWAITING_JOKER and seen.get("pending"):

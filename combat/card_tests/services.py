@@ -59,8 +59,6 @@ from rules.engine import get_engine
 from ships.models import Ship
 from ships.services import ship_morale_set
 
-ENGINE = "btq_test"
-
 SETUP_FIELDS = (
     "character", "skill", "reputations", "helpers", "modifiers", "opposition", "opponent",
     "opponent_skill", "opponent_modifiers", "difficulty", "intent", "stakes_win",
@@ -307,7 +305,7 @@ def _engine_setup(campaign: Campaign, setup: table.Setup, stakes: dict, origin: 
     except TestError as exc:
         raise ValidationError(sentence(str(exc))) from None
     try:
-        return get_engine(ENGINE).validate_setup(table.engine_setup(
+        return get_engine(table.ENGINE).validate_setup(table.engine_setup(
             setup, built, origin=origin, stakes=stakes,
             settings=Campaign.objects.get(pk=campaign.pk).rules_settings()))
     except ValueError as exc:
@@ -380,7 +378,7 @@ def _create(campaign, actor, setup: table.Setup, stakes: dict, origin: str, engi
     seed = new_seed()
     terms = _terms(setup, stakes, origin)
     test = Encounter.objects.create(
-        campaign=campaign, engine=ENGINE, title=card_test_describe(campaign, terms)[:200],
+        campaign=campaign, engine=table.ENGINE, title=card_test_describe(campaign, terms)[:200],
         setup=engine_setup, terms=terms, seed=seed, seed_hash=seed_hash(seed),
         stacked_cards=stacked, created_by=actor)
     _reveal_opponent(setup)
@@ -397,7 +395,7 @@ def _log(test: Encounter, verb: str, actor, why: str = "") -> None:
 def _locked(test: Encounter) -> Encounter:
     try:
         return Encounter.objects.select_for_update().select_related("campaign").get(
-            pk=test.pk, engine=ENGINE)
+            pk=test.pk, engine=table.ENGINE)
     except Encounter.DoesNotExist:
         raise ValidationError("No such test.") from None
 
@@ -507,18 +505,13 @@ def card_test_confirm(*, test: Encounter, actor, version) -> Encounter:
     test = _step(test, actor, version, "confirm")
     gm = membership_role(actor, test.campaign) == Membership.Role.GM
     try:
-        setup = table.Setup.of(test.campaign, test.terms, lock=True)
-        table.build(setup)
+        built = table.build(table.Setup.of(test.campaign, test.terms, lock=True))
     except Character.DoesNotExist:
         raise ValidationError("The character of this test was removed.") from None
     except TestError as exc:
         raise _table_error(exc, gm) from None
-    stakes = {k: test.terms.get(k, "") for k in ("stakes_win", "stakes_lose")}
-    now = _engine_setup(test.campaign, setup, stakes, test.setup["origin"])
-    if now["sides"] != test.setup["sides"]:
-        raise ValidationError("The characters' values changed since the test was called, so "
-                              "its odds are no longer those shown: the GM cancels it and "
-                              "calls it again.")
+    if table.sides_changed(built, test.setup):
+        raise ValidationError(table.CHANGED)
     return _decide(test, actor, version, "test.confirm", "draw")
 
 
@@ -633,7 +626,7 @@ def refuse_removing_a_reputation_in_use(sender, instance: Reputation, origin=Non
         return
     at_risk = f"reputation:{instance.pk}"
     for test in Encounter.objects.filter(
-            engine=ENGINE, status__in=Encounter.UNFINISHED,
+            engine=table.ENGINE, status__in=Encounter.UNFINISHED,
             terms__character=instance.character_id).order_by("pk"):
         if instance.pk in test.terms.get("reputations", ()) or \
                 test.terms.get("at_risk") == at_risk:

@@ -45,6 +45,7 @@ from rules.btq.tests import (
 )
 from rules.btq.tests import Reputation as PoolReputation
 from rules.cards import GM_DECK, PLAYER_DECK
+from rules.engine import get_engine
 from ships.models import Ship, ShipPosting
 
 
@@ -85,6 +86,9 @@ class Status(models.TextChoices):
 
 OPEN = (Status.PROPOSED, Status.AWAITING_CONFIRMATION, Status.AWAITING_JOKER)
 """The statuses of a test that is not over."""
+
+ENGINE = "btq_test"
+"""The encounter engine of a card test (``rules.btq.table``)."""
 
 WEALTH = "wealth"
 POOL_LABELS: dict[str, str] = {**SKILLS, **MEASURES, WEALTH: "Wealth"}
@@ -346,6 +350,21 @@ def engine_setup(setup: Setup, table: Table, *, origin: str, stakes: dict, setti
         "settings": dict(settings), "sides": [side.as_dict() for side in sides],
         "difficulty": table.difficulty, "names": setup.names(),
     }
+
+
+CHANGED = ("The characters' values changed since the test was called, so its odds are no "
+           "longer those shown: the GM cancels it and calls it again.")
+"""Why a called test whose pools would now be built otherwise is not drawn."""
+
+
+def sides_changed(table: Table, engine_setup: dict) -> bool:
+    """Whether ``table``'s sides (built now) differ from those of a started test's engine
+    setup: its pools were fixed when it was called, and the odds shown must be those
+    drawn."""
+    sides = [table.side] + ([table.opponent] if table.opponent is not None else [])
+    now = get_engine(ENGINE).validate_setup(
+        {**engine_setup, "sides": [side.as_dict() for side in sides]})
+    return now["sides"] != engine_setup["sides"]
 
 
 AREA_MEASURES = {"health": "guts", "ship_morale": "discipline", "wealth": "influence"}

@@ -220,3 +220,19 @@ def test_a_reputation_in_an_open_test_is_not_removed(race, gm, distrusted):
     with pytest.raises(ValidationError, match="not over yet"):
         reputation_delete(reputation=distrusted, actor=gm, version=distrusted.version)
     assert type(distrusted).objects.filter(pk=distrusted.pk).exists()
+
+
+def test_a_pool_that_changed_since_the_call_is_not_drawn(race, gm, player_a, pc_a):
+    """The pools are fixed when the test is called (its seed's hash published with them): if
+    a sheet changes before the draw, the page says so and the confirmation is refused."""
+    from combat.card_tests.selectors import card_test_view
+
+    test = race()
+    assert card_test_view(player_a, test)["problem"] is None
+    character_update(character=pc_a, actor=gm, version=pc_a.version,
+                     skills={**pc_a.skills, "seamanship": 5})
+    assert "changed since the test was called" in card_test_view(player_a, test)["problem"]
+    before = snapshot(test)
+    with pytest.raises(ValidationError, match="calls it again"):
+        card_test_confirm(test=test, actor=player_a, version=test.version)
+    assert snapshot(test) == before
