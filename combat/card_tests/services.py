@@ -483,6 +483,13 @@ def _decide(test: Encounter, actor, version, kind: str, choice: str) -> Encounte
     encounter_act(encounter=test, user=actor, actor=card_test_actor(test),
                   decision_kind=kind, choice=choice, expected_version=version)
     test.refresh_from_db()
+    if card_test_status(test) == table.Status.AWAITING_JOKER and not test.state["declared"]:
+        names = card_test_names(test.campaign, test.terms)
+        who = " and ".join(names.get(w, w) for w in test.state["pending"]["awaiting"])
+        log_append(campaign=test.campaign, kind="test.joker", actor=actor,
+                   text=f"Test #{test.pk}: {who} turned the Joker and names the card it "
+                        "counts as.",
+                   data={"card_test": test.pk, "encounter": test.pk})
     return test
 
 

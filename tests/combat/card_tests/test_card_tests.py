@@ -184,6 +184,9 @@ def test_a_joker_pauses_the_test_until_its_card_is_named(race, turn, player_a, p
     test = turn(race(reputations=[]), player_a, "4S  JK KD KS QH JH  4H AH 2D 7S")
     assert status(test) == "awaiting_joker" and record_of(test) is None
     assert test.state["pending"]["awaiting"] == [f"pc:{pc_a.pk}"]
+    assert campaign.log_entries.get(kind="test.joker").text == (
+        f"Test #{test.pk}: Lieutenant Anne Able turned the Joker and names the card it "
+        "counts as.")
     assert draws(test) == [("gm", 1, "card of fate", ["4S"]),
                            (f"pc:{pc_a.pk}", 1, f"pc:{pc_a.pk} pool",
                             ["JK", "KD", "KS", "QH", "JH"]),
