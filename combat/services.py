@@ -3,8 +3,10 @@
 Every function takes the row lock of the encounter it changes (``select_for_update``),
 checks who may do it and the version the user saw, calls the rules kernel, and saves the
 state, the random source's position and the new events in one transaction: a refused step
-changes nothing. The kernel is engine-agnostic (``rules.engine``); only
-:func:`_record_btq_naval` knows what a Beat to Quarters battle means for the campaign's ships.
+changes nothing. The kernel is engine-agnostic (``rules.engine``); only the recorders of
+:data:`_AFTER_BATTLE` know what an engine's end means for the campaign (a Beat to Quarters
+battle for its ships, a card test for the sheets: ``combat.card_tests``, whose calls,
+proposals and steps build on these functions).
 
 Provably fair draws (DESIGN.md, "Roles and trust"): the seed is chosen with ``secrets`` at
 creation, its SHA-256 is published when the battle starts, and the seed is revealed when it
@@ -346,14 +348,12 @@ def encounter_cancel(*, encounter: Encounter, user, expected_version) -> Encount
     if was_running:
         _append_events(encounter, round_=_round_of(encounter.state), events=[Event(
             "encounter.cancelled",
-            f"The GM called the {noun} off: it ends here and "
-            + ("nothing is changed." if noun == "test" else
-               "the ships keep the state they had before it."),
+            f"The GM called the {noun} off: it ends here and nothing of it is written back.",
         )])
     encounter.save()
     log_append(campaign=encounter.campaign, kind=f"{noun}.cancelled", actor=user,
                text=f"{user} cancelled the {noun} “{encounter.title}”; nothing was written "
-                    "back" + ("." if noun == "test" else " to the ships."),
+                    "back.",
                data={"encounter": encounter.pk}, gm_only=not was_running)
     return encounter
 
