@@ -54,7 +54,7 @@ from combat.services import (
 )
 from rules.btq.characters import DAMAGE_AREAS, DamageState
 from rules.btq.tests import Damage, TestError, TestRecord, damage_after
-from rules.cards import CardError, parse_card, parse_cards
+from rules.cards import CardError, parse_card
 from rules.engine import get_engine
 from ships.models import Ship
 from ships.services import ship_morale_set
@@ -328,7 +328,7 @@ def _role(actor, campaign: Campaign) -> str:
 
 
 @transaction.atomic
-def card_test_call(*, campaign: Campaign, actor, stacked_cards=None, **setup) -> Encounter:
+def card_test_call(*, campaign: Campaign, actor, **setup) -> Encounter:
     """GM: call a test: its encounter is created and started at once (the seed's hash
     published), and it awaits its player's confirmation.
 
@@ -338,8 +338,7 @@ def card_test_call(*, campaign: Campaign, actor, stacked_cards=None, **setup) ->
     ``"none"``), ``opponent`` (an NPC id), ``opponent_skill``, ``opponent_modifiers``,
     ``difficulty`` (``"challenging"`` or a number of cards), ``intent`` (required),
     ``stakes_win``, ``stakes_lose``, ``at_risk`` (``"health"``, ``"ship_morale"``,
-    ``"wealth"``, ``"reputation:<id>"``) and ``opponent_at_risk``. ``stacked_cards`` (card
-    texts, GM-only, as for a battle) are turned first, before the seeded source takes over.
+    ``"wealth"``, ``"reputation:<id>"``) and ``opponent_at_risk``.
 
     Raises ``PermissionDenied`` for a player, ``ValidationError`` naming each bad field or
     the rule a test breaks (two reputations, an unknown skill, a Dead area, a reputation in
@@ -348,12 +347,8 @@ def card_test_call(*, campaign: Campaign, actor, stacked_cards=None, **setup) ->
     if _role(actor, campaign) != Membership.Role.GM:
         raise PermissionDenied("Only the GM calls a test; a player proposes one.")
     built, stakes = clean_setup(campaign=campaign, actor=actor, data=setup, by_gm=True)
-    try:
-        stacked = [str(c) for c in parse_cards(stacked_cards)] if stacked_cards else []
-    except CardError as exc:
-        raise ValidationError({"stacked_cards": str(exc)}) from None
     test = _create(campaign, actor, built, stakes, table.Origin.GM,
-                   _engine_setup(campaign, built, stakes, table.Origin.GM), stacked)
+                   _engine_setup(campaign, built, stakes, table.Origin.GM))
     encounter_begin(encounter=test, user=actor)
     _log(test, "called", actor)
     return test
@@ -367,20 +362,20 @@ def card_test_propose(*, campaign: Campaign, actor, **setup) -> Encounter:
     if _role(actor, campaign) != Membership.Role.PLAYER:
         raise PermissionDenied("A GM calls a test rather than proposing one.")
     built, stakes = clean_setup(campaign=campaign, actor=actor, data=setup, by_gm=False)
-    test = _create(campaign, actor, built, stakes, table.Origin.PLAYER, {}, [])
+    test = _create(campaign, actor, built, stakes, table.Origin.PLAYER, {})
     _log(test, "proposed", actor)
     return test
 
 
-def _create(campaign, actor, setup: table.Setup, stakes: dict, origin: str, engine_setup: dict,
-            stacked: list[str]) -> Encounter:
+def _create(campaign, actor, setup: table.Setup, stakes: dict, origin: str, engine_setup: dict
+            ) -> Encounter:
     """A new card test's encounter, not started, with a fresh secret seed."""
     seed = new_seed()
     terms = _terms(setup, stakes, origin)
     test = Encounter.objects.create(
         campaign=campaign, engine=table.ENGINE, title=card_test_describe(campaign, terms)[:200],
         setup=engine_setup, terms=terms, seed=seed, seed_hash=seed_hash(seed),
-        stacked_cards=stacked, created_by=actor)
+        created_by=actor)
     _reveal_opponent(setup)
     return test
 
