@@ -475,7 +475,7 @@ def _table_error(exc: TestError, gm: bool) -> ValidationError:
 def _decide(test: Encounter, actor, version, kind: str, choice: str) -> Encounter:
     """Make the test's pending decision ``kind`` (its acting PC's) with ``choice``, through
     the shared path of every encounter."""
-    encounter_act(encounter=test, user=actor, actor=card_test_actor(test),
+    encounter_act(encounter=test, user=actor, actor=_actor(test),
                   decision_kind=kind, choice=choice, expected_version=version)
     test.refresh_from_db()
     if card_test_status(test) == table.Status.AWAITING_JOKER and not test.state["declared"]:
@@ -488,7 +488,7 @@ def _decide(test: Encounter, actor, version, kind: str, choice: str) -> Encounte
     return test
 
 
-def card_test_actor(test: Encounter) -> str:
+def _actor(test: Encounter) -> str:
     """The participant who decides in ``test``: its acting PC (``"pc:<id>"``)."""
     return PC_PREFIX + str(test.terms["character"])
 
