@@ -52,10 +52,10 @@ def card_tests(request, pk):
     if "token" in request.GET:
         if request.GET["token"] == context["token"]:
             return HttpResponse(status=204)
-        return render(request, "combat/card_tests/_card_tests_list.html", context)
+        return render(request, "combat/card_tests/_list.html", context)
     own = campaign.characters.filter(kind=Character.Kind.PC, owner=request.user)
     context.update(is_gm=role == Membership.Role.GM, can_propose=own.exists())
-    return render(request, "combat/card_tests/card_tests.html", context)
+    return render(request, "combat/card_tests/list.html", context)
 
 
 def _characters_for(request, campaign, gm: bool):
@@ -75,7 +75,7 @@ def card_test_new(request, pk):
     if character is None:
         if wanted:
             raise Http404("No such character of yours.")
-        return render(request, "combat/card_tests/card_test_choose.html",
+        return render(request, "combat/card_tests/choose.html",
                       {"campaign": campaign, "characters": choices, "is_gm": gm})
     form = CardTestForm(request.POST or None, campaign=campaign, character=character, gm=gm)
     if request.method == "POST" and form.is_valid():
@@ -84,7 +84,7 @@ def card_test_new(request, pk):
         if test is not None:
             messages.success(request, f"Test #{test.pk} {'called' if gm else 'proposed'}.")
             return redirect("card_tests:detail", pk=campaign.pk, test_pk=test.pk)
-    return render(request, "combat/card_tests/card_test_new.html", {
+    return render(request, "combat/card_tests/new.html", {
         "campaign": campaign, "character": character, "form": form, "is_gm": gm,
         "preview": _preview(request, campaign, form, gm) if form.is_bound else None,
     })
@@ -131,7 +131,7 @@ def card_test_preview(request, pk):
     if character is None:
         raise Http404("No such character of yours.")
     form = CardTestForm(request.POST, campaign=campaign, character=character, gm=gm)
-    return render(request, "combat/card_tests/_card_test_preview.html",
+    return render(request, "combat/card_tests/_preview.html",
                   {"preview": _preview(request, campaign, form, gm), "is_gm": gm})
 
 
@@ -166,7 +166,7 @@ def _context(request, campaign, test, **extra) -> dict:
 def card_test_detail(request, pk, test_pk):
     campaign = campaign_for_user(request.user, pk)
     test = selectors.card_test_for_user(request.user, test_pk, campaign)
-    return render(request, "combat/card_tests/card_test_detail.html",
+    return render(request, "combat/card_tests/detail.html",
                   _context(request, campaign, test))
 
 
@@ -178,7 +178,7 @@ def card_test_live(request, pk, test_pk):
     test = selectors.card_test_for_user(request.user, test_pk, campaign)
     if request.GET.get("version") == str(test.version):
         return HttpResponse(status=204)
-    return render(request, "combat/card_tests/_card_test_live.html",
+    return render(request, "combat/card_tests/_live.html",
                   _context(request, campaign, test))
 
 
@@ -230,7 +230,7 @@ def card_test_step(request, pk, test_pk, action):
 
 def _refused(request, campaign, test, error: str, status: int):
     test.refresh_from_db()
-    return render(request, "combat/card_tests/card_test_detail.html",
+    return render(request, "combat/card_tests/detail.html",
                   _context(request, campaign, test, error=error), status=status)
 
 
@@ -261,7 +261,7 @@ def card_test_accept(request, pk, test_pk):
         else:
             messages.success(request, f"Test #{test.pk} accepted: it awaits its player.")
             return redirect("card_tests:detail", pk=campaign.pk, test_pk=test.pk)
-    return render(request, "combat/card_tests/card_test_new.html", {
+    return render(request, "combat/card_tests/new.html", {
         "campaign": campaign, "character": character, "form": form, "is_gm": True,
         "accepting": test,
         "preview": _preview(request, campaign, form, True) if form.is_bound else None,
