@@ -84,9 +84,6 @@ class Status(models.TextChoices):
     CANCELLED = "cancelled", "Cancelled"
 
 
-OPEN = (Status.PROPOSED, Status.AWAITING_CONFIRMATION, Status.AWAITING_JOKER)
-"""The statuses of a test that is not over."""
-
 ENGINE = "btq_test"
 """The encounter engine of a card test (``rules.btq.table``)."""
 
