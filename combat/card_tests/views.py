@@ -241,8 +241,8 @@ def card_test_accept(request, pk, test_pk):
     require_gm(request.user, campaign)
     test = selectors.card_test_for_user(request.user, test_pk, campaign)
     character = campaign.characters.filter(pk=test.terms.get("character")).first()
-    if character is None or selectors.card_test_status(test) != table.Status.PROPOSED:
-        raise Http404("No such proposal.")
+    if character is None:
+        raise Http404("No such character.")
     initial = CardTestForm.initial_from(services.setup_input(test))
     initial["version"] = test.version
     form = CardTestForm(request.POST or None, initial=initial, campaign=campaign,

@@ -123,6 +123,8 @@ def test_a_player_proposes_and_the_gm_accepts_with_a_different_opposition(
             "intent": "a dress uniform", "at_risk": "wealth"}
     assert gm_client.post(accept, {**data, "version": test.version + 1}).status_code == 409
     assert gm_client.post(accept, data).status_code == 302
+    again = gm_client.post(accept, data)  # a second GM's form, sent once it was accepted
+    assert again.status_code == 409 and "reload" in again.content.decode()
     test.refresh_from_db()
     assert card_test_status(test) == "awaiting_confirmation" and test.terms["difficulty"] == "4"
     detail = player_a_client.get(
