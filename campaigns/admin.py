@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from campaigns.models import Campaign, CampaignLogEntry, CardTest, Deck, DeckDraw, Membership
+from campaigns.models import Campaign, CampaignLogEntry, Membership
 
 
 class MembershipInline(admin.TabularInline):
@@ -28,27 +28,3 @@ class CampaignLogEntryAdmin(admin.ModelAdmin):
     list_display = ["created_at", "campaign", "kind", "text", "gm_only", "actor"]
     list_filter = ["gm_only", "kind"]
     search_fields = ["text", "campaign__name"]
-
-
-@admin.register(CardTest)
-class CardTestAdmin(admin.ModelAdmin):
-    list_display = ["id", "campaign", "character", "skill", "opposition", "status", "created_at"]
-    list_filter = ["status", "opposition"]
-    search_fields = ["intent", "campaign__name", "character__name"]
-    readonly_fields = ["pending", "record", "version"]
-
-
-class DeckDrawInline(admin.TabularInline):
-    model = DeckDraw
-    extra = 0
-    fields = ["card_test", "round", "purpose", "cards", "created_at"]
-    readonly_fields = fields
-    can_delete = False
-
-
-@admin.register(Deck)
-class DeckAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "campaign", "kind", "tests", "updated_at"]
-    list_filter = ["kind"]
-    readonly_fields = ["out", "tests"]
-    inlines = [DeckDrawInline]

@@ -1,5 +1,5 @@
-"""REST API of campaigns: list, create, detail and settings, members, invitation, log, and
-the card tests (``campaigns.api_card_tests``). Access through ``campaigns.selectors``
+"""REST API of campaigns: list, create, detail and settings, members, invitation, log.
+Access through ``campaigns.selectors``
 (outsiders get 404), changes through ``campaigns.services``."""
 
 from django.urls import path, reverse
@@ -8,7 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns import api_card_tests, selectors, services
+from campaigns import selectors, services
 from campaigns.api_common import ConflictSerializer
 from campaigns.models import Campaign, CampaignLogEntry, Membership
 
@@ -172,5 +172,4 @@ urlpatterns = [
     path("campaigns/<int:pk>/invite/", CampaignInviteView.as_view(), name="api-campaign-invite"),
     path("campaigns/<int:pk>/log/", CampaignLogView.as_view(), name="api-campaign-log"),
     path("invites/<str:token>/join/", InviteJoinView.as_view(), name="api-invite-join"),
-    *api_card_tests.urlpatterns,
 ]

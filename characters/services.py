@@ -10,9 +10,8 @@ Views check access through ``characters.selectors`` first.
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Q
 
-from campaigns.models import Campaign, CardTest, Membership
+from campaigns.models import Campaign, Membership
 from campaigns.services import check_version, log_append
 from characters.models import AREA_FIELDS, MAX_RATING, Character, Reputation
 from characters.selectors import character_access
@@ -286,18 +285,14 @@ def reputation_update(*, reputation: Reputation, actor, version, **changes) -> R
 
 @transaction.atomic
 def reputation_delete(*, reputation: Reputation, actor, version) -> None:
-    """Remove a reputation. Refused (``ValidationError``) while a card test that is not over
-    uses it; ``StaleVersion`` as :func:`reputation_update`."""
+    """Remove a reputation. ``StaleVersion`` as :func:`reputation_update`. Whatever an app
+    above keeps of it may refuse the removal from a ``pre_delete`` receiver with a
+    ``ValidationError`` (a card test not over that uses it: ``combat.apps``); nothing is
+    removed then."""
     reputation = _locked_reputation(reputation)
     character = reputation.character
     _require_gm_for_reputations(actor, character)
     check_version(reputation, version)
-    open_test = CardTest.objects.filter(
-        Q(reputation=reputation) | Q(at_risk_reputation=reputation), status__in=CardTest.OPEN
-    ).first()
-    if open_test is not None:
-        raise ValidationError(f"“{reputation}” is part of test #{open_test.pk}, which is not "
-                              "over yet: cancel or finish the test first.")
     name = reputation.name
     reputation.delete()
     log_append(campaign=character.campaign, kind="reputation.deleted", actor=actor,

@@ -19,7 +19,7 @@ class EncounterAdmin(admin.ModelAdmin):
     list_display = ("title", "campaign", "engine", "status", "version", "created_at")
     list_filter = ("engine", "status")
     search_fields = ("title",)
-    readonly_fields = ("seed", "seed_hash", "state", "rng_state", "choices", "outcome",
+    readonly_fields = ("seed", "seed_hash", "terms", "state", "rng_state", "choices", "outcome",
                        "version")
     inlines = [EncounterEventInline]
 

@@ -5,7 +5,20 @@ class CombatConfig(AppConfig):
     name = "combat"
 
     def ready(self):
-        from campaigns.panels import Panel, register
-        from combat.selectors import campaign_panel
+        """The card tests' and battles' sections of the campaign page (``campaigns.panels``),
+        and a guard: a reputation that a card test not over uses may not be removed
+        (``characters`` cannot know of the tests above it, so the refusal is a
+        ``pre_delete`` receiver here)."""
+        from django.db.models.signals import pre_delete
 
-        register(Panel("table", "combat/_campaign_panel.html", campaign_panel, 10))
+        from campaigns.panels import Panel, register
+        from characters.models import Reputation
+        from combat import selectors
+        from combat.card_tests import selectors as card_test_selectors
+        from combat.card_tests.services import refuse_removing_a_reputation_in_use
+
+        register(Panel("card_tests", "combat/card_tests/_campaign_panel.html",
+                       card_test_selectors.campaign_panel, 10))
+        register(Panel("battles", "combat/_campaign_panel.html", selectors.campaign_panel, 20))
+        pre_delete.connect(refuse_removing_a_reputation_in_use, sender=Reputation,
+                           dispatch_uid="card_tests_keep_their_reputations")

@@ -32,6 +32,14 @@ class Encounter(models.Model):
     ``ships`` are the campaign's ships that fight in it: a ship is in at most one unfinished
     (:attr:`UNFINISHED`) battle, and only those ships get the battle's end written back. A
     cancelled battle writes nothing back.
+    ``terms`` are what the table asked for in the campaign's own ids, from which the Django
+    side builds the engine's setup and to which it writes the end back: for a card test
+    (``combat.card_tests``) the call form's fields (the character, skill, reputation,
+    helpers, opposition, stakes, areas at risk; GM-only parts among them), its ``origin``
+    and, once declined, the ``declined`` reason; empty for a battle, whose ships are
+    ``ships``. A seed of ``""`` marks a test recorded before every encounter had its own
+    seed (migrated from the campaign's shared source), as does ``terms["migrated"]`` for one
+whose first cards came from there: it cannot be replayed.
     """
 
     class Status(models.TextChoices):
@@ -56,6 +64,7 @@ class Encounter(models.Model):
     stacked_position = models.PositiveIntegerField(default=0)
     stacked_choices = models.JSONField(default=list, blank=True)
     stacked_choices_position = models.PositiveIntegerField(default=0)
+    terms = models.JSONField(default=dict, blank=True)
     state = models.JSONField(null=True, blank=True)
     rng_state = models.JSONField(null=True, blank=True)
     choices = models.JSONField(default=list, blank=True)

@@ -24,11 +24,17 @@ OBSERVER = "observer"
 engines show such a viewer only what every participant sees."""
 
 
+OWN_PAGES = {"btq_test": "combat.card_tests"}
+"""Engines whose encounters have pages and an API of their own (engine -> the package),
+where their steps keep their own rules: they are neither listed nor opened as battles. What
+a user sees of them is decided here all the same (:func:`view_for`, :func:`events_for`)."""
+
+
 def encounters_for_user(user, campaign) -> QuerySet[Encounter]:
-    """The campaign's encounters ``user`` may see, running ones first, then newest first: all
+    """The campaign's battles ``user`` may see, running ones first, then newest first: all
     of them for a GM, the ones that have begun for a player (not one being prepared, nor one
-    cancelled before it began)."""
-    encounters = campaign.encounters.order_by(
+    cancelled before it began). Encounters of :data:`OWN_PAGES` engines are left out."""
+    encounters = campaign.encounters.exclude(engine__in=OWN_PAGES).order_by(
         Case(When(status=Encounter.Status.ACTIVE, then=0), default=1),
         "-created_at", "-id",
     )
@@ -197,9 +203,6 @@ def unfinished_first(encounters: QuerySet[Encounter], limit: int = 10) -> list[E
 
 
 def campaign_panel(request, campaign, role: str) -> dict:
-    """The table's section of the campaign page (``campaigns.panels``): the ``battles`` the
-    viewer may see, unfinished first, and the card tests ``awaiting_me``."""
-    from campaigns.selectors import card_tests_awaiting
-
-    return {"battles": unfinished_first(encounters_for_user(request.user, campaign)),
-            "awaiting_me": card_tests_awaiting(request.user, campaign)}
+    """The battles' section of the campaign page (``campaigns.panels``): the ``battles`` the
+    viewer may see, unfinished first."""
+    return {"battles": unfinished_first(encounters_for_user(request.user, campaign))}

@@ -3,8 +3,10 @@
 Every function takes the row lock of the encounter it changes (``select_for_update``),
 checks who may do it and the version the user saw, calls the rules kernel, and saves the
 state, the random source's position and the new events in one transaction: a refused step
-changes nothing. The kernel is engine-agnostic (``rules.engine``); only
-:func:`_record_btq_naval` knows what a Beat to Quarters battle means for the campaign's ships.
+changes nothing. The kernel is engine-agnostic (``rules.engine``); only the recorders of
+:data:`_AFTER_BATTLE` know what an engine's end means for the campaign (a Beat to Quarters
+battle for its ships, a card test for the sheets: ``combat.card_tests``, whose calls,
+proposals and steps build on these functions).
 
 Background jobs (:func:`job_run`, :func:`job_sweep`) hold a lease on their job, renewed
 with every chunk they commit, so a job whose worker died is taken up by another from its
@@ -58,6 +60,22 @@ killed those workers (a step that exhausts memory or time) would kill the next o
 def seed_hash(seed: str) -> str:
     """The published commitment to a seed: SHA-256 of its decimal text, as hex."""
     return hashlib.sha256(seed.encode("ascii")).hexdigest()
+
+
+def new_seed() -> str:
+    """A fresh secret seed for an encounter's random source: 63 bits from ``secrets``, as
+    decimal text."""
+    return str(secrets.randbits(63))
+
+
+NOUNS = {"btq_test": "test"}
+"""Engine name -> what its encounters are called in texts and log kinds, if not "battle"."""
+
+
+def encounter_noun(encounter: Encounter) -> str:
+    """What ``encounter`` is called in the texts people read and in its log kinds:
+    ``"test"`` for a card test, ``"battle"`` otherwise (:data:`NOUNS`)."""
+    return NOUNS.get(encounter.engine, "battle")
 
 
 def _engine(name: str) -> Engine:
@@ -266,7 +284,7 @@ def encounter_create(
         setup = kernel.validate_setup(setup)
     except ValueError as exc:
         raise ValidationError({"setup": str(exc)}) from None
-    seed = str(secrets.randbits(63))
+    seed = new_seed()
     encounter = Encounter.objects.create(
         campaign=campaign,
         engine=kernel.name,
@@ -287,10 +305,11 @@ def encounter_create(
 
 def _opening(encounter: Encounter) -> Event:
     """The first event of every encounter: its seed's hash is published."""
+    noun = encounter_noun(encounter)
     return Event(
         "encounter.start",
-        f"The battle begins. The hash of its seed is {encounter.seed_hash}; the seed is "
-        "revealed when the battle ends.",
+        f"The {noun} begins. The hash of its seed is {encounter.seed_hash}; the seed is "
+        f"revealed when the {noun} ends.",
         data={"seed_hash": encounter.seed_hash, "engine": encounter.engine},
     )
 
@@ -303,10 +322,24 @@ def encounter_start(*, encounter: Encounter, user, expected_version) -> Encounte
     encounter = _locked(encounter)
     require_gm(user, encounter.campaign)
     check_version(encounter, expected_version)
+    noun = encounter_noun(encounter)
     if encounter.status == Encounter.Status.CANCELLED:
-        raise ValidationError("This battle was cancelled.")
+        raise ValidationError(f"This {noun} was cancelled.")
     if encounter.status != Encounter.Status.SETUP:
-        raise ValidationError("This battle has already begun.")
+        raise ValidationError(f"This {noun} has already begun.")
+    encounter_begin(encounter=encounter, user=user)
+    log_append(campaign=encounter.campaign, kind=f"{noun}.started", actor=user,
+               text=f"The {noun} “{encounter.title}” began.", data={"encounter": encounter.pk})
+    return encounter
+
+
+def encounter_begin(*, encounter: Encounter, user) -> Encounter:
+    """Begin ``encounter``, locked and in status setup, for a caller that has checked who
+    may begin it and from which version (:func:`encounter_start`; ``combat.card_tests``
+    when the GM calls a test or accepts one): the seed's hash is published in the opening
+    event, the engine's opening events follow, its ships are revealed, it becomes active
+    (or ends at once if the engine says so) and its version is bumped. Saved; no log entry
+    (the caller writes it)."""
     ships = list(encounter.ships.all())
     _check_ships_free(ships, exclude=encounter)
     kernel = _engine(encounter.engine)
@@ -321,8 +354,6 @@ def encounter_start(*, encounter: Encounter, user, expected_version) -> Encounte
     _append_events(encounter, [_opening(encounter), *events], round_=None)
     _finish_if_over(encounter, kernel, user)
     encounter.save()
-    log_append(campaign=encounter.campaign, kind="battle.started", actor=user,
-               text=f"The battle “{encounter.title}” began.", data={"encounter": encounter.pk})
     return encounter
 
 
@@ -338,8 +369,9 @@ def encounter_cancel(*, encounter: Encounter, user, expected_version) -> Encount
     encounter = _locked(encounter)
     require_gm(user, encounter.campaign)
     check_version(encounter, expected_version)
+    noun = encounter_noun(encounter)
     if encounter.status not in Encounter.UNFINISHED:
-        raise ValidationError("Only a battle being prepared or in progress can be cancelled.")
+        raise ValidationError(f"Only a {noun} being prepared or in progress can be cancelled.")
     was_running = encounter.status == Encounter.Status.ACTIVE
     encounter.status = Encounter.Status.CANCELLED
     encounter.version += 1
@@ -350,13 +382,12 @@ def encounter_cancel(*, encounter: Encounter, user, expected_version) -> Encount
     if was_running:
         _append_events(encounter, round_=_round_of(encounter.state), events=[Event(
             "encounter.cancelled",
-            "The GM called the battle off: it ends here and the ships keep the state they "
-            "had before it.",
+            f"The GM called the {noun} off: it ends here and nothing of it is written back.",
         )])
     encounter.save()
-    log_append(campaign=encounter.campaign, kind="battle.cancelled", actor=user,
-               text=f"{user} cancelled the battle “{encounter.title}”; nothing was written "
-                    "back to the ships.",
+    log_append(campaign=encounter.campaign, kind=f"{noun}.cancelled", actor=user,
+               text=f"{user} cancelled the {noun} “{encounter.title}”; nothing was written "
+                    "back.",
                data={"encounter": encounter.pk}, gm_only=not was_running)
     return encounter
 
@@ -373,7 +404,8 @@ def _apply(encounter: Encounter, table: _Table, actor: str, kind: str, choice: s
 def _ending(encounter: Encounter, outcome, last_text: str | None) -> Event:
     """The last event of a finished encounter: the outcome (unless the engine's last event,
     ``last_text``, said it already) and the seed revealed."""
-    said = "The battle is over." if last_text == outcome.summary else outcome.summary
+    said = (f"The {encounter_noun(encounter)} is over." if last_text == outcome.summary
+            else outcome.summary)
     return Event(
         "encounter.end",
         f"{said} The seed is revealed: {encounter.seed}.",
@@ -389,6 +421,7 @@ def _finish_if_over(encounter: Encounter, kernel: Engine, user) -> bool:
     outcome = kernel.outcome(encounter.state)
     if outcome is None:
         return False
+    noun = encounter_noun(encounter)
     encounter.status = Encounter.Status.FINISHED
     encounter.finished_at = timezone.now()
     encounter.outcome = outcome.as_dict()
@@ -396,12 +429,12 @@ def _finish_if_over(encounter: Encounter, kernel: Engine, user) -> bool:
     _append_events(encounter, round_=_round_of(encounter.state),
                    events=[_ending(encounter, outcome, last_text)])
     recorder = _AFTER_BATTLE.get(encounter.engine)
-    if recorder is not None:
-        recorder(encounter, kernel, outcome)
-    log_append(campaign=encounter.campaign, kind="battle.finished", actor=user,
-               text=f"The battle “{encounter.title}” is over: {outcome.summary}",
-               data={"encounter": encounter.pk, "winner": outcome.winner,
-                     "result": outcome.result})
+    written = recorder(encounter, kernel, outcome, user) if recorder is not None else None
+    data = {"encounter": encounter.pk, "winner": outcome.winner, "result": outcome.result}
+    data.update((written or {}).get("data", {}))
+    summary = (written or {}).get("summary") or outcome.summary
+    log_append(campaign=encounter.campaign, kind=f"{noun}.finished", actor=user,
+               text=f"The {noun} “{encounter.title}” is over: {summary}", data=data)
     return True
 
 
@@ -426,10 +459,11 @@ def encounter_act(
     encounter = _locked(encounter)
     if not _may_act_for(user, encounter, actor):
         raise PermissionDenied("You may only make decisions for your own character.")
+    noun = encounter_noun(encounter)
     if encounter.status in (Encounter.Status.FINISHED, Encounter.Status.CANCELLED):
-        raise ValidationError("This battle is over: no more decisions can be made.")
+        raise ValidationError(f"This {noun} is over: no more decisions can be made.")
     if encounter.status != Encounter.Status.ACTIVE:
-        raise ValidationError("This battle has not begun yet.")
+        raise ValidationError(f"This {noun} has not begun yet.")
     if encounter.jobs.filter(status__in=Job.OPEN).exists():
         raise ValidationError("The computer is resolving the rest of this battle: wait for "
                               "the result, or cancel the battle.")
@@ -438,7 +472,7 @@ def encounter_act(
     pending = [d for d in kernel.pending(encounter.state)
                if d.actor == actor and d.kind == decision_kind]
     if not pending:
-        raise ValidationError("That decision is not awaited now: reload the battle.")
+        raise ValidationError(f"That decision is not awaited now: reload the {noun}.")
     choice = str(choice or "").strip()
     if not choice:
         raise ValidationError({"choice": "Choose one of the options."})
@@ -722,8 +756,14 @@ def encounter_replay(*, encounter: Encounter) -> dict:
     as {"seq": the event's number (None for the state or outcome), "kind": the recorded
     event's kind, "field": e.g. "data.card_of_fate", "recorded": value, "replayed":
     value}}``. ``ValidationError`` if it has not ended (the seed is still secret)."""
+    noun = encounter_noun(encounter)
     if encounter.status != Encounter.Status.FINISHED:
-        raise ValidationError("A battle can be replayed once it has ended and its seed is known.")
+        raise ValidationError(f"A {noun} can be replayed once it has ended and its seed is "
+                              "known.")
+    if not encounter.seed or encounter.terms.get("migrated"):
+        raise ValidationError(f"This {noun} was recorded before each {noun} had a seed of its "
+                              "own (its cards came from the campaign's shared source): it "
+                              "cannot be replayed.")
     kernel = _engine(encounter.engine)
     replayed, state = _replayed_events(encounter, kernel)
     recorded = list(encounter.events.order_by("seq").values("seq", *_COMPARED))
@@ -757,7 +797,7 @@ def encounter_replay(*, encounter: Encounter) -> dict:
             "outcome": outcome_dict, "mismatch": mismatch}
 
 
-def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome) -> None:
+def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome, user) -> None:
     """Write a Beat to Quarters ship battle's end back to the campaign's ships: each ship's
     damage tracks and Ship Morale after the battle (BtQ L2602-2603; the engine's outcome
     ``data["ships"]``, ship id -> ``{"tracks", "morale"}``)."""
@@ -772,6 +812,17 @@ def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome) -> None:
                            note=f"{ship}, after “{encounter.title}”: {outcome.summary}")
 
 
-_AFTER_BATTLE = {"btq_naval": _record_btq_naval}
-"""Engine name -> what the end of its battle changes in the campaign, beyond the log."""
+def _record_btq_test(encounter: Encounter, kernel: Engine, outcome, user) -> dict:
+    """Write a card test's damage back onto the sheets and ships
+    (``combat.card_tests.services.card_test_write_back``)."""
+    from combat.card_tests.services import card_test_write_back
+
+    return card_test_write_back(encounter=encounter, outcome=outcome, user=user)
+
+
+_AFTER_BATTLE = {"btq_naval": _record_btq_naval, "btq_test": _record_btq_test}
+"""Engine name -> what the end of its encounter changes in the campaign, beyond the log:
+``recorder(encounter, kernel, outcome, user)``, which may return ``{"summary", "data"}`` for
+the log entry of the end: what was written back, in words (instead of the outcome's
+summary) and as JSON details added to its data."""
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("campaigns.urls")),
+    path("", include("combat.card_tests.urls")),
     path("characters/", include("characters.urls")),
     path("ships/", include("ships.urls")),
     path("combat/", include("combat.urls")),

@@ -194,3 +194,66 @@ def player_b_client(player_b):
 @pytest.fixture
 def outsider_client(outsider):
     return _client_for(outsider)
+
+
+# --- Card tests: the book's contested test (BtQ L1195-1241) played by Anne Able (as
+# O'Toole: Seamanship 4, Crusty Old Seadog +1, "Distrusted by Captain Jones" 1) against the
+# NPC Captain Jones (Seamanship 4).
+
+
+@pytest.fixture
+def jones(campaign, gm):
+    from characters.models import Character
+    from characters.services import character_create
+
+    return character_create(campaign=campaign, actor=gm, kind=Character.Kind.NPC,
+                            name="Jones", rank="Captain", skills={"seamanship": 4},
+                            gm_notes="jones-secret", revealed=True)
+
+
+@pytest.fixture
+def distrusted(pc_a, gm):
+    from characters.services import reputation_create
+
+    return reputation_create(character=pc_a, actor=gm, kind="personal",
+                             descriptor="Distrusted by", subject="Captain Jones", value=1)
+
+
+@pytest.fixture
+def race(campaign, gm, pc_a, jones, distrusted):
+    """A factory of the book's race to Portsmouth, called by the GM: ``race(**changes)``."""
+    from combat.card_tests.services import card_test_call
+
+    def make(**changes):
+        setup = {
+            "character": pc_a.pk, "skill": "seamanship", "reputations": [distrusted.pk],
+            "modifiers": [{"source": "Crusty Old Seadog", "cards": 1}],
+            "opposition": "npc", "opponent": jones.pk, "opponent_skill": "seamanship",
+            "intent": "bring the Hermes into Portsmouth before Jones docks the Achilles",
+            "stakes_win": "O'Toole testifies first", "stakes_lose": "Jones testifies first",
+        }
+        setup.update(changes)
+        return card_test_call(campaign=campaign, actor=gm, **setup)
+    return make
+
+
+def stack(test, cards: str):
+    """Stack the deck of a called ``test`` (its encounter): ``cards`` are turned next, in
+    the kernel's draw order, before its seeded source takes over."""
+    from combat.models import Encounter
+    from rules.cards import parse_cards
+
+    Encounter.objects.filter(pk=test.pk).update(
+        stacked_cards=[str(c) for c in parse_cards(cards)], stacked_position=0)
+
+
+@pytest.fixture
+def turn():
+    """``turn(test, user, cards)``: confirm ``test`` as ``user`` with the cards stacked
+    (Card of Fate, the PC's pool, then the NPC's or the difficulty's)."""
+    from combat.card_tests.services import card_test_confirm
+
+    def confirm(test, user, cards: str):
+        stack(test, cards)
+        return card_test_confirm(test=test, actor=user, version=test.version)
+    return confirm

@@ -1,5 +1,5 @@
-"""Use cases of campaigns: creation, settings, invitations, members and the log; those of
-the card tests are in :mod:`campaigns.services.card_tests`.
+"""Use cases of campaigns: creation, settings, invitations, members and the log (those of
+the card tests are in :mod:`combat.card_tests.services`).
 
 Views check access through ``campaigns.selectors`` first; these functions change state
 inside a transaction, lock the rows they change and append to the campaign log.
@@ -18,8 +18,8 @@ from rules.btq.settings import SETTINGS, SettingError, resolve
 class Conflict(Exception):
     """A step refused because the record ``obj`` is no longer as the user saw it: saved
     since (:class:`StaleVersion`), or in a state that no longer allows the step
-    (``card_tests.IllegalStep``). Nothing was written. The API answers 409 with the reason
-    and the version now saved (``config.api.exception_handler``)."""
+    (``combat.card_tests.services.IllegalStep``). Nothing was written. The API answers 409
+    with the reason and the version now saved (``config.api.exception_handler``)."""
 
     def __init__(self, obj, message: str):
         self.obj = obj

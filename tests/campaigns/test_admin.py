@@ -19,12 +19,11 @@ def test_the_admin_lists_and_opens_each_model(client, campaign, label):
     assert client.get(reverse(f"{prefix}_change", args=[first.pk])).status_code == 200
 
 
-def test_the_admin_opens_card_tests_decks_and_reputations(client, race, turn, player_a,
-                                                          distrusted):
+def test_the_admin_opens_card_tests_their_events_and_reputations(client, race, turn, player_a,
+                                                                  distrusted):
     test = turn(race(), player_a, "4S  4C KD KS QH JH 2C  4H AH 2D 7S")
     client.force_login(get_user_model().objects.create_superuser("admiral", "a@b.c", "pw"))
-    for label, pk in [("campaigns.CardTest", test.pk),
-                      ("campaigns.Deck", test.draws.first().deck_id),
+    for label, pk in [("combat.Encounter", test.pk),
                       ("characters.Character", distrusted.character_id)]:
         model = apps.get_model(label)
         prefix = f"admin:{model._meta.app_label}_{model._meta.model_name}"

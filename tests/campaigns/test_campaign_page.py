@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns.services.card_tests import card_test_call
+from combat.card_tests.services import card_test_call
 from combat.models import Encounter
 
 
@@ -48,6 +48,6 @@ def test_a_called_test_shows_on_the_page_of_its_player(request, campaign, gm, pc
     test = card_test_call(campaign=campaign, actor=gm, character=pc_a.pk, skill="seamanship",
                           opposition="difficulty", difficulty=2, intent="Reef topsails.")
     html = _page(request.getfixturevalue(f"{persona}_client"), campaign)
-    link = reverse("campaigns:card_test", args=[campaign.pk, test.pk])
+    link = reverse("card_tests:detail", args=[campaign.pk, test.pk])
     assert (link in html) == sees
     assert ('id="awaiting-me"' in html) == sees

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaigns.models import CampaignLogEntry
-from campaigns.services.card_tests import card_test_call, card_test_propose
+from combat.card_tests.services import card_test_call, card_test_propose
 from ships.services import ship_reveal
 
 PERSONAS = ["gm", "player_a", "player_b", "outsider"]
@@ -45,7 +45,7 @@ def test_unrevealed_npcs_and_ships_are_the_gms_only(request, campaign, hidden_np
 
 def test_the_players_propose_form_offers_only_revealed_npcs(player_a_client, campaign, pc_a,
                                                             npc, hidden_npc, player_a):
-    url = reverse("campaigns:card_test_new", args=[campaign.pk])
+    url = reverse("card_tests:new", args=[campaign.pk])
     form = player_a_client.get(f"{url}?character={pc_a.pk}").content.decode()
     assert "Nemo Nobody" in form and "Don Oculto" not in form
     with pytest.raises(ValidationError, match="no such NPC"):

@@ -1,10 +1,12 @@
 """In the browser: the GM calls a test with the odds before them, the player confirms it on
 a phone-sized page in a second browser, both see the cards turn over (the GM's page
-without a reload) and the log entry; an unskilled test offers one card only."""
+without a reload), the seed's hash before the draw and the seed after, and the log entry;
+an unskilled test offers one card only."""
 
 import pytest
 
-from campaigns.models import Campaign, CardTest
+from combat.card_tests.selectors import card_test_status
+from combat.models import Encounter
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -14,17 +16,17 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture
 def table(campaign, gm, player_a, player_b):
-    """The personas' campaign with known passwords and a fixed seed for the draws."""
+    """The personas' campaign with known passwords."""
     for user in (gm, player_a, player_b):
         user.set_password(PASSWORD)
         user.save()
-    Campaign.objects.filter(pk=campaign.pk).update(rng_seed="20091809")
     return campaign
 
 
 def name_any_joker(page):
-    """If the player's Joker turned up, name it (the default: the Card of Fate)."""
-    if page.locator("form.joker").count():
+    """Whenever the player's Joker turns up (again, on a retest), name it (the default: the
+    Card of Fate)."""
+    while page.locator("form.joker").count():
         with page.expect_navigation():
             page.click("form.joker button[type=submit]")
 
@@ -49,8 +51,8 @@ def test_the_gm_calls_a_test_and_the_player_turns_the_cards(table, new_context, 
     assert "Command 5 = 5" in gm.inner_text("#odds-preview")
     with gm.expect_navigation():
         gm.click("button:text('Call the test')")
-    test = CardTest.objects.get()
-    assert test.status == CardTest.Status.AWAITING_CONFIRMATION
+    test = Encounter.objects.get()
+    assert card_test_status(test) == "awaiting_confirmation"
     assert gm.locator("[data-odds='win']").count() == 1
     gm.evaluate("window.notReloaded = true")
 
@@ -59,11 +61,14 @@ def test_the_gm_calls_a_test_and_the_player_turns_the_cards(table, new_context, 
     player.goto(f"/campaigns/{table.pk}/tests/{test.pk}/")
     assert "Command" not in player.content()
     assert player.locator("[data-level='perfect']").count() == 1  # her own pool's odds
+    assert player.locator(".seed-hash").text_content() == test.seed_hash  # before the draw
+    assert test.seed not in player.content()
     with player.expect_navigation():
         player.click("button:text('Turn the cards')")
     name_any_joker(player)
     test.refresh_from_db()
-    assert test.status == CardTest.Status.DONE
+    assert card_test_status(test) == "done"
+    assert player.locator(".seed").text_content() == test.seed  # revealed once it is over
     assert player.locator("#cards [title='Card of Fate']").count() >= 1
     assert player.locator(f"#cards .hand[data-who='pc:{pc_a.pk}'] .card-face").count() >= 5
     # The test's page fits a phone: nothing in it is wider than the screen.
@@ -95,7 +100,7 @@ def test_an_unskilled_test_offers_one_card_only(table, new_context, login, pc_b)
     assert "one card" in gm.inner_text("#odds-preview")
     with gm.expect_navigation():
         gm.click("button:text('Call the test')")
-    test = CardTest.objects.get()
+    test = Encounter.objects.get()
 
     player = login(new_context(), "player_b", PASSWORD)
     player.set_viewport_size(PHONE)

@@ -4,9 +4,11 @@ does not allow, a step that is not the user's, and bad input; each refusal chang
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from campaigns.models import CampaignLogEntry, CardTest, DeckDraw
+from campaigns.models import CampaignLogEntry
 from campaigns.services import StaleVersion
-from campaigns.services.card_tests import (
+from characters.services import character_update, reputation_create, reputation_delete
+from combat.card_tests.selectors import card_test_status
+from combat.card_tests.services import (
     IllegalStep,
     card_test_accept,
     card_test_call,
@@ -15,17 +17,16 @@ from campaigns.services.card_tests import (
     card_test_decline,
     card_test_propose,
 )
-from characters.services import character_update, reputation_create, reputation_delete
+from combat.models import Encounter, EncounterEvent
 from rules.btq.characters import DamageState
-from rules.random import ScriptedSource
 
 VARIANT_B = "4S  4C KD KS QH JH 2C  4H AH 2D 7S"
 
 
 def snapshot(test):
     test.refresh_from_db()
-    return (test.status, test.version, test.record, DeckDraw.objects.count(),
-            CampaignLogEntry.objects.count(), test.campaign.rng_state)
+    return (test.status, test.version, test.state, test.rng_state, test.terms,
+            EncounterEvent.objects.count(), CampaignLogEntry.objects.count())
 
 
 def test_a_stale_confirmation_is_refused_and_nothing_changes(race, player_a, gm):
@@ -34,9 +35,8 @@ def test_a_stale_confirmation_is_refused_and_nothing_changes(race, player_a, gm)
     card_test_cancel(test=test, actor=gm, version=seen)
     before = snapshot(test)
     with pytest.raises(StaleVersion, match="reload"):
-        card_test_confirm(test=test, actor=player_a, version=seen,
-                          source=ScriptedSource(VARIANT_B))
-    assert snapshot(test) == before and test.status == CardTest.Status.CANCELLED
+        card_test_confirm(test=test, actor=player_a, version=seen)
+    assert snapshot(test) == before and card_test_status(test) == "cancelled"
 
 
 def test_two_confirmations_of_one_test_turn_the_cards_once(race, turn, player_a):
@@ -45,11 +45,9 @@ def test_two_confirmations_of_one_test_turn_the_cards_once(race, turn, player_a)
     turn(test, player_a, VARIANT_B)
     before = snapshot(test)
     with pytest.raises(StaleVersion):
-        card_test_confirm(test=test, actor=player_a, version=seen,
-                          source=ScriptedSource(VARIANT_B))
+        card_test_confirm(test=test, actor=player_a, version=seen)
     with pytest.raises(IllegalStep, match="done"):
-        card_test_confirm(test=test, actor=player_a, version=test.version,
-                          source=ScriptedSource(VARIANT_B))
+        card_test_confirm(test=test, actor=player_a, version=test.version)
     assert snapshot(test) == before
 
 
@@ -57,7 +55,7 @@ def test_two_confirmations_of_one_test_turn_the_cards_once(race, turn, player_a)
     ("accept", "gm"), ("decline", "gm"), ("joker", "player_a"),
 ])
 def test_steps_the_status_does_not_allow(race, request, step, who):
-    from campaigns.services import card_tests
+    from combat.card_tests import services as card_tests
 
     test = race()
     actor = request.getfixturevalue(who)
@@ -74,15 +72,14 @@ def test_only_the_pc_s_player_confirms(race, request, who):
     test = race()
     before = snapshot(test)
     with pytest.raises(PermissionDenied):
-        card_test_confirm(test=test, actor=request.getfixturevalue(who), version=test.version,
-                          source=ScriptedSource(VARIANT_B))
+        card_test_confirm(test=test, actor=request.getfixturevalue(who), version=test.version)
     assert snapshot(test) == before
 
 
 def test_the_gm_confirms_for_a_pc_without_a_player(race, turn, gm, pc_a):
     pc_a.owner = None  # the player's account was deleted
     pc_a.save(update_fields=["owner"])
-    assert turn(race(), gm, VARIANT_B).status == CardTest.Status.DONE
+    assert card_test_status(turn(race(), gm, VARIANT_B)) == "done"
 
 
 def test_a_player_proposes_for_their_own_pc_only_and_sets_no_npc_side(campaign, player_a,
@@ -97,7 +94,7 @@ def test_a_player_proposes_for_their_own_pc_only_and_sets_no_npc_side(campaign, 
     with pytest.raises(PermissionDenied):
         card_test_call(campaign=campaign, actor=player_a, character=pc_a.pk,
                        skill="seamanship", opposition="none", intent="players propose")
-    assert not CardTest.objects.exists()
+    assert not Encounter.objects.exists()
 
 
 def test_the_gm_completes_a_proposal_against_an_npc_and_the_player_confirms(
@@ -111,7 +108,7 @@ def test_the_gm_completes_a_proposal_against_an_npc_and_the_player_confirms(
         card_test_accept(test=test, actor=gm, version=test.version, character=jones.pk)
     test = card_test_accept(test=test, actor=gm, version=test.version,
                             opponent_skill="seamanship")
-    assert turn(test, player_a, VARIANT_B).record["winner"] == f"pc:{pc_a.pk}"
+    assert turn(test, player_a, VARIANT_B).state["record"]["winner"] == f"pc:{pc_a.pk}"
 
 
 def test_decline_and_cancel(campaign, gm, player_a, player_b, pc_a, race):
@@ -124,19 +121,18 @@ def test_decline_and_cancel(campaign, gm, player_a, player_b, pc_a, race):
         card_test_cancel(test=proposal, actor=player_b, version=proposal.version)
     declined = card_test_decline(test=proposal, actor=gm, version=proposal.version,
                                  reason="No horses at sea.")
-    assert declined.status == CardTest.Status.DECLINED
-    assert declined.decline_reason == "No horses at sea."
+    assert card_test_status(declined) == "declined"
+    assert declined.terms["declined"] == "No horses at sea."
     with pytest.raises(IllegalStep):
         card_test_cancel(test=declined, actor=player_a, version=declined.version)
     called = race()
     with pytest.raises(PermissionDenied):  # a player cancels only their own proposal
         card_test_cancel(test=called, actor=player_a, version=called.version)
-    assert card_test_cancel(test=called, actor=gm, version=called.version).status == \
-        CardTest.Status.CANCELLED
-    texts = list(campaign.log_entries.filter(kind__startswith="card_test.").values_list(
+    assert card_test_status(card_test_cancel(test=called, actor=gm,
+                                             version=called.version)) == "cancelled"
+    texts = list(campaign.log_entries.filter(kind__startswith="test.").values_list(
         "kind", flat=True))
-    assert {"card_test.proposed", "card_test.declined", "card_test.called",
-            "card_test.cancelled"} <= set(texts)
+    assert {"test.proposed", "test.declined", "test.called", "test.cancelled"} <= set(texts)
 
 
 BAD_SETUPS = [
@@ -172,7 +168,7 @@ def test_bad_input_is_refused_with_a_message_on_its_field(race, pc_a, gm, change
     with pytest.raises(ValidationError) as caught:
         race(**changes)
     assert message in " ".join(caught.value.message_dict[field])
-    assert not CardTest.objects.exists()
+    assert not Encounter.objects.exists()
 
 
 def test_unknown_fields_are_refused(race):
@@ -215,8 +211,7 @@ def test_an_area_that_dies_before_the_draw_stops_the_confirmation(race, gm, play
                      health_state=DamageState.DEAD)
     before = snapshot(test)
     with pytest.raises(ValidationError, match="Dead"):
-        card_test_confirm(test=test, actor=player_a, version=test.version,
-                          source=ScriptedSource(VARIANT_B))
+        card_test_confirm(test=test, actor=player_a, version=test.version)
     assert snapshot(test) == before
 
 
@@ -225,3 +220,19 @@ def test_a_reputation_in_an_open_test_is_not_removed(race, gm, distrusted):
     with pytest.raises(ValidationError, match="not over yet"):
         reputation_delete(reputation=distrusted, actor=gm, version=distrusted.version)
     assert type(distrusted).objects.filter(pk=distrusted.pk).exists()
+
+
+def test_a_pool_that_changed_since_the_call_is_not_drawn(race, gm, player_a, pc_a):
+    """The pools are fixed when the test is called (its seed's hash published with them): if
+    a sheet changes before the draw, the page says so and the confirmation is refused."""
+    from combat.card_tests.selectors import card_test_view
+
+    test = race()
+    assert card_test_view(player_a, test)["problem"] is None
+    character_update(character=pc_a, actor=gm, version=pc_a.version,
+                     skills={**pc_a.skills, "seamanship": 5})
+    assert "changed since the test was called" in card_test_view(player_a, test)["problem"]
+    before = snapshot(test)
+    with pytest.raises(ValidationError, match="calls it again"):
+        card_test_confirm(test=test, actor=player_a, version=test.version)
+    assert snapshot(test) == before

@@ -1,6 +1,7 @@
-"""REST API of card tests, included by ``campaigns.api``: list and create (a GM calls, a
-player proposes), detail with the odds (what the viewer may see: ``campaigns.selectors.
-card_test_view``), and the steps confirm, joker, accept, decline, cancel.
+"""REST API of card tests, included by ``combat.api``: list and create (a GM calls, a
+player proposes), detail with the odds (what the viewer may see:
+``combat.card_tests.selectors.card_test_view``), and the steps confirm, joker, accept,
+decline, cancel.
 
 Answers: 400 bad input (with the reason per field), 403 a step that is not the user's,
 404 not a member, 409 a stale ``version`` or a step the test's status does not allow now
@@ -12,10 +13,11 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns import selectors
 from campaigns.api_common import ConflictSerializer
-from campaigns.models import CardTest, Membership
-from campaigns.services import card_tests as services
+from campaigns.models import Membership
+from campaigns.selectors import campaign_for_user, membership_role
+from combat.card_tests import selectors, services, table
+from combat.models import Encounter
 
 LIST_LIMIT = 50
 
@@ -37,7 +39,7 @@ class CardTestSetupSerializer(serializers.Serializer):
     helpers = serializers.ListField(child=serializers.IntegerField(), required=False,
                                     help_text="Ids of helping PCs.")
     modifiers = CardTestModifierSerializer(many=True, required=False)
-    opposition = serializers.ChoiceField(choices=CardTest.Opposition.choices, required=False)
+    opposition = serializers.ChoiceField(choices=table.Opposition.choices, required=False)
     opponent = serializers.IntegerField(required=False, allow_null=True,
                                         help_text="The opposing NPC's id.")
     opponent_skill = serializers.CharField(required=False, allow_blank=True,
@@ -82,10 +84,10 @@ class CardTestSerializer(serializers.Serializer):
 
     id = serializers.IntegerField()
     campaign = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=CardTest.Status.choices)
+    status = serializers.ChoiceField(choices=table.Status.choices)
     status_label = serializers.CharField()
     version = serializers.IntegerField()
-    origin = serializers.ChoiceField(choices=CardTest.Origin.choices)
+    origin = serializers.ChoiceField(choices=table.Origin.choices)
     created_by = serializers.CharField(allow_null=True)
     created_at = serializers.DateTimeField()
     decided_at = serializers.DateTimeField(allow_null=True)
@@ -123,9 +125,19 @@ class CardTestSerializer(serializers.Serializer):
     gates = serializers.ListField(
         child=serializers.CharField(),
         help_text="The Measure tests a Maimed area requires first (BtQ L1314-1316).")
+    origin_label = serializers.CharField()
+    seed_hash = serializers.CharField(
+        allow_null=True, help_text="SHA-256 of the test's secret seed, published when it is "
+                                   "called (or accepted).")
+    seed = serializers.CharField(allow_null=True,
+                                 help_text="The seed, revealed once the test is over.")
+    replayable = serializers.BooleanField(
+        help_text="False for a test recorded before each test had its own seed.")
+    events = serializers.JSONField(help_text="[{seq, kind, text}]: the test's event log as "
+                                             "you may see it.")
 
 
-def _view(request, test: CardTest, code=status.HTTP_200_OK) -> Response:
+def _view(request, test: Encounter, code=status.HTTP_200_OK) -> Response:
     test = selectors.card_test_for_user(request.user, test.pk)
     return Response(selectors.card_test_view(request.user, test), status=code)
 
@@ -134,8 +146,8 @@ class CampaignCardTestsView(APIView):
     @extend_schema(responses=CardTestSerializer(many=True))
     def get(self, request, pk):
         """The campaign's tests, newest first (at most 50)."""
-        campaign = selectors.campaign_for_user(request.user, pk)
-        role = selectors.membership_role(request.user, campaign)
+        campaign = campaign_for_user(request.user, pk)
+        role = membership_role(request.user, campaign)
         settings = campaign.rules_settings()
         tests = selectors.card_tests_for_user(request.user, campaign)[:LIST_LIMIT]
         return Response([selectors.card_test_view(request.user, t, role, settings)
@@ -145,10 +157,10 @@ class CampaignCardTestsView(APIView):
     def post(self, request, pk):
         """A GM calls a test (it awaits the player's confirmation); a player proposes one
         for their own PC (it awaits the GM)."""
-        campaign = selectors.campaign_for_user(request.user, pk)
+        campaign = campaign_for_user(request.user, pk)
         data = CardTestSetupSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        gm = selectors.membership_role(request.user, campaign) == Membership.Role.GM
+        gm = membership_role(request.user, campaign) == Membership.Role.GM
         act = services.card_test_call if gm else services.card_test_propose
         test = act(campaign=campaign, actor=request.user, **data.validated_data)
         return _view(request, test, status.HTTP_201_CREATED)

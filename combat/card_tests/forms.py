@@ -1,6 +1,6 @@
 """Forms of the card test pages: calling or proposing a test (and the GM's adjustment of a
 proposal), naming a Joker, declining. They collect the setup that
-``campaigns.services.card_tests`` checks; a service's ``ValidationError`` lands on the field
+``combat.card_tests.services`` checks; a service's ``ValidationError`` lands on the field
 it names."""
 
 import re
@@ -9,9 +9,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from campaigns.forms import Form, VersionedForm
-from campaigns.models import CardTest
-from campaigns.table import MAX_POOL, POOL_LABELS, WEALTH, area_state
 from characters.models import SHIP_MORALE, Character
+from combat.card_tests.table import MAX_POOL, POOL_LABELS, WEALTH, Opposition, area_state
 from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
 from rules.btq.tests import DIFFICULTIES, DIFFICULTY_LABELS
 from rules.cards import STANDARD_52, SUIT_NAMES, SUITS
@@ -97,8 +96,8 @@ class CardTestForm(Form):
     modifiers = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2}),
         help_text="Traits, curios, weather: one per line, “Crusty Old Seadog +1”.")
-    opposition = forms.ChoiceField(choices=CardTest.Opposition.choices,
-                                   widget=forms.RadioSelect, initial=CardTest.Opposition.NPC)
+    opposition = forms.ChoiceField(choices=Opposition.choices,
+                                   widget=forms.RadioSelect, initial=Opposition.NPC)
     opponent = forms.ChoiceField(label="Opposing NPC", required=False)
     difficulty = forms.ChoiceField(
         required=False,
@@ -151,7 +150,7 @@ class CardTestForm(Form):
 
     @classmethod
     def initial_from(cls, setup: dict) -> dict:
-        """Form values from a setup (``campaigns.services.card_tests.setup_input``)."""
+        """Form values from a setup (``combat.card_tests.services.setup_input``)."""
         difficulty = setup.get("difficulty") or ""
         custom = difficulty.isdigit()
         return {
@@ -199,13 +198,13 @@ class CardTestForm(Form):
             "stakes_lose": data.get("stakes_lose", ""),
             "at_risk": data.get("at_risk") or "",
         }
-        if data["opposition"] == CardTest.Opposition.NPC:
+        if data["opposition"] == Opposition.NPC:
             setup["opponent"] = int(data["opponent"]) if data.get("opponent") else None
             if self.gm:
                 setup.update(opponent_skill=data.get("opponent_skill") or "",
                              opponent_modifiers=data["opponent_modifiers"],
                              opponent_at_risk=data.get("opponent_at_risk") or "")
-        elif data["opposition"] == CardTest.Opposition.DIFFICULTY:
+        elif data["opposition"] == Opposition.DIFFICULTY:
             difficulty = data.get("difficulty") or ""
             if difficulty == CUSTOM_CARDS:
                 difficulty = str(data["difficulty_cards"])

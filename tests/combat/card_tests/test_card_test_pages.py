@@ -4,8 +4,9 @@ players, the live part, and refusals with a clear message and nothing changed.""
 import pytest
 from django.urls import reverse
 
-from campaigns.models import CardTest
-from campaigns.services.card_tests import card_test_call
+from combat.card_tests.selectors import card_test_status
+from combat.card_tests.services import card_test_call
+from combat.models import Encounter
 from rules.btq.characters import DamageState
 
 VARIANT_B = "4S  4C KD KS QH JH 2C  4H AH 2D 7S"
@@ -28,10 +29,10 @@ def secret_test(campaign, gm, pc_a, npc):
 
 def urls(campaign, test):
     return {
-        "list": reverse("campaigns:card_tests", args=[campaign.pk]),
-        "new": reverse("campaigns:card_test_new", args=[campaign.pk]),
-        "detail": reverse("campaigns:card_test", args=[campaign.pk, test.pk]),
-        "live": reverse("campaigns:card_test_live", args=[campaign.pk, test.pk]),
+        "list": reverse("card_tests:list", args=[campaign.pk]),
+        "new": reverse("card_tests:new", args=[campaign.pk]),
+        "detail": reverse("card_tests:detail", args=[campaign.pk, test.pk]),
+        "live": reverse("card_tests:live", args=[campaign.pk, test.pk]),
         "log": reverse("campaigns:log", args=[campaign.pk]),
         "campaign": reverse("campaigns:detail", args=[campaign.pk]),
     }
@@ -67,7 +68,7 @@ def test_every_page_of_a_test_by_persona(request, persona, campaign, secret_test
 
 def test_the_gm_calls_a_test_in_the_browser_and_the_player_turns_the_cards(
         gm_client, player_a_client, player_b_client, campaign, pc_a, npc):
-    new = reverse("campaigns:card_test_new", args=[campaign.pk])
+    new = reverse("card_tests:new", args=[campaign.pk])
     chooser = gm_client.get(new).content.decode()
     assert f"?character={pc_a.pk}" in chooser
     form = gm_client.get(f"{new}?character={pc_a.pk}").content.decode()
@@ -77,10 +78,10 @@ def test_the_gm_calls_a_test_in_the_browser_and_the_player_turns_the_cards(
         "opposition": "npc", "opponent": npc.pk, "opponent_skill": "command",
         "intent": "outsail the Nobody", "stakes_win": "escape", "stakes_lose": "taken",
         "at_risk": "health"})
-    test = CardTest.objects.get()
-    detail = reverse("campaigns:card_test", args=[campaign.pk, test.pk])
+    test = Encounter.objects.get()
+    detail = reverse("card_tests:detail", args=[campaign.pk, test.pk])
     assert response.status_code == 302 and response["Location"] == detail
-    assert test.modifiers == [{"source": "Crusty Old Seadog", "cards": 1}]
+    assert test.terms["modifiers"] == [{"source": "Crusty Old Seadog", "cards": 1}]
     gm_page = gm_client.get(detail).content.decode()
     assert "Command 5 = 5" in gm_page and 'data-odds="win"' in gm_page
     assert "Turn the cards" not in gm_page  # the PC's player confirms
@@ -89,15 +90,15 @@ def test_the_gm_calls_a_test_in_the_browser_and_the_player_turns_the_cards(
     assert 'data-odds="win"' not in mine  # against an NPC: only the odds of her own pool
     assert "Turn the cards" not in player_b_client.get(detail).content.decode()
     response = player_b_client.post(
-        reverse("campaigns:card_test_step", args=[campaign.pk, test.pk, "confirm"]),
+        reverse("card_tests:step", args=[campaign.pk, test.pk, "confirm"]),
         {"version": test.version})
     assert response.status_code == 403
     response = player_a_client.post(
-        reverse("campaigns:card_test_step", args=[campaign.pk, test.pk, "confirm"]),
+        reverse("card_tests:step", args=[campaign.pk, test.pk, "confirm"]),
         {"version": test.version})
     assert response.status_code == 302
     test.refresh_from_db()
-    assert test.status in (CardTest.Status.DONE, CardTest.Status.AWAITING_JOKER)
+    assert card_test_status(test) in ("done", "awaiting_joker")
     page = player_b_client.get(detail).content.decode()
     assert page.count('title="Card of Fate"') >= 1
     assert 'data-who="pc:' in page
@@ -105,15 +106,15 @@ def test_the_gm_calls_a_test_in_the_browser_and_the_player_turns_the_cards(
 
 def test_a_player_proposes_and_the_gm_accepts_with_a_different_opposition(
         player_a_client, gm_client, campaign, pc_a):
-    new = reverse("campaigns:card_test_new", args=[campaign.pk])
+    new = reverse("card_tests:new", args=[campaign.pk])
     form = player_a_client.get(f"{new}?character={pc_a.pk}").content.decode()
     assert 'name="opponent_skill"' not in form
     response = player_a_client.post(new, {
         "character": pc_a.pk, "skill": "wealth", "opposition": "difficulty",
         "difficulty": "routine", "intent": "a dress uniform", "at_risk": "wealth"})
-    test = CardTest.objects.get()
-    assert response.status_code == 302 and test.status == CardTest.Status.PROPOSED
-    accept = reverse("campaigns:card_test_accept", args=[campaign.pk, test.pk])
+    test = Encounter.objects.get()
+    assert response.status_code == 302 and card_test_status(test) == "proposed"
+    accept = reverse("card_tests:accept", args=[campaign.pk, test.pk])
     assert player_a_client.get(accept).status_code == 403
     page = gm_client.get(accept)
     assert page.status_code == 200 and "a dress uniform" in page.content.decode()
@@ -122,10 +123,12 @@ def test_a_player_proposes_and_the_gm_accepts_with_a_different_opposition(
             "intent": "a dress uniform", "at_risk": "wealth"}
     assert gm_client.post(accept, {**data, "version": test.version + 1}).status_code == 409
     assert gm_client.post(accept, data).status_code == 302
+    again = gm_client.post(accept, data)  # a second GM's form, sent once it was accepted
+    assert again.status_code == 409 and "reload" in again.content.decode()
     test.refresh_from_db()
-    assert test.status == CardTest.Status.AWAITING_CONFIRMATION and test.difficulty == "4"
+    assert card_test_status(test) == "awaiting_confirmation" and test.terms["difficulty"] == "4"
     detail = player_a_client.get(
-        reverse("campaigns:card_test", args=[campaign.pk, test.pk])).content.decode()
+        reverse("card_tests:detail", args=[campaign.pk, test.pk])).content.decode()
     assert "4 cards" in detail and 'data-odds="win"' in detail  # a public difficulty
 
 
@@ -147,14 +150,14 @@ def test_bad_input_in_the_call_form_is_shown_and_nothing_is_called(gm_client, ca
     if post["opposition"] == "none" and post.get("at_risk"):
         post["opposition"] = "difficulty"
         post["difficulty"] = "routine"
-    response = gm_client.post(reverse("campaigns:card_test_new", args=[campaign.pk]), post)
+    response = gm_client.post(reverse("card_tests:new", args=[campaign.pk]), post)
     assert response.status_code == 200
     assert message in response.content.decode()
-    assert not CardTest.objects.exists()
+    assert not Encounter.objects.exists()
 
 
 def test_the_odds_preview_follows_the_form(gm_client, player_a_client, campaign, pc_a, npc):
-    url = reverse("campaigns:card_test_preview", args=[campaign.pk])
+    url = reverse("card_tests:preview", args=[campaign.pk])
     data = {"character": pc_a.pk, "skill": "seamanship", "opposition": "npc",
             "opponent": npc.pk, "opponent_skill": "command", "intent": "x"}
     gm = gm_client.post(url, data).content.decode()
@@ -170,50 +173,50 @@ def test_the_odds_preview_follows_the_form(gm_client, player_a_client, campaign,
 
 def test_a_stale_or_impossible_step_in_the_browser_is_refused_with_the_reason(
         player_a_client, campaign, secret_test, turn, player_a):
-    url = reverse("campaigns:card_test_step", args=[campaign.pk, secret_test.pk, "confirm"])
+    url = reverse("card_tests:step", args=[campaign.pk, secret_test.pk, "confirm"])
     stale = player_a_client.post(url, {"version": secret_test.version + 5})
     assert stale.status_code == 409 and "changed by someone else" in stale.content.decode()
     secret_test.refresh_from_db()
-    assert secret_test.status == CardTest.Status.AWAITING_CONFIRMATION
+    assert card_test_status(secret_test) == "awaiting_confirmation"
     assert player_a_client.post(url, {}).status_code == 400
     secret_test = turn(secret_test, player_a, "4S  4C KD KS QH  4H AH 2D 7S 9D 10C 2C")
     again = player_a_client.post(url, {"version": secret_test.version})
     assert again.status_code == 409 and "cannot be confirmed now" in again.content.decode()
-    cancel = reverse("campaigns:card_test_step", args=[campaign.pk, secret_test.pk, "cancel"])
+    cancel = reverse("card_tests:step", args=[campaign.pk, secret_test.pk, "cancel"])
     assert player_a_client.post(cancel, {"version": secret_test.version}).status_code == 403
-    bogus = reverse("campaigns:card_test_step", args=[campaign.pk, secret_test.pk, "shuffle"])
+    bogus = reverse("card_tests:step", args=[campaign.pk, secret_test.pk, "shuffle"])
     assert player_a_client.post(bogus, {"version": 1}).status_code == 404
 
 
 def test_the_joker_form_offers_the_52_cards_with_the_card_of_fate_first_choice(
         race, turn, player_a, player_a_client, player_b_client, gm_client, campaign):
     test = turn(race(reputations=[]), player_a, "4S  JK KD KS QH JH  4H AH 2D 7S")
-    detail = reverse("campaigns:card_test", args=[campaign.pk, test.pk])
+    detail = reverse("card_tests:detail", args=[campaign.pk, test.pk])
     page = player_a_client.get(detail).content.decode()
     assert page.count("<option value=") == 52
     assert '<option value="4S" selected>' in page
     assert "Name the Joker" not in player_b_client.get(detail).content.decode()
     assert "Name the Joker" in gm_client.get(detail).content.decode()  # for an absent player
-    url = reverse("campaigns:card_test_step", args=[campaign.pk, test.pk, "joker"])
+    url = reverse("card_tests:step", args=[campaign.pk, test.pk, "joker"])
     assert player_b_client.post(url, {"version": test.version, "card": "4C"}).status_code == 403
     assert player_a_client.post(url, {"version": test.version, "card": "JK"}).status_code == 400
     assert player_a_client.post(url, {"version": test.version, "card": "4C"}).status_code == 302
     test.refresh_from_db()
-    assert test.status == CardTest.Status.DONE
-    assert test.record["rounds"][0]["hands"][0]["cards"][0] == "JK=4C"
+    assert card_test_status(test) == "done"
+    assert test.state["record"]["rounds"][0]["hands"][0]["cards"][0] == "JK=4C"
     assert 'data-card="JK=4C"' in player_b_client.get(detail).content.decode()
 
 
 def test_the_live_part_answers_204_until_the_test_changes(player_b_client, campaign,
                                                           secret_test, turn, player_a):
-    live = reverse("campaigns:card_test_live", args=[campaign.pk, secret_test.pk])
+    live = reverse("card_tests:live", args=[campaign.pk, secret_test.pk])
     assert player_b_client.get(f"{live}?version={secret_test.version}").status_code == 204
     turn(secret_test, player_a, "4S  4C KD KS QH  4H AH 2D 7S 9D 10C 2C")
     response = player_b_client.get(f"{live}?version={secret_test.version - 1}")
     html = response.content.decode()
     assert response.status_code == 200 and 'class="card-face fate"' in html
     assert "hx-trigger" not in html  # the test is over: polling stops
-    tests = reverse("campaigns:card_tests", args=[campaign.pk])
+    tests = reverse("card_tests:list", args=[campaign.pk])
     first = player_b_client.get(f"{tests}?token=stale")
     assert first.status_code == 200 and 'id="card-tests"' in first.content.decode()
     token = first.content.decode().split("token=")[1].split('"')[0]
@@ -227,11 +230,11 @@ def test_an_unskilled_test_offers_one_card_only(gm_client, player_b_client, camp
     test = card_test_call(campaign=campaign, actor=gm, character=pc_b.pk, skill="intrigue",
                           opposition="difficulty", difficulty="easy", intent="whisper")
     page = player_b_client.get(
-        reverse("campaigns:card_test", args=[campaign.pk, test.pk])).content.decode()
+        reverse("card_tests:detail", args=[campaign.pk, test.pk])).content.decode()
     assert "Intrigue unskilled: one card 1 = 1</span> card <mark>" in page
     assert "unskilled: one card, Ordinary at best" in page
 
 
 def test_the_campaign_page_links_to_the_tests(player_b_client, campaign):
     page = player_b_client.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
-    assert reverse("campaigns:card_tests", args=[campaign.pk]) in page
+    assert reverse("card_tests:list", args=[campaign.pk]) in page

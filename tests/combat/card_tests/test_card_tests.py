@@ -1,22 +1,21 @@
-"""Card tests through the service layer, with the cards stacked (``ScriptedSource``): the
-book's examples end to end, the Joker pause, unskilled and assisted tests, damage,
-retests, and the decks' record."""
+"""Card tests through the service layer, with the cards stacked (the encounter's stacked
+cards): the book's examples end to end, the Joker pause, unskilled and assisted tests,
+damage, retests, and the record of the draws in the test's events."""
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from campaigns.models import CardTest, Deck, DeckDraw
-from campaigns.selectors import card_test_view
 from campaigns.services import StaleVersion, campaign_update
-from campaigns.services.card_tests import (
-    IllegalStep,
+from characters.services import character_update
+from combat.card_tests.selectors import card_test_status, card_test_view
+from combat.card_tests.services import (
     card_test_accept,
     card_test_call,
     card_test_confirm,
     card_test_declare_joker,
     card_test_propose,
 )
-from characters.services import character_update
+from combat.services import encounter_replay, seed_hash
 from rules.btq.characters import DamageState
 from rules.cards import deck_cards
 from ships.services import posting_remove, posting_set, ship_update
@@ -28,17 +27,34 @@ VARIANT_A = "4S  4C KD 3S QH JH 2C  4H AH 2D 7S"
 
 
 def draws(test):
-    return [(d.deck.name, d.round, d.purpose, d.cards)
-            for d in DeckDraw.objects.filter(card_test=test).select_related("deck")]
+    """Every draw of ``test`` from its ``test.round`` events, in order: ``(deck, round, what,
+    cards)``; each round appears once, as it was judged."""
+    rounds = {}
+    for event in test.events.filter(kind="test.round").order_by("seq"):
+        rounds[event.data["number"]] = event.data
+    found = []
+    for number, rnd in sorted(rounds.items()):
+        found.append(("gm", number, "card of fate", [rnd["fate"]]))
+        found += [("gm" if h["deck"] == "gm" else h["who"], number, f"{h['who']} pool",
+                   [c.partition("=")[0] for c in h["cards"]]) for h in rnd["hands"]]
+    return found
+
+
+def record_of(test):
+    return test.state["record"]
+
+
+def status(test):
+    return card_test_status(test)
 
 
 def test_tv11_variant_b_the_book_race_to_portsmouth(race, turn, player_a, pc_a, jones,
                                                      distrusted, campaign):
     test = race()
-    assert test.status == CardTest.Status.AWAITING_CONFIRMATION and test.version == 1
+    assert status(test) == "awaiting_confirmation" and test.version == 2  # called, started
     test = turn(test, player_a, VARIANT_B)
-    assert test.status == CardTest.Status.DONE and test.version == 2
-    record = test.record
+    assert status(test) == "done" and test.version == 3
+    record = record_of(test)
     assert record["outcome"] == "won" and record["winner"] == f"pc:{pc_a.pk}"
     assert record["result"] == "critical"
     assert record["sides"][0]["pool"]["explanation"] == (
@@ -60,8 +76,7 @@ def test_tv11_variant_b_the_book_race_to_portsmouth(race, turn, player_a, pc_a, 
         (f"pc:{pc_a.pk}", 1, f"pc:{pc_a.pk} pool", ["4C", "KD", "KS", "QH", "JH", "2C"]),
         ("gm", 1, f"npc:{jones.pk} pool", ["4H", "AH", "2D", "7S"]),
     ]
-    assert all(d.out == [] and d.tests == 1 for d in Deck.objects.filter(campaign=campaign))
-    entry = campaign.log_entries.filter(kind="card_test.done").get()
+    entry = campaign.log_entries.filter(kind="test.finished").get()
     assert not entry.gm_only and entry.data["winner"] == "Lieutenant Anne Able"
     assert "won with a Critical success" in entry.text
     assert entry.data["rounds"][0]["hands"][1] == {
@@ -72,13 +87,14 @@ def test_tv11_variant_b_the_book_race_to_portsmouth(race, turn, player_a, pc_a, 
 def test_tv11_variant_a_the_loser_s_reputation_drops_one_level(race, turn, player_a,
                                                                 distrusted, jones, campaign):
     test = turn(race(), player_a, VARIANT_A)
-    assert test.record["winner"] == f"npc:{jones.pk}" and test.record["result"] == "critical"
-    assert test.record["rounds"][0]["comparison"]["b"] == "7S"
+    assert record_of(test)["winner"] == f"npc:{jones.pk}"
+    assert record_of(test)["result"] == "critical"
+    assert record_of(test)["rounds"][0]["comparison"]["b"] == "7S"
     distrusted.refresh_from_db()
     assert distrusted.damage_state == DamageState.INJURED  # D1 one_step, whatever Jones scored
     assert distrusted.version == 2
     assert "Distrusted by Captain Jones: Healthy → Injured" in campaign.log_entries.get(
-        kind="card_test.done").text
+        kind="test.finished").text
 
 
 def test_tv11_variant_a_under_the_severity_setting(race, turn, player_a, gm, distrusted,
@@ -94,7 +110,7 @@ def test_the_health_at_risk_takes_the_winner_s_best_success_and_costs_a_card_nex
         race, turn, player_a, pc_a, jones):
     test = turn(race(at_risk="health", opponent_at_risk="health", reputations=[]),
                 player_a, "4S  4C KD 3S QH JH  4H AH 2D 7S")
-    assert test.record["winner"] == f"npc:{jones.pk}"
+    assert record_of(test)["winner"] == f"npc:{jones.pk}"
     pc_a.refresh_from_db()
     jones.refresh_from_db()
     assert pc_a.health_state == DamageState.MAIMED  # Jones's Critical: two levels
@@ -109,7 +125,7 @@ def test_ship_morale_at_risk_is_the_ship_s_and_a_loss_damages_the_ship(
         race, turn, gm, player_a, pc_a, pc_b, pc_ship, jones, campaign):
     test = turn(race(at_risk="ship_morale", reputations=[]),
                 player_a, "4S  4C KD 3S QH JH  4H AH 2D 7S")
-    assert test.record["winner"] == f"npc:{jones.pk}"  # with a Critical: two levels
+    assert record_of(test)["winner"] == f"npc:{jones.pk}"  # with a Critical: two levels
     version = pc_ship.version
     pc_ship.refresh_from_db()
     assert pc_ship.morale_state == DamageState.MAIMED and pc_ship.version == version + 1
@@ -119,7 +135,7 @@ def test_ship_morale_at_risk_is_the_ship_s_and_a_loss_damages_the_ship(
     entry = campaign.log_entries.get(kind="ship.morale")
     assert entry.data == {"ship": pc_ship.pk, "morale": 2} and not entry.gm_only
     assert "HMS Testament (22)'s Ship Morale: Healthy → Maimed" in campaign.log_entries.get(
-        kind="card_test.done").text
+        kind="test.finished").text
     with pytest.raises(StaleVersion):  # an edit of the ship made before the test
         ship_update(ship=pc_ship, actor=gm, version=version, morale_state=0)
     # The ship's Maimed Ship Morale costs its crew three cards, and a Discipline test first.
@@ -147,16 +163,16 @@ def test_tv17_lonsdale_proposes_a_wealth_test_and_his_wealth_is_injured(
                              skill="wealth", opposition="difficulty", difficulty="3",
                              intent="a new dress uniform for the Duke's ball in Lisbon",
                              stakes_lose="his line of credit is suspended", at_risk="wealth")
-    assert test.status == CardTest.Status.PROPOSED and test.origin == CardTest.Origin.PLAYER
+    assert status(test) == "proposed" and test.terms["origin"] == "player"
     # The GM sets the opposition by price and rarity: four cards (BtQ L1747, L1751).
     test = card_test_accept(test=test, actor=gm, version=test.version, difficulty="4")
-    assert test.status == CardTest.Status.AWAITING_CONFIRMATION and test.difficulty == "4"
+    assert status(test) == "awaiting_confirmation" and test.terms["difficulty"] == "4"
     test = turn(test, player_a, "2D  10C 3C 10H 3S  5D 10S QH AH")
-    assert test.record["outcome"] == "won" and test.record["winner"] == "difficulty"
-    assert test.record["result"] == "ordinary"
+    assert record_of(test)["outcome"] == "won" and record_of(test)["winner"] == "difficulty"
+    assert record_of(test)["result"] == "ordinary"
     pc_a.refresh_from_db()
     assert pc_a.wealth_state == DamageState.INJURED
-    assert "Wealth: Healthy → Injured" in campaign.log_entries.get(kind="card_test.done").text
+    assert "Wealth: Healthy → Injured" in campaign.log_entries.get(kind="test.finished").text
     # "he will operate at -1 card to his Wealth" (BtQ L1753).
     nxt = card_test_call(campaign=campaign, actor=gm, character=pc_a.pk, skill="wealth",
                          opposition="difficulty", difficulty="4", intent="a sword")
@@ -166,42 +182,40 @@ def test_tv17_lonsdale_proposes_a_wealth_test_and_his_wealth_is_injured(
 def test_a_joker_pauses_the_test_until_its_card_is_named(race, turn, player_a, player_b, gm,
                                                          pc_a, campaign):
     test = turn(race(reputations=[]), player_a, "4S  JK KD KS QH JH  4H AH 2D 7S")
-    assert test.status == CardTest.Status.AWAITING_JOKER and test.record is None
-    assert test.pending["awaiting"] == [f"pc:{pc_a.pk}"]
-    gm_deck = Deck.objects.get(campaign=campaign, kind="gm")
-    own = Deck.objects.get(character=pc_a)
-    assert gm_deck.out == ["4S", "4H", "AH", "2D", "7S"]
-    assert own.out == ["JK", "KD", "KS", "QH", "JH"]
-    # While its cards lie on the table no other test is drawn.
+    assert status(test) == "awaiting_joker" and record_of(test) is None
+    assert test.state["pending"]["awaiting"] == [f"pc:{pc_a.pk}"]
+    assert campaign.log_entries.get(kind="test.joker").text == (
+        f"Test #{test.pk}: Lieutenant Anne Able turned the Joker and names the card it "
+        "counts as.")
+    assert draws(test) == [("gm", 1, "card of fate", ["4S"]),
+                           (f"pc:{pc_a.pk}", 1, f"pc:{pc_a.pk} pool",
+                            ["JK", "KD", "KS", "QH", "JH"]),
+                           ("gm", 1, f"npc:{test.terms['opponent']} pool",
+                            ["4H", "AH", "2D", "7S"])]
+    # Each test has whole decks of its own (BtQ L1247-1249): another test is drawn meanwhile.
     other = card_test_call(campaign=campaign, actor=gm, character=pc_a.pk, skill="guts",
                            opposition="none", intent="keep his nerve")
-    with pytest.raises(IllegalStep, match="still on the table"):
-        turn(other, player_a, "9C  5H")
+    assert status(turn(other, player_a, "9C  5H")) == "done"
     with pytest.raises(PermissionDenied):
         card_test_declare_joker(test=test, actor=player_b, version=test.version, card="4S")
     test = card_test_declare_joker(test=test, actor=player_a, version=test.version, card="4C")
-    assert test.status == CardTest.Status.DONE and test.pending is None
-    hand = test.record["rounds"][0]["hands"][0]
+    assert status(test) == "done" and test.state["pending"] is None
+    hand = record_of(test)["rounds"][0]["hands"][0]
     assert hand["cards"][0] == "JK=4C" and hand["joker"] == "declared"
     assert hand["levels"][0] == "critical"
-    assert test.record["winner"] == f"pc:{pc_a.pk}"  # TV-11 again: KS beats 7S
-    gm_deck.refresh_from_db()
-    own.refresh_from_db()
-    assert gm_deck.out == [] and own.out == []
+    assert record_of(test)["winner"] == f"pc:{pc_a.pk}"  # TV-11 again: KS beats 7S
     assert [d[2] for d in draws(test)] == ["card of fate", f"pc:{pc_a.pk} pool",
-                                           f"npc:{test.opponent_id} pool"]
-    assert DeckDraw.objects.get(deck=own).cards == ["JK", "KD", "KS", "QH", "JH"]
-    other.refresh_from_db()
-    assert turn(other, player_a, "9C  5H").status == CardTest.Status.DONE
+                                           f"npc:{test.terms['opponent']} pool"]
+    assert draws(test)[1][3] == ["JK", "KD", "KS", "QH", "JH"]
 
 
 def test_the_joker_s_default_is_the_card_of_fate_and_the_gm_may_name_it(race, turn, player_a,
                                                                          gm):
     test = turn(race(reputations=[]), player_a, "4S  JK KD 3S QH JH  4H AH 2D 7S")
     test = card_test_declare_joker(test=test, actor=gm, version=test.version, card=None)
-    hand = test.record["rounds"][0]["hands"][0]
+    hand = record_of(test)["rounds"][0]["hands"][0]
     assert hand["cards"][0] == "JK=4S" and hand["joker"] == "default"
-    assert hand["levels"][0] == "perfect" and test.record["result"] == "perfect"
+    assert hand["levels"][0] == "perfect" and record_of(test)["result"] == "perfect"
 
 
 @pytest.mark.parametrize("card", ["JK", "1X", "JK=4S"])
@@ -210,7 +224,7 @@ def test_a_joker_must_be_named_as_one_of_the_52(race, turn, player_a, card):
     with pytest.raises(ValidationError):
         card_test_declare_joker(test=test, actor=player_a, version=test.version, card=card)
     test.refresh_from_db()
-    assert test.status == CardTest.Status.AWAITING_JOKER and test.version == 2
+    assert status(test) == "awaiting_joker" and test.version == 3
 
 
 def test_an_unskilled_test_turns_one_card_and_counts_ordinary_at_best(campaign, gm, pc_b,
@@ -222,8 +236,8 @@ def test_an_unskilled_test_turns_one_card_and_counts_ordinary_at_best(campaign, 
     assert view["pool"]["size"] == 1 and view["pool"]["unskilled"] is True
     assert view["odds"]["pool"] == 1
     test = turn(test, player_b, "6H  6H")
-    assert test.record["outcome"] == "passed" and test.record["result"] == "ordinary"
-    assert test.record["rounds"][0]["hands"][0]["levels"] == ["ordinary"]
+    assert record_of(test)["outcome"] == "passed" and record_of(test)["result"] == "ordinary"
+    assert record_of(test)["rounds"][0]["hands"][0]["levels"] == ["ordinary"]
 
 
 def test_tv12_a_static_test_against_a_challenging_difficulty(campaign, gm, pc_a, player_a,
@@ -233,8 +247,8 @@ def test_tv12_a_static_test_against_a_challenging_difficulty(campaign, gm, pc_a,
                           opposition="difficulty", difficulty="challenging",
                           intent="reach the Admiralty in time through London's streets")
     test = turn(test, player_a, "10S  10S 2H  4H 2D 8D 3C 2C")
-    assert test.record["kind"] == "static" and test.record["result"] == "perfect"
-    assert test.record["sides"][1]["pool"]["size"] == 5
+    assert record_of(test)["kind"] == "static" and record_of(test)["result"] == "perfect"
+    assert record_of(test)["sides"][1]["pool"]["size"] == 5
 
 
 def test_tv14_helpers_add_their_skill_up_to_three(campaign, gm, pc_a, pc_b, player_b):
@@ -252,13 +266,13 @@ def test_tv14_helpers_add_their_skill_up_to_three(campaign, gm, pc_a, pc_b, play
 def test_a_mutual_failure_is_retested_with_a_new_card_of_fate(race, turn, player_a, pc_a):
     test = turn(race(reputations=[]),
                 player_a, "4S  2H 3H 5H 6H 7H  2D 3D 5D 6D   9C  9H 2C 3H 4H 5H  2D 3D 4D 5D")
-    record = test.record
+    record = record_of(test)
     assert len(record["rounds"]) == 2 and record["rounds"][0]["comparison"]["by"] == "no_success"
     assert record["winner"] == f"pc:{pc_a.pk}"
     rounds = [(d[0], d[1]) for d in draws(test)]
     assert rounds == [("gm", 1), (f"pc:{pc_a.pk}", 1), ("gm", 1),
                       ("gm", 2), (f"pc:{pc_a.pk}", 2), ("gm", 2)]
-    assert "after 1 retest" in test.campaign.log_entries.get(kind="card_test.done").text
+    assert "after 1 retest" in test.campaign.log_entries.get(kind="test.finished").text
 
 
 def test_a_simple_test_cannot_put_an_area_at_risk(campaign, gm, pc_a):
@@ -267,39 +281,56 @@ def test_a_simple_test_cannot_put_an_area_at_risk(campaign, gm, pc_a):
                        opposition="none", intent="steady", at_risk="health")
 
 
-def test_the_campaign_s_seeded_source_draws_and_keeps_its_state(campaign, gm, player_a, pc_a,
-                                                                npc):
-    """Without a stacked deck the cards come from the campaign's seeded source; its state is
-    kept, so the same seed draws the same cards again."""
-    def play(n):
-        for _ in range(n):
-            test = card_test_call(campaign=campaign, actor=gm, character=pc_a.pk,
-                                  skill="seamanship", opposition="npc", opponent=npc.pk,
-                                  opponent_skill="command", intent="outsail him")
-            test = card_test_confirm(test=test, actor=player_a, version=test.version)
-            while test.status == CardTest.Status.AWAITING_JOKER:
-                test = card_test_declare_joker(test=test, actor=player_a,
-                                               version=test.version)
-        return [d.cards for d in DeckDraw.objects.order_by("id")]
-
-    first = play(3)
-    campaign.refresh_from_db()
-    assert campaign.rng_seed and campaign.rng_state
-    seed, state = campaign.rng_seed, campaign.rng_state
-    more = play(1)[len(first):]
-    campaign.refresh_from_db()
-    assert campaign.rng_state != state
-    # Rewind the source: the same seed and state turn the same cards.
-    type(campaign).objects.filter(pk=campaign.pk).update(rng_seed=seed, rng_state=state)
-    again = play(1)[len(first) + len(more):]
-    assert again == more
+def _play(campaign, gm, player, pc, npc, *, seed: str | None = None):
+    """Call a test and play it out (every Joker named as the Card of Fate); ``seed`` set in
+    place of the one it was given."""
+    test = card_test_call(campaign=campaign, actor=gm, character=pc.pk, skill="seamanship",
+                          opposition="npc", opponent=npc.pk, opponent_skill="command",
+                          intent="outsail him")
+    if seed is not None:
+        type(test).objects.filter(pk=test.pk).update(seed=seed, seed_hash=seed_hash(seed),
+                                                     rng_state=None)
+        test.refresh_from_db()
+    test = card_test_confirm(test=test, actor=player, version=test.version)
+    while status(test) == "awaiting_joker":
+        test = card_test_declare_joker(test=test, actor=player, version=test.version)
+    return test
 
 
-def test_the_decks_stay_whole_over_a_run_of_tests(campaign, gm, player_a, player_b, pc_a, pc_b,
-                                                  npc):
-    """After every test the cards go back: each draw holds distinct cards of its deck (no
-    Joker in the GM deck), the GM deck never turns the same card twice in one round, and no
-    card is left out."""
+def test_each_test_draws_from_its_own_seed_its_hash_shown_before_and_the_seed_after(
+        campaign, gm, player_a, player_b, pc_a, npc):
+    """Without a stacked deck the cards come from the test's own seeded source: its hash is
+    published when the test is called, the seed revealed when it ends; the same seed turns
+    the same cards again, and the test replays from it."""
+    test = card_test_call(campaign=campaign, actor=gm, character=pc_a.pk, skill="seamanship",
+                          opposition="npc", opponent=npc.pk, opponent_skill="command",
+                          intent="outsail him")
+    for viewer in (gm, player_a, player_b):
+        before = card_test_view(viewer, test)
+        assert before["seed_hash"] == test.seed_hash == seed_hash(test.seed)
+        assert before["seed"] is None and test.seed not in str(before)
+    opening = test.events.get(kind="encounter.start")
+    assert test.seed_hash in opening.text and test.seed not in opening.text
+    test = card_test_confirm(test=test, actor=player_a, version=test.version)
+    while status(test) == "awaiting_joker":
+        test = card_test_declare_joker(test=test, actor=player_a, version=test.version)
+    after = card_test_view(player_b, test)
+    assert after["seed"] == test.seed and after["replayable"] is True
+    assert test.events.get(kind="encounter.end").data["seed"] == test.seed
+    assert encounter_replay(encounter=test)["matches"] is True
+    again = _play(campaign, gm, player_a, pc_a, npc, seed=test.seed)
+    assert draws(again) == draws(test) and record_of(again) == record_of(test)
+    other = _play(campaign, gm, player_a, pc_a, npc)
+    assert other.seed != test.seed
+
+
+def test_the_decks_are_whole_for_every_test_over_a_run_of_tests(
+        campaign, gm, player_a, player_b, pc_a, pc_b, npc):
+    """Every test's decks are whole and shuffled (BtQ L1247-1249): each draw holds distinct
+    cards of its deck (no Joker in the GM deck), and no deck turns the same card twice in one
+    round."""
+    full_player = {str(c) for c in deck_cards("player")}
+    full_gm = {str(c) for c in deck_cards("gm")}
     for i in range(30):
         character, user = (pc_a, player_a) if i % 2 else (pc_b, player_b)
         opposition = ["npc", "difficulty", "none"][i % 3]
@@ -310,23 +341,16 @@ def test_the_decks_stay_whole_over_a_run_of_tests(campaign, gm, player_a, player
             setup.update(difficulty=str(i % 10))
         test = card_test_call(campaign=campaign, actor=gm, character=character.pk, **setup)
         test = card_test_confirm(test=test, actor=user, version=test.version)
-        while test.status == CardTest.Status.AWAITING_JOKER:
+        while status(test) == "awaiting_joker":
             test = card_test_declare_joker(test=test, actor=user, version=test.version)
-        assert test.status == CardTest.Status.DONE
-    full_player = {str(c) for c in deck_cards("player")}
-    full_gm = {str(c) for c in deck_cards("gm")}
-    rounds: dict = {}
-    for draw in DeckDraw.objects.select_related("deck"):
-        assert len(draw.cards) == len(set(draw.cards))
-        assert set(draw.cards) <= (full_gm if draw.deck.kind == "gm" else full_player)
-        rounds.setdefault((draw.card_test_id, draw.round, draw.deck_id), []).extend(draw.cards)
-    for cards in rounds.values():
-        assert len(cards) == len(set(cards))
-    decks = Deck.objects.filter(campaign=campaign)
-    assert {d.name for d in decks} == {"gm", f"pc:{pc_a.pk}", f"pc:{pc_b.pk}"}
-    assert all(d.out == [] for d in decks)
-    assert decks.get(kind="gm").tests == 30
-    assert decks.get(character=pc_a).tests == 15 and decks.get(character=pc_b).tests == 15
+        assert status(test) == "done"
+        rounds: dict = {}
+        for deck, number, _what, cards in draws(test):
+            assert len(cards) == len(set(cards))
+            assert set(cards) <= (full_gm if deck == "gm" else full_player)
+            rounds.setdefault((number, deck), []).extend(cards)
+        for cards in rounds.values():
+            assert len(cards) == len(set(cards))
 
 
 ODDS_CASES = {

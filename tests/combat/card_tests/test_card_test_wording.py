@@ -4,13 +4,12 @@ it is."""
 
 from django.urls import reverse
 
-from campaigns.models import CardTest
-from campaigns.services.card_tests import card_test_call, card_test_confirm
-from rules.random import ScriptedSource
+from combat.card_tests.selectors import card_test_status
+from combat.card_tests.services import card_test_call
 
 
 def test_the_preview_asks_for_the_npc_instead_of_naming_none(gm_client, campaign, pc_a):
-    html = gm_client.post(reverse("campaigns:card_test_preview", args=[campaign.pk]),
+    html = gm_client.post(reverse("card_tests:preview", args=[campaign.pk]),
                           {"character": pc_a.pk, "skill": "seamanship", "opposition": "npc",
                            "intent": "x"}).content.decode()
     assert "Choose the NPC." in html and "None" not in html
@@ -18,7 +17,7 @@ def test_the_preview_asks_for_the_npc_instead_of_naming_none(gm_client, campaign
 
 def test_the_form_tags_each_opposition_field_and_shows_the_odds_above_the_stakes(
         gm_client, campaign, pc_a):
-    url = reverse("campaigns:card_test_new", args=[campaign.pk])
+    url = reverse("card_tests:new", args=[campaign.pk])
     html = gm_client.get(f"{url}?character={pc_a.pk}").content.decode()
     for name, opposition in (("opponent", "npc"), ("opponent_skill", "npc"),
                              ("difficulty", "difficulty"), ("difficulty_cards", "difficulty"),
@@ -31,15 +30,14 @@ def test_the_form_tags_each_opposition_field_and_shows_the_odds_above_the_stakes
     assert html.index('id="odds-preview"') < html.index("The stakes")
 
 
-def test_the_result_names_whose_health_was_damaged(player_a_client, campaign, gm, pc_a, npc):
+def test_the_result_names_whose_health_was_damaged(player_a_client, campaign, gm, pc_a, npc,
+                                                   turn):
     test = card_test_call(campaign=campaign, actor=gm, character=pc_a.pk, skill="seamanship",
                           opposition="npc", opponent=npc.pk, opponent_skill="command",
                           intent="Board her.", at_risk="health", opponent_at_risk="health")
-    test = card_test_confirm(test=test, actor=pc_a.owner,
-                             version=test.version,
-                             source=ScriptedSource("2C 2D 3D 4D 5D AH KH QH JH 10H"))
-    assert test.status == CardTest.Status.DONE
-    html = player_a_client.get(reverse("campaigns:card_test",
+    test = turn(test, pc_a.owner, "2C 2D 3D 4D 5D AH KH QH JH 10H")
+    assert card_test_status(test) == "done"
+    html = player_a_client.get(reverse("card_tests:detail",
                                        args=[campaign.pk, test.pk])).content.decode()
     assert "Lieutenant Anne Able won" in html
     assert "Captain Nemo Nobody’s Health: Healthy →" in html

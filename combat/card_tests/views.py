@@ -1,7 +1,7 @@
 """Card test pages: the campaign's tests (live), calling or proposing one with its odds, a
 test's page where the cards turn over live (htmx polling), and its steps: confirm, name a
 Joker, accept, decline, cancel. Thin: access and what each viewer sees through
-``campaigns.selectors``, changes through ``campaigns.services.card_tests``."""
+``combat.card_tests.selectors``, changes through ``combat.card_tests.services``."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -10,13 +10,14 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from campaigns import selectors, table
 from campaigns.forms import VersionedForm
-from campaigns.forms_card_tests import CardTestForm, DeclineForm, JokerForm
-from campaigns.models import CardTest, Membership
+from campaigns.models import Membership
+from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from campaigns.services import Conflict
-from campaigns.services import card_tests as services
 from characters.models import Character
+from combat.card_tests import selectors, services, table
+from combat.card_tests.forms import CardTestForm, DeclineForm, JokerForm
+from combat.models import Encounter
 from rules.btq.tests import TestError
 
 RECENT = 20
@@ -24,13 +25,13 @@ STAKES = ("intent", "stakes_win", "stakes_lose")
 
 
 def _role(request, campaign) -> str:
-    return selectors.membership_role(request.user, campaign)
+    return membership_role(request.user, campaign)
 
 
 def _list_context(request, campaign) -> dict:
     tests = selectors.card_tests_for_user(request.user, campaign)
-    open_tests = list(tests.filter(status__in=CardTest.OPEN))
-    recent = list(tests.exclude(status__in=CardTest.OPEN)[:RECENT])
+    open_tests = list(tests.filter(status__in=Encounter.UNFINISHED))
+    recent = list(tests.exclude(status__in=Encounter.UNFINISHED)[:RECENT])
     return {"campaign": campaign,
             "open_tests": [selectors.card_test_summary(t) for t in open_tests],
             "recent_tests": [selectors.card_test_summary(t) for t in recent],
@@ -45,16 +46,16 @@ def _list_token(tests) -> str:
 def card_tests(request, pk):
     """The tests of the campaign: open ones and recent ones. With ``?token=`` (htmx polling)
     the list alone, or 204 if nothing changed since that token."""
-    campaign = selectors.campaign_for_user(request.user, pk)
+    campaign = campaign_for_user(request.user, pk)
     role = _role(request, campaign)
     context = _list_context(request, campaign)
     if "token" in request.GET:
         if request.GET["token"] == context["token"]:
             return HttpResponse(status=204)
-        return render(request, "campaigns/_card_tests_list.html", context)
+        return render(request, "combat/card_tests/_list.html", context)
     own = campaign.characters.filter(kind=Character.Kind.PC, owner=request.user)
     context.update(is_gm=role == Membership.Role.GM, can_propose=own.exists())
-    return render(request, "campaigns/card_tests.html", context)
+    return render(request, "combat/card_tests/list.html", context)
 
 
 def _characters_for(request, campaign, gm: bool):
@@ -66,7 +67,7 @@ def _characters_for(request, campaign, gm: bool):
 def card_test_new(request, pk):
     """GM: call a test; player: propose one. First the character (``?character=``), then
     the pool, the opposition and the stakes, with the odds shown as they are chosen."""
-    campaign = selectors.campaign_for_user(request.user, pk)
+    campaign = campaign_for_user(request.user, pk)
     gm = _role(request, campaign) == Membership.Role.GM
     choices = _characters_for(request, campaign, gm)
     wanted = request.POST.get("character") or request.GET.get("character")
@@ -74,7 +75,7 @@ def card_test_new(request, pk):
     if character is None:
         if wanted:
             raise Http404("No such character of yours.")
-        return render(request, "campaigns/card_test_choose.html",
+        return render(request, "combat/card_tests/choose.html",
                       {"campaign": campaign, "characters": choices, "is_gm": gm})
     form = CardTestForm(request.POST or None, campaign=campaign, character=character, gm=gm)
     if request.method == "POST" and form.is_valid():
@@ -82,8 +83,8 @@ def card_test_new(request, pk):
         test = form.submit(lambda: act(campaign=campaign, actor=request.user, **form.setup()))
         if test is not None:
             messages.success(request, f"Test #{test.pk} {'called' if gm else 'proposed'}.")
-            return redirect("campaigns:card_test", pk=campaign.pk, test_pk=test.pk)
-    return render(request, "campaigns/card_test_new.html", {
+            return redirect("card_tests:detail", pk=campaign.pk, test_pk=test.pk)
+    return render(request, "combat/card_tests/new.html", {
         "campaign": campaign, "character": character, "form": form, "is_gm": gm,
         "preview": _preview(request, campaign, form, gm) if form.is_bound else None,
     })
@@ -108,7 +109,7 @@ def _preview(request, campaign, form: CardTestForm, gm: bool) -> dict:
         return {"problem": str(exc)}
     settings = campaign.rules_settings()
     floor = settings["personal_pool_floor"]
-    public = setup.opposition != CardTest.Opposition.NPC
+    public = setup.opposition != table.Opposition.NPC
     return {
         "gates": table.gates(setup),
         "pool": built.side.pool.as_dict(floor),
@@ -123,14 +124,14 @@ def _preview(request, campaign, form: CardTestForm, gm: bool) -> dict:
 @require_POST
 def card_test_preview(request, pk):
     """The odds panel of the call form, for htmx as the form changes."""
-    campaign = selectors.campaign_for_user(request.user, pk)
+    campaign = campaign_for_user(request.user, pk)
     gm = _role(request, campaign) == Membership.Role.GM
     character = _characters_for(request, campaign, gm).filter(
         pk=request.POST.get("character") or 0).first()
     if character is None:
         raise Http404("No such character of yours.")
     form = CardTestForm(request.POST, campaign=campaign, character=character, gm=gm)
-    return render(request, "campaigns/_card_test_preview.html",
+    return render(request, "combat/card_tests/_preview.html",
                   {"preview": _preview(request, campaign, form, gm), "is_gm": gm})
 
 
@@ -150,7 +151,8 @@ def _context(request, campaign, test, **extra) -> dict:
     context = {"campaign": campaign, "test": test, "view": view, "rounds": rounds,
                "here": f"Test #{test.pk}",
                "is_gm": role == Membership.Role.GM,
-               "live": test.is_open}
+               "live": selectors.card_test_is_open(test), "noun": "test",
+               "encounter": test}
     if "joker" in view["actions"]:
         context["joker_form"] = JokerForm(
             initial={"version": test.version}, fate=view["pending"]["current"]["fate"])
@@ -162,20 +164,22 @@ def _context(request, campaign, test, **extra) -> dict:
 
 @login_required
 def card_test_detail(request, pk, test_pk):
-    campaign = selectors.campaign_for_user(request.user, pk)
+    campaign = campaign_for_user(request.user, pk)
     test = selectors.card_test_for_user(request.user, test_pk, campaign)
-    return render(request, "campaigns/card_test_detail.html", _context(request, campaign, test))
+    return render(request, "combat/card_tests/detail.html",
+                  _context(request, campaign, test))
 
 
 @login_required
 def card_test_live(request, pk, test_pk):
     """The live part of a test's page, for htmx polling: 204 while the test is still at
     ``?version=``, else the part as it is now (the cards turned, the next step)."""
-    campaign = selectors.campaign_for_user(request.user, pk)
+    campaign = campaign_for_user(request.user, pk)
     test = selectors.card_test_for_user(request.user, test_pk, campaign)
     if request.GET.get("version") == str(test.version):
         return HttpResponse(status=204)
-    return render(request, "campaigns/_card_test_live.html", _context(request, campaign, test))
+    return render(request, "combat/card_tests/_live.html",
+                  _context(request, campaign, test))
 
 
 STEP_FORMS = {"confirm": VersionedForm, "joker": JokerForm, "decline": DeclineForm,
@@ -184,7 +188,7 @@ DONE_MESSAGES = {"confirm": "The cards are turned.", "joker": "The Joker is name
                  "decline": "Proposal declined.", "cancel": "Test cancelled."}
 
 
-def _take(action: str, test: CardTest, user, data: dict) -> CardTest:
+def _take(action: str, test: Encounter, user, data: dict) -> Encounter:
     if action == "confirm":
         return services.card_test_confirm(test=test, actor=user, version=data["version"])
     if action == "joker":
@@ -202,11 +206,11 @@ def card_test_step(request, pk, test_pk, action):
     """Take one step of a test (``action``: confirm, joker, decline, cancel). A refused step
     shows the test again with the reason: 403 not yours to take, 409 stale or not possible
     now, 400 bad input; nothing is changed then."""
-    campaign = selectors.campaign_for_user(request.user, pk)
+    campaign = campaign_for_user(request.user, pk)
     test = selectors.card_test_for_user(request.user, test_pk, campaign)
     if action not in STEP_FORMS:
         raise Http404("No such step.")
-    fate = (test.pending or {}).get("current", {}).get("fate", "")
+    fate = ((test.state or {}).get("pending") or {}).get("current", {}).get("fate", "")
     form_class = STEP_FORMS[action]
     form = form_class(request.POST, **({"fate": fate} if form_class is JokerForm else {}))
     if not form.is_valid():
@@ -221,25 +225,28 @@ def card_test_step(request, pk, test_pk, action):
     except ValidationError as exc:
         return _refused(request, campaign, test, " ".join(exc.messages), 400)
     messages.success(request, DONE_MESSAGES[action])
-    return redirect("campaigns:card_test", pk=campaign.pk, test_pk=test.pk)
+    return redirect("card_tests:detail", pk=campaign.pk, test_pk=test.pk)
 
 
 def _refused(request, campaign, test, error: str, status: int):
     test.refresh_from_db()
-    return render(request, "campaigns/card_test_detail.html",
+    return render(request, "combat/card_tests/detail.html",
                   _context(request, campaign, test, error=error), status=status)
 
 
 @login_required
 def card_test_accept(request, pk, test_pk):
     """GM: accept a player's proposal, adjusting its opposition, modifiers or stakes."""
-    campaign = selectors.campaign_for_user(request.user, pk)
-    selectors.require_gm(request.user, campaign)
+    campaign = campaign_for_user(request.user, pk)
+    require_gm(request.user, campaign)
     test = selectors.card_test_for_user(request.user, test_pk, campaign)
+    character = campaign.characters.filter(pk=test.terms.get("character")).first()
+    if character is None:
+        raise Http404("No such character.")
     initial = CardTestForm.initial_from(services.setup_input(test))
     initial["version"] = test.version
     form = CardTestForm(request.POST or None, initial=initial, campaign=campaign,
-                        character=test.character, gm=True, versioned=True)
+                        character=character, gm=True, versioned=True)
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
@@ -253,9 +260,9 @@ def card_test_accept(request, pk, test_pk):
             status = 400
         else:
             messages.success(request, f"Test #{test.pk} accepted: it awaits its player.")
-            return redirect("campaigns:card_test", pk=campaign.pk, test_pk=test.pk)
-    return render(request, "campaigns/card_test_new.html", {
-        "campaign": campaign, "character": test.character, "form": form, "is_gm": True,
+            return redirect("card_tests:detail", pk=campaign.pk, test_pk=test.pk)
+    return render(request, "combat/card_tests/new.html", {
+        "campaign": campaign, "character": character, "form": form, "is_gm": True,
         "accepting": test,
         "preview": _preview(request, campaign, form, True) if form.is_bound else None,
     }, status=status)

@@ -1,9 +1,11 @@
 """The card table: from a card test's setup to the kernel's sides, and its exact odds
 (BtQ L1181-1286; ``rules/btq_characters.md`` §4; ``rules/DECISIONS.md`` D1-D5).
 
-No writes here: ``campaigns.services`` draws and saves, ``campaigns.selectors`` decides who
-sees what. A setup names characters and reputations; :func:`build` turns it into
-``rules.btq.tests`` sides from their current values:
+No writes here: ``combat.card_tests.services`` starts the encounter (engine ``btq_test``)
+and writes its end back, ``combat.card_tests.selectors`` decides who sees what. A setup
+(:class:`Setup`, from an encounter's ``terms``) names characters and reputations;
+:func:`build` turns it into ``rules.btq.tests`` sides from their current values, and
+:func:`engine_setup` into the engine's setup:
 
 * the acting PC turns from its own deck (52 cards and a Joker), side ``"pc:<id>"``;
 * an NPC turns from the GM deck, side ``"npc:<id>"``, marked ``secret``: its pool's make-up
@@ -24,6 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.db import models
+
 from characters.models import AREA_FIELDS, SHIP_MORALE, Character, Reputation
 from rules.btq import odds as btq_odds
 from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
@@ -34,20 +38,54 @@ from rules.btq.tests import (
     AtRisk,
     Helper,
     Modifier,
-    PendingTest,
     Pool,
     Side,
     TestError,
-    TestRecord,
     damage_penalty,
-    start_contested,
-    start_simple,
-    start_static,
 )
 from rules.btq.tests import Reputation as PoolReputation
 from rules.cards import GM_DECK, PLAYER_DECK
-from rules.random import RandomSource
+from rules.engine import get_engine
 from ships.models import Ship, ShipPosting
+
+
+class Opposition(models.TextChoices):
+    """What a test is against."""
+
+    NPC = "npc", "An NPC"
+    DIFFICULTY = "difficulty", "A difficulty"
+    NONE = "none", "None: a simple test"
+
+
+class Area(models.TextChoices):
+    """What may be at risk in a test (BtQ L1297-1328): a damage area or a reputation."""
+
+    HEALTH = "health", "Health"
+    SHIP_MORALE = "ship_morale", "Ship Morale"
+    WEALTH = "wealth", "Wealth"
+    REPUTATION = "reputation", "A reputation"
+
+
+class Origin(models.TextChoices):
+    """Who asked for a test: the GM called it, or a player proposed it for the GM."""
+
+    GM = "gm", "Called by the GM"
+    PLAYER = "player", "Proposed by the player"
+
+
+class Status(models.TextChoices):
+    """Where a test stands, from its encounter's status and its engine's phase."""
+
+    PROPOSED = "proposed", "Proposed"
+    AWAITING_CONFIRMATION = "awaiting_confirmation", "Awaiting confirmation"
+    AWAITING_JOKER = "awaiting_joker", "Awaiting a Joker"
+    DONE = "done", "Done"
+    DECLINED = "declined", "Declined"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+ENGINE = "btq_test"
+"""The encounter engine of a card test (``rules.btq.table``)."""
 
 WEALTH = "wealth"
 POOL_LABELS: dict[str, str] = {**SKILLS, **MEASURES, WEALTH: "Wealth"}
@@ -138,17 +176,68 @@ class Setup:
     ships: dict[int, Ship] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, test) -> Setup:
-        """The setup of a saved ``CardTest``."""
+    def of(cls, campaign, terms: dict, *, lock: bool = False) -> Setup:
+        """The setup of an encounter's ``terms`` (``campaign``'s ids, as
+        ``combat.card_tests.services.clean_setup`` stores them), its characters and
+        reputations read now (``lock``: locked, each kind in id order). A character or
+        reputation since removed is ``None``: ``Character.DoesNotExist`` for the acting
+        one."""
+        ids = {terms["character"], *terms.get("helpers", ())}
+        if terms.get("opponent"):
+            ids.add(terms["opponent"])
+        chars = Character.objects.filter(campaign=campaign, pk__in=ids).select_related("owner")
+        chars = {c.pk: c for c in (chars.select_for_update(of=("self",)) if lock else chars)
+                 .order_by("pk")}
+        at_risk = terms.get("at_risk") or ""
+        rep_ids = list(terms.get("reputations") or ())
+        risk_rep = None
+        if at_risk.startswith("reputation:"):
+            risk_rep = int(at_risk.partition(":")[2])
+            at_risk = "reputation"
+        reps = Reputation.objects.filter(pk__in=[*rep_ids, risk_rep])
+        reps = {r.pk: r for r in (reps.select_for_update() if lock else reps).order_by("pk")}
+        for rep in reps.values():
+            rep.character = chars.get(rep.character_id, rep.character)
+        character = chars.get(terms["character"])
+        if character is None:
+            raise Character.DoesNotExist(f"character {terms['character']} was removed")
+        opponent = chars.get(terms.get("opponent"))
         return cls(
-            character=test.character, skill=test.skill, opposition=test.opposition,
-            reputation=test.reputation, helpers=list(test.helpers.order_by("pk")),
-            modifiers=list(test.modifiers), opponent=test.opponent,
-            opponent_skill=test.opponent_skill, opponent_modifiers=list(test.opponent_modifiers),
-            difficulty=test.difficulty, at_risk=test.at_risk,
-            at_risk_reputation=test.at_risk_reputation, opponent_at_risk=test.opponent_at_risk,
-            intent=test.intent, ships=serving_ships([test.character, test.opponent]),
+            character=character, skill=terms["skill"], opposition=terms["opposition"],
+            reputation=reps.get(rep_ids[0]) if rep_ids else None,
+            helpers=[chars[pk] for pk in terms.get("helpers", ()) if pk in chars],
+            modifiers=list(terms.get("modifiers", ())), opponent=opponent,
+            opponent_skill=terms.get("opponent_skill", ""),
+            opponent_modifiers=list(terms.get("opponent_modifiers", ())),
+            difficulty=terms.get("difficulty", ""), at_risk=at_risk,
+            at_risk_reputation=reps.get(risk_rep), opponent_at_risk=terms.get(
+                "opponent_at_risk", ""),
+            intent=terms.get("intent", ""), ships=serving_ships([character, opponent]),
         )
+
+    def terms(self) -> dict:
+        """The setup in ids, as an encounter keeps it (the inverse of :meth:`of`)."""
+        at_risk = self.at_risk
+        if at_risk == "reputation":
+            at_risk = f"reputation:{self.at_risk_reputation.pk}"
+        return {
+            "character": self.character.pk, "skill": self.skill,
+            "reputations": [self.reputation.pk] if self.reputation is not None else [],
+            "helpers": [h.pk for h in self.helpers], "modifiers": list(self.modifiers),
+            "opposition": self.opposition,
+            "opponent": self.opponent.pk if self.opponent is not None else None,
+            "opponent_skill": self.opponent_skill,
+            "opponent_modifiers": list(self.opponent_modifiers),
+            "difficulty": self.difficulty, "intent": self.intent, "at_risk": at_risk,
+            "opponent_at_risk": self.opponent_at_risk,
+        }
+
+    def names(self) -> dict[str, str]:
+        """Each character side's kernel name -> the character's name."""
+        names = {who(self.character): self.character.title}
+        if self.opponent is not None:
+            names[who(self.opponent)] = self.opponent.title
+        return names
 
 
 @dataclass(frozen=True)
@@ -245,6 +334,36 @@ def build(setup: Setup) -> Table:
     return Table("simple", side)
 
 
+def engine_setup(setup: Setup, table: Table, *, origin: str, stakes: dict, settings: dict
+                 ) -> dict:
+    """The setup of a ``btq_test`` encounter (``rules.btq.table``; ``/work/spec/btq_test.md``)
+    for ``table``, built from ``setup``: the kind, ``origin`` (``"gm"``/``"player"``), the
+    intent and the stakes (``{"stakes_win", "stakes_lose"}``), the campaign's ``settings``,
+    the sides' JSON (the acting PC first), the difficulty and the sides' names."""
+    sides = [table.side] + ([table.opponent] if table.opponent is not None else [])
+    return {
+        "kind": table.kind, "origin": origin, "intent": setup.intent,
+        "stakes": {"win": stakes.get("stakes_win", ""), "lose": stakes.get("stakes_lose", "")},
+        "settings": dict(settings), "sides": [side.as_dict() for side in sides],
+        "difficulty": table.difficulty, "names": setup.names(),
+    }
+
+
+CHANGED = ("The characters' values changed since the test was called, so its odds are no "
+           "longer those shown: the GM cancels it and calls it again.")
+"""Why a called test whose pools would now be built otherwise is not drawn."""
+
+
+def sides_changed(table: Table, engine_setup: dict) -> bool:
+    """Whether ``table``'s sides (built now) differ from those of a started test's engine
+    setup: its pools were fixed when it was called, and the odds shown must be those
+    drawn."""
+    sides = [table.side] + ([table.opponent] if table.opponent is not None else [])
+    now = get_engine(ENGINE).validate_setup(
+        {**engine_setup, "sides": [side.as_dict() for side in sides]})
+    return now["sides"] != engine_setup["sides"]
+
+
 AREA_MEASURES = {"health": "guts", "ship_morale": "discipline", "wealth": "influence"}
 """The Measure of each area's gate test when it is Maimed (BtQ L1314-1316, L1385-1411)."""
 
@@ -266,16 +385,6 @@ def gates(setup: Setup) -> list[str]:
     if rep is not None and rep.damage_state == DamageState.MAIMED:
         found.append(f"“{rep.name}” is Maimed: first a {MEASURES[rep.cap_measure]} test")
     return found
-
-
-def start(table: Table, source: RandomSource, settings: dict, *, intent: str = ""
-          ) -> TestRecord | PendingTest:
-    """Turn the cards of ``table`` (the kernel's ``start_*``)."""
-    if table.kind == "contested":
-        return start_contested(table.side, table.opponent, source, settings, intent=intent)
-    if table.kind == "static":
-        return start_static(table.side, table.difficulty, source, settings, intent=intent)
-    return start_simple(table.side, source, settings, intent=intent)
 
 
 def _plain(values: dict) -> dict:

@@ -7,8 +7,9 @@ import json
 import pytest
 from django.urls import reverse
 
-from campaigns.models import CardTest
-from campaigns.services.card_tests import card_test_call
+from combat.card_tests.selectors import card_test_status
+from combat.card_tests.services import card_test_call
+from combat.models import Encounter
 from rules.btq.characters import DamageState
 
 VARIANT_B = "4S  4C KD KS QH JH 2C  4H AH 2D 7S"
@@ -66,22 +67,23 @@ def test_the_gm_calls_and_a_player_proposes(gm_client, player_a_client, outsider
     assert proposed.json()["problem"] == "The GM has still to settle the opposition."
     assert post(outsider_client, url, setup).status_code == 404
     assert post(player_a_client, url, {**setup, "opponent_skill": "command"}).status_code == 403
-    assert CardTest.objects.count() == 2
+    assert Encounter.objects.count() == 2
 
 
 def test_the_player_confirms_and_everyone_sees_the_cards(request, campaign, secret_test,
                                                          player_a_client, player_b_client,
                                                          gm_client, outsider_client):
     url = step(secret_test, "confirm")
-    assert post(outsider_client, url, {"version": 1}).status_code == 404
-    assert post(player_b_client, url, {"version": 1}).status_code == 403
-    assert post(gm_client, url, {"version": 1}).status_code == 403
+    seen = secret_test.version
+    assert post(outsider_client, url, {"version": seen}).status_code == 404
+    assert post(player_b_client, url, {"version": seen}).status_code == 403
+    assert post(gm_client, url, {"version": seen}).status_code == 403
     stale = post(player_a_client, url, {"version": 0})
-    assert stale.status_code == 409 and stale.json()["version"] == 1
+    assert stale.status_code == 409 and stale.json()["version"] == seen
     assert post(player_a_client, url, {}).status_code == 400
     secret_test.refresh_from_db()
-    assert secret_test.status == CardTest.Status.AWAITING_CONFIRMATION
-    done = post(player_a_client, url, {"version": 1})
+    assert card_test_status(secret_test) == "awaiting_confirmation"
+    done = post(player_a_client, url, {"version": seen})
     assert done.status_code == 200
     assert done.json()["status"] in ("done", "awaiting_joker")
     again = post(player_a_client, url, {"version": done.json()["version"]})
@@ -101,8 +103,7 @@ def test_a_player_s_json_never_holds_the_npc_s_side(campaign, secret_test, turn,
                  client.get(reverse("api-campaign-detail", args=[campaign.pk])).content]
         return b"".join(texts).decode()
 
-    seed = "271828182845904523536028747135"
-    type(campaign).objects.filter(pk=campaign.pk).update(rng_seed=seed)
+    seed = secret_test.seed
     before = {c: seen(c) for c in (player_a_client, player_b_client, gm_client)}
     turn(secret_test, player_a, "4S  4C KD KS QH  4H AH 2D 7S 9D 10C 2C")
     after = {c: seen(c) for c in (player_a_client, player_b_client, gm_client)}
@@ -113,7 +114,12 @@ def test_a_player_s_json_never_holds_the_npc_s_side(campaign, secret_test, turn,
         assert '"secret": true' in after[client] or '"secret":true' in after[client]
     assert "Sea Dog Cunning" in before[gm_client] and "Sea Dog Cunning" in after[gm_client]
     assert "4H" in after[player_b_client]  # the cards, once turned, are everyone's
-    assert not any(seed in text for text in [*before.values(), *after.values()])
+    # The seed is nobody's before the draw (the GM's neither: it is revealed at the end).
+    assert not any(seed in text for text in before.values())
+    assert secret_test.seed_hash in before[player_b_client]
+    secret_test.refresh_from_db()
+    if secret_test.status == "finished":
+        assert seed in after[player_b_client]
 
 
 def test_the_joker_is_named_through_the_api(race, turn, player_a, player_a_client,
@@ -138,17 +144,21 @@ def test_accept_decline_and_cancel(gm_client, player_a_client, player_b_client, 
     first = post(player_a_client, url, setup).json()
     second = post(player_a_client, url, setup).json()
     third = post(player_a_client, url, setup).json()
-    test = CardTest.objects.get(pk=first["id"])
+    test = Encounter.objects.get(pk=first["id"])
     assert post(player_b_client, step(test, "accept"), {"version": 1}).status_code == 403
+    assert post(player_a_client, step(test, "accept"), {"version": 1}).status_code == 403
+    before = gm_client.get(reverse("api-card-test-detail", args=[test.pk])).json()
+    assert before["seed_hash"] is None  # a proposal has not been called yet
     accepted = post(gm_client, step(test, "accept"), {"version": 1, "difficulty": "4"})
     assert accepted.status_code == 200 and accepted.json()["status"] == "awaiting_confirmation"
     assert accepted.json()["opposition"]["label"] == "4 cards"
+    assert accepted.json()["seed_hash"] == Encounter.objects.get(pk=test.pk).seed_hash
     assert post(gm_client, step(test, "accept"), {"version": 2}).status_code == 409
-    declined = post(gm_client, step(CardTest.objects.get(pk=second["id"]), "decline"),
+    declined = post(gm_client, step(Encounter.objects.get(pk=second["id"]), "decline"),
                     {"version": 1, "reason": "Not now."})
     assert declined.json()["status"] == "declined" and declined.json()["decline_reason"] == \
         "Not now."
-    cancelled = post(player_a_client, step(CardTest.objects.get(pk=third["id"]), "cancel"),
+    cancelled = post(player_a_client, step(Encounter.objects.get(pk=third["id"]), "cancel"),
                      {"version": 1})
     assert cancelled.json()["status"] == "cancelled"
 
@@ -174,7 +184,7 @@ def test_bad_input_answers_400_with_the_reason(gm_client, campaign, pc_a, change
     response = post(gm_client, reverse("api-campaign-card-tests", args=[campaign.pk]), setup)
     assert response.status_code == 400
     assert field in response.json(), response.json()
-    assert not CardTest.objects.exists()
+    assert not Encounter.objects.exists()
 
 
 def test_the_schema_has_the_card_test_endpoints(gm_client):
