@@ -15,7 +15,6 @@ import io
 import pstats
 import time
 
-from rules.btq.characters import SKILLS
 from rules.engine import get_engine
 from rules.montecarlo import run
 
@@ -24,30 +23,6 @@ RUNS = 3
 PROFILED = 1_000
 TOP = 20
 GOAL = 20_000
-
-
-def hermes_vs_corsair() -> dict:
-    """The book's example: the Hermes (22) and her three PCs against the Corsair."""
-    two = {k: 2 for k in SKILLS}
-    return {
-        "weather": "good_wind",
-        "start_distance": None,
-        "ships": [
-            {"id": "hermes", "name": "Hermes (22)", "side": "pc", "type": "Brig Sloop",
-             "traits": ["Expertly Coppered Bottom"]},
-            {"id": "corsair", "name": "Corsair", "side": "enemy", "type": "Cutter",
-             "traits": ["Heart of Oak"], "crew": {"awareness": 2, "seamanship": 3,
-                                                   "gunnery": 3}},
-        ],
-        "pcs": [
-            {"id": "otoole", "name": "Master O'Toole", "seniority": 5, "discipline": 3,
-             "station": "master", "skills": {**two, "seamanship": 5}},
-            {"id": "bosworth", "name": "Gunner Bosworth", "seniority": 3, "discipline": 2,
-             "station": "gunner", "skills": {**two, "gunnery": 4}},
-            {"id": "smith", "name": "Midshipman Smith", "seniority": 1, "discipline": 2,
-             "station": "midshipman", "skills": {**two, "maritime": 3}},
-        ],
-    }
 
 
 LAYERS = (
@@ -72,7 +47,7 @@ def _layer_shares(stats: pstats.Stats) -> dict[str, float]:
 
 def main() -> None:
     engine = get_engine("btq_naval")
-    setup = hermes_vs_corsair()
+    setup = engine.scenarios()["hermes_vs_corsair"].setup  # the book's example
     run(engine, setup, seeds=range(200))  # warm the caches
     rates, summary = [], None
     for _ in range(RUNS):

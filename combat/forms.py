@@ -1,20 +1,22 @@
 """Forms of the battle pages. They check the shape of the input; the services decide."""
 
-from pathlib import Path
+import re
 
 from django import forms
 
 from campaigns.forms import Form
 from rules.btq.naval import DISTANCES, WEATHER
+from rules.engine import get_engine
 from ships.models import Ship
 
 MAX_ID = 2**63 - 1
 """The largest id or version a database integer column holds: larger numbers are refused as
 bad input, never handed to the database (an overflow there is a 500)."""
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-BOOK_CARDS_FILE = FIXTURES / "hermes_vs_corsair_cards.txt"
-BOOK_CHOICES_FILE = FIXTURES / "hermes_vs_corsair_choices.txt"
+BOOK_SCENARIO = "hermes_vs_corsair"
+"""The book's example of ship-to-ship combat (BtQ L2533-2603), as ``btq_naval`` hands it out
+(``Engine.scenarios()``): its cards and decisions are what "Replay the book's example"
+stacks."""
 
 
 def _weather_label(name: str, speed: int | None, handling: int | None) -> str:
@@ -36,31 +38,32 @@ START_DISTANCE_CHOICES = [(AWARENESS, "An Awareness test decides")] + [
 (BtQ L2397-2402)."""
 
 
+def _book_scenario():
+    return get_engine("btq_naval").scenarios()[BOOK_SCENARIO]
+
+
 def book_cards() -> str:
-    """The cards of the book's Hermes vs Corsair example (BtQ L2533-2603) in the order the
-    engine draws them, from ``combat/fixtures/hermes_vs_corsair_cards.txt`` (``#`` starts a
-    comment)."""
-    lines = BOOK_CARDS_FILE.read_text(encoding="utf-8").splitlines()
-    return " ".join(card for line in lines for card in line.split("#", 1)[0].split())
+    """The cards of the book's Hermes vs Corsair example in the order the engine draws
+    them."""
+    return _book_scenario().cards
+
+
+_PC = re.compile(r"pc:[A-Za-z0-9_]+")
 
 
 def book_choices(pc_ship: Ship) -> list[dict]:
-    """The decisions of the book's Hermes vs Corsair example (BtQ L2533-2603) in the order
-    the engine asks for them, as ``[{"kind", "choice"}]``, from
-    ``combat/fixtures/hermes_vs_corsair_choices.txt`` (``#`` starts a comment). ``{Name}``
-    in a choice becomes the id of the PC of that name posted aboard ``pc_ship``; it stays
-    as it is (and will not fit the battle) if there is none."""
-    pcs = {posting.character.name: str(posting.character.pk)
-           for posting in pc_ship.postings.select_related("character")}
-    choices = []
-    for line in BOOK_CHOICES_FILE.read_text(encoding="utf-8").splitlines():
-        words = line.split("#", 1)[0].split()
-        if words:
-            kind, choice = words
-            for name, pk in pcs.items():
-                choice = choice.replace(f"{{{name}}}", pk)
-            choices.append({"kind": kind, "choice": choice})
-    return choices
+    """The decisions of the book's Hermes vs Corsair example in the order the engine asks
+    for them, as ``[{"kind", "choice"}]``. A PC of the scenario named in a choice
+    (``"hull:pc:smith"``) becomes the PC posted at the same station aboard ``pc_ship``
+    (``"hull:pc:12"``); with no one at that station the choice stays as it is (and will not
+    fit the battle)."""
+    scenario = _book_scenario()
+    posted = {p.station: p.character_id for p in pc_ship.postings.all()}
+    ids = {f"pc:{pc['id']}": f"pc:{posted[pc['station']]}"
+           for pc in scenario.setup["pcs"] if pc.get("station") in posted}
+    return [{"kind": step["kind"],
+             "choice": _PC.sub(lambda m: ids.get(m.group(0), m.group(0)), step["choice"])}
+            for step in scenario.choices]
 
 
 def _is_damaged(ship: Ship) -> bool:
