@@ -131,7 +131,7 @@ class CampaignInviteView(APIView):
         campaign.refresh_from_db()
         return Response(_invite(request, campaign), status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={204: None})
+    @extend_schema(request=None, responses={204: None})
     def delete(self, request, pk):
         """GM: revoke the invitation link."""
         campaign = selectors.campaign_for_user(request.user, pk)
@@ -143,7 +143,6 @@ class CampaignInviteView(APIView):
 class InviteJoinView(APIView):
     @extend_schema(request=None, responses={
         201: MemberSerializer, 200: OpenApiResponse(MemberSerializer, "already a member"),
-        404: OpenApiResponse(description="the link is not valid"),
     })
     def post(self, request, token):
         """Join the campaign of an invitation link as a player."""

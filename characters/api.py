@@ -3,7 +3,6 @@ update (409 on a stale version). What a user sees of a character is decided by
 ``characters.selectors``: players never receive GM notes, nor an NPC's stats or
 reputations."""
 
-from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.urls import path
 from drf_spectacular.utils import extend_schema
@@ -97,8 +96,9 @@ class CharacterWriteSerializer(serializers.Serializer):
     their own PC; the rest is the GM's (403)."""
 
     kind = serializers.ChoiceField(choices=Character.Kind.choices, required=False)
-    owner = serializers.CharField(required=False, allow_null=True,
-                                  help_text="The player's username (PCs only).")
+    owner = serializers.CharField(
+        required=False, allow_null=True, max_length=150,
+        help_text="The username of the player, a member of the campaign (PCs only).")
     name = serializers.CharField(max_length=200, required=False)
     rank = serializers.CharField(max_length=100, required=False, allow_blank=True)
     seniority = serializers.IntegerField(min_value=0, max_value=1000, required=False)
@@ -122,13 +122,6 @@ class CharacterWriteSerializer(serializers.Serializer):
                 "morale_state.")})
         return attrs
 
-    def validate_owner(self, value):
-        if value is None:
-            return None
-        user = get_user_model().objects.filter(username=value).first()
-        if user is None:
-            raise ApiValidationError(f"No user {value!r}.")
-        return user
 
 
 class CharacterCreateSerializer(CharacterWriteSerializer):
