@@ -9,7 +9,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import api_card_tests, selectors, services
-from campaigns.api_common import ConflictSerializer
 from campaigns.models import Campaign, CampaignLogEntry, Membership
 
 
@@ -87,8 +86,7 @@ class CampaignDetailView(APIView):
         campaign = selectors.campaign_for_user(request.user, pk)
         return Response(CampaignSerializer(campaign, context={"request": request}).data)
 
-    @extend_schema(request=CampaignUpdateSerializer,
-                   responses={200: CampaignSerializer, 409: ConflictSerializer})
+    @extend_schema(request=CampaignUpdateSerializer, responses=CampaignSerializer)
     def patch(self, request, pk):
         """GM: change the name, description or settings (only those given)."""
         campaign = selectors.campaign_for_user(request.user, pk)

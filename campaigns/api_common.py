@@ -1,6 +1,6 @@
 """API conventions shared by every app's ``api.py``: the schema of the 409 answer to a
-refused step (``campaigns.services.Conflict``, answered by ``config.api.exception_handler``)
-and damage states as numbers."""
+refused step (``campaigns.services.Conflict``, answered by ``config.api.exception_handler``),
+of an answer whose fields depend on who asks, and damage states as numbers."""
 
 from rest_framework import serializers
 
@@ -21,3 +21,14 @@ class ConflictSerializer(serializers.Serializer):
 
     detail = serializers.CharField()
     version = serializers.IntegerField(help_text="The version now saved.")
+
+
+class OneOfForViewer(serializers.Serializer):
+    """For the schema only: an answer shaped by one of ``choices`` (serializer classes), the
+    one for the viewer's access (what a GM, the crew or another player sees of a ship).
+    Documented as the component ``name``, ``anyOf`` the choices (``config.schema``)."""
+
+    def __init__(self, name: str, choices: list, **kwargs):
+        self.component_name = name
+        self.choices = choices
+        super().__init__(**kwargs)

@@ -11,7 +11,7 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api_common import ConflictSerializer, damage_state_field
+from campaigns.api_common import OneOfForViewer, damage_state_field
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from characters import selectors, services
 from characters.models import MAX_RATING, MAX_WEALTH, Character, Reputation
@@ -44,7 +44,8 @@ class ReputationSerializer(serializers.ModelSerializer):
 class CharacterSheetSerializer(CharacterPublicSerializer):
     """What a member sees of a PC (all but the GM notes)."""
 
-    owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True,
+                                         allow_null=True)
     health_state = damage_state_field(read_only=True)
     ship_morale_state = serializers.SerializerMethodField()
     wealth_state = damage_state_field(read_only=True)
@@ -85,6 +86,11 @@ SERIALIZER_FOR_ACCESS = {
     "sheet": CharacterSheetSerializer,
     "public": CharacterPublicSerializer,
 }
+
+
+def _for_viewer(**kwargs) -> OneOfForViewer:
+    return OneOfForViewer("CharacterForViewer", [
+        CharacterGMSerializer, CharacterSheetSerializer, CharacterPublicSerializer], **kwargs)
 
 
 def _rating(minimum: int):
@@ -139,7 +145,7 @@ def _render(request, character: Character, role=None) -> dict:
 
 class CampaignCharactersView(APIView):
     @extend_schema(
-        responses=CharacterGMSerializer(many=True),
+        responses=_for_viewer(many=True),
         description="Players receive fewer fields: no GM notes, and only name and rank of NPCs.",
     )
     def get(self, request, pk):
@@ -164,15 +170,14 @@ class CampaignCharactersView(APIView):
 
 class CharacterDetailView(APIView):
     @extend_schema(
-        responses=CharacterGMSerializer,
+        responses=_for_viewer(),
         description="Players receive fewer fields: no GM notes, and only name and rank of NPCs.",
     )
     def get(self, request, pk):
         character = selectors.character_for_user(request.user, pk)
         return Response(_render(request, character))
 
-    @extend_schema(request=CharacterUpdateSerializer,
-                   responses={200: CharacterGMSerializer, 409: ConflictSerializer})
+    @extend_schema(request=CharacterUpdateSerializer, responses=_for_viewer())
     def patch(self, request, pk):
         """Change the fields given: the GM any, a player the name and notes of their own PC
         (403 for a mechanical value: Measures, skills, Wealth are the GM's). 409 if the
@@ -237,8 +242,7 @@ class ReputationDetailView(APIView):
         return Response(ReputationSerializer(
             selectors.reputation_for_user(request.user, pk)).data)
 
-    @extend_schema(request=ReputationUpdateSerializer,
-                   responses={200: ReputationSerializer, 409: ConflictSerializer})
+    @extend_schema(request=ReputationUpdateSerializer, responses=ReputationSerializer)
     def patch(self, request, pk):
         """Change the fields given. 409 if it was saved since ``version``."""
         reputation = selectors.reputation_for_user(request.user, pk)
@@ -249,8 +253,7 @@ class ReputationDetailView(APIView):
                                                 **data.validated_data)
         return Response(ReputationSerializer(reputation).data)
 
-    @extend_schema(request=ReputationDeleteSerializer,
-                   responses={204: None, 409: ConflictSerializer})
+    @extend_schema(request=ReputationDeleteSerializer, responses={204: None})
     def delete(self, request, pk):
         """Remove it (refused while an open test uses it). 409 if it changed since
         ``version``."""

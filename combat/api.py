@@ -12,7 +12,6 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api_common import ConflictSerializer
 from campaigns.selectors import campaign_for_user, membership_role
 from combat import selectors, services
 from combat.forms import MAX_ID, WEATHER_CHOICES
@@ -170,8 +169,7 @@ class VersionSerializer(serializers.Serializer):
 
 
 class EncounterStartView(APIView):
-    @extend_schema(request=VersionSerializer,
-                   responses={200: EncounterDetailSerializer, 409: ConflictSerializer})
+    @extend_schema(request=VersionSerializer, responses=EncounterDetailSerializer)
     def post(self, request, pk):
         encounter = selectors.encounter_for_user(request.user, pk)
         data = _valid(VersionSerializer, request.data)
@@ -181,8 +179,7 @@ class EncounterStartView(APIView):
 
 
 class EncounterCancelView(APIView):
-    @extend_schema(request=VersionSerializer,
-                   responses={200: EncounterDetailSerializer, 409: ConflictSerializer})
+    @extend_schema(request=VersionSerializer, responses=EncounterDetailSerializer)
     def post(self, request, pk):
         encounter = selectors.encounter_for_user(request.user, pk)
         data = _valid(VersionSerializer, request.data)
@@ -226,7 +223,7 @@ class EncounterActView(APIView):
             "version": serializers.IntegerField(),
             "status": serializers.CharField(),
             "events": EventSerializer(many=True),
-        }), 409: ConflictSerializer},
+        })},
     )
     def post(self, request, pk):
         encounter = selectors.encounter_for_user(request.user, pk)

@@ -5,6 +5,8 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, parsers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -54,3 +56,11 @@ def exception_handler(exc, context):
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     return drf_exception_handler(exc, context)
+
+
+def page_not_found(request, exception):
+    """The site's 404 (``handler404``): under ``/api/`` (an address no API view matches,
+    ``/api/ships/abc/``) the API's ``{"detail": reason}``, elsewhere the page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+    return defaults.page_not_found(request, exception)

@@ -18,7 +18,7 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
-from campaigns.api_common import ConflictSerializer
+from campaigns.api_common import ConflictSerializer, OneOfForViewer
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -42,6 +42,20 @@ class _ErrorSerializerSchema(OpenApiSerializerExtension):
             "description": "A field's reasons: a list of them, or per item of a list or key "
                            "of a mapping."}
         return schema
+
+
+class _OneOfForViewerSchema(OpenApiSerializerExtension):
+    """:class:`campaigns.api_common.OneOfForViewer` as its component: ``anyOf`` its
+    choices (each a subset of the next, so ``oneOf`` could not tell them apart)."""
+
+    target_class = OneOfForViewer
+
+    def get_name(self, auto_schema, direction):
+        return self.target.component_name
+
+    def map_serializer(self, auto_schema, direction):
+        return {"anyOf": [auto_schema.resolve_serializer(choice, direction).ref
+                          for choice in self.target.choices]}
 
 
 ERRORS = {

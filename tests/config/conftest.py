@@ -6,9 +6,9 @@ of it, for the tests that walk every operation (``test_bad_input.py``,
 * :data:`OPERATIONS`: ``(method, path)`` of every operation in it;
 * ``api_world``: the personas' campaign (``tests/conftest.py``) with, made through the API
   itself as a table would, a reputation of pc_a, a card test the GM called for pc_a
-  (awaiting player_a's confirmation), one player_a proposed, a second PC ship, a battle in setup, a
-  running one and its job, and a live invitation: ``{first path segment: the id (or token) a path of
-  that resource takes}``;
+  (awaiting player_a's confirmation), one player_a proposed, a running battle of the
+  personas' ships and its job, a second PC ship in a battle still in setup, and a live
+  invitation: ``{first path segment: the id (or token) a path of that resource takes}``;
 * :func:`fill_path`: a path of the schema with the world's ids in it.
 """
 
@@ -48,18 +48,19 @@ def api_world(campaign, pc_a, pc_b, npc, pc_ship, enemy_ship, hidden_ship, gm_cl
         "character": pc_a.pk, "skill": "wealth", "intent": "Buy a round",
         "opposition": "difficulty", "difficulty": "easy"})
     battle = {"pc_ship": pc_ship.pk, "enemy_ship": enemy_ship.pk, "weather": "good_wind"}
-    setup = post(gm_client, "api-encounter-list", [campaign.pk], battle)
+    running = post(gm_client, "api-encounter-list", [campaign.pk],
+                   {**battle, "start_distance": 3})
     second = post(gm_client, "api-campaign-ships", [campaign.pk], {
         "name": "HMS Second", "ship_type": "Cutter", "side": "pc"})
-    running = post(gm_client, "api-encounter-list", [campaign.pk], {
-        **battle, "pc_ship": second["id"], "enemy_ship": hidden_ship.pk, "start_distance": 3})
+    post(gm_client, "api-encounter-list", [campaign.pk],
+         {**battle, "pc_ship": second["id"], "enemy_ship": hidden_ship.pk})
     post(gm_client, "api-encounter-start", [running["id"]], {"version": running["version"]},
          status=200)
     job = post(gm_client, "api-encounter-resolve", [running["id"]], None, status=202)
     invite = post(gm_client, "api-campaign-invite", [campaign.pk], None)
     return {
         "campaigns": campaign.pk, "characters": pc_a.pk, "reputations": reputation["id"],
-        "ships": enemy_ship.pk, "card-tests": called["id"], "encounters": setup["id"],
+        "ships": enemy_ship.pk, "card-tests": called["id"], "encounters": running["id"],
         "jobs": job["id"], "invites": invite["token"],
     }
 
