@@ -173,3 +173,16 @@ def test_the_character_form_answers_the_same_for_any_user_not_a_member(campaign,
               for pk in (outsider.pk, unknown_pk)]
     assert errors[0] == errors[1]
     assert "Select a valid choice" in errors[0][0]
+
+
+def test_the_admin_refuses_json_nested_too_deep_with_a_reason(client, enemy_ship):
+    client.force_login(get_user_model().objects.create_superuser("admiral", "a@b.c", "pw"))
+    url = reverse("admin:ships_ship_change", args=[enemy_ship.pk])
+    form = client.get(url).context["adminform"].form
+    data = {name: form[name].value() for name in form.fields}
+    data = {k: v for k, v in data.items() if v is not None}
+    data.update(overrides="[" * DEEP + "]" * DEEP, crew=json.dumps(enemy_ship.crew),
+                traits=[t.pk for t in enemy_ship.traits.all()], tracks=json.dumps({}))
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "nested too deep" in response.content.decode()
