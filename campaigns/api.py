@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import api_card_tests, selectors, services
+from campaigns.api_common import InputSerializer
 from campaigns.models import Campaign, CampaignLogEntry, Membership
 
 
@@ -28,12 +29,12 @@ class CampaignSerializer(serializers.ModelSerializer):
         return obj.rules_settings()
 
 
-class CampaignCreateSerializer(serializers.Serializer):
+class CampaignCreateSerializer(InputSerializer):
     name = serializers.CharField(max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class CampaignUpdateSerializer(serializers.Serializer):
+class CampaignUpdateSerializer(InputSerializer):
     version = serializers.IntegerField(help_text="The version you edited (409 if stale).")
     name = serializers.CharField(max_length=200, required=False)
     description = serializers.CharField(required=False, allow_blank=True)

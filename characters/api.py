@@ -11,7 +11,7 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api_common import OneOfForViewer, damage_state_field
+from campaigns.api_common import InputSerializer, OneOfForViewer, damage_state_field
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from characters import selectors, services
 from characters.models import MAX_RATING, MAX_WEALTH, Character, Reputation
@@ -97,7 +97,7 @@ def _rating(minimum: int):
     return serializers.IntegerField(min_value=minimum, max_value=MAX_RATING, required=False)
 
 
-class CharacterWriteSerializer(serializers.Serializer):
+class CharacterWriteSerializer(InputSerializer):
     """Fields to set; only those given are changed. A player may set the name and notes of
     their own PC; the rest is the GM's (403)."""
 
@@ -192,7 +192,7 @@ class CharacterDetailView(APIView):
         return Response(_render(request, character))
 
 
-class ReputationWriteSerializer(serializers.Serializer):
+class ReputationWriteSerializer(InputSerializer):
     """Fields to set; the damage state is the GM's."""
 
     kind = serializers.ChoiceField(choices=Reputation.Kind.choices, required=False)
@@ -211,7 +211,7 @@ class ReputationUpdateSerializer(ReputationWriteSerializer):
     version = serializers.IntegerField(help_text="The version you edited (409 if stale).")
 
 
-class ReputationDeleteSerializer(serializers.Serializer):
+class ReputationDeleteSerializer(InputSerializer):
     version = serializers.IntegerField(help_text="The version you saw (409 if stale).")
 
 

@@ -12,6 +12,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaigns.api_common import InputSerializer
 from campaigns.selectors import campaign_for_user, membership_role
 from combat import selectors, services
 from combat.forms import MAX_ID, WEATHER_CHOICES
@@ -34,7 +35,7 @@ class EncounterSummarySerializer(serializers.ModelSerializer):
                   "started_at", "finished_at", "outcome"]
 
 
-class EncounterCreateSerializer(serializers.Serializer):
+class EncounterCreateSerializer(InputSerializer):
     """A new Beat to Quarters ship battle between the players' ship and an enemy ship."""
 
     title = serializers.CharField(max_length=200, required=False, allow_blank=True)
@@ -164,7 +165,7 @@ class EncounterDetailView(APIView):
         return Response(_detail(request.user, encounter))
 
 
-class VersionSerializer(serializers.Serializer):
+class VersionSerializer(InputSerializer):
     version = _id_field(help_text="The version of the battle you saw.")
 
 
@@ -209,7 +210,7 @@ class EncounterEventsView(APIView):
         return Response(EventSerializer(events, many=True).data)
 
 
-class ActSerializer(serializers.Serializer):
+class ActSerializer(InputSerializer):
     actor = serializers.CharField(max_length=100)
     kind = serializers.CharField(max_length=100)
     choice = serializers.CharField(max_length=100)

@@ -8,7 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api_common import OneOfForViewer, damage_state_field
+from campaigns.api_common import InputSerializer, OneOfForViewer, damage_state_field
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from rules.btq.characters import NPC_CREW_SKILLS
 from ships import selectors, services
@@ -101,7 +101,7 @@ def _for_viewer(**kwargs) -> OneOfForViewer:
         ShipGMSerializer, ShipCrewSerializer, ShipPublicSerializer], **kwargs)
 
 
-class ShipWriteSerializer(serializers.Serializer):
+class ShipWriteSerializer(InputSerializer):
     """Fields to set; only those given are changed."""
 
     name = serializers.CharField(max_length=200, required=False)

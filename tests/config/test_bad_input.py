@@ -186,3 +186,25 @@ def test_the_admin_refuses_json_nested_too_deep_with_a_reason(client, enemy_ship
     response = client.post(url, data)
     assert response.status_code == 200
     assert "nested too deep" in response.content.decode()
+
+
+@pytest.mark.parametrize(("name", "args", "method", "body", "field", "reason"), [
+    ("api-campaign-list", [], "post", {"name": 7758}, "name", "Must be a string."),
+    ("api-campaign-detail", ["campaigns"], "patch", {"version": "1"}, "version",
+     "Must be a whole number."),
+    ("api-character-detail", ["characters"], "patch",
+     {"version": 1, "skills": {"gunnery": "3"}}, "skills", {"gunnery": "Must be a whole number."}),
+    ("api-character-detail", ["characters"], "patch", {"version": 1, "revealed": "yes"},
+     "revealed", "Must be true or false."),
+    ("api-ship-detail", ["ships"], "patch", {"version": 1, "traits": ["Heart of Oak", 3]},
+     "traits", {"1": "Must be a string."}),
+    ("api-campaign-characters", ["campaigns"], "post", {"name": "Jack", "kind": 1}, "kind",
+     "Must be a string."),
+])
+def test_a_field_of_the_wrong_json_type_is_refused_not_coerced(name, args, method, body, field,
+                                                               reason, api_world, gm_client):
+    """As the schema says: the name 7758 is not the text "7758", nor "1" the version 1."""
+    url = reverse(name, args=[api_world[a] for a in args])
+    response = getattr(gm_client, method)(url, body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()[field] == reason
