@@ -129,7 +129,6 @@ class CharacterWriteSerializer(InputSerializer):
         return attrs
 
 
-
 class CharacterCreateSerializer(CharacterWriteSerializer):
     name = serializers.CharField(max_length=200)
 

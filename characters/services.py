@@ -137,8 +137,8 @@ def character_create(
 @transaction.atomic
 def character_update(*, character: Character, actor, version, **changes) -> Character:
     """Change only the fields given. ``skills`` is merged into the stored skills (a skill
-    set to 0 is removed). A player may change ``PLAYER_FIELDS`` of their own PC, a GM
-    ``GM_FIELDS``.
+    set to 0 is removed); ``owner`` is a user or a username of a member. A player may change
+    ``PLAYER_FIELDS`` of their own PC, a GM ``GM_FIELDS``.
 
     Raises ``PermissionDenied`` for a field the actor may not change, ``ValidationError``
     for a bad value, ``campaigns.services.StaleVersion`` if the character was saved since
