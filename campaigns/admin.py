@@ -1,6 +1,15 @@
 from django.contrib import admin
+from django.contrib.admin import options
+from django.db import models
 
+from campaigns.forms import JSONField
 from campaigns.models import Campaign, CampaignLogEntry, Membership
+
+# Every admin's JSON fields (settings, skills, crews, setups) are read as the pages and the API
+# read JSON: too deep or too large is an error on the field, never a RecursionError. This is
+# the first of our admin modules that Django loads (INSTALLED_APPS order), before any of our
+# ModelAdmins is made.
+options.FORMFIELD_FOR_DBFIELD_DEFAULTS[models.JSONField] = {"form_class": JSONField}
 
 
 class MembershipInline(admin.TabularInline):

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import selectors, services
-from campaigns.api_common import ConflictSerializer
+from campaigns.api_common import InputSerializer
 from campaigns.models import Campaign, CampaignLogEntry, Membership
 
 
@@ -29,12 +29,12 @@ class CampaignSerializer(serializers.ModelSerializer):
         return obj.rules_settings()
 
 
-class CampaignCreateSerializer(serializers.Serializer):
+class CampaignCreateSerializer(InputSerializer):
     name = serializers.CharField(max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class CampaignUpdateSerializer(serializers.Serializer):
+class CampaignUpdateSerializer(InputSerializer):
     version = serializers.IntegerField(help_text="The version you edited (409 if stale).")
     name = serializers.CharField(max_length=200, required=False)
     description = serializers.CharField(required=False, allow_blank=True)
@@ -87,8 +87,7 @@ class CampaignDetailView(APIView):
         campaign = selectors.campaign_for_user(request.user, pk)
         return Response(CampaignSerializer(campaign, context={"request": request}).data)
 
-    @extend_schema(request=CampaignUpdateSerializer,
-                   responses={200: CampaignSerializer, 409: ConflictSerializer})
+    @extend_schema(request=CampaignUpdateSerializer, responses=CampaignSerializer)
     def patch(self, request, pk):
         """GM: change the name, description or settings (only those given)."""
         campaign = selectors.campaign_for_user(request.user, pk)
@@ -131,7 +130,7 @@ class CampaignInviteView(APIView):
         campaign.refresh_from_db()
         return Response(_invite(request, campaign), status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={204: None})
+    @extend_schema(request=None, responses={204: None})
     def delete(self, request, pk):
         """GM: revoke the invitation link."""
         campaign = selectors.campaign_for_user(request.user, pk)
@@ -143,7 +142,6 @@ class CampaignInviteView(APIView):
 class InviteJoinView(APIView):
     @extend_schema(request=None, responses={
         201: MemberSerializer, 200: OpenApiResponse(MemberSerializer, "already a member"),
-        404: OpenApiResponse(description="the link is not valid"),
     })
     def post(self, request, token):
         """Join the campaign of an invitation link as a player."""

@@ -7,7 +7,9 @@ from typing import TypeVar
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
+from django.forms.fields import InvalidJSONInput, JSONString
 
+from campaigns import json_input
 from campaigns.services import Conflict
 from rules.btq.settings import SETTINGS
 
@@ -48,6 +50,31 @@ class PicoMixin:
 
 class Form(PicoMixin, forms.Form):
     pass
+
+
+class JSONField(forms.JSONField):
+    """Django's JSON form field, read as the API reads a body (``campaigns.json_input``):
+    text longer than ``MAX_BYTES``, nested too deep or not strict JSON is an error on the
+    field that says why, never a ``RecursionError``."""
+
+    MAX_BYTES = 64 * 1024
+
+    def to_python(self, value):
+        if self.disabled or not isinstance(value, str) or value in self.empty_values:
+            return super().to_python(value)
+        try:
+            converted = json_input.loads(value, max_bytes=self.MAX_BYTES)
+        except json_input.JSONInputError as exc:
+            raise ValidationError(str(exc), code="invalid", params={"value": value}) from None
+        return JSONString(converted) if isinstance(converted, str) else converted
+
+    def bound_data(self, data, initial):
+        if self.disabled or data is None:
+            return super().bound_data(data, initial)
+        try:
+            return json_input.loads(data, max_bytes=self.MAX_BYTES)
+        except json_input.JSONInputError:
+            return InvalidJSONInput(data)
 
 
 class SignupForm(PicoMixin, UserCreationForm):

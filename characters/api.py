@@ -3,7 +3,6 @@ update (409 on a stale version). What a user sees of a character is decided by
 ``characters.selectors``: players never receive GM notes, nor an NPC's stats or
 reputations."""
 
-from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.urls import path
 from drf_spectacular.utils import extend_schema
@@ -12,7 +11,7 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api_common import ConflictSerializer, damage_state_field
+from campaigns.api_common import InputSerializer, OneOfForViewer, damage_state_field
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from characters import selectors, services
 from characters.models import MAX_RATING, MAX_WEALTH, Character, Reputation
@@ -45,7 +44,8 @@ class ReputationSerializer(serializers.ModelSerializer):
 class CharacterSheetSerializer(CharacterPublicSerializer):
     """What a member sees of a PC (all but the GM notes)."""
 
-    owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True,
+                                         allow_null=True)
     health_state = damage_state_field(read_only=True)
     ship_morale_state = serializers.SerializerMethodField()
     wealth_state = damage_state_field(read_only=True)
@@ -88,17 +88,23 @@ SERIALIZER_FOR_ACCESS = {
 }
 
 
+def _for_viewer(**kwargs) -> OneOfForViewer:
+    return OneOfForViewer("CharacterForViewer", [
+        CharacterGMSerializer, CharacterSheetSerializer, CharacterPublicSerializer], **kwargs)
+
+
 def _rating(minimum: int):
     return serializers.IntegerField(min_value=minimum, max_value=MAX_RATING, required=False)
 
 
-class CharacterWriteSerializer(serializers.Serializer):
+class CharacterWriteSerializer(InputSerializer):
     """Fields to set; only those given are changed. A player may set the name and notes of
     their own PC; the rest is the GM's (403)."""
 
     kind = serializers.ChoiceField(choices=Character.Kind.choices, required=False)
-    owner = serializers.CharField(required=False, allow_null=True,
-                                  help_text="The player's username (PCs only).")
+    owner = serializers.CharField(
+        required=False, allow_null=True, max_length=150,
+        help_text="The username of the player, a member of the campaign (PCs only).")
     name = serializers.CharField(max_length=200, required=False)
     rank = serializers.CharField(max_length=100, required=False, allow_blank=True)
     seniority = serializers.IntegerField(min_value=0, max_value=1000, required=False)
@@ -122,14 +128,6 @@ class CharacterWriteSerializer(serializers.Serializer):
                 "morale_state.")})
         return attrs
 
-    def validate_owner(self, value):
-        if value is None:
-            return None
-        user = get_user_model().objects.filter(username=value).first()
-        if user is None:
-            raise ApiValidationError(f"No user {value!r}.")
-        return user
-
 
 class CharacterCreateSerializer(CharacterWriteSerializer):
     name = serializers.CharField(max_length=200)
@@ -146,7 +144,7 @@ def _render(request, character: Character, role=None) -> dict:
 
 class CampaignCharactersView(APIView):
     @extend_schema(
-        responses=CharacterGMSerializer(many=True),
+        responses=_for_viewer(many=True),
         description="Players receive fewer fields: no GM notes, and only name and rank of NPCs.",
     )
     def get(self, request, pk):
@@ -171,15 +169,14 @@ class CampaignCharactersView(APIView):
 
 class CharacterDetailView(APIView):
     @extend_schema(
-        responses=CharacterGMSerializer,
+        responses=_for_viewer(),
         description="Players receive fewer fields: no GM notes, and only name and rank of NPCs.",
     )
     def get(self, request, pk):
         character = selectors.character_for_user(request.user, pk)
         return Response(_render(request, character))
 
-    @extend_schema(request=CharacterUpdateSerializer,
-                   responses={200: CharacterGMSerializer, 409: ConflictSerializer})
+    @extend_schema(request=CharacterUpdateSerializer, responses=_for_viewer())
     def patch(self, request, pk):
         """Change the fields given: the GM any, a player the name and notes of their own PC
         (403 for a mechanical value: Measures, skills, Wealth are the GM's). 409 if the
@@ -194,7 +191,7 @@ class CharacterDetailView(APIView):
         return Response(_render(request, character))
 
 
-class ReputationWriteSerializer(serializers.Serializer):
+class ReputationWriteSerializer(InputSerializer):
     """Fields to set; the damage state is the GM's."""
 
     kind = serializers.ChoiceField(choices=Reputation.Kind.choices, required=False)
@@ -213,7 +210,7 @@ class ReputationUpdateSerializer(ReputationWriteSerializer):
     version = serializers.IntegerField(help_text="The version you edited (409 if stale).")
 
 
-class ReputationDeleteSerializer(serializers.Serializer):
+class ReputationDeleteSerializer(InputSerializer):
     version = serializers.IntegerField(help_text="The version you saw (409 if stale).")
 
 
@@ -244,8 +241,7 @@ class ReputationDetailView(APIView):
         return Response(ReputationSerializer(
             selectors.reputation_for_user(request.user, pk)).data)
 
-    @extend_schema(request=ReputationUpdateSerializer,
-                   responses={200: ReputationSerializer, 409: ConflictSerializer})
+    @extend_schema(request=ReputationUpdateSerializer, responses=ReputationSerializer)
     def patch(self, request, pk):
         """Change the fields given. 409 if it was saved since ``version``."""
         reputation = selectors.reputation_for_user(request.user, pk)
@@ -256,8 +252,7 @@ class ReputationDetailView(APIView):
                                                 **data.validated_data)
         return Response(ReputationSerializer(reputation).data)
 
-    @extend_schema(request=ReputationDeleteSerializer,
-                   responses={204: None, 409: ConflictSerializer})
+    @extend_schema(request=ReputationDeleteSerializer, responses={204: None})
     def delete(self, request, pk):
         """Remove it (refused while an open test uses it). 409 if it changed since
         ``version``."""

@@ -8,6 +8,7 @@ through the GM, as advancement does (BtQ L1510-1545), and so do damage states (D
 Views check access through ``characters.selectors`` first.
 """
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
@@ -51,6 +52,24 @@ def clean_skills(skills, *, base: dict | None = None) -> dict[str, int]:
     return {key: result[key] for key in SKILLS if result.get(key)}
 
 
+def _not_a_member(name) -> ValidationError:
+    """The one refusal of a player who is not a member of the campaign, whether or not a user
+    of that name exists: a GM must not learn from it which usernames exist elsewhere."""
+    return ValidationError({"owner": f"{str(name)!r} is not a member of this campaign."})
+
+
+def _owner_user(campaign: Campaign, owner):
+    """``owner`` as a user: ``None``, a user, or a username, looked up among the members of
+    ``campaign`` only (:func:`_not_a_member` if none has it)."""
+    if not isinstance(owner, str):
+        return owner
+    user = get_user_model().objects.filter(
+        username=owner, memberships__campaign=campaign).first()
+    if user is None:
+        raise _not_a_member(owner)
+    return user
+
+
 def _check_owner(campaign: Campaign, kind: str, owner, *, new: bool = False) -> None:
     """A new PC needs a player who is a member; an existing one may be left without one (its
     player left: the GM plays it); an NPC never has one."""
@@ -60,7 +79,7 @@ def _check_owner(campaign: Campaign, kind: str, owner, *, new: bool = False) -> 
                 raise ValidationError({"owner": "A player character needs a player."})
             return
         if not Membership.objects.filter(campaign=campaign, user=owner).exists():
-            raise ValidationError({"owner": f"{owner} is not a member of this campaign."})
+            raise _not_a_member(owner)
     elif owner is not None:
         raise ValidationError({"owner": "An NPC belongs to the GM: leave the player empty."})
 
@@ -94,14 +113,16 @@ def character_create(
     *, campaign: Campaign, actor, name: str, kind: str = Character.Kind.PC, owner=None,
     skills: dict | None = None, **fields,
 ) -> Character:
-    """A new character in ``campaign``. ``fields`` are other model fields (``rank``,
-    ``seniority``, Measures, damage states, ``gm_notes``). Raises ``ValidationError`` for bad
-    values, a PC without a member as player, or an NPC with one."""
+    """A new character in ``campaign``. ``owner`` is the player (a user or a username);
+    ``fields`` are other model fields (``rank``, ``seniority``, Measures, damage states,
+    ``gm_notes``). Raises ``ValidationError`` for bad values, a PC without a member as
+    player (one answer whether or not the user exists), or an NPC with one."""
     unknown = set(fields) - GM_FIELDS
     if unknown:
         raise ValidationError(f"Unknown character fields: {', '.join(sorted(unknown))}.")
     character = Character(
-        campaign=campaign, kind=kind, owner=owner, name=(name or "").strip(),
+        campaign=campaign, kind=kind, owner=_owner_user(campaign, owner),
+        name=(name or "").strip(),
         skills=clean_skills(skills or {}), **{"revealed": kind == Character.Kind.PC, **fields},
     )
     _save_checked(character, new=True)
@@ -115,8 +136,8 @@ def character_create(
 @transaction.atomic
 def character_update(*, character: Character, actor, version, **changes) -> Character:
     """Change only the fields given. ``skills`` is merged into the stored skills (a skill
-    set to 0 is removed). A player may change ``PLAYER_FIELDS`` of their own PC, a GM
-    ``GM_FIELDS``.
+    set to 0 is removed); ``owner`` is a user or a username of a member. A player may change
+    ``PLAYER_FIELDS`` of their own PC, a GM ``GM_FIELDS``.
 
     Raises ``PermissionDenied`` for a field the actor may not change, ``ValidationError``
     for a bad value, ``campaigns.services.StaleVersion`` if the character was saved since
@@ -136,6 +157,8 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
             value = clean_skills(value, base=character.skills)
         elif field == "name":
             value = (value or "").strip()
+        elif field == "owner":
+            value = _owner_user(character.campaign, value)
         setattr(character, field, value)
     character.version += 1
     _save_checked(character)

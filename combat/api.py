@@ -12,7 +12,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api_common import ConflictSerializer
+from campaigns.api_common import InputSerializer
 from campaigns.selectors import campaign_for_user, membership_role
 from combat import selectors, services
 from combat.card_tests import api as card_tests_api
@@ -36,7 +36,7 @@ class EncounterSummarySerializer(serializers.ModelSerializer):
                   "started_at", "finished_at", "outcome"]
 
 
-class EncounterCreateSerializer(serializers.Serializer):
+class EncounterCreateSerializer(InputSerializer):
     """A new Beat to Quarters ship battle between the players' ship and an enemy ship."""
 
     title = serializers.CharField(max_length=200, required=False, allow_blank=True)
@@ -188,13 +188,12 @@ class EncounterDetailView(APIView):
         return Response(_detail(request.user, encounter))
 
 
-class VersionSerializer(serializers.Serializer):
+class VersionSerializer(InputSerializer):
     version = _id_field(help_text="The version of the battle you saw.")
 
 
 class EncounterStartView(APIView):
-    @extend_schema(request=VersionSerializer,
-                   responses={200: EncounterDetailSerializer, 409: ConflictSerializer})
+    @extend_schema(request=VersionSerializer, responses=EncounterDetailSerializer)
     def post(self, request, pk):
         encounter = selectors.encounter_for_user(request.user, pk)
         data = _valid(VersionSerializer, request.data)
@@ -204,8 +203,7 @@ class EncounterStartView(APIView):
 
 
 class EncounterCancelView(APIView):
-    @extend_schema(request=VersionSerializer,
-                   responses={200: EncounterDetailSerializer, 409: ConflictSerializer})
+    @extend_schema(request=VersionSerializer, responses=EncounterDetailSerializer)
     def post(self, request, pk):
         encounter = selectors.encounter_for_user(request.user, pk)
         data = _valid(VersionSerializer, request.data)
@@ -235,7 +233,7 @@ class EncounterEventsView(APIView):
         return Response(EventSerializer(events, many=True).data)
 
 
-class ActSerializer(serializers.Serializer):
+class ActSerializer(InputSerializer):
     actor = serializers.CharField(max_length=100)
     kind = serializers.CharField(max_length=100)
     choice = serializers.CharField(max_length=100)
@@ -249,7 +247,7 @@ class EncounterActView(APIView):
             "version": serializers.IntegerField(),
             "status": serializers.CharField(),
             "events": EventSerializer(many=True),
-        }), 409: ConflictSerializer},
+        })},
     )
     def post(self, request, pk):
         encounter = selectors.encounter_for_user(request.user, pk)

@@ -111,13 +111,19 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
 
+# The largest request body accepted, a page's form or an API call (a JSON body is bounded by
+# config.api.JSONParser): far above any real edit, far below what would strain the server.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+
 REST_FRAMEWORK = {
+    # JSON only, read within bounds (config.api.JSONParser); the schema documents it alone.
+    "DEFAULT_PARSER_CLASSES": ["config.api.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
@@ -125,6 +131,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Campaigns, characters, ships and battles for Beat to Quarters.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request bodies get their own components: without read-only fields, and with
+    # "minLength": 1 on every text field that may not be blank.
+    "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI from the installed package, not a CDN: the docs work offline too.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

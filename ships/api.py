@@ -8,7 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api_common import ConflictSerializer, damage_state_field
+from campaigns.api_common import InputSerializer, OneOfForViewer, damage_state_field
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from rules.btq.characters import NPC_CREW_SKILLS
 from ships import selectors, services
@@ -96,7 +96,12 @@ SERIALIZER_FOR_ACCESS = {
 }
 
 
-class ShipWriteSerializer(serializers.Serializer):
+def _for_viewer(**kwargs) -> OneOfForViewer:
+    return OneOfForViewer("ShipForViewer", [
+        ShipGMSerializer, ShipCrewSerializer, ShipPublicSerializer], **kwargs)
+
+
+class ShipWriteSerializer(InputSerializer):
     """Fields to set; only those given are changed."""
 
     name = serializers.CharField(max_length=200, required=False)
@@ -149,7 +154,7 @@ class ShipTraitListView(APIView):
 
 class CampaignShipsView(APIView):
     @extend_schema(
-        responses=ShipGMSerializer(many=True),
+        responses=_for_viewer(many=True),
         description="Players receive fewer fields: name, type and damage only of ships other "
         "than their own, and never GM notes or overrides.",
     )
@@ -172,15 +177,14 @@ class CampaignShipsView(APIView):
 
 class ShipDetailView(APIView):
     @extend_schema(
-        responses=ShipGMSerializer,
+        responses=_for_viewer(),
         description="Players receive fewer fields (see the list).",
     )
     def get(self, request, pk):
         ship = selectors.ship_for_user(request.user, pk)
         return Response(_render(request, ship))
 
-    @extend_schema(request=ShipUpdateSerializer,
-                   responses={200: ShipGMSerializer, 409: ConflictSerializer})
+    @extend_schema(request=ShipUpdateSerializer, responses=ShipGMSerializer)
     def patch(self, request, pk):
         """GM: change the fields given. 409 if the ship was saved since ``version``."""
         ship = selectors.ship_for_user(request.user, pk)

@@ -2,7 +2,7 @@
 
 from django import forms
 
-from campaigns.forms import Form
+from campaigns.forms import Form, JSONField
 from characters.models import DAMAGE_STATE_CHOICES, MAX_RATING
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS
 from rules.btq.ships import AREAS
@@ -42,7 +42,7 @@ class ShipForm(Form):
             self.fields[f"crew_{key}"] = forms.IntegerField(
                 label=SKILLS[key], min_value=0, max_value=MAX_RATING, initial=0
             )
-        self.fields["overrides"] = forms.JSONField(
+        self.fields["overrides"] = JSONField(
             required=False, widget=forms.Textarea(attrs={"rows": 2}),
             help_text='Figures that differ from the type, e.g. {"handling": 1}.',
         )

@@ -13,7 +13,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api_common import ConflictSerializer
+from campaigns.api_common import InputSerializer
 from campaigns.models import Membership
 from campaigns.selectors import campaign_for_user, membership_role
 from combat.card_tests import selectors, services, table
@@ -22,12 +22,12 @@ from combat.models import Encounter
 LIST_LIMIT = 50
 
 
-class CardTestModifierSerializer(serializers.Serializer):
+class CardTestModifierSerializer(InputSerializer):
     source = serializers.CharField(help_text="The trait, curio or effect: “Storm”.")
     cards = serializers.IntegerField(help_text="Cards added (or taken, negative), -20 to 20.")
 
 
-class CardTestSetupSerializer(serializers.Serializer):
+class CardTestSetupSerializer(InputSerializer):
     """A test's setup; only the fields given are passed on (``card_test_call`` checks them
     all and says what is wrong with each)."""
 
@@ -60,11 +60,17 @@ class CardTestSetupSerializer(serializers.Serializer):
                                              help_text="GM only: health, ship_morale, wealth.")
 
 
+class CardTestCallSerializer(CardTestSetupSerializer):
+    """A new test's setup: what the character attempts is required."""
+
+    intent = serializers.CharField(min_length=1, help_text="What the character attempts.")
+
+
 class CardTestAcceptSerializer(CardTestSetupSerializer):
     version = serializers.IntegerField(help_text="The version you saw (409 if stale).")
 
 
-class CardTestVersionSerializer(serializers.Serializer):
+class CardTestVersionSerializer(InputSerializer):
     version = serializers.IntegerField(help_text="The version you saw (409 if stale).")
 
 
@@ -153,12 +159,12 @@ class CampaignCardTestsView(APIView):
         return Response([selectors.card_test_view(request.user, t, role, settings)
                          for t in tests])
 
-    @extend_schema(request=CardTestSetupSerializer, responses={201: CardTestSerializer})
+    @extend_schema(request=CardTestCallSerializer, responses={201: CardTestSerializer})
     def post(self, request, pk):
         """A GM calls a test (it awaits the player's confirmation); a player proposes one
         for their own PC (it awaits the GM)."""
         campaign = campaign_for_user(request.user, pk)
-        data = CardTestSetupSerializer(data=request.data)
+        data = CardTestCallSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         gm = membership_role(request.user, campaign) == Membership.Role.GM
         act = services.card_test_call if gm else services.card_test_propose
@@ -187,7 +193,7 @@ class _StepView(APIView):
         return _view(request, test)
 
 
-STEP_RESPONSES = {200: CardTestSerializer, 409: ConflictSerializer}
+STEP_RESPONSES = {200: CardTestSerializer}
 
 
 class CardTestConfirmView(_StepView):
