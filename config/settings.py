@@ -9,6 +9,7 @@ from pathlib import Path
 
 import dj_database_url
 
+from config import network
 from config.env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -20,8 +21,13 @@ SECRET_KEY = env_str("DJANGO_SECRET_KEY") or (
 )
 if not SECRET_KEY:
     raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
-CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# The names phones at the table use: this machine's addresses, read at start (README,
+# "Join from a phone"). ``make run`` passes its port in QUARTERDECK_PORT.
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", network.default_allowed_hosts())
+CSRF_TRUSTED_ORIGINS = env_list(
+    "DJANGO_CSRF_TRUSTED_ORIGINS",
+    network.default_trusted_origins(env_int("QUARTERDECK_PORT", 8000)),
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -42,6 +48,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -50,11 +57,6 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
-
-if not DEBUG:
-    # Production serves the collected static files (``manage.py collectstatic``) itself;
-    # in development ``runserver`` serves them from ``static/``.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -109,6 +111,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
+# The server serves the static files itself (WhiteNoise): in production those collected
+# there by ``manage.py collectstatic``; with DEBUG on (``make run``) straight from the apps'
+# folders, found once at start. WhiteNoise warns of a missing STATIC_ROOT: make it.
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
