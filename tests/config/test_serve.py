@@ -65,11 +65,13 @@ def cookie(headers, name: str) -> str:
     return jar[name].value
 
 
-@pytest.fixture
-def served(tmp_path):
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
     """The launcher on a free port with a fresh embedded demo: (process, port, printed
-    lines). SQLite and the filesystem broker under ``tmp_path``, whatever the environment
-    says, so the test touches no one's database."""
+    lines), one for the module (the last test stops it). SQLite and the filesystem broker
+    in a temporary folder, whatever the environment says, so the test touches no one's
+    database."""
+    tmp_path = tmp_path_factory.mktemp("serve")
     args = make_run_command()
     port = free_port()
     args[args.index("--port") + 1] = str(port)
@@ -137,6 +139,7 @@ def test_make_run_binds_every_address_and_serves_each_one_it_prints(served):
     assert status == 400
 
 
+# Keep last: it stops the module's server.
 def test_ctrl_c_stops_web_server_and_worker_within_five_seconds(served):
     proc, port, _ = served
     children = psutil.Process(proc.pid).children(recursive=True)
