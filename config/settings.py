@@ -80,7 +80,12 @@ TEMPLATES = [
 
 DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # The ASGI server runs each request in a thread of its own, where a persistent
+        # connection would be left open per thread: a pool lends the threads connections.
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1, "max_size": env_int("DATABASE_POOL_SIZE", 10)}
 else:
     DATABASES = {
         "default": {
