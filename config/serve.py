@@ -3,18 +3,21 @@
     python -m config.serve [--host 0.0.0.0] [--port 8000] [--web-workers N]
 
 The web server is uvicorn (ASGI), ``--web-workers`` processes (default ``WEB_CONCURRENCY``
-or one per core). Django runs each request's view in a thread of its own, so a login that
-spends a core on hashing its password holds up no other page. The launcher prints the
-addresses a phone in the room can open (those of this machine that the server is bound to
-and ``ALLOWED_HOSTS`` accepts), with a QR code for each, then the demo logins.
+or one per core). Django runs each request's view in a thread of its own, and passwords are
+hashed at a lower priority (``config/hashers.py``), so logins hold up no other page. The
+launcher prints the addresses a phone in the room can open (those of this machine that the
+server is bound to and ``ALLOWED_HOSTS`` accepts), with a QR code for each, then the demo
+logins.
 
 Ctrl-C (SIGINT) or SIGTERM stops both within :data:`STOP_SECONDS`: uvicorn gets SIGTERM and
 finishes the requests under way (at most :data:`WEB_GRACE_SECONDS`); the worker gets
-SIGQUIT, Celery's cold shutdown, which does not wait for a running job to end (a job is a
-database row that another worker takes up again; its current step is one transaction, so a
-stop loses no more than that step). Whatever still runs at the deadline is killed. The
-children run in sessions of their own, so the terminal's Ctrl-C reaches the launcher only
-and the order above holds.
+SIGQUIT, Celery's cold shutdown, which does not wait for a running job to end. A job is a
+row in the database, resolved in chunks of one transaction each: a stop loses at most the
+chunk under way, rolled back, and the job stays in the database for a worker to take up
+again. Whatever still runs at the deadline is killed (the worker on the filesystem broker
+takes five seconds or more to close; on Redis it is gone in two). The children run in
+sessions of their own, so the terminal's Ctrl-C reaches the launcher only and the order
+above holds.
 """
 
 from __future__ import annotations
