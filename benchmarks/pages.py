@@ -251,7 +251,7 @@ def main() -> None:
     database = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     print(f"{USERS} users ({', '.join(PERSONAS)}), think {THINK_SECONDS[0]:g}-"
           f"{THINK_SECONDS[1]:g} s, {SECONDS:.0f} s, database {database}, "
-          f"{os.cpu_count()} cores")
+          f"{os.cpu_count()} cores, load average before {os.getloadavg()[0]:.2f}")
     results: dict[str, list[float]] = defaultdict(list)
     errors: dict[str, int] = defaultdict(int)
     started = time.monotonic()
@@ -266,3 +266,5 @@ def main() -> None:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=10)
     print("\n".join(report(results, errors, queries, time.monotonic() - started)))
+    # Anything else running on the machine competes with the server for its two cores.
+    print(f"load average after {os.getloadavg()[0]:.2f}")
