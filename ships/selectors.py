@@ -24,7 +24,7 @@ def ships_for_user(user, campaign: Campaign) -> QuerySet[Ship]:
     role = membership_role(user, campaign)
     if role is None:
         return Ship.objects.none()
-    ships = campaign.ships.select_related("ship_type").prefetch_related("traits", _POSTINGS)
+    ships = campaign.ships.select_related("ship_type")
     if role != Membership.Role.GM:
         ships = ships.filter(REVEALED)
     return ships
@@ -56,13 +56,15 @@ def _postings_in_order():
         "-character__seniority", "character__name")
 
 
-_POSTINGS = Prefetch("postings", queryset=_postings_in_order(), to_attr="postings_in_order")
-"""A list of ships fetches their postings in one query, not one per ship."""
+WITH_CREW = ("traits", Prefetch("postings", queryset=_postings_in_order(),
+                                 to_attr="postings_in_order"))
+"""For a list of ships shown in full (``ships.prefetch_related(*WITH_CREW)``): their
+traits and postings in two queries, not two per ship."""
 
 
 def ship_postings(ship: Ship):
-    """Who serves aboard ``ship``, most senior first: as fetched with the ship by
-    :func:`ships_for_user`, else from the database."""
+    """Who serves aboard ``ship``, most senior first: as fetched with :data:`WITH_CREW`,
+    else from the database."""
     prefetched = getattr(ship, "postings_in_order", None)
     if prefetched is not None:
         return prefetched
