@@ -1,14 +1,17 @@
 # Quarterdeck: the two commands of the README, and a few helpers.
-#   make run   set up and run the app (web server + Celery worker)
-#   make test  set up and run the whole test suite
+#   make run    set up and run the app (web server + Celery worker), open to the room's network
+#   make test   set up and run the whole test suite
+#   make reset  start the demo afresh (the embedded SQLite data and broker folder)
+#   make dev    like run, with Django's development server on this machine only
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-HOST ?= 127.0.0.1
+HOST ?= 0.0.0.0
 PORT ?= 8000
+VAR := $(or $(QUARTERDECK_VAR_DIR),var)
 
-.PHONY: run test install install-test migrate demo worker bench lint check-python clean
+.PHONY: run dev reset test install install-test migrate demo worker bench lint check-python clean
 
 check-python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Quarterdeck needs Python 3.11 or newer (found " + sys.version.split()[0] + ")")'
@@ -30,25 +33,29 @@ install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
 migrate: install
-	@mkdir -p var
+	@mkdir -p $(VAR)
 	$(BIN)/python manage.py migrate --no-input
 
 demo: migrate
 	$(BIN)/python manage.py load_reference_data
 	$(BIN)/python manage.py load_demo
 
+# The launcher prints the addresses to open (with QR codes) and stops everything on Ctrl-C.
 run: demo
-	@echo
-	@echo "  Quarterdeck is starting at http://$(HOST):$(PORT)/"
-	@echo "  Demo logins (password for all: quarterdeck-demo):"
-	@echo "    gm        the Game Master of 'The Cruise of the Hermes'"
-	@echo "    otoole    player: Master Gregory O'Toole"
-	@echo "    bosworth  player: Gunner Bosworth"
-	@echo "    smith     player: Midshipman Smith"
-	@echo
+	$(BIN)/python -m config.serve --host $(HOST) --port $(PORT)
+
+dev: demo
 	@trap 'kill 0' EXIT; \
 	$(BIN)/celery -A config worker -B --loglevel=INFO --concurrency=2 & \
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+reset: install
+	@if [ -n "$$DATABASE_URL" ]; then \
+	  echo "make reset starts the embedded SQLite demo afresh; DATABASE_URL is set, so reset that database yourself." >&2; \
+	  exit 1; \
+	fi
+	rm -rf $(VAR)/celery $(VAR)/quarterdeck.sqlite3 $(VAR)/quarterdeck.sqlite3-wal $(VAR)/quarterdeck.sqlite3-shm
+	$(MAKE) --no-print-directory demo
 
 # -B embeds celery beat, which sends the sweep that hands the jobs of dead workers to the
 # living (config/settings.py explains the jobs' settings).
@@ -66,4 +73,4 @@ lint: install-test
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf var/celery var/quarterdeck.sqlite3
+	rm -rf $(VAR)/celery $(VAR)/quarterdeck.sqlite3*

@@ -4,6 +4,10 @@ Every page and API view reaches a campaign through :func:`campaign_for_user`; ou
 a 404, so they cannot learn that a campaign exists.
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.db.models import QuerySet
@@ -53,15 +57,46 @@ def campaign_for_user(user, campaign_id) -> Campaign:
         raise Http404("No such campaign.") from None
 
 
+_roles: ContextVar[dict | None] = ContextVar("membership_roles", default=None)
+"""The roles looked up so far in this request, by ``(user id, campaign id)``; ``None``
+outside a request (a worker, a shell): then every call asks the database."""
+
+
+@contextmanager
+def roles_remembered() -> Iterator[None]:
+    """Within it, :func:`membership_role` asks the database once per user and campaign
+    (``campaigns.middleware``: one request). A service that changes a role calls
+    :func:`roles_forget`."""
+    token = _roles.set({})
+    try:
+        yield
+    finally:
+        _roles.reset(token)
+
+
+def roles_forget() -> None:
+    """Forget the roles remembered (a membership was created, changed or removed)."""
+    remembered = _roles.get()
+    if remembered is not None:
+        remembered.clear()
+
+
 def membership_role(user, campaign: Campaign) -> str | None:
     """``"gm"``, ``"player"`` or ``None`` (not a member, or anonymous)."""
     if not user.is_authenticated:
         return None
-    return (
+    remembered = _roles.get()
+    key = (user.pk, campaign.pk)
+    if remembered is not None and key in remembered:
+        return remembered[key]
+    role = (
         Membership.objects.filter(campaign=campaign, user=user)
         .values_list("role", flat=True)
         .first()
     )
+    if remembered is not None:
+        remembered[key] = role
+    return role
 
 
 def is_gm(user, campaign: Campaign) -> bool:

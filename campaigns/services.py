@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaigns.models import Campaign, CampaignLogEntry, Membership
+from campaigns.selectors import roles_forget
 from campaigns.signals import member_removed
 from rules.btq.settings import SETTINGS, SettingError, resolve
 
@@ -93,6 +94,7 @@ def campaign_create(*, name: str, gm, description: str = "") -> Campaign:
         raise ValidationError({"name": "A campaign needs a name."})
     campaign = Campaign.objects.create(name=name, description=description.strip())
     Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
+    roles_forget()
     log_append(campaign=campaign, kind="campaign.created", text=f"{gm} created the campaign.",
                actor=gm)
     return campaign
@@ -173,6 +175,7 @@ def campaign_join(*, token: str, user) -> tuple[Membership, bool]:
     membership = Membership.objects.create(
         campaign=campaign, user=user, role=Membership.Role.PLAYER
     )
+    roles_forget()
     log_append(campaign=campaign, kind="member.joined", actor=user,
                text=f"{user} joined the campaign as a player.")
     return membership, True
@@ -199,6 +202,7 @@ def membership_set_role(*, membership: Membership, role: str, actor) -> Membersh
         raise ValidationError("A campaign needs at least one GM: make someone else GM first.")
     membership.role = role
     membership.save(update_fields=["role"])
+    roles_forget()
     log_append(campaign=membership.campaign, kind="member.role", actor=actor,
                text=f"{actor} made {membership.user} {membership.get_role_display()}.",
                data={"user": membership.user_id, "role": role})
@@ -215,6 +219,7 @@ def membership_remove(*, membership: Membership, actor) -> None:
     if membership.role == Membership.Role.GM and not _other_gms(membership):
         raise ValidationError("A campaign needs at least one GM: make someone else GM first.")
     membership.delete()
+    roles_forget()
     log_append(campaign=membership.campaign, kind="member.removed", actor=actor,
                text=f"{actor} removed {membership.user} from the campaign.",
                data={"user": membership.user_id})

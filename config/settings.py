@@ -10,6 +10,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config import network
 from config.env import env_bool, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -21,8 +22,13 @@ SECRET_KEY = env_str("DJANGO_SECRET_KEY") or (
 )
 if not SECRET_KEY:
     raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
-CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# The names phones at the table use: this machine's addresses, read at start (README,
+# "Join from a phone"). ``make run`` passes its port in QUARTERDECK_PORT.
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", network.default_allowed_hosts())
+CSRF_TRUSTED_ORIGINS = env_list(
+    "DJANGO_CSRF_TRUSTED_ORIGINS",
+    network.default_trusted_origins(env_int("QUARTERDECK_PORT", 8000)),
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -43,19 +49,16 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "campaigns.middleware.remember_roles",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
-
-if not DEBUG:
-    # Production serves the collected static files (``manage.py collectstatic``) itself;
-    # in development ``runserver`` serves them from ``static/``.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -78,7 +81,12 @@ TEMPLATES = [
 
 DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # The ASGI server runs each request in a thread of its own, where a persistent
+        # connection would be left open per thread: a pool lends the threads connections.
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1, "max_size": env_int("DATABASE_POOL_SIZE", 10)}
 else:
     DATABASES = {
         "default": {
@@ -92,6 +100,14 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Django's default hashers, the first computed at a lower priority (config/hashers.py).
+PASSWORD_HASHERS = [
+    "config.hashers.YieldingPBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -110,6 +126,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
+# The server serves the static files itself (WhiteNoise): in production those collected
+# there by ``manage.py collectstatic``; with DEBUG on (``make run``) straight from the apps'
+# folders, found once at start. WhiteNoise warns of a missing STATIC_ROOT: make it.
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 
 # The largest request body accepted, a page's form or an API call (a JSON body is bounded by
 # config.api.JSONParser): far above any real edit, far below what would strain the server.

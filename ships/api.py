@@ -161,8 +161,9 @@ class CampaignShipsView(APIView):
     def get(self, request, pk):
         campaign = campaign_for_user(request.user, pk)
         role = membership_role(request.user, campaign)
+        ships = selectors.ships_for_user(request.user, campaign)
         return Response([_render(request, s, role)
-                         for s in selectors.ships_for_user(request.user, campaign)])
+                         for s in ships.prefetch_related(*selectors.WITH_CREW)])
 
     @extend_schema(request=ShipCreateSerializer, responses={201: ShipGMSerializer})
     def post(self, request, pk):

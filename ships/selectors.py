@@ -7,12 +7,12 @@ the GM notes; of any other ship only its name, type and damage, never its crew s
 traits, Ship Morale or notes. GMs see everything.
 """
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import known_to_user, membership_role
-from ships.models import Ship, ShipTrait, ShipType
+from ships.models import Ship, ShipPosting, ShipTrait, ShipType
 
 REVEALED = Q(side=Ship.Side.PC) | Q(revealed=True)
 """The ships a player may know of."""
@@ -24,7 +24,7 @@ def ships_for_user(user, campaign: Campaign) -> QuerySet[Ship]:
     role = membership_role(user, campaign)
     if role is None:
         return Ship.objects.none()
-    ships = campaign.ships.select_related("ship_type").prefetch_related("traits")
+    ships = campaign.ships.select_related("ship_type")
     if role != Membership.Role.GM:
         ships = ships.filter(REVEALED)
     return ships
@@ -51,11 +51,24 @@ def ship_access(user, ship: Ship, role: str | None = None) -> str:
     return "public" if ship.is_hidden_from_players else "crew"
 
 
+def _postings_in_order():
+    return ShipPosting.objects.select_related("character").order_by(
+        "-character__seniority", "character__name")
+
+
+WITH_CREW = ("traits", Prefetch("postings", queryset=_postings_in_order(),
+                                 to_attr="postings_in_order"))
+"""For a list of ships shown in full (``ships.prefetch_related(*WITH_CREW)``): their
+traits and postings in two queries, not two per ship."""
+
+
 def ship_postings(ship: Ship):
-    """Who serves aboard ``ship``, most senior first."""
-    return ship.postings.select_related("character").order_by(
-        "-character__seniority", "character__name"
-    )
+    """Who serves aboard ``ship``, most senior first: as fetched with :data:`WITH_CREW`,
+    else from the database."""
+    prefetched = getattr(ship, "postings_in_order", None)
+    if prefetched is not None:
+        return prefetched
+    return _postings_in_order().filter(ship=ship)
 
 
 def ship_types() -> QuerySet[ShipType]:

@@ -1,0 +1,155 @@
+"""``make run`` as a phone in the room meets it: the real launcher, bound as ``make run``
+binds it, answering for every network address it prints, and stopped by one Ctrl-C.
+
+Every request goes to 127.0.0.1; only its Host header (and Origin) names the printed
+address, as a phone's request for that address would. No packet leaves the machine.
+"""
+
+import http.client
+import os
+import queue
+import re
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import urlencode
+
+import psutil
+import pytest
+
+from config import network
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def make_run_command() -> list[str]:
+    """The command ``make run`` ends with, as ``make -n`` prints it."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    out = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout
+    last = shlex.split(out.strip().splitlines()[-1])
+    assert last[1:3] == ["-m", "config.serve"], last
+    return last[1:]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("0.0.0.0", 0))
+        return s.getsockname()[1]
+
+
+def get(port, host, path, headers=None, body=None):
+    """A request to 127.0.0.1:``port`` for ``host``; (status, headers, body)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("POST" if body is not None else "GET", path, body=body,
+                     headers={"Host": host, **(headers or {})})
+        response = conn.getresponse()
+        return response.status, response.headers, response.read().decode()
+    finally:
+        conn.close()
+
+
+def cookie(headers, name: str) -> str:
+    jar = SimpleCookie()
+    for header in headers.get_all("Set-Cookie") or ():
+        jar.load(header)
+    return jar[name].value
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """The launcher on a free port with a fresh embedded demo: (process, port, printed
+    lines), one for the module (the last test stops it). SQLite and the filesystem broker
+    in a temporary folder, whatever the environment says, so the test touches no one's
+    database."""
+    tmp_path = tmp_path_factory.mktemp("serve")
+    args = make_run_command()
+    port = free_port()
+    args[args.index("--port") + 1] = str(port)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_ALLOWED_HOSTS",
+                        "DJANGO_CSRF_TRUSTED_ORIGINS")}
+    env["QUARTERDECK_VAR_DIR"] = str(tmp_path)
+    for command in (["migrate", "-v0"], ["load_reference_data"], ["load_demo"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True,
+                       capture_output=True)
+    proc = subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout],
+                     daemon=True).start()
+    printed = []
+    deadline = time.monotonic() + 60
+    while not any("Press Ctrl-C" in line for line in printed):
+        assert time.monotonic() < deadline and proc.poll() is None, "".join(printed)
+        try:
+            printed.append(lines.get(timeout=0.5))
+        except queue.Empty:
+            pass
+    yield proc, port, printed
+    if proc.poll() is None:
+        for child in psutil.Process(proc.pid).children(recursive=True):
+            child.kill()
+        proc.kill()
+        proc.wait()
+
+
+def test_make_run_binds_every_address_and_serves_each_one_it_prints(served):
+    proc, port, printed = served
+    text = "".join(printed)
+    urls = re.findall(r"^\s+(http://\S+/)$", text, flags=re.M)
+    room = [u for u in urls if not u.startswith("http://127.0.0.1")]
+    expected = [f"http://{network.host_name(a)}:{port}/"
+                for a in network.served_addresses("0.0.0.0")]
+    assert room == expected, text
+    assert f"http://127.0.0.1:{port}/" in text and "quarterdeck-demo" in text
+    assert text.count("Scan to open") == len(room)
+
+    for host in [f"127.0.0.1:{port}", *(u[len("http://"):-1] for u in room)]:
+        status, headers, _ = get(port, host, "/")
+        assert status == 302 and headers["Location"].startswith("/accounts/login/"), host
+        status, headers, body = get(port, host, "/accounts/login/")
+        assert status == 200 and "csrfmiddlewaretoken" in body, host
+        # A phone logs in: the CSRF check accepts the address it came by.
+        token = cookie(headers, "csrftoken")
+        form = urlencode({"username": "otoole", "password": "quarterdeck-demo",
+                          "csrfmiddlewaretoken": token})
+        status, headers, _ = get(port, host, "/accounts/login/", body=form, headers={
+            "Origin": f"http://{host}", "Referer": f"http://{host}/accounts/login/",
+            "Cookie": f"csrftoken={token}",
+            "Content-Type": "application/x-www-form-urlencoded"})
+        assert status == 302 and headers["Location"] == "/", host
+        session = cookie(headers, "sessionid")
+        status, _, body = get(port, host, "/", headers={"Cookie": f"sessionid={session}"})
+        assert status == 200 and "The Cruise of the Hermes" in body, host
+
+    status, _, _ = get(port, "127.0.0.1", "/static/css/quarterdeck.css")
+    assert status == 200
+    # A name that is not this machine's is still refused.
+    status, _, _ = get(port, "quarterdeck.example.com", "/accounts/login/")
+    assert status == 400
+
+
+# Keep last: it stops the module's server.
+def test_ctrl_c_stops_web_server_and_worker_within_five_seconds(served):
+    proc, port, _ = served
+    children = psutil.Process(proc.pid).children(recursive=True)
+    names = " ".join(" ".join(c.cmdline()) for c in children)
+    assert "uvicorn" in names and "celery" in names
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=5)
+    assert time.monotonic() - started < 5
+    gone, alive = psutil.wait_procs(children, timeout=0.5)
+    assert not alive, alive
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
