@@ -64,8 +64,8 @@ def prepare() -> dict:
     import django
 
     django.setup()
-    from campaigns.demo import DEMO_CAMPAIGN
     from campaigns.models import Campaign
+    from combat.demo import DEMO_CAMPAIGN
     from combat.services import encounter_create, encounter_start
     from ships.services import naval_setup
 
