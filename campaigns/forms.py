@@ -97,10 +97,26 @@ def _choice_key(value) -> str:
     return str(value)
 
 
+NOT_YET_IN_EFFECT: dict[str, str] = {
+    "crusty_old_seadog_skill": "Character sheets do not record traits yet, so no test adds "
+    "the trait's card by itself: the GM adds it to the test it fits as a modifier "
+    "(“Crusty Old Seadog +1”).",
+    "petty_officer_tier": "It decides whether a Mate counts as a Warrant Officer in character "
+    "creation and promotion, which are not built yet.",
+    "midshipman_wealth": "It decides a Midshipman's Wealth in character creation, which is not "
+    "built yet: the GM sets each character's Wealth.",
+    "general_weather_in_ship_combat": "The general weather modifiers are not built: battles "
+    "use the ship-combat weather table alone, the default reading.",
+}
+"""Why each setting that nothing in the app applies yet (``used_by`` empty) has no effect:
+what it waits for, shown on the settings page beside it."""
+
+
 class CampaignSettingsForm(VersionedForm):
     """The campaign's name and description and every setting of
     ``rules.btq.settings.SETTINGS`` as a choice, the default marked, each field with
-    ``used_by``: what in the app applies it (empty: nothing yet)."""
+    ``used_by``: what in the app applies it, or ``not_yet``: why nothing does yet
+    (:data:`NOT_YET_IN_EFFECT`, which names every such setting)."""
 
     name = forms.CharField(max_length=200)
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
@@ -113,14 +129,21 @@ class CampaignSettingsForm(VersionedForm):
                  and type(value) is type(setting.default) else label)
                 for value, label in setting.choices.items()
             ]
-            self.fields[f"setting_{name}"] = forms.ChoiceField(
+            field = forms.ChoiceField(
                 label=setting.description, choices=choices, widget=forms.RadioSelect,
                 initial=_choice_key(current[name]), help_text=f"Source: {setting.source}",
             )
-            self.fields[f"setting_{name}"].used_by = getattr(setting, "used_by", "")
+            field.used_by = setting.used_by
+            field.not_yet = "" if setting.used_by else NOT_YET_IN_EFFECT[name]
+            self.fields[f"setting_{name}"] = field
 
     def settings_fields(self):
-        return [self[f"setting_{name}"] for name in SETTINGS]
+        """The settings something in the app applies, in ``SETTINGS`` order."""
+        return [self[f"setting_{name}"] for name, s in SETTINGS.items() if s.used_by]
+
+    def inactive_settings_fields(self):
+        """The settings nothing in the app applies yet, in ``SETTINGS`` order."""
+        return [self[f"setting_{name}"] for name, s in SETTINGS.items() if not s.used_by]
 
     def chosen_settings(self) -> dict:
         """The settings chosen, as their real values (``False``, ``0``, ``"one_step"``)."""

@@ -4,6 +4,7 @@ default; saving stores only the changes; stale saves are refused with nothing lo
 from django.urls import reverse
 from django.utils.html import escape
 
+from campaigns.forms import NOT_YET_IN_EFFECT
 from campaigns.services import campaign_update
 from rules.btq.settings import SETTINGS
 
@@ -85,14 +86,43 @@ def test_only_the_fields_that_changed_are_logged(gm_client, campaign):
     assert campaign.log_entries.filter(kind="campaign.updated").count() == 1
 
 
-def test_each_setting_says_what_it_applies_to_or_that_it_does_nothing_yet(gm_client, campaign):
+def test_each_setting_says_what_it_applies_to_or_why_it_does_nothing_yet(gm_client, campaign):
     html = gm_client.get(reverse("campaigns:settings", args=[campaign.pk])).content.decode()
     for setting in SETTINGS.values():
         start = html.index(escape(setting.description))
         fieldset = html[html.rindex("<fieldset", 0, start):html.index("</fieldset>", start)]
-        used_by = getattr(setting, "used_by", "")
-        if used_by:
-            assert f"Applies to: {escape(used_by)}." in fieldset
-            assert "data-unused" not in fieldset
+        if setting.used_by:
+            assert f"Applies to: {escape(setting.used_by)}." in fieldset
+            assert "data-unused" not in fieldset and "not yet in effect" not in fieldset
         else:
             assert "No effect yet" in fieldset and "data-unused" in fieldset
+            assert escape(NOT_YET_IN_EFFECT[setting.name]) in fieldset
+
+
+def test_the_settings_not_yet_in_effect_are_greyed_in_a_group_of_their_own(gm_client,
+                                                                           campaign):
+    """Issue 7 item 6: the settings nothing applies yet are set apart, after those that
+    apply, each greyed (class ``inactive``), marked and with its reason; they can still be
+    chosen for when something applies them."""
+    unused = [s for s in SETTINGS.values() if not s.used_by]
+    assert unused and set(NOT_YET_IN_EFFECT) == {s.name for s in unused}
+    html = gm_client.get(reverse("campaigns:settings", args=[campaign.pk])).content.decode()
+    group_start = html.index("data-inactive-settings")
+    group = html[group_start:html.index("</section>", group_start)]
+    assert "Not yet in effect" in group
+    assert group.count('<fieldset class="inactive" data-unused') == len(unused)
+    assert group.count("not yet in effect</small>") == len(unused)
+    for setting in SETTINGS.values():
+        position = html.index(escape(setting.description))
+        assert (position > group_start) == (not setting.used_by), setting.name
+    for setting in unused:
+        assert f'name="setting_{setting.name}"' in group
+    assert "disabled" not in group  # greyed, still a choice to keep for later
+
+
+def test_a_setting_not_yet_in_effect_is_still_saved(gm_client, campaign):
+    url = reverse("campaigns:settings", args=[campaign.pk])
+    response = gm_client.post(url, form_data(campaign, crusty_old_seadog_skill="seamanship"))
+    assert response.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.settings == {"crusty_old_seadog_skill": "seamanship"}
