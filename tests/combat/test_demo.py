@@ -3,6 +3,8 @@ characters with the book's values, in the book's example of ship-to-ship combat,
 against the Corsair (BtQ L2533-2543; rules/btq_naval.md TV-N06), and the NPCs of its
 examples to test against."""
 
+from pathlib import Path
+
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
@@ -210,6 +212,8 @@ def test_the_readmes_wealth_test_is_a_real_test(demo, client):
     odds = table.odds(_setup(demo, "otoole", **data), demo.rules_settings())
     assert odds["pool"] == 3 and odds["opposition_pool"] == 4
     assert 0.1 < odds["final"]["win"] < 0.9 and 0 < odds["final"]["lose"] < 1
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert f"about {round(odds['final']['win'] * 100)} % to win" in readme
     client.force_login(_user("otoole"))
     preview = client.post(reverse("card_tests:preview", args=[demo.pk]), {
         **data, "difficulty": "cards", "difficulty_cards": "4", "intent": "a dress uniform"})
