@@ -178,6 +178,11 @@ def test_the_corsairs_captain_is_hidden_from_the_players_until_revealed(demo, cl
         assert client.get(reverse("characters:detail", args=[captain.pk])).status_code == 404
         campaign_page = client.get(reverse("campaigns:detail", args=[demo.pk]))
         assert "Corsair&#x27;s Captain" not in campaign_page.content.decode()
+        # Proposing a test, a player may name Jones as the opposition, never the captain.
+        own = _pcs(demo)[username]
+        proposal = client.get(reverse("card_tests:new", args=[demo.pk]),
+                              {"character": own.pk}).content.decode()
+        assert "Captain Jones" in proposal and "Corsair&#x27;s Captain" not in proposal
     client.force_login(_user("gm"))
     assert "Corsair&#x27;s Captain" in client.get(
         reverse("campaigns:detail", args=[demo.pk])).content.decode()
