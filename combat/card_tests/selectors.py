@@ -18,7 +18,7 @@ from characters.models import Character, Reputation
 from combat.card_tests import table
 from combat.models import Encounter
 from combat.selectors import PC_PREFIX, events_for, participant_ids_for, view_for
-from rules.btq.tests import DIFFICULTY, TestError, TestRecord
+from rules.btq.tests import DIFFICULTY, Side, TestError, TestRecord
 
 ENGINE = table.ENGINE
 
@@ -285,13 +285,12 @@ def card_test_view(user, test: Encounter, role: str | None = None,
                    for e in events_for(test, participants or ["observer"])],
     }
     floor = settings["personal_pool_floor"]
-    if status in (_S.PROPOSED, _S.AWAITING_CONFIRMATION):
+    if test.state is None:  # not begun: proposed, or declined or cancelled before the call
         try:
             setup = table.Setup.of(campaign, terms)
         except Character.DoesNotExist:
             view["problem"] = "The character of this test was removed."
             return view
-        view["gates"] = table.gates(setup)
         try:
             built = table.build(setup)
         except table.OppositionError as exc:
@@ -300,28 +299,54 @@ def card_test_view(user, test: Encounter, role: str | None = None,
         except TestError as exc:
             view["problem"] = sentence(str(exc))
         else:
-            view["pool"] = built.side.pool.as_dict(floor)
-            if gm and built.opponent is not None:
-                view["opposition_pool"] = built.opponent.pool.as_dict(floor)
-            elif built.opponent is None:
-                view["opposition_pool"] = {"size": built.opposition_size(floor)}
-            if gm or view["odds_public"]:
-                view["odds"] = table.odds(built, settings)
-            else:
-                view["odds"] = table.own_odds(built, settings)
-            if status == _S.AWAITING_CONFIRMATION and table.sides_changed(built, test.setup):
-                view["problem"] = table.CHANGED
-    elif test.state is not None:
+            _pools(view, built, floor, gm)
+            if status == _S.PROPOSED:
+                view["gates"] = table.gates(setup)
+                view["odds"] = _odds(built, settings, gm or view["odds_public"])
+    else:
         seen = view_for(test, participants)
-        if status == _S.AWAITING_JOKER and seen.get("pending"):
+        drawn = seen.get("pending") or seen.get("record")
+        pools = [side["pool"] for side in drawn["sides"]] if drawn else [
+            {"secret": True} if side.secret and not gm else side.pool.as_dict(floor)
+            for side in map(Side.from_dict, test.setup["sides"])]
+        view["pool"] = pools[0]
+        if len(pools) > 1 and not pools[1].get("secret"):
+            view["opposition_pool"] = pools[1]  # the GM's, or a difficulty's
+        if status == _S.AWAITING_CONFIRMATION:
+            try:
+                setup = table.Setup.of(campaign, terms)
+                built = table.build(setup)
+            except (Character.DoesNotExist, TestError):
+                view["problem"] = "The test can no longer be drawn as it was called: the GM " \
+                                  "cancels it and calls it again."
+            else:
+                view["gates"] = table.gates(setup)
+                view["odds"] = _odds(built, settings, gm or view["odds_public"])
+                if table.sides_changed(built, test.setup):
+                    view["problem"] = table.CHANGED
+        elif status == _S.AWAITING_JOKER and seen.get("pending"):
             view["pending"] = seen["pending"]
-            view["pool"] = seen["pending"]["sides"][0]["pool"]
         elif seen.get("record"):
             view["record"] = seen["record"]
-            view["pool"] = seen["record"]["sides"][0]["pool"]
             view["outcome"] = card_test_outcome(TestRecord.from_dict(test.state["record"]),
                                                 names)
     return view
+
+
+def _pools(view: dict, built: table.Table, floor: int, gm: bool) -> None:
+    """The pools of a test not begun: the acting PC's, and the opposition's as the viewer may
+    see it (an NPC's to the GM alone, a difficulty's size to everyone)."""
+    view["pool"] = built.side.pool.as_dict(floor)
+    if gm and built.opponent is not None:
+        view["opposition_pool"] = built.opponent.pool.as_dict(floor)
+    elif built.opponent is None:
+        view["opposition_pool"] = {"size": built.opposition_size(floor)}
+
+
+def _odds(built: table.Table, settings: dict, full: bool) -> dict | None:
+    """The exact odds, or only those of the character's own pool when the opposition's is
+    hidden from the viewer."""
+    return table.odds(built, settings) if full else table.own_odds(built, settings)
 
 
 def sentence(text: str) -> str:

@@ -378,9 +378,17 @@ def _result_event(setup: dict, record: dict) -> Event:
 
 
 def _public_sides(setup: dict) -> list[dict]:
+    """The setup's sides as players see them before a card is turned: a secret side's pool
+    is ``{"secret": true}``, without even its size (the skill plus the GM's modifiers); once
+    its cards are on the table the record and the pending test show how many."""
     floor = _floor(setup)
-    return [{**s.as_dict(floor, reveal=False), "name": _name(setup, s.who)}
-            for s in _sides(setup)]
+    sides = []
+    for side in _sides(setup):
+        public = {**side.as_dict(floor, reveal=False), "name": _name(setup, side.who)}
+        if side.secret:
+            public["pool"] = {"secret": True}
+        sides.append(public)
+    return sides
 
 
 def _start_event(setup: dict) -> Event:
@@ -411,7 +419,7 @@ def _start_event(setup: dict) -> Event:
     for side in sides:
         who = _cap(_name(setup, side.who))
         if side.secret:
-            text += f" {who} turns {_cards(side.pool.size(floor))}."
+            text += f" {who}'s pool is the GM's secret until the cards are turned."
         else:
             text += f" {who}'s pool: {side.pool.explain(floor)}."
     data = {"kind": kind, "origin": setup["origin"], "intent": setup["intent"],
@@ -584,7 +592,8 @@ class TestEngine:
 
     def view(self, state: State, participant: str) -> dict:
         """The GM: the whole state. Anyone else: the same keys with every secret side's pool
-        as ``{"secret": true, "size"}`` (in the setup, the pending test and the record), no
+        as ``{"secret": true}`` in the setup and ``{"secret": true, "size"}`` once its cards
+        are turned (the pending test and the record), no
         damage to a secret side's reputation, and only their own Joker declaration."""
         if participant == GM:
             return copy.deepcopy(state)

@@ -106,3 +106,26 @@ def test_a_card_test_is_not_listed_or_opened_as_a_battle(request, campaign, race
         assert client.get(reverse("combat:detail", args=[test.pk])).status_code == 404
     test.refresh_from_db()
     assert test.choices == []
+
+
+def test_a_secret_npcs_pool_size_stays_hidden_until_its_cards_are_turned(
+        campaign, race, turn, gm, player_a, player_a_client, player_b_client):
+    """Jones's pool (his Seamanship and the GM's modifiers) is the GM's until the cards are
+    on the table: not even how many cards he turns reaches a player before the draw."""
+    test = race(opponent_modifiers=[{"source": "Home waters", "cards": 3}])
+    for c in (player_a_client, player_b_client):
+        body = c.get(reverse("api-card-test-detail", args=[test.pk])).content.decode()
+        page = c.get(reverse("card_tests:detail", args=[campaign.pk, test.pk]))
+        for shown in (body, page.content.decode()):
+            assert "7 cards" not in shown and '"size": 7' not in shown
+            assert "Home waters" not in shown
+    assert card_test_view(gm, test)["opposition_pool"]["size"] == 7
+    assert card_test_view(player_a, test)["opposition_pool"] is None
+
+
+def test_the_gm_still_sees_the_npcs_pool_once_the_test_is_over(race, turn, gm, player_a):
+    test = turn(race(reputations=[]), player_a, "4S  4C KD KS QH JH  4H AH 2D 7S")
+    assert card_test_view(gm, test)["opposition_pool"]["explanation"] == "Seamanship 4 = 4"
+    assert card_test_view(player_a, test)["opposition_pool"] is None
+    assert card_test_view(player_a, test)["record"]["sides"][1]["pool"] == {
+        "secret": True, "size": 4}

@@ -264,7 +264,8 @@ def test_a_players_proposal_accepted_reads_so():
     assert accepted.text == (
         "The GM accepts Master O'Toole's proposal: a contested Seamanship test against "
         "Captain Jones. Intent: reach Portsmouth first. If Master O'Toole wins: he is heard "
-        "first. Master O'Toole's pool: Seamanship 4 = 4. Captain Jones turns 4 cards.")
+        "first. Master O'Toole's pool: Seamanship 4 = 4. Captain Jones's pool is the GM's secret "
+        "until the cards are turned.")
 
 
 def test_an_npc_acting_first_is_confirmed_by_the_gm_and_is_no_participant():
@@ -461,12 +462,13 @@ def test_a_secret_npcs_pool_reaches_the_gm_only(cards):
     table, views = played_secret_test(cards)
     for view in views:
         assert leaks(view) == [], "the player's view shows the NPC's make-up"
-        assert view["setup"]["sides"][1]["pool"] == {"secret": True, "size": 8}
+        assert view["setup"]["sides"][1]["pool"] == {"secret": True}  # not even its size
     assert views[-1]["record"]["sides"][1]["pool"] == {"secret": True, "size": 8}
     for event in table.events:
         assert leaks(event.data) == [] and leaks(event.text) == [], event.kind
     called = table.events[0]
-    assert called.data["sides"][1]["pool"] == {"secret": True, "size": 8}
+    assert called.data["sides"][1]["pool"] == {"secret": True}
+    assert "8 cards" not in called.text
     assert called.gm_data["sides"][0]["pool"]["value"] == 9
     assert CANARIES[0] in called.gm_data["sides"][0]["pool"]["explanation"]
     gm = ENGINE.view(table.state, GM)
