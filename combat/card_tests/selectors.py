@@ -356,7 +356,7 @@ def sentence(text: str) -> str:
 
 def card_test_describe(campaign: Campaign, terms: dict) -> str:
     """One line for the log and the lists: "Lieutenant Anne Able's Seamanship against
-    Captain Nemo Nobody: “to reach Portsmouth first”". Nothing GM-only (no NPC skill)."""
+    Captain Nemo Nobody: to reach Portsmouth first". Nothing GM-only (no NPC skill)."""
     names = card_test_names(campaign, terms)
     if terms.get("opposition") == table.Opposition.NPC:
         opponent = names.get(f"npc:{terms.get('opponent')}")
@@ -367,7 +367,7 @@ def card_test_describe(campaign: Campaign, terms: dict) -> str:
         against = " (a simple test)"
     skill = table.POOL_LABELS.get(terms.get("skill"), terms.get("skill", ""))
     name = names.get(PC_PREFIX + str(terms.get("character")), "(a removed character)")
-    return f"{name}'s {skill}{against}: “{terms.get('intent', '')}”"
+    return f"{name}'s {skill}{against}: {terms.get('intent', '')}"
 
 
 def card_test_outcome(record: TestRecord, names: dict[str, str]) -> str:

@@ -144,7 +144,8 @@ def difficulty_label(text: str) -> str:
     """"Challenging (5 cards)", "4 cards"."""
     value = parse_difficulty(text)
     if isinstance(value, str):
-        return f"{DIFFICULTY_LABELS[value]} ({DIFFICULTIES[value]} cards)"
+        cards = DIFFICULTIES[value]
+        return f"{DIFFICULTY_LABELS[value]} ({cards} card{'' if cards == 1 else 's'})"
     return f"{value} card{'' if value == 1 else 's'}"
 
 

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from combat.models import Encounter
-from combat.services import encounter_replay, seed_hash
+from combat.services import encounter_noun, encounter_replay, seed_hash
 
 
 def describe(mismatch: dict) -> str:
@@ -19,7 +19,7 @@ def describe(mismatch: dict) -> str:
 
 
 class Command(BaseCommand):
-    help = ("Replay a finished battle from its seed, stacked cards and decisions; compare every "
+    help = ("Replay a finished battle or card test from its seed, stacked cards and decisions; compare every "
             "event, the final state and the outcome.")
 
     def add_arguments(self, parser):
@@ -28,22 +28,24 @@ class Command(BaseCommand):
     def handle(self, *args, encounter_id, **options):
         encounter = Encounter.objects.filter(pk=encounter_id).first()
         if encounter is None:
-            raise CommandError(f"No battle {encounter_id}.")
+            raise CommandError(f"No battle or test {encounter_id}.")
         try:
             replay = encounter_replay(encounter=encounter)
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from None
+        noun = encounter_noun(encounter)
         hash_ok = seed_hash(encounter.seed) == encounter.seed_hash
         self.stdout.write(f"seed {encounter.seed}: SHA-256 "
                           f"{'matches' if hash_ok else 'DOES NOT match'} the published hash")
-        self.stdout.write(f"{len(encounter.choices)} decisions replayed, {replay['events']} "
-                          f"events compared; outcome: "
+        decisions = len(encounter.choices)
+        self.stdout.write(f"{decisions} decision{'' if decisions == 1 else 's'} replayed, "
+                          f"{replay['events']} events compared; outcome: "
                           f"{(replay['outcome'] or {}).get('summary', 'none')}")
         if replay["mismatch"] is not None:
-            raise CommandError("The replay does not match the recorded battle: "
+            raise CommandError(f"The replay does not match the recorded {noun}: "
                                + describe(replay["mismatch"]))
         if not hash_ok:
-            raise CommandError("The replay does not match the recorded battle: the seed is not "
-                               "the one whose hash was published.")
-        self.stdout.write(self.style.SUCCESS("The replay matches the recorded battle, event by "
+            raise CommandError(f"The replay does not match the recorded {noun}: the seed is "
+                               "not the one whose hash was published.")
+        self.stdout.write(self.style.SUCCESS(f"The replay matches the recorded {noun}, event by "
                                              "event."))
