@@ -55,7 +55,8 @@ def loads(text: str | bytes, *, max_bytes: int | None = None,
     """The value of the JSON ``text`` (``str``, or UTF-8 ``bytes``). Raises
     :class:`JSONInputError`, with the reason, for text longer than ``max_bytes`` (when
     given), nested deeper than ``max_depth``, not valid strict JSON (``NaN`` and
-    ``Infinity`` are not JSON), or with a number too long to read."""
+    ``Infinity`` are not JSON), with a number too long to read, or with a text that holds a
+    NUL or a lone surrogate (:func:`_check_texts`)."""
     if max_bytes is not None and len(
         text.encode("utf-8") if isinstance(text, str) else text
     ) > max_bytes:
@@ -69,8 +70,37 @@ def loads(text: str | bytes, *, max_bytes: int | None = None,
         raise JSONInputError(
             f"The JSON is nested too deep: at most {max_depth} levels of arrays and objects.")
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_constant=_refuse_constant)
     except JSONInputError:
         raise
     except ValueError as exc:  # JSONDecodeError, or an integer of thousands of digits
         raise JSONInputError(f"Enter a valid JSON: {exc}.") from None
+    _check_texts(value)
+    return value
+
+
+_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
+"""What no text of ours may hold: a NUL (PostgreSQL refuses it) or half of a surrogate pair
+(``"\\ud800"`` in JSON decodes to text that cannot be written out as UTF-8 again)."""
+
+
+def _check_texts(value) -> None:
+    """Refuse (:class:`JSONInputError`) a string or object key anywhere in ``value`` that
+    holds a NUL or a lone surrogate; ``value`` is at most :data:`MAX_DEPTH` deep."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            texts = (item,)
+        elif isinstance(item, dict):
+            texts = tuple(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+            continue
+        else:
+            continue
+        for text in texts:
+            if _UNSTORABLE.search(text):
+                raise JSONInputError("Text may not hold a null character or half of a "
+                                     "surrogate pair (\\u0000, \\ud800-\\udfff).")

@@ -31,6 +31,11 @@ BAD_BODIES = {
     "not JSON": "{'name': ",
     "NaN": '{"version": NaN}',
     "a number of 5000 digits": '{"version": ' + "9" * 5000 + "}",
+    # Text that cannot be stored or written out again: a 500 (and, with the debug page, a
+    # database connection never given back) before the reader refused it.
+    "a lone surrogate": '{"name": "\\ud800", "side": "\\udfff", "weather": "\\ud800", '
+                        '"kind": "\\ud800", "version": 1}',
+    "a null character": '{"name": "a\\u0000b", "ship_type": "a\\u0000b", "version": 1}',
 }
 
 WRITES_WITH_BODY = [
@@ -57,6 +62,8 @@ def test_every_write_refuses_a_bad_body_with_a_reason(method, path, api_world, g
             assert "nested too deep" in reason["detail"]
         if label == "too large":
             assert "too large" in reason["detail"]
+        if label in ("a lone surrogate", "a null character"):
+            assert "null character or half of a surrogate pair" in reason["detail"]
 
 
 @pytest.mark.parametrize(("method", "path"), [
