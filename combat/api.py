@@ -114,9 +114,10 @@ class EncounterDetailSerializer(EncounterSummarySerializer):
     decisions = DecisionSerializer(many=True, help_text="Pending decisions you may make.")
     waiting_for = serializers.ListField(child=serializers.CharField())
     last_seq = serializers.IntegerField()
-    seed = serializers.CharField(allow_null=True, help_text="Revealed when the battle ends.")
+    seed = serializers.CharField(
+        allow_null=True, help_text="Revealed when the battle ends or is called off after it began.")
     stacked_cards = serializers.ListField(child=serializers.CharField(), allow_null=True,
-                                          help_text="GM only until the battle ends.")
+                                          help_text="GM only until the seed is revealed.")
 
     class Meta(EncounterSummarySerializer.Meta):
         fields = EncounterSummarySerializer.Meta.fields + [
@@ -128,7 +129,6 @@ class EncounterDetailSerializer(EncounterSummarySerializer):
 def _detail(user, encounter: Encounter) -> dict:
     participants = selectors.participant_ids_for(user, encounter)
     mine, waiting = selectors.decisions_for(encounter, participants)
-    finished = encounter.status == Encounter.Status.FINISHED
     data = EncounterSummarySerializer(encounter).data
     data.update({
         "outcome": selectors.outcome_for(encounter, participants),
@@ -137,8 +137,9 @@ def _detail(user, encounter: Encounter) -> dict:
         "decisions": mine,
         "waiting_for": waiting,
         "last_seq": selectors.last_seq(encounter),
-        "seed": encounter.seed if finished else None,
-        "stacked_cards": encounter.stacked_cards if finished or "gm" in participants else None,
+        "seed": encounter.seed if encounter.seed_revealed else None,
+        "stacked_cards": encounter.stacked_cards
+        if encounter.seed_revealed or "gm" in participants else None,
     })
     return data
 

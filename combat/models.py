@@ -90,6 +90,13 @@ whose first cards came from there: it cannot be replayed.
         return self.title
 
     @property
+    def seed_revealed(self) -> bool:
+        """Whether the seed is public: once the encounter has ended, or was called off after
+        it began (its draws until then can be checked)."""
+        return self.status == self.Status.FINISHED or (
+            self.status == self.Status.CANCELLED and self.started_at is not None)
+
+    @property
     def stacked_remaining(self) -> list[str]:
         """The stacked card texts not drawn yet."""
         return list(self.stacked_cards[self.stacked_position:])

@@ -373,23 +373,40 @@ def encounter_cancel(*, encounter: Encounter, user, expected_version) -> Encount
     if encounter.status not in Encounter.UNFINISHED:
         raise ValidationError(f"Only a {noun} being prepared or in progress can be cancelled.")
     was_running = encounter.status == Encounter.Status.ACTIVE
-    encounter.status = Encounter.Status.CANCELLED
-    encounter.version += 1
+    encounter_call_off(encounter)
     encounter.jobs.filter(status__in=Job.OPEN).update(
         status=Job.Status.CANCELLED, finished_at=timezone.now(), lease_owner="",
         lease_until=None,
     )
-    if was_running:
-        _append_events(encounter, round_=_round_of(encounter.state), events=[Event(
-            "encounter.cancelled",
-            f"The GM called the {noun} off: it ends here and nothing of it is written back.",
-        )])
     encounter.save()
     log_append(campaign=encounter.campaign, kind=f"{noun}.cancelled", actor=user,
                text=f"{user} cancelled the {noun} “{encounter.title}”; nothing was written "
                     "back.",
                data={"encounter": encounter.pk}, gm_only=not was_running)
     return encounter
+
+
+def _cancelling(encounter: Encounter) -> Event:
+    """The last event of an encounter called off after it began: the seed is revealed, so
+    that the draws made until then can be checked (:func:`encounter_replay`)."""
+    noun = encounter_noun(encounter)
+    return Event(
+        "encounter.cancelled",
+        f"The GM called the {noun} off: it ends here and nothing of it is written back. The "
+        f"seed is revealed: {encounter.seed}.",
+        data={"seed": encounter.seed, "seed_hash": encounter.seed_hash},
+    )
+
+
+def encounter_call_off(encounter: Encounter) -> None:
+    """Set a locked, unfinished ``encounter`` cancelled in memory (the caller saves it and
+    logs why): its version moves on and, if it had begun, its last event reveals the seed
+    (:func:`_cancelling`). Nothing is written back to the campaign."""
+    if encounter.status == Encounter.Status.ACTIVE:
+        _append_events(encounter, round_=_round_of(encounter.state),
+                       events=[_cancelling(encounter)])
+    encounter.status = Encounter.Status.CANCELLED
+    encounter.version += 1
 
 
 def _apply(encounter: Encounter, table: _Table, actor: str, kind: str, choice: str) -> None:
@@ -742,6 +759,8 @@ def _replayed_events(encounter: Encounter, kernel: Engine) -> tuple[list[dict], 
     if outcome is not None:
         rows += _records([_ending(encounter, outcome, rows[-1]["text"])],
                          round_=_round_of(table.state))
+    elif encounter.status == Encounter.Status.CANCELLED:
+        rows += _records([_cancelling(encounter)], round_=_round_of(table.state))
     return rows, table.state
 
 
@@ -755,11 +774,12 @@ def encounter_replay(*, encounter: Encounter) -> dict:
     state, "outcome": its outcome dict or None, "mismatch": None or the first difference
     as {"seq": the event's number (None for the state or outcome), "kind": the recorded
     event's kind, "field": e.g. "data.card_of_fate", "recorded": value, "replayed":
-    value}}``. ``ValidationError`` if it has not ended (the seed is still secret)."""
+    value}}``. A battle called off after it began replays to the point where it was
+    cancelled. ``ValidationError`` while the seed is secret (``Encounter.seed_revealed``)."""
     noun = encounter_noun(encounter)
-    if encounter.status != Encounter.Status.FINISHED:
-        raise ValidationError(f"A {noun} can be replayed once it has ended and its seed is "
-                              "known.")
+    if not encounter.seed_revealed:
+        raise ValidationError(f"A {noun} can be replayed once it has ended (or was called off "
+                              "after it began) and its seed is known.")
     if not encounter.seed or encounter.terms.get("migrated"):
         raise ValidationError(f"This {noun} was recorded before each {noun} had a seed of its "
                               "own (its cards came from the campaign's shared source): it "

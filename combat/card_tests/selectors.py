@@ -226,7 +226,8 @@ def card_test_view(user, test: Encounter, role: str | None = None,
     card. The GM alone sees the NPC's skill, its modifiers and its pool before the draw, and
     its pool's make-up after it (players get the engine's view: its size, which the turned
     cards show anyway); the odds as :func:`card_test_odds_public` says. Fairness: the seed's
-    ``seed_hash`` once the test is called, its ``seed`` once it is over (``replayable``
+    ``seed_hash`` once the test is called, its ``seed`` once it is over or called off after
+    the call (``replayable``
     unless it was recorded before tests had seeds); ``events`` the test's event log as the
     viewer may see it (``combat.selectors.events_for``). ``settings``: the campaign's, if
     already resolved.
@@ -239,7 +240,6 @@ def card_test_view(user, test: Encounter, role: str | None = None,
     names = card_test_names(campaign, terms)
     status = card_test_status(test)
     started = test.status != Encounter.Status.SETUP and test.started_at is not None
-    over = test.status == Encounter.Status.FINISHED
     participants = participant_ids_for(user, test)
     view = {
         "id": test.pk,
@@ -279,7 +279,7 @@ def card_test_view(user, test: Encounter, role: str | None = None,
         "description": card_test_describe(campaign, terms),
         "gates": [],
         "seed_hash": test.seed_hash if started else None,
-        "seed": test.seed if over and test.seed else None,
+        "seed": test.seed if test.seed_revealed and test.seed else None,
         "replayable": bool(test.seed) and not test.terms.get("migrated"),
         "events": [{"seq": e["seq"], "kind": e["kind"], "text": e["text"]}
                    for e in events_for(test, participants or ["observer"])],

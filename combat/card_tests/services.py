@@ -48,6 +48,7 @@ from combat.selectors import PC_PREFIX
 from combat.services import (
     encounter_act,
     encounter_begin,
+    encounter_call_off,
     encounter_cancel,
     new_seed,
     seed_hash,
@@ -435,11 +436,12 @@ def card_test_accept(*, test: Encounter, actor, version, **changes) -> Encounter
 
 
 def _close(test: Encounter, actor, verb: str, reason: str | None = None) -> Encounter:
-    """End a test not started yet (``cancelled``, or ``declined`` with ``reason``), logged."""
-    test.status = Encounter.Status.CANCELLED
+    """End a test whose cards are not turned yet (``cancelled``, or ``declined`` with
+    ``reason``), logged; a test already called reveals its seed
+    (``combat.services.encounter_call_off``)."""
+    encounter_call_off(test)
     if reason is not None:
         test.terms = {**test.terms, "declined": reason}
-    test.version += 1
     test.save()
     _log(test, verb, actor, f" ({reason})" if reason else "")
     return test

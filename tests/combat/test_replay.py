@@ -103,3 +103,32 @@ def test_a_changed_final_state_or_choice_is_named(finished):
     finished.save()
     mismatch = encounter_replay(encounter=finished)["mismatch"]
     assert mismatch["seq"] is not None and mismatch["recorded"] != mismatch["replayed"]
+
+
+def test_a_battle_called_off_reveals_its_seed_and_replays_to_the_cancel(book_battle, gm,
+                                                                         player_a_client):
+    """The draws made before the GM called a battle off can be checked too: the seed is
+    revealed in the last event, and the replay must give every event up to it."""
+    from django.core.exceptions import ValidationError
+
+    from combat.services import encounter_act, encounter_cancel
+    from rules.engine import get_engine
+
+    for _ in range(3):
+        decision = get_engine(book_battle.engine).pending(book_battle.state)[0]
+        encounter_act(encounter=book_battle, user=gm, actor=decision.actor,
+                      decision_kind=decision.kind, choice=decision.default,
+                      expected_version=book_battle.version)
+        book_battle.refresh_from_db()
+    with pytest.raises(ValidationError, match="once it has ended"):
+        encounter_replay(encounter=book_battle)
+    encounter_cancel(encounter=book_battle, user=gm, expected_version=book_battle.version)
+    book_battle.refresh_from_db()
+    last = book_battle.events.order_by("-seq").first()
+    assert last.kind == "encounter.cancelled" and book_battle.seed in last.text
+    api = player_a_client.get(f"/api/encounters/{book_battle.pk}/").json()
+    assert api["seed"] == book_battle.seed
+    assert encounter_replay(encounter=book_battle)["matches"]
+    EncounterEvent.objects.filter(pk=book_battle.events.order_by("seq")[4].pk).update(
+        text="forged")
+    assert "event #5" in replay_fails(book_battle)

@@ -19,8 +19,8 @@ def describe(mismatch: dict) -> str:
 
 
 class Command(BaseCommand):
-    help = ("Replay a finished battle or card test from its seed, stacked cards and decisions; compare every "
-            "event, the final state and the outcome.")
+    help = ("Replay a finished (or called off) battle or card test from its seed, stacked cards "
+            "and decisions; compare every event, the final state and the outcome.")
 
     def add_arguments(self, parser):
         parser.add_argument("encounter_id", type=int)
