@@ -33,8 +33,9 @@ import time
 
 import segno
 
-STOP_SECONDS = 4.0
-"""From Ctrl-C to every child gone."""
+STOP_SECONDS = 3.0
+"""From Ctrl-C to every child gone: well inside the five seconds promised, with room for
+make and the launcher to exit after it."""
 WEB_GRACE_SECONDS = 2
 """How long uvicorn lets requests under way (and, later, open event streams) finish."""
 
