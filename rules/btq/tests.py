@@ -571,9 +571,15 @@ class Pool:
         skilled = [h for h in self.helpers if h.skill]
         if skilled:
             total = sum(h.skill for h in skilled)
-            names = ", ".join(f"{h.who} {h.skill}" for h in skilled)
-            most = f" (at most +{HELPERS_MAX})" if total > HELPERS_MAX else ""
-            out.append((f"helped by {names}{most}", min(HELPERS_MAX, total)))
+            names = " and ".join(h.who for h in skilled)
+            # The pool line shows the cards once: the helpers' own values only when they
+            # differ from what they add (several helpers, or more than the cap).
+            parts = " + ".join(str(h.skill) for h in skilled)
+            capped = total > HELPERS_MAX
+            how = ([parts] if len(skilled) > 1 or capped else []) + (
+                [f"at most {HELPERS_MAX}"] if capped else [])
+            detail = f" ({', '.join(how)})" if how else ""
+            out.append((f"help from {names}{detail}", min(HELPERS_MAX, total)))
         out += [(f"{h.who} unskilled helper", -1) for h in self.helpers if not h.skill]
         return tuple(out)
 

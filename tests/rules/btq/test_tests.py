@@ -288,7 +288,7 @@ def test_an_unskilled_pool_has_no_skill_value_and_still_takes_penalties():
 def test_tv14_a_helper_adds_at_most_three():
     pool = Pool("seamanship", 5, helpers=[Helper("Midshipman Jones", 4)])
     assert pool.size() == 8
-    assert pool.lines()[-1] == ("helped by Midshipman Jones 4 (at most +3)", 3)
+    assert pool.lines()[-1] == ("help from Midshipman Jones (4, at most 3)", 3)
     record = static_test(Side("pc:otoole", pool, PLAYER_DECK), "damned_hard", SeededSource(8))
     assert len(record.rounds[0].hand("pc:otoole").cards) == 8
     assert len(record.rounds[0].hand(DIFFICULTY).cards) == 7
@@ -584,7 +584,7 @@ def test_the_record_json_round_trip_and_shape():
                          "loser", "result", "damage"}
     pool = data["sides"][0]["pool"]
     assert pool["size"] == 4 + 1 + 1 - 1 + 2 - 1
-    assert pool["lines"][-2:] == [["helped by Smith 2", 2], ["Bosworth unskilled helper", -1]]
+    assert pool["lines"][-2:] == [["help from Smith", 2], ["Bosworth unskilled helper", -1]]
     assert pool["reputation"] == {"name": DISTRUSTED, "value": 1, "cap": 3, "state": "injured"}
     assert data["sides"][0]["at_risk"] == {"area": "Health", "state": "healthy"}
     hand = data["rounds"][0]["hands"][0]
