@@ -115,7 +115,7 @@ class CampaignSettingsForm(VersionedForm):
             ]
             self.fields[f"setting_{name}"] = forms.ChoiceField(
                 label=setting.description, choices=choices, widget=forms.RadioSelect,
-                initial=_choice_key(current[name]), help_text=f"Source: {setting.source}",
+                initial=_choice_key(current[name]),
             )
             self.fields[f"setting_{name}"].used_by = getattr(setting, "used_by", "")
 

@@ -338,7 +338,7 @@ def validate_setup(setup: dict) -> dict:
         raise ValueError(f"weather must be one of {', '.join(WEATHER)}, not {weather!r}")
     start = setup.get("start_distance")
     if start is not None and start not in (3, 4, 5):
-        raise ValueError("start_distance must be 3, 4 or 5 (BtQ L2398-2399), or null for an "
+        raise ValueError("start_distance must be 3, 4 or 5, or null for an "
                          "Awareness test")
     settings = resolve(setup.get("settings"))
     ships = setup.get("ships")
@@ -1084,7 +1084,7 @@ def _answer_move(st, aw, choice, source, events):
     if new == 0:
         _finish(st, events, "boarding", None,
                 f"{_the(ship['name'])} lays {_the(foe['name'], False)} aboard at Distance 0: "
-                "the boarding is to be fought as a skirmish (BtQ L2512-2533), with "
+                "the boarding is to be fought as a skirmish, with "
                 f"{_the(ship['name'], False)} as the attacker.",
                 attacker=ship["id"])
         return
