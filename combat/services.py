@@ -20,6 +20,7 @@ ends, so anyone can replay the battle (:func:`encounter_replay`).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
 import logging
@@ -39,7 +40,7 @@ from django.utils import timezone
 from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
 from combat.models import Encounter, EncounterEvent, Job
-from combat.selectors import participant_ids_for, unfinished_encounter_for_ship
+from combat.selectors import PC_PREFIX, participant_ids_for, unfinished_encounter_for_ship
 from rules.cards import CardError, parse_cards
 from rules.engine import GM, Engine, Event, IllegalAction, get_engine
 from rules.random import ScriptedSource, SeededSource
@@ -392,12 +393,32 @@ def encounter_cancel(*, encounter: Encounter, user, expected_version) -> Encount
     return encounter
 
 
-def _apply(encounter: Encounter, table: _Table, actor: str, kind: str, choice: str) -> None:
-    """Apply one decision to a locked encounter in memory and append its events."""
+DECIDED_BY_GM = "gm"
+"""``data["decided_by"]`` of the first event of a decision the GM took for a player's
+character, and ``"by"`` of its entry in ``Encounter.choices``."""
+
+
+def _decided(events: list[Event], by: str | None) -> list[Event]:
+    """``events``, the rules' answer to one decision, with the first marked
+    ``data["decided_by"] = "gm"`` when the GM took it for a player (``by``): recorded with
+    the choice, so a replay marks the same event."""
+    if by != DECIDED_BY_GM or not events:
+        return events
+    first = events[0]
+    return [dataclasses.replace(first, data={**first.data, "decided_by": DECIDED_BY_GM}),
+            *events[1:]]
+
+
+def _apply(encounter: Encounter, table: _Table, actor: str, kind: str, choice: str,
+           by: str | None = None) -> None:
+    """Apply one decision to a locked encounter in memory and append its events; ``by`` is
+    :data:`DECIDED_BY_GM` when the GM decided for a player's character."""
     round_ = _round_of(encounter.state)
-    events = [*_follow_stacked_choices(encounter, kind, choice), *table.apply(actor, choice)]
+    events = [*_follow_stacked_choices(encounter, kind, choice),
+              *_decided(table.apply(actor, choice), by)]
     table.store(encounter)
-    encounter.choices = [*encounter.choices, {"actor": actor, "kind": kind, "choice": choice}]
+    step = {"actor": actor, "kind": kind, "choice": choice}
+    encounter.choices = [*encounter.choices, {**step, "by": by} if by else step]
     _append_events(encounter, events, round_=round_)
 
 
@@ -481,7 +502,9 @@ def encounter_act(
     except IllegalAction as exc:
         raise ValidationError({"choice": str(exc)}) from None
     first = encounter.events.aggregate(last=Max("seq"))["last"] or 0
-    _apply(encounter, _Table.of(encounter, kernel), actor, decision_kind, choice)
+    for_player = actor.startswith(PC_PREFIX) and actor not in participant_ids_for(user, encounter)
+    _apply(encounter, _Table.of(encounter, kernel), actor, decision_kind, choice,
+           by=DECIDED_BY_GM if for_player else None)
     encounter.version += 1
     _finish_if_over(encounter, kernel, user)
     encounter.save()
@@ -732,7 +755,7 @@ def _replayed_events(encounter: Encounter, kernel: Engine) -> tuple[list[dict], 
         round_ = _round_of(table.state)
         try:
             events = [*_follow_stacked_choices(plan, step["kind"], step["choice"]),
-                      *table.apply(step["actor"], step["choice"])]
+                      *_decided(table.apply(step["actor"], step["choice"]), step.get("by"))]
         except ValidationError as exc:
             rows.append({"kind": "refused", "text": f"The rules refuse the recorded choice "
                          f"{step}: {' '.join(exc.messages)}"})
