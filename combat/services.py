@@ -136,6 +136,11 @@ def _follow_stacked_choices(encounter: Encounter, kind: str, choice: str) -> lis
     )]
 
 
+DECIDED_BY_GM = "gm"
+"""``data["decided_by"]`` of the event marking a decision the GM took for a player's
+character, and ``"by"`` of its entry in ``Encounter.choices``."""
+
+
 class _Table:
     """A game in memory: the engine, its state and the random source's position (the seeded
     source, after the stacked cards not drawn yet), ready for the kernel.
@@ -160,6 +165,23 @@ class _Table:
         return cls(kernel, state=encounter.state, seed=encounter.seed,
                    rng_state=encounter.rng_state, stacked=list(encounter.stacked_cards),
                    position=encounter.stacked_position)
+
+    def decide(self, actor: str, choice: str, by: str | None = None) -> list[Event]:
+        """:meth:`apply` ``actor``'s decision. One the GM took for a player's character
+        (``by`` :data:`DECIDED_BY_GM`, recorded with the choice, so a replay marks it the
+        same) is marked: its first event carries ``data["decided_by"] = "gm"``, or, when the
+        rules answer it with no event yet (a Discipline card handed out), an event of its
+        own says the GM decided."""
+        name = self.kernel.participants(self.state).get(actor, actor)
+        events = self.apply(actor, choice)
+        if by != DECIDED_BY_GM:
+            return events
+        if not events:
+            return [Event("decision.by_gm", f"The GM decided for {name}.",
+                          {"decided_by": DECIDED_BY_GM, "actor": actor})]
+        first = events[0]
+        return [dataclasses.replace(first, data={**first.data, "decided_by": DECIDED_BY_GM}),
+                *events[1:]]
 
     def store(self, encounter: Encounter) -> None:
         encounter.state = self.state
@@ -393,29 +415,13 @@ def encounter_cancel(*, encounter: Encounter, user, expected_version) -> Encount
     return encounter
 
 
-DECIDED_BY_GM = "gm"
-"""``data["decided_by"]`` of the first event of a decision the GM took for a player's
-character, and ``"by"`` of its entry in ``Encounter.choices``."""
-
-
-def _decided(events: list[Event], by: str | None) -> list[Event]:
-    """``events``, the rules' answer to one decision, with the first marked
-    ``data["decided_by"] = "gm"`` when the GM took it for a player (``by``): recorded with
-    the choice, so a replay marks the same event."""
-    if by != DECIDED_BY_GM or not events:
-        return events
-    first = events[0]
-    return [dataclasses.replace(first, data={**first.data, "decided_by": DECIDED_BY_GM}),
-            *events[1:]]
-
-
 def _apply(encounter: Encounter, table: _Table, actor: str, kind: str, choice: str,
            by: str | None = None) -> None:
     """Apply one decision to a locked encounter in memory and append its events; ``by`` is
     :data:`DECIDED_BY_GM` when the GM decided for a player's character."""
     round_ = _round_of(encounter.state)
     events = [*_follow_stacked_choices(encounter, kind, choice),
-              *_decided(table.apply(actor, choice), by)]
+              *table.decide(actor, choice, by)]
     table.store(encounter)
     step = {"actor": actor, "kind": kind, "choice": choice}
     encounter.choices = [*encounter.choices, {**step, "by": by} if by else step]
@@ -755,7 +761,7 @@ def _replayed_events(encounter: Encounter, kernel: Engine) -> tuple[list[dict], 
         round_ = _round_of(table.state)
         try:
             events = [*_follow_stacked_choices(plan, step["kind"], step["choice"]),
-                      *_decided(table.apply(step["actor"], step["choice"]), step.get("by"))]
+                      *table.decide(step["actor"], step["choice"], step.get("by"))]
         except ValidationError as exc:
             rows.append({"kind": "refused", "text": f"The rules refuse the recorded choice "
                          f"{step}: {' '.join(exc.messages)}"})
