@@ -177,7 +177,7 @@ class _Table:
         if by != DECIDED_BY_GM:
             return events
         if not events:
-            return [Event("decision.by_gm", f"The GM decided for {name}.",
+            return [Event("decision.by_gm", f"{name} has decided.",
                           {"decided_by": DECIDED_BY_GM, "actor": actor})]
         first = events[0]
         return [dataclasses.replace(first, data={**first.data, "decided_by": DECIDED_BY_GM}),

@@ -250,7 +250,7 @@ def test_decisions_the_gm_took_for_a_player_are_marked(round_1, play, smith, gm_
     marked = list(round_1.events.filter(data__decided_by="gm"))
     assert len(marked) == len(by_gm)  # one mark per decision, with its event or its own
     handed = [e for e in marked if e.kind == "decision.by_gm"]
-    assert handed and handed[0].text == "The GM decided for Master Gregory O'Toole."
+    assert handed and handed[0].text == "Master Gregory O'Toole has decided."
     own = round_1.events.filter(kind="start.distance").get()
     assert "decided_by" not in own.data
     for client in (gm_client, player_a_client):
