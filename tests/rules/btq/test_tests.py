@@ -294,6 +294,15 @@ def test_tv14_a_helper_adds_at_most_three():
     assert len(record.rounds[0].hand(DIFFICULTY).cards) == 7
 
 
+def test_the_pool_line_names_each_helper_s_cards_once():
+    """"helped by Midshipman Smith 2 2 = 6 cards" repeated the number; one helper within the
+    cap shows it once, several show what each adds."""
+    one = Pool("seamanship", 4, helpers=[Helper("Midshipman Smith", 2)])
+    assert one.explain() == "Seamanship 4 + help from Midshipman Smith 2 = 6"
+    two = Pool("seamanship", 4, helpers=[Helper("Smith", 2), Helper("Jones", 1)])
+    assert two.explain() == "Seamanship 4 + help from Smith and Jones (2 + 1) 3 = 7"
+
+
 @pytest.mark.parametrize("helpers, size", [
     ([("A", 2), ("B", 2)], 8),           # +3 at most in total
     ([("A", 2), ("B", 0)], 6),           # +2 - 1
