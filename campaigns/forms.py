@@ -131,7 +131,7 @@ class CampaignSettingsForm(VersionedForm):
             ]
             field = forms.ChoiceField(
                 label=setting.description, choices=choices, widget=forms.RadioSelect,
-                initial=_choice_key(current[name]), help_text=f"Source: {setting.source}",
+                initial=_choice_key(current[name]),
             )
             field.used_by = setting.used_by
             field.not_yet = "" if setting.used_by else NOT_YET_IN_EFFECT[name]

@@ -9,9 +9,10 @@ from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods
 
 from campaigns import selectors, services
+from campaigns.confirm import confirmation
 from campaigns.forms import CampaignForm, CampaignSettingsForm, SignupForm
 from campaigns.models import Membership
 from campaigns.panels import panels_render
@@ -110,12 +111,29 @@ def campaign_log(request, pk):
     })
 
 
+INVITE_QUESTIONS = {
+    "revoke": ("Revoke the invitation link?", "Revoke the link",
+               "Nobody can join with it any more; members stay members."),
+    "regenerate": ("Issue a new invitation link?", "Issue a new link",
+                   "The link you sent so far stops working; send the new one instead."),
+}
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def invite_manage(request, pk):
-    """GM: ``action=regenerate`` issues a new invitation link, ``action=revoke`` ends it."""
+    """GM: ``action=regenerate`` issues a new invitation link, ``action=revoke`` ends it.
+    GET (``?action=``) asks first when that ends a live link; POST does it."""
     campaign = selectors.campaign_for_user(request.user, pk)
     selectors.require_gm(request.user, campaign)
+    if request.method == "GET":
+        action = request.GET.get("action")
+        if action not in INVITE_QUESTIONS:
+            return redirect("campaigns:detail", pk=campaign.pk)
+        question, button, consequence = INVITE_QUESTIONS[action]
+        return confirmation(request, question=question, consequence=consequence,
+                            button=button, back=reverse("campaigns:detail", args=[campaign.pk]),
+                            fields={"action": action})
     action = request.POST.get("action")
     if action == "regenerate":
         services.campaign_invite_regenerate(campaign=campaign, actor=request.user)
@@ -149,13 +167,20 @@ def join(request, token):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def member_manage(request, pk, membership_pk):
     """GM: ``action=gm`` / ``action=player`` changes a member's role, ``action=remove``
-    removes them. The last GM stays."""
+    removes them. The last GM stays. GET asks before removing; POST does it."""
     campaign = selectors.campaign_for_user(request.user, pk)
     selectors.require_gm(request.user, campaign)
     membership = get_object_or_404(Membership, pk=membership_pk, campaign=campaign)
+    if request.method == "GET":
+        return confirmation(
+            request, question=f"Remove {membership.user} from “{campaign}”?",
+            consequence="They can no longer open the campaign; their characters stay in it. "
+                        "They can only come back through an invitation link.",
+            button="Remove", back=reverse("campaigns:detail", args=[campaign.pk]),
+            fields={"action": "remove"})
     action = request.POST.get("action")
     try:
         if action in Membership.Role.values:

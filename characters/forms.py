@@ -59,7 +59,7 @@ class CharacterForm(Form):
             label="Wealth", min_value=0, max_value=MAX_WEALTH, initial=0, required=False,
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             help_text="0 destitute, 2 shopkeeper, 4 merchant, 6 lesser nobility, 10 the Royal "
-                      "Family (BtQ L1121-1123).",
+                      "Family.",
         )
         if not gm:
             for key in [*MEASURES, *(f"skill_{k}" for k in SKILLS), "wealth"]:
@@ -130,7 +130,7 @@ class ReputationForm(Form):
 
     kind = forms.ChoiceField(choices=Reputation.Kind.choices, widget=forms.RadioSelect,
                              help_text="Personal: capped by Charm. Institution (a group, ship "
-                                       "or family): capped by Influence (BtQ L130-135).")
+                                       "or family): capped by Influence.")
     descriptor = forms.CharField(max_length=100, help_text="“Distrusted by”, “Admired by”")
     subject = forms.CharField(max_length=200, help_text="“Captain Jones”, “the Ward Room”")
     value = forms.IntegerField(min_value=1, max_value=MAX_RATING, initial=1,

@@ -5,8 +5,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
 
+from campaigns.confirm import confirmation
 from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import Conflict
 from characters import selectors, services
@@ -126,11 +128,19 @@ def reputation_edit(request, pk):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def reputation_delete(request, pk):
+    """GET asks first; POST removes the reputation."""
     reputation = selectors.reputation_for_user(request.user, pk)
     character = reputation.character
     selectors.require_character_edit(request.user, character)
+    if request.method == "GET":
+        return confirmation(
+            request, question=f"Remove the reputation “{reputation.name}”?",
+            consequence=f"{character.title} loses it, with its value and damage. This cannot "
+                        "be undone.",
+            button="Remove", back=reverse("characters:detail", args=[character.pk]),
+            fields={"version": reputation.version})
     try:
         services.reputation_delete(reputation=reputation, actor=request.user,
                                    version=request.POST.get("version"))

@@ -100,13 +100,12 @@ DEMO_NPCS = (
     ("Captain", "Jones", True, {"seamanship": 4},
      "Captain of HMS Achilles. He accused O'Toole of collaboration with the enemy while he "
      "himself works with the French; both race back to Portsmouth to testify before the "
-     "Admiral of the Port (BtQ L1198-1200). The book's contested test: O'Toole's Seamanship 4 "
+     "Admiral of the Port. The book's contested test: O'Toole's Seamanship 4 "
      "+ Crusty Old Seadog + Distrusted by Captain Jones = 6 cards against his Seamanship 4, "
-     "with no traits, equipment or reputations (L1202-1241)."),
+     "with no traits, equipment or reputations."),
     ("", "The Corsair's Captain", False, CORSAIR_CREW,
      "Master of the smuggling cutter Corsair, running contraband through the blockade; he "
-     "wants to flee the more powerful Hermes (BtQ L2533-2545). Opposes O'Toole's Seamanship "
-     "with his own 3 (L2552-2556)."),
+     "wants to flee the more powerful Hermes. Opposes O'Toole's Seamanship with his own 3."),
 )
 
 

@@ -28,7 +28,8 @@ class Encounter(models.Model):
     counts those made. Both stacks are set aside as soon as the battle leaves them.
     ``state`` is the engine's JSON state, ``rng_state`` the seeded source's position
     (``SeededSource.state()``), ``choices`` every decision applied, in order
-    (``{"actor", "kind", "choice"}``), and ``outcome`` the engine's ``Outcome.as_dict()``.
+    (``{"actor", "kind", "choice"}``, plus ``"by": "gm"`` when the GM decided for a
+    player's character), and ``outcome`` the engine's ``Outcome.as_dict()``.
     ``ships`` are the campaign's ships that fight in it: a ship is in at most one unfinished
     (:attr:`UNFINISHED`) battle, and only those ships get the battle's end written back. A
     cancelled battle writes nothing back.

@@ -20,6 +20,7 @@ ends, so anyone can replay the battle (:func:`encounter_replay`).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
 import logging
@@ -39,7 +40,7 @@ from django.utils import timezone
 from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
 from combat.models import Encounter, EncounterEvent, Job
-from combat.selectors import participant_ids_for, unfinished_encounter_for_ship
+from combat.selectors import PC_PREFIX, participant_ids_for, unfinished_encounter_for_ship
 from rules.cards import CardError, parse_cards
 from rules.engine import GM, Engine, Event, IllegalAction, get_engine
 from rules.random import ScriptedSource, SeededSource
@@ -135,6 +136,11 @@ def _follow_stacked_choices(encounter: Encounter, kind: str, choice: str) -> lis
     )]
 
 
+DECIDED_BY_GM = "gm"
+"""``data["decided_by"]`` of the event marking a decision the GM took for a player's
+character, and ``"by"`` of its entry in ``Encounter.choices``."""
+
+
 class _Table:
     """A game in memory: the engine, its state and the random source's position (the seeded
     source, after the stacked cards not drawn yet), ready for the kernel.
@@ -159,6 +165,23 @@ class _Table:
         return cls(kernel, state=encounter.state, seed=encounter.seed,
                    rng_state=encounter.rng_state, stacked=list(encounter.stacked_cards),
                    position=encounter.stacked_position)
+
+    def decide(self, actor: str, choice: str, by: str | None = None) -> list[Event]:
+        """:meth:`apply` ``actor``'s decision. One the GM took for a player's character
+        (``by`` :data:`DECIDED_BY_GM`, recorded with the choice, so a replay marks it the
+        same) is marked: its first event carries ``data["decided_by"] = "gm"``, or, when the
+        rules answer it with no event yet (a Discipline card handed out), an event of its
+        own says the GM decided."""
+        name = self.kernel.participants(self.state).get(actor, actor)
+        events = self.apply(actor, choice)
+        if by != DECIDED_BY_GM:
+            return events
+        if not events:
+            return [Event("decision.by_gm", f"{name} has decided.",
+                          {"decided_by": DECIDED_BY_GM, "actor": actor})]
+        first = events[0]
+        return [dataclasses.replace(first, data={**first.data, "decided_by": DECIDED_BY_GM}),
+                *events[1:]]
 
     def store(self, encounter: Encounter) -> None:
         encounter.state = self.state
@@ -409,12 +432,16 @@ def encounter_call_off(encounter: Encounter) -> None:
     encounter.version += 1
 
 
-def _apply(encounter: Encounter, table: _Table, actor: str, kind: str, choice: str) -> None:
-    """Apply one decision to a locked encounter in memory and append its events."""
+def _apply(encounter: Encounter, table: _Table, actor: str, kind: str, choice: str,
+           by: str | None = None) -> None:
+    """Apply one decision to a locked encounter in memory and append its events; ``by`` is
+    :data:`DECIDED_BY_GM` when the GM decided for a player's character."""
     round_ = _round_of(encounter.state)
-    events = [*_follow_stacked_choices(encounter, kind, choice), *table.apply(actor, choice)]
+    events = [*_follow_stacked_choices(encounter, kind, choice),
+              *table.decide(actor, choice, by)]
     table.store(encounter)
-    encounter.choices = [*encounter.choices, {"actor": actor, "kind": kind, "choice": choice}]
+    step = {"actor": actor, "kind": kind, "choice": choice}
+    encounter.choices = [*encounter.choices, {**step, "by": by} if by else step]
     _append_events(encounter, events, round_=round_)
 
 
@@ -498,7 +525,9 @@ def encounter_act(
     except IllegalAction as exc:
         raise ValidationError({"choice": str(exc)}) from None
     first = encounter.events.aggregate(last=Max("seq"))["last"] or 0
-    _apply(encounter, _Table.of(encounter, kernel), actor, decision_kind, choice)
+    for_player = actor.startswith(PC_PREFIX) and actor not in participant_ids_for(user, encounter)
+    _apply(encounter, _Table.of(encounter, kernel), actor, decision_kind, choice,
+           by=DECIDED_BY_GM if for_player else None)
     encounter.version += 1
     _finish_if_over(encounter, kernel, user)
     encounter.save()
@@ -749,7 +778,7 @@ def _replayed_events(encounter: Encounter, kernel: Engine) -> tuple[list[dict], 
         round_ = _round_of(table.state)
         try:
             events = [*_follow_stacked_choices(plan, step["kind"], step["choice"]),
-                      *table.apply(step["actor"], step["choice"])]
+                      *table.decide(step["actor"], step["choice"], step.get("by"))]
         except ValidationError as exc:
             rows.append({"kind": "refused", "text": f"The rules refuse the recorded choice "
                          f"{step}: {' '.join(exc.messages)}"})

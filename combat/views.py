@@ -8,8 +8,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns.confirm import confirmation
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from campaigns.services import StaleVersion
 from combat import selectors, services
@@ -139,9 +141,18 @@ def encounter_start(request, pk):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def encounter_cancel(request, pk):
+    """GET: the GM is asked first; POST: the battle is cancelled."""
     encounter = selectors.encounter_for_user(request.user, pk)
+    if request.method == "GET":
+        require_gm(request.user, encounter.campaign)
+        return confirmation(
+            request, question=f"Cancel the battle “{encounter.title}”?",
+            consequence="It ends at once and nothing is written back to the ships, which are "
+                        "then free for another battle. This cannot be undone.",
+            button="Cancel the battle", back=reverse("combat:detail", args=[encounter.pk]),
+            fields={"version": encounter.version})
     form = VersionForm(request.POST)
     with _refusal_as_message(request, PermissionDenied):
         if not form.is_valid():

@@ -170,6 +170,26 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     return [parse_card(p) for p in parts if p]
 
 
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+"""The suits as the book prints them (BtQ L50)."""
+
+
+def card_label(text: str | Card) -> str:
+    """A card as a player reads it: ``"4S"`` -> ``"4♠"``, ``"10H"`` -> ``"10♥"``, ``"JK"``
+    -> ``"Joker"``, ``"JK=9H"`` -> ``"Joker named 9♥"`` (BtQ L50). The one notation of every
+    text a person reads; data keeps the plain texts. Raises :class:`CardError` for a text
+    that is no card.
+
+    >>> card_label("JK=9H")
+    'Joker named 9♥'
+    """
+    card = text if isinstance(text, Card) else parse_card(text)
+    if card.is_joker:
+        named = card.played_as
+        return "Joker" if named is None else f"Joker named {card_label(named)}"
+    return f"{RANK_NAMES.get(card.rank, str(card.rank))}{SUIT_SYMBOLS[card.suit]}"
+
+
 def rank_value(text: str) -> int:
     """The numeric rank (2-14) of a rank symbol such as ``"10"`` or ``"A"``."""
     try:

@@ -20,7 +20,7 @@ class ShipForm(Form):
     traits = forms.ModelMultipleChoiceField(
         queryset=ship_traits(), required=False, widget=forms.CheckboxSelectMultiple,
         help_text="Un-rated ships take one trait, rated 4-6 two, rated 1-3 three; "
-        "each at most once (BtQ L2338-2339).",
+        "each at most once.",
     )
 
     def __init__(self, *args, ship: Ship | None = None, **kwargs):

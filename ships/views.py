@@ -5,8 +5,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
 
+from campaigns.confirm import confirmation
 from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import Conflict
 from rules.btq.characters import SKILLS
@@ -105,10 +107,16 @@ def posting_add(request, pk):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def posting_remove(request, pk, posting_pk):
+    """GET asks first; POST takes the character off the ship."""
     ship = _gm_ship(request, pk)
     posting = get_object_or_404(ShipPosting, pk=posting_pk, ship=ship)
+    if request.method == "GET":
+        return confirmation(
+            request, question=f"Take {posting.character} off {ship}?",
+            consequence=f"They no longer serve aboard as {posting.get_station_display()}.",
+            button="Remove", back=reverse("ships:detail", args=[ship.pk]))
     services.posting_remove(posting=posting, actor=request.user)
     messages.success(request, f"{posting.character} no longer serves aboard {ship}.")
     return redirect("ships:detail", pk=ship.pk)

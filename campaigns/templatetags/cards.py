@@ -1,22 +1,27 @@
 """Template tags that draw turned cards, for the card tests and the battle pages alike: a
-card face per card (the partial ``campaigns/_cards.html``), red for Hearts and Diamonds, the
-Card of Fate outlined, each card marked with its success level (classes of
-``static/css/quarterdeck.css``: card-face, red, fate, success-1..3). Also odds as
-percentages and what decided a draw, in words.
+card face per card (the partial ``campaigns/_cards.html``) in the one notation of
+``rules.cards.card_label`` (4♠, Joker named 9♥), red for Hearts and Diamonds and black for
+Spades and Clubs, the Card of Fate labelled, each card marked with its success level by a
+letter and a ring (classes of ``static/css/quarterdeck.css``: card-face, red, black, fate,
+success-1..3) that ``{% card_legend %}`` explains. Also odds as percentages and what
+decided a draw, in words.
 
 A card's level is the one the kernel recorded for it (so an unskilled test's Perfect shows
 as the Ordinary it counts as, BtQ L1269-1272); only a card logged without one is graded
 against the Card of Fate here, with ``rules.btq.tests.grade``.
 """
 
+import re
+
 from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 
 from rules.btq.tests import SuccessLevel, grade
-from rules.cards import Card, CardError, parse_card
+from rules.cards import Card, CardError, card_label, parse_card
 
 register = template.Library()
 
-SUIT_SYMBOLS = {"D": "♦", "H": "♥", "C": "♣", "S": "♠"}
 LEVELS = {level.name.lower(): level for level in SuccessLevel}
 """Recorded level names (``"failure"``, ``"ordinary"``, ``"critical"``, ``"perfect"``)."""
 ORDINALS = {1: "first", 2: "second", 3: "third"}
@@ -31,12 +36,8 @@ def _parse(text) -> Card | None:
         return None
 
 
-def _label(card: Card) -> str:
-    if card.is_joker and card.played_as is None:
-        return "Joker"
-    shown = card.effective
-    text = f"{str(shown)[:-1]}{SUIT_SYMBOLS[shown.suit]}"
-    return f"Joker as {text}" if card.is_joker else text
+MARKS = {1: "O", 2: "C", 3: "P"}
+"""The letter on a card of each success level: Ordinary, Critical, Perfect."""
 
 
 def _face(text, *, is_fate: bool = False, level=UNKNOWN) -> dict:
@@ -46,9 +47,9 @@ def _face(text, *, is_fate: bool = False, level=UNKNOWN) -> dict:
     if card is None:
         return {"label": text}
     classes = ["card-face"]
-    if card.effective.suit in ("D", "H"):
-        classes.append("red")
-    title = ""
+    if not (card.is_joker and card.played_as is None):
+        classes.append("red" if card.effective.suit in ("D", "H") else "black")
+    title, mark = "", ""
     if is_fate:
         classes.append("fate")
         title = "Card of Fate"
@@ -57,8 +58,9 @@ def _face(text, *, is_fate: bool = False, level=UNKNOWN) -> dict:
     elif level in LEVELS and LEVELS[level]:
         classes.append(f"success-{int(LEVELS[level])}")
         title = f"{level.capitalize()} success"
-    return {"card": str(card), "label": _label(card), "classes": " ".join(classes),
-            "title": title}
+        mark = MARKS[int(LEVELS[level])]
+    return {"card": str(card), "label": card_label(card), "classes": " ".join(classes),
+            "title": title, "mark": mark, "is_fate": is_fate}
 
 
 def _level(entry, levels: list | None, index: int, fate: Card | None):
@@ -76,8 +78,28 @@ def _level(entry, levels: list | None, index: int, fate: Card | None):
 
 @register.inclusion_tag("campaigns/_cards.html")
 def fate(text):
-    """The Card of Fate."""
+    """The Card of Fate, labelled as such."""
     return {"faces": [_face(text, is_fate=True)]}
+
+
+@register.inclusion_tag("campaigns/_card_legend.html")
+def card_legend():
+    """What the marks on the cards mean (every page that shows cards has it once)."""
+    return {"levels": [(MARKS[int(level)], f"success-{int(level)}", level.name.capitalize())
+                       for level in SuccessLevel if level]}
+
+
+_SUITED = re.compile(r"(?<![\w=])(10|[2-9JQKA])([♥♦♠♣])")
+
+
+@register.filter(needs_autoescape=True)
+def suits(text, autoescape=True):
+    """A text a person reads (an event's, a log entry's) with each card in it coloured:
+    ``"4♥"`` -> ``<span class="suit red">4♥</span>``, ``"4♠"`` black."""
+    escaped = conditional_escape(text) if autoescape else str(text)
+    return mark_safe(_SUITED.sub(
+        lambda m: f'<span class="suit {"red" if m[2] in "♥♦" else "black"}">{m[0]}</span>',
+        escaped))
 
 
 @register.inclusion_tag("campaigns/_cards.html")
@@ -123,7 +145,7 @@ def decided(comparison) -> str:
         nth = ORDINALS.get(comparison.get("position"), f"#{comparison.get('position')}")
         return f"equal successes; the tie-break at the {nth} success: {a} against {b}"
     if by == "no_success":
-        return "no success on either side: both shuffle and test again (D3)"
+        return "no success on either side: both shuffle and test again"
     if by == "full_tie":
-        return "a full tie: both shuffle and test again (D3)"
+        return "a full tie: both shuffle and test again"
     return by or ""

@@ -130,7 +130,7 @@ class CardTestSerializer(serializers.Serializer):
     outcome = serializers.CharField(allow_null=True)
     gates = serializers.ListField(
         child=serializers.CharField(),
-        help_text="The Measure tests a Maimed area requires first (BtQ L1314-1316).")
+        help_text="The Measure tests a Maimed area requires first.")
     origin_label = serializers.CharField()
     seed_hash = serializers.CharField(
         allow_null=True, help_text="SHA-256 of the test's secret seed, published when it is "

@@ -88,11 +88,11 @@ class CardTestForm(Form):
     skill = forms.ChoiceField(label="Skill")
     reputation = forms.ChoiceField(
         required=False, widget=forms.RadioSelect,
-        help_text="At most one; if the test is lost, it is damaged (BtQ L1241; D1).")
+        help_text="At most one; if the test is lost, it is damaged.")
     helpers = forms.MultipleChoiceField(
         required=False, widget=forms.CheckboxSelectMultiple,
         help_text="Each adds their value in the skill, +3 at most in all; an unskilled helper "
-                  "takes a card away (BtQ L1280-1286).")
+                  "takes a card away.")
     modifiers = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2}),
         help_text="Traits, curios, weather: one per line, “Crusty Old Seadog +1”.")
@@ -104,18 +104,18 @@ class CardTestForm(Form):
         choices=[("", "—")] + [(k, f"{DIFFICULTY_LABELS[k]} ({n} cards)")
                                for k, n in DIFFICULTIES.items()]
         + [(CUSTOM_CARDS, "Another number of cards")],
-        help_text="A static test against a pool the GM turns (BtQ L1253-1264).")
+        help_text="A static test against a pool the GM turns.")
     difficulty_cards = forms.IntegerField(
         label="Number of opposition cards", required=False, min_value=0, max_value=MAX_POOL,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-        help_text="For “another number”: set by price and rarity in a Wealth test (BtQ L1747).")
+        help_text="For “another number”: set by price and rarity in a Wealth test.")
     intent = forms.CharField(max_length=500,
-                             help_text="What the character tries to do (BtQ L1195-1200).")
+                             help_text="What the character tries to do.")
     stakes_win = forms.CharField(label="On a win", max_length=500, required=False)
     stakes_lose = forms.CharField(label="On a loss", max_length=500, required=False)
     at_risk = forms.ChoiceField(label="Area at risk", required=False,
                                 help_text="The loser takes damage here, by the winner's best "
-                                          "success (BtQ L1297-1328).")
+                                          "success.")
 
     def __init__(self, *args, campaign, character: Character, gm: bool, versioned=False,
                  **kwargs):

@@ -382,7 +382,7 @@ def card_test_outcome(record: TestRecord, names: dict[str, str]) -> str:
         return f"{names[record.winner]} passed with {article} {best} success."
     if record.outcome == "failed":
         return f"{names[record.sides[0].who]} failed: no success."
-    return f"A stalemate{retests}: nobody wins, nothing changes (D3)."
+    return f"A stalemate{retests}: nobody wins, nothing changes."
 
 
 def log_rounds(rounds: list[dict], names: dict[str, str]) -> list[dict]:

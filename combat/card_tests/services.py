@@ -193,7 +193,7 @@ def clean_setup(*, campaign: Campaign, actor, data: dict, by_gm: bool
     reputation = None
     reputations = _ids(data.get("reputations"), "reputations", errors)
     if len(reputations) > 1:
-        errors["reputations"] = ("A pool takes at most one reputation (BtQ L1210-1212): "
+        errors["reputations"] = ("A pool takes at most one reputation: "
                                  "choose one.")
     elif reputations and character is not None:
         reputation = Reputation.objects.filter(pk=_pk(reputations[0]),
@@ -240,7 +240,7 @@ def clean_setup(*, campaign: Campaign, actor, data: dict, by_gm: bool
 
     intent = _text(data, "intent", errors)
     if not intent and "intent" not in errors:
-        errors["intent"] = "State the intent: what the character tries to do (BtQ L1195)."
+        errors["intent"] = "State the intent: what the character tries to do."
     stakes = {"stakes_win": _text(data, "stakes_win", errors),
               "stakes_lose": _text(data, "stakes_lose", errors)}
 

@@ -265,7 +265,7 @@ def _character_side(character: Character, skill: str, modifiers, *, deck: str, s
                     at_risk_reputation: Reputation | None = None,
                     ship: Ship | None = None) -> Side:
     if character.health_state == DamageState.DEAD:
-        raise TestError(f"{character.title} is Dead: the dead take no tests (BtQ L1328-1329)")
+        raise TestError(f"{character.title} is Dead: the dead take no tests")
     value = pool_value(character, skill)
     unskilled = skill in SKILLS and value == 0
     mods = [Modifier.of(m) for m in modifiers]

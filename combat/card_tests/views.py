@@ -8,8 +8,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
 
+from campaigns.confirm import confirmation
 from campaigns.forms import VersionedForm
 from campaigns.models import Membership
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
@@ -200,16 +202,39 @@ def _take(action: str, test: Encounter, user, data: dict) -> Encounter:
     return services.card_test_cancel(test=test, actor=user, version=data["version"])
 
 
+CONFIRM_STEPS = {
+    "cancel": ("Cancel test #{pk}?", "Cancel the test",
+               "It ends now with no cards turned and nothing at stake is lost or won. This "
+               "cannot be undone."),
+    "decline": ("Decline the proposal of test #{pk}?", "Decline",
+                "The player's proposal ends here; they may propose it again. Say why if you "
+                "like."),
+}
+"""The steps that end a test, asked first (GET) before they are taken (POST)."""
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def card_test_step(request, pk, test_pk, action):
     """Take one step of a test (``action``: confirm, joker, decline, cancel). A refused step
     shows the test again with the reason: 403 not yours to take, 409 stale or not possible
-    now, 400 bad input; nothing is changed then."""
+    now, 400 bad input; nothing is changed then. GET asks before a step that ends the test
+    (:data:`CONFIRM_STEPS`); for any other step, or one not open to the user now, it goes
+    back to the test."""
     campaign = campaign_for_user(request.user, pk)
     test = selectors.card_test_for_user(request.user, test_pk, campaign)
     if action not in STEP_FORMS:
         raise Http404("No such step.")
+    if request.method == "GET":
+        context = _context(request, campaign, test)
+        if action not in CONFIRM_STEPS or action not in context["view"]["actions"]:
+            return redirect("card_tests:detail", pk=campaign.pk, test_pk=test.pk)
+        question, button, consequence = CONFIRM_STEPS[action]
+        return confirmation(
+            request, question=question.format(pk=test.pk), consequence=consequence,
+            button=button, back=reverse("card_tests:detail", args=[campaign.pk, test.pk]),
+            form=context.get("decline_form"),
+            fields={} if action == "decline" else {"version": test.version})
     fate = ((test.state or {}).get("pending") or {}).get("current", {}).get("fate", "")
     form_class = STEP_FORMS[action]
     form = form_class(request.POST, **({"fate": fate} if form_class is JokerForm else {}))

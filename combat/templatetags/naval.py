@@ -1,10 +1,8 @@
 """Names the Beat to Quarters battle page shows for the ``btq_naval`` engine's keys
-(``rules.btq.naval``: weather, distance bands, steps; ``rules.btq.characters``: damage
-states)."""
+(``rules.btq.naval``: weather, distance bands, steps, areas)."""
 
 from django import template
 
-from rules.btq.characters import DamageState
 from rules.btq.naval import DISTANCES, WEATHER
 
 register = template.Library()
@@ -42,15 +40,6 @@ def step_name(key):
 @register.filter
 def area_name(key):
     return AREA_NAMES.get(key, key)
-
-
-@register.filter
-def damage_state(value):
-    """``0``-``3`` as the book's damage state: Healthy, Injured, Maimed, Dead."""
-    try:
-        return DamageState(int(value)).label
-    except (TypeError, ValueError):
-        return ""
 
 
 @register.filter

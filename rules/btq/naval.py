@@ -125,7 +125,7 @@ from rules.btq.characters import MEASURES, NPC_CREW_SKILLS, SKILLS, DamageState
 from rules.btq.settings import resolve
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
 from rules.btq.tests import MAX_RETESTS, compare_successes, grade, successes
-from rules.cards import GM_DECK, PLAYER_DECK, SUITS, Card, Deck, parse_card
+from rules.cards import GM_DECK, PLAYER_DECK, SUITS, Card, Deck, card_label, parse_card
 from rules.engine import (
     GM,
     Decision,
@@ -338,7 +338,7 @@ def validate_setup(setup: dict) -> dict:
         raise ValueError(f"weather must be one of {', '.join(WEATHER)}, not {weather!r}")
     start = setup.get("start_distance")
     if start is not None and start not in (3, 4, 5):
-        raise ValueError("start_distance must be 3, 4 or 5 (BtQ L2398-2399), or null for an "
+        raise ValueError("start_distance must be 3, 4 or 5, or null for an "
                          "Awareness test")
     settings = resolve(setup.get("settings"))
     ships = setup.get("ships")
@@ -881,7 +881,7 @@ def _begin_round(st, source, events):
             tracks = _hit_ship(st, side, hits)
             if events is not None:
                 events.append(Event("fire.damage", f"Fire aboard {_the(ship['name'], False)}: "
-                                    + ", ".join(f"{c} Injured {_AREA_NAMES[a]}"
+                                    + ", ".join(f"{card_label(c)} Injured {_AREA_NAMES[a]}"
                                                 for c, (a, _) in zip(cards, hits)) + ".",
                                     {"ship": ship["id"], "cards": [str(c) for c in cards],
                                      "hits": [list(h) for h in hits], "tracks": tracks}))
@@ -1030,8 +1030,8 @@ def _repair_event(st, side, pid, area, size, breakdown, best, fate, cards, level
     (data if side == "pc" else gm_data)["breakdown"] = breakdown
     task = "fight the fire" if area == "fire" else f"repair the {_AREA_NAMES[area]}"
     tester = f"{_the(ship['name'])}: {name}" if pid is not None else name[0].upper() + name[1:]
-    return Event("repair.test", f"{tester} tries to {task} ({_cards(size)} against {fate}): "
-                 f"{outcome}.", data, gm_data)
+    return Event("repair.test", f"{tester} tries to {task} ({_cards(size)} against "
+                 f"{card_label(fate)}): {outcome}.", data, gm_data)
 
 
 def _positioning_step(st, source, events):
@@ -1084,7 +1084,7 @@ def _answer_move(st, aw, choice, source, events):
     if new == 0:
         _finish(st, events, "boarding", None,
                 f"{_the(ship['name'])} lays {_the(foe['name'], False)} aboard at Distance 0: "
-                "the boarding is to be fought as a skirmish (BtQ L2512-2533), with "
+                "the boarding is to be fought as a skirmish, with "
                 f"{_the(ship['name'], False)} as the attacker.",
                 attacker=ship["id"])
         return
@@ -1245,7 +1245,8 @@ def _resolve_volley(st, events):
             hidden = data if side == "pc" else gm_data
             hidden.update(breakdown=f["breakdown"], ammo=ship["ammo"])
             events.append(Event("broadside.fire", f"{_the(ship['name'])} fires "
-                                f"{_cards(f['size'])} against {fate}: {_hits_text(raw)}.",
+                                f"{_cards(f['size'])} against {card_label(fate)}: "
+                                f"{_hits_text(raw)}.",
                                 data, gm_data))
         ship["fired"], ship["ammo_changed"] = True, False
     for side, (raw, hits) in landed.items():
@@ -1484,7 +1485,7 @@ def _choices(st, aw):
         return f"{verb}: what does {_the(ship['name'], False)} fire?", options
     if kind == "broadside.joker":
         return ("Your Joker in the Broadside!: which card is it? Its suit picks the area hit.",
-                [(str(c), str(c)) for c in _ALL_CARDS])
+                [(str(c), card_label(c)) for c in _ALL_CARDS])
     if kind == "continue.orders":
         return (f"Continuing the Engagement: what are {_the(ship['name'], False)}'s orders?",
                 [("continue", "Continue the engagement"), ("disengage", "Disengage"), _STRIKE])

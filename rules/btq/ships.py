@@ -206,7 +206,7 @@ def ship_stats(type_name: str, traits: Iterable[str] = (), overrides: dict | Non
     names = tuple(canonical_trait(t) for t in traits)
     for i, name in enumerate(names):
         if name in names[:i]:
-            raise ValueError(f"the trait {name!r} can only be taken once (BtQ L2339)")
+            raise ValueError(f"the trait {name!r} can only be taken once")
     limit = overrides.pop("trait_limit", None)
     if limit is None:
         limit = trait_limit(ship_type.rating)
@@ -214,8 +214,7 @@ def ship_stats(type_name: str, traits: Iterable[str] = (), overrides: dict | Non
         raise ValueError(f"trait_limit must be a whole number of traits, not {limit!r}")
     if len(names) > limit:
         kind = "an un-rated" if ship_type.rating is None else f"a rate {ship_type.rating}"
-        raise ValueError(f"{kind} ship may take {limit} trait(s), not {len(names)} "
-                         "(BtQ L2338-2339)")
+        raise ValueError(f"{kind} ship may take {limit} trait(s), not {len(names)}")
     chosen = [SHIP_TRAITS[n] for n in names]
     figures = {
         key: getattr(ship_type, key) + sum(getattr(t, key) for t in chosen)

@@ -73,7 +73,7 @@ from rules.btq.tests import (
     start_simple,
     start_static,
 )
-from rules.cards import PLAYER_DECK, STANDARD_52, parse_card
+from rules.cards import PLAYER_DECK, STANDARD_52, card_label
 from rules.engine import (
     GM,
     Decision,
@@ -88,7 +88,7 @@ from rules.engine import (
 )
 from rules.random import RandomSource
 
-__all__ = ["TestEngine", "ENGINE", "PHASES", "ORIGINS", "validate_setup", "card_label"]
+__all__ = ["TestEngine", "ENGINE", "PHASES", "ORIGINS", "validate_setup"]
 
 ENGINE_NAME = "btq_test"
 PHASES = ("awaiting_confirmation", "awaiting_joker", "done")
@@ -98,22 +98,11 @@ ORIGINS = ("gm", "player")
 
 _SETUP_KEYS = {"kind", "origin", "intent", "stakes", "settings", "sides", "difficulty", "names"}
 _SIDES = {"contested": 2, "static": 1, "simple": 1}
-_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _KEY_OF_LABEL = {label: key for key, label in DIFFICULTY_LABELS.items()}
 _PLURAL = {"perfect": "Perfects", "critical": "Criticals", "ordinary": "Ordinaries"}
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
             "ten", "eleven", "twelve")
 
-
-def card_label(text: str) -> str:
-    """A card as a player reads it: ``"4S"`` -> ``"4♠"``, ``"10H"`` -> ``"10♥"``, ``"JK"``
-    -> ``"Joker"``, ``"JK=9H"`` -> ``"Joker named 9♥"`` (BtQ L50). Raises
-    :class:`rules.cards.CardError` for a text that is no card."""
-    card = parse_card(text)
-    if card.is_joker:
-        named = card.played_as
-        return "Joker" if named is None else f"Joker named {card_label(str(named))}"
-    return f"{str(card)[:-1]}{_SUITS[card.suit]}"
 
 
 _JOKER_OPTIONS = tuple(Option(str(c), card_label(str(c))) for c in STANDARD_52)

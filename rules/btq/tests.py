@@ -351,7 +351,7 @@ def damage_penalty(area: str, state: DamageState | int | str) -> Modifier | None
     until it is healed (BtQ L1305-1329)."""
     state = _state(state)
     if state == DamageState.DEAD:
-        raise TestError(f"{area} is Dead: no test may use it until it is healed (BtQ L1328)")
+        raise TestError(f"{area} is Dead: no test may use it until it is healed")
     if state == DamageState.HEALTHY:
         return None
     return Modifier(f"{area} {state.label}", -state.penalty)
@@ -368,7 +368,7 @@ def overcome_great_hardship(measure: int, settings: Mapping | None = None) -> in
     if not resolve(settings)["great_hardship"]:
         raise TestError("this campaign does not use the optional rule Overcoming Great Hardship")
     if _count(measure, "the Measure") <= 1:
-        raise TestError("a Measure cannot be reduced below 1 (BtQ L1422)")
+        raise TestError("a Measure cannot be reduced below 1")
     return measure - 1
 
 
@@ -457,7 +457,7 @@ class Reputation:
             _count(self.cap, f"the cap of {self.name}", minimum=1)
         object.__setattr__(self, "state", _state(self.state))
         if self.state == DamageState.DEAD:
-            raise TestError(f"{self.name} is Dead: it cannot be used until healed (BtQ L1328)")
+            raise TestError(f"{self.name} is Dead: it cannot be used until healed")
 
     @property
     def effective(self) -> int:
@@ -537,7 +537,7 @@ class Pool:
         rep = self.reputation
         if isinstance(rep, (list, tuple)):
             if len(rep) > 1:
-                raise TestError("a pool takes at most one reputation (BtQ L1210; A8)")
+                raise TestError("a pool takes at most one reputation")
             rep = rep[0] if rep else None
         object.__setattr__(self, "reputation", None if rep is None else Reputation.of(rep))
         if self.unskilled:
@@ -546,13 +546,13 @@ class Pool:
                 raise TestError(f"an unskilled test is made with no skill, not {label} "
                                 f"{self.value}")
             if self.reputation is not None:
-                raise TestError("no reputation may be added to an unskilled test (BtQ L1268)")
+                raise TestError("no reputation may be added to an unskilled test")
             if self.helpers:
-                raise TestError("an unskilled test turns a single card: no helpers (A9)")
+                raise TestError("an unskilled test turns a single card: no helpers")
             extra = [m.source for m in self.modifiers if m.cards > 0]
             if extra:
                 raise TestError(f"an unskilled test turns a single card: {', '.join(extra)} "
-                                "cannot add to it (BtQ L1268; A9)")
+                                "cannot add to it")
 
     def lines(self) -> tuple[tuple[str, int], ...]:
         """Every contribution to the pool as ``(source, cards)``, before the floor."""
@@ -571,9 +571,15 @@ class Pool:
         skilled = [h for h in self.helpers if h.skill]
         if skilled:
             total = sum(h.skill for h in skilled)
-            names = ", ".join(f"{h.who} {h.skill}" for h in skilled)
-            most = f" (at most +{HELPERS_MAX})" if total > HELPERS_MAX else ""
-            out.append((f"helped by {names}{most}", min(HELPERS_MAX, total)))
+            names = " and ".join(h.who for h in skilled)
+            # The pool line shows the cards once: the helpers' own values only when they
+            # differ from what they add (several helpers, or more than the cap).
+            parts = " + ".join(str(h.skill) for h in skilled)
+            capped = total > HELPERS_MAX
+            how = ([parts] if len(skilled) > 1 or capped else []) + (
+                [f"at most {HELPERS_MAX}"] if capped else [])
+            detail = f" ({', '.join(how)})" if how else ""
+            out.append((f"help from {names}{detail}", min(HELPERS_MAX, total)))
         out += [(f"{h.who} unskilled helper", -1) for h in self.helpers if not h.skill]
         return tuple(out)
 
@@ -633,8 +639,7 @@ class AtRisk:
         _name(self.area, "the area at risk")
         object.__setattr__(self, "state", _state(self.state))
         if self.state == DamageState.DEAD:
-            raise TestError(f"{self.area} is Dead: no test may put it at risk until healed "
-                            "(BtQ L1328)")
+            raise TestError(f"{self.area} is Dead: no test may put it at risk until healed")
 
     def as_dict(self) -> dict:
         return {"area": self.area, "state": self.state.name.lower()}
@@ -977,7 +982,7 @@ def check_sides(kind: str, sides: tuple[Side, ...]) -> tuple[Side, ...]:
         raise TestError(f"the two sides of a test must differ, both are {whos[0]!r}")
     if kind == "simple" and sides[0].at_risk is not None:
         raise TestError("a simple test has no opposing pool to deal damage: make it a static "
-                        "test to put an area at risk (D4)")
+                        "test to put an area at risk")
     _decks(sides)
     return sides
 

@@ -27,10 +27,11 @@ def test_an_engine_pair_carries_its_level_and_a_bare_card_is_graded_against_the_
 
 def test_the_card_of_fate_a_joker_and_cards_without_a_fate():
     assert render("{% fate '7D' %}") == (
-        '<span class="card-face red fate" title="Card of Fate" data-card="7D">7♦</span>')
+        '<span class="fate-card"><small class="fate-label">Card of Fate</small> '
+        '<span class="card-face red fate" title="Card of Fate" data-card="7D">7♦</span></span>')
     waiting = render("{% hand cards levels %}", cards=["JK"], levels=[None])
     assert 'title="to be named"' in waiting and ">Joker<" in waiting
     named = render("{% hand 'JK=4C' %}")
-    assert 'data-card="JK=4C"' in named and "Joker as 4♣" in named
-    assert render("{% hand 'KS 2S' %}").count('class="card-face"') == 2  # fire cards
+    assert 'data-card="JK=4C"' in named and "Joker named 4♣" in named
+    assert render("{% hand 'KS 2S' %}").count('class="card-face black"') == 2  # fire cards
     assert render("{% hand cards %}", cards=["??"]) == '<span class="card-face">??</span>'

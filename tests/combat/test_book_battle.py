@@ -102,9 +102,9 @@ def test_round_1_through_the_battle_page(book_battle, gm_client, hermes, corsair
     book_battle.refresh_from_db()
     assert tracks(book_battle, corsair)["hull"] == "xx|..|.."
     html = gm_client.get(url).content.decode()
-    assert '<td class="track">xx|..|..</td>' in html
-    assert '<td class="track">.|x|.</td>' in html
-    assert '<td class="track">x.|..|..</td>' in html
+    assert 'data-track="xx|..|.."' in html
+    assert 'data-track=".|x|."' in html
+    assert 'data-track="x.|..|.."' in html
     assert "Maimed" in html  # the Corsair's Guns
     assert 'class="card-face red fate"' in html  # the Card of Fate 7D
     assert 'data-card="JK=7D"' in html or 'data-card="JK"' in html

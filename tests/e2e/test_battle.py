@@ -54,12 +54,12 @@ def test_round_1_at_the_table(new_context, login):
     gm.goto(battle)
     for choice in GM_CHOICES:
         decide(gm, choice)
-    assert gm.locator('tr[data-area="hull"] td.track').all_inner_texts() == [
-        "x.|..|..", "xx|..|.."]
+    assert [gm.locator('tr[data-area="hull"] td.track .damage-track').nth(i)
+            .get_attribute("data-track") for i in range(2)] == ["x.|..|..", "xx|..|.."]
 
     # The player's page caught up by itself: the Broadside!, the new tracks, round 2.
     player.locator('#event-log li[data-kind="broadside.damage"]').first.wait_for()
-    player.locator('section.ship td.track:text-is("xx|..|..")').wait_for()
+    player.locator('section.ship td.track .damage-track[data-track="xx|..|.."]').wait_for()
     assert player.evaluate("window.notReloaded") is True
     assert player.locator("#event-log .card-face.fate").count() >= 3
     assert player.locator("#event-log .card-face.success-3").count() >= 1  # the Joker

@@ -61,7 +61,7 @@ def test_every_page_of_a_test_by_persona(request, persona, campaign, secret_test
         assert (secret in shown) == (persona == "gm"), secret
     assert "npc-secret" not in shown
     detail = after["detail"].content.decode()
-    assert detail.count('class="card-face fate"') == 1
+    assert detail.count('title="Card of Fate"') == 1
     assert 'data-card="4H"' in detail and "Lieutenant Anne Able won" in detail
     assert 'class="card-face' in after["log"].content.decode()
 
@@ -214,7 +214,7 @@ def test_the_live_part_answers_204_until_the_test_changes(player_b_client, campa
     turn(secret_test, player_a, "4S  4C KD KS QH  4H AH 2D 7S 9D 10C 2C")
     response = player_b_client.get(f"{live}?version={secret_test.version - 1}")
     html = response.content.decode()
-    assert response.status_code == 200 and 'class="card-face fate"' in html
+    assert response.status_code == 200 and 'title="Card of Fate"' in html
     assert "hx-trigger" not in html  # the test is over: polling stops
     tests = reverse("card_tests:list", args=[campaign.pk])
     first = player_b_client.get(f"{tests}?token=stale")

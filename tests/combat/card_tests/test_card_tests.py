@@ -259,8 +259,8 @@ def test_tv14_helpers_add_their_skill_up_to_three(campaign, gm, pc_a, pc_b, play
                           intent="bring the ship under control in the storm")
     pool = card_test_view(player_b, test)["pool"]
     assert pool["size"] == 8
-    assert pool["explanation"] == "Seamanship 4 + Storm 1 + helped by Midshipman Ben Baker 4 " \
-        "(at most +3) 3 = 8"
+    assert pool["explanation"] == ("Seamanship 4 + Storm 1 + help from Midshipman Ben Baker "
+                                   "(4, at most 3) 3 = 8")
 
 
 def test_a_mutual_failure_is_retested_with_a_new_card_of_fate(race, turn, player_a, pc_a):

@@ -1004,7 +1004,7 @@ def test_the_log_of_the_book_battle_reads_as_sentences():
     assert texts["positioning.test"] == "Positioning: the Corsair wins with an ordinary success."
     smith, corsair = (e.text for e in of(table.events, "repair.test"))
     assert smith.startswith("The Hermes (22): Midshipman Smith tries to repair the Hull "
-                            "(5 cards against 7S)")
+                            "(5 cards against 7♠)")
     assert corsair.startswith("The Corsair's crew tries to repair the Hull (3 cards")
     assert texts["discipline.cards"] == ("Master O'Toole hands out his Discipline: "
                                          "Gunner Bosworth +1, Midshipman Smith +2.")

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.btq.odds import final
-from rules.btq.table import card_label
 from rules.btq.tests import MAX_RETESTS
+from rules.cards import card_label
 from rules.engine import GM, Event, IllegalAction, get_engine, play_out, play_scenario
 from rules.montecarlo import run
 from rules.random import ScriptedSource, SeededSource
@@ -177,7 +177,7 @@ def test_tv14_a_helper_adds_at_most_three():
     _, _, record = book("otoole_in_the_storm", SeededSource(8))
     pool = record["sides"][0]["pool"]
     assert pool["size"] == 8
-    assert pool["lines"][-1] == ["helped by Midshipman Jones 4 (at most +3)", 3]
+    assert pool["lines"][-1] == ["help from Midshipman Jones (4, at most 3)", 3]
     assert len(hand(record, "pc:otoole")["cards"]) == 8
     assert len(hand(record, "difficulty")["cards"]) == 7
 

@@ -288,10 +288,19 @@ def test_an_unskilled_pool_has_no_skill_value_and_still_takes_penalties():
 def test_tv14_a_helper_adds_at_most_three():
     pool = Pool("seamanship", 5, helpers=[Helper("Midshipman Jones", 4)])
     assert pool.size() == 8
-    assert pool.lines()[-1] == ("helped by Midshipman Jones 4 (at most +3)", 3)
+    assert pool.lines()[-1] == ("help from Midshipman Jones (4, at most 3)", 3)
     record = static_test(Side("pc:otoole", pool, PLAYER_DECK), "damned_hard", SeededSource(8))
     assert len(record.rounds[0].hand("pc:otoole").cards) == 8
     assert len(record.rounds[0].hand(DIFFICULTY).cards) == 7
+
+
+def test_the_pool_line_names_each_helper_s_cards_once():
+    """"helped by Midshipman Smith 2 2 = 6 cards" repeated the number; one helper within the
+    cap shows it once, several show what each adds."""
+    one = Pool("seamanship", 4, helpers=[Helper("Midshipman Smith", 2)])
+    assert one.explain() == "Seamanship 4 + help from Midshipman Smith 2 = 6"
+    two = Pool("seamanship", 4, helpers=[Helper("Smith", 2), Helper("Jones", 1)])
+    assert two.explain() == "Seamanship 4 + help from Smith and Jones (2 + 1) 3 = 7"
 
 
 @pytest.mark.parametrize("helpers, size", [
@@ -584,7 +593,7 @@ def test_the_record_json_round_trip_and_shape():
                          "loser", "result", "damage"}
     pool = data["sides"][0]["pool"]
     assert pool["size"] == 4 + 1 + 1 - 1 + 2 - 1
-    assert pool["lines"][-2:] == [["helped by Smith 2", 2], ["Bosworth unskilled helper", -1]]
+    assert pool["lines"][-2:] == [["help from Smith", 2], ["Bosworth unskilled helper", -1]]
     assert pool["reputation"] == {"name": DISTRUSTED, "value": 1, "cap": 3, "state": "injured"}
     assert data["sides"][0]["at_risk"] == {"area": "Health", "state": "healthy"}
     hand = data["rounds"][0]["hands"][0]
