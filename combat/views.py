@@ -6,7 +6,7 @@ from contextlib import contextmanager
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -14,6 +14,7 @@ from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from campaigns.services import StaleVersion
 from combat import selectors, services
 from combat.forms import ActForm, NavalEncounterForm, VersionForm
+from combat.models import Encounter
 from ships.services import naval_setup
 
 STALE_MESSAGE = ("The battle moved on while you were deciding (someone else acted first). "
@@ -75,7 +76,10 @@ def _battle_context(request, encounter) -> dict:
     events = selectors.events_for(encounter, participants)
     is_gm = "gm" in participants
     job = selectors.latest_job(encounter)
+    own = [d for d in mine if d["actor"] in participants]
     return {
+        "your_turn": "; ".join(f"{d['actor_name']}: {d['prompt']}" for d in own),
+        "turn_live": encounter.status in Encounter.UNFINISHED,
         "encounter": encounter,
         "campaign": encounter.campaign,
         "is_gm": is_gm,
@@ -101,7 +105,16 @@ def _poll_token(encounter, job) -> str:
 @login_required
 @require_GET
 def encounter_detail(request, pk):
-    encounter = selectors.encounter_for_user(request.user, pk)
+    """The battle's page; to a player, a battle still being prepared is a page that says so
+    (and opens the battle once it begins), not a 404."""
+    try:
+        encounter = selectors.encounter_for_user(request.user, pk)
+    except Http404:
+        waiting = selectors.encounter_not_begun_for_user(request.user, pk)
+        if waiting is None:
+            raise
+        return render(request, "combat/not_begun.html", {"campaign": waiting.campaign,
+                                                         "encounter_id": waiting.pk})
     return render(request, "combat/detail.html", _battle_context(request, encounter))
 
 
