@@ -53,10 +53,14 @@
     busy[id] = true;
     var options = {source: el, target: el, swap: "outerHTML"};
     if (el.dataset.liveSelect) options.select = el.dataset.liveSelect;
-    htmx.ajax("GET", el.dataset.liveUrl, options).catch(function () {}).then(function () {
+    htmx.ajax("GET", el.dataset.liveUrl, options).then(function () {
       busy[id] = false;
       turnChanged();
       if (again[id]) { again[id] = false; refresh(id, false); }
+    }, function () {  // offline or the server away: try again until it answers
+      busy[id] = false;
+      again[id] = false;
+      setTimeout(function () { refresh(id, false); }, 1000);
     });
   }
 
@@ -78,6 +82,11 @@
         });
       });
       source.addEventListener("gone", function () { source.close(); window.location.reload(); });
+    });
+    window.addEventListener("online", function () {
+      Object.keys(streams).forEach(function (url) {
+        streams[url].forEach(function (id) { refresh(id, true); });
+      });
     });
     document.querySelectorAll(".live-reload-link").forEach(function (a) { a.hidden = true; });
     turnChanged();

@@ -118,12 +118,12 @@ def test_the_page_shows_the_progress_then_the_result(book_battle, gm, gm_client,
         page = client.get(url).content.decode()
         assert '<progress aria-label="Resolution progress">' in page
         assert "0 decisions played" in page
-        assert 'hx-trigger="every 2s"' in page
+        assert 'data-stream="/combat/' in page
     assert "Resolve the rest" not in gm_client.get(url).content.decode()
     job_run(job_id=job.pk)
     page = gm_client.get(url).content.decode()
     assert "<progress" not in page
-    assert 'hx-trigger="every 2s"' not in page  # the battle is over: no more polling
+    assert 'data-stream="/combat/' not in page  # the battle is over: no more pushes
     assert "Resolved by the computer" in page
     assert "The seed is revealed" in page or "Seed:" in page
     api = gm_client.get(reverse("api-job", args=[job.pk])).json()
@@ -213,7 +213,7 @@ def test_a_job_for_a_battle_cancelled_before_it_started_ends_cancelled(
     assert write_backs(book_battle) == 0
     for client in (gm_client, player_a_client):
         page = client.get(reverse("combat:detail", args=[book_battle.pk])).content.decode()
-        assert "<progress" not in page and 'hx-trigger="every 2s"' not in page
+        assert "<progress" not in page and 'data-stream="/combat/' not in page
         api = client.get(reverse("api-job", args=[job.pk])).json()
         assert api["status"] == "cancelled" and api["outcome"] is None
 
