@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from contextlib import asynccontextmanager
 
 from django.conf import settings
 from django.db import transaction
@@ -85,28 +84,39 @@ class _Subscription:
                                                     timeout=0)
 
 
-@asynccontextmanager
-async def waker(channels: list[str]):
-    """``(wake, poll_seconds)``: ``await wake.wait(poll_seconds)`` returns when one of
-    ``channels`` is announced, or after ``poll_seconds`` at most. A Redis subscription when
-    ``REDIS_URL`` is set (falling back to polling if Redis cannot be reached), else a plain
-    poll of :data:`POLL_SECONDS`."""
-    if not settings.REDIS_URL:
-        yield _Poll(), POLL_SECONDS
-        return
-    import redis.asyncio
+class waker:
+    """``async with waker(channels) as (wake, poll_seconds)``: ``await wake.wait(poll_seconds)``
+    returns when one of ``channels`` is announced, or after ``poll_seconds`` at most. A Redis
+    subscription when ``REDIS_URL`` is set (falling back to polling if Redis cannot be
+    reached), else a plain poll of :data:`POLL_SECONDS`. (A class, not a generator: a stream
+    cancelled when its browser goes away closes it at once.)"""
 
-    client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
-    pubsub = client.pubsub()
-    try:
-        await pubsub.subscribe(*channels)
-    except Exception:
-        log.warning("no Redis for the streams' wake-ups: polling", exc_info=True)
-        await client.aclose()
-        yield _Poll(), POLL_SECONDS
-        return
-    try:
-        yield _Subscription(pubsub), POLL_SECONDS_WITH_REDIS
-    finally:
-        await pubsub.aclose()
-        await client.aclose()
+    def __init__(self, channels: list[str]):
+        self.channels = channels
+        self.client = self.pubsub = None
+
+    async def __aenter__(self):
+        if not settings.REDIS_URL:
+            return _Poll(), POLL_SECONDS
+        import redis.asyncio
+
+        self.client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+        self.pubsub = self.client.pubsub()
+        try:
+            await self.pubsub.subscribe(*self.channels)
+        except Exception:
+            log.warning("no Redis for the streams' wake-ups: polling", exc_info=True)
+            await self._close()
+            return _Poll(), POLL_SECONDS
+        return _Subscription(self.pubsub), POLL_SECONDS_WITH_REDIS
+
+    async def _close(self):
+        if self.pubsub is not None:
+            await self.pubsub.aclose()
+        if self.client is not None:
+            await self.client.aclose()
+        self.client = self.pubsub = None
+
+    async def __aexit__(self, *exc):
+        await self._close()
+        return False

@@ -58,20 +58,31 @@ def read(user, url, *, headers=None, idle=0.6, action=None, elsewhere=False, unt
         elif action is not None:
             await sync_to_async(action)()
         end = time.monotonic() + limit
+        pending = None
         try:
             while time.monotonic() < end:
-                try:
-                    chunk = await asyncio.wait_for(anext(stream), idle)
-                except (TimeoutError, StopAsyncIteration):
+                if pending is None:
+                    pending = asyncio.ensure_future(anext(stream))
+                done, _ = await asyncio.wait({pending}, timeout=idle)
+                if not done:
                     if worker is None or not worker.is_alive():
                         break
                     continue
+                try:
+                    chunk = pending.result()
+                except StopAsyncIteration:
+                    pending = None
+                    break
+                pending = None
                 text = chunk.decode()
                 chunks.append(text)
                 arrivals.append((time.monotonic(), text))
                 if until is not None and until("".join(chunks)):
                     break
         finally:
+            if pending is not None:  # as when the browser goes away
+                pending.cancel()
+                await asyncio.gather(pending, return_exceptions=True)
             await stream.aclose()
             if worker is not None:
                 worker.join()
