@@ -34,11 +34,17 @@ def write_backs(encounter) -> int:
     return CampaignLogEntry.objects.filter(kind="ship.battle", data__ship__in=ships).count()
 
 
+def sent(callbacks) -> list:
+    """The on-commit callbacks that send a task (those of ``combat.push``, which wake the
+    pages' event streams when Redis is there, aside)."""
+    return [c for c in callbacks if c.__module__ != "combat.push"]
+
+
 def test_the_task_is_sent_on_commit_and_resolves_the_battle(
         book_battle, gm, gm_client, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         job = encounter_resolve_rest(encounter=book_battle, user=gm)
-    assert len(callbacks) == 1
+    assert len(sent(callbacks)) == 1
     assert job.status == Job.Status.QUEUED and job.steps == 0
     run_job(job.pk)  # what the worker runs when the message arrives
     job.refresh_from_db()
@@ -142,7 +148,7 @@ def test_a_job_hands_itself_on_slice_by_slice(book_battle, gm, settings,
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
             job = job_run(job_id=job.pk)
         slices += 1
-        assert len(callbacks) == (1 if job.is_open else 0)  # the next message, if any
+        assert len(sent(callbacks)) == (1 if job.is_open else 0)  # the next message, if any
         if job.is_open:
             assert job.status == Job.Status.RUNNING and job.lease_owner == ""
             assert job.steps == slices
@@ -170,7 +176,7 @@ def test_a_job_whose_worker_died_is_taken_up_once_its_lease_runs_out(
     dead_worker(job, expired=True)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         assert job_sweep() == [job.pk]
-    assert len(callbacks) == 1
+    assert len(sent(callbacks)) == 1
     assert job_sweep() == []  # not sent again while its message waits for a worker
     job.refresh_from_db()
     assert job.lease_owner == "" and job.takeovers == 1
