@@ -36,9 +36,9 @@ def read(user, url, *, headers=None, idle=0.6, action=None, elsewhere=False, unt
          limit=5.0):
     """What the stream at ``url`` sends to ``user``: ``(status, text, arrivals)``. Reads until
     nothing came for ``idle`` seconds (or ``until(text)`` holds, or ``limit`` seconds);
+    ``arrivals`` are ``(time.time(), chunk)``.
     ``action()`` runs once the stream is open: on the test's own database connection, or
-    ``elsewhere`` in a thread of its own (its own connection). ``arrivals`` are the
-    monotonic times the chunks came at, with their text."""
+    ``elsewhere`` in a thread of its own (its own connection)."""
     import asyncio
 
     async def run():
@@ -76,7 +76,7 @@ def read(user, url, *, headers=None, idle=0.6, action=None, elsewhere=False, unt
                 pending = None
                 text = chunk.decode()
                 chunks.append(text)
-                arrivals.append((time.monotonic(), text))
+                arrivals.append((time.time(), text))
                 if until is not None and until("".join(chunks)):
                     break
         finally:
@@ -231,7 +231,7 @@ def test_an_event_written_on_another_connection_reaches_an_open_stream_at_once(
         encounter_act(encounter=encounter, user=gm, actor=decision.actor,
                       decision_kind=decision.kind, choice="3",
                       expected_version=encounter.version)
-        committed.append(time.monotonic())
+        committed.append(time.time())
         connection.close()
 
     _, text, arrivals = read(player_b, url, action=act, elsewhere=True,
