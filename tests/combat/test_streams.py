@@ -241,3 +241,17 @@ def test_an_event_written_on_another_connection_reaches_an_open_stream_at_once(
     with capsys.disabled():
         print(f"\npush latency (another connection -> open stream): {latency * 1000:.0f} ms")
     assert latency < 2.0
+
+
+def test_the_campaign_stream_tells_every_member_of_a_test_called(race, campaign, player_b):
+    url = reverse("combat:campaign_stream", args=[campaign.pk])
+    called = []
+    _, text, _ = read(player_b, url, action=lambda: called.append(race()),
+                      until=lambda t: "event: campaign" in t)
+    events = parse(text)
+    assert [e["event"] for e in events] == ["campaign"]
+    assert [t["id"] for t in events[0]["data"]["tests"]] == [called[0].pk]
+    assert "jones-secret" not in text and "intent" not in text
+    # Reconnecting with that id: nothing new, nothing sent again.
+    again = parse(read(player_b, url, headers={"Last-Event-ID": events[0]["id"]})[1])
+    assert again == []
