@@ -1,5 +1,6 @@
-"""Battle pages: server-rendered, with htmx polling for the live parts. Views are thin: they
-check access through ``combat.selectors`` and change state through ``combat.services``."""
+"""Battle pages: server-rendered, with live parts fetched when their event stream
+(``combat.streams``) says something changed. Views are thin: they check access through
+``combat.selectors`` and change state through ``combat.services``."""
 
 from contextlib import contextmanager
 
@@ -121,9 +122,10 @@ def encounter_detail(request, pk):
 @login_required
 @require_GET
 def encounter_poll(request, pk):
-    """The live part of the battle page, polled by htmx: new events (appended to the log)
-    and, when the battle changed, fresh state, decision and job panels. ``after`` is the
-    last event the page shows, ``token`` the state it shows; 204 when nothing is new."""
+    """The live part of the battle page, fetched on a push (``static/js/live.js``): new
+    events (appended to the log) and, when the battle changed, fresh state, decision and job
+    panels. ``after`` is the last event the page shows, ``token`` the state it shows;
+    204 when nothing is new."""
     encounter = selectors.encounter_for_user(request.user, pk)
     context = _battle_context(request, encounter)
     try:

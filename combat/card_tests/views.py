@@ -45,7 +45,7 @@ def _list_token(tests) -> str:
 
 @login_required
 def card_tests(request, pk):
-    """The tests of the campaign: open ones and recent ones. With ``?token=`` (htmx polling)
+    """The tests of the campaign: open ones and recent ones. With ``?token=`` (fetched on a push)
     the list alone, or 204 if nothing changed since that token."""
     campaign = campaign_for_user(request.user, pk)
     role = _role(request, campaign)
