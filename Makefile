@@ -2,7 +2,8 @@
 #   make run    set up and run the app (web server + Celery worker), open to the room's network
 #   make test   set up and run the whole test suite
 #   make reset  start the demo afresh (the embedded SQLite data and broker folder)
-#   make dev    like run, with Django's development server on this machine only
+#   make dev    like run, on this machine only, reloading on code changes, Django's debug pages on
+#               (uvicorn --reload: the pages' event streams need an ASGI server)
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -47,7 +48,8 @@ run: demo
 dev: demo
 	@trap 'kill 0' EXIT; \
 	$(BIN)/celery -A config worker -B --loglevel=INFO --concurrency=2 & \
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(BIN)/python -m uvicorn config.asgi:application --reload \
+	  --lifespan off --host 127.0.0.1 --port $(PORT)
 
 reset: install
 	@if [ -n "$$DATABASE_URL" ]; then \

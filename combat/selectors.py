@@ -70,6 +70,18 @@ def encounter_for_user(user, encounter_id) -> Encounter:
     return encounter
 
 
+def encounter_not_begun_for_user(user, encounter_id) -> Encounter | None:
+    """The battle ``encounter_id`` if it is being prepared (not begun, not cancelled) in a
+    campaign ``user`` is a member of, else ``None``: a player who opens it is told it has not
+    begun (nothing more of it: not even its title), where anyone else gets a 404."""
+    encounter = Encounter.objects.filter(
+        pk=encounter_id, status=Encounter.Status.SETUP, started_at__isnull=True,
+    ).exclude(engine__in=OWN_PAGES).select_related("campaign").first()
+    if encounter is None or membership_role(user, encounter.campaign) is None:
+        return None
+    return encounter
+
+
 def participant_ids_for(user, encounter: Encounter) -> list[str]:
     """The participants ``user`` plays in ``encounter``: ``["gm"]`` for a GM of its campaign,
     the ``"pc:<pk>"`` participants of the user's own characters for a player, ``[]`` for

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from combat import views
+from combat import streams, views
 
 app_name = "combat"
 
@@ -10,7 +10,9 @@ urlpatterns = [
     path("campaign/<int:campaign_id>/", views.encounter_list, name="list"),
     path("campaign/<int:campaign_id>/new/", views.encounter_new, name="new"),
     path("<int:pk>/", views.encounter_detail, name="detail"),
+    path("campaign/<int:campaign_id>/events/", streams.campaign_stream, name="campaign_stream"),
     path("<int:pk>/poll/", views.encounter_poll, name="poll"),
+    path("<int:pk>/events/", streams.battle_stream, name="stream"),
     path("<int:pk>/start/", views.encounter_start, name="start"),
     path("<int:pk>/cancel/", views.encounter_cancel, name="cancel"),
     path("<int:pk>/act/", views.encounter_act, name="act"),

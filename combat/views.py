@@ -1,12 +1,13 @@
-"""Battle pages: server-rendered, with htmx polling for the live parts. Views are thin: they
-check access through ``combat.selectors`` and change state through ``combat.services``."""
+"""Battle pages: server-rendered, with live parts fetched when their event stream
+(``combat.streams``) says something changed. Views are thin: they check access through
+``combat.selectors`` and change state through ``combat.services``."""
 
 from contextlib import contextmanager
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -16,6 +17,7 @@ from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from campaigns.services import StaleVersion
 from combat import selectors, services
 from combat.forms import ActForm, NavalEncounterForm, VersionForm
+from combat.models import Encounter
 from ships.services import naval_setup
 
 STALE_MESSAGE = ("The battle moved on while you were deciding (someone else acted first). "
@@ -77,7 +79,10 @@ def _battle_context(request, encounter) -> dict:
     events = selectors.events_for(encounter, participants)
     is_gm = "gm" in participants
     job = selectors.latest_job(encounter)
+    own = [d for d in mine if d["actor"] in participants]
     return {
+        "your_turn": "; ".join(f"{d['actor_name']}: {d['prompt']}" for d in own),
+        "turn_live": encounter.status in Encounter.UNFINISHED,
         "encounter": encounter,
         "campaign": encounter.campaign,
         "is_gm": is_gm,
@@ -103,16 +108,26 @@ def _poll_token(encounter, job) -> str:
 @login_required
 @require_GET
 def encounter_detail(request, pk):
-    encounter = selectors.encounter_for_user(request.user, pk)
+    """The battle's page; to a player, a battle still being prepared is a page that says so
+    (and opens the battle once it begins), not a 404."""
+    try:
+        encounter = selectors.encounter_for_user(request.user, pk)
+    except Http404:
+        waiting = selectors.encounter_not_begun_for_user(request.user, pk)
+        if waiting is None:
+            raise
+        return render(request, "combat/not_begun.html", {"campaign": waiting.campaign,
+                                                         "encounter_id": waiting.pk})
     return render(request, "combat/detail.html", _battle_context(request, encounter))
 
 
 @login_required
 @require_GET
 def encounter_poll(request, pk):
-    """The live part of the battle page, polled by htmx: new events (appended to the log)
-    and, when the battle changed, fresh state, decision and job panels. ``after`` is the
-    last event the page shows, ``token`` the state it shows; 204 when nothing is new."""
+    """The live part of the battle page, fetched on a push (``static/js/live.js``): new
+    events (appended to the log) and, when the battle changed, fresh state, decision and job
+    panels. ``after`` is the last event the page shows, ``token`` the state it shows;
+    204 when nothing is new."""
     encounter = selectors.encounter_for_user(request.user, pk)
     context = _battle_context(request, encounter)
     try:

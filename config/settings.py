@@ -5,6 +5,7 @@ With no environment at all this is the embedded default of ``make run``: SQLite 
 PostgreSQL and Redis.
 """
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -16,9 +17,15 @@ from config.env import env_bool, env_float, env_int, env_list, env_str
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("QUARTERDECK_VAR_DIR", str(BASE_DIR / "var")))
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Django's technical error pages (every URL, the settings, the traceback) only when the
+# developer asks for them with DJANGO_DEBUG=1; players see the site's own 404 and 500 pages.
+DEBUG = env_bool("DJANGO_DEBUG", False)
+# DJANGO_DEBUG unset is the embedded default of ``make run`` on the GM's machine: a
+# development secret key and the static files straight from the apps' folders. DJANGO_DEBUG=0
+# is production: DJANGO_SECRET_KEY required, static files collected.
+LOCAL = DEBUG or "DJANGO_DEBUG" not in os.environ
 SECRET_KEY = env_str("DJANGO_SECRET_KEY") or (
-    "dev-only-insecure-key-set-DJANGO_SECRET_KEY-in-production" if DEBUG else ""
+    "dev-only-insecure-key-set-DJANGO_SECRET_KEY-in-production" if LOCAL else ""
 )
 if not SECRET_KEY:
     raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
@@ -127,9 +134,11 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
 # The server serves the static files itself (WhiteNoise): in production those collected
-# there by ``manage.py collectstatic``; with DEBUG on (``make run``) straight from the apps'
-# folders, found once at start. WhiteNoise warns of a missing STATIC_ROOT: make it.
+# there by ``manage.py collectstatic``; locally (``make run``, see LOCAL) straight from the
+# apps' folders, found once at start. WhiteNoise warns of a missing STATIC_ROOT: make it.
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+WHITENOISE_USE_FINDERS = LOCAL
+WHITENOISE_AUTOREFRESH = DEBUG
 
 # The largest request body accepted, a page's form or an API call (a JSON body is bounded by
 # config.api.JSONParser): far above any real edit, far below what would strain the server.

@@ -104,14 +104,17 @@ def card_tests_awaiting(user, campaign: Campaign) -> list[Encounter]:
 
 def campaign_panel(request, campaign: Campaign, role: str) -> dict:
     """The card tests' section of the campaign page (``campaigns.panels``): the tests
-    ``waiting`` for the viewer (:func:`card_tests_awaiting`) as ``{"test", "name",
-    "status"}`` rows."""
-    rows = []
-    for test in card_tests_awaiting(request.user, campaign):
+    ``waiting`` for the viewer (:func:`card_tests_awaiting`) and the other tests not over
+    (``at_table``: the whole table watches them), each as ``{"test", "name", "status"}``."""
+    waiting = card_tests_awaiting(request.user, campaign)
+    others = card_tests_for_user(request.user, campaign).filter(
+        status__in=Encounter.UNFINISHED).exclude(pk__in=[t.pk for t in waiting]).order_by("pk")
+
+    def row(test):
         names = card_test_names(campaign, test.terms)
-        rows.append({"test": test, "name": names.get(f"{PC_PREFIX}{test.terms['character']}"),
-                     "status": table.Status(card_test_status(test)).label.lower()})
-    return {"waiting": rows}
+        return {"test": test, "name": names.get(f"{PC_PREFIX}{test.terms['character']}"),
+                "status": table.Status(card_test_status(test)).label.lower()}
+    return {"waiting": [row(t) for t in waiting], "at_table": [row(t) for t in others]}
 
 
 def _owner_id(test: Encounter):

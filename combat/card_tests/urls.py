@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from combat import streams
 from combat.card_tests import views
 
 app_name = "card_tests"
@@ -12,6 +13,8 @@ urlpatterns = [
     path("campaigns/<int:pk>/tests/preview/", views.card_test_preview, name="preview"),
     path("campaigns/<int:pk>/tests/<int:test_pk>/", views.card_test_detail, name="detail"),
     path("campaigns/<int:pk>/tests/<int:test_pk>/live/", views.card_test_live, name="live"),
+    path("campaigns/<int:pk>/tests/<int:test_pk>/events/", streams.card_test_stream,
+         name="stream"),
     path("campaigns/<int:pk>/tests/<int:test_pk>/accept/", views.card_test_accept,
          name="accept"),
     path("campaigns/<int:pk>/tests/<int:test_pk>/<slug:action>/", views.card_test_step,

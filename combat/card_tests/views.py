@@ -1,6 +1,6 @@
 """Card test pages: the campaign's tests (live), calling or proposing one with its odds, a
-test's page where the cards turn over live (htmx polling), and its steps: confirm, name a
-Joker, accept, decline, cancel. Thin: access and what each viewer sees through
+test's page where the cards turn over live (pushed: ``combat.streams``), and its steps:
+confirm, name a Joker, accept, decline, cancel. Thin: access and what each viewer sees through
 ``combat.card_tests.selectors``, changes through ``combat.card_tests.services``."""
 
 from django.contrib import messages
@@ -17,6 +17,7 @@ from campaigns.models import Membership
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from campaigns.services import Conflict
 from characters.models import Character
+from combat import selectors as combat_selectors
 from combat.card_tests import selectors, services, table
 from combat.card_tests.forms import CardTestForm, DeclineForm, JokerForm
 from combat.models import Encounter
@@ -46,7 +47,7 @@ def _list_token(tests) -> str:
 
 @login_required
 def card_tests(request, pk):
-    """The tests of the campaign: open ones and recent ones. With ``?token=`` (htmx polling)
+    """The tests of the campaign: open ones and recent ones. With ``?token=`` (fetched on a push)
     the list alone, or 204 if nothing changed since that token."""
     campaign = campaign_for_user(request.user, pk)
     role = _role(request, campaign)
@@ -137,6 +138,18 @@ def card_test_preview(request, pk):
                   {"preview": _preview(request, campaign, form, gm), "is_gm": gm})
 
 
+TURNS = {"confirm": "agree to the stakes and turn the cards",
+         "joker": "name the Joker",
+         "accept": "accept or decline the proposed test"}
+"""The steps that wait for the viewer, as the "Your turn" banner names them (a GM's cancel
+is always open: it waits for nobody)."""
+
+
+def _your_turn(view: dict) -> str:
+    waiting = [TURNS[action] for action in view["actions"] if action in TURNS]
+    return f"{view['description']}: {', '.join(waiting)}." if waiting else ""
+
+
 def _context(request, campaign, test, **extra) -> dict:
     role = _role(request, campaign)
     view = selectors.card_test_view(request.user, test, role)
@@ -154,7 +167,10 @@ def _context(request, campaign, test, **extra) -> dict:
                "here": f"Test #{test.pk}",
                "is_gm": role == Membership.Role.GM,
                "live": selectors.card_test_is_open(test), "noun": "test",
-               "encounter": test}
+               "encounter": test,
+               "your_turn": _your_turn(view),
+               "turn_live": selectors.card_test_is_open(test), "turn_anchor": "actions",
+               "last_seq": combat_selectors.last_seq(test)}
     if "joker" in view["actions"]:
         context["joker_form"] = JokerForm(
             initial={"version": test.version}, fate=view["pending"]["current"]["fate"])
@@ -174,14 +190,15 @@ def card_test_detail(request, pk, test_pk):
 
 @login_required
 def card_test_live(request, pk, test_pk):
-    """The live part of a test's page, for htmx polling: 204 while the test is still at
-    ``?version=``, else the part as it is now (the cards turned, the next step)."""
+    """The live part of a test's page, fetched when its stream says it changed: 204 while
+    the test is still at ``?version=``, else the part as it is now
+    (the cards turned, the next step)."""
     campaign = campaign_for_user(request.user, pk)
     test = selectors.card_test_for_user(request.user, test_pk, campaign)
     if request.GET.get("version") == str(test.version):
         return HttpResponse(status=204)
     return render(request, "combat/card_tests/_live.html",
-                  _context(request, campaign, test))
+                  _context(request, campaign, test, oob=True))
 
 
 STEP_FORMS = {"confirm": VersionedForm, "joker": JokerForm, "decline": DeclineForm,

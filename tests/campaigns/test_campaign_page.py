@@ -43,11 +43,12 @@ def test_players_see_begun_battles_but_no_new_battle_button(player_a_client, cam
 
 
 @pytest.mark.parametrize("persona,sees", [("player_a", True), ("player_b", False)])
-def test_a_called_test_shows_on_the_page_of_its_player(request, campaign, gm, pc_a, persona,
-                                                       sees):
+def test_a_called_test_waits_on_its_players_page_and_is_at_the_table_for_all(
+        request, campaign, gm, pc_a, persona, sees):
     test = card_test_call(campaign=campaign, actor=gm, character=pc_a.pk, skill="seamanship",
                           opposition="difficulty", difficulty=2, intent="Reef topsails.")
     html = _page(request.getfixturevalue(f"{persona}_client"), campaign)
     link = reverse("card_tests:detail", args=[campaign.pk, test.pk])
-    assert (link in html) == sees
+    assert link in html  # the whole table watches it: a way in for every member
     assert ('id="awaiting-me"' in html) == sees
+    assert ('id="tests-at-table"' in html) != sees  # the others' tests are "at the table"

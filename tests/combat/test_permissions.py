@@ -156,7 +156,10 @@ def test_a_battle_being_prepared_is_hidden_from_players(campaign, gm, hermes, co
     )
     url = reverse("combat:detail", args=[encounter.pk])
     assert gm_client.get(url).status_code == 200
-    assert player_a_client.get(url).status_code == 404
+    page = player_a_client.get(url)  # told it has not begun, and nothing of it
+    assert page.status_code == 200 and "has not begun" in page.content.decode()
+    assert "Secret plans" not in page.content.decode()
+    assert player_a_client.get(reverse("combat:poll", args=[encounter.pk])).status_code == 404
     listing = player_a_client.get(reverse("combat:list", args=[campaign.pk])).content.decode()
     assert "Secret plans" not in listing
 

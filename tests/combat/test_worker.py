@@ -264,3 +264,33 @@ def test_the_gm_cancels_a_battle_while_a_real_worker_resolves_it(battle, gm):
     assert battle.events.order_by("-seq").first().kind == "encounter.cancelled"
     assert ships_now(battle) == before
     assert write_backs(battle) == 0
+
+
+def test_a_players_open_stream_carries_the_events_a_worker_writes(battle, gm, player_a):
+    """The worker, another process, writes the battle's events; a player's stream, open
+    meanwhile, gets each of them once and in order, at most two seconds after it was
+    written (its ``created_at``, stamped before the worker commits)."""
+    from django.urls import reverse
+
+    from combat import selectors
+
+    from .test_streams import parse, read
+
+    url = reverse("combat:stream", args=[battle.pk])
+    with Worker() as worker:
+        _, text, arrivals = read(
+            player_a, url, idle=3.0, limit=WAIT_SECONDS,
+            action=lambda: encounter_resolve_rest(encounter=battle, user=gm))
+        wait_for(lambda: not job_of(battle.jobs.get()).is_open, "the job to end", worker)
+    ids = [int(e["id"]) for e in parse(text) if e["event"] == "encounter"]
+    participants = selectors.participant_ids_for(player_a, battle)
+    assert ids == [e["seq"] for e in selectors.events_for(battle, participants)]
+    written = dict(battle.events.values_list("seq", "created_at"))
+    lags = []
+    for at, chunk in arrivals:
+        for event in parse(chunk):
+            if event["event"] == "encounter":
+                lags.append(at - written[int(event["id"])].timestamp())
+    assert lags and max(lags) < 2.0, lags
+    print(f"\nworker -> open stream: median {sorted(lags)[len(lags) // 2] * 1000:.0f} ms, "
+          f"max {max(lags) * 1000:.0f} ms over {len(lags)} events")

@@ -139,6 +139,43 @@ def test_make_run_binds_every_address_and_serves_each_one_it_prints(served):
     assert status == 400
 
 
+def log_in(port, host, username) -> str:
+    """The session cookie of ``username`` after the login form, asked by ``host``."""
+    _, headers, _ = get(port, host, "/accounts/login/")
+    token = cookie(headers, "csrftoken")
+    form = urlencode({"username": username, "password": "quarterdeck-demo",
+                      "csrfmiddlewaretoken": token})
+    status, headers, _ = get(port, host, "/accounts/login/", body=form, headers={
+        "Origin": f"http://{host}", "Referer": f"http://{host}/accounts/login/",
+        "Cookie": f"csrftoken={token}", "Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 302
+    return cookie(headers, "sessionid")
+
+
+def test_players_see_the_sites_own_error_pages_and_the_server_streams(served):
+    """``make run`` sets no DJANGO_DEBUG: Django's technical 404 (every URL of the site) is
+    for a developer who asks for it; the player gets the site's page. And the server sends a
+    stream's first lines at once (ASGI, not buffered)."""
+    _, port, _ = served
+    host = f"127.0.0.1:{port}"
+    session = {"Cookie": f"sessionid={log_in(port, host, 'otoole')}"}
+    for path in ("/combat/999999/", "/no/such/page/"):
+        status, _, body = get(port, host, path, headers=session)
+        assert status == 404 and "Not found" in body and "Back to your campaigns" in body
+        assert "URLconf" not in body and "Traceback" not in body and "DEBUG" not in body
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        started = time.monotonic()
+        conn.request("GET", "/combat/campaign/1/events/", headers={"Host": host, **session})
+        response = conn.getresponse()
+        assert response.status == 200
+        assert response.headers["Content-Type"].startswith("text/event-stream")
+        assert response.read(13) == b"retry: 1000\n\n"
+        assert time.monotonic() - started < 3
+    finally:
+        conn.close()
+
+
 def _running(process: psutil.Process) -> bool:
     try:
         return process.status() != psutil.STATUS_ZOMBIE

@@ -1,5 +1,8 @@
-"""Shared fixtures of the browser tests: Playwright driving Debian's chromium against
-pytest-django's live server (DESIGN.md, "Running").
+"""Shared fixtures of the browser tests: Playwright driving Debian's chromium against a
+live server (DESIGN.md, "Running"): uvicorn serving the ASGI application, as ``make run``
+does, in a thread of the test process (so it sees the test database), since the pages'
+event streams need an ASGI server (Django's threaded WSGI live server would read a stream
+to its end before sending any of it).
 
 No browser is ever downloaded: the tests use ``/usr/bin/chromium``. Without it they are
 skipped with a line that says so, unless ``QUARTERDECK_REQUIRE_BROWSER=1`` (CI), where a
@@ -7,6 +10,9 @@ missing browser fails them.
 """
 
 import os
+import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -54,6 +60,50 @@ def browser(django_db_setup, django_db_blocker):
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = saved
+
+
+class LiveServer:
+    """uvicorn in a thread, on a free port of 127.0.0.1; ``url`` is its address.
+    ``_live_server_modified_settings`` is what pytest-django's helper enables for each test
+    (the host it is asked by)."""
+
+    def __init__(self):
+        import uvicorn
+        from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+        from django.core.asgi import get_asgi_application
+        from django.test.utils import modify_settings
+
+        self._live_server_modified_settings = modify_settings(
+            ALLOWED_HOSTS={"append": "127.0.0.1"})
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        config = uvicorn.Config(ASGIStaticFilesHandler(get_asgi_application()),
+                                host="127.0.0.1", port=port, lifespan="off",
+                                log_level="warning", timeout_graceful_shutdown=1)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        end = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > end or not self.thread.is_alive():
+                raise RuntimeError("the e2e server did not start")
+            time.sleep(0.05)
+
+    def stop(self):
+        self.server.should_exit = True
+        self.thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """The ASGI live server (replaces pytest-django's, whose name keeps its helper giving
+    each test that uses it a transactional database)."""
+    server = LiveServer()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

@@ -1,0 +1,217 @@
+"""Server-sent event streams of the live pages (issue 7, "Events pushed, not polled").
+
+Three streams, each an async view served by the ASGI server (a stream holds no thread: its
+database reads are short ``sync_to_async`` calls between waits):
+
+* a battle's, ``/combat/<pk>/events/``, and a card test's,
+  ``/campaigns/<c>/tests/<pk>/events/``: first every event after the client's
+  ``Last-Event-ID`` (an event's ``seq``; the browser's ``EventSource`` sends it when it
+  reconnects, or ``?after=``), then each new one as it is written, as ``event: encounter``
+  with ``id: <seq>`` and the event as ``combat.selectors.events_for`` gives it to this
+  viewer (so a player's stream never carries what the player may not see), in order, each
+  once. A change that writes no event (a job's progress, a cancel) is ``event: state``
+  (no id) with the change's token.
+* a campaign's, ``/combat/campaign/<pk>/events/``: ``event: campaign`` whenever the
+  battles and card tests the viewer may see change (one is created, begins, moves on,
+  ends), with ``id`` the token of that list and the list itself
+  (``{"battles": [{id, title, status}], "tests": [{id, status}]}``).
+
+Each stream looks at the database when woken (``combat.push``: Redis pub/sub, or a poll of
+200 ms without Redis) and compares a cheap signature before reading more. It closes after
+:data:`STREAM_SECONDS` (so a server restart or a changed membership takes effect); the
+browser reconnects by itself after ``retry`` and catches up from the last id it saw. A
+viewer who loses access (removed from the campaign) gets ``event: gone`` and the end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+
+from asgiref.sync import sync_to_async
+from django.contrib.auth.decorators import login_required
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import Max, OuterRef, Subquery
+from django.http import Http404, StreamingHttpResponse
+from django.views.decorators.http import require_GET
+
+from campaigns.selectors import campaign_for_user, membership_role
+from combat import push, selectors
+from combat.card_tests import selectors as card_test_selectors
+from combat.models import Encounter, Job
+
+STREAM_SECONDS = 60.0
+"""How long one connection lasts before the browser is asked to reconnect."""
+HEARTBEAT_SECONDS = 15.0
+"""A comment line this often keeps proxies and phones from closing an idle stream."""
+RETRY_MS = 1000
+"""How long the browser waits before it reconnects (sent as ``retry:``)."""
+
+_ID = re.compile(r"^\s*(\d{1,9})\s*$")
+
+
+def sse(data, *, event: str | None = None, id: str | int | None = None) -> str:
+    """One server-sent event: ``data`` as JSON on one line."""
+    head = f"id: {id}\n" if id is not None else ""
+    head += f"event: {event}\n" if event else ""
+    return f"{head}data: {json.dumps(data, cls=DjangoJSONEncoder, separators=(',', ':'))}\n\n"
+
+
+def last_event_id(request) -> int:
+    """The ``seq`` after which the client wants events: ``Last-Event-ID`` (a reconnect),
+    else ``?after=`` (the page's last event), else 0. Anything but a number counts as 0."""
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("after") or ""
+    match = _ID.match(raw)
+    return int(match.group(1)) if match else 0
+
+
+def _response(stream) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(stream, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _encounter_signature(encounter_id: int):
+    """What changes whenever anything a page of the encounter shows changes: its last
+    event, version, status and its latest job's state (one query)."""
+    latest_job = Job.objects.filter(encounter=OuterRef("pk")).order_by("-created_at", "-id")
+    return Encounter.objects.filter(pk=encounter_id).annotate(
+        last=Max("events__seq"),
+        job=Subquery(latest_job.values("pk")[:1]),
+        job_status=Subquery(latest_job.values("status")[:1]),
+        job_steps=Subquery(latest_job.values("steps")[:1]),
+    ).values_list("last", "version", "status", "job", "job_status", "job_steps").first()
+
+
+def _encounter_news(user, encounter_id: int, access, after: int) -> tuple[list[dict], str]:
+    """The events after ``after`` that ``user`` may see and the token of the state he is
+    shown; ``Http404`` if he may no longer see the encounter."""
+    encounter = access(user, encounter_id)
+    participants = selectors.participant_ids_for(user, encounter)
+    rows = selectors.events_for(encounter, participants, after=after)
+    for row in rows:
+        row.pop("created_at")
+    job = selectors.latest_job(encounter)
+    token = f"{encounter.version}-{encounter.status}-" + (
+        f"{job.pk}-{job.status}-{job.steps}" if job else "none")
+    return rows, token
+
+
+async def encounter_events(user, encounter_id: int, access, after: int, *,
+                           seconds: float = STREAM_SECONDS):
+    """The stream of one encounter for ``user`` (module docstring), from ``after``.
+    ``access(user, encounter_id)`` returns the encounter or raises ``Http404``."""
+    end = time.monotonic() + seconds
+    channels = [push.encounter_channel(encounter_id)]
+    signature = token = None
+    beat = time.monotonic()
+    async with push.waker(channels) as (wake, poll):
+        while time.monotonic() < end:
+            now = await sync_to_async(_encounter_signature)(encounter_id)
+            if now != signature:
+                try:
+                    rows, new_token = await sync_to_async(_encounter_news)(
+                        user, encounter_id, access, after)
+                except Http404:
+                    yield sse({}, event="gone")
+                    return
+                for row in rows:
+                    yield sse(row, event="encounter", id=row["seq"])
+                    after = row["seq"]
+                if token is not None and new_token != token and not rows:
+                    yield sse({"token": new_token}, event="state")
+                if signature is None:  # the first look: from here on, every change is sent
+                    yield f"retry: {RETRY_MS}\n\n"
+                signature, token = now, new_token
+                beat = time.monotonic()
+            elif time.monotonic() - beat > HEARTBEAT_SECONDS:
+                yield ": still here\n\n"
+                beat = time.monotonic()
+            await wake.wait(poll)
+
+
+def _campaign_signature(campaign_id: int):
+    encounters = Encounter.objects.filter(campaign_id=campaign_id)
+    return encounters.aggregate(Max("updated_at"), Max("pk")), encounters.count()
+
+
+def _campaign_list(user, campaign_id: int) -> tuple[dict, str]:
+    """What ``user`` may see of the campaign's encounters and its token; ``Http404`` if he
+    may not see the campaign (any more)."""
+    campaign = campaign_for_user(user, campaign_id)
+    battles = [{"id": e.pk, "title": e.title, "status": e.status}
+               for e in selectors.encounters_for_user(user, campaign).order_by("pk")]
+    tests = [{"id": pk, "status": status, "version": version}
+             for pk, status, version in card_test_selectors.card_tests_for_user(
+                 user, campaign).order_by("pk").values_list("pk", "status", "version")]
+    listing = {"battles": battles, "tests": tests,
+               "role": membership_role(user, campaign)}
+    digest = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
+    return listing, digest
+
+
+async def campaign_events(user, campaign_id: int, seen: str, *,
+                          seconds: float = STREAM_SECONDS):
+    """The stream of one campaign's page for ``user`` (module docstring). ``seen`` is the
+    token of the list the client last had (``Last-Event-ID``): a different one is sent at
+    once."""
+    end = time.monotonic() + seconds
+    signature = None
+    token = seen or None
+    beat = time.monotonic()
+    async with push.waker([push.campaign_channel(campaign_id)]) as (wake, poll):
+        while time.monotonic() < end:
+            now = await sync_to_async(_campaign_signature)(campaign_id)
+            if now != signature:
+                try:
+                    listing, new_token = await sync_to_async(_campaign_list)(user, campaign_id)
+                except Http404:
+                    yield sse({}, event="gone")
+                    return
+                if token is not None and new_token != token:
+                    yield sse(listing, event="campaign", id=new_token)
+                if signature is None:  # the first look: from here on, every change is sent
+                    yield f"retry: {RETRY_MS}\n\n"
+                signature, token = now, new_token
+                beat = time.monotonic()
+            elif time.monotonic() - beat > HEARTBEAT_SECONDS:
+                yield ": still here\n\n"
+                beat = time.monotonic()
+            await wake.wait(poll)
+
+
+def _card_test_access(campaign_id: int):
+    def access(user, test_id):
+        campaign = campaign_for_user(user, campaign_id)
+        return card_test_selectors.card_test_for_user(user, test_id, campaign)
+    return access
+
+
+@login_required
+@require_GET
+async def battle_stream(request, pk):
+    user = await request.auser()
+    await sync_to_async(selectors.encounter_for_user)(user, pk)
+    return _response(encounter_events(user, pk, selectors.encounter_for_user,
+                                      last_event_id(request)))
+
+
+@login_required
+@require_GET
+async def card_test_stream(request, pk, test_pk):
+    user = await request.auser()
+    access = _card_test_access(pk)
+    await sync_to_async(access)(user, test_pk)
+    return _response(encounter_events(user, test_pk, access, last_event_id(request)))
+
+
+@login_required
+@require_GET
+async def campaign_stream(request, campaign_id):
+    user = await request.auser()
+    await sync_to_async(campaign_for_user)(user, campaign_id)
+    seen = request.headers.get("Last-Event-ID") or request.GET.get("seen") or ""
+    return _response(campaign_events(user, campaign_id, seen[:64]))

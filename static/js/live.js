@@ -1,0 +1,97 @@
+/* Live pages: the server pushes (server-sent events, combat/streams.py), the page fetches.
+ *
+ * An element with data-stream="<url>" opens one EventSource on that url (one per url) and,
+ * when the stream says something changed (and each time it (re)connects, to catch up),
+ * refreshes itself: an htmx GET of its data-live-url (read afresh each time: the response
+ * replaces the element), swapped as outerHTML, or only the part data-live-select of the
+ * answer; data-live-reload reloads the whole page instead. One refresh at a time per
+ * element, and one more if a push came during it, so nothing is appended twice.
+ * The EventSource reconnects by itself and sends the last id it saw (Last-Event-ID).
+ * "Your turn": the page title follows #your-turn; the optional sound or vibration
+ * (off by default) is the checkbox #turn-alert, remembered by the browser.
+ */
+(function () {
+  "use strict";
+  var baseTitle = document.title.replace(/^Your turn · /, "");
+  var wasMyTurn = !!document.querySelector("#your-turn .your-turn");
+
+  function alertOn() {
+    try { return localStorage.getItem("quarterdeck.turnAlert") === "1"; } catch (e) { return false; }
+  }
+
+  function beep() {
+    if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    var ctx = new Ctx(), osc = ctx.createOscillator(), gain = ctx.createGain();
+    osc.frequency.value = 660; gain.gain.value = 0.1;
+    osc.connect(gain); gain.connect(ctx.destination);
+    osc.start(); osc.stop(ctx.currentTime + 0.25);
+  }
+
+  function turnChanged() {
+    var mine = !!document.querySelector("#your-turn .your-turn");
+    document.title = (mine ? "Your turn · " : "") + baseTitle;
+    if (mine && !wasMyTurn && alertOn()) beep();
+    wasMyTurn = mine;
+    var box = document.getElementById("turn-alert");
+    if (box) box.checked = alertOn();
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target.id !== "turn-alert") return;
+    try { localStorage.setItem("quarterdeck.turnAlert", event.target.checked ? "1" : "0"); } catch (e) { /* private mode */ }
+  });
+
+  var busy = {}, again = {};
+
+  function refresh(id, connected) {
+    var el = document.getElementById(id);
+    if (!el) return;
+    if (el.hasAttribute("data-live-reload")) { if (!connected) window.location.reload(); return; }
+    if (busy[id]) { again[id] = true; return; }
+    busy[id] = true;
+    var options = {source: el, target: el, swap: "outerHTML"};
+    if (el.dataset.liveSelect) options.select = el.dataset.liveSelect;
+    htmx.ajax("GET", el.dataset.liveUrl, options).then(function () {
+      busy[id] = false;
+      turnChanged();
+      if (again[id]) { again[id] = false; refresh(id, false); }
+    }, function () {  // offline or the server away: try again until it answers
+      busy[id] = false;
+      again[id] = false;
+      setTimeout(function () { refresh(id, false); }, 1000);
+    });
+  }
+
+  function start() {
+    if (!window.EventSource || !window.htmx) return;
+    var streams = {};
+    document.querySelectorAll("[data-stream]").forEach(function (el) {
+      (streams[el.dataset.stream] = streams[el.dataset.stream] || []).push(el.id);
+    });
+    Object.keys(streams).forEach(function (url) {
+      var ids = streams[url];
+      var source = new EventSource(url);
+      source.addEventListener("open", function () {
+        ids.forEach(function (id) { refresh(id, true); });
+      });
+      ["encounter", "state", "campaign"].forEach(function (kind) {
+        source.addEventListener(kind, function () {
+          ids.forEach(function (id) { refresh(id, false); });
+        });
+      });
+      source.addEventListener("gone", function () { source.close(); window.location.reload(); });
+    });
+    window.addEventListener("online", function () {
+      Object.keys(streams).forEach(function (url) {
+        streams[url].forEach(function (id) { refresh(id, true); });
+      });
+    });
+    document.querySelectorAll(".live-reload-link").forEach(function (a) { a.hidden = true; });
+    turnChanged();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
