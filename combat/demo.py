@@ -145,7 +145,7 @@ def demo_load() -> tuple[Campaign, bool]:
         campaign=campaign, actor=gm, name="Corsair", side=Ship.Side.ENEMY,
         ship_type=ShipType.objects.get(name="Cutter"), traits=["Heart of Oak"],
         crew=CORSAIR_CREW,
-        gm_notes="Smuggling contraband to the enemy through the blockade (BtQ L2533-2534). "
+        gm_notes="Smuggling contraband to the enemy through the blockade. "
         "Her Captain wants to flee the more powerful Hermes.",
     )
     for username, rank, name, values, skills, station, notes in DEMO_PCS:

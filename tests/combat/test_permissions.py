@@ -80,7 +80,7 @@ def test_the_seed_and_stacked_cards_are_revealed_at_the_end(book_battle, player_
     book_battle.refresh_from_db()
     assert book_battle.status == Encounter.Status.FINISHED
     seen = everything_seen(player_b_client, book_battle)
-    assert book_battle.seed in seen["page"] and "combat_replay" in seen["page"]
+    assert book_battle.seed in seen["page"] and "gives every event of the record" in seen["page"]
     api = json.loads(seen["api"])
     assert api["seed"] == book_battle.seed
     assert api["stacked_cards"] == book_battle.stacked_cards

@@ -33,8 +33,10 @@ def make_run_command() -> list[str]:
     """The command ``make run`` ends with, as ``make -n`` prints it."""
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
-    out = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True,
-                         check=True).stdout
+    # --no-print-directory: under `make test` this is a sub-make, which would otherwise
+    # print "Entering/Leaving directory" around the commands.
+    out = subprocess.run(["make", "-n", "--no-print-directory", "run"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
     last = shlex.split(out.strip().splitlines()[-1])
     assert last[1:3] == ["-m", "config.serve"], last
     return last[1:]
