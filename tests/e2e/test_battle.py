@@ -72,8 +72,9 @@ def test_round_1_at_the_table(new_context, login):
 
 
 def test_battle_pages_fit_a_phone(new_context, login):
-    """At 390 px wide, the battle list and a finished and a running battle's pages do not
-    scroll sideways (long seed hashes and summaries wrap)."""
+    """At 390 px wide, the battle list, a finished and a running battle's pages, the
+    campaign page, O'Toole's sheet (his seven reputations), a ship, the tests and the log do
+    not scroll sideways (long seed hashes and summaries wrap, tables keep to the width)."""
     from django.contrib.auth import get_user_model
 
     from combat.forms import book_cards, book_choices
@@ -101,8 +102,11 @@ def test_battle_pages_fit_a_phone(new_context, login):
                           side=Ship.Side.ENEMY, ship_type=ShipType.objects.get(name="Cutter"),
                           crew={"awareness": 3, "seamanship": 3, "gunnery": 3, "command": 3})
     running = battle("A second battle, still running", frigate)
+    otoole = campaign.characters.get(owner__username="otoole")
     pages = [f"/combat/campaign/{campaign.pk}/", f"/combat/{finished.pk}/",
-             f"/combat/{running.pk}/"]
+             f"/combat/{running.pk}/", f"/campaigns/{campaign.pk}/",
+             f"/characters/{otoole.pk}/", f"/ships/{hermes.pk}/",
+             f"/campaigns/{campaign.pk}/tests/", f"/campaigns/{campaign.pk}/log/"]
     for username in ("gm", "otoole"):
         context = new_context()
         page = login(context, username, DEMO_PASSWORD)
