@@ -129,3 +129,16 @@ def test_the_gm_still_sees_the_npcs_pool_once_the_test_is_over(race, turn, gm, p
     assert card_test_view(player_a, test)["opposition_pool"] is None
     assert card_test_view(player_a, test)["record"]["sides"][1]["pool"] == {
         "secret": True, "size": 4}
+
+
+def test_a_simple_tests_odds_read_pass_and_fail_with_no_retests(campaign, race, gm_client):
+    """A simple test has no opposition to tie with or retest against (D4): its odds say
+    pass and fail, and leave out mutual failures, stalemates and losing to a success."""
+    simple = race(reputations=[], opposition="none", opponent=None, opponent_skill="")
+    contested = race(reputations=[])
+    page = gm_client.get(reverse("card_tests:detail", args=[campaign.pk, simple.pk]))
+    odds = page.content.decode().split('class="odds"')[1]
+    assert ">Pass<" in odds and ">Fail<" in odds
+    assert "Mutual failure" not in odds and "Lose to it" not in odds
+    page = gm_client.get(reverse("card_tests:detail", args=[campaign.pk, contested.pk]))
+    assert "Mutual failure" in page.content.decode().split('class="odds"')[1]
