@@ -115,3 +115,13 @@ def test_battle_pages_fit_a_phone(new_context, login):
             page.goto(url)
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, f"{url} as {username} is {width} px wide"
+            # Nor does a table scroll sideways inside its box, nor the page run on below
+            # its footer (a hidden text escaping a scrolling log once stretched it).
+            boxed = page.evaluate("[...document.querySelectorAll('.overflow-auto')]"
+                                  ".filter(e => e.scrollWidth > e.clientWidth + 1).length")
+            assert boxed == 0, f"{url} as {username}: {boxed} table(s) scroll sideways"
+            below = page.evaluate(
+                "document.documentElement.scrollHeight - Math.max(window.innerHeight, "
+                "document.querySelector('footer').getBoundingClientRect().bottom"
+                " + window.scrollY)")
+            assert below < 80, f"{url} as {username} runs on {below} px below its footer"
