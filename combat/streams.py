@@ -100,37 +100,56 @@ def _encounter_news(user, encounter_id: int, access, after: int) -> tuple[list[d
     return rows, token
 
 
-async def encounter_events(user, encounter_id: int, access, after: int, *,
-                           seconds: float = STREAM_SECONDS):
-    """The stream of one encounter for ``user`` (module docstring), from ``after``.
-    ``access(user, encounter_id)`` returns the encounter or raises ``Http404``."""
+async def _watch(channels: list[str], signature, news, seconds: float):
+    """The loop every stream runs: when woken (``combat.push``) it reads ``signature()``
+    (sync, one cheap query) and, if that changed since the last look, sends what
+    ``news()`` (sync) returns, a list of :func:`sse` messages; ``Http404`` from ``news``
+    (the viewer lost access) sends ``event: gone`` and ends. The first look also sends the
+    ``retry`` interval; a comment line every :data:`HEARTBEAT_SECONDS` keeps an idle stream
+    open; it ends after ``seconds``."""
     end = time.monotonic() + seconds
-    channels = [push.encounter_channel(encounter_id)]
-    signature = token = None
+    seen = None
     beat = time.monotonic()
     async with push.waker(channels) as (wake, poll):
         while time.monotonic() < end:
-            now = await sync_to_async(_encounter_signature)(encounter_id)
-            if now != signature:
+            now = await sync_to_async(signature)()
+            if now != seen:
                 try:
-                    rows, new_token = await sync_to_async(_encounter_news)(
-                        user, encounter_id, access, after)
+                    messages = await sync_to_async(news)()
                 except Http404:
                     yield sse({}, event="gone")
                     return
-                for row in rows:
-                    yield sse(row, event="encounter", id=row["seq"])
-                    after = row["seq"]
-                if token is not None and new_token != token and not rows:
-                    yield sse({"token": new_token}, event="state")
-                if signature is None:  # the first look: from here on, every change is sent
+                for message in messages:
+                    yield message
+                if seen is None:  # the first look: from here on, every change is sent
                     yield f"retry: {RETRY_MS}\n\n"
-                signature, token = now, new_token
+                seen = now
                 beat = time.monotonic()
             elif time.monotonic() - beat > HEARTBEAT_SECONDS:
                 yield ": still here\n\n"
                 beat = time.monotonic()
             await wake.wait(poll)
+
+
+async def encounter_events(user, encounter_id: int, access, after: int, *,
+                           seconds: float = STREAM_SECONDS):
+    """The stream of one encounter for ``user`` (module docstring), from ``after``.
+    ``access(user, encounter_id)`` returns the encounter or raises ``Http404``."""
+    shown = {"after": after, "token": None}
+
+    def news() -> list[str]:
+        rows, token = _encounter_news(user, encounter_id, access, shown["after"])
+        messages = [sse(row, event="encounter", id=row["seq"]) for row in rows]
+        if rows:
+            shown["after"] = rows[-1]["seq"]
+        elif shown["token"] is not None and token != shown["token"]:
+            messages.append(sse({"token": token}, event="state"))
+        shown["token"] = token
+        return messages
+
+    async for message in _watch([push.encounter_channel(encounter_id)],
+                                lambda: _encounter_signature(encounter_id), news, seconds):
+        yield message
 
 
 def _campaign_signature(campaign_id: int):
@@ -158,29 +177,17 @@ async def campaign_events(user, campaign_id: int, seen: str, *,
     """The stream of one campaign's page for ``user`` (module docstring). ``seen`` is the
     token of the list the client last had (``Last-Event-ID``): a different one is sent at
     once."""
-    end = time.monotonic() + seconds
-    signature = None
-    token = seen or None
-    beat = time.monotonic()
-    async with push.waker([push.campaign_channel(campaign_id)]) as (wake, poll):
-        while time.monotonic() < end:
-            now = await sync_to_async(_campaign_signature)(campaign_id)
-            if now != signature:
-                try:
-                    listing, new_token = await sync_to_async(_campaign_list)(user, campaign_id)
-                except Http404:
-                    yield sse({}, event="gone")
-                    return
-                if token is not None and new_token != token:
-                    yield sse(listing, event="campaign", id=new_token)
-                if signature is None:  # the first look: from here on, every change is sent
-                    yield f"retry: {RETRY_MS}\n\n"
-                signature, token = now, new_token
-                beat = time.monotonic()
-            elif time.monotonic() - beat > HEARTBEAT_SECONDS:
-                yield ": still here\n\n"
-                beat = time.monotonic()
-            await wake.wait(poll)
+    shown = {"token": seen or None}
+
+    def news() -> list[str]:
+        listing, token = _campaign_list(user, campaign_id)
+        changed = shown["token"] is not None and token != shown["token"]
+        shown["token"] = token
+        return [sse(listing, event="campaign", id=token)] if changed else []
+
+    async for message in _watch([push.campaign_channel(campaign_id)],
+                                lambda: _campaign_signature(campaign_id), news, seconds):
+        yield message
 
 
 def _card_test_access(campaign_id: int):
