@@ -52,14 +52,11 @@ def test_three_browsers_at_the_table(new_context, login):
     assert "Corsair off Ushant" not in early.content()
     with gm.expect_navigation():
         gm.click("text=Begin the battle")
-    begun = time.monotonic()
 
     # The players' campaign pages show it by themselves, with a way in.
     for player in (otoole, bosworth):
         player.locator("#battles a:text('The Corsair off Ushant')").wait_for()
         assert player.evaluate("window.notReloaded") is True
-    shown_after = time.monotonic() - begun
-    print(f"\nbattle begun -> on both players' campaign pages: {shown_after * 1000:.0f} ms")
     early.wait_for_url(battle)  # the "not begun" page opened the battle by itself
     early.locator("form.decision").first.wait_for()
     early.close()
