@@ -36,7 +36,8 @@ Setup of the engine (``validate_setup`` returns it normalised; ``ValueError`` wi
 
     {"fighters": [Fighter, Fighter],       # the attacker first
      "mode": "melee" | "fire" | "shot" | "unengaged" | "coup_de_grace",
-     "band": "point_blank" | "normal" | "long" | "extreme" | null,   # fire and shot
+     "band": "point_blank" | "normal" | "long" | "extreme" | null,   # fire, shot (and
+                                           #   unengaged: a shot at a busy foe)
      "distance_ft": int | null,            # instead of band: the band is found from it (A5)
      "difficulty": int | null,             # shot only: the GM's pool for cover (A3)
      "weather": {"wind": key, "precipitation": key},
@@ -544,7 +545,7 @@ def validate_setup(setup: dict) -> dict:
         raise CombatError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     band = setup.get("band")
     feet = setup.get("distance_ft")
-    if mode in ("fire", "shot"):
+    if mode in ("fire", "shot") or (mode == "unengaged" and (band or feet) not in (None, MELEE)):
         if band is None and feet is not None:
             _whole(feet, "the distance in feet", 0, 10_000)
             reach = [range_band(w, feet) for w in a["weapons"] if WEAPONS[w].ranges]
@@ -770,16 +771,21 @@ def _summary(st: State) -> str:
     setup = st["setup"]
     a, b = (st["fighters"][f["id"]] for f in setup["fighters"])
     winner = st["result"]["winner"]
-    states = f"{a['name']} {_health(a)}, {b['name']} {_health(b)}."
+    states = f"{cap(a['name'])} {_health(a)}, {b['name']} {_health(b)}."
     if winner is None:
         verdict = ("Neither side prevails." if setup["mode"] in ("melee", "fire")
-                   else f"{a['name']} misses.")
+                   else f"{cap(a['name'])} misses.")
         stake = setup["stakes"]["stalemate"] if setup["mode"] in ("melee", "fire") else \
             setup["stakes"]["lose"]
     else:
-        verdict = f"{st['fighters'][winner]['name']} wins the fight."
+        verdict = f"{cap(st['fighters'][winner]['name'])} wins the fight."
         stake = setup["stakes"]["win" if winner == a["id"] else "lose"]
-    return f"{verdict} {states}" + (f" {stake.rstrip('.')}." if stake else "")
+    return f"{verdict} {states}" + (f" {cap(stake.rstrip('.'))}." if stake else "")
+
+
+def cap(text: str) -> str:
+    """``text`` with its first letter a capital (names keep their own: "the Lieutenant")."""
+    return text[:1].upper() + text[1:]
 
 
 def _health(f: dict) -> str:

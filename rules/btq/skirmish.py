@@ -63,6 +63,7 @@ from rules.btq.personal_combat import (
     CombatError,
     awaited,
     best_weapon,
+    cap,
     clash,
     clean_stakes,
     clean_weather,
@@ -205,10 +206,10 @@ def _pcs(st) -> list[dict]:
 
 
 def _order(st) -> list[str]:
-    """The PCs in the commander's order: himself last, the others by seniority (the book's
-    example has the Lieutenant act with the rest)."""
+    """The PCs in the order they act: the commander first, then by seniority (the order of
+    the book's example, BtQ L1662-1665)."""
     setup = st["setup"]
-    pcs = sorted(setup["pcs"], key=lambda p: (p["id"] == setup["commander"], -p["seniority"]))
+    pcs = sorted(setup["pcs"], key=lambda p: (p["id"] != setup["commander"], -p["seniority"]))
     return [p["id"] for p in pcs]
 
 
@@ -330,7 +331,7 @@ class SkirmishEngine:
         for key in ("win", "lose", "stalemate"):
             if setup["stakes"][key]:
                 text += f" If they {key if key != 'stalemate' else 'reach a stalemate'}: " \
-                        f"{setup['stakes'][key].rstrip('.')}."
+                        f"{setup['stakes'][key].rstrip('.')}."  # mid-sentence
         return st, [Event("skirmish.begin", text, {"commander": co["id"]})]
 
     def participants(self, state: State) -> dict[str, str]:
@@ -391,8 +392,9 @@ class SkirmishEngine:
                                   "opposition": None if kind == "skill" else "combat"}
             what = (f"to fight {_name(st, target)}" if kind == "fight"
                     else f"a {SKILLS[target]} test")
-            events.append(Event("tactics.action", f"{_co(st)['name']} orders "
-                                f"{_name(st, pid)}: {what}.", {"who": pid, "action": choice}))
+            whom = "himself" if pid == st["setup"]["commander"] else _name(st, pid)
+            events.append(Event("tactics.action", f"{_co(st)['name']} orders {whom}: {what}.",
+                                {"who": pid, "action": choice}))
             if len(st["actions"]) == len(st["setup"]["pcs"]):
                 st["phase"] = "opposition"
         elif decision.kind == "tactics.opposition":
@@ -588,13 +590,13 @@ class SkirmishEngine:
         if result == "defeat":
             st["morale"] = damage_after(DamageState[before.upper()],
                                         SuccessLevel.ORDINARY).name.lower()
-        text = {"victory": f"{_co(st)['name']} wins the final test: victory.",
+        text = {"victory": f"{cap(_co(st)['name'])} wins the final test: victory.",
                 "defeat": "The skirmish is lost.",
                 "stalemate": "A stalemate: neither side carries the day."}[result]
         stake = setup["stakes"]["win" if result == "victory" else
                                 "lose" if result == "defeat" else "stalemate"]
         if stake:
-            text += f" {stake.rstrip('.')}."
+            text += f" {cap(stake.rstrip('.'))}."
         if st["morale"] != before:
             text += f" Ship Morale goes from {before.capitalize()} to " \
                     f"{st['morale'].capitalize()}."
