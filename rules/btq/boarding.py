@@ -567,23 +567,30 @@ def report(state: State) -> dict:
 
 
 def view(state: State, participant: str) -> dict:
-    """The GM: everything. Others: the ships' names, Crew tracks and Ship Morale, the PCs,
-    the officers as :func:`rules.btq.personal_combat.public_fighter`, the round's actions
-    and results, casualties and the result; not the crews' pools."""
-    if participant == GM:
-        return copy.deepcopy(state)
+    """What ``participant`` sees: the ships' names, Crew tracks and Ship Morale, the PCs,
+    the officers as :func:`rules.btq.personal_combat.public_fighter` (no statistics), the
+    round's actions and results, casualties, penalties and the result; not the crews' pools.
+    The GM's view has the same keys with the officers in full and the crews' pools, and
+    ``full``, the whole state."""
     st = state
-    return {
+    gm = participant == GM
+    out = {
         "round": st["round"], "phase": st["phase"], "attacker": st["attacker"],
         "ships": {k: {"name": s["name"], "crew": s["crew"], "morale": s["morale"],
-                      "officers": [public_fighter(st["fighters"][o["id"]]) | {"post": o["post"]}
+                      "officers": [public_fighter(st["fighters"][o["id"]], gm=gm)
+                                   | {"post": o["post"]}
                                    for o in st["setup"]["ships"][k]["officers"]]}
+                  | ({"crew_pool": s["crew_pool"]} if gm else {})
                   for k, s in st["ships"].items()},
         "pcs": [public_fighter(st["fighters"][p["id"]]) | {"ship": p["ship"]}
                 for p in st["setup"]["pcs"]],
         "actions": dict(st["actions"]), "results": dict(st["results"]),
-        "casualties": copy.deepcopy(st["casualties"]), "result": st["result"],
+        "casualties": copy.deepcopy(st["casualties"]),
+        "penalties": copy.deepcopy(st["penalties"]), "result": st["result"],
     }
+    if gm:
+        out["full"] = copy.deepcopy(state)
+    return out
 
 
 class BoardingEngine:

@@ -727,20 +727,24 @@ class PersonalCombatEngine:
             for fid, f in state["fighters"].items()}})
 
     def view(self, state: State, participant: str) -> dict:
-        """The GM: everything. Anyone else: the fighters without a secret fighter's traits
-        and weapons, and no weapon choice before the cards are turned but one's own."""
-        if participant == GM:
-            return copy.deepcopy(state)
+        """What ``participant`` sees: the mode, band, weather and stakes, the fighters
+        (:func:`public_fighter`: no secret fighter's weapons and traits), the weapons chosen
+        (before the cards are turned only one's own) and the result. The GM's view has the
+        same keys, every fighter in full and every choice, and ``full``, the whole state."""
+        gm = participant == GM
         done = state["result"] is not None
-        return {
+        out = {
             "mode": state["setup"]["mode"], "band": state["setup"]["band"],
             "weather": state["setup"]["weather"], "stakes": state["setup"]["stakes"],
-            "fighters": [public_fighter(state["fighters"][f["id"]])
+            "fighters": [public_fighter(state["fighters"][f["id"]], gm=gm)
                          for f in state["setup"]["fighters"]],
             "weapons": {fid: w for fid, w in state["weapons"].items()
-                        if done or state["fighters"][fid]["controller"] == participant},
+                        if gm or done or state["fighters"][fid]["controller"] == participant},
             "result": None if not done else {"winner": state["result"]["winner"]},
         }
+        if gm:
+            out["full"] = copy.deepcopy(state)
+        return out
 
     def scenarios(self) -> dict[str, Scenario]:
         """The book's fights, ``rules/btq/scenarios/personal_combat/*.json`` (missions
@@ -748,12 +752,13 @@ class PersonalCombatEngine:
         return load_scenarios("rules.btq", "scenarios/personal_combat")
 
 
-def public_fighter(f: dict) -> dict:
+def public_fighter(f: dict, *, gm: bool = False) -> dict:
     """What every participant may know of fighter ``f``: name, health, unconscious; his
-    weapons and traits too unless he is ``secret`` (an NPC's statistics are the GM's)."""
+    weapons and traits too unless he is ``secret`` (an NPC's statistics are the GM's, who
+    gets them with ``gm``)."""
     keep = ("id", "name", "health", "unconscious", "controller")
     out = {k: f[k] for k in keep}
-    if not f["secret"]:
+    if gm or not f["secret"]:
         out.update(weapons=list(f["weapons"]), traits=dict(f["traits"]))
     return out
 

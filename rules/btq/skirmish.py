@@ -640,23 +640,30 @@ class SkirmishEngine:
         return " ".join(parts)
 
     def view(self, state: State, participant: str) -> dict:
-        """The GM: everything. Others: the PCs, the foes as :func:`public_fighter` (no
-        statistics), the orders, cards and results, the opposing commander's name only."""
-        if participant == GM:
-            return copy.deepcopy(state)
+        """What ``participant`` sees: the PCs, the foes as :func:`public_fighter` (no
+        statistics), the orders, Discipline cards and results, the opposing commander's
+        name only. The GM's view has the same keys with the foes in full, the opposing
+        commander's Command and the oppositions set, and ``full``, the whole state."""
         st = state
+        gm = participant == GM
         setup = st["setup"]
-        return {
+        out = {
             "phase": st["phase"], "commander": setup["commander"],
             "pcs": [public_fighter(f) | {"discipline": f["discipline"]} for f in _pcs(st)],
-            "opposition": [public_fighter(st["fighters"][f["id"]]) for f in setup["opposition"]],
-            "opposing_commander": {"name": setup["opposing_commander"]["name"]},
+            "opposition": [public_fighter(st["fighters"][f["id"]], gm=gm)
+                           for f in setup["opposition"]],
+            "opposing_commander": dict(setup["opposing_commander"]) if gm else
+            {"name": setup["opposing_commander"]["name"]},
             "actions": {pid: {"kind": a["kind"], "target": a["target"]}
+                        | ({"opposition": a["opposition"]} if gm else {})
                         for pid, a in st["actions"].items()},
             "cards": dict(st["cards"]), "results": dict(st["results"]),
             "with_crew": setup["with_crew"], "morale": st["morale"],
             "weather": setup["weather"], "stakes": setup["stakes"], "result": st["result"],
         }
+        if gm:
+            out["full"] = copy.deepcopy(state)
+        return out
 
     def scenarios(self) -> dict[str, Scenario]:
         """The book's skirmish (missions TV-06, BtQ L1651-1686) and the Discipline caps of
