@@ -618,7 +618,7 @@ class PersonalCombatEngine:
         setup = validate_setup(setup)
         a, b = setup["fighters"]
         state = {"setup": setup, "fighters": {f["id"]: f for f in setup["fighters"]},
-                 "weapons": {}, "result": None, "round": 1}
+                 "weapons": {}, "result": None}
         where = "" if setup["band"] == MELEE else f" at {BAND_LABELS[setup['band']]} range"
         text = f"{a['name']} against {b['name']}: {MODES[setup['mode']]}{where}."
         mod = weather_modifier(setup["weather"])
@@ -647,7 +647,7 @@ class PersonalCombatEngine:
                 continue
             options = weapon_options(f, setup["band"])
             out.append(Decision(f["controller"], "combat.weapon",
-                                f"Which weapon does {f['name']} fight with?", options,
+                                "Which weapon does he fight with?", options,
                                 best_weapon(f, setup["band"])))
         return out[:1]
 

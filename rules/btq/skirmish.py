@@ -318,7 +318,7 @@ class SkirmishEngine:
         fighters = {f["id"]: f for f in setup["pcs"] + setup["opposition"]}
         st = {"setup": setup, "fighters": fighters, "phase": "tactics", "actions": {},
               "cards": {}, "results": {}, "final": None, "result": None,
-              "morale": setup["ship_morale"], "round": 1}
+              "morale": setup["ship_morale"]}
         co = fighters[setup["commander"]]
         text = (f"A skirmish: {', '.join(p['name'] for p in setup['pcs'])} against "
                 f"{', '.join(f['name'] for f in setup['opposition']) or 'the opposition'}. "
@@ -346,8 +346,9 @@ class SkirmishEngine:
         co = _co(st)
         if phase == "tactics":
             pid = next(p for p in _order(st) if p not in st["actions"])
+            whom = "he himself" if pid == co["id"] else _name(st, pid)
             return [Decision(co["controller"], "tactics.action",
-                             f"{co['name']}'s orders: what does {_name(st, pid)} do?",
+                             f"Orders: what does {whom} do?",
                              _action_options(st, pid), _default_action(st, pid))]
         if phase == "opposition":
             pid = next(p for p in _order(st) if st["actions"][p]["kind"] == "skill"
@@ -359,7 +360,7 @@ class SkirmishEngine:
         if phase == "discipline":
             pid = _recipients(st)[0]
             return [Decision(co["controller"], "discipline.cards",
-                             f"How many of {co['name']}'s Discipline cards "
+                             f"How many of his Discipline cards "
                              f"({co['discipline'] - _given(st)} left) go to {_name(st, pid)}?",
                              _card_options(st, pid), _fair_share(st, pid))]
         if phase == "perform":
@@ -367,12 +368,12 @@ class SkirmishEngine:
             pc = st["fighters"][pid]
             action = st["actions"][pid]
             if action["kind"] == "fight":
-                prompt = f"{pc['name']} fights {_name(st, action['target'])}: with which weapon?"
+                prompt = f"Against {_name(st, action['target'])}: with which weapon?"
                 options = _perform_options(st, pid)
                 default = options[0].key if options[0].key == "go" else \
                     best_weapon(pc, st["fighters"][action["target"]]["band"])
             else:
-                prompt = f"{pc['name']}'s {SKILLS[action['target']]} test: turn the cards?"
+                prompt = f"The {SKILLS[action['target']]} test: turn the cards?"
                 options, default = _perform_options(st, pid), "go"
             return [Decision(pc["controller"], "action.perform", prompt, options, default)]
         return []
@@ -479,8 +480,8 @@ class SkirmishEngine:
             foe = st["fighters"][action["target"]]
             if _down(foe):
                 st["results"][pid] = "won"
-                return [Event("action.result", f"{foe['name']} has already fallen: "
-                              f"{pc['name']} carries his part.", {"who": pid, "result": "won"})]
+                return [Event("action.result", f"{cap(foe['name'])} has already fallen: "
+                              f"{pc['name']}'s action is won.", {"who": pid, "result": "won"})]
             band = foe["band"]
             foe_weapon = next((w for w in sorted(foe["weapons"], key=lambda w: -_pool_at(
                 foe, w, band)) if usable(w, band)), None)
@@ -507,9 +508,9 @@ class SkirmishEngine:
         else:
             events, won = self._test(st, pid, action, source)
         st["results"][pid] = "won" if won else "lost"
-        events.append(Event("action.result", f"{pc['name']} {'wins' if won else 'loses'} his "
-                            "part of the skirmish.", {"who": pid,
-                                                      "result": st["results"][pid]}))
+        events.append(Event("action.result", f"{cap(pc['name'])}'s action: "
+                            f"{'won' if won else 'lost'}.", {"who": pid,
+                                                             "result": st["results"][pid]}))
         return events
 
     def _test(self, st, pid, action, source):
