@@ -76,6 +76,7 @@ class _FightForm(Form):
         data["weather"] = {"wind": data.get("wind", "light"),
                            "precipitation": data.get("precipitation", "none")}
         data["stakes"] = {"win": data.get("stakes_win", ""), "lose": data.get("stakes_lose", "")}
+        data["settings"] = dict(self.campaign.settings)
         return data
 
     def _fighter(self, field, builder, **kw):
@@ -139,6 +140,7 @@ class SkirmishForm(_FightForm):
             ["healthy", "injured", "maimed", "dead"][ship.morale_state],
             "opposing_commander": {"name": commander.title,
                                    "command": commander.skill("command")},
+            "settings": data["settings"],
         }
         data["characters"] = [*data["pcs"], *(data.get("foes") or [])]
         data["title"] = data.get("title") or "Skirmish: " + ", ".join(
@@ -185,7 +187,8 @@ class DuelForm(_FightForm):
                          "band": data["band"] if ranged else None,
                          "difficulty": data.get("difficulty") if data["mode"] == "shot"
                          else None,
-                         "weather": data["weather"], "stakes": data["stakes"]}
+                         "weather": data["weather"], "stakes": data["stakes"],
+                         "settings": data["settings"]}
         data["characters"] = [data["attacker"], data["defender"]]
         data["title"] = data.get("title") or f"{data['attacker'].name} against " \
                                               f"{data['defender'].name}"
@@ -247,7 +250,7 @@ class BoardingForm(_FightForm):
                                                         officer_weapons=weapons),
                       str(dfd.pk): setups.boarding_ship(dfd, crew_pool=data["defender_crew_pool"],
                                                         officer_weapons=weapons)},
-            "pcs": pcs,
+            "pcs": pcs, "settings": data["settings"],
         }
         officers = [o for s in data["setup"]["ships"].values() for o in s["officers"]]
         data["characters"] = [*(data.get("pcs") or []), *Character.objects.filter(

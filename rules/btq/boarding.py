@@ -26,7 +26,8 @@ Each round of the boarding (BtQ L2517-2531):
    each +1 per PC of his side who won his action and -1 per PC who lost, Ship Morale -1/-3,
    the Captain's loss -2 (N18, D20). The loser may surrender (``boarding.surrender``:
    ``"surrender"`` or ``"fight_on"``); if he fights on he crosses off one box of his Crew (an
-   Injured-level hit with overflow, N19). A boarded ship whose Crew is Dead is taken; a
+   Injured-level hit with overflow, N19; under the setting ``boarding_command_loss =
+   "severity"`` a hit of the winner's best success). A boarded ship whose Crew is Dead is taken; a
    boarding party whose Crew is Dead is repelled (N20). Turning the Tide succeeds when every
    defending PC won his action and the defenders won the Command test: the boarders are
    boarded in turn, in addition to the round's damage.
@@ -491,6 +492,7 @@ def _command_test(st, source) -> list[Event]:
     winner = boarded if record.winner == sides[boarded].who else att
     loser = _other(st, winner)
     st["loser"] = loser
+    st["command_level"] = int(record.result)
     if st["drive"] and winner == boarded and all(
             st["results"].get(p["id"]) == "won" for p in _pcs_of(st, boarded)):
         st["attacker"] = boarded
@@ -510,7 +512,10 @@ def _answer_surrender(st, choice) -> list[Event]:
     if choice == "surrender":
         events = [Event("boarding.surrender", f"{name} surrenders.", {"ship": loser})]
         return events + _end(st, "surrendered", _other(st, loser), loser)
-    events = [_hit_crew(st, loser, 1, f"{name} fights on")]
+    # N19: one box (an Injured-level hit), or the winner's best success (setting)
+    level = st.get("command_level", 1) if st["setup"]["settings"][
+        "boarding_command_loss"] == "severity" else 1
+    events = [_hit_crew(st, loser, level, f"{name} fights on")]
     for key, result in ((_other(st, st["attacker"]), "taken"), (st["attacker"], "repelled")):
         if DamageTrack.parse(st["ships"][key]["crew"]).state == DamageState.DEAD:
             return events + _end(st, result, _other(st, key), key)

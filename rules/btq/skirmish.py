@@ -21,7 +21,8 @@ The PCs act as a group towards one goal; only their actions count (BtQ L1629-164
 4. The final test (BtQ L1679-1686): the commander's Command, +1 per PC who won and -1 per PC
    who lost, against the opposing commander's Command (the GM's, from the GM deck). Both
    pools 0, or a test still undecided after the D3 retests, is a stalemate (A8).
-5. A lost skirmish costs the Ship Morale one level (BtQ L1688-1690).
+5. A lost skirmish costs the Ship Morale one level (BtQ L1688-1690; under the setting
+   ``skirmish_morale_loss = "with_crew"`` only one fought with the crew, A8).
 
 Ship Morale, in a skirmish fought ``with_crew`` (BtQ L1643-1647; A1): Injured -1 on the
 final test; Maimed: the commander must first pass a Discipline simple test (D4) for the crew
@@ -588,7 +589,9 @@ class SkirmishEngine:
         st["phase"] = "done"
         st["result"] = result
         before = st["morale"]
-        if result == "defeat":
+        # BtQ L1688-1690 as written, or only with the crew (setting, A8)
+        if result == "defeat" and (setup["with_crew"] or
+                                   setup["settings"]["skirmish_morale_loss"] == "always"):
             st["morale"] = damage_after(DamageState[before.upper()],
                                         SuccessLevel.ORDINARY).name.lower()
         text = {"victory": f"{cap(_co(st)['name'])} wins the final test: victory.",

@@ -191,3 +191,15 @@ def test_random_seeds_always_end(seed):
     state, _ = ENGINE.start(ENGINE.validate_setup(setup), SeededSource(seed))
     state, _ = play_out(ENGINE, state, SeededSource(seed), max_steps=400)
     assert ENGINE.outcome(state) is not None
+
+
+def test_setting_boarding_command_loss_by_severity():
+    """N19's option: under ``boarding_command_loss = "severity"`` the loser who fights on
+    takes a hit of the winner's best success (here Anne's Ordinary: the same one box), and
+    with a Critical a Maimed-level hit."""
+    state, _ = boarding.begin(defended(settings={"boarding_command_loss": "severity"}))
+    state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
+    state, _ = boarding.apply(state, "pc:anne", "melee", ScriptedSource(
+        "7S  7H 2D 3D 4D  9S 2C   8D  8H 2S 3S 4S 5S  2H 3H 4H"))
+    state, _ = boarding.apply(state, "gm", "fight_on", SeededSource(1))
+    assert boarding.report(state)["crew"]["condor"] == "..|xx|.."

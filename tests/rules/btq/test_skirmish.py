@@ -174,3 +174,17 @@ def test_random_seeds_always_end(seed):
     state, _ = ENGINE.start(ENGINE.validate_setup(setup), SeededSource(seed))
     state, _ = play_out(ENGINE, state, SeededSource(seed), max_steps=40)
     assert ENGINE.outcome(state).result in ("victory", "defeat", "stalemate")
+
+
+def test_setting_skirmish_morale_loss_only_with_the_crew():
+    """A8's option: under ``skirmish_morale_loss = "with_crew"`` a skirmish the PCs fought
+    alone costs no Ship Morale; as written (the default) it does (TV-06)."""
+    scenario = ENGINE.scenarios()["escape_the_french_patrol"]
+    setup = dict(scenario.setup, settings={"skirmish_morale_loss": "with_crew"})
+    source = ScriptedSource(scenario.cards)
+    state, _ = ENGINE.start(ENGINE.validate_setup(setup), source)
+    for choice in scenario.choices:
+        state, _ = ENGINE.apply(state, choice["actor"], choice["choice"], source)
+    outcome = ENGINE.outcome(state)
+    assert outcome.result == "defeat"
+    assert outcome.data["ship_morale"] == {"from": "healthy", "to": "healthy"}
