@@ -11,6 +11,7 @@ from django.http import Http404
 
 from combat import selectors, services
 from combat.card_tests.selectors import card_test_for_user
+from combat.forms import MAX_ID
 from combat.models import Encounter
 from rules.engine import GM, get_engine
 
@@ -20,7 +21,7 @@ def replay_encounter_for_user(user, pk) -> Encounter:
     (``combat.card_tests.selectors.card_test_for_user``), any other as a battle
     (:func:`combat.selectors.encounter_for_user`); ``Http404`` otherwise."""
     engine = Encounter.objects.filter(pk=pk).values_list("engine", flat=True).first() \
-        if str(pk).isdigit() else None
+        if str(pk).isdigit() and int(pk) <= MAX_ID else None
     if engine in selectors.OWN_PAGES:
         return card_test_for_user(user, pk)
     if engine is None:

@@ -105,8 +105,12 @@ class SkirmishForm(_FightForm):
     foe_weapon = forms.ChoiceField(choices=WEAPON_CHOICES, initial="musket",
                                    label="The foes' weapon")
     foe_band = forms.ChoiceField(choices=BAND_CHOICES, initial="normal", label="The foes' range")
-    opposing_commander = forms.ModelChoiceField(queryset=Character.objects.none(),
-                                                label="Opposing commander (his Command)")
+    opposing_commander = forms.ModelChoiceField(
+        queryset=Character.objects.none(), required=False,
+        label="Opposing commander (his Command)",
+        help_text="Or leave empty and give the cards of the opposing commander below.")
+    opposing_command = forms.IntegerField(min_value=0, max_value=20, initial=3,
+                                          label="Opposing commander's cards (without an NPC)")
     with_crew = forms.BooleanField(required=False, label="Fought with the crew (Ship Morale "
                                    "counts)")
 
@@ -117,7 +121,7 @@ class SkirmishForm(_FightForm):
         self.fields["foes"].queryset = npcs
         self.fields["opposing_commander"].queryset = npcs
         self.order_fields(["title", "pcs", "pc_weapons", "foes", "foe_weapon", "foe_band",
-                           "opposing_commander", "with_crew"])
+                           "opposing_commander", "opposing_command", "with_crew"])
 
     def clean(self):
         data = super().clean()
@@ -132,14 +136,16 @@ class SkirmishForm(_FightForm):
                 foe["band"] = data["foe_band"]
         co = max(data["pcs"], key=lambda c: c.seniority)
         ship = co.ship
-        commander = data["opposing_commander"]
+        commander = data.get("opposing_commander")
+        opposing = {"name": commander.title, "command": commander.skill("command")} \
+            if commander else {"name": "the enemy commander",
+                               "command": data.get("opposing_command") or 0}
         data["setup"] = {
             "pcs": pcs, "opposition": foes, "weather": data["weather"],
             "stakes": data["stakes"], "with_crew": bool(data.get("with_crew")),
             "ship_morale": "healthy" if ship is None else
             ["healthy", "injured", "maimed", "dead"][ship.morale_state],
-            "opposing_commander": {"name": commander.title,
-                                   "command": commander.skill("command")},
+            "opposing_commander": opposing,
             "settings": data["settings"],
         }
         data["characters"] = [*data["pcs"], *(data.get("foes") or [])]
