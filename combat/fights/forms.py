@@ -109,7 +109,7 @@ class SkirmishForm(_FightForm):
         queryset=Character.objects.none(), required=False,
         label="Opposing commander (his Command)",
         help_text="Or leave empty and give the cards of the opposing commander below.")
-    opposing_command = forms.IntegerField(min_value=0, max_value=20, initial=3,
+    opposing_command = forms.IntegerField(min_value=0, max_value=20, initial=3, required=False,
                                           label="Opposing commander's cards (without an NPC)")
     with_crew = forms.BooleanField(required=False, label="Fought with the crew (Ship Morale "
                                    "counts)")

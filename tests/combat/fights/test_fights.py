@@ -230,6 +230,8 @@ def test_a_boarding_writes_the_crews_back(gm_client, campaign, pc_a, pc_b, pc_sh
         encounter_act(encounter=encounter, user=gm, actor=d.actor, decision_kind=d.kind,
                       choice=d.default, expected_version=encounter.version)
     encounter.refresh_from_db()
+    page = gm_client.get(reverse("combat:detail", args=[encounter.pk])).content.decode()
+    assert 'data-track="' in page and "Le Capitaine" in page
     report = encounter.outcome["data"]
     pc_ship.refresh_from_db(), enemy_ship.refresh_from_db()
     assert pc_ship.crew_track == report["crew"][str(pc_ship.pk)]
