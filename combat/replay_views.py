@@ -29,8 +29,9 @@ def encounter_replay_page(request, pk):
     participants = selectors.participant_ids_for(request.user, encounter)
     context = {"encounter": encounter, "campaign": encounter.campaign,
                "noun": encounter_noun(encounter), "is_gm": "gm" in participants,
-               "engine_template": [f"combat/engines/{encounter.engine}.html",
-                                   "combat/engines/generic.html"]}
+               # a card test's own pages show no state panel: its events say it all
+               "engine_template": None if encounter.engine in selectors.OWN_PAGES else
+               [f"combat/engines/{encounter.engine}.html", "combat/engines/generic.html"]}
     try:
         replay = replay_for(encounter, participants)
     except ValidationError as exc:

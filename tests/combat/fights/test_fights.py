@@ -237,3 +237,20 @@ def test_a_boarding_writes_the_crews_back(gm_client, campaign, pc_a, pc_b, pc_sh
     assert pc_ship.crew_track == report["crew"][str(pc_ship.pk)]
     assert enemy_ship.crew_track == report["crew"][str(enemy_ship.pk)]
     assert encounter.outcome["result"] in ("taken", "repelled", "surrendered")
+
+
+def test_the_computer_resolves_the_rest_of_a_skirmish(gm_client, campaign, pc_a, pc_b, npc,
+                                                      soldier, gm):
+    """"Resolve the rest" plays a fight to its end with the default choices, as a battle,
+    and writes it back once."""
+    from combat.services import encounter_resolve_rest, job_run
+
+    encounter = prepare_skirmish(gm_client, campaign, pc_a, pc_b, npc, soldier)
+    begin(gm_client, encounter)
+    job = job_run(job_id=encounter_resolve_rest(encounter=encounter, user=gm).pk)
+    encounter.refresh_from_db()
+    assert job.status == "done" and encounter.status == Encounter.Status.FINISHED
+    assert campaign.log_entries.filter(kind="skirmish.finished").count() == 1
+    for fid, final in encounter.outcome["data"]["fighters"].items():
+        character = Character.objects.get(pk=int(fid.partition(":")[2]))
+        assert character.health_state == DamageState[final["health"].upper()]
