@@ -83,6 +83,6 @@ def boarding_ship(ship, *, crew_pool: int, officer_weapons: list[str]) -> dict:
             continue
         officers.append({**fighter_of(npc, weapons=officer_weapons), "post": posting.station,
                          "command": npc.skill("command")})
-    return {"name": ship.display_name, "crew": ship.tracks["crew"],
+    return {"name": ship.name, "crew": ship.tracks["crew"],
             "morale": DamageState(ship.morale_state).name.lower(), "crew_pool": crew_pool,
             "officers": officers}

@@ -308,8 +308,8 @@ def pending(state: State) -> list[Decision]:
         key = _other(st, st["attacker"])
         co = commander(st, key)
         return [Decision(co["controller"], "boarding.tide",
-                         f"{co['name']}: do {_the(st['ships'][key]['name'])}'s men drive for "
-                         "the enemy ship this round?",
+                         f"Do {_the(st['ships'][key]['name'])}'s men drive for the enemy "
+                         "ship this round?",
                          (Option("hold", "Repel the boarders"),
                           Option("drive", "Drive for the enemy ship (Turning the Tide)")),
                          "hold")]
@@ -320,7 +320,7 @@ def pending(state: State) -> list[Decision]:
         pid = next(p for p in _acting(st) if p not in st["actions"])
         options = _action_options(st, pid)
         return [Decision(st["fighters"][pid]["controller"], "boarding.action",
-                         f"What does {st['fighters'][pid]['name']} do this round?", options,
+                         "Which action this round?", options,
                          options[0].key)]
     if st["phase"] == "surrender":
         key = st["loser"]
