@@ -31,7 +31,9 @@ def fight_new(request, campaign_id, kind):
     campaign = campaign_for_user(request.user, campaign_id)
     require_gm(request.user, campaign)
     engine, form_class, heading, intro = KINDS[kind]
-    form = form_class(request.POST or None, campaign=campaign)
+    # GET parameters preselect fields (a boarding from the battle that led to it)
+    form = form_class(request.POST or None, campaign=campaign,
+                      initial={k: v for k, v in request.GET.items()})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         encounter = form.submit(lambda: services.fight_create(
