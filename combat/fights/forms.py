@@ -264,3 +264,17 @@ class BoardingForm(_FightForm):
         data["ships"] = [att, dfd]
         data["title"] = data.get("title") or f"{att.name} boards {dfd.name}"
         return data
+
+
+KINDS = {
+    "skirmish": ("btq_skirmish", SkirmishForm, "New skirmish",
+                 "The PCs act as a group: each has one action, the commanding officer hands "
+                 "out his Discipline, and his final Command test decides it."),
+    "duel": ("btq_personal_combat", DuelForm, "New duel or fight",
+             "Two characters, one Combat Challenge: the whole fight in one turn of the cards."),
+    "boarding": ("btq_boarding", BoardingForm, "New boarding",
+                 "Two ships at Distance 0: the Grand Melee, the officers, and a Command test "
+                 "at the end of every round."),
+}
+"""The kinds of fight a GM prepares, by the word of its page's address: (engine, form,
+heading, intro). The page and the API build the setup with the same form."""

@@ -7,19 +7,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from campaigns.selectors import campaign_for_user, require_gm
-from combat.fights import forms, services
-
-KINDS = {
-    "skirmish": ("btq_skirmish", forms.SkirmishForm, "New skirmish",
-                 "The PCs act as a group: each has one action, the commanding officer hands "
-                 "out his Discipline, and his final Command test decides it."),
-    "duel": ("btq_personal_combat", forms.DuelForm, "New duel or fight",
-             "Two characters, one Combat Challenge: the whole fight in one turn of the cards."),
-    "boarding": ("btq_boarding", forms.BoardingForm, "New boarding",
-                 "Two ships at Distance 0: the Grand Melee, the officers, and a Command test "
-                 "at the end of every round."),
-}
-"""The kinds of fight a GM prepares: the URL's word -> (engine, form, heading, intro)."""
+from combat.fights import services
+from combat.fights.forms import KINDS
 
 
 @login_required
