@@ -5,9 +5,12 @@ The PCs act as a group towards one goal; only their actions count (BtQ L1629-164
 
 1. Tactics (BtQ L1654-1657): the commanding officer (``commander``; default the PC of
    highest ``seniority``, A15) gives every PC one action (decision ``tactics.action``): a
-   combat challenge against one of the ``opposition`` (``fight:<id>``) or a skill test
-   (``skill:<key>``), whose opposition the GM sets (``tactics.opposition``: a difficulty
-   ``static:<cards>``, an NPC's same skill ``contested:<id>``, or the weather itself,
+   combat challenge against one of the ``opposition`` (``fight:<id>``), a skill test
+   (``skill:<key>``), or help with a skill test already ordered (``assist:<pc>``: his
+   skill joins that pool, at most 3 cards from all helpers, an unskilled helper -1; he makes
+   no test of his own and is no entry of the final test, BtQ L1280-1286, A7; none can help an
+   unskilled test, BtQ L1266-1270), whose opposition the GM sets (``tactics.opposition``: a
+   difficulty ``static:<cards>``, an NPC's same skill ``contested:<id>``, or the weather itself,
    ``weather``, BtQ L1711-1716).
 2. Discipline (BtQ L1669-1672): the commander hands out at most his Discipline in cards to
    the others (``discipline.cards``, one decision per PC), each at most the recipient's own
@@ -83,6 +86,7 @@ from rules.btq.settings import resolve
 from rules.btq.tests import (
     DIFFICULTIES,
     DIFFICULTY,
+    Helper,
     Modifier,
     Pool,
     Side,
@@ -164,11 +168,13 @@ def validate_setup(setup: dict) -> dict:
     for i, data in enumerate(raw):
         where = f"PC {i + 1}"
         pc = fighter(data, where, extra=_PC_KEYS)
+        skills = _skills(data.get("skills"), where)
+        command = _whole(data.get("command", skills.get("command", 0)), f"{where}'s Command")
+        if command:  # one value for his Command, in the final test and in a Command test
+            skills["command"] = command
         pc.update(seniority=_whole(data.get("seniority", 0), f"{where}'s seniority", 0, 99),
                   discipline=_whole(data.get("discipline", 1), f"{where}'s Discipline", 1),
-                  command=_whole(data.get("command", data.get("skills", {}).get("command", 0)),
-                                 f"{where}'s Command"),
-                  skills=_skills(data.get("skills"), where),
+                  command=command, skills=skills,
                   born_for_battle=bool(data.get("born_for_battle", False)))
         pcs.append(pc)
     foes = []
@@ -214,6 +220,18 @@ def _order(st) -> list[str]:
     return [p["id"] for p in pcs]
 
 
+def _performers(st) -> list[str]:
+    """The PCs who make their own test, in order: all but those who assist (BtQ L1280-1286:
+    a helper takes no test of his own)."""
+    return [pid for pid in _order(st) if st["actions"].get(pid, {}).get("kind") != "assist"]
+
+
+def _helpers(st, pid) -> list[dict]:
+    return [st["fighters"][h] for h in _order(st)
+            if st["actions"].get(h, {}).get("kind") == "assist"
+            and st["actions"][h]["target"] == pid]
+
+
 def _co(st) -> dict:
     return st["fighters"][st["setup"]["commander"]]
 
@@ -238,6 +256,12 @@ def _action_options(st, pid) -> tuple[Option, ...]:
         value = pc["skills"].get(key, 0)
         options.append(Option(f"skill:{key}", f"{label} test ({value})" if value
                               else f"{label} test (unskilled)"))
+    for other, action in st["actions"].items():
+        if action["kind"] == "skill" and other != pid:
+            skill = action["target"]
+            value = pc["skills"].get(skill, 0)
+            options.append(Option(f"assist:{other}", f"Help {_name(st, other)}'s "
+                                  f"{SKILLS[skill]} test ({value or 'unskilled: -1'})"))
     return tuple(options)
 
 
@@ -270,7 +294,7 @@ def _unskilled(st, pid) -> bool:
 
 def _recipients(st) -> list[str]:
     co = st["setup"]["commander"]
-    return [pid for pid in _order(st) if pid != co and not _unskilled(st, pid)
+    return [pid for pid in _performers(st) if pid != co and not _unskilled(st, pid)
             and pid not in st["cards"]]
 
 
@@ -365,7 +389,7 @@ class SkirmishEngine:
                              f"({co['discipline'] - _given(st)} left) go to {_name(st, pid)}?",
                              _card_options(st, pid), _fair_share(st, pid))]
         if phase == "perform":
-            pid = next(p for p in _order(st) if p not in st["results"])
+            pid = next(p for p in _performers(st) if p not in st["results"])
             pc = st["fighters"][pid]
             action = st["actions"][pid]
             if action["kind"] == "fight":
@@ -393,6 +417,7 @@ class SkirmishEngine:
             st["actions"][pid] = {"kind": kind, "target": target,
                                   "opposition": None if kind == "skill" else "combat"}
             what = (f"to fight {_name(st, target)}" if kind == "fight"
+                    else f"to help {_name(st, target)}" if kind == "assist"
                     else f"a {SKILLS[target]} test")
             whom = "himself" if pid == st["setup"]["commander"] else _name(st, pid)
             events.append(Event("tactics.action", f"{_co(st)['name']} orders {whom}: {what}.",
@@ -416,7 +441,7 @@ class SkirmishEngine:
                                 f"{choice} Discipline card{'s' if choice != '1' else ''}.",
                                 {"who": pid, "cards": int(choice)}))
         else:
-            pid = next(p for p in _order(st) if p not in st["results"])
+            pid = next(p for p in _performers(st) if p not in st["results"])
             events += self._perform(st, pid, choice, source)
         events += self._advance(st, source)
         return st, events
@@ -429,7 +454,7 @@ class SkirmishEngine:
                                             _co(st)["discipline"] - _given(st) <= 0):
             st["phase"] = "perform"
             events += self._morale_gate(st, source)
-        if st["phase"] == "perform" and len(st["results"]) == len(st["setup"]["pcs"]):
+        if st["phase"] == "perform" and len(st["results"]) == len(_performers(st)):
             events += self._final(st, source)
         return events
 
@@ -458,7 +483,7 @@ class SkirmishEngine:
             "passed": passed, "card_of_fate": str(rnd.fate),
             "pools": {"a": {"who": co["name"], "cards": [str(c) for c in rnd.hands[0].cards]}}})]
         if not passed:
-            for pid in _order(st):
+            for pid in _performers(st):
                 st["results"].setdefault(pid, "lost")
             events += self._end(st, "defeat", None)
         return events
@@ -524,7 +549,9 @@ class SkirmishEngine:
         mods = tuple(Modifier(s, c) for s, c in self._mods(st, pid,
                                                           against_weather=against_weather)
                      if value or c < 0)
-        pool = Pool(key, value, mods, unskilled=not value)
+        helpers = () if not value else tuple(
+            Helper(h["name"], h["skills"].get(key, 0)) for h in _helpers(st, pid))
+        pool = Pool(key, value, mods, helpers=helpers, unskilled=not value)
         side = Side(pid, pool, pc["deck"])
         names = {pid: pc["name"], DIFFICULTY: "the opposition"}
         secret = set()

@@ -188,3 +188,41 @@ def test_setting_skirmish_morale_loss_only_with_the_crew():
     outcome = ENGINE.outcome(state)
     assert outcome.result == "defeat"
     assert outcome.data["ship_morale"] == {"from": "healthy", "to": "healthy"}
+
+
+def test_an_assisting_pc_adds_his_skill_and_makes_no_test_of_his_own():
+    """BtQ L1280-1286 (D6, A7): the rating helps the Midshipman's Seamanship test with his
+    own Seamanship 2; he has no action, no Discipline cards and no entry in the final test."""
+    setup = {"pcs": [
+        {"id": "pc:lt", "name": "Lt", "seniority": 3, "discipline": 2, "command": 2,
+         "weapons": ["sword"]},
+        {"id": "pc:mid", "name": "Mid", "seniority": 2, "discipline": 1, "weapons": ["sword"],
+         "skills": {"seamanship": 3}},
+        {"id": "pc:rating", "name": "Rating", "seniority": 1, "discipline": 1,
+         "weapons": ["knife"], "skills": {"seamanship": 2}}],
+        "opposing_commander": {"name": "the storm", "command": 1}}
+    source = ScriptedSource(
+        "9H  9S 2S  3S 4S 5S "            # the Lt's Command (2) against Routine
+        "8C  8H 2H 3H 4H 5H 6H  2D 3D 4D "  # Mid's Seamanship: 3 + 1 card + 2 help
+        "5D  6D 7D 8D 9D  QS")            # the final test, 2 + 2 against 1
+    state, _ = ENGINE.start(ENGINE.validate_setup(setup), source)
+    state, _ = ENGINE.apply(state, "pc:lt", "skill:command", source)
+    state, _ = ENGINE.apply(state, "pc:lt", "skill:seamanship", source)
+    assert "assist:pc:mid" in [o.key for o in ENGINE.pending(state)[0].options]
+    state, _ = ENGINE.apply(state, "pc:lt", "assist:pc:mid", source)
+    state, _ = ENGINE.apply(state, "gm", "static:3", source)
+    state, _ = ENGINE.apply(state, "gm", "static:3", source)
+    decision = ENGINE.pending(state)[0]
+    assert decision.kind == "discipline.cards" and "Mid" in decision.prompt
+    state, _ = ENGINE.apply(state, "pc:lt", "1", source)
+    state, _ = ENGINE.apply(state, "pc:lt", "go", source)
+    state, events = ENGINE.apply(state, "pc:mid", "go", source)
+    assert source.cards_left == 0
+    test = next(e for e in events if e.kind == "action.draw")
+    assert test.data["pools"]["a"]["breakdown"] == {"Seamanship": 3, "Discipline cards": 1,
+                                                    "help from Rating": 2}
+    assert len(test.data["pools"]["a"]["cards"]) == 6
+    assert set(state["results"]) == {"pc:lt", "pc:mid"}
+    final = next(e for e in events if e.kind == "final.draw")
+    assert final.data["pools"]["a"]["breakdown"] == {"Command": 2, "PCs who won": 2}
+    assert ENGINE.outcome(state).result == "victory"
