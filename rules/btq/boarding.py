@@ -26,7 +26,7 @@ Each round of the boarding (BtQ L2517-2531):
    each +1 per PC of his side who won his action and -1 per PC who lost, Ship Morale -1/-3,
    the Captain's loss -2 (N18, D20). The loser may surrender (``boarding.surrender``:
    ``"surrender"`` or ``"fight_on"``); if he fights on he crosses off one box of his Crew (an
-   Injured-level hit with overflow, N19; under the setting ``boarding_command_loss =
+   Injured-level hit with overflow, N19; under the setting ``boarding_crew_loss =
    "severity"`` a hit of the winner's best success). A boarded ship whose Crew is Dead is taken; a
    boarding party whose Crew is Dead is repelled (N20). Turning the Tide succeeds when every
    defending PC won his action and the defenders won the Command test: the boarders are
@@ -514,7 +514,7 @@ def _answer_surrender(st, choice) -> list[Event]:
         return events + _end(st, "surrendered", _other(st, loser), loser)
     # N19: one box (an Injured-level hit), or the winner's best success (setting)
     level = st.get("command_level", 1) if st["setup"]["settings"][
-        "boarding_command_loss"] == "severity" else 1
+        "boarding_crew_loss"] == "severity" else 1
     events = [_hit_crew(st, loser, level, f"{name} fights on")]
     for key, result in ((_other(st, st["attacker"]), "taken"), (st["attacker"], "repelled")):
         if DamageTrack.parse(st["ships"][key]["crew"]).state == DamageState.DEAD:

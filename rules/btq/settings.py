@@ -102,7 +102,7 @@ SETTINGS: dict[str, Setting] = {
             used_by="skirmishes",
         ),
         Setting(
-            "boarding_command_loss",
+            "boarding_crew_loss",
             "The loser of a boarding's Command test who fights on crosses off",
             {"one_box": "one box of his Crew (an Injured hit)",
              "severity": "a hit of the winner's best success"},

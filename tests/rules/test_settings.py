@@ -31,7 +31,7 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("double_shot_extra", "ship-to-ship combat"),
     ("great_hardship", "ship-to-ship combat"),
     ("skirmish_morale_loss", "skirmishes"),
-    ("boarding_command_loss", "boarding actions"),
+    ("boarding_crew_loss", "boarding actions"),
     # Not applied anywhere in the app yet: the naval engine leaves the general weather out
     # (its docstring says so); character creation and character traits are not built.
     ("general_weather_in_ship_combat", ""),

@@ -193,11 +193,11 @@ def test_random_seeds_always_end(seed):
     assert ENGINE.outcome(state) is not None
 
 
-def test_setting_boarding_command_loss_by_severity():
-    """N19's option: under ``boarding_command_loss = "severity"`` the loser who fights on
+def test_setting_boarding_crew_loss_by_severity():
+    """N19's option: under ``boarding_crew_loss = "severity"`` the loser who fights on
     takes a hit of the winner's best success (here Anne's Ordinary: the same one box), and
     with a Critical a Maimed-level hit."""
-    state, _ = boarding.begin(defended(settings={"boarding_command_loss": "severity"}))
+    state, _ = boarding.begin(defended(settings={"boarding_crew_loss": "severity"}))
     state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
     state, _ = boarding.apply(state, "pc:anne", "melee", ScriptedSource(
         "7S  7H 2D 3D 4D  9S 2C   8D  8H 2S 3S 4S 5S  2H 3H 4H"))
