@@ -73,8 +73,9 @@ def skirmish_pc(character: Character, *, weapons, traits) -> dict:
 
 def boarding_ship(ship, *, crew_pool: int, officer_weapons: list[str]) -> dict:
     """A ship of a boarding: her Crew track and Ship Morale, her crew's pool in the Grand
-    Melee, and the NPCs posted aboard at an officer's station (BtQ L2526-2528) as her
-    officers, with their Command."""
+    Melee and their Command (for a ship none of whose officers stands, N23), and the NPCs
+    posted aboard at an officer's station (BtQ L2526-2528) as her officers, with their
+    Command."""
     officers = []
     for posting in ship.postings.select_related("character").all():
         npc = posting.character
@@ -85,4 +86,4 @@ def boarding_ship(ship, *, crew_pool: int, officer_weapons: list[str]) -> dict:
                          "command": npc.skill("command")})
     return {"name": ship.name, "crew": ship.tracks["crew"],
             "morale": DamageState(ship.morale_state).name.lower(), "crew_pool": crew_pool,
-            "officers": officers}
+            "command": int((ship.crew or {}).get("command", 0)), "officers": officers}

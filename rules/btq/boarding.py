@@ -56,13 +56,16 @@ What it takes from a naval state (``boarding``)::
     {"attacker": key,                      # who won the Positioning to Distance 0
      "ships": {key: {"name", "crew": "..|..|..", "morale": "healthy".."dead",
                      "crew_pool": cards of its crew in the Grand Melee (default 4),
+                     "command": the crew's Command, for her Command test when no officer
+                                of hers stands (N23; default 0),
                      "officers": [Fighter + {"post": one of POSTS, "command": int}]}},
                                            # exactly two ships, keyed as the naval state
      "pcs": [Fighter + {"ship": key, "seniority": int, "command": int, "cards": int}],
      "settings": {...}}
 
 (Fighter: :mod:`rules.btq.personal_combat`; a PC's ``cards`` are his Discipline cards of the
-battle, which join his tests, N6, N18.) Draw order per round: each PC's action in the order
+battle, which join his tests, N6, N18.) :func:`from_naval` builds it from a ``btq_naval``
+state as that engine has it today. Draw order per round: each PC's action in the order
 of ``pcs`` (its gates, Card of Fate, the PC's pool, then the crew's or the officer's), then
 the Command test (Card of Fate, the boarded ship's commander, the boarders').
 Events: ``boarding.begin``, ``boarding.round``, ``boarding.tide``, ``boarding.action``,
@@ -106,7 +109,8 @@ from rules.engine import (
 )
 from rules.random import RandomSource
 
-__all__ = ["validate", "begin", "pending", "apply", "report", "view", "BoardingEngine",
+__all__ = ["validate", "begin", "pending", "apply", "report", "view", "from_naval",
+           "BoardingEngine",
            "ENGINE", "POSTS", "CASUALTY_PENALTIES", "MAX_ROUNDS"]
 
 POSTS = ("captain", "lieutenant", "master", "gunner", "boatswain", "surgeon", "purser",
@@ -169,8 +173,9 @@ def validate(boarding: Mapping) -> dict:
     for key, ship in ships.items():
         where = f"ship {key!r}"
         if not isinstance(ship, Mapping) or set(ship) - {"name", "crew", "morale",
-                                                         "crew_pool", "officers"}:
-            raise CombatError(f"{where}: name, crew, morale, crew_pool and officers")
+                                                         "crew_pool", "command", "officers"}:
+            raise CombatError(f"{where}: name, crew, morale, crew_pool, command and "
+                              "officers")
         try:
             crew = str(DamageTrack.parse(ship.get("crew", "..|..|..")))
         except ValueError as exc:
@@ -193,6 +198,7 @@ def validate(boarding: Mapping) -> dict:
             "morale": _state_name(ship.get("morale", "healthy"), f"{where}'s Ship Morale"),
             "crew_pool": _whole(ship.get("crew_pool", DEFAULT_CREW_POOL),
                                 f"{where}'s crew pool"),
+            "command": _whole(ship.get("command", 0), f"{where}'s crew's Command"),
             "officers": sorted(officers, key=lambda o: POSTS.index(o["post"]))}
     attacker = boarding.get("attacker")
     if attacker not in out_ships:
@@ -219,6 +225,29 @@ def validate(boarding: Mapping) -> dict:
 
 
 # --- the state -----------------------------------------------------------------------------------
+
+
+def from_naval(naval: Mapping, *, attacker: str, weapons=("cutlass",),
+               crew_pool: int = DEFAULT_CREW_POOL) -> dict:
+    """The boarding sub-state of a ``btq_naval`` state whose ships have reached Distance 0
+    (its ``result["attacker"]``, or the Positioning winner's ship id, as ``attacker``): both
+    ships' names, Crew tracks and Ship Morale, each crew's Command (N23) and Grand Melee
+    pool, the PCs aboard (``pc:<id>``, their seniority, Command and Discipline cards, with
+    ``weapons``, Healthy: the naval state keeps no Health), no named officers (the naval
+    state has none). Give the result to :func:`validate`/:func:`begin`; ``KeyError`` or
+    ``ValueError`` for a state of another shape."""
+    morale = ("healthy", "injured", "maimed", "dead")
+    ships = {sid: {"name": ship["name"], "crew": ship["tracks"]["crew"],
+                   "morale": morale[int(ship["morale"])], "crew_pool": crew_pool,
+                   "command": int(ship.get("crew", {}).get("command", 0)), "officers": []}
+             for sid, ship in naval["ships"].items()}
+    cards = naval.get("discipline_cards", {})
+    pcs = [{"id": f"pc:{pid}", "name": pc["name"], "ship": pc["ship"],
+            "seniority": pc.get("seniority", 0), "command": pc.get("skills", {}).get(
+                "command", 0), "cards": int(cards.get(pid, 0)), "weapons": list(weapons)}
+           for pid, pc in naval.get("pcs", {}).items()]
+    return {"attacker": attacker, "ships": ships, "pcs": pcs,
+            "settings": dict(naval.get("settings", {}))}
 
 
 def _other(st, key) -> str:
@@ -461,7 +490,7 @@ def _command_side(st, key, who) -> Side:
         mods.append(Modifier(f"Ship Morale {morale.label}", -morale.penalty))
     if st["penalties"][key].get("command"):
         mods.append(Modifier("the Captain lost", st["penalties"][key]["command"]))
-    value = co["command"] if co else 0
+    value = co["command"] if co else st["ships"][key]["command"]
     deck = co["deck"] if co else GM_DECK
     return Side(who, Pool("command", value, tuple(mods)), deck,
                 deck_name=None if deck == GM_DECK else co["id"],

@@ -203,3 +203,24 @@ def test_setting_boarding_crew_loss_by_severity():
         "7S  7H 2D 3D 4D  9S 2C   8D  8H 2S 3S 4S 5S  2H 3H 4H"))
     state, _ = boarding.apply(state, "gm", "fight_on", SeededSource(1))
     assert boarding.report(state)["crew"]["condor"] == "..|xx|.."
+
+
+def test_the_naval_engine_s_boarding_is_fought_from_its_state():
+    """naval TV-N11 (BtQ L2512-2515): the book's Condor closes to Distance 0 and attacks;
+    the boarding sub-state built from the naval state (:func:`boarding.from_naval`) has the
+    two ships' Crew tracks and their crews' Command (N23), and is fought to its end."""
+    from rules.engine import play_scenario
+    from rules.random import ScriptedSource as Scripted
+
+    naval = get_engine("btq_naval")
+    scenario = naval.scenarios()["condor_boards_london"]
+    state, _ = play_scenario(naval, scenario, Scripted(scenario.cards))
+    outcome = naval.outcome(state)
+    assert (outcome.result, outcome.data["attacker"]) == ("boarding", "condor")
+    sub = boarding.from_naval(state, attacker=outcome.data["attacker"])
+    assert sub["ships"]["condor"]["command"] == 3 and sub["ships"]["london"]["command"] == 0
+    assert sub["ships"]["london"]["crew"] == state["ships"]["london"]["tracks"]["crew"]
+    fight, _ = boarding.begin(sub)
+    fight, _ = play_out(ENGINE, fight, SeededSource(2), max_steps=200)
+    report = boarding.report(fight)
+    assert report["result"] in ("taken", "repelled", "surrendered")
