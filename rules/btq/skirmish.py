@@ -155,7 +155,8 @@ def _state_name(value, what) -> str:
 def validate_setup(setup: dict) -> dict:
     """Check a ``btq_skirmish`` setup (module docstring) and return it normalised. Raises
     ``ValueError``: no PC, two fighters with one id, a commander who is not one of the PCs,
-    a foe with no weapon for his range, an opposing commander without a Command value."""
+    a foe's band that is no range band, an opposing commander of another shape. (A foe whose
+    weapon does not reach his range is a target who cannot shoot back.)"""
     if not isinstance(setup, Mapping):
         raise CombatError("the setup of a skirmish must be a mapping")
     unknown = sorted(set(setup) - _SETUP_KEYS)
