@@ -69,7 +69,8 @@ def new_seed() -> str:
     return str(secrets.randbits(63))
 
 
-NOUNS = {"btq_test": "test"}
+NOUNS = {"btq_test": "test", "btq_skirmish": "skirmish", "btq_personal_combat": "fight",
+         "btq_boarding": "boarding"}
 """Engine name -> what its encounters are called in texts and log kinds, if not "battle"."""
 
 
@@ -370,6 +371,9 @@ def encounter_begin(*, encounter: Encounter, user) -> Encounter:
     events = table.start(encounter.setup)
     for ship in ships:  # the enemy is no secret once she is in sight
         ship_reveal(ship=ship, actor=user)
+    begun = _ON_BEGIN.get(encounter.engine)
+    if begun is not None:
+        begun(encounter=encounter, user=user)
     table.store(encounter)
     encounter.status = Encounter.Status.ACTIVE
     encounter.started_at = timezone.now()
@@ -765,32 +769,67 @@ _COMPARED = ("kind", "text", "data", "gm_data", "visible_to", "round")
 """The fields of each recorded event a replay compares (the cards are in ``data``)."""
 
 
-def _replayed_events(encounter: Encounter, kernel: Engine) -> tuple[list[dict], dict | None]:
-    """The log rows the encounter's setup, seed, stacked cards and recorded choices produce,
-    made by the same steps as the live battle, and the final state; stops at a recorded
-    choice the rules refuse, as a row ``{"kind": "refused", "text": reason}``."""
+def _replay_steps(encounter: Encounter, kernel: Engine):
+    """Yield ``(rows, state)`` for each step of the encounter replayed from its setup, seed,
+    stacked cards and recorded choices, made by the same steps as the live battle: the start
+    and then each recorded choice (the log rows it produced and the state after it), and
+    last the ending (or cancelling) event with the final state. Stops at a recorded choice
+    the rules refuse, as a row ``{"kind": "refused", "text": reason}``."""
     table = _Table(kernel, state=None, seed=encounter.seed, rng_state=None,
                    stacked=list(encounter.stacked_cards), position=0)
     plan = copy.copy(encounter)  # its stacked decisions move, not the encounter's
     plan.stacked_choices_position = 0
     rows = _records([_opening(encounter), *table.start(encounter.setup)], round_=None)
+    last = rows[-1]["text"]
+    yield rows, table.state
     for step in encounter.choices:
         round_ = _round_of(table.state)
         try:
             events = [*_follow_stacked_choices(plan, step["kind"], step["choice"]),
                       *table.decide(step["actor"], step["choice"], step.get("by"))]
         except ValidationError as exc:
-            rows.append({"kind": "refused", "text": f"The rules refuse the recorded choice "
-                         f"{step}: {' '.join(exc.messages)}"})
-            return rows, table.state
-        rows += _records(events, round_=round_)
+            yield [{"kind": "refused", "text": f"The rules refuse the recorded choice "
+                    f"{step}: {' '.join(exc.messages)}"}], table.state
+            return
+        rows = _records(events, round_=round_)
+        last = rows[-1]["text"] if rows else last
+        yield rows, table.state
     outcome = kernel.outcome(table.state)
     if outcome is not None:
-        rows += _records([_ending(encounter, outcome, rows[-1]["text"])],
-                         round_=_round_of(table.state))
+        yield _records([_ending(encounter, outcome, last)],
+                       round_=_round_of(table.state)), table.state
     elif encounter.status == Encounter.Status.CANCELLED:
-        rows += _records([_cancelling(encounter)], round_=_round_of(table.state))
-    return rows, table.state
+        yield _records([_cancelling(encounter)], round_=_round_of(table.state)), table.state
+
+
+def _replayed_events(encounter: Encounter, kernel: Engine) -> tuple[list[dict], dict | None]:
+    """Every log row :func:`_replay_steps` produces, and the final state."""
+    rows, state = [], None
+    for step in _replay_steps(encounter, kernel):
+        rows += step[0]
+        state = step[1]
+    return rows, state
+
+
+def encounter_replay_steps(*, encounter: Encounter) -> list[tuple[list[dict], dict]]:
+    """The encounter replayed step by step through the kernel, for the step-through replay
+    page: ``[(rows, state)]``, the start, each recorded choice and the ending, each with the
+    log rows it produced (fields as :func:`encounter_replay` compares them) and the engine's
+    state after it. ``ValidationError`` while the seed is secret or for an encounter that
+    cannot be replayed, as :func:`encounter_replay`."""
+    _check_replayable(encounter)
+    return [(rows, state) for rows, state in _replay_steps(encounter, _engine(encounter.engine))]
+
+
+def _check_replayable(encounter: Encounter) -> None:
+    noun = encounter_noun(encounter)
+    if not encounter.seed_revealed:
+        raise ValidationError(f"A {noun} can be replayed once it has ended (or was called off "
+                              "after it began) and its seed is known.")
+    if not encounter.seed or encounter.terms.get("migrated"):
+        raise ValidationError(f"This {noun} was recorded before each {noun} had a seed of its "
+                              "own (its cards came from the campaign's shared source): it "
+                              "cannot be replayed.")
 
 
 def encounter_replay(*, encounter: Encounter) -> dict:
@@ -805,14 +844,7 @@ def encounter_replay(*, encounter: Encounter) -> dict:
     event's kind, "field": e.g. "data.card_of_fate", "recorded": value, "replayed":
     value}}``. A battle called off after it began replays to the point where it was
     cancelled. ``ValidationError`` while the seed is secret (``Encounter.seed_revealed``)."""
-    noun = encounter_noun(encounter)
-    if not encounter.seed_revealed:
-        raise ValidationError(f"A {noun} can be replayed once it has ended (or was called off "
-                              "after it began) and its seed is known.")
-    if not encounter.seed or encounter.terms.get("migrated"):
-        raise ValidationError(f"This {noun} was recorded before each {noun} had a seed of its "
-                              "own (its cards came from the campaign's shared source): it "
-                              "cannot be replayed.")
+    _check_replayable(encounter)
     kernel = _engine(encounter.engine)
     replayed, state = _replayed_events(encounter, kernel)
     recorded = list(encounter.events.order_by("seq").values("seq", *_COMPARED))
@@ -869,7 +901,28 @@ def _record_btq_test(encounter: Encounter, kernel: Engine, outcome, user) -> dic
     return card_test_write_back(encounter=encounter, outcome=outcome, user=user)
 
 
-_AFTER_BATTLE = {"btq_naval": _record_btq_naval, "btq_test": _record_btq_test}
+def _record_fight(encounter: Encounter, kernel: Engine, outcome, user) -> dict:
+    """Write a skirmish's, a duel's or a boarding's end back onto the sheets and ships
+    (``combat.fights.services.fight_write_back``)."""
+    from combat.fights.services import fight_write_back
+
+    return fight_write_back(encounter=encounter, outcome=outcome, user=user)
+
+
+def _fight_begun(*, encounter: Encounter, user) -> None:
+    from combat.fights.services import fight_begun
+
+    fight_begun(encounter=encounter, user=user)
+
+
+_ON_BEGIN = {name: _fight_begun for name in ("btq_skirmish", "btq_personal_combat",
+                                             "btq_boarding")}
+"""Engine name -> what the beginning of its encounter changes in the campaign (the NPCs of
+a fight are revealed): ``hook(encounter=, user=)``, in :func:`encounter_begin`'s
+transaction."""
+
+_AFTER_BATTLE = {"btq_naval": _record_btq_naval, "btq_test": _record_btq_test,
+                 **{name: _record_fight for name in _ON_BEGIN}}
 """Engine name -> what the end of its encounter changes in the campaign, beyond the log:
 ``recorder(encounter, kernel, outcome, user)``, which may return ``{"summary", "data"}`` for
 the log entry of the end: what was written back, in words (instead of the outcome's

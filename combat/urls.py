@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from combat import streams, views
+from combat import replay_views, streams, views
+from combat.fights import views as fights
 
 app_name = "combat"
 
@@ -17,4 +18,7 @@ urlpatterns = [
     path("<int:pk>/cancel/", views.encounter_cancel, name="cancel"),
     path("<int:pk>/act/", views.encounter_act, name="act"),
     path("<int:pk>/resolve/", views.encounter_resolve_rest, name="resolve"),
+    path("campaign/<int:campaign_id>/new/<slug:kind>/", fights.fight_new, name="fight_new"),
+    path("<int:pk>/replay/", replay_views.encounter_replay_page, name="replay"),
+    path("<int:pk>/replay.json", replay_views.encounter_replay_json, name="replay_json"),
 ]

@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/", include("characters.api")),
     path("api/", include("ships.api")),
     path("api/", include("combat.api")),
+    path("api/", include("combat.fights.api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -1,5 +1,8 @@
 """Imports every encounter engine package so that each registers itself with
 :mod:`rules.engine`. Add a new engine's module here."""
 
+import rules.btq.boarding  # noqa: F401
 import rules.btq.naval  # noqa: F401
+import rules.btq.personal_combat  # noqa: F401
+import rules.btq.skirmish  # noqa: F401
 import rules.btq.table  # noqa: F401

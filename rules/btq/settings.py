@@ -94,6 +94,23 @@ SETTINGS: dict[str, Setting] = {
             used_by="ship-to-ship combat",
         ),
         Setting(
+            "skirmish_morale_loss",
+            "A lost skirmish costs Ship Morale a level",
+            {"always": "always, as written", "with_crew": "only when fought with the crew"},
+            "always",
+            "btq_missions A8; BtQ L1688-1690",
+            used_by="skirmishes",
+        ),
+        Setting(
+            "boarding_crew_loss",
+            "The loser of a boarding's Command test who fights on crosses off",
+            {"one_box": "one box of his Crew (an Injured hit)",
+             "severity": "a hit of the winner's best success"},
+            "one_box",
+            "btq_naval N19; BtQ L2530",
+            used_by="boarding actions",
+        ),
+        Setting(
             "great_hardship",
             "The optional rule Overcoming Great Hardship",
             {False: "not used", True: "used"},

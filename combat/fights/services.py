@@ -1,0 +1,125 @@
+"""Use cases of the fights of men: prepare one (an encounter of ``btq_skirmish``,
+``btq_personal_combat`` or ``btq_boarding``), reveal its NPCs when it begins, and write its
+end back to the campaign: Health onto the sheets (``characters.services``), Ship Morale and
+the boarded Crew onto the ships (``ships.services``), and the campaign log (the journal),
+through ``combat.services``, which calls :func:`fight_write_back` when the fight ends and
+:func:`fight_begun` when it begins."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from characters.models import Character
+from characters.services import character_damage_set, character_reveal
+from combat.models import Encounter
+from combat.services import encounter_create
+from rules.btq.characters import DamageState
+from ships.models import Ship
+from ships.services import ship_morale_set, ship_record_battle
+
+ENGINES = ("btq_skirmish", "btq_personal_combat", "btq_boarding")
+NOUNS = {"btq_skirmish": "skirmish", "btq_personal_combat": "fight", "btq_boarding": "boarding"}
+"""What each is called in the texts people read (``combat.services.NOUNS``)."""
+
+
+@transaction.atomic
+def fight_create(*, campaign, user, engine: str, setup: dict, title: str, characters=(),
+                 ships=()) -> Encounter:
+    """A new fight of ``engine`` (one of :data:`ENGINES`) in ``campaign``, not begun
+    (GMs only; ``combat.services.encounter_create``, whose refusals it passes on).
+    ``characters`` are the campaign's characters who fight, kept in the encounter's
+    ``terms`` (``{"characters": [pk]}``) for the write-back; ``ships`` (a boarding's) are
+    held for this fight as a battle holds them."""
+    if engine not in ENGINES:
+        raise ValueError(f"{engine!r} is not a fight of men")
+    encounter = encounter_create(campaign=campaign, user=user, engine=engine, setup=setup,
+                                 title=title, ships=ships)
+    encounter.terms = {"characters": sorted({c.pk for c in characters})}
+    encounter.save(update_fields=["terms"])
+    return encounter
+
+
+def fight_begun(*, encounter: Encounter, user) -> None:
+    """The NPCs of a fight that begins are shown to the players from now on (their names and
+    ranks only), as an opponent of a card test is (``characters.services.character_reveal``).
+    Called by ``combat.services.encounter_begin`` in its transaction."""
+    for npc in Character.objects.filter(pk__in=encounter.terms.get("characters", []),
+                                        kind=Character.Kind.NPC):
+        character_reveal(character=npc, actor=user)
+
+
+def _pk(fighter_id: str) -> int | None:
+    _, _, pk = fighter_id.partition(":")
+    return int(pk) if pk.isdigit() else None
+
+
+def fight_write_back(*, encounter: Encounter, outcome, user) -> dict:
+    """Write a finished fight back (``combat.services`` calls it in the transaction that
+    ends the fight): each character's Health as the fight left it, unless the sheet is worse
+    already (the GM may have changed it meanwhile; a fight heals nobody: BtQ L1361-1400),
+    through ``characters.services.character_damage_set``; a lost skirmish's Ship Morale onto
+    the commanding officer's ship (BtQ L1688-1690); a boarding's Crew tracks and Ship Morale
+    onto the two ships (BtQ L2528-2531; N18). Returns the log entry's ``summary`` (the
+    outcome, and the sheets changed, in words) and ``data`` (``changes``: who, area, from,
+    to)."""
+    data = outcome.data or {}
+    wanted = {_pk(fid): final for fid, final in data.get("fighters", {}).items()
+              if _pk(fid) is not None}
+    known = set(encounter.terms.get("characters", []))
+    changes = []
+    characters = Character.objects.select_for_update().filter(
+        pk__in=[pk for pk in wanted if pk in known], campaign=encounter.campaign).order_by("pk")
+    for character in characters:
+        final = DamageState[wanted[character.pk]["health"].upper()]
+        before = DamageState(character.health_state)
+        if final > before:
+            character_damage_set(character=character, area="health", state=final)
+            changes.append({"who": character.title, "area": "Health", "from": before.label,
+                            "to": final.label})
+    if encounter.engine == "btq_skirmish":
+        changes += _skirmish_morale(encounter, data, user)
+    elif encounter.engine == "btq_boarding":
+        changes += _boarding_ships(encounter, data, user)
+    said = "".join(f" {c['who']}'s {c['area']}: {c['from']} → {c['to']}." for c in changes)
+    return {"summary": f"{outcome.summary}{said}", "data": {"changes": changes}}
+
+
+def _skirmish_morale(encounter, data, user) -> list[dict]:
+    morale = data.get("ship_morale") or {}
+    if morale.get("from") == morale.get("to"):
+        return []
+    commander = encounter.setup.get("commander")
+    pk = _pk(commander or "")
+    co = Character.objects.filter(pk=pk, campaign=encounter.campaign).first()
+    ship = co.ship if co else None
+    if ship is None:
+        return []
+    ship = Ship.objects.select_for_update().get(pk=ship.pk)
+    before = DamageState(ship.morale_state)
+    after = max(before, DamageState[morale["to"].upper()])
+    if after == before:
+        return []
+    ship_morale_set(ship=ship, state=after, actor=user,
+                    note=f"{ship}'s Ship Morale: {before.label} → {after.label} (the skirmish "
+                         f"“{encounter.title}” was lost).")
+    return [{"who": ship.display_name, "area": "Ship Morale", "from": before.label,
+             "to": after.label}]
+
+
+def _boarding_ships(encounter, data, user) -> list[dict]:
+    changes = []
+    ships = {str(s.pk): s for s in encounter.ships.all()}
+    for key, crew in (data.get("crew") or {}).items():
+        ship = ships.get(key)
+        if ship is None:
+            continue
+        morale = DamageState[data["morale"][key].upper()]
+        before = DamageState(ship.morale_state)
+        if crew == ship.tracks["crew"] and morale == before:
+            continue
+        ship_record_battle(ship=ship, tracks={**ship.tracks, "crew": crew},
+                           morale=max(morale, before), actor=user,
+                           note=f"{ship}, after “{encounter.title}”: Crew {crew}.")
+        changes.append({"who": ship.display_name, "area": "Crew", "from": ship.tracks["crew"],
+                        "to": crew})
+    return changes

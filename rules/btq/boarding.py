@@ -1,0 +1,686 @@
+"""Boarding: two ships at Distance 0 fight it out as a skirmish (BtQ L2512-2533;
+``rules/btq_naval.md`` §4.14-4.16, N18-N21), as pure functions over a sub-state that the
+naval engine can embed, and the standalone encounter engine ``"btq_boarding"`` over them.
+
+Each round of the boarding (BtQ L2517-2531):
+
+1. Turning the Tide (BtQ L2531-2533): if PCs defend the boarded ship, their commanding
+   officer may declare at the start of the round that the crew drive for the enemy ship
+   (decision ``boarding.tide``: ``"drive"`` or ``"hold"``).
+2. Each PC chooses his action (``boarding.action``, by his own player):
+   ``"melee"``, the Grand Melee: a combat test (hand to hand, the PC's best melee weapon)
+   against the enemy's crew, a GM pool of the ship's ``crew_pool`` cards; the PC's best
+   success is a hit on the enemy ship's Crew track, the crew's best a hit on his own
+   ship's Crew track, not on him (BtQ L2517-2519; N21). ``"officers:<id>"``, Attack the
+   Officers, for the attackers only: this round he fights through to the officer, as the
+   Grand Melee but his hits do no harm to the enemy's Crew (BtQ L2519-2522); next round
+   (``"duel:<id>"``) the two fight one on one and the wounds fall on them (BtQ
+   L2522-2524; :func:`rules.btq.personal_combat.clash`). A PC wins his action as the D2
+   victor of his test (N18).
+3. Command casualties (BtQ L2526-2528): an officer Maimed or killed hands his post down:
+   the Captain's ship then makes its Command tests at -2, the Gunner's its Broadside! and
+   gun repair tests at -2, the Master's its Positioning tests at -2 (``penalties``).
+4. The end-of-round Command test (BtQ L2528-2531): the highest-ranking officer still
+   standing on the boarded ship against the commander of the boarding party (a PC, by
+   seniority, where there are any, else the ship's officers in the order of :data:`POSTS`),
+   each +1 per PC of his side who won his action and -1 per PC who lost, Ship Morale -1/-3,
+   the Captain's loss -2 (N18, D20). The loser may surrender (``boarding.surrender``:
+   ``"surrender"`` or ``"fight_on"``); if he fights on he crosses off one box of his Crew (an
+   Injured-level hit with overflow, N19; under the setting ``boarding_crew_loss =
+   "severity"`` a hit of the winner's best success). A boarded ship whose Crew is Dead is taken; a
+   boarding party whose Crew is Dead is repelled (N20). Turning the Tide succeeds when every
+   defending PC won his action and the defenders won the Command test: the boarders are
+   boarded in turn, in addition to the round's damage.
+
+The ship that loses the boarding takes one level of Ship Morale (N18, N22).
+
+The sub-state API, for ``rules/btq/naval.py`` to embed (no other module is needed)::
+
+    sub = validate(boarding)        # ValueError with a reason
+    state, events = begin(sub)      # no card drawn yet
+    pending(state) -> [Decision]    # the same Decision objects as rules.engine
+    state, events = apply(state, actor, choice, source)
+    report(state) -> {"result": "continuing" | "taken" | "repelled" | "surrendered"
+                                | "broken_off",
+                      "attacker": key (who boards now; Turning the Tide swaps it),
+                      "winner": key | None, "loser": key | None,
+                      "crew": {key: track text}, "morale": {key: "healthy".."dead"},
+                      "penalties": {key: {"command": -2, "broadside": -2, "gun_repair": -2,
+                                          "positioning": -2}},
+                      "casualties": [{"id", "name", "ship", "post", "health"}],
+                      "fighters": {id: {"name", "health_before", "health", "unconscious",
+                                        "scratch", "cheat_death"}}}
+
+What it takes from a naval state (``boarding``)::
+
+    {"attacker": key,                      # who won the Positioning to Distance 0
+     "ships": {key: {"name", "crew": "..|..|..", "morale": "healthy".."dead",
+                     "crew_pool": cards of its crew in the Grand Melee (default 4),
+                     "command": the crew's Command, for her Command test when no officer
+                                of hers stands (N23; default 0),
+                     "officers": [Fighter + {"post": one of POSTS, "command": int}]}},
+                                           # exactly two ships, keyed as the naval state
+     "pcs": [Fighter + {"ship": key, "seniority": int, "command": int, "cards": int}],
+     "settings": {...}}
+
+(Fighter: :mod:`rules.btq.personal_combat`; a PC's ``cards`` are his Discipline cards of the
+battle, which join his tests, N6, N18.) :func:`from_naval` builds it from a ``btq_naval``
+state as that engine has it today. Draw order per round: each PC's action in the order
+of ``pcs`` (its gates, Card of Fate, the PC's pool, then the crew's or the officer's), then
+the Command test (Card of Fate, the boarded ship's commander, the boarders').
+Events: ``boarding.begin``, ``boarding.round``, ``boarding.tide``, ``boarding.action``,
+``boarding.draw``, ``boarding.crew``, ``combat.wound``, ``boarding.casualty``,
+``boarding.command``, ``boarding.surrender``, ``boarding.end``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+
+from rules.btq.characters import DamageState
+from rules.btq.personal_combat import (
+    MELEE,
+    WEAPONS,
+    CombatError,
+    awaited,
+    best_weapon,
+    clash,
+    draw_events,
+    fighter,
+    public_fighter,
+    usable,
+    wound,
+)
+from rules.btq.settings import resolve
+from rules.btq.ships import DamageTrack
+from rules.btq.tests import Modifier, Pool, Side, SuccessLevel, contested_test, damage_after
+from rules.cards import GM_DECK
+from rules.engine import (
+    GM,
+    Decision,
+    Event,
+    Option,
+    Outcome,
+    Scenario,
+    State,
+    load_scenarios,
+    register,
+)
+from rules.random import RandomSource
+
+__all__ = ["validate", "begin", "pending", "apply", "report", "view", "from_naval",
+           "BoardingEngine",
+           "ENGINE", "POSTS", "CASUALTY_PENALTIES", "MAX_ROUNDS"]
+
+POSTS = ("captain", "lieutenant", "master", "gunner", "boatswain", "surgeon", "purser",
+         "carpenter", "marine", "midshipman", "mate")
+"""The officers' posts in the order command passes down (BtQ L2526-2528; A15)."""
+CASUALTY_PENALTIES = {"captain": {"command": -2}, "gunner": {"broadside": -2, "gun_repair": -2},
+                      "master": {"positioning": -2}}
+"""Command casualties (BtQ L2526-2528): the post -> the ship's tests that lose two cards."""
+DEFAULT_CREW_POOL = 4
+"""The crew's cards in the Grand Melee when the naval state gives none: the cutlass, the
+sailor's weapon (BtQ L1611); the book sets no number (a reading)."""
+MAX_ROUNDS = 40
+"""Safeguard, not a rule: every decided round crosses a box off a Crew, so a boarding ends
+long before; only a run of stalemated Command tests could reach it."""
+
+_PC_KEYS = frozenset({"ship", "seniority", "command", "cards"})
+_OFFICER_KEYS = frozenset({"post", "command"})
+
+
+_NO_ARTICLE = frozenset({"HMS", "HM", "USS", "The", "La", "Le", "Les", "El", "Il"})
+
+
+def _the(name: str) -> str:
+    """A ship's name in a sentence: "the Condor", but "HMS London"."""
+    return name if name.split()[0] in _NO_ARTICLE else f"the {name}"
+
+
+def _The(name: str) -> str:  # noqa: N802 (the capital is the point)
+    """:func:`_the` at the start of a sentence."""
+    text = _the(name)
+    return text[:1].upper() + text[1:]
+
+
+def _whole(value, what, low=0, high=30):
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise CombatError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _state_name(value, what) -> str:
+    if isinstance(value, str) and value.upper() in DamageState.__members__:
+        return value.lower()
+    raise CombatError(f"{what} must be healthy, injured, maimed or dead, not {value!r}")
+
+
+def validate(boarding: Mapping) -> dict:
+    """The boarding sub-state normalised (module docstring); ``ValueError`` with the reason:
+    not two ships, an attacker that is neither, a Crew track that is not one, a PC on no
+    ship or without a hand-to-hand weapon, an officer of an unknown post, one id twice."""
+    if not isinstance(boarding, Mapping):
+        raise CombatError("a boarding is a mapping")
+    unknown = sorted(set(boarding) - {"attacker", "ships", "pcs", "settings"})
+    if unknown:
+        raise CombatError(f"unknown boarding key {unknown[0]!r}")
+    ships = boarding.get("ships")
+    if not isinstance(ships, Mapping) or len(ships) != 2:
+        raise CombatError("a boarding is fought between two ships")
+    out_ships = {}
+    ids = []
+    for key, ship in ships.items():
+        where = f"ship {key!r}"
+        if not isinstance(ship, Mapping) or set(ship) - {"name", "crew", "morale",
+                                                         "crew_pool", "command", "officers"}:
+            raise CombatError(f"{where}: name, crew, morale, crew_pool, command and "
+                              "officers")
+        try:
+            crew = str(DamageTrack.parse(ship.get("crew", "..|..|..")))
+        except ValueError as exc:
+            raise CombatError(f"{where}: {exc}") from None
+        officers = []
+        for i, data in enumerate(ship.get("officers") or []):
+            o = fighter(data, f"{where}'s officer {i + 1}", extra=_OFFICER_KEYS)
+            if data.get("post") not in POSTS:
+                raise CombatError(f"{where}'s officer {o['name']}: post must be one of "
+                                  f"{', '.join(POSTS)}")
+            o.update(post=data["post"], command=_whole(data.get("command", 2),
+                                                       f"{o['name']}'s Command"))
+            officers.append(o)
+            ids.append(o["id"])
+        name = ship.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise CombatError(f"{where} needs a name")
+        out_ships[str(key)] = {
+            "name": name.strip(), "crew": crew,
+            "morale": _state_name(ship.get("morale", "healthy"), f"{where}'s Ship Morale"),
+            "crew_pool": _whole(ship.get("crew_pool", DEFAULT_CREW_POOL),
+                                f"{where}'s crew pool"),
+            "command": _whole(ship.get("command", 0), f"{where}'s crew's Command"),
+            "officers": sorted(officers, key=lambda o: POSTS.index(o["post"]))}
+    attacker = boarding.get("attacker")
+    if attacker not in out_ships:
+        raise CombatError("the attacker must be one of the two ships")
+    pcs = []
+    for i, data in enumerate(boarding.get("pcs") or []):
+        where = f"PC {i + 1}"
+        pc = fighter(data, where, extra=_PC_KEYS)
+        if data.get("ship") not in out_ships:
+            raise CombatError(f"{where} ({pc['name']}) must be aboard one of the two ships")
+        if not [w for w in pc["weapons"] if usable(w, MELEE)]:
+            raise CombatError(f"{pc['name']} needs a hand-to-hand weapon to board "
+                              "(A5: only melee at Distance 0)")
+        pc.update(ship=data["ship"], seniority=_whole(data.get("seniority", 0),
+                                                      f"{where}'s seniority", 0, 99),
+                  command=_whole(data.get("command", 0), f"{where}'s Command"),
+                  cards=_whole(data.get("cards", 0), f"{where}'s Discipline cards"))
+        pcs.append(pc)
+        ids.append(pc["id"])
+    if len(set(ids)) != len(ids):
+        raise CombatError("every PC and officer needs an id of his own")
+    return {"attacker": attacker, "ships": out_ships, "pcs": pcs,
+            "settings": resolve(dict(boarding.get("settings") or {}))}
+
+
+# --- the state -----------------------------------------------------------------------------------
+
+
+def from_naval(naval: Mapping, *, attacker: str, weapons=("cutlass",),
+               crew_pool: int = DEFAULT_CREW_POOL) -> dict:
+    """The boarding sub-state of a ``btq_naval`` state whose ships have reached Distance 0
+    (its ``result["attacker"]``, or the Positioning winner's ship id, as ``attacker``): both
+    ships' names, Crew tracks and Ship Morale, each crew's Command (N23) and Grand Melee
+    pool, the PCs aboard (``pc:<id>``, their seniority, Command and Discipline cards, with
+    ``weapons``, Healthy: the naval state keeps no Health), no named officers (the naval
+    state has none). Give the result to :func:`validate`/:func:`begin`; ``KeyError`` or
+    ``ValueError`` for a state of another shape."""
+    morale = ("healthy", "injured", "maimed", "dead")
+    ships = {sid: {"name": ship["name"], "crew": ship["tracks"]["crew"],
+                   "morale": morale[int(ship["morale"])], "crew_pool": crew_pool,
+                   "command": int(ship.get("crew", {}).get("command", 0)), "officers": []}
+             for sid, ship in naval["ships"].items()}
+    cards = naval.get("discipline_cards", {})
+    pcs = [{"id": f"pc:{pid}", "name": pc["name"], "ship": pc["ship"],
+            "seniority": pc.get("seniority", 0), "command": pc.get("skills", {}).get(
+                "command", 0), "cards": int(cards.get(pid, 0)), "weapons": list(weapons)}
+           for pid, pc in naval.get("pcs", {}).items()]
+    return {"attacker": attacker, "ships": ships, "pcs": pcs,
+            "settings": dict(naval.get("settings", {}))}
+
+
+def _other(st, key) -> str:
+    return next(k for k in st["ships"] if k != key)
+
+
+def _standing(f) -> bool:
+    return f["health"] not in ("maimed", "dead") and not f["unconscious"]
+
+
+def _pcs_of(st, key) -> list[dict]:
+    return [st["fighters"][p["id"]] for p in st["setup"]["pcs"] if p["ship"] == key]
+
+
+def _officers_of(st, key) -> list[dict]:
+    return [st["fighters"][o["id"]] for o in st["setup"]["ships"][key]["officers"]]
+
+
+def commander(st, key) -> dict | None:
+    """Who commands ship ``key`` now: its PC of highest seniority still standing, else its
+    officer first in :data:`POSTS` still standing (BtQ L2526-2529), else ``None``."""
+    pcs = sorted((p for p in _pcs_of(st, key) if _standing(p)), key=lambda p: -p["seniority"])
+    if pcs:
+        return pcs[0]
+    return next((o for o in _officers_of(st, key) if _standing(o)), None)
+
+
+def _controller(st, key) -> str:
+    co = commander(st, key)
+    return co["controller"] if co is not None else GM
+
+
+def begin(sub: Mapping) -> tuple[State, list[Event]]:
+    """The boarding begins from a :func:`validate` d sub-state: round 1 awaits its first
+    decision. No card is drawn."""
+    sub = validate(sub)
+    fighters = {p["id"]: p for p in sub["pcs"]}
+    for ship in sub["ships"].values():
+        fighters.update({o["id"]: o for o in ship["officers"]})
+    st = {"setup": sub, "ships": copy.deepcopy(sub["ships"]), "attacker": sub["attacker"],
+          "fighters": fighters, "round": 0, "phase": "tide", "drive": False, "actions": {},
+          "results": {}, "through": {}, "penalties": {k: {} for k in sub["ships"]},
+          "casualties": [], "loser": None, "result": None, "winner": None}
+    a, b = sub["attacker"], _other(st, sub["attacker"])
+    events = [Event("boarding.begin", f"{_The(st['ships'][a]['name'])} boards "
+                    f"{_the(st['ships'][b]['name'])}: her men swing over, and "
+                    f"{_the(st['ships'][b]['name'])} repels boarders.", {"attacker": a})]
+    events += _new_round(st)
+    return st, events
+
+
+def _new_round(st) -> list[Event]:
+    st["round"] += 1
+    st["actions"], st["results"], st["drive"] = {}, {}, False
+    st["phase"] = "tide" if any(_standing(p) for p in _pcs_of(st, _other(st, st["attacker"]))) \
+        else "actions"
+    return [Event("boarding.round", f"Boarding, round {st['round']}.", {"round": st["round"]})]
+
+
+def _acting(st) -> list[str]:
+    return [p["id"] for p in st["setup"]["pcs"] if _standing(st["fighters"][p["id"]])
+            or st["fighters"][p["id"]]["health"] == "maimed"
+            and not st["fighters"][p["id"]]["unconscious"]]
+
+
+def _action_options(st, pid) -> tuple[Option, ...]:
+    pc = st["fighters"][pid]
+    options = [Option("melee", "The Grand Melee")]
+    target = st["through"].get(pid)
+    if target and _standing(st["fighters"][target]):
+        options.insert(0, Option(f"duel:{target}",
+                                 f"Fight {st['fighters'][target]['name']} one on one"))
+    if pc["ship"] == st["attacker"]:
+        for o in _officers_of(st, _other(st, pc["ship"])):
+            if _standing(o) and o["id"] != target:
+                options.append(Option(f"officers:{o['id']}",
+                                      f"Fight through to {o['name']} ({o['post']})"))
+    return tuple(options)
+
+
+def pending(state: State) -> list[Decision]:
+    """The one decision the boarding waits for (module docstring); none once it is over."""
+    st = state
+    if st["result"] is not None:
+        return []
+    if st["phase"] == "tide":
+        key = _other(st, st["attacker"])
+        co = commander(st, key)
+        return [Decision(co["controller"], "boarding.tide",
+                         f"Do {_the(st['ships'][key]['name'])}'s men drive for the enemy "
+                         "ship this round?",
+                         (Option("hold", "Repel the boarders"),
+                          Option("drive", "Drive for the enemy ship (Turning the Tide)")),
+                         "hold")]
+    if st["phase"] == "actions" and not _acting(st):
+        return [Decision(GM, "boarding.round", "No PC fights this round: turn the cards of "
+                         "the Command test?", (Option("go", "Turn the cards"),), "go")]
+    if st["phase"] == "actions":
+        pid = next(p for p in _acting(st) if p not in st["actions"])
+        options = _action_options(st, pid)
+        return [Decision(st["fighters"][pid]["controller"], "boarding.action",
+                         "Which action this round?", options,
+                         options[0].key)]
+    if st["phase"] == "surrender":
+        key = st["loser"]
+        return [Decision(_controller(st, key), "boarding.surrender",
+                         f"{_The(st['ships'][key]['name'])} lost the Command test: "
+                         "surrender her, or fight on and lose a box of her Crew?",
+                         (Option("fight_on", "Fight on"), Option("surrender", "Surrender")),
+                         "fight_on")]
+    return []
+
+
+def apply(state: State, actor: str, choice: str, source: RandomSource
+          ) -> tuple[State, list[Event]]:
+    """Take the awaited decision and play on to the next. ``IllegalAction`` (nothing
+    changed) for the wrong actor or a choice not offered."""
+    decision = awaited(pending(state), actor)
+    decision.option(choice)
+    st = copy.deepcopy(state)
+    events: list[Event] = []
+    if decision.kind == "boarding.tide":
+        st["drive"] = choice == "drive"
+        if st["drive"]:
+            co = commander(st, _other(st, st["attacker"]))
+            events.append(Event("boarding.tide", f"{co['name']} declares that the crew will "
+                                "drive for the enemy ship.", {"drive": True}))
+        st["phase"] = "actions"
+    elif decision.kind == "boarding.round":
+        events += _command_test(st, source)
+    elif decision.kind == "boarding.action":
+        pid = next(p for p in _acting(st) if p not in st["actions"])
+        st["actions"][pid] = choice
+        events.append(Event("boarding.action", f"{st['fighters'][pid]['name']}: "
+                            f"{decision.option(choice).label}.", {"who": pid, "action": choice}))
+        if len(st["actions"]) == len(_acting(st)):
+            for p in list(st["actions"]):
+                events += _fight(st, p, source)
+            events += _command_test(st, source)
+    else:
+        events += _answer_surrender(st, choice)
+    return st, events
+
+
+def _crew_foe(st, key) -> dict:
+    ship = st["ships"][key]
+    return {"id": f"crew:{key}", "name": f"{_the(ship['name'])}'s crew", "deck": GM_DECK,
+            "secret": True, "health": "healthy", "unconscious": False, "traits": {},
+            "weapons": ["cutlass"], "scratch": False, "cheat_death": 0, "guts": 1}
+
+
+def _hit_crew(st, key, level, why) -> Event:
+    ship = st["ships"][key]
+    before = DamageTrack.parse(ship["crew"])
+    after = before.hit(level)
+    ship["crew"] = str(after)
+    return Event("boarding.crew", f"{why}: {_the(ship['name'])}'s Crew takes "
+                 f"{'an' if level == 1 else 'a'} {SuccessLevel(level).name.capitalize()} hit"
+                 f"{' and is Dead' if after.state == DamageState.DEAD else ''}.",
+                 {"ship": key, "track": str(after), "level": level})
+
+
+def _fight(st, pid, source) -> list[Event]:
+    pc = st["fighters"][pid]
+    choice = st["actions"][pid]
+    own, enemy = pc["ship"], _other(st, pc["ship"])
+    weapon = best_weapon(pc, MELEE)
+    extra = (("Discipline cards", pc["cards"]),) if pc["cards"] else ()
+    kind, _, target = choice.partition(":")
+    if kind == "duel":
+        foe = st["fighters"][target]
+        foe_weapon = best_weapon(foe, MELEE) if any(usable(w, MELEE) for w in foe["weapons"]) \
+            else "brawl"
+        result, events = clash(pc, weapon, foe, foe_weapon, source, extra_a=extra,
+                               settings=st["setup"]["settings"], kind="boarding.draw",
+                               what=f"{pc['name']} fights {foe['name']} one on one")
+        for victim, attacker, w in ((target, pid, weapon), (pid, target, foe_weapon)):
+            level = result.levels[attacker]
+            if level:
+                before = st["fighters"][victim]["health"]
+                st["fighters"][victim], text = wound(st["fighters"][victim], level,
+                                                     brawl=WEAPONS[w].brawl)
+                events.append(Event("combat.wound", text, {
+                    "who": victim, "level": SuccessLevel(level).name.lower(), "from": before,
+                    "to": st["fighters"][victim]["health"]}))
+        st["through"].pop(pid, None)
+        events += _casualty(st, target)
+    else:
+        foe = _crew_foe(st, enemy)
+        pool = st["ships"][enemy]["crew_pool"]
+        crew_extra = (("the crew", pool - 4),) if pool != 4 else ()
+        what = (f"{pc['name']} fights through to {st['fighters'][target]['name']}"
+                if kind == "officers" else f"{pc['name']} in the Grand Melee")
+        result, events = clash(pc, weapon, foe, "cutlass", source, extra_a=extra,
+                               extra_b=crew_extra, settings=st["setup"]["settings"],
+                               kind="boarding.draw", what=what)
+        dealt, taken = result.levels[pid], result.levels[foe["id"]]
+        if dealt and kind == "melee":
+            events.append(_hit_crew(st, enemy, dealt, f"{pc['name']} cuts into the enemy"))
+        if taken:
+            events.append(_hit_crew(st, own, taken, f"{pc['name']}'s foes hurt his men"))
+        if kind == "officers":
+            st["through"][pid] = target
+    won = result.winner == pid
+    st["results"][pid] = "won" if won else "lost"
+    return events
+
+
+def _casualty(st, oid) -> list[Event]:
+    o = st["fighters"][oid]
+    if o["health"] not in ("maimed", "dead") or any(c["id"] == oid for c in st["casualties"]):
+        return []
+    key = next(k for k, s in st["setup"]["ships"].items()
+               if any(x["id"] == oid for x in s["officers"]))
+    st["casualties"].append({"id": oid, "name": o["name"], "ship": key, "post": o["post"],
+                             "health": o["health"]})
+    penalty = CASUALTY_PENALTIES.get(o["post"], {})
+    st["penalties"][key].update(penalty)
+    text = f"{o['name']}, {_the(st['ships'][key]['name'])}'s {o['post']}, is down."
+    if penalty:
+        tests = {"command": "Command", "broadside": "Broadside!", "gun_repair": "gun repair",
+                 "positioning": "Positioning"}
+        text += " His mate takes over: " + ", ".join(tests[t] for t in penalty) + \
+            " tests at -2."
+    return [Event("boarding.casualty", text, {"who": oid, "ship": key, "post": o["post"],
+                                              "penalties": penalty})]
+
+
+def _command_side(st, key, who) -> Side:
+    co = commander(st, key)
+    won = sum(1 for p in _pcs_of(st, key) if st["results"].get(p["id"]) == "won")
+    lost = sum(1 for p in _pcs_of(st, key) if st["results"].get(p["id"]) == "lost")
+    mods = []
+    if won:
+        mods.append(Modifier("PCs who won", won))
+    if lost:
+        mods.append(Modifier("PCs who lost", -lost))
+    morale = DamageState[st["ships"][key]["morale"].upper()]
+    if morale in (DamageState.INJURED, DamageState.MAIMED):
+        mods.append(Modifier(f"Ship Morale {morale.label}", -morale.penalty))
+    if st["penalties"][key].get("command"):
+        mods.append(Modifier("the Captain lost", st["penalties"][key]["command"]))
+    value = co["command"] if co else st["ships"][key]["command"]
+    deck = co["deck"] if co else GM_DECK
+    return Side(who, Pool("command", value, tuple(mods)), deck,
+                deck_name=None if deck == GM_DECK else co["id"],
+                secret=co is None or co["secret"])
+
+
+def _command_test(st, source) -> list[Event]:
+    att = st["attacker"]
+    boarded = _other(st, att)
+    sides = {boarded: _command_side(st, boarded, f"ship:{boarded}"),
+             att: _command_side(st, att, f"ship:{att}")}
+    names = {}
+    secret = set()
+    for key, side in sides.items():
+        co = commander(st, key)
+        names[side.who] = co["name"] if co else f"{_the(st['ships'][key]['name'])}'s crew"
+        if side.secret:
+            secret.add(side.who)
+    record = contested_test(sides[boarded], sides[att], source, st["setup"]["settings"],
+                            intent="the end-of-round Command test")
+    events = draw_events("boarding.command", record, names, secret,
+                         what=f"The Command test, {names[sides[boarded].who]} against "
+                              f"{names[sides[att].who]}")
+    if record.outcome == "stalemate":
+        events.append(Event("boarding.command", "Neither commander gains the upper hand: "
+                            "nobody loses a box this round.", {"loser": None}))
+        return events + _next(st)
+    winner = boarded if record.winner == sides[boarded].who else att
+    loser = _other(st, winner)
+    st["loser"] = loser
+    st["command_level"] = int(record.result)
+    if st["drive"] and winner == boarded and all(
+            st["results"].get(p["id"]) == "won" for p in _pcs_of(st, boarded)):
+        st["attacker"] = boarded
+        events.append(Event("boarding.tide", f"The tide has turned: "
+                            f"{_the(st['ships'][boarded]['name'])}'s men carry the fight aboard "
+                            f"{_the(st['ships'][att]['name'])}, who are boarded in turn.",
+                            {"attacker": boarded}))
+    events.append(Event("boarding.command", f"{_The(st['ships'][loser]['name'])}"
+                        " loses the Command test.", {"loser": loser}))
+    st["phase"] = "surrender"
+    return events
+
+
+def _answer_surrender(st, choice) -> list[Event]:
+    loser = st["loser"]
+    name = _The(st["ships"][loser]["name"])
+    if choice == "surrender":
+        events = [Event("boarding.surrender", f"{name} surrenders.", {"ship": loser})]
+        return events + _end(st, "surrendered", _other(st, loser), loser)
+    # N19: one box (an Injured-level hit), or the winner's best success (setting)
+    level = st.get("command_level", 1) if st["setup"]["settings"][
+        "boarding_crew_loss"] == "severity" else 1
+    events = [_hit_crew(st, loser, level, f"{name} fights on")]
+    for key, result in ((_other(st, st["attacker"]), "taken"), (st["attacker"], "repelled")):
+        if DamageTrack.parse(st["ships"][key]["crew"]).state == DamageState.DEAD:
+            return events + _end(st, result, _other(st, key), key)
+    return events + _next(st)
+
+
+def _next(st) -> list[Event]:
+    if st["round"] >= MAX_ROUNDS:
+        return _end(st, "broken_off", None, None)
+    return _new_round(st)
+
+
+def _end(st, result, winner, loser) -> list[Event]:
+    st["result"], st["winner"], st["loser"], st["phase"] = result, winner, loser, "done"
+    text = {"taken": "{l} is taken.", "repelled": "The boarders are repelled: {l}'s crew is "
+            "spent.", "surrendered": "{l} has surrendered.",
+            "broken_off": "The ships break apart: the boarding is over."}[result]
+    ship_name = _the(st["ships"][loser]["name"]) if loser else ""
+    text = text.format(l=ship_name)
+    text = text[:1].upper() + text[1:]
+    if loser:
+        ship = st["ships"][loser]
+        before = DamageState[ship["morale"].upper()]
+        ship["morale"] = damage_after(before, SuccessLevel.ORDINARY).name.lower()
+        if ship["morale"] != before.name.lower():
+            text += f" Her Ship Morale goes from {before.label} to {ship['morale'].capitalize()}."
+    return [Event("boarding.end", text, {"result": result, "winner": winner, "loser": loser})]
+
+
+def default_choice(state: State, decision: Decision) -> str:
+    """Hold the ship, the first action offered (the duel a PC fought through to, else the
+    Grand Melee), fight on."""
+    return decision.default
+
+
+def report(state: State) -> dict:
+    """What the boarding did so far, for the naval engine or the web layer (the shape is in
+    the module's docstring); ``result`` is ``"continuing"`` until it is over."""
+    st = state
+    before = {f["id"]: f["health"] for f in st["setup"]["pcs"]}
+    for ship in st["setup"]["ships"].values():
+        before.update({o["id"]: o["health"] for o in ship["officers"]})
+    return {
+        "result": st["result"] or "continuing", "attacker": st["attacker"],
+        "winner": st["winner"], "loser": st["loser"] if st["result"] else None,
+        "crew": {k: s["crew"] for k, s in st["ships"].items()},
+        "morale": {k: s["morale"] for k, s in st["ships"].items()},
+        "penalties": copy.deepcopy(st["penalties"]), "casualties": copy.deepcopy(st["casualties"]),
+        "fighters": {fid: {"name": f["name"], "health_before": before[fid],
+                           "health": f["health"], "unconscious": f["unconscious"],
+                           "scratch": f["scratch"], "cheat_death": f["cheat_death"]}
+                     for fid, f in st["fighters"].items()},
+    }
+
+
+def view(state: State, participant: str) -> dict:
+    """What ``participant`` sees: the ships' names, Crew tracks and Ship Morale, the PCs,
+    the officers as :func:`rules.btq.personal_combat.public_fighter` (no statistics), the
+    round's actions and results, casualties, penalties and the result; not the crews' pools.
+    The GM's view has the same keys with the officers in full and the crews' pools, and
+    ``full``, the whole state."""
+    st = state
+    gm = participant == GM
+    out = {
+        "round": st["round"], "phase": st["phase"], "attacker": st["attacker"],
+        "ships": {k: {"name": s["name"], "crew": s["crew"], "morale": s["morale"],
+                      "officers": [public_fighter(st["fighters"][o["id"]], gm=gm)
+                                   | {"post": o["post"]}
+                                   for o in st["setup"]["ships"][k]["officers"]]}
+                  | ({"crew_pool": s["crew_pool"]} if gm else {})
+                  for k, s in st["ships"].items()},
+        "pcs": [public_fighter(st["fighters"][p["id"]]) | {"ship": p["ship"]}
+                for p in st["setup"]["pcs"]],
+        "actions": dict(st["actions"]), "results": dict(st["results"]),
+        "casualties": copy.deepcopy(st["casualties"]),
+        "penalties": copy.deepcopy(st["penalties"]), "result": st["result"],
+    }
+    if gm:
+        out["full"] = copy.deepcopy(state)
+    return out
+
+
+class BoardingEngine:
+    """The ``btq_boarding`` engine (:class:`rules.engine.Engine`): a boarding action fought
+    alone, over the sub-state functions of this module; its setup is the sub-state."""
+
+    name = "btq_boarding"
+    title = "Beat to Quarters: boarding"
+
+    def validate_setup(self, setup: dict) -> dict:
+        """:func:`validate`."""
+        return validate(setup)
+
+    def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
+        """:func:`begin`."""
+        return begin(setup)
+
+    def participants(self, state: State) -> dict[str, str]:
+        """The PCs' controllers -> their names."""
+        return {p["controller"]: p["name"] for p in state["setup"]["pcs"]
+                if p["controller"] != GM}
+
+    def pending(self, state: State) -> list[Decision]:
+        """:func:`pending`."""
+        return pending(state)
+
+    def apply(self, state: State, actor: str, choice: str, source: RandomSource
+              ) -> tuple[State, list[Event]]:
+        """:func:`apply`."""
+        return apply(state, actor, choice, source)
+
+    def default_choice(self, state: State, decision: Decision) -> str:
+        """:func:`default_choice`."""
+        return default_choice(state, decision)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """``Outcome(winner=the winning ship's key, result=report's result, summary,
+        data=report(state))`` once over."""
+        if state["result"] is None:
+            return None
+        data = report(state)
+        last = {"taken": "taken", "repelled": "repelled", "surrendered": "surrendered",
+                "broken_off": "broken off"}[state["result"]]
+        loser = _the(state["ships"][state["loser"]]["name"]) if state["loser"] else ""
+        summary = (f"The boarding is over: {loser} {last}." if state["loser"] else
+                   "The boarding is broken off.")
+        return Outcome(state["winner"], state["result"], summary, data)
+
+    def view(self, state: State, participant: str) -> dict:
+        """:func:`view`."""
+        return view(state, participant)
+
+    def scenarios(self) -> dict[str, Scenario]:
+        """The Condor boarding the London (naval TV-N11's boarding, BtQ L2512-2533),
+        ``rules/btq/scenarios/boarding/*.json``."""
+        return load_scenarios("rules.btq", "scenarios/boarding")
+
+
+ENGINE = register(BoardingEngine())

@@ -1,0 +1,284 @@
+"""A skirmish and a duel played through the pages by the GM and two players (DESIGN.md,
+"Roles and trust"): each player decides for his own character only, the NPCs' statistics
+and the seed stay the GM's until the end, and the wounds land on the sheets; then the
+step-through replay, forward and back, and its JSON export, which shows a player nothing of
+the GM's."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from characters.models import Character
+from characters.services import character_create
+from combat.models import Encounter
+from rules.btq.characters import DamageState
+from rules.engine import get_engine
+
+pytestmark = pytest.mark.django_db
+
+FOE_MARKER = "foe-secret-marker"
+
+
+@pytest.fixture
+def soldier(campaign, gm):
+    return character_create(campaign=campaign, actor=gm, kind=Character.Kind.NPC,
+                            name="Soldat Secret", rank="Corporal", gm_notes=FOE_MARKER,
+                            skills={"skullduggery": 13})
+
+
+def act(client, encounter, choice, *, actor=None):
+    """Make the pending decision of ``actor`` (default the first pending one) on the page."""
+    encounter.refresh_from_db()
+    decisions = get_engine(encounter.engine).pending(encounter.state)
+    decision = next(d for d in decisions if actor in (None, d.actor))
+    return client.post(reverse("combat:act", args=[encounter.pk]), {
+        "version": encounter.version, "actor": actor or decision.actor, "kind": decision.kind,
+        "choice": choice}, follow=True)
+
+
+def begin(client, encounter):
+    encounter.refresh_from_db()
+    client.post(reverse("combat:start", args=[encounter.pk]), {"version": encounter.version})
+    encounter.refresh_from_db()
+    assert encounter.status == Encounter.Status.ACTIVE
+
+
+def seen_by(client, encounter) -> str:
+    pk = encounter.pk
+    return "".join(client.get(url).content.decode() for url in (
+        reverse("combat:detail", args=[pk]), reverse("api-encounter-detail", args=[pk]),
+        reverse("api-encounter-events", args=[pk])))
+
+
+def prepare_skirmish(gm_client, campaign, pc_a, pc_b, npc, soldier, **more):
+    response = gm_client.post(reverse("combat:fight_new", args=[campaign.pk, "skirmish"]), {
+        "pcs": [pc_a.pk, pc_b.pk], "pc_weapons": ["pistol", "cutlass"], "foes": [soldier.pk],
+        "foe_weapon": "musket", "foe_band": "normal", "opposing_commander": npc.pk,
+        "wind": "light", "precipitation": "none", "stakes_win": "they escape",
+        "stakes_lose": "they are taken", f"traits_{pc_b.pk}": "Duellist", **more})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    return Encounter.objects.get(engine="btq_skirmish")
+
+
+def test_a_skirmish_through_the_pages(gm_client, player_a_client, player_b_client, campaign,
+                                      pc_a, pc_b, npc, soldier):
+    encounter = prepare_skirmish(gm_client, campaign, pc_a, pc_b, npc, soldier)
+    # The first tests' cards: Anne's pistol (3) hits, Ben's (3 + 2 + Duellist 1) misses and
+    # the (Injured) soldier's musket wounds him; then the shuffled deck.
+    Encounter.objects.filter(pk=encounter.pk).update(stacked_cards=(
+        "7S 9S 2H 3D 8H 10D JC  8D 2C 3C 4C 5S 6S 7C  9D 2S").split())
+    assert player_a_client.get(reverse("combat:detail", args=[encounter.pk])
+                               ).status_code == 200  # "not begun" for a player
+    begin(gm_client, encounter)
+    foe = f"npc:{soldier.pk}"
+    # Anne (seniority 2) commands: she gives both their orders, then Ben his cards.
+    act(player_a_client, encounter, f"fight:{foe}")
+    act(player_a_client, encounter, f"fight:{foe}")
+    act(player_a_client, encounter, "2")
+    # Anne fires; Ben may not fire for her, nor she for him.
+    refused = act(player_b_client, encounter, "pistol", actor=f"pc:{pc_a.pk}")
+    assert "only make decisions for your own character" in refused.content.decode()
+    act(player_a_client, encounter, "pistol")
+    assert "action.perform" == get_engine("btq_skirmish").pending(
+        Encounter.objects.get(pk=encounter.pk).state)[0].kind
+    hidden = [FOE_MARKER, "npc-secret", encounter.seed, '"full"', "Skullduggery 13",
+              'class="gm-data', '"command": 5']
+    for client in (player_a_client, player_b_client):
+        page = seen_by(client, encounter)
+        for secret in hidden:
+            assert secret not in page, secret
+    act(player_a_client, encounter, "pistol", actor=f"pc:{pc_b.pk}")  # refused, as above
+    encounter.refresh_from_db()
+    assert encounter.status == Encounter.Status.ACTIVE
+    act(player_b_client, encounter, "pistol")
+    encounter.refresh_from_db()
+    assert encounter.status == Encounter.Status.FINISHED
+    fighters = encounter.outcome["data"]["fighters"]
+    assert fighters[f"pc:{pc_b.pk}"]["health"] == "injured"
+    pc_a.refresh_from_db(), pc_b.refresh_from_db(), soldier.refresh_from_db()
+    assert pc_b.health_state == DamageState.INJURED
+    assert pc_a.health_state == DamageState.HEALTHY
+    assert soldier.health_state == DamageState.INJURED
+    assert soldier.revealed  # the NPCs of a fight are no secret once it begins
+    log = campaign.log_entries.filter(kind="skirmish.finished").get()
+    assert "Health: Healthy → Injured" in log.text
+    # The seed is revealed at the end; the NPC's statistics stay the GM's.
+    page = seen_by(player_b_client, encounter)
+    assert encounter.seed in page and FOE_MARKER not in page and '"full"' not in page
+
+
+def test_a_duel_of_two_players_each_choosing_his_own_weapon(
+        gm_client, player_a_client, player_b_client, campaign, pc_a, pc_b):
+    """Anne's sword (4 + Strong Swordarm 1) turns the King of Hearts against the King of
+    Spades, a Critical; Ben's knife (3) the Queen of Spades, an Ordinary: Ben is Maimed,
+    Anne Injured, at once (BtQ L1572-1573), and both sheets say so."""
+    url = reverse("combat:fight_new", args=[campaign.pk, "duel"])
+    form = {"attacker": pc_a.pk, "attacker_weapons": ["pistol", "sword"], "defender": pc_b.pk,
+            "defender_weapons": ["pistol"], "mode": "melee", "band": "melee", "wind": "light",
+            "precipitation": "none", f"traits_{pc_a.pk}": "Strong Swordarm"}
+    refused = gm_client.post(url, form)
+    assert "has no weapon to answer with" in refused.content.decode()
+    response = gm_client.post(url, {**form, "defender_weapons": ["pistol", "knife"]})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    encounter = Encounter.objects.get(engine="btq_personal_combat")
+    assert encounter.setup["fighters"][0]["traits"] == {"Strong Swordarm": 1}
+    Encounter.objects.filter(pk=encounter.pk).update(
+        stacked_cards="KS KH 2D 3D 4D 5D QS 2C 3C".split())
+    begin(gm_client, encounter)
+    act(player_a_client, encounter, "sword")
+    # Ben's choice is his own: Anne's player cannot make it
+    act(player_a_client, encounter, "knife", actor=f"pc:{pc_b.pk}")
+    encounter.refresh_from_db()
+    assert encounter.status == Encounter.Status.ACTIVE
+    act(player_b_client, encounter, "knife")
+    encounter.refresh_from_db()
+    assert encounter.status == Encounter.Status.FINISHED
+    assert encounter.outcome["winner"] == f"pc:{pc_a.pk}"
+    pc_a.refresh_from_db(), pc_b.refresh_from_db()
+    assert (pc_a.health_state, pc_b.health_state) == (DamageState.INJURED, DamageState.MAIMED)
+    assert campaign.log_entries.filter(kind="fight.finished").exists()
+
+
+def test_players_may_not_prepare_a_fight(player_a_client, outsider_client, campaign):
+    url = reverse("combat:fight_new", args=[campaign.pk, "skirmish"])
+    assert player_a_client.get(url).status_code == 403
+    assert outsider_client.get(url).status_code == 404
+
+
+def _finished_skirmish(gm_client, player_a_client, player_b_client, campaign, pc_a, pc_b,
+                       npc, soldier):
+    encounter = prepare_skirmish(gm_client, campaign, pc_a, pc_b, npc, soldier)
+    begin(gm_client, encounter)
+    for _ in range(40):
+        encounter.refresh_from_db()
+        if encounter.status != Encounter.Status.ACTIVE:
+            break
+        decision = get_engine(encounter.engine).pending(encounter.state)[0]
+        client = {f"pc:{pc_a.pk}": player_a_client, f"pc:{pc_b.pk}": player_b_client}.get(
+            decision.actor, gm_client)
+        act(client, encounter, decision.default)
+    encounter.refresh_from_db()
+    assert encounter.status == Encounter.Status.FINISHED
+    return encounter
+
+
+def test_step_through_replay_forward_back_and_json(gm_client, player_a_client,
+                                                   player_b_client, outsider_client,
+                                                   campaign, pc_a, pc_b, npc, soldier):
+    encounter = _finished_skirmish(gm_client, player_a_client, player_b_client, campaign,
+                                   pc_a, pc_b, npc, soldier)
+    url = reverse("combat:replay", args=[encounter.pk])
+    first = player_a_client.get(url, {"step": 1}).content.decode()
+    assert 'data-step="next"' in first and 'data-step="previous"' not in first
+    assert 'data-seq="1"' in first  # the opening event: the seed's hash
+    second = player_a_client.get(url, {"step": 3}).content.decode()
+    assert 'href="?step=2"' in second and 'href="?step=4"' in second
+    last = player_a_client.get(url).content.decode()
+    assert 'data-step="next"' not in last and "encounter.end" in last
+    count = encounter.events.count()
+    # The state after each event comes from the kernel: before the orders, no orders.
+    data = json.loads(player_a_client.get(reverse("combat:replay_json",
+                                                  args=[encounter.pk])).content)
+    assert data["matches"] is True and data["seed"] == encounter.seed
+    assert [s["event"]["seq"] for s in data["steps"]] == list(range(1, count + 1))
+    assert data["steps"][0]["view"]["actions"] == {}
+    assert data["steps"][-1]["view"]["result"] == encounter.outcome["result"]
+    player_json = json.dumps(data)
+    for secret in (FOE_MARKER, '"gm_data"', '"full"', '"setup"', '"choices"', '"command": 5'):
+        assert secret not in player_json, secret
+    for page in (first, second, last):
+        assert 'class="gm-data' not in page and FOE_MARKER not in page
+    gm = json.loads(gm_client.get(reverse("combat:replay_json", args=[encounter.pk])).content)
+    assert gm["setup"] == encounter.setup and gm["choices"] == encounter.choices
+    assert "full" in gm["steps"][-1]["view"]
+    assert outsider_client.get(url).status_code == 404
+
+
+def test_no_replay_while_the_seed_is_secret(gm_client, player_a_client, campaign, pc_a, pc_b,
+                                            npc, soldier):
+    encounter = prepare_skirmish(gm_client, campaign, pc_a, pc_b, npc, soldier)
+    begin(gm_client, encounter)
+    page = player_a_client.get(reverse("combat:replay", args=[encounter.pk]))
+    assert page.status_code == 409 and encounter.seed not in page.content.decode()
+    answer = player_a_client.get(reverse("combat:replay_json", args=[encounter.pk]))
+    assert answer.status_code == 409 and "seed" in answer.json()["detail"]
+
+
+def test_a_boarding_writes_the_crews_back(gm_client, campaign, pc_a, pc_b, pc_ship,
+                                          enemy_ship, gm):
+    from ships.services import posting_set
+
+    captain = character_create(campaign=campaign, actor=gm, kind=Character.Kind.NPC,
+                               name="Le Capitaine", skills={"command": 2})
+    posting_set(ship=enemy_ship, character=captain, station="captain", actor=gm)
+    response = gm_client.post(reverse("combat:fight_new", args=[campaign.pk, "boarding"]), {
+        "attacker": pc_ship.pk, "defender": enemy_ship.pk, "pcs": [pc_a.pk, pc_b.pk],
+        "pc_weapons": ["cutlass"], "officer_weapon": "cutlass", "attacker_crew_pool": 4,
+        "defender_crew_pool": 3})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    encounter = Encounter.objects.get(engine="btq_boarding")
+    assert set(encounter.ships.all()) == {pc_ship, enemy_ship}
+    begin(gm_client, encounter)
+    kernel = get_engine("btq_boarding")
+    from combat.services import encounter_act
+    for _ in range(200):
+        encounter.refresh_from_db()
+        if encounter.status != Encounter.Status.ACTIVE:
+            break
+        d = kernel.pending(encounter.state)[0]
+        encounter_act(encounter=encounter, user=gm, actor=d.actor, decision_kind=d.kind,
+                      choice=d.default, expected_version=encounter.version)
+    encounter.refresh_from_db()
+    page = gm_client.get(reverse("combat:detail", args=[encounter.pk])).content.decode()
+    assert 'data-track="' in page and "Le Capitaine" in page
+    report = encounter.outcome["data"]
+    pc_ship.refresh_from_db(), enemy_ship.refresh_from_db()
+    assert pc_ship.crew_track == report["crew"][str(pc_ship.pk)]
+    assert enemy_ship.crew_track == report["crew"][str(enemy_ship.pk)]
+    assert encounter.outcome["result"] in ("taken", "repelled", "surrendered")
+
+
+def test_the_computer_resolves_the_rest_of_a_skirmish(gm_client, campaign, pc_a, pc_b, npc,
+                                                      soldier, gm):
+    """"Resolve the rest" plays a fight to its end with the default choices, as a battle,
+    and writes it back once."""
+    from combat.services import encounter_resolve_rest, job_run
+
+    encounter = prepare_skirmish(gm_client, campaign, pc_a, pc_b, npc, soldier)
+    begin(gm_client, encounter)
+    job = job_run(job_id=encounter_resolve_rest(encounter=encounter, user=gm).pk)
+    encounter.refresh_from_db()
+    assert job.status == "done" and encounter.status == Encounter.Status.FINISHED
+    assert campaign.log_entries.filter(kind="skirmish.finished").count() == 1
+    for fid, final in encounter.outcome["data"]["fighters"].items():
+        character = Character.objects.get(pk=int(fid.partition(":")[2]))
+        assert character.health_state == DamageState[final["health"].upper()]
+
+
+def test_a_battle_that_ends_at_distance_0_leads_to_its_boarding(gm_client, player_a_client,
+                                                                campaign, pc_ship,
+                                                                enemy_ship, gm):
+    """BtQ L2512-2515: the ship battle ends when the ships reach Distance 0; the GM's page
+    offers the boarding with the attacker the battle named, and its form has both ships."""
+    from combat.services import encounter_create, encounter_start
+    from ships.services import naval_setup
+
+    setup = naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather="steady_breeze",
+                        start_distance=3)
+    battle = encounter_create(campaign=campaign, user=gm, engine="btq_naval", setup=setup,
+                              title="To Distance 0", ships=[pc_ship, enemy_ship])
+    battle = encounter_start(encounter=battle, user=gm, expected_version=battle.version)
+    battle.status = Encounter.Status.FINISHED
+    battle.outcome = {"winner": None, "result": "boarding", "summary": "Aboard!",
+                      "data": {"attacker": str(enemy_ship.pk), "ships": {
+                          str(pc_ship.pk): {}, str(enemy_ship.pk): {}}}}
+    battle.save()
+    page = gm_client.get(reverse("combat:detail", args=[battle.pk])).content.decode()
+    link = f"?attacker={enemy_ship.pk}&amp;defender={pc_ship.pk}"
+    assert link in page
+    assert "Fight the boarding" not in player_a_client.get(
+        reverse("combat:detail", args=[battle.pk])).content.decode()
+    form = gm_client.get(reverse("combat:fight_new", args=[campaign.pk, "boarding"]),
+                         {"attacker": enemy_ship.pk, "defender": pc_ship.pk}).content.decode()
+    assert f'<option value="{enemy_ship.pk}" selected>' in form

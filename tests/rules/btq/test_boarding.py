@@ -1,0 +1,226 @@
+"""The boarding action (``rules.btq.boarding``; BtQ L2512-2533, ``rules/btq_naval.md``
+§4.14-4.16, N18-N21), with scripted cards: the Grand Melee, attacking the officers, command
+casualties, the end-of-round Command test, surrender and Turning the Tide."""
+
+import pytest
+
+from rules.btq import boarding
+from rules.engine import IllegalAction, get_engine, play_out
+from rules.random import ScriptedSource, SeededSource
+
+ENGINE = get_engine("btq_boarding")
+
+
+def defended(**more):
+    """The Condor (captain, Command 3; a crew of 2 cards) boards the London, defended by
+    Anne (cutlass, Command 4)."""
+    return {"attacker": "condor", "ships": {
+        "london": {"name": "HMS London", "crew": "....|....|....", "officers": []},
+        "condor": {"name": "Condor", "crew": "..|..|..", "crew_pool": 2, "officers": [
+            {"id": "npc:black", "name": "Captain Black", "post": "captain", "command": 3,
+             "weapons": ["cutlass"]}]}},
+        "pcs": [{"id": "pc:anne", "name": "Anne", "ship": "london", "seniority": 2,
+                 "command": 4, "weapons": ["cutlass"]}], **more}
+
+
+def attacking():
+    """Anne (cutlass, Command 2) leads the Hermes's boarders onto the Corsair, whose
+    captain (Command 3) and gunner (Command 2) stand; the Corsair's crew turns 2 cards."""
+    return {"attacker": "hermes", "ships": {
+        "hermes": {"name": "Hermes", "crew": "..|..|..", "officers": []},
+        "corsair": {"name": "Corsair", "crew": "..|..|..", "crew_pool": 2, "officers": [
+            {"id": "npc:cap", "name": "the Corsair's captain", "post": "captain",
+             "command": 3, "weapons": ["cutlass"]},
+            {"id": "npc:gun", "name": "the Corsair's gunner", "post": "gunner", "command": 2,
+             "weapons": ["axe"]}]}},
+        "pcs": [{"id": "pc:anne", "name": "Anne", "ship": "hermes", "seniority": 1,
+                 "command": 2, "weapons": ["cutlass"]}]}
+
+
+def test_grand_melee_damage_goes_to_the_crews_not_the_pc():
+    """BtQ L2517-2519: Anne's Critical is a Maimed-level hit on the Condor's Crew, the
+    crew's Ordinary an Injured-level hit on the London's Crew; Anne is unhurt."""
+    source = ScriptedSource("7S  7H 2D 3D 4D  9S 2C")
+    state, _ = boarding.begin(defended())
+    state, _ = boarding.apply(state, "pc:anne", "hold", source)
+    assert boarding.pending(state)[0].options[0].key == "melee"
+    state, events = boarding.apply(state, "pc:anne", "melee", ScriptedSource(
+        "7S  7H 2D 3D 4D  9S 2C   8D  9D 2S 3S 4S 5S  2H 3H 4H"))
+    report = boarding.report(state)
+    assert report["crew"] == {"london": "x...|....|....", "condor": "..|x.|.."}
+    assert report["fighters"]["pc:anne"]["health"] == "healthy"
+    assert report["result"] == "continuing"
+
+
+def test_command_test_loser_fights_on_and_crosses_a_box_or_surrenders():
+    """BtQ L2528-2530: the boarded ship's commander (Anne, 4 + 1 for her win) against the
+    boarders' (Captain Black, 3); the Condor loses: the GM chooses; fighting on crosses off
+    one box of her Crew (N19); surrendering ends the boarding."""
+    state, _ = boarding.begin(defended())
+    state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
+    state, events = boarding.apply(state, "pc:anne", "melee", ScriptedSource(
+        "7S  7H 2D 3D 4D  9S 2C   8D  9D 2S 3S 4S 5S  2H 3H 4H"))
+    command = [e for e in events if e.kind == "boarding.command"]
+    assert command[0].data["pools"]["a"]["breakdown"] == {"Command": 4, "PCs who won": 1}
+    decision = boarding.pending(state)[0]
+    assert (decision.actor, decision.kind) == ("gm", "boarding.surrender")
+    with pytest.raises(IllegalAction):
+        boarding.apply(state, "pc:anne", "surrender", SeededSource(1))
+    fought, _ = boarding.apply(state, "gm", "fight_on", SeededSource(1))
+    assert boarding.report(fought)["crew"]["condor"] == "x.|x.|.."
+    assert fought["round"] == 2
+    gave_up, _ = boarding.apply(state, "gm", "surrender", SeededSource(1))
+    report = boarding.report(gave_up)
+    assert (report["result"], report["winner"], report["loser"]) == ("surrendered", "london",
+                                                                     "condor")
+    assert report["morale"]["condor"] == "injured"  # N18: the loser's Ship Morale
+
+
+def test_attack_the_officers_two_rounds_and_the_captain_casualty():
+    """BtQ L2519-2528: round 1, Anne fights through to the captain: her Critical does the
+    Corsair's Crew no harm, the crew's Ordinary hurts the Hermes's Crew; round 2 the two fight
+    one on one and the wounds are theirs: the captain is Maimed, so the gunner commands the
+    Command test at -2 (his Command 2, so no card), and the Corsair strikes."""
+    state, _ = boarding.begin(attacking())
+    options = [o.key for o in boarding.pending(state)[0].options]
+    assert options == ["melee", "officers:npc:cap", "officers:npc:gun"]
+    state, events = boarding.apply(state, "pc:anne", "officers:npc:cap", ScriptedSource(
+        "7S  7H 2D 3D 4D  9S 2C   8D  9D 2S 3S  2H 3H 4H"))
+    report = boarding.report(state)
+    assert report["crew"] == {"hermes": "x.|..|..", "corsair": "..|..|.."}
+    assert boarding.pending(state)[0].actor == "pc:anne"  # her ship lost the Command test
+    state, _ = boarding.apply(state, "pc:anne", "fight_on", SeededSource(1))
+    assert boarding.report(state)["crew"]["hermes"] == "xx|..|.."
+    decision = boarding.pending(state)[0]
+    assert decision.default == "duel:npc:cap"
+    state, events = boarding.apply(state, "pc:anne", "duel:npc:cap", ScriptedSource(
+        "KS  KH 2D 3D 4D  QS 2C 3C 4C   5H  6H 2S 3S"))
+    report = boarding.report(state)
+    assert report["fighters"]["npc:cap"]["health"] == "maimed"
+    assert report["fighters"]["pc:anne"]["health"] == "injured"
+    assert report["crew"] == {"hermes": "xx|..|..", "corsair": "..|..|.."}
+    assert report["casualties"] == [{"id": "npc:cap", "name": "the Corsair's captain",
+                                     "ship": "corsair", "post": "captain",
+                                     "health": "maimed"}]
+    assert report["penalties"]["corsair"] == {"command": -2}
+    command = next(e for e in events if e.kind == "boarding.command" and "pools" in e.data)
+    assert command.gm_data["pools"]["a"]["breakdown"] == {"Command": 2,
+                                                          "the Captain lost": -2}
+    assert command.data["pools"]["a"]["cards"] == []
+    state, _ = boarding.apply(state, "gm", "surrender", SeededSource(1))
+    assert boarding.report(state)["result"] == "surrendered"
+
+
+def test_gunner_and_master_casualties_penalise_their_tests():
+    """BtQ L2526-2528: the gunner's loss -2 Broadside! and gun repair, the master's -2
+    Positioning."""
+    assert boarding.CASUALTY_PENALTIES["gunner"] == {"broadside": -2, "gun_repair": -2}
+    assert boarding.CASUALTY_PENALTIES["master"] == {"positioning": -2}
+
+
+def test_a_boarded_ship_whose_crew_is_dead_is_taken():
+    """BtQ L2530-2531: the boarded ship loses the Command test and fights on: her last box
+    is crossed off, her Crew is Dead, and she is taken."""
+    setup = defended(pcs=[])
+    setup["ships"]["london"] = {"name": "HMS London", "crew": "xx|xx|x.", "officers": [
+        {"id": "npc:jones", "name": "Captain Jones", "post": "captain", "command": 2,
+         "weapons": ["sword"]}]}
+    state, _ = boarding.begin(setup)
+    assert boarding.pending(state)[0].kind == "boarding.round"
+    state, _ = boarding.apply(state, "gm", "go", ScriptedSource("8D  2S 3S  9D 2H 3H"))
+    state, events = boarding.apply(state, "gm", "fight_on", SeededSource(1))
+    report = boarding.report(state)
+    assert (report["result"], report["winner"]) == ("taken", "condor")
+    assert report["crew"]["london"] == "xx|xx|xx"
+    assert ENGINE.outcome(state).result == "taken"
+
+
+def test_turning_the_tide():
+    """BtQ L2531-2533: the London's commander declares the drive; Anne wins her melee and
+    the Command test: the tide turns and the Condor is the boarded ship, in addition to the
+    round's damage."""
+    state, _ = boarding.begin(defended())
+    assert boarding.pending(state)[0].kind == "boarding.tide"
+    state, events = boarding.apply(state, "pc:anne", "drive", SeededSource(1))
+    state, events = boarding.apply(state, "pc:anne", "melee", ScriptedSource(
+        "7S  7H 2D 3D 4D  9S 2C   8D  9D 2S 3S 4S 5S  2H 3H 4H"))
+    assert state["attacker"] == "london"
+    assert any(e.kind == "boarding.tide" and "turned" in e.text for e in events)
+    assert boarding.report(state)["crew"]["condor"] == "..|x.|.."
+    state, _ = boarding.apply(state, "gm", "fight_on", SeededSource(1))
+    # the Condor is boarded now: nobody of hers defends, so no drive is offered; Anne may
+    # go for her officers
+    assert [o.key for o in boarding.pending(state)[0].options] == ["melee",
+                                                                    "officers:npc:black"]
+
+
+def test_no_tide_without_every_pc_winning():
+    state, _ = boarding.begin(defended())
+    state, _ = boarding.apply(state, "pc:anne", "drive", SeededSource(1))
+    state, _ = boarding.apply(state, "pc:anne", "melee", ScriptedSource(
+        "7S  2H 2D 3D 4D  9S 2C   8D  9D 2S 3S 4S  2H 3H 4H"))
+    assert state["attacker"] == "condor"
+
+
+def test_bad_sub_states_are_refused_with_a_reason():
+    with pytest.raises(ValueError, match="two ships"):
+        boarding.validate({"attacker": "a", "ships": {"a": {"name": "A"}}})
+    bad = defended()
+    bad["pcs"][0]["weapons"] = ["pistol"]
+    with pytest.raises(ValueError, match="hand-to-hand"):
+        boarding.validate(bad)
+
+
+def test_player_view_hides_the_crews_pools_and_officers_statistics():
+    state, _ = boarding.begin(defended())
+    view = boarding.view(state, "pc:anne")
+    assert "crew_pool" not in view["ships"]["condor"]
+    assert "weapons" not in view["ships"]["condor"]["officers"][0]
+
+
+def test_every_scenario_plays_to_an_outcome_with_default_choices():
+    for scenario in ENGINE.scenarios().values():
+        state, _ = ENGINE.start(ENGINE.validate_setup(scenario.setup), SeededSource(5))
+        state, _ = play_out(ENGINE, state, SeededSource(5))
+        assert ENGINE.outcome(state).result in ("taken", "repelled", "surrendered")
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_seeds_always_end(seed):
+    setup = attacking() if seed % 2 else defended()
+    state, _ = ENGINE.start(ENGINE.validate_setup(setup), SeededSource(seed))
+    state, _ = play_out(ENGINE, state, SeededSource(seed), max_steps=400)
+    assert ENGINE.outcome(state) is not None
+
+
+def test_setting_boarding_crew_loss_by_severity():
+    """N19's option: under ``boarding_crew_loss = "severity"`` the loser who fights on
+    takes a hit of the winner's best success (here Anne's Ordinary: the same one box), and
+    with a Critical a Maimed-level hit."""
+    state, _ = boarding.begin(defended(settings={"boarding_crew_loss": "severity"}))
+    state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
+    state, _ = boarding.apply(state, "pc:anne", "melee", ScriptedSource(
+        "7S  7H 2D 3D 4D  9S 2C   8D  8H 2S 3S 4S 5S  2H 3H 4H"))
+    state, _ = boarding.apply(state, "gm", "fight_on", SeededSource(1))
+    assert boarding.report(state)["crew"]["condor"] == "..|xx|.."
+
+
+def test_the_naval_engine_s_boarding_is_fought_from_its_state():
+    """naval TV-N11 (BtQ L2512-2515): the book's Condor closes to Distance 0 and attacks;
+    the boarding sub-state built from the naval state (:func:`boarding.from_naval`) has the
+    two ships' Crew tracks and their crews' Command (N23), and is fought to its end."""
+    from rules.engine import play_scenario
+    from rules.random import ScriptedSource as Scripted
+
+    naval = get_engine("btq_naval")
+    scenario = naval.scenarios()["condor_boards_london"]
+    state, _ = play_scenario(naval, scenario, Scripted(scenario.cards))
+    outcome = naval.outcome(state)
+    assert (outcome.result, outcome.data["attacker"]) == ("boarding", "condor")
+    sub = boarding.from_naval(state, attacker=outcome.data["attacker"])
+    assert sub["ships"]["condor"]["command"] == 3 and sub["ships"]["london"]["command"] == 0
+    assert sub["ships"]["london"]["crew"] == state["ships"]["london"]["tracks"]["crew"]
+    fight, _ = boarding.begin(sub)
+    fight, _ = play_out(ENGINE, fight, SeededSource(2), max_steps=200)
+    report = boarding.report(fight)
+    assert report["result"] in ("taken", "repelled", "surrendered")
