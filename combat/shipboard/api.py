@@ -227,7 +227,7 @@ class CareerView(APIView):
 
 
 class ChargeView(APIView):
-    @extend_schema(request=ChargeSerializer, responses=ShipboardViewSerializer)
+    @extend_schema(request=ChargeSerializer, responses={201: ShipboardViewSerializer})
     def post(self, request, pk):
         """GM: a charge under the Articles of War and its punishment."""
         character, access = _character(request, pk)

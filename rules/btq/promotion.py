@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rules.btq.characters import SKILLS
+
 PROFESSIONS: dict[str, tuple[str, ...]] = {
     "sailor": ("maritime", "seamanship", "scavenge"),
     "carpenter": ("profession", "engineering", "maritime"),
@@ -120,7 +122,7 @@ def prerequisites(step: Path | str, *, skills: Mapping[str, int], voyages_since:
             needs += [(s, step.profession_skill) for s in PROFESSIONS[profession]]
     for skill, least in needs:
         have = int(skills.get(skill, 0))
-        checks.append(Check(f"skill:{skill}", f"{skill} at least {least}", have >= least,
+        checks.append(Check(f"skill:{skill}", f"{SKILLS[skill]} at least {least}", have >= least,
                             str(have)))
     if step.captain_reputation:
         checks.append(Check("captain", f"Personal: (your Captain) +{step.captain_reputation}",

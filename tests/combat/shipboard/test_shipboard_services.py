@@ -225,7 +225,7 @@ def test_tv20_promotion_to_gunners_mate_checks_the_prerequisites(campaign, gm, p
         records.character_promote(character=seaman, actor=gm, step="mate", version=seaman.version,
                                   vacancy=True, profession="gunner", post="Gunner's Mate")
     message = exc.value.message_dict["step"][0]
-    assert "1 Voyage" in message and "engineering at least 2" in message
+    assert "1 Voyage" in message and "Engineering at least 2" in message
     with pytest.raises(PermissionDenied):
         records.character_promote(character=seaman, actor=player_a, step="mate",
                                   version=seaman.version)
