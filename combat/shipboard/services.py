@@ -360,7 +360,8 @@ def _pc_who(encounter: Encounter) -> str:
 def shipboard_outcome(*, encounter: Encounter, outcome: Outcome) -> Outcome:
     """Before a shipboard test's damage is written back: a Wealth test with a prize share is
     judged again with its automatic successes (BtQ L1772-1773); a win so made deals the
-    buyer no damage. Returns the outcome to write back (stored as the encounter's)."""
+    buyer no damage. Returns the outcome to write back; the encounter keeps the engine's own
+    (its replay checks it), and its ``terms["shipboard"]["judged"]`` the new judgement."""
     info = encounter.terms.get(KEY) or {}
     prize = info.get("prize_share")
     if info.get("action") != "purchase" or not prize:
@@ -375,7 +376,7 @@ def shipboard_outcome(*, encounter: Encounter, outcome: Outcome) -> Outcome:
                           data)
     else:
         outcome = Outcome(outcome.winner, outcome.result, outcome.summary, data)
-    encounter.outcome = outcome.as_dict()
+    encounter.terms = {**encounter.terms, KEY: {**info, "judged": judged}}
     return outcome
 
 
@@ -444,10 +445,13 @@ def _purchase_done(encounter: Encounter, character: Character, info: dict, won: 
                                       settings=encounter.setup.get("settings"))
     if not won:
         return f"{purchase['item']} is not bought."
+    judged = (encounter.terms.get(KEY) or {}).get("judged") or {}
+    how = (f"With the prize money's {prize['automatic']} automatic successes the test is won: "
+           if judged.get("changed") else "")
     records.purchase_record(character=character, item=purchase["item"], cost=purchase["cost"],
                             how=f"with a Wealth test (#{encounter.pk})", actor=user)
     character.refresh_from_db()
-    return (f"{purchase['item']} is bought. Wealth {character.wealth}, "
+    return (f"{how}{purchase['item']} is bought. Wealth {character.wealth}, "
             f"{DamageState(character.wealth_state).label}.")
 
 

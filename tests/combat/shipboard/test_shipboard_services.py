@@ -10,6 +10,7 @@ from characters import shipboard as records
 from characters.models import Career, PrizeShare, SceneToken
 from characters.services import reputation_create
 from combat.card_tests.selectors import card_test_status
+from combat.services import encounter_replay
 from combat.shipboard import services
 from rules.btq.characters import DamageState
 from rules.btq.tests import Side
@@ -77,8 +78,9 @@ def test_a_prize_share_turns_the_lost_test_and_is_spent(wealthy_a, player_a, gm,
     test = services.purchase_start(character=wealthy_a, actor=gm, item="fine_sword",
                                    opposition=3).test
     test = turn(test, player_a, "2D  10C 3C 10H  5D 10S QH")
-    assert test.outcome["winner"] == f"pc:{wealthy_a.pk}"
-    assert test.outcome["data"]["prize_share"]["changed"] is True
+    assert test.terms["shipboard"]["judged"]["winner"] == f"pc:{wealthy_a.pk}"
+    assert test.terms["shipboard"]["judged"]["changed"] is True
+    assert encounter_replay(encounter=test)["matches"]
     wealthy_a.refresh_from_db()
     assert wealthy_a.wealth_state == DamageState.INJURED  # no new damage: the share won it
     share2.refresh_from_db()
