@@ -29,7 +29,7 @@ from combat.card_tests.services import card_test_open
 from combat.models import Encounter
 from rules.btq import promotion, shipboard, wealth, weather
 from rules.btq.characters import SKILLS, DamageState
-from rules.btq.tests import DIFFICULTIES
+from rules.btq.tests import DIFFICULTIES, SuccessLevel
 from rules.engine import Outcome
 
 KEY = "shipboard"
@@ -430,8 +430,6 @@ def shipboard_finished(*, encounter: Encounter, outcome: Outcome, user, written:
 
 
 def _level(name):
-    from rules.btq.tests import SuccessLevel
-
     return None if not name or name == "failure" else SuccessLevel[name.upper()]
 
 

@@ -151,3 +151,28 @@ def test_prize_shares_and_tokens_through_the_api(pc_a, gm_client, player_a_clien
     spent = player_a_client.post(f"/api/scene-tokens/{token.pk}/spend/",
                                  {"challenge": "the storm"}, content_type="application/json")
     assert spent.json() == {"source": "The Captain's Favour", "cards": 4}
+
+
+def test_the_captains_hidden_pool_stays_hidden_from_players(pc_a, npc, gm, campaign,
+                                                            player_a_client, player_b_client):
+    from combat.card_tests.services import card_test_confirm
+    from combat.shipboard import services
+    from tests.combat.shipboard.conftest import stack
+
+    test = services.scene_start(character=pc_a, actor=gm, scene="captains_table",
+                                skill="seamanship", topic="the Baltic", opponent=npc,
+                                opponent_skill="the_arts").test
+    pages = [f"/campaigns/{campaign.pk}/tests/{test.pk}/", f"/api/card-tests/{test.pk}/",
+             url(pc_a), f"/campaigns/{campaign.pk}/log/"]
+    for client in (player_a_client, player_b_client):
+        for page in pages:
+            text = client.get(page).content.decode()
+            assert "The Arts" not in text and "the_arts" not in text, page
+    stack(test, "4S  4C KD 3S 2H  5D 6D 7D 8D 9D")
+    test.refresh_from_db()
+    card_test_confirm(test=test, actor=pc_a.owner, version=test.version)
+    for client in (player_a_client, player_b_client):
+        for page in pages:
+            text = client.get(page).content.decode()
+            assert "The Arts" not in text and "the_arts" not in text and "npc-secret" not in text
+    assert "The Captain's Favour" in player_a_client.get(url(pc_a)).content.decode()
