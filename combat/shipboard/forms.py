@@ -5,7 +5,7 @@ from django import forms
 
 from campaigns.forms import Form, VersionedForm
 from characters.models import Character
-from rules.btq import promotion, shipboard, wealth, weather
+from rules.btq import promotion, shipboard, wealth
 from rules.btq.characters import SKILLS
 from rules.btq.tests import DIFFICULTY_LABELS
 
@@ -165,25 +165,6 @@ class ChargeForm(Form):
         data = dict(self.cleaned_data)
         data["lashes"] = data.get("lashes") or 0
         return data
-
-
-class WeatherForm(Form):
-    skill = forms.ChoiceField(choices=SKILL_CHOICES)
-    wind = forms.ChoiceField(choices=[(k, n) for k, (n, _) in weather.WINDS.items()],
-                             initial="strong")
-    precipitation = forms.ChoiceField(choices=[(k, n) for k, (n, _) in
-                                               weather.PRECIPITATION.items()])
-    mode = forms.ChoiceField(choices=[("modifier", "A modifier on the pool"),
-                                      ("opponent", "The opponent itself")],
-                             widget=forms.RadioSelect, initial="modifier")
-    difficulty = forms.ChoiceField(required=False, choices=BLANK + DIFFICULTY_CHOICES,
-                                   label="Difficulty (as a modifier; empty: a simple test)")
-    intent = forms.CharField(max_length=200)
-    at_risk = forms.ChoiceField(required=False, choices=BLANK + [
-        ("health", "Health"), ("ship_morale", "Ship Morale"), ("wealth", "Wealth")])
-
-    def __init__(self, *args, character: Character, gm: bool, **kwargs):
-        super().__init__(*args, **kwargs)
 
 
 class TokenForm(Form):

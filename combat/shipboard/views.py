@@ -1,7 +1,8 @@
 """The shipboard page of a character: Wealth and purchases, prize shares, the Purser and
 Scavenge, grog, the Captain's table and the gun deck, the service record and promotion, the
-Lieutenant's examination, a test in the weather, the Articles of War. Thin: what the viewer
-sees through ``combat.shipboard.selectors``, each form a use case of
+Lieutenant's examination, the Articles of War (a test in the weather is called from the card
+tests' call form). Thin: what the viewer sees through ``combat.shipboard.selectors``, each
+form a use case of
 ``combat.shipboard.services`` or ``characters.shipboard``. A use case that draws opens a card
 test: the page goes on to that test, where the player turns the cards."""
 
@@ -30,8 +31,6 @@ ACTIONS = {
               lambda c, u, d: services.scene_start(character=c, actor=u, **d)),
     "examination": (forms.ExaminationForm, True,
                     lambda c, u, d: services.examination_start(character=c, actor=u, **d)),
-    "weather": (forms.WeatherForm, True,
-                lambda c, u, d: services.weather_test_start(character=c, actor=u, **d)),
     "promote": (forms.PromoteForm, True,
                 lambda c, u, d: records.character_promote(character=c, actor=u, **d)),
     "career": (forms.CareerForm, True,

@@ -176,3 +176,26 @@ def test_the_captains_hidden_pool_stays_hidden_from_players(pc_a, npc, gm, campa
             text = client.get(page).content.decode()
             assert "The Arts" not in text and "the_arts" not in text and "npc-secret" not in text
     assert "The Captain's Favour" in player_a_client.get(url(pc_a)).content.decode()
+
+
+def test_the_call_form_takes_the_weather_as_a_modifier_or_as_the_opponent(
+        gm_client, campaign, pc_a, npc):
+    new = f"/campaigns/{campaign.pk}/tests/new/"
+    form = gm_client.get(f"{new}?character={pc_a.pk}").content.decode()
+    assert 'name="weather"' in form and 'name="precipitation"' in form
+    base = {"character": pc_a.pk, "skill": "seamanship", "intent": "keep her off the rocks",
+            "wind": "storm", "precipitation": "blizzard"}
+    assert gm_client.post(new, {**base, "weather": "opponent", "opposition": "npc",
+                                "opponent": npc.pk}).status_code == 302
+    test = Encounter.objects.get()
+    assert test.setup["kind"] == "static" and test.setup["difficulty"] == 10  # missions TV-08
+    gm_client.post(new, {**base, "weather": "modifier", "precipitation": "storm",
+                         "opposition": "difficulty", "difficulty": "routine"})
+    second = Encounter.objects.latest("pk")
+    assert second.setup["sides"][0]["pool"]["modifiers"] == [
+        {"source": "Storm winds and Storm / Snow", "cards": -4}]  # missions TV-07
+    calm = gm_client.post(new, {**base, "weather": "opponent", "wind": "light",
+                                "precipitation": "mist", "opposition": "none"})
+    assert calm.status_code in (200, 400)
+    assert "has no pool to oppose a test" in calm.content.decode()
+    assert Encounter.objects.count() == 2
