@@ -74,9 +74,11 @@ def prize_shares_pay(*, battle: int, captured: str, rating: int | None, crew, se
 def best_prize_share(character: Character, opposition: int) -> tuple[PrizeShare | None, int]:
     """The held share of ``character`` that gives the most automatic successes against
     ``opposition`` cards, and how many (``(None, 0)`` if none helps). Shares do not stack
-    (``rules/btq_missions.md`` A2)."""
+    (``rules/btq_missions.md`` A2). Call inside a transaction: the held shares are locked, so
+    two purchases at once do not both count on one share."""
     best, most = None, 0
-    for share in character.prize_shares.filter(status=PrizeShare.Status.HELD).order_by("pk"):
+    held = character.prize_shares.filter(status=PrizeShare.Status.HELD).order_by("pk")
+    for share in held.select_for_update():
         k = wealth.automatic_successes(share.entries, opposition)
         if k > most:
             best, most = share, k
