@@ -184,3 +184,118 @@ class Reputation(models.Model):
     def over_cap(self) -> bool:
         """Stored above its cap: it counts as the cap in tests (D9); the sheet warns."""
         return self.value > self.cap
+
+
+# --- Shipboard life: prize money, the Articles of War, promotion, social tokens -----------
+# (``rules/btq_missions.md`` §7.6, §9, §10, §11; written by ``characters.shipboard``)
+
+
+class PrizeShare(models.Model):
+    """A character's share of a prize (BtQ L1769-1835): ``entries`` ``[[L, k], ...]``, k
+    automatic successes in a Wealth test against an opposition of L or lower, by the
+    character's ``row`` of the prize table and the captured ship's ``prize_class``. Not
+    Wealth: spending money, ``held`` until a Wealth test uses it (``spent``), or
+    ``forfeited`` under Articles 7 and 8. ``battle`` (the encounter's id) with the
+    character is unique: a battle pays each character once."""
+
+    class Status(models.TextChoices):
+        HELD = "held", "Held"
+        SPENT = "spent", "Spent"
+        FORFEITED = "forfeited", "Forfeited"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE,
+                                  related_name="prize_shares")
+    battle = models.PositiveIntegerField(null=True, blank=True,
+                                         help_text="The encounter in which the prize was taken.")
+    captured = models.CharField("prize", max_length=200)
+    prize_class = models.CharField(max_length=20)
+    row = models.CharField("shares as", max_length=20)
+    entries = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.HELD)
+    spent_on = models.PositiveIntegerField(null=True, blank=True,
+                                           help_text="The Wealth test that used it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["character", "-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["character", "battle"],
+                                               name="one_prize_share_per_battle")]
+
+    def __str__(self) -> str:
+        return f"{self.character}'s share of {self.captured}"
+
+
+class Infraction(models.Model):
+    """A charge under the Articles of War and the punishment given (BtQ L1914-2151):
+    ``article`` 1-36, ``punishments`` (keys of ``rules.btq.shipboard.PUNISHMENTS``),
+    ``lashes`` (at most 12 for the crime), what was done (``details``, seen by the
+    players) and the GM's ``gm_notes``."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE,
+                                  related_name="infractions")
+    article = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(36)])
+    punishments = models.JSONField(default=list)
+    lashes = models.PositiveSmallIntegerField(default=0)
+    details = models.TextField(blank=True)
+    gm_notes = models.TextField("GM notes", blank=True)
+    created_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["character", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.character}: Article {self.article}"
+
+
+class Career(models.Model):
+    """What promotion asks of a character (BtQ L2158-2198; ``rules/btq_missions.md`` A17):
+    Voyages completed in all and since the last promotion (or joining the ship), the
+    ``profession`` of the post sought, and ``examination_barred``: a failed Lieutenant's
+    examination bars a retry until another Voyage is completed. ``version`` as the
+    character's."""
+
+    character = models.OneToOneField(Character, on_delete=models.CASCADE,
+                                     related_name="career")
+    voyages_completed = models.PositiveSmallIntegerField(default=0)
+    voyages_since_promotion = models.PositiveSmallIntegerField(default=0)
+    profession = models.CharField(max_length=20, blank=True)
+    examination_barred = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(default=1)
+
+    def __str__(self) -> str:
+        return f"{self.character}'s career"
+
+
+class SceneToken(models.Model):
+    """A token left by a social scene (BtQ L1872-1910): the Captain's Favour or the Ear of the
+    Gun Deck ``holder`` (a PC) may surrender for +4 cards, the Captain's Ire or the Shame of
+    the Gun Deck the GM may surrender for -4, once, on a challenge of the ``topic``, before
+    the session ends."""
+
+    class Status(models.TextChoices):
+        HELD = "held", "Held"
+        SPENT = "spent", "Spent"
+        EXPIRED = "expired", "Expired"
+
+    campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE,
+                                 related_name="scene_tokens")
+    token = models.CharField(max_length=10)
+    holder = models.ForeignKey(Character, on_delete=models.CASCADE, null=True, blank=True,
+                               related_name="scene_tokens")
+    earned_by = models.ForeignKey(Character, on_delete=models.SET_NULL, null=True,
+                                  blank=True, related_name="+")
+    topic = models.CharField(max_length=200)
+    scene_test = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.HELD)
+    spent_on = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["scene_test"], name="one_token_per_scene")]
+
+    def __str__(self) -> str:
+        return f"{self.token} ({self.topic})"

@@ -13,6 +13,7 @@ from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import Conflict
 from characters import selectors, services
 from characters.forms import CharacterForm, ReputationForm
+from characters.sections import sections_render
 from rules.btq.characters import MEASURES, SKILLS, DamageState
 
 
@@ -36,7 +37,9 @@ def character_detail(request, pk):
     character = selectors.character_for_user(request.user, pk)
     access = selectors.character_access(request.user, character)
     ship = character.ship
+    base = {"campaign": character.campaign, "character": character, "access": access}
     return render(request, "characters/character_detail.html", {
+        "sections": sections_render(request, character, access, base),
         "campaign": character.campaign,
         "character": character,
         "access": access,

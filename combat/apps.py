@@ -8,20 +8,27 @@ class CombatConfig(AppConfig):
         """The card tests' and battles' sections of the campaign page (``campaigns.panels``),
         and a guard: a reputation that a card test not over uses may not be removed
         (``characters`` cannot know of the tests above it, so the refusal is a
-        ``pre_delete`` receiver here); and the wake-ups of the open event streams
+        ``pre_delete`` receiver here); the shipboard sections of the campaign's and each
+        character's page; and the wake-ups of the open event streams
         (``combat.push``) whenever an encounter or a job is saved."""
         from django.db.models.signals import post_save, pre_delete
 
         from campaigns.panels import Panel, register
         from characters.models import Reputation
+        from characters.sections import register as register_section
         from combat import push, selectors
         from combat.card_tests import selectors as card_test_selectors
         from combat.card_tests.services import refuse_removing_a_reputation_in_use
         from combat.models import Encounter, Job
+        from combat.shipboard import selectors as shipboard_selectors
 
         register(Panel("card_tests", "combat/card_tests/_campaign_panel.html",
                        card_test_selectors.campaign_panel, 10))
         register(Panel("battles", "combat/_campaign_panel.html", selectors.campaign_panel, 20))
+        register(Panel("shipboard", "combat/shipboard/_campaign_panel.html",
+                       shipboard_selectors.campaign_panel, 40))
+        register_section(Panel("shipboard", "combat/shipboard/_character_section.html",
+                               shipboard_selectors.character_section, 10))
         pre_delete.connect(refuse_removing_a_reputation_in_use, sender=Reputation,
                            dispatch_uid="card_tests_keep_their_reputations")
         post_save.connect(push.on_encounter_saved, sender=Encounter,

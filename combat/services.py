@@ -881,7 +881,8 @@ def encounter_replay(*, encounter: Encounter) -> dict:
 def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome, user) -> None:
     """Write a Beat to Quarters ship battle's end back to the campaign's ships: each ship's
     damage tracks and Ship Morale after the battle (BtQ L2602-2603; the engine's outcome
-    ``data["ships"]``, ship id -> ``{"tracks", "morale"}``)."""
+    ``data["ships"]``, ship id -> ``{"tracks", "morale"}``); and a prize taken pays its
+    prize money (``combat.shipboard.services.prize_money_for_battle``)."""
     from ships.services import ship_record_battle
 
     ships = {str(ship.pk): ship for ship in encounter.ships.all()}
@@ -891,14 +892,21 @@ def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome, user) -> No
             continue
         ship_record_battle(ship=ship, tracks=final["tracks"], morale=final["morale"],
                            note=f"{ship}, after “{encounter.title}”: {outcome.summary}")
+    from combat.shipboard.services import prize_money_for_battle
+
+    prize_money_for_battle(encounter=encounter, outcome=outcome, user=user)
 
 
 def _record_btq_test(encounter: Encounter, kernel: Engine, outcome, user) -> dict:
     """Write a card test's damage back onto the sheets and ships
-    (``combat.card_tests.services.card_test_write_back``)."""
+    (``combat.card_tests.services.card_test_write_back``), and what a shipboard test means
+    (a purchase, grog, the examination: ``combat.shipboard.services``)."""
     from combat.card_tests.services import card_test_write_back
+    from combat.shipboard.services import shipboard_finished, shipboard_outcome
 
-    return card_test_write_back(encounter=encounter, outcome=outcome, user=user)
+    outcome = shipboard_outcome(encounter=encounter, outcome=outcome)
+    written = card_test_write_back(encounter=encounter, outcome=outcome, user=user)
+    return shipboard_finished(encounter=encounter, outcome=outcome, user=user, written=written)
 
 
 def _record_fight(encounter: Encounter, kernel: Engine, outcome, user) -> dict:

@@ -12,11 +12,13 @@ urlpatterns = [
     path("characters/", include("characters.urls")),
     path("ships/", include("ships.urls")),
     path("combat/", include("combat.urls")),
+    path("shipboard/", include("combat.shipboard.urls")),
     path("api/", include("campaigns.api")),
     path("api/", include("characters.api")),
     path("api/", include("ships.api")),
     path("api/", include("combat.api")),
     path("api/", include("combat.fights.api")),
+    path("api/", include("combat.shipboard.api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from campaigns.forms import Form, VersionedForm
 from characters.models import SHIP_MORALE, Character
 from combat.card_tests.table import MAX_POOL, POOL_LABELS, WEALTH, Opposition, area_state
+from rules.btq import weather as btq_weather
 from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
 from rules.btq.tests import DIFFICULTIES, DIFFICULTY_LABELS
 from rules.cards import STANDARD_52, SUIT_NAMES, SUITS
@@ -19,6 +20,8 @@ _MODIFIER_LINE = re.compile(r"^(?P<source>.*?)\s*(?P<cards>[+-]\s*\d+)$")
 CUSTOM_CARDS = "cards"
 SERVICE_FIELDS = {"reputations": "reputation"}
 """Service field names that a form field of another name shows."""
+WEATHER_USES = [("", "Not a factor"), ("modifier", "A modifier on the pool (BtQ L1699-1709)"),
+                ("opponent", "The opponent: its own pool (BtQ L1711-1722)")]
 
 
 def modifiers_text(modifiers: list[dict]) -> str:
@@ -96,6 +99,16 @@ class CardTestForm(Form):
     modifiers = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2}),
         help_text="Traits, curios, weather: one per line, “Crusty Old Seadog +1”.")
+    weather = forms.ChoiceField(
+        required=False, choices=WEATHER_USES,
+        help_text="As a modifier: Wind and Precipitation added to the pool. As the opponent: "
+                  "twice their size in cards, in place of the opposition below.")
+    wind = forms.ChoiceField(required=False, initial="light", choices=[
+        (k, f"{n} ({m:+d})" if k != "no_wind" else n)
+        for k, (n, m) in btq_weather.WINDS.items()])
+    precipitation = forms.ChoiceField(required=False, initial="none", choices=[
+        (k, f"{n} ({m:+d})" if k not in ("mist", "fog_bank") else f"{n} (Awareness)")
+        for k, (n, m) in btq_weather.PRECIPITATION.items()])
     opposition = forms.ChoiceField(choices=Opposition.choices,
                                    widget=forms.RadioSelect, initial=Opposition.NPC)
     opponent = forms.ChoiceField(label="Opposing NPC", required=False)
@@ -175,7 +188,16 @@ class CardTestForm(Form):
     def clean_opponent_modifiers(self):
         return parse_modifiers(self.cleaned_data["opponent_modifiers"])
 
+    def _sky(self):
+        data = self.cleaned_data
+        return btq_weather.Weather(data.get("wind") or "light",
+                                   data.get("precipitation") or "none")
+
     def clean(self):
+        if self.cleaned_data.get("weather") == "opponent" and \
+                btq_weather.opponent_pool(self._sky()) == 0:
+            self.add_error("weather", f"{self._sky().label} has no pool to oppose a test: "
+                                      "choose wind or rain that takes cards away.")
         data = super().clean()
         if data.get("difficulty") == CUSTOM_CARDS and data.get("difficulty_cards") is None:
             self.add_error("difficulty_cards", "Give the number of opposition cards.")
@@ -209,6 +231,17 @@ class CardTestForm(Form):
             if difficulty == CUSTOM_CARDS:
                 difficulty = str(data["difficulty_cards"])
             setup["difficulty"] = difficulty
+        if data.get("weather") == "modifier":
+            setup["modifiers"] = [*setup["modifiers"],
+                                  *btq_weather.weather_modifiers(self._sky(), data["skill"])]
+        elif data.get("weather") == "opponent":
+            # the weather is the opposition, and is not counted twice as a modifier (BtQ
+            # L1711-1722; rules/btq_missions.md §6.3)
+            setup.pop("opponent", None)
+            setup.update(opposition=Opposition.DIFFICULTY,
+                         difficulty=str(btq_weather.opponent_pool(self._sky())))
+            for key in ("opponent_skill", "opponent_modifiers", "opponent_at_risk"):
+                setup.pop(key, None)
         return setup
 
     def add_service_error(self, exc: ValidationError) -> None:
@@ -218,7 +251,8 @@ class CardTestForm(Form):
         super().add_service_error(exc)
 
     def pool_fields(self):
-        return [self[n] for n in ("skill", "reputation", "helpers", "modifiers")]
+        return [self[n] for n in ("skill", "reputation", "helpers", "modifiers", "weather",
+                                  "wind", "precipitation")]
 
     SHOWN_FOR = {"opponent": "npc", "opponent_skill": "npc", "opponent_modifiers": "npc",
                  "opponent_at_risk": "npc", "difficulty": "difficulty",

@@ -347,9 +347,20 @@ def card_test_call(*, campaign: Campaign, actor, **setup) -> Encounter:
     """
     if _role(actor, campaign) != Membership.Role.GM:
         raise PermissionDenied("Only the GM calls a test; a player proposes one.")
+    return card_test_open(campaign=campaign, actor=actor, origin=table.Origin.GM, **setup)
+
+
+def card_test_open(*, campaign: Campaign, actor, origin: str, extra_terms: dict | None = None,
+                   **setup) -> Encounter:
+    """Create and start a test the rules themselves call for, whoever ``actor`` is (the
+    caller has checked who may ask for it: ``combat.shipboard`` for a purchase's Wealth
+    test, a grog test or the Lieutenant's examination): as :func:`card_test_call`, with the
+    GM's fields allowed, ``origin`` for the wording, and ``extra_terms`` kept in the
+    encounter's ``terms`` beside the setup (what the test is for). Call inside a
+    transaction."""
     built, stakes = clean_setup(campaign=campaign, actor=actor, data=setup, by_gm=True)
-    test = _create(campaign, actor, built, stakes, table.Origin.GM,
-                   _engine_setup(campaign, built, stakes, table.Origin.GM))
+    test = _create(campaign, actor, built, stakes, origin,
+                   _engine_setup(campaign, built, stakes, origin), extra_terms or {})
     encounter_begin(encounter=test, user=actor)
     _log(test, "called", actor)
     return test
@@ -368,11 +379,11 @@ def card_test_propose(*, campaign: Campaign, actor, **setup) -> Encounter:
     return test
 
 
-def _create(campaign, actor, setup: table.Setup, stakes: dict, origin: str, engine_setup: dict
-            ) -> Encounter:
+def _create(campaign, actor, setup: table.Setup, stakes: dict, origin: str, engine_setup: dict,
+            extra_terms: dict | None = None) -> Encounter:
     """A new card test's encounter, not started, with a fresh secret seed."""
     seed = new_seed()
-    terms = _terms(setup, stakes, origin)
+    terms = {**(extra_terms or {}), **_terms(setup, stakes, origin)}
     test = Encounter.objects.create(
         campaign=campaign, engine=table.ENGINE, title=card_test_describe(campaign, terms)[:200],
         setup=engine_setup, terms=terms, seed=seed, seed_hash=seed_hash(seed),

@@ -60,6 +60,7 @@ SETTINGS: dict[str, Setting] = {
             {"warrant": "Warrant Officers", "rating": "ratings"},
             "warrant",
             "DECISIONS D7; BtQ L275-280, L906-907",
+            used_by="prize money",
         ),
         Setting(
             "midshipman_wealth",
@@ -117,6 +118,24 @@ SETTINGS: dict[str, Setting] = {
             False,
             "DECISIONS D20; BtQ L1415-1426",
             used_by="ship-to-ship combat",
+        ),
+        Setting(
+            "prize_share_lasts",
+            "A prize share's automatic successes last",
+            {"one_test": "for the first Wealth test they help",
+             "until_port": "until the ship leaves port (the GM spends them)"},
+            "one_test",
+            "btq_missions A2; BtQ L1827-1835",
+            used_by="purchases",
+        ),
+        Setting(
+            "grog_critical_failure",
+            "A drinker \"fails critically\" (-3) when",
+            {"grog_critical": "he loses to the grog's Critical or better",
+             "no_success": "he loses without a single success"},
+            "grog_critical",
+            "btq_missions A10; BtQ L1864-1866",
+            used_by="grog",
         ),
     )
 }

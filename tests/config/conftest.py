@@ -7,8 +7,9 @@ of it, for the tests that walk every operation (``test_bad_input.py``,
 * ``api_world``: the personas' campaign (``tests/conftest.py``) with, made through the API
   itself as a table would, a reputation of pc_a, a card test the GM called for pc_a
   (awaiting player_a's confirmation), one player_a proposed, a running battle of the
-  personas' ships and its job, a second PC ship in a battle still in setup, and a live
-  invitation: ``{first path segment: the id (or token) a path of that resource takes}``;
+  personas' ships and its job, a second PC ship in a battle still in setup, a live
+  invitation, and pc_a's prize share and Captain's Favour (as a battle and a scene leave
+  them): ``{first path segment: the id (or token) a path of that resource takes}``;
 * :func:`fill_path`: a path of the schema with the world's ids in it.
 """
 
@@ -58,10 +59,18 @@ def api_world(campaign, pc_a, pc_b, npc, pc_ship, enemy_ship, hidden_ship, gm_cl
          status=200)
     job = post(gm_client, "api-encounter-resolve", [running["id"]], None, status=202)
     invite = post(gm_client, "api-campaign-invite", [campaign.pk], None)
+    from characters.models import PrizeShare, SceneToken
+
+    share = PrizeShare.objects.create(character=pc_a, battle=running["id"], captured="Le Secret",
+                                      prize_class="unrated", row="lieutenant",
+                                      entries=[[4, 1], [3, 2], [2, 3], [1, 3]])
+    token = SceneToken.objects.create(campaign=campaign, token="favour", holder=pc_a,
+                                      earned_by=pc_a, topic="storms off the Cape")
     return {
         "campaigns": campaign.pk, "characters": pc_a.pk, "reputations": reputation["id"],
         "ships": enemy_ship.pk, "card-tests": called["id"], "encounters": running["id"],
-        "jobs": job["id"], "invites": invite["token"],
+        "jobs": job["id"], "invites": invite["token"], "prize-shares": share.pk,
+        "scene-tokens": token.pk,
     }
 
 
