@@ -17,11 +17,14 @@ class CombatConfig(AppConfig):
         from combat import push, selectors
         from combat.card_tests import selectors as card_test_selectors
         from combat.card_tests.services import refuse_removing_a_reputation_in_use
+        from combat.creation import selectors as creation_selectors
         from combat.models import Encounter, Job
 
         register(Panel("card_tests", "combat/card_tests/_campaign_panel.html",
                        card_test_selectors.campaign_panel, 10))
         register(Panel("battles", "combat/_campaign_panel.html", selectors.campaign_panel, 20))
+        register(Panel("drafts", "combat/creation/_campaign_panel.html",
+                       creation_selectors.campaign_panel, 5))
         pre_delete.connect(refuse_removing_a_reputation_in_use, sender=Reputation,
                            dispatch_uid="card_tests_keep_their_reputations")
         post_save.connect(push.on_encounter_saved, sender=Encounter,

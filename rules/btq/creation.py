@@ -110,6 +110,34 @@ def data() -> dict:
     return tables
 
 
+@cache
+def captains() -> dict[str, dict]:
+    """The template Captains of Appendix IV by key (``rules/btq/data/captains.json``; BtQ
+    L3593-3647): NPCs the creation limits do not bind (Dodds' traits cost 11)."""
+    root = resources.files("rules.btq").joinpath("data")
+    rows = json.loads(root.joinpath("captains.json").read_text(encoding="utf-8"))["captains"]
+    return {row["key"]: row for row in rows}
+
+
+def captain_sheet(key: str, ship_name: str = "") -> dict:
+    """A template Captain as a creation sheet (the shape of :func:`build_sheet`), "(ship)"
+    replaced by ``ship_name`` (the book's "(insert ship)"); ``KeyError`` for an unknown key."""
+    row = captains()[key]
+    ship = ship_subject(ship_name) if ship_name else "his ship"
+    return {
+        "name": f"Captain {row['name']}", "position_title": "Post Captain",
+        "concept": f"“{row['nickname']}”, a template Captain of the book",
+        "nationality": row["nationality"], "religion": row["religion"],
+        "social_class": row["social_class"], "measures": dict(row["measures"]),
+        "skills": dict(row["skills"]), "professions": {}, "wealth": row["wealth"],
+        "reputations": [{**r, "subject": r["subject"].replace("(ship)", ship)}
+                        for r in row["reputations"]],
+        "traits": [{**t, "name": traits()[t["key"]]["name"],
+                    "cost": traits()[t["key"]]["cost"] * t["times"]} for t in row["traits"]],
+        "items": [dict(i) for i in row["items"]], "overridden": {},
+    }
+
+
 def _by_key(table: str) -> dict[str, dict]:
     return {row["key"]: row for row in data()[table]}
 
@@ -715,7 +743,7 @@ def _review_decision(state: State) -> Decision:
         Field("step", "Send back to the step", "choice", steps),
         Field("reason", "Why (the player reads it)", "textarea", max_length=2000),
         Field("gm_notes", "GM notes (never shown to the player)", "textarea",
-              max_length=4000),
+              max_length=4000, default=state["gm_notes"] or None),
     ))
 
 
@@ -1295,8 +1323,9 @@ class CreationEngine:
             _need(values, "reason", errors, "Say why, for the player.")
         if errors:
             raise FieldErrors(errors)
-        notes = values.get("gm_notes") or ""
-        st["gm_notes"] = notes
+        if values.get("gm_notes") is not None:  # left out: the notes stay as they were
+            st["gm_notes"] = values["gm_notes"]
+        notes = st["gm_notes"]
         gm_data = {"gm_notes": notes} if notes else {}
         if values["verdict"] == "approve":
             st["status"] = "approved"
