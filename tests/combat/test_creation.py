@@ -3,6 +3,7 @@
 and double-submitted steps; the GM's approval creating exactly one character (and the ship
 of the group's ship draft)."""
 
+import io
 import json
 
 import pytest
@@ -250,3 +251,39 @@ def test_reference_characters_load_once_through_the_services(campaign, gm, playe
     assert dodds.reputations.filter(descriptor="Adored by", value=3).exists()
     with pytest.raises(PermissionDenied):
         services.reference_characters_load(campaign=campaign, actor=player_a)
+
+
+@pytest.mark.django_db
+def test_the_management_command_loads_the_book_characters(campaign, gm, player_a):
+    from django.core.management import CommandError, call_command
+
+    out = io.StringIO()
+    call_command("load_reference_characters", campaign.pk, "--gm", gm.username, "--only",
+                 "otoole", stdout=out)
+    assert "Gregory O'Toole" in out.getvalue()
+    otoole = Character.objects.get(campaign=campaign, name="Gregory O'Toole")
+    assert (otoole.guts, otoole.discipline, otoole.charm, otoole.influence) == (4, 3, 3, 4)
+    with pytest.raises(CommandError):
+        call_command("load_reference_characters", campaign.pk, "--gm", player_a.username)
+
+
+@pytest.mark.django_db
+def test_the_gm_decides_a_step_for_the_player_marked(draft, gm, player_a_client):
+    decide(draft, gm, "creation.concept", book_choices()[0]["choice"])
+    draft.refresh_from_db()
+    assert draft.choices[0]["by"] == "gm"
+    page = player_a_client.get(reverse("creation:detail", args=[draft.campaign_id, draft.pk]))
+    body = page.content.decode()
+    assert "decided by the GM" in body
+    assert "Set a value by hand" not in body and "creation.review" not in body
+
+
+@pytest.mark.django_db
+def test_the_ship_drafts_page_and_the_players_panel(campaign, gm, player_a, gm_client,
+                                                    player_a_client, draft):
+    ship = services.ship_creation_start(campaign=campaign, user=gm, ship_type="Cutter")
+    for client in (gm_client, player_a_client):
+        page = client.get(reverse("creation:detail", args=[campaign.pk, ship.pk]))
+        assert page.status_code == 200 and b"The group&#x27;s Cutter" in page.content
+    panel = player_a_client.get(reverse("campaigns:detail", args=[campaign.pk])).content
+    assert b"Continue your character" in panel and b"Create your character" not in panel
