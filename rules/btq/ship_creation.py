@@ -195,7 +195,8 @@ def _player_decision(state: State) -> Decision | None:
     if step == "details":
         return _typed(lead, "ship.details", f"The {ship_type.name}: name and character", (
             Field("name", "Name", required=True),
-            Field("former_name", "Former name (a captured prize)"),
+            Field("former_name", "Former name", help="A captured prize: record the name "
+                  "she had (BtQ L622)."),
             Field("guns", "Guns", "int", minimum=ship_type.guns_min,
                   maximum=ship_type.guns_max or 200, required=True),
             Field("tradition", "Tradition"), Field("superstition", "Superstition"),
@@ -366,9 +367,6 @@ class ShipCreationEngine:
         return events
 
     def _on_details(self, st, values, choice, source):
-        if st["record"]["origin"]["suit"] == "C" and not values.get("former_name"):
-            raise FieldErrors({"former_name": "A captured prize keeps her former name on "
-                                              "the record: name it."})
         st["record"]["details"] = {k: v for k, v in values.items() if v not in (None, "")}
         return [Event("ship_creation.step", f"The ship is the {values['name']}, "
                       f"{values['guns']} guns.", {"step": "details",

@@ -222,8 +222,7 @@ def test_the_groups_ship_is_made_by_the_players_and_approved_into_one_ship(
     decide(draft, lead, "ship.origin", "draw")
     with pytest.raises(PermissionDenied):
         decide(draft, other, "ship.details", {"name": "Hermes", "guns": 22})
-    decide(draft, lead, "ship.details", {"name": "Hermes", "former_name": "Hermosa",
-                                         "guns": 22})
+    decide(draft, lead, "ship.details", {"name": "Hermes", "guns": 22})
     decide(draft, lead, "ship.crew", "draw")
     draft.refresh_from_db()
     fields = [f.name for f in get_engine(draft.engine).pending(draft.state)[0].fields]

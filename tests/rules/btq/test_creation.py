@@ -169,7 +169,7 @@ def test_tv03_ship_origin_and_npc_crew():
     state, events = play_scenario(SHIP_ENGINE, scenario, ScriptedSource(scenario.cards))
     ship = SHIP_ENGINE.outcome(state).data["ship"]
     assert ship["origin"].startswith("A captured French or Spanish prize")
-    assert ship["former_name"] == "Hermosa"
+    assert ship["superstition"].startswith("Every calm is blamed")
     table = [(m["position"], m["card"], m["key"], m["other"], m["disposition"].split()[0])
              for m in ship["crew"]]
     assert table == [
