@@ -286,3 +286,21 @@ def test_the_ship_drafts_page_and_the_players_panel(campaign, gm, player_a, gm_c
         assert page.status_code == 200 and b"The group&#x27;s Cutter" in page.content
     panel = player_a_client.get(reverse("campaigns:detail", args=[campaign.pk])).content
     assert b"Continue your character" in panel and b"Create your character" not in panel
+
+
+@pytest.mark.django_db
+def test_the_drafts_stream_keeps_the_gms_notes_and_the_seed_from_the_player(
+        draft, player_a, player_b, outsider, gm):
+    from tests.combat.test_streams import read, refused
+
+    play_book(draft, player_a, gm, until="creation.review")
+    decide(draft, gm, "creation.review", {"verdict": "return", "step": "details",
+                                          "reason": "A name, please", "gm_notes": MARKER})
+    url = reverse("creation:stream", args=[draft.campaign_id, draft.pk])
+    status, mine, _ = read(player_a, url)
+    assert status == 200 and "A name, please" in mine and '"KH"' in mine
+    for secret in (MARKER, '"gm_data"', draft.seed):
+        assert secret not in mine
+    status, gms, _ = read(gm, url)
+    assert MARKER in gms
+    assert refused(player_b, url) and refused(outsider, url)
