@@ -1047,6 +1047,16 @@ def _turn(source: RandomSource, purpose: str) -> Card:
     return source.draw(Deck(PLAYER_DECK, "player"), 1, purpose=purpose)[0]
 
 
+def story_prompt(card: Card, phase: str) -> str:
+    """Appendix I (before the navy) or II (at sea) for an experience card: a prompt for the
+    story only, the rules of §2 decide what the card gives (``rules/btq_characters.md``
+    A11; BtQ L3462-3566). A Joker: any row."""
+    if card.is_joker:
+        return "any story you like"
+    table = data()["appendix_i" if phase == "life" else "appendix_ii"]
+    return table[card.suit][card_class(card)]
+
+
 def _draw_text(setup: dict, number: int, phase: str, cards: list[Card]) -> str:
     exp, booty = cards
     skill, measure = experience_gain(exp)
@@ -1058,7 +1068,8 @@ def _draw_text(setup: dict, number: int, phase: str, cards: list[Card]) -> str:
     else:
         loot = booty_meaning(booty_row(booty, None), phase, setup["settings"])["text"]
     return (f"Experience {number} ({_phase_label(phase)}): {_name(setup)} turns "
-            f"{card_label(exp)}, {gives}{joker}; for booty {card_label(booty)}, {loot}.")
+            f"{card_label(exp)}, {gives}{joker}; for booty {card_label(booty)}, {loot}. "
+            f"For the story: {story_prompt(exp, phase)}.")
 
 
 def _surnames(nationality: str) -> list[str]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copy
 import json
+from importlib import resources
 
 from rules.btq.characters import NPC_CREW_SKILLS
 from rules.btq.settings import resolve
@@ -94,6 +95,20 @@ SHIP_REPUTATION_POINTS = 5
 
 _STEPS = ("origin", "details", "crew", "features", "reputations", "traits")
 _RETURNABLE = ("details", "features", "reputations", "traits")
+
+
+def ship_names(type_name: str) -> tuple[str, ...]:
+    """British ship names of Appendix III for a type (BtQ L3570-3589): those of its rate;
+    for an un-rated type the sloops' and cutters' (a Cutter's own first)."""
+    root = resources.files("rules.btq").joinpath("data")
+    rows = json.loads(root.joinpath("ship_names.json").read_text(encoding="utf-8"))["ships"]
+    rating = SHIP_TYPES[type_name].rating
+    if rating is not None:
+        wanted = [r for r in rows if r["rate"] == rating]
+    else:
+        wanted = sorted((r for r in rows if r["rate"] in (None, "cutter")),
+                        key=lambda r: (r["rate"] != "cutter") == (type_name == "Cutter"))
+    return tuple(dict.fromkeys(n for r in wanted for n in r["names"]))
 
 
 def validate_setup(setup: dict) -> dict:
@@ -194,7 +209,8 @@ def _player_decision(state: State) -> Decision | None:
                                         *(Option(s, t) for s, t in ORIGINS.items())), "draw")
     if step == "details":
         return _typed(lead, "ship.details", f"The {ship_type.name}: name and character", (
-            Field("name", "Name", required=True),
+            Field("name", "Name", required=True, suggestions=ship_names(ship_type.name),
+                  help="The suggestions are British ships of her rate (the book's list)."),
             Field("former_name", "Former name", help="A captured prize: record the name "
                   "she had (BtQ L622)."),
             Field("guns", "Guns", "int", minimum=ship_type.guns_min,

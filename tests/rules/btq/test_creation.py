@@ -476,3 +476,22 @@ def test_the_default_policy_makes_a_character():
     state, _ = ENGINE.start({"player": PLAYER, "experiences": 3}, SeededSource(1))
     final, _ = play_out(ENGINE, state, SeededSource(1))
     assert ENGINE.outcome(final).data["character"]["position"] == "able_seaman"
+
+
+def test_appendix_prompts_are_story_only_and_appendix_iii_names_the_ships():
+    """Appendix I/II give each experience card a prompt (the mechanics stay §2's, A11);
+    Appendix III offers British names by rate (BtQ L3462-3589)."""
+    from rules.btq.creation import story_prompt
+    from rules.btq.ship_creation import ship_names
+
+    draft = Draft().play(steps("creation.experience"))
+    draw = [e for e in draft.events if e.kind == "creation.draw"][0]
+    assert "For the story: you were forced to work in a different community." in draw.text
+    assert story_prompt(parse_card("KH"), "naval") == "a fleet action, in the thick of it"
+    assert ship_names("Cutter")[:3] == ("Fox", "Frisk", "Resolution")
+    assert "Victory" in ship_names("First Rate") and "Victory" not in ship_names("Third Rate")
+    details = SHIP_ENGINE.pending({**SHIP_ENGINE.start(
+        {"ship_type": "Fifth Rate", "players": {PLAYER: "A"}}, SeededSource(1))[0],
+        "record": {"origin": {"suit": "D"}, "details": None, "crew": None, "features": None,
+                   "reputations": None, "traits": None}})[0]
+    assert "Amazon" in details.fields[0].suggestions
