@@ -115,6 +115,10 @@ class Field:
             return value
         if not isinstance(value, str):
             raise ValueError(f"{self.label}: text, please.")
+        if any(c == "\x00" or "\ud800" <= c <= "\udfff" for c in value):
+            # A NUL or half a surrogate pair: no database or JSON text can keep it.
+            raise ValueError(f"{self.label}: it holds a character that cannot be stored "
+                             "(a NUL, or half of a surrogate pair).")
         value = value.strip()
         if not value:
             return self.clean(None)

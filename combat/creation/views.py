@@ -49,10 +49,25 @@ def _context(request, campaign, draft, *, posted=None, errors=None, error=""):
         else [],
         "skills": [(creation.SKILLS[k], v) for k, v in state.get("sheet", {})
                    .get("skills", {}).items()],
-        "your_turn": (f"{view['summary']['name']}: your step." if player and not
-                      view["is_gm"] else ""),
+        "your_turn": _your_turn(view, player, gm),
+        "overridden": [(creation.override_targets(state["sheet"]).get(target, target), mark)
+                       for target, mark in state.get("sheet", {}).get("overridden", {})
+                       .items()],
+        "returned_step": dict(creation.STEPS).get((state.get("returned") or {})
+                                                  .get("step"), ""),
         "turn_live": True, "turn_anchor": "step",
     }
+
+
+def _your_turn(view: dict, player: list, gm: list) -> str:
+    """The "Your turn" line: a player's step, or the GM's review of a finished draft (the
+    GM's standing override waits for nobody)."""
+    name = view["summary"]["name"]
+    if player and not view["is_gm"]:
+        return f"{name}: your step."
+    if any(d["kind"].endswith(".review") for d in gm):
+        return f"{name} waits for your approval."
+    return ""
 
 
 @login_required

@@ -212,7 +212,7 @@ def _player_decision(state: State) -> Decision | None:
             Field("name", "Name", required=True, suggestions=ship_names(ship_type.name),
                   help="The suggestions are British ships of her rate (the book's list)."),
             Field("former_name", "Former name", help="A captured prize: record the name "
-                  "she had (BtQ L622)."),
+                  "she had."),
             Field("guns", "Guns", "int", minimum=ship_type.guns_min,
                   maximum=ship_type.guns_max or 200, required=True),
             Field("tradition", "Tradition"), Field("superstition", "Superstition"),

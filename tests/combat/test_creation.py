@@ -304,3 +304,14 @@ def test_the_drafts_stream_keeps_the_gms_notes_and_the_seed_from_the_player(
     status, gms, _ = read(gm, url)
     assert MARKER in gms
     assert refused(player_b, url) and refused(outsider, url)
+
+
+@pytest.mark.django_db
+def test_a_nul_in_a_step_is_refused_with_a_reason_not_a_500(draft, player_a_client):
+    url = reverse("creation:act", args=[draft.campaign_id, draft.pk])
+    draft.refresh_from_db()
+    response = player_a_client.post(url, {"kind": "creation.concept", "version": draft.version,
+                                          "f_concept": "a\x00b", "f_position": "lieutenant"})
+    assert response.status_code == 400 and "cannot be stored" in response.content.decode()
+    draft.refresh_from_db()
+    assert draft.choices == []

@@ -8,7 +8,8 @@ of it, for the tests that walk every operation (``test_bad_input.py``,
   itself as a table would, a reputation of pc_a, a card test the GM called for pc_a
   (awaiting player_a's confirmation), one player_a proposed, a running battle of the
   personas' ships and its job, a second PC ship in a battle still in setup, a live
-  invitation, and a character player_a is making: ``{first path segment: the id (or token) a path of that resource takes}``;
+  invitation, and a character player_a is making: ``{first path segment: the id (or
+  token) a path of that resource takes}``;
 * :func:`fill_path`: a path of the schema with the world's ids in it.
 """
 

@@ -217,6 +217,8 @@ def test_a_typed_decision_parses_its_fields():
     ('{"name": "Jack the Lad!"}', "name", "at most 10 characters"),
     ('{"name": "J", "side": "aft"}', "side", "not one of the choices"),
     ('{"name": "J", "rank": "AB"}', "rank", "not a field"),
+    ('{"name": "J\\u0000"}', "name", "cannot be stored"),
+    ('{"name": "J\\ud800"}', "name", "cannot be stored"),
 ])
 def test_a_typed_decision_refuses_per_field(choice, field, reason):
     with pytest.raises(FieldErrors) as refused:
