@@ -118,9 +118,10 @@ def campaign_panel(request, campaign, role: str) -> dict:
     is_gm = role == Membership.Role.GM
     mine = open_drafts(campaign, user).first() if not is_gm else None
     turn = [d for d in drafts if d["status"] != "approved" and _is_my_turn(user, d["draft"])]
+    has_pc = campaign.characters.filter(owner=user, kind="pc").exists()
     return {"drafts": drafts, "waiting_drafts": waiting, "my_draft": mine,
             "my_turn_drafts": turn, "is_gm": is_gm, "can_create": role == "player" and
-            mine is None, "me": participant_of(user),
+            mine is None, "has_character": has_pc, "me": participant_of(user),
             "ship_types": list(ship_creation.SHIP_TYPES)}
 
 

@@ -395,6 +395,13 @@ def test_tv08_petty_officer_wealth_by_d7(tier, wealth):
     assert draft.sheet["wealth_breakdown"]["rank"] == wealth
 
 
+@pytest.mark.parametrize("reading, wealth", [("officer", 2), ("warrant", 1)])
+def test_tv08_midshipman_wealth_by_d8(reading, wealth):
+    draft = Draft(settings={"midshipman_wealth": reading}).play(
+        as_position("midshipman", steps("creation.details")))
+    assert draft.sheet["wealth_breakdown"]["rank"] == wealth
+
+
 def test_tv09_otooles_final_sheet_as_the_book_prints_it():
     """TV-09: the scenario plays to the book's sheet: 4/3/3/4, Wealth 3, TV-06's skills,
     seven reputations (2 Personal, 5 Institution), TV-07's traits; approved by the GM."""
