@@ -181,11 +181,20 @@ def test_the_wizard_page_refuses_per_field_and_keeps_what_was_typed(draft, playe
 
 @pytest.mark.django_db
 def test_the_campaign_page_offers_create_your_character(campaign, player_b_client, gm_client,
-                                                        draft):
-    page = player_b_client.get(reverse("campaigns:detail", args=[campaign.pk])).content
+                                                        draft, django_user_model, client):
+    from campaigns.services import campaign_invite_regenerate, campaign_join
+
+    newcomer = django_user_model.objects.create_user("newcomer", password="x")
+    campaign_join(token=campaign_invite_regenerate(campaign=campaign, actor=campaign
+                                                   .memberships.get(role="gm").user),
+                  user=newcomer)
+    client.force_login(newcomer)
+    page = client.get(reverse("campaigns:detail", args=[campaign.pk])).content
     assert b"Create your character" in page
+    page = player_b_client.get(reverse("campaigns:detail", args=[campaign.pk])).content
+    assert b"Make another character" in page and b"Create your character" not in page
     gm_page = gm_client.get(reverse("campaigns:detail", args=[campaign.pk])).content
-    assert b"Characters being made" in gm_page and b"Create your character" not in gm_page
+    assert b"Characters being made" in gm_page and b"create-character" not in gm_page
 
 
 @pytest.mark.django_db
