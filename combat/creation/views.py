@@ -85,6 +85,7 @@ def draft_start(request, pk):
 
 @login_required
 def draft_detail(request, pk, draft_pk):
+    """The wizard: the step waiting, the cards of the last draw, the sheet so far."""
     campaign = campaign_for_user(request.user, pk)
     draft = selectors.draft_for_user(request.user, draft_pk, campaign)
     return render(request, "combat/creation/detail.html", _context(request, campaign, draft))

@@ -168,10 +168,14 @@ def traits() -> dict[str, dict]:
 
 
 def nationalities() -> dict[str, dict]:
+    """Nationalities by key (BtQ L310-354): ``english`` whether they speak English (else
+    Second Language is required, L304-305; ``rules/btq_characters.md`` A21), ``surnames``
+    the Appendix VII list their names come from."""
     return _by_key("nationalities")
 
 
 def religions() -> dict[str, dict]:
+    """Religions by key (BtQ L361-380); no effect on the numbers."""
     return _by_key("religions")
 
 
@@ -1115,6 +1119,7 @@ class CreationEngine:
                               {"experiences": setup["experiences"]})]
 
     def participants(self, state: State) -> dict[str, str]:
+        """The player, the one participant besides the GM."""
         return {state["setup"]["player"]: _name(state["setup"])}
 
     def pending(self, state: State) -> list[Decision]:

@@ -293,6 +293,7 @@ class ShipCreationEngine:
         return validate_setup(setup)
 
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
+        """The group's ship at its origin step; nothing drawn."""
         setup = validate_setup(setup)
         state = {"setup": setup, "status": "drafting", "returned": None,
                  "record": {s: None for s in _STEPS}}
@@ -301,9 +302,11 @@ class ShipCreationEngine:
                              {"ship_type": setup["ship_type"]})]
 
     def participants(self, state: State) -> dict[str, str]:
+        """Every player of the group (the lead decides, the others follow it)."""
         return dict(state["setup"]["players"])
 
     def pending(self, state: State) -> list[Decision]:
+        """The lead's decision of the current step, or the GM's review once it is done."""
         if state["status"] == "approved":
             return []
         if state["status"] == "submitted":
@@ -337,6 +340,7 @@ class ShipCreationEngine:
                        {"ship": ship_data(state)})
 
     def view(self, state: State, participant: str) -> dict:
+        """All of it, for everyone (the group's ship has no secret), and the ``step``."""
         return {**copy.deepcopy(state), "step": _current(state)}
 
     def scenarios(self) -> dict[str, Scenario]:
