@@ -324,3 +324,18 @@ def test_a_nul_in_a_step_is_refused_with_a_reason_not_a_500(draft, player_a_clie
     assert response.status_code == 400 and "cannot be stored" in response.content.decode()
     draft.refresh_from_db()
     assert draft.choices == []
+
+
+@pytest.mark.django_db
+def test_the_campaign_stream_tells_the_gm_of_a_new_draft_and_not_player_b(
+        campaign, gm, player_a, player_b):
+    from tests.combat.test_streams import parse, read
+
+    url = reverse("combat:campaign_stream", args=[campaign.pk])
+    started = []
+    _, text, _ = read(gm, url, until=lambda t: "event: campaign" in t, action=lambda: started
+                      .append(services.creation_start(campaign=campaign, user=player_a)))
+    events = parse(text)
+    assert [d["id"] for d in events[0]["data"]["drafts"]] == [started[0].pk]
+    _, text, _ = read(player_b, url, headers={"Last-Event-ID": "x"}, idle=0.3)
+    assert all(e["data"]["drafts"] == [] for e in parse(text))

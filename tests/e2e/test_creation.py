@@ -68,6 +68,10 @@ def test_a_new_player_creates_a_character_up_to_the_gms_approval(campaign, newco
     draft.stacked_cards = scenario.cards.split()  # the book's deck, stacked by the GM
     draft.save(update_fields=["stacked_cards"])
 
+    gm = login(new_context(), "gm", PASSWORD)
+    gm.goto(f"/campaigns/{campaign.pk}/")
+    gm.evaluate("window.notReloaded = true")
+
     draws = 0
     for c in scenario.choices:
         if c["actor"] == "gm":
@@ -84,9 +88,9 @@ def test_a_new_player_creates_a_character_up_to_the_gms_approval(campaign, newco
     assert draws == 5
     assert "Waiting for the GM's approval" in player.inner_text(".draft-status")
 
-    gm = login(new_context(), "gm", PASSWORD)
-    gm.goto(f"/campaigns/{campaign.pk}/")
-    assert "1 waiting for your approval" in gm.inner_text("#drafts")
+    # The GM's campaign page learnt of it by itself (pushed, not reloaded).
+    gm.locator("#drafts mark:text('1 waiting for your approval')").wait_for()
+    assert gm.evaluate("window.notReloaded === true")
     with gm.expect_navigation():
         gm.click(f"#drafts a[href$='/drafts/{draft.pk}/']")
     review = gm.locator("form.decision[data-kind='creation.review']")
