@@ -339,3 +339,41 @@ def test_the_campaign_stream_tells_the_gm_of_a_new_draft_and_not_player_b(
     assert [d["id"] for d in events[0]["data"]["drafts"]] == [started[0].pk]
     _, text, _ = read(player_b, url, headers={"Last-Event-ID": "x"}, idle=0.3)
     assert all(e["data"]["drafts"] == [] for e in parse(text))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_approvals_at_once_create_one_character(campaign, gm, player_a):
+    """The GM approves from two devices at the same moment: one wins, the other is refused
+    (the draft is over, or the version stale), and the character is written once (the row
+    lock of ``encounter_act``)."""
+    import threading
+
+    from django.db import close_old_connections, connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL's row locks shared by threads: set DATABASE_URL")
+    draft = services.creation_start(campaign=campaign, user=player_a)
+    play_book(draft, player_a, gm, until="creation.review")
+    draft.refresh_from_db()
+    version, barrier, results = draft.version, threading.Barrier(2), []
+
+    def approve():
+        try:
+            barrier.wait(timeout=10)
+            services.creation_decide(draft=draft, user=gm, kind="creation.review",
+                                     values={"verdict": "approve"}, version=version)
+            results.append("done")
+        except (StaleVersion, ValidationError):  # stale, or the draft already approved
+            results.append("refused")
+        finally:
+            close_old_connections()
+            connection.close()
+
+    threads = [threading.Thread(target=approve) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(results) == ["done", "refused"]
+    assert Character.objects.filter(campaign=campaign, owner=player_a,
+                                    name="Gregory O'Toole").count() == 1
