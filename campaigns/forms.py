@@ -101,8 +101,6 @@ NOT_YET_IN_EFFECT: dict[str, str] = {
     "crusty_old_seadog_skill": "Character sheets do not record traits yet, so no test adds "
     "the trait's card by itself: the GM adds it to the test it fits as a modifier "
     "(“Crusty Old Seadog +1”).",
-    "midshipman_wealth": "It decides a Midshipman's Wealth in character creation, which is not "
-    "built yet: the GM sets each character's Wealth.",
     "general_weather_in_ship_combat": "The general weather modifiers are not built: battles "
     "use the ship-combat weather table alone, the default reading.",
 }

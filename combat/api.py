@@ -16,7 +16,8 @@ from campaigns.api_common import InputSerializer
 from campaigns.selectors import campaign_for_user, membership_role
 from combat import selectors, services
 from combat.card_tests import api as card_tests_api
-from combat.forms import MAX_ID, WEATHER_CHOICES
+from combat.creation import api as creation_api
+from combat.forms import MAX_ID, MAX_TYPED_INPUT, WEATHER_CHOICES
 from combat.models import Encounter, Job
 from ships.models import Ship
 from ships.services import naval_setup
@@ -237,7 +238,10 @@ class EncounterEventsView(APIView):
 class ActSerializer(InputSerializer):
     actor = serializers.CharField(max_length=100)
     kind = serializers.CharField(max_length=100)
-    choice = serializers.CharField(max_length=100)
+    choice = serializers.CharField(
+        max_length=MAX_TYPED_INPUT,
+        help_text="An option's key; for a typed decision (one with fields) the JSON text of "
+                  "its fields.")
     version = _id_field()
 
 
@@ -281,6 +285,7 @@ class JobView(APIView):
 
 urlpatterns = [
     *card_tests_api.urlpatterns,
+    *creation_api.urlpatterns,
     path("campaigns/<int:campaign_id>/encounters/", EncounterListView.as_view(),
          name="api-encounter-list"),
     path("encounters/<int:pk>/", EncounterDetailView.as_view(), name="api-encounter-detail"),

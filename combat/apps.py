@@ -19,6 +19,7 @@ class CombatConfig(AppConfig):
         from combat import push, selectors
         from combat.card_tests import selectors as card_test_selectors
         from combat.card_tests.services import refuse_removing_a_reputation_in_use
+        from combat.creation import selectors as creation_selectors
         from combat.models import Encounter, Job
         from combat.shipboard import selectors as shipboard_selectors
 
@@ -29,6 +30,8 @@ class CombatConfig(AppConfig):
                        shipboard_selectors.campaign_panel, 40))
         register_section(Panel("shipboard", "combat/shipboard/_character_section.html",
                                shipboard_selectors.character_section, 10))
+        register(Panel("drafts", "combat/creation/_campaign_panel.html",
+                       creation_selectors.campaign_panel, 5))
         pre_delete.connect(refuse_removing_a_reputation_in_use, sender=Reputation,
                            dispatch_uid="card_tests_keep_their_reputations")
         post_save.connect(push.on_encounter_saved, sender=Encounter,

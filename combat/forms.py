@@ -1,5 +1,6 @@
 """Forms of the battle pages. They check the shape of the input; the services decide."""
 
+import json
 import re
 
 from django import forms
@@ -130,8 +131,35 @@ class VersionForm(forms.Form):
 
 
 class ActForm(VersionForm):
-    """One decision made from the battle page."""
+    """One decision made from the battle page: ``choice`` an option's key, or for a typed
+    decision its ``f_<field>`` inputs (:func:`typed_choice`)."""
 
     actor = forms.CharField(max_length=100)
     kind = forms.CharField(max_length=100)
-    choice = forms.CharField(max_length=100)
+    choice = forms.CharField(max_length=100, required=False)
+
+
+FIELD_PREFIX = "f_"
+"""The prefix of a typed decision's inputs in a posted form (``f_name``), so they never meet
+the form's own fields."""
+
+MAX_TYPED_INPUT = 20_000
+"""The most characters of a typed decision's inputs taken from a posted form."""
+
+
+def typed_choice(data) -> str:
+    """A typed decision's answer (``rules.engine.Decision.fields``) from a posted form: the
+    JSON text of every ``f_<field>`` input, as the engine takes it; each input is cut at
+    :data:`MAX_TYPED_INPUT` characters (the engine then refuses what is too long)."""
+    return json.dumps({key[len(FIELD_PREFIX):]: str(value)[:MAX_TYPED_INPUT]
+                       for key, value in data.items() if key.startswith(FIELD_PREFIX)})
+
+
+def decision_fields(decision: dict, values: dict | None = None, errors: dict | None = None
+                    ) -> list[dict]:
+    """A typed decision's fields (``Decision.as_dict()["fields"]``) ready for the partial
+    ``combat/_decision_fields.html``: each with the ``value`` to show (what was posted, else
+    its default) and its ``errors``."""
+    values, errors = values or {}, errors or {}
+    return [{**f, "value": values.get(f["name"], f["default"]),
+             "errors": errors.get(f["name"], [])} for f in decision.get("fields", ())]

@@ -17,6 +17,9 @@ from combat.models import Encounter, EncounterEvent, Job
 from rules.engine import GM, get_engine
 
 PC_PREFIX = "pc:"
+USER_PREFIX = "user:"
+"""The participant of a player as themselves, before they have a character: the player of
+a character being made (``"user:<user pk>"``, ``combat.creation``)."""
 COMPUTER = "the computer"
 """Who the battle waits for while a job resolves it."""
 OBSERVER = "observer"
@@ -24,7 +27,8 @@ OBSERVER = "observer"
 engines show such a viewer only what every participant sees."""
 
 
-OWN_PAGES = {"btq_test": "combat.card_tests"}
+OWN_PAGES = {"btq_test": "combat.card_tests", "btq_creation": "combat.creation",
+             "btq_ship_creation": "combat.creation"}
 """Engines whose encounters have pages and an API of their own (engine -> the package),
 where their steps keep their own rules: they are neither listed nor opened as battles. What
 a user sees of them is decided here all the same (:func:`view_for`, :func:`events_for`)."""
@@ -84,8 +88,9 @@ def encounter_not_begun_for_user(user, encounter_id) -> Encounter | None:
 
 def participant_ids_for(user, encounter: Encounter) -> list[str]:
     """The participants ``user`` plays in ``encounter``: ``["gm"]`` for a GM of its campaign,
-    the ``"pc:<pk>"`` participants of the user's own characters for a player, ``[]`` for
-    anyone else."""
+    the ``"pc:<pk>"`` participants of the user's own characters for a player, and the
+    player as themselves (``"user:<pk>"``) where the engine names them, ``[]`` for anyone
+    else."""
     role = membership_role(user, encounter.campaign)
     if role == "gm":
         return [GM]
@@ -99,7 +104,9 @@ def participant_ids_for(user, encounter: Encounter) -> list[str]:
             pk__in=[pk for pk in pks if pk.isdigit()], owner=user
         ).values_list("pk", flat=True)
     }
-    return [p for p in ids if p[len(PC_PREFIX):] in own]
+    me = f"{USER_PREFIX}{user.pk}"
+    himself = [me] if me in get_engine(encounter.engine).participants(encounter.state) else []
+    return [p for p in ids if p[len(PC_PREFIX):] in own] + himself
 
 
 def viewer_id(participants: list[str]) -> str:

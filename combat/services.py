@@ -31,7 +31,7 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Case, DateTimeField, F, Max, Q, Value, When
 from django.db.models.functions import Coalesce
@@ -40,9 +40,14 @@ from django.utils import timezone
 from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
 from combat.models import Encounter, EncounterEvent, Job
-from combat.selectors import PC_PREFIX, participant_ids_for, unfinished_encounter_for_ship
+from combat.selectors import (
+    PC_PREFIX,
+    USER_PREFIX,
+    participant_ids_for,
+    unfinished_encounter_for_ship,
+)
 from rules.cards import CardError, parse_cards
-from rules.engine import GM, Engine, Event, IllegalAction, get_engine
+from rules.engine import GM, Engine, Event, FieldErrors, IllegalAction, get_engine
 from rules.random import ScriptedSource, SeededSource
 from ships.services import ship_reveal
 
@@ -70,7 +75,7 @@ def new_seed() -> str:
 
 
 NOUNS = {"btq_test": "test", "btq_skirmish": "skirmish", "btq_personal_combat": "fight",
-         "btq_boarding": "boarding"}
+         "btq_boarding": "boarding", "btq_creation": "draft", "btq_ship_creation": "draft"}
 """Engine name -> what its encounters are called in texts and log kinds, if not "battle"."""
 
 
@@ -198,7 +203,7 @@ class _Table:
         try:
             state, events = step(scripted or seeded)
         except IllegalAction as exc:
-            raise ValidationError(str(exc)) from None
+            raise _refusal(exc) from None
         except CardError as exc:
             if scripted is None:
                 raise
@@ -226,6 +231,15 @@ class _Table:
 
     def apply(self, actor: str, choice: str) -> list[Event]:
         return self._run(lambda source: self.kernel.apply(self.state, actor, choice, source))
+
+
+def _refusal(exc: IllegalAction) -> ValidationError:
+    """The rules' refusal as a ``ValidationError``: per field for a typed decision
+    (``rules.engine.FieldErrors``; its whole-input reason under ``NON_FIELD_ERRORS``)."""
+    if isinstance(exc, FieldErrors):
+        return ValidationError({name or NON_FIELD_ERRORS: reason
+                                for name, reason in exc.errors.items()})
+    return ValidationError(str(exc))
 
 
 def _round_of(state: dict) -> int | None:
@@ -525,11 +539,14 @@ def encounter_act(
     if not choice:
         raise ValidationError({"choice": "Choose one of the options."})
     try:
-        pending[0].option(choice)
+        pending[0].check(choice)
+    except FieldErrors as exc:
+        raise _refusal(exc) from None
     except IllegalAction as exc:
         raise ValidationError({"choice": str(exc)}) from None
     first = encounter.events.aggregate(last=Max("seq"))["last"] or 0
-    for_player = actor.startswith(PC_PREFIX) and actor not in participant_ids_for(user, encounter)
+    for_player = actor.startswith((PC_PREFIX, USER_PREFIX)) and actor not in \
+        participant_ids_for(user, encounter)
     _apply(encounter, _Table.of(encounter, kernel), actor, decision_kind, choice,
            by=DECIDED_BY_GM if for_player else None)
     encounter.version += 1
@@ -929,7 +946,17 @@ _ON_BEGIN = {name: _fight_begun for name in ("btq_skirmish", "btq_personal_comba
 a fight are revealed): ``hook(encounter=, user=)``, in :func:`encounter_begin`'s
 transaction."""
 
+
+def _record_creation(encounter: Encounter, kernel: Engine, outcome, user) -> dict:
+    """An approved character or ship into the campaign
+    (``combat.creation.services.creation_write_back``)."""
+    from combat.creation.services import creation_write_back
+
+    return creation_write_back(encounter=encounter, outcome=outcome, user=user)
+
+
 _AFTER_BATTLE = {"btq_naval": _record_btq_naval, "btq_test": _record_btq_test,
+                 "btq_creation": _record_creation, "btq_ship_creation": _record_creation,
                  **{name: _record_fight for name in _ON_BEGIN}}
 """Engine name -> what the end of its encounter changes in the campaign, beyond the log:
 ``recorder(encounter, kernel, outcome, user)``, which may return ``{"summary", "data"}`` for

@@ -12,9 +12,10 @@ database reads are short ``sync_to_async`` calls between waits):
   once. A change that writes no event (a job's progress, a cancel) is ``event: state``
   (no id) with the change's token.
 * a campaign's, ``/combat/campaign/<pk>/events/``: ``event: campaign`` whenever the
-  battles and card tests the viewer may see change (one is created, begins, moves on,
-  ends), with ``id`` the token of that list and the list itself
-  (``{"battles": [{id, title, status}], "tests": [{id, status}]}``).
+  battles, card tests and characters being made that the viewer may see change (one is
+  created, begins, moves on, ends), with ``id`` the token of that list and the list itself
+  (``{"battles": [{id, title, status}], "tests": [{id, status}], "drafts": [{id, status,
+  version}]}``).
 
 Each stream looks at the database when woken (``combat.push``: Redis pub/sub, or a poll of
 200 ms without Redis) and compares a cheap signature before reading more. It closes after
@@ -40,6 +41,7 @@ from django.views.decorators.http import require_GET
 from campaigns.selectors import campaign_for_user, membership_role
 from combat import push, selectors
 from combat.card_tests import selectors as card_test_selectors
+from combat.creation import selectors as creation_selectors
 from combat.models import Encounter, Job
 
 STREAM_SECONDS = 60.0
@@ -166,7 +168,10 @@ def _campaign_list(user, campaign_id: int) -> tuple[dict, str]:
     tests = [{"id": pk, "status": status, "version": version}
              for pk, status, version in card_test_selectors.card_tests_for_user(
                  user, campaign).order_by("pk").values_list("pk", "status", "version")]
-    listing = {"battles": battles, "tests": tests,
+    drafts = [{"id": pk, "status": status, "version": version}
+              for pk, status, version in creation_selectors.drafts_for_user(
+                  user, campaign).order_by("pk").values_list("pk", "status", "version")]
+    listing = {"battles": battles, "tests": tests, "drafts": drafts,
                "role": membership_role(user, campaign)}
     digest = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
     return listing, digest

@@ -16,7 +16,7 @@ from campaigns.confirm import confirmation
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from campaigns.services import StaleVersion
 from combat import selectors, services
-from combat.forms import ActForm, NavalEncounterForm, VersionForm
+from combat.forms import ActForm, NavalEncounterForm, VersionForm, typed_choice
 from combat.models import Encounter
 from ships.services import naval_setup
 
@@ -189,7 +189,7 @@ def encounter_act(request, pk):
         data = form.cleaned_data
         services.encounter_act(
             encounter=encounter, user=request.user, actor=data["actor"],
-            decision_kind=data["kind"], choice=data["choice"],
+            decision_kind=data["kind"], choice=data["choice"] or typed_choice(request.POST),
             expected_version=data["version"],
         )
     return redirect("combat:detail", pk=encounter.pk)

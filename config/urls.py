@@ -9,6 +9,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("campaigns.urls")),
     path("", include("combat.card_tests.urls")),
+    path("", include("combat.creation.urls")),
     path("characters/", include("characters.urls")),
     path("ships/", include("ships.urls")),
     path("combat/", include("combat.urls")),

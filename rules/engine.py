@@ -23,6 +23,15 @@ and sees everything.
 Simultaneous decisions (orders written secretly, then revealed) appear together in
 :meth:`Engine.pending`; the engine stores each choice hidden until all are in.
 
+Typed decisions. Most decisions pick one of their ``options``. Some need typed input (a
+name, points shared out among Measures, a trait and its detail): such a decision carries
+``fields`` (:class:`Field`) and no options, and its choice is the text of a JSON object of
+field name -> value (``'{"name": "Gregory O\'Toole"}'``). :meth:`Decision.parse` checks the
+object against the fields (unknown names, types, bounds, choices, required) and the engine
+checks what only the rules know; either refuses with :class:`FieldErrors`, an
+:class:`IllegalAction` that names the reason per field, so a form can show each beside its
+input. A decision without fields behaves exactly as before.
+
 Scenarios. Every engine ships the book's worked examples as named setups
 (:meth:`Engine.scenarios`, :class:`Scenario`): JSON files in its package, read by
 :func:`load_scenarios`, with the book's cards and decisions where it gives them, so tests,
@@ -50,6 +59,83 @@ class IllegalAction(ValueError):
     that is over. The message says why; the state is unchanged."""
 
 
+class FieldErrors(IllegalAction):
+    """A typed decision refused: ``errors`` maps a field name (``""`` for the whole input)
+    to the reason, in words a player reads. The message joins them."""
+
+    def __init__(self, errors: dict[str, str]):
+        self.errors = dict(errors)
+        super().__init__(" ".join(f"{reason}" for reason in self.errors.values()))
+
+
+FIELD_KINDS = ("text", "textarea", "int", "choice")
+"""The kinds of :class:`Field`: one line of text, several lines, a whole number, one of
+its options."""
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One typed input of a decision (see "Typed decisions" above).
+
+    ``name`` is its key in the choice's JSON object, ``label`` what a person reads, ``kind``
+    one of :data:`FIELD_KINDS`; ``options`` the legal values of a ``"choice"`` (``""`` is
+    "none" when the field is not ``required``); ``minimum`` and ``maximum`` bound an
+    ``"int"``; ``default`` the value the form starts with; ``help`` one line of guidance;
+    ``suggestions`` values a text field offers (a datalist); ``max_length`` bounds a text.
+    """
+
+    name: str
+    label: str
+    kind: str = "text"
+    options: tuple[Option, ...] = ()
+    required: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    default: object = None
+    help: str = ""
+    suggestions: tuple[str, ...] = ()
+    max_length: int = 200
+
+    def clean(self, value):
+        """``value`` checked and normalised (text stripped, ``None`` for an empty optional
+        field); raises ``ValueError`` with the reason."""
+        if value is None or value == "":
+            if self.required:
+                raise ValueError(f"{self.label}: this is required.")
+            return None
+        if self.kind == "int":
+            if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+                value = int(value.strip())
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{self.label}: a whole number, please.")
+            if self.minimum is not None and value < self.minimum:
+                raise ValueError(f"{self.label}: at least {self.minimum}.")
+            if self.maximum is not None and value > self.maximum:
+                raise ValueError(f"{self.label}: at most {self.maximum}.")
+            return value
+        if not isinstance(value, str):
+            raise ValueError(f"{self.label}: text, please.")
+        if any(c == "\x00" or "\ud800" <= c <= "\udfff" for c in value):
+            # A NUL or half a surrogate pair: no database or JSON text can keep it.
+            raise ValueError(f"{self.label}: it holds a character that cannot be stored "
+                             "(a NUL, or half of a surrogate pair).")
+        value = value.strip()
+        if not value:
+            return self.clean(None)
+        if self.kind == "choice" and value not in {o.key for o in self.options}:
+            raise ValueError(f"{self.label}: {value!r} is not one of the choices.")
+        if len(value) > self.max_length:
+            raise ValueError(f"{self.label}: at most {self.max_length} characters.")
+        return value
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "label": self.label, "kind": self.kind,
+                "options": [{"key": o.key, "label": o.label} for o in self.options],
+                "required": self.required, "minimum": self.minimum, "maximum": self.maximum,
+                "default": self.default, "help": self.help,
+                "suggestions": list(self.suggestions), "max_length": self.max_length}
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One choice of a decision: ``key`` is what :meth:`Engine.apply` takes, ``label`` what a
@@ -66,6 +152,8 @@ class Decision:
     ``actor`` is the participant who makes it; ``kind`` a stable machine name
     (``"positioning.move"``); ``prompt`` the question in the book's words; ``options`` the
     legal choices; ``default`` the key of the option the default policy would take.
+    ``fields`` makes it a typed decision (module docstring, "Typed decisions"): no options,
+    the choice a JSON object text, ``default`` the JSON of the fields' defaults.
     """
 
     actor: str
@@ -73,6 +161,31 @@ class Decision:
     prompt: str
     options: tuple[Option, ...]
     default: str
+    fields: tuple[Field, ...] = ()
+
+    def parse(self, choice: str) -> dict:
+        """The choice of a typed decision as ``{field name: cleaned value}`` (every field,
+        ``None`` where empty). Raises :class:`FieldErrors`: not a JSON object, an unknown
+        field, or each field's own reason (:meth:`Field.clean`)."""
+        try:
+            data = json.loads(choice) if isinstance(choice, str) else None
+        except (json.JSONDecodeError, RecursionError):
+            data = None
+        if not isinstance(data, dict):
+            raise FieldErrors({"": f"The answer to “{self.prompt}” is a JSON object of its "
+                                  "fields."})
+        known = {f.name: f for f in self.fields}
+        errors = {name: f"{name!r} is not a field of this step." for name in data
+                  if name not in known}
+        cleaned = {}
+        for name, field_ in known.items():
+            try:
+                cleaned[name] = field_.clean(data.get(name))
+            except ValueError as exc:
+                errors[name] = str(exc)
+        if errors:
+            raise FieldErrors(errors)
+        return cleaned
 
     def option(self, key: str) -> Option:
         """The option with ``key``; raises :class:`IllegalAction` if there is none."""
@@ -81,14 +194,27 @@ class Decision:
                 return opt
         raise IllegalAction(f"'{key}' is not one of the choices for: {self.prompt}")
 
+    def check(self, choice: str) -> None:
+        """Refuse a ``choice`` this decision cannot take: not one of its options
+        (:meth:`option`), or for a typed decision input that :meth:`parse` refuses
+        (:class:`FieldErrors`). What only the rules know is the engine's to check."""
+        if self.fields:
+            self.parse(choice)
+        else:
+            self.option(choice)
+
     def as_dict(self) -> dict:
-        return {
+        """JSON; ``"fields"`` only for a typed decision, so other decisions read as before."""
+        data = {
             "actor": self.actor,
             "kind": self.kind,
             "prompt": self.prompt,
             "options": [{"key": o.key, "label": o.label} for o in self.options],
             "default": self.default,
         }
+        if self.fields:
+            data["fields"] = [f.as_dict() for f in self.fields]
+        return data
 
 
 @dataclass(frozen=True, slots=True)

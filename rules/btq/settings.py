@@ -60,7 +60,7 @@ SETTINGS: dict[str, Setting] = {
             {"warrant": "Warrant Officers", "rating": "ratings"},
             "warrant",
             "DECISIONS D7; BtQ L275-280, L906-907",
-            used_by="prize money",
+            used_by="character creation, prize money",
         ),
         Setting(
             "midshipman_wealth",
@@ -68,6 +68,25 @@ SETTINGS: dict[str, Setting] = {
             {"officer": "an Officer (+2)", "warrant": "a Warrant Officer (+1)"},
             "officer",
             "DECISIONS D8; BtQ L266, L898-902",
+            used_by="character creation",
+        ),
+        Setting(
+            "creation_experiences",
+            "Experiences of a new character (fewer than 3 inexperienced, 4-5 capable, 6 or "
+            "more exceptional)",
+            {n: f"{n} experiences" for n in range(1, 9)},
+            5,
+            "BtQ L214-216, L255-258 (the GM's choice; O'Toole has 5)",
+            used_by="character creation",
+        ),
+        Setting(
+            "spade_ace_booty",
+            "The Ace of Spades on a booty table gives",
+            {"institution": "+1 to three Institution reputations (every other Spade row)",
+             "personal": "+1 to three Personal reputations (as printed)"},
+            "institution",
+            "btq_characters A12; BtQ L518, L1005",
+            used_by="character creation",
         ),
         Setting(
             "general_weather_in_ship_combat",

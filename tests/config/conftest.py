@@ -8,8 +8,9 @@ of it, for the tests that walk every operation (``test_bad_input.py``,
   itself as a table would, a reputation of pc_a, a card test the GM called for pc_a
   (awaiting player_a's confirmation), one player_a proposed, a running battle of the
   personas' ships and its job, a second PC ship in a battle still in setup, a live
-  invitation, and pc_a's prize share and Captain's Favour (as a battle and a scene leave
-  them): ``{first path segment: the id (or token) a path of that resource takes}``;
+  invitation, a character player_a is making, and pc_a's prize share and Captain's
+  Favour (as a battle and a scene leave them): ``{first path segment: the id (or token) a
+  path of that resource takes}``;
 * :func:`fill_path`: a path of the schema with the world's ids in it.
 """
 
@@ -59,6 +60,7 @@ def api_world(campaign, pc_a, pc_b, npc, pc_ship, enemy_ship, hidden_ship, gm_cl
          status=200)
     job = post(gm_client, "api-encounter-resolve", [running["id"]], None, status=202)
     invite = post(gm_client, "api-campaign-invite", [campaign.pk], None)
+    draft = post(player_a_client, "api-draft-start", [campaign.pk], None)
     from characters.models import PrizeShare, SceneToken
 
     share = PrizeShare.objects.create(character=pc_a, battle=running["id"], captured="Le Secret",
@@ -70,7 +72,7 @@ def api_world(campaign, pc_a, pc_b, npc, pc_ship, enemy_ship, hidden_ship, gm_cl
         "campaigns": campaign.pk, "characters": pc_a.pk, "reputations": reputation["id"],
         "ships": enemy_ship.pk, "card-tests": called["id"], "encounters": running["id"],
         "jobs": job["id"], "invites": invite["token"], "prize-shares": share.pk,
-        "scene-tokens": token.pk,
+        "scene-tokens": token.pk, "drafts": draft["id"],
     }
 
 

@@ -35,7 +35,8 @@ MAX_EXAMPLES = int(os.environ.get("API_PROPERTY_EXAMPLES", "25"))
 API = schemathesis.openapi.from_dict(SCHEMA)
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance, negative_data_rejection]
-DETAIL_OF = {"campaigns", "characters", "reputations", "ships", "card-tests", "encounters"}
+DETAIL_OF = {"campaigns", "characters", "reputations", "ships", "card-tests", "encounters",
+             "drafts"}
 """Resources whose detail (``/api/<resource>/<id>/``) carries the ``version`` to write
 with."""
 

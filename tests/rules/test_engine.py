@@ -11,6 +11,8 @@ from rules.engine import (
     Decision,
     Engine,
     Event,
+    Field,
+    FieldErrors,
     IllegalAction,
     Option,
     Outcome,
@@ -186,3 +188,48 @@ def test_play_scenario_refuses_a_choice_the_game_does_not_wait_for():
     with pytest.raises(ValueError, match=r"choice 1 \(gm start.distance\) is not awaited; "
                                          r"the game waits for \[\('pc:otoole', 'start.distance'"):
         play_scenario(engine, wrong, ScriptedSource(book.cards))
+
+
+# --- typed decisions ------------------------------------------------------------------------
+
+
+def typed():
+    return Decision("pc:1", "x.typed", "Name and age", (), "{}", (
+        Field("name", "Name", required=True, max_length=10),
+        Field("age", "Age", "int", minimum=8, maximum=90),
+        Field("side", "Side", "choice", (Option("port", "Port"), Option("starboard", "S")))))
+
+
+def test_a_typed_decision_parses_its_fields():
+    decision = typed()
+    assert decision.parse('{"name": " Jack ", "age": "12"}') == {"name": "Jack", "age": 12,
+                                                                 "side": None}
+    assert decision.as_dict()["fields"][1]["minimum"] == 8
+    decision.check('{"name": "Jack"}')
+
+
+@pytest.mark.parametrize("choice, field, reason", [
+    ("[1]", "", "JSON object"),
+    ("not json", "", "JSON object"),
+    ('{"age": 3}', "name", "Name: this is required."),
+    ('{"name": "J", "age": 3}', "age", "Age: at least 8."),
+    ('{"name": "J", "age": true}', "age", "a whole number"),
+    ('{"name": "Jack the Lad!"}', "name", "at most 10 characters"),
+    ('{"name": "J", "side": "aft"}', "side", "not one of the choices"),
+    ('{"name": "J", "rank": "AB"}', "rank", "not a field"),
+    ('{"name": "J\\u0000"}', "name", "cannot be stored"),
+    ('{"name": "J\\ud800"}', "name", "cannot be stored"),
+])
+def test_a_typed_decision_refuses_per_field(choice, field, reason):
+    with pytest.raises(FieldErrors) as refused:
+        typed().check(choice)
+    assert reason in refused.value.errors[field]
+    assert isinstance(refused.value, IllegalAction)
+
+
+def test_a_decision_without_fields_reads_as_before():
+    decision = Decision("gm", "k", "p", (Option("a", "A"),), "a")
+    assert "fields" not in decision.as_dict()
+    decision.check("a")
+    with pytest.raises(IllegalAction):
+        decision.check("b")

@@ -7,7 +7,7 @@ from rules.btq.settings import SETTINGS, SettingError, resolve
 from rules.btq.tests import MAX_RETESTS
 
 USES = {"card tests", "ship-to-ship combat", "skirmishes", "boarding actions", "prize money",
-        "purchases", "grog"}
+        "purchases", "grog", "character creation"}
 
 
 def test_resolve_fills_in_the_defaults_and_rejects_unknown_names_and_values():
@@ -33,13 +33,15 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("great_hardship", "ship-to-ship combat"),
     ("skirmish_morale_loss", "skirmishes"),
     ("boarding_crew_loss", "boarding actions"),
-    ("petty_officer_tier", "prize money"),
     ("prize_share_lasts", "purchases"),
     ("grog_critical_failure", "grog"),
     # Not applied anywhere in the app yet: the naval engine leaves the general weather out
-    # (its docstring says so); character creation and character traits are not built.
+    # (its docstring says so); character traits are not built.
     ("general_weather_in_ship_combat", ""),
-    ("midshipman_wealth", ""),
+    ("petty_officer_tier", "character creation, prize money"),
+    ("midshipman_wealth", "character creation"),
+    ("creation_experiences", "character creation"),
+    ("spade_ace_booty", "character creation"),
     ("crusty_old_seadog_skill", ""),
 ])
 def test_used_by_is_honest(name, used_by):
