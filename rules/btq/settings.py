@@ -60,6 +60,7 @@ SETTINGS: dict[str, Setting] = {
             {"warrant": "Warrant Officers", "rating": "ratings"},
             "warrant",
             "DECISIONS D7; BtQ L275-280, L906-907",
+            used_by="missions",
         ),
         Setting(
             "midshipman_wealth",
@@ -100,6 +101,14 @@ SETTINGS: dict[str, Setting] = {
             False,
             "DECISIONS D20; BtQ L1415-1426",
             used_by="ship-to-ship combat",
+        ),
+        Setting(
+            "mission_injured_cost",
+            "In a mission's failure cost, an INJURED wound costs",
+            {1: "1 point (as printed)", 2: "2 points (halfway to MAIMED's 4)"},
+            1,
+            "DECISIONS D13; BtQ L1538-1540",
+            used_by="missions",
         ),
     )
 }
