@@ -184,3 +184,6 @@ class Reputation(models.Model):
     def over_cap(self) -> bool:
         """Stored above its cap: it counts as the cap in tests (D9); the sheet warns."""
         return self.value > self.cap
+
+
+from characters.advancement_models import MissionPurchase  # noqa: E402, F401  (Django finds it)

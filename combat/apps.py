@@ -9,9 +9,12 @@ class CombatConfig(AppConfig):
         and a guard: a reputation that a card test not over uses may not be removed
         (``characters`` cannot know of the tests above it, so the refusal is a
         ``pre_delete`` receiver here); and the wake-ups of the open event streams
-        (``combat.push``) whenever an encounter or a job is saved."""
+        (``combat.push``) whenever an encounter, a job or a mission is saved; and the journal's
+        links to encounters (``campaigns.journal``)."""
         from django.db.models.signals import post_save, pre_delete
 
+        from campaigns import journal
+        from campaigns.missions.models import Mission
         from campaigns.panels import Panel, register
         from characters.models import Reputation
         from combat import push, selectors
@@ -27,3 +30,7 @@ class CombatConfig(AppConfig):
         post_save.connect(push.on_encounter_saved, sender=Encounter,
                           dispatch_uid="push_encounter")
         post_save.connect(push.on_job_saved, sender=Job, dispatch_uid="push_job")
+        # A mission's counters are shown live on the pages watching the campaign's stream.
+        post_save.connect(push.on_campaign_record_saved, sender=Mission,
+                          dispatch_uid="push_mission")
+        journal.register_link("encounter", selectors.encounter_url)

@@ -14,7 +14,8 @@ database reads are short ``sync_to_async`` calls between waits):
 * a campaign's, ``/combat/campaign/<pk>/events/``: ``event: campaign`` whenever the
   battles and card tests the viewer may see change (one is created, begins, moves on,
   ends), with ``id`` the token of that list and the list itself
-  (``{"battles": [{id, title, status}], "tests": [{id, status}]}``).
+  (``{"battles": [{id, title, status}], "tests": [{id, status}], "missions": [{id, status,
+  successes, failed}]}``: a mission's counters move when a challenge is met or failed).
 
 Each stream looks at the database when woken (``combat.push``: Redis pub/sub, or a poll of
 200 ms without Redis) and compares a cheap signature before reading more. It closes after
@@ -37,6 +38,8 @@ from django.db.models import Max, OuterRef, Subquery
 from django.http import Http404, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
+from campaigns.missions.models import Mission
+from campaigns.missions.selectors import missions_for_user
 from campaigns.selectors import campaign_for_user, membership_role
 from combat import push, selectors
 from combat.card_tests import selectors as card_test_selectors
@@ -154,7 +157,9 @@ async def encounter_events(user, encounter_id: int, access, after: int, *,
 
 def _campaign_signature(campaign_id: int):
     encounters = Encounter.objects.filter(campaign_id=campaign_id)
-    return encounters.aggregate(Max("updated_at"), Max("pk")), encounters.count()
+    missions = Mission.objects.filter(campaign_id=campaign_id)
+    return (encounters.aggregate(Max("updated_at"), Max("pk")), encounters.count(),
+            missions.aggregate(Max("updated_at"), Max("pk")))
 
 
 def _campaign_list(user, campaign_id: int) -> tuple[dict, str]:
@@ -166,7 +171,10 @@ def _campaign_list(user, campaign_id: int) -> tuple[dict, str]:
     tests = [{"id": pk, "status": status, "version": version}
              for pk, status, version in card_test_selectors.card_tests_for_user(
                  user, campaign).order_by("pk").values_list("pk", "status", "version")]
-    listing = {"battles": battles, "tests": tests,
+    missions = [{"id": pk, "status": status, "successes": met, "failed": failed}
+                for pk, status, met, failed in missions_for_user(user, campaign).order_by(
+                    "pk").values_list("pk", "status", "successes", "failed")]
+    listing = {"battles": battles, "tests": tests, "missions": missions,
                "role": membership_role(user, campaign)}
     digest = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
     return listing, digest

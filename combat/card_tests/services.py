@@ -31,6 +31,7 @@ from campaigns.selectors import membership_role
 from campaigns.services import Conflict, check_version, log_append
 from characters.models import SHIP_MORALE, Character, Reputation
 from characters.services import character_damage_set, character_reveal
+from combat import challenges
 from combat.card_tests import table
 from combat.card_tests.selectors import (
     ACTION_VERBS,
@@ -329,7 +330,7 @@ def _role(actor, campaign: Campaign) -> str:
 
 
 @transaction.atomic
-def card_test_call(*, campaign: Campaign, actor, **setup) -> Encounter:
+def card_test_call(*, campaign: Campaign, actor, challenge=None, **setup) -> Encounter:
     """GM: call a test: its encounter is created and started at once (the seed's hash
     published), and it awaits its player's confirmation.
 
@@ -341,6 +342,9 @@ def card_test_call(*, campaign: Campaign, actor, **setup) -> Encounter:
     ``stakes_win``, ``stakes_lose``, ``at_risk`` (``"health"``, ``"ship_morale"``,
     ``"wealth"``, ``"reputation:<id>"``) and ``opponent_at_risk``.
 
+    ``challenge`` (a row or id) is the challenge of a mission the test is played for
+    (``combat.challenges``).
+
     Raises ``PermissionDenied`` for a player, ``ValidationError`` naming each bad field or
     the rule a test breaks (two reputations, an unknown skill, a Dead area, a reputation in
     an unskilled test).
@@ -348,8 +352,9 @@ def card_test_call(*, campaign: Campaign, actor, **setup) -> Encounter:
     if _role(actor, campaign) != Membership.Role.GM:
         raise PermissionDenied("Only the GM calls a test; a player proposes one.")
     built, stakes = clean_setup(campaign=campaign, actor=actor, data=setup, by_gm=True)
+    challenge = challenges.challenge_for(campaign, challenge)
     test = _create(campaign, actor, built, stakes, table.Origin.GM,
-                   _engine_setup(campaign, built, stakes, table.Origin.GM))
+                   _engine_setup(campaign, built, stakes, table.Origin.GM), challenge)
     encounter_begin(encounter=test, user=actor)
     _log(test, "called", actor)
     return test
@@ -368,15 +373,15 @@ def card_test_propose(*, campaign: Campaign, actor, **setup) -> Encounter:
     return test
 
 
-def _create(campaign, actor, setup: table.Setup, stakes: dict, origin: str, engine_setup: dict
-            ) -> Encounter:
+def _create(campaign, actor, setup: table.Setup, stakes: dict, origin: str, engine_setup: dict,
+            challenge=None) -> Encounter:
     """A new card test's encounter, not started, with a fresh secret seed."""
     seed = new_seed()
     terms = _terms(setup, stakes, origin)
     test = Encounter.objects.create(
         campaign=campaign, engine=table.ENGINE, title=card_test_describe(campaign, terms)[:200],
         setup=engine_setup, terms=terms, seed=seed, seed_hash=seed_hash(seed),
-        created_by=actor)
+        challenge=challenge, created_by=actor)
     _reveal_opponent(setup)
     return test
 
