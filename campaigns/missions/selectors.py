@@ -89,7 +89,7 @@ def missing_initial_missions(campaign: Campaign) -> list[dict]:
             campaign=campaign, status__in=(*Mission.OPEN, Mission.Status.PROPOSED),
             kind__in=("naval", "personal")).values_list("cast__character_id", "kind"):
         have.setdefault(character_id, set()).add(kind)
-    labels = {"naval": "a Naval Mission", "personal": "a Mission of Personal Importance"}
+    labels = {"naval": "Naval Mission", "personal": "Mission of Personal Importance"}
     out = []
     for pk, ref in sorted(pcs.items(), key=lambda item: item[1].name):
         missing = [labels[k] for k in ("naval", "personal") if k not in have.get(pk, set())]
