@@ -130,17 +130,20 @@ def journal_for_user(user, campaign: Campaign, *, kind: str = "", character=None
                      session=None, text: str = "") -> QuerySet[CampaignLogEntry]:
     """The journal as :func:`log_for_user` gives it to ``user``, filtered: ``kind`` the first
     word of an entry's kind (``campaigns.journal.KINDS``), ``character`` an id (the entries
-    about it, and about the missions it is on), ``session`` an id, ``text`` words the entry
-    contains (case aside)."""
+    about it, and about the missions it is on and their challenges), ``session`` an id,
+    ``text`` words the entry contains (case aside)."""
     entries = log_for_user(user, campaign)
     if kind:
         entries = entries.filter(kind__startswith=f"{kind}.")
     if character is not None:
-        from campaigns.missions.models import MissionCharacter
+        from campaigns.missions.models import Challenge, MissionCharacter
 
         missions = MissionCharacter.objects.filter(character_id=character).values("mission")
-        entries = entries.filter(models.Q(character_id=character) | models.Q(
-            record_kind="mission", record_id__in=missions))
+        challenges = Challenge.objects.filter(missions__in=missions).values("pk")
+        entries = entries.filter(
+            models.Q(character_id=character)
+            | models.Q(record_kind="mission", record_id__in=missions)
+            | models.Q(record_kind="challenge", record_id__in=challenges))
     if session is not None:
         entries = entries.filter(session_id=session)
     if text:

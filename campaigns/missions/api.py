@@ -149,10 +149,10 @@ class MissionDetailView(APIView):
     @extend_schema(request=MissionUpdateSerializer, responses=MissionSerializer)
     def patch(self, request, pk, mission_pk):
         """GM: change the fields given of a mission not over."""
-        mission = selectors.mission_for_user(request.user, pk, mission_pk)
-        require_gm(request.user, mission.campaign)
+        require_gm(request.user, campaign_for_user(request.user, pk))
         data = MissionUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        mission = selectors.mission_for_user(request.user, pk, mission_pk)
         values = dict(data.validated_data)
         version = values.pop("version")
         mission, _ = services.mission_update(mission=mission, actor=request.user,
@@ -178,9 +178,10 @@ def _step_view(action: str):
         @extend_schema(request=StepSerializer, responses=MissionSerializer,
                        operation_id=f"mission_{action}")
         def post(self, request, pk, mission_pk):
-            mission = selectors.mission_for_user(request.user, pk, mission_pk)
+            campaign_for_user(request.user, pk)
             data = StepSerializer(data=request.data)
             data.is_valid(raise_exception=True)
+            mission = selectors.mission_for_user(request.user, pk, mission_pk)
             mission = STEPS[action](mission, request.user, data.validated_data)
             return Response(_mission_data(request, mission))
 
@@ -276,9 +277,9 @@ class ChallengeRecordView(APIView):
         second answers 200 with the first."""
         campaign = campaign_for_user(request.user, pk)
         require_gm(request.user, campaign)
-        challenge = get_object_or_404(Challenge, pk=challenge_pk, campaign=campaign)
         data = ChallengeRecordSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        challenge = get_object_or_404(Challenge, pk=challenge_pk, campaign=campaign)
         recorded = services.challenge_record(challenge=challenge, actor=request.user,
                                              **data.validated_data)
         rows, cls = _challenges(request, campaign)
@@ -325,9 +326,9 @@ class VoyageRecallView(APIView):
         """GM: the voyage ends; the ship is recalled to Britain."""
         campaign = campaign_for_user(request.user, pk)
         require_gm(request.user, campaign)
-        voyage = get_object_or_404(Voyage, pk=voyage_pk, campaign=campaign)
         data = StepSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        voyage = get_object_or_404(Voyage, pk=voyage_pk, campaign=campaign)
         voyage = services.voyage_recall(voyage=voyage, actor=request.user,
                                         version=data.validated_data["version"])
         return Response(VoyageSerializer(voyage).data)
@@ -383,9 +384,9 @@ class SessionEndView(APIView):
         """GM: end the session with its denouement."""
         campaign = campaign_for_user(request.user, pk)
         require_gm(request.user, campaign)
-        session = get_object_or_404(Session, pk=session_pk, campaign=campaign)
         data = SessionEndSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        session = get_object_or_404(Session, pk=session_pk, campaign=campaign)
         session = services.session_end(session=session, actor=request.user,
                                        version=data.validated_data["version"],
                                        denouement=data.validated_data["denouement"])
