@@ -58,17 +58,18 @@ def players_won(encounter: Encounter, outcome) -> bool | None:
             or _commanded_by_a_pc(encounter.setup or {}, winner))
 
 
-def record(encounter: Encounter, outcome, user) -> None:
+def record(encounter: Encounter, outcome, user):
     """The finished ``encounter`` meets or fails the challenge it was played for (if any);
-    recorded once however often its finish is recorded. A finish that nobody won is left in
-    the journal, the challenge still to be played."""
+    recorded once however often its finish is recorded. Returns the new
+    ``ChallengeResult``, or ``None`` when nothing was recorded: no challenge, a finish that
+    nobody won (the challenge is still to be played), or one recorded before."""
     if encounter.challenge_id is None:
-        return
+        return None
     met = players_won(encounter, outcome)
     if met is None:
-        return
-    challenge_record(challenge=encounter.challenge, met=met, actor=user,
-                     encounter_id=encounter.pk, summary=f"“{encounter.title}”")
+        return None
+    return challenge_record(challenge=encounter.challenge, met=met, actor=user,
+                            encounter_id=encounter.pk, summary=f"“{encounter.title}”")
 
 
 class ChallengeChoiceField(forms.ModelChoiceField):

@@ -38,49 +38,50 @@ def secrets(campaign, gm, pc_a, pc_b, player_a):
     return {"hidden": hidden, "visible": visible, "session": session}
 
 
-def urls(campaign, secrets, pc_a):
+def urls(campaign, secrets, pc_a) -> dict:
+    """What a member opens: name -> URL."""
     c, hidden, visible = campaign.pk, secrets["hidden"].pk, secrets["visible"].pk
-    return [
-        reverse("campaigns:detail", args=[c]),
-        reverse("campaigns:log", args=[c]),
-        reverse("campaigns:log", args=[c]) + "?q=HIDDEN",
-        reverse("missions:list", args=[c]),
-        reverse("missions:detail", args=[c, visible]),
-        reverse("missions:detail", args=[c, hidden]),
-        reverse("missions:sessions", args=[c]),
-        reverse("missions:dashboard", args=[c]),
-        reverse("characters:missions", args=[pc_a.pk]),
-        reverse("api-mission-list", args=[c]),
-        reverse("api-mission-detail", args=[c, visible]),
-        reverse("api-mission-detail", args=[c, hidden]),
-        reverse("api-challenge-list", args=[c]),
-        reverse("api-session-list", args=[c]),
-        reverse("api-campaign-log", args=[c]),
-        reverse("api-dashboard", args=[c]),
-    ]
+    return {
+        "campaign": reverse("campaigns:detail", args=[c]),
+        "journal": reverse("campaigns:log", args=[c]),
+        "journal search": reverse("campaigns:log", args=[c]) + "?q=HIDDEN",
+        "missions": reverse("missions:list", args=[c]),
+        "visible mission": reverse("missions:detail", args=[c, visible]),
+        "hidden mission": reverse("missions:detail", args=[c, hidden]),
+        "hidden mission's edit": reverse("missions:edit", args=[c, hidden]),
+        "sessions": reverse("missions:sessions", args=[c]),
+        "dashboard": reverse("missions:dashboard", args=[c]),
+        "character's missions": reverse("characters:missions", args=[pc_a.pk]),
+        "API missions": reverse("api-mission-list", args=[c]),
+        "API visible mission": reverse("api-mission-detail", args=[c, visible]),
+        "API hidden mission": reverse("api-mission-detail", args=[c, hidden]),
+        "API challenges": reverse("api-challenge-list", args=[c]),
+        "API sessions": reverse("api-session-list", args=[c]),
+        "API journal": reverse("api-campaign-log", args=[c]),
+        "API dashboard": reverse("api-dashboard", args=[c]),
+    }
 
 
 @pytest.mark.parametrize("persona", ["player_a", "player_b", "outsider"])
 def test_no_marker_reaches_a_player_or_the_outsider(request, persona, campaign, secrets, pc_a):
     client = request.getfixturevalue(f"{persona}_client")
     statuses = {}
-    for url in urls(campaign, secrets, pc_a):
+    for name, url in urls(campaign, secrets, pc_a).items():
         response = client.get(url)
         body = response.content.decode()
-        statuses[url] = response.status_code
-        assert not [m for m in MARKERS if m in body], (url, response.status_code)
+        statuses[name] = response.status_code
+        assert not [m for m in MARKERS if m in body], (name, response.status_code)
     if persona == "outsider":
         assert set(statuses.values()) == {404}
-    else:
-        hidden = [u for u in statuses if str(secrets["hidden"].pk) + "/" in u.split("missions")[-1]]
-        assert all(statuses[u] == 404 for u in hidden)
-        assert statuses[reverse("missions:dashboard", args=[campaign.pk])] == 403
-        assert statuses[reverse("missions:detail", args=[campaign.pk,
-                                                          secrets["visible"].pk])] == 200
+        return
+    assert {n: s for n, s in statuses.items() if s != 200} == {
+        "hidden mission": 404, "hidden mission's edit": 404, "API hidden mission": 404,
+        "dashboard": 403, "API dashboard": 403}
 
 
 def test_the_gm_sees_every_marker(gm_client, campaign, secrets, pc_a):
-    seen = "".join(gm_client.get(url).content.decode() for url in urls(campaign, secrets, pc_a))
+    seen = "".join(gm_client.get(url).content.decode()
+                   for url in urls(campaign, secrets, pc_a).values())
     assert [m for m in MARKERS if m not in seen] == []
 
 
