@@ -367,12 +367,22 @@ def challenge_create(*, campaign: Campaign, actor, missions, description: str,
         campaign=campaign, kind=kind, description=description[:300],
         gm_notes=(gm_notes or "").strip(), session=session, created_by=actor)
     challenge.missions.set(chosen)
-    names = ", ".join(f"“{m}”" for m in chosen)
-    log_append(campaign=campaign, kind="challenge.called", actor=actor,
-               gm_only=all(m.hidden for m in chosen), record=("challenge", challenge.pk),
-               data={"challenge": challenge.pk, "missions": [m.pk for m in chosen]},
-               text=f"{actor} called a challenge for {names}: {challenge.description}.")
+    _log_challenge(challenge, chosen, "challenge.called", actor,
+                   lambda names: f"{actor} called a challenge for {names}: "
+                                 f"{challenge.description}.")
     return challenge
+
+
+def _log_challenge(challenge: Challenge, missions: list[Mission], kind: str, actor, text,
+                   **data) -> None:
+    """The journal entry of a challenge: GM-only if all its missions are hidden; else it
+    names, in ``text(names)`` and its data, only the missions the players may see."""
+    shown = [m for m in missions if not m.hidden] or missions
+    names = ", ".join(f"“{m}”" for m in shown)
+    log_append(campaign=challenge.campaign, kind=kind, actor=actor,
+               gm_only=all(m.hidden for m in missions), record=("challenge", challenge.pk),
+               data={"challenge": challenge.pk, "missions": [m.pk for m in shown], **data},
+               text=text(names))
 
 
 def challenge_open_for(campaign: Campaign, challenge_id) -> Challenge:
@@ -423,11 +433,9 @@ def challenge_record(*, challenge: Challenge, met: bool, actor=None,
         counted.append(mission)
     word = "met" if met else "failed"
     by = f" ({summary})" if summary else ""
-    log_append(campaign=challenge.campaign, kind=f"challenge.{word}", actor=actor,
-               gm_only=all(m.hidden for m in missions), record=("challenge", challenge.pk),
-               data={"challenge": challenge.pk, "encounter": encounter_id, "met": bool(met),
-                     "missions": [m.pk for m in counted]},
-               text=f"Challenge {word}: {challenge.description}{by}.")
+    _log_challenge(challenge, missions, f"challenge.{word}", actor,
+                   lambda names: f"Challenge {word}: {challenge.description}{by}.",
+                   encounter=encounter_id, met=bool(met))
     for mission in counted:
         if mission.status == Mission.Status.REQUIREMENT_MET:
             _log(mission, "mission.requirement_met",

@@ -28,12 +28,16 @@ def secrets(campaign, gm, pc_a, pc_b, player_a):
         gm_notes="VISIBLE-GM-NOTE", characters=[pc_a.pk, pc_b.pk])
     missions.challenge_create(campaign=campaign, actor=gm, missions=[hidden],
                               description="HIDDEN-CHALLENGE")
+    both = missions.challenge_create(campaign=campaign, actor=gm, missions=[hidden, visible],
+                                     description="a storm for both")
     seen = missions.challenge_create(campaign=campaign, actor=gm, missions=[visible],
                                      description="board her", gm_notes="CHALLENGE-GM-NOTE")
     missions.challenge_record(challenge=seen, met=True, actor=gm)
+    missions.challenge_record(challenge=both, met=False, actor=gm)
     session = missions.session_create(campaign=campaign, actor=gm, title="The storm",
                                       gm_notes="SESSION-GM-NOTE", attendance=[player_a.pk])
     # A hidden mission that fails: its failure is due on pc_a's page, for the GM's eyes.
+    hidden.refresh_from_db()
     missions.mission_fail(mission=hidden, actor=gm, version=hidden.version)
     return {"hidden": hidden, "visible": visible, "session": session}
 
@@ -77,6 +81,12 @@ def test_no_marker_reaches_a_player_or_the_outsider(request, persona, campaign, 
     assert {n: s for n, s in statuses.items() if s != 200} == {
         "hidden mission": 404, "hidden mission's edit": 404, "API hidden mission": 404,
         "dashboard": 403, "API dashboard": 403}
+    # Not even its id: the entries of a challenge it shares with a visible mission name
+    # only that one.
+    hidden = secrets["hidden"].pk
+    for entry in client.get(reverse("api-campaign-log", args=[campaign.pk])).json():
+        assert hidden not in entry["data"].get("missions", []), entry
+        assert not (entry["data"].get("mission") == hidden), entry
 
 
 def test_the_gm_sees_every_marker(gm_client, campaign, secrets, pc_a):
@@ -102,4 +112,4 @@ def test_the_pushed_stream_carries_no_hidden_mission(campaign, gm, secrets, play
     assert all(m not in text for m in MARKERS)
     assert events[0]["data"]["missions"] == [{
         "id": secrets["visible"].pk, "status": "requirement_met", "successes": 2,
-        "failed": 0}]
+        "failed": 1}]
