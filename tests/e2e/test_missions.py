@@ -87,3 +87,39 @@ def test_the_gm_creates_a_mission_calls_a_challenge_and_a_player_sees_the_counte
         f"e => e.getBoundingClientRect().right > {PHONE['width']}).map("
         "e => e.tagName + '.' + e.className + ' ' + e.textContent.slice(0, 40))")
     assert too_wide == []
+
+
+def test_a_player_takes_a_reward_on_a_phone_and_finds_it_in_the_journal(
+        table, new_context, login, gm, pc_a):
+    from campaigns.missions import services
+
+    mission, _ = services.mission_create(
+        campaign=table, actor=gm, name="Impress the Admiral", kind="personal",
+        challenges_required=2, rewards=[{"kind": "measure"}], characters=[pc_a.pk])
+    for what in ("the dinner", "the ball"):
+        challenge = services.challenge_create(campaign=table, actor=gm, missions=[mission],
+                                              description=what)
+        services.challenge_record(challenge=challenge, met=True, actor=gm)
+    mission.refresh_from_db()
+    services.mission_complete(mission=mission, actor=gm, version=mission.version)
+
+    player = login(new_context(), "player_a", PASSWORD)
+    player.set_viewport_size(PHONE)
+    player.goto(f"/characters/{pc_a.pk}/")
+    player.click("text=Missions, rewards and failures")
+    assert "+1 to a Measure" in player.inner_text("#dues")
+    player.select_option("#dues select[name=option]", "measure:charm")
+    with player.expect_navigation():
+        player.click("#dues button:text('Take it')")
+    assert "Charm +1 (1 → 2)" in player.inner_text("#purchases")
+    assert player.locator("#dues").count() == 0
+    pc_a.refresh_from_db()
+    assert pc_a.charm == 2
+    for url in (f"/characters/{pc_a.pk}/missions/", f"/campaigns/{table.pk}/log/?kind=purchase"):
+        player.goto(url)
+        too_wide = player.evaluate(
+            "[...document.querySelectorAll('main *')].filter("
+            f"e => e.getBoundingClientRect().right > {PHONE['width']}).map("
+            "e => e.tagName + '.' + e.className + ' ' + e.textContent.slice(0, 40))")
+        assert too_wide == [], url
+    assert "took from “Impress the Admiral”: Charm +1 (1 → 2)" in player.inner_text("main")
