@@ -18,16 +18,9 @@ class CampaignsConfig(AppConfig):
         def mission(campaign_id, pk):
             return reverse("missions:detail", args=[campaign_id, pk])
 
-        def challenge(campaign_id, pk):
-            from campaigns.missions.models import Challenge
-
-            first = Challenge.objects.filter(pk=pk).values_list("missions", flat=True).first()
-            return mission(campaign_id, first) if first else None
-
         def sessions(campaign_id, pk):
             return reverse("missions:sessions", args=[campaign_id])
 
         journal.register_link("mission", mission)
-        journal.register_link("challenge", challenge)
         journal.register_link("session", sessions)
         journal.register_link("voyage", sessions)

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-LINK_KEYS = ("mission", "challenge", "session", "voyage", "card_test", "encounter", "ship",
-             "character")
-"""The ``data`` keys that name an entry's record, most specific first (``card_test`` is an
-encounter of the card-test engine)."""
+LINK_KEYS = ("mission", "session", "voyage", "card_test", "encounter", "ship", "character")
+"""The ``data`` keys that name an entry's record, most specific first (``card_test``: an
+encounter of the card-test engine, whose page is the test's; ``encounter``: a battle's)."""
 
 KINDS = {
     "mission": "Missions",
@@ -37,7 +36,8 @@ _LINKS: dict[str, Callable[[int, int], str | None]] = {}
 
 
 def register_link(kind: str, url: Callable[[int, int], str | None]) -> None:
-    """``url(campaign_id, record_id)`` gives the page of a record of ``kind`` (or ``None``)."""
+    """``url(campaign_id, record_id)`` gives the page of a record of ``kind`` (or ``None``),
+    without a query: a page lists many entries."""
     _LINKS[kind] = url
 
 
@@ -46,7 +46,7 @@ def record_of(data: dict) -> tuple[str, int | None]:
     for key in LINK_KEYS:
         value = data.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
-            return ("encounter" if key == "card_test" else key), value
+            return key, value
     return "", None
 
 

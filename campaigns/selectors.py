@@ -136,14 +136,11 @@ def journal_for_user(user, campaign: Campaign, *, kind: str = "", character=None
     if kind:
         entries = entries.filter(kind__startswith=f"{kind}.")
     if character is not None:
-        from campaigns.missions.models import Challenge, MissionCharacter
+        from campaigns.missions.models import MissionCharacter
 
         missions = MissionCharacter.objects.filter(character_id=character).values("mission")
-        challenges = Challenge.objects.filter(missions__in=missions).values("pk")
-        entries = entries.filter(
-            models.Q(character_id=character)
-            | models.Q(record_kind="mission", record_id__in=missions)
-            | models.Q(record_kind="challenge", record_id__in=challenges))
+        entries = entries.filter(models.Q(character_id=character) | models.Q(
+            record_kind="mission", record_id__in=missions))
     if session is not None:
         entries = entries.filter(session_id=session)
     if text:

@@ -12,6 +12,7 @@ class CombatConfig(AppConfig):
         (``combat.push``) whenever an encounter, a job or a mission is saved; and the journal's
         links to encounters (``campaigns.journal``)."""
         from django.db.models.signals import post_save, pre_delete
+        from django.urls import reverse
 
         from campaigns import journal
         from campaigns.missions.models import Mission
@@ -33,4 +34,7 @@ class CombatConfig(AppConfig):
         # A mission's counters are shown live on the pages watching the campaign's stream.
         post_save.connect(push.on_campaign_record_saved, sender=Mission,
                           dispatch_uid="push_mission")
-        journal.register_link("encounter", selectors.encounter_url)
+        journal.register_link("encounter", lambda campaign_id, pk: reverse(
+            "combat:detail", args=[pk]))
+        journal.register_link("card_test", lambda campaign_id, pk: reverse(
+            "card_tests:detail", args=[campaign_id, pk]))

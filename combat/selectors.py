@@ -219,15 +219,3 @@ def campaign_panel(request, campaign, role: str) -> dict:
     viewer may see, unfinished first."""
     return {"battles": unfinished_first(encounters_for_user(request.user, campaign))}
 
-
-def encounter_url(campaign_id: int, encounter_id: int) -> str | None:
-    """The page of encounter ``encounter_id``, for the journal's links
-    (``campaigns.journal``): a card test's or a battle's."""
-    from django.urls import reverse
-
-    engine = Encounter.objects.filter(pk=encounter_id).values_list("engine", flat=True).first()
-    if engine is None:
-        return None
-    if engine == "btq_test":
-        return reverse("card_tests:detail", args=[campaign_id, encounter_id])
-    return reverse("combat:detail", args=[encounter_id])

@@ -375,12 +375,13 @@ def challenge_create(*, campaign: Campaign, actor, missions, description: str,
 
 def _log_challenge(challenge: Challenge, missions: list[Mission], kind: str, actor, text,
                    **data) -> None:
-    """The journal entry of a challenge: GM-only if all its missions are hidden; else it
-    names, in ``text(names)`` and its data, only the missions the players may see."""
+    """The journal entry of a challenge, linked to the (first) mission it is for: GM-only if
+    all its missions are hidden; else it names, in ``text(names)`` and its data, only the
+    missions the players may see."""
     shown = [m for m in missions if not m.hidden] or missions
     names = ", ".join(f"“{m}”" for m in shown)
     log_append(campaign=challenge.campaign, kind=kind, actor=actor,
-               gm_only=all(m.hidden for m in missions), record=("challenge", challenge.pk),
+               gm_only=all(m.hidden for m in missions), record=("mission", shown[0].pk),
                data={"challenge": challenge.pk, "missions": [m.pk for m in shown], **data},
                text=text(names))
 
