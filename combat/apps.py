@@ -16,7 +16,7 @@ class CombatConfig(AppConfig):
 
         from campaigns import journal
         from campaigns.missions.models import Mission
-        from campaigns.panels import Panel, register
+        from campaigns.panels import Panel, register, register_dashboard
         from characters.models import Reputation
         from combat import push, selectors
         from combat.card_tests import selectors as card_test_selectors
@@ -26,6 +26,10 @@ class CombatConfig(AppConfig):
         register(Panel("card_tests", "combat/card_tests/_campaign_panel.html",
                        card_test_selectors.campaign_panel, 10))
         register(Panel("battles", "combat/_campaign_panel.html", selectors.campaign_panel, 20))
+        # The tests waiting for the GM (proposed, or for a PC without a player) on the
+        # dashboard too: the same section as on the campaign page.
+        register_dashboard(Panel("card_tests", "combat/card_tests/_campaign_panel.html",
+                                 card_test_selectors.campaign_panel, 5))
         pre_delete.connect(refuse_removing_a_reputation_in_use, sender=Reputation,
                            dispatch_uid="card_tests_keep_their_reputations")
         post_save.connect(push.on_encounter_saved, sender=Encounter,

@@ -248,3 +248,36 @@ def test_voyages_and_sessions(campaign, gm, player_a, player_b, gm_client):
     journal = gm_client.get(reverse("campaigns:log", args=[campaign.pk]),
                             {"session": session.pk}).content.decode()
     assert "Deliver Admiral Gordon" in journal and "recalled to Britain" not in journal
+
+
+def test_the_dashboard_shows_what_waits_for_the_gm(campaign, gm, player_a, pc_a, pc_b,
+                                                   gm_client):
+    from combat.card_tests.services import card_test_propose
+
+    mission, _ = services.mission_create(campaign=campaign, actor=player_a,
+                                         name="Win the regatta", kind="personal",
+                                         challenges_required=2, characters=[pc_a.pk])
+    card_test_propose(campaign=campaign, actor=player_a, character=pc_a.pk, skill="wealth",
+                      opposition="difficulty", difficulty="easy", intent="Buy a round")
+    page = gm_client.get(reverse("missions:dashboard", args=[campaign.pk])).content.decode()
+    assert "A proposed mission to approve" in page and "Win the regatta" in page
+    assert 'id="awaiting-me"' in page  # the proposed test
+    assert f'id="dashboard-character-{pc_a.pk}"' in page and "Wealth 0" in page
+
+
+def test_a_stale_edit_is_refused_with_nothing_lost(campaign, gm, gm_client, pc_a):
+    mission = gordon(campaign, gm, pc_a)
+    url = reverse("missions:edit", args=[campaign.pk, mission.pk])
+    services.mission_update(mission=mission, actor=gm, version=mission.version,
+                            gm_notes="changed elsewhere")
+    response = gm_client.post(url, {
+        "version": mission.version, "name": "My new name", "kind": "naval",
+        "challenges_required": "4", "deadline_failures": "4",
+        "reward-TOTAL_FORMS": "0", "reward-INITIAL_FORMS": "0",
+        "failure-TOTAL_FORMS": "0", "failure-INITIAL_FORMS": "0"})
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "was changed by someone else" in body and 'value="My new name"' in body
+    mission.refresh_from_db()
+    assert mission.name == "Deliver Admiral Gordon to Gibraltar"
+    assert mission.gm_notes == "changed elsewhere"
