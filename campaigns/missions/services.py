@@ -545,3 +545,55 @@ def session_end(*, session: Session, actor, version, denouement: str = "",
                text=f"{session} is over." + (f" {session.denouement}" if session.denouement
                                              else ""))
     return session
+
+
+# --- Hooks of traits and optional rules -------------------------------------------------
+# For the parts that apply them (the Jonah trait, the optional Scar rule of the sheet).
+
+
+@transaction.atomic
+def mission_jonah(*, campaign: Campaign, character_id: int, actor) -> list[Mission]:
+    """The trait Jonah was used (BtQ L1081-1082): the character's current Naval Mission (each
+    Naval Mission under way he is on) counts one lost challenge, besides the result of the
+    challenge that hurt him: a failed challenge of its own, in the journal. Returns the
+    missions it counted for. GMs only."""
+    _require_gm(actor, campaign)
+    ref = directory.characters(campaign, [character_id]).get(character_id)
+    if ref is None:
+        raise ValidationError({"character": "No such character in this campaign."})
+    naval = list(Mission.objects.filter(campaign=campaign, kind="naval",
+                                        status=Mission.Status.ACTIVE,
+                                        cast__character_id=character_id))
+    if not naval:
+        return []
+    challenge = Challenge.objects.create(
+        campaign=campaign, kind="other", created_by=actor,
+        description=f"Jonah: {ref.name}'s ill fortune costs the Naval Mission a challenge")
+    challenge.missions.set(naval)
+    challenge_record(challenge=challenge, met=False, actor=actor)
+    return naval
+
+
+@transaction.atomic
+def mission_scar(*, mission: Mission, actor, version) -> Mission:
+    """The optional Scar rule's black number card (BtQ L1318-1319): the mission chosen has
+    its failed-challenge deadline reduced by 1 (never below 1), which may fail it at once.
+    GMs only; ``StaleVersion`` from an old ``version``."""
+    mission = _locked(mission)
+    _require_gm(actor, mission.campaign)
+    check_version(mission, version)
+    if mission.status != Mission.Status.ACTIVE:
+        raise ValidationError("Only a mission under way has a deadline to reduce.")
+    terms, progress = kernel.reduce_deadline(mission.terms(), mission.progress())
+    mission.deadline_failures = terms.deadline_failures
+    mission.status = progress.status
+    if progress.status == Mission.Status.FAILED:
+        mission.ended_at = timezone.now()
+    mission.version += 1
+    mission.save()
+    _log(mission, "mission.scar", f"An infection: the deadline of “{mission}” is now "
+         f"{mission.deadline_failures} failed challenges.", actor)
+    if mission.status == Mission.Status.FAILED:
+        _log(mission, "mission.failed", f"The mission “{mission}” failed: its deadline is "
+             "reached. Its failure cost is due.", actor)
+    return mission

@@ -281,3 +281,31 @@ def test_a_stale_edit_is_refused_with_nothing_lost(campaign, gm, gm_client, pc_a
     mission.refresh_from_db()
     assert mission.name == "Deliver Admiral Gordon to Gibraltar"
     assert mission.gm_notes == "changed elsewhere"
+
+
+def test_jonah_costs_the_naval_mission_a_challenge(campaign, gm, player_a, pc_a):
+    """BtQ L1081-1082: Jonah used, the current Naval Mission counts one lost challenge."""
+    naval = gordon(campaign, gm, pc_a)
+    personal, _ = services.mission_create(campaign=campaign, actor=gm, name="Mine",
+                                          kind="personal", challenges_required=2,
+                                          characters=[pc_a.pk])
+    with pytest.raises(PermissionDenied):
+        services.mission_jonah(campaign=campaign, character_id=pc_a.pk, actor=player_a)
+    assert services.mission_jonah(campaign=campaign, character_id=pc_a.pk,
+                                  actor=gm) == [naval]
+    naval.refresh_from_db()
+    personal.refresh_from_db()
+    assert (naval.failed, personal.failed) == (1, 0)
+    assert "Jonah" in campaign.log_entries.get(kind="challenge.failed").text
+
+
+def test_the_scar_rule_reduces_a_deadline_and_may_fail_the_mission(campaign, gm, pc_a):
+    """BtQ L1318-1319: a black number card: one mission's deadline -1."""
+    mission = services.mission_load_sample(campaign=campaign, actor=gm, key="scout_soukir_bay",
+                                           characters=[pc_a.pk])
+    challenge = services.challenge_create(campaign=campaign, actor=gm, missions=[mission],
+                                          description="a bad day")
+    services.challenge_record(challenge=challenge, met=False, actor=gm)
+    mission.refresh_from_db()
+    mission = services.mission_scar(mission=mission, actor=gm, version=mission.version)
+    assert (mission.deadline_failures, mission.status) == (1, Mission.Status.FAILED)
