@@ -90,7 +90,7 @@ def add_challenge_field(form: forms.Form, campaign, initial=None) -> None:
         queryset=choices, required=False, label="For a challenge",
         empty_label="None: not a challenge",
         help_text="Its result meets or fails this challenge of a mission.")
-    if initial and str(initial).isdigit():
+    if initial and str(initial).isascii() and str(initial).isdigit():
         form.fields["challenge"].initial = int(initial)
 
 

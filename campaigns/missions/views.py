@@ -100,7 +100,7 @@ def _mission_form_page(request, campaign, *, mission=None):
     data = request.POST if request.method == "POST" else None
     if mission is None:
         initial = {"characters": [int(c) for c in request.GET.getlist("character")
-                                  if c.isdigit()],
+                                  if c.isascii() and c.isdigit()],
                    "kind": request.GET.get("kind") or ("naval" if gm else "personal")}
         form = MissionForm(data, initial=initial, campaign=campaign, characters=characters,
                            gm=gm)
@@ -237,7 +237,8 @@ def challenge_new(request, pk):
     battle (the links on the mission's page) or records its result."""
     campaign = campaign_for_user(request.user, pk)
     require_gm(request.user, campaign)
-    initial = {"missions": [int(m) for m in request.GET.getlist("mission") if m.isdigit()]}
+    initial = {"missions": [int(m) for m in request.GET.getlist("mission")
+                            if m.isascii() and m.isdigit()]}
     form = ChallengeForm(request.POST or None, initial=initial, campaign=campaign)
     if request.method == "POST" and form.is_valid():
         challenge = form.submit(lambda: services.challenge_create(

@@ -74,7 +74,8 @@ def card_test_new(request, pk):
     gm = _role(request, campaign) == Membership.Role.GM
     choices = _characters_for(request, campaign, gm)
     wanted = request.POST.get("character") or request.GET.get("character")
-    character = choices.filter(pk=wanted).first() if wanted and wanted.isdigit() else None
+    number = wanted and wanted.isascii() and wanted.isdigit()
+    character = choices.filter(pk=wanted).first() if number else None
     if character is None:
         if wanted:
             raise Http404("No such character of yours.")

@@ -309,3 +309,15 @@ def test_the_scar_rule_reduces_a_deadline_and_may_fail_the_mission(campaign, gm,
     mission.refresh_from_db()
     mission = services.mission_scar(mission=mission, actor=gm, version=mission.version)
     assert (mission.deadline_failures, mission.status) == (1, Mission.Status.FAILED)
+
+
+def test_odd_digits_in_a_link_are_no_server_error(campaign, gm_client, pc_a):
+    """``"³".isdigit()`` is true in Python, and ``int("³")`` fails: such a query is ignored."""
+    for url in (reverse("missions:new", args=[campaign.pk]) + "?character=³",
+                reverse("missions:challenge_new", args=[campaign.pk]) + "?mission=³",
+                reverse("card_tests:new", args=[campaign.pk]) + f"?character={pc_a.pk}"
+                "&challenge=³",
+                reverse("combat:new", args=[campaign.pk]) + "?challenge=³"):
+        assert gm_client.get(url).status_code == 200, url
+    assert gm_client.get(reverse("card_tests:new", args=[campaign.pk]) +
+                         "?character=³").status_code == 404
