@@ -202,11 +202,34 @@ def entry_cost(entry: Entry, side: str, tables: dict | None = None) -> int:
     return rows[entry.kind].cost * entry.amount
 
 
+def spent(entries, side: str, tables: dict | None = None) -> tuple[int, str]:
+    """``(points, whom)``: what ``entries`` cost the character they give most to, and who
+    that is. A reward may differ for Officers and Ratings, even per character (BtQ L1447,
+    L1517): each is bought within the budget, so a character's cost is what applies to them
+    (everyone's entries, their class's, their own); a named character is counted with the
+    dearer of the two classes, since the kernel does not know theirs."""
+    cost = {scope: 0 for scope in ("all", "officers", "ratings")}
+    own: dict[int | None, int] = {}
+    for entry in entries:
+        points = entry_cost(entry, side, tables)
+        if entry.scope == "character":
+            own[entry.character] = own.get(entry.character, 0) + points
+        else:
+            cost[entry.scope] = cost.get(entry.scope, 0) + points
+    base = cost["all"]
+    options = [(base, "everyone"), (base + cost["officers"], "the Officers"),
+               (base + cost["ratings"], "the Ratings")]
+    dearer = max(cost["officers"], cost["ratings"])
+    options += [(base + dearer + points, "one character") for points in own.values()]
+    return max(options, key=lambda o: o[0])
+
+
 def budget(terms: Terms, tables: dict | None = None) -> dict[str, int]:
-    """``{"reward", "failure", "budget"}``: what the reward and the failure cost, and the
-    points each may spend, the number of challenges (BtQ L1558-1560)."""
-    return {"reward": sum(entry_cost(e, REWARD, tables) for e in terms.rewards),
-            "failure": sum(entry_cost(e, FAILURE, tables) for e in terms.failures),
+    """``{"reward", "failure", "budget"}``: what the reward and the failure cost (for the
+    character they give or cost most, :func:`spent`), and the points each may spend, the
+    number of challenges (BtQ L1558-1560)."""
+    return {"reward": spent(terms.rewards, REWARD, tables)[0],
+            "failure": spent(terms.failures, FAILURE, tables)[0],
             "budget": terms.challenges_required}
 
 
@@ -277,11 +300,12 @@ def validate(terms: Terms, tables: dict | None = None) -> tuple[dict[str, list[s
         for message in found:
             add(key, message)
         if not found and type(n) is int and n >= MIN_CHALLENGES:
-            spent = sum(entry_cost(e, side, tables) for e in entries)
-            if spent > n:
+            points, whom = spent(entries, side, tables)
+            if points > n:
                 what = "reward" if side == REWARD else "failure cost"
-                add(key, f"The {what} costs {spent} points, but a mission of {n} challenges "
-                         f"may spend at most {n} (one point per challenge).")
+                for_whom = "" if whom == "everyone" else f" for {whom}"
+                add(key, f"The {what} costs {points} points{for_whom}, but a mission of {n} "
+                         f"challenges may spend at most {n} (one point per challenge).")
     return errors, warnings
 
 

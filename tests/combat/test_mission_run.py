@@ -68,7 +68,11 @@ def test_a_mission_met_by_a_card_test_and_a_battle_then_its_rewards_taken(
     mission.refresh_from_db()
     assert (mission.successes, mission.failed) == (1, 0)
 
-    # The book's battle played for the second, through the services, the cards stacked.
+    # The book's battle played for the second, through the services, the cards stacked
+    # (the battle form offers the challenge as the call form does).
+    page = gm_client.get(reverse("combat:new", args=[campaign.pk]),
+                         {"challenge": second.pk}).content.decode()
+    assert "For a challenge" in page and f'value="{second.pk}" selected' in page
     from combat.forms import book_cards
     battle = encounter_create(
         campaign=campaign, user=gm, engine="btq_naval", title="Hermes vs Corsair",
@@ -275,3 +279,32 @@ def test_who_won_for_each_engine(campaign, gm):
     assert won("hfg", "side:ours", setup=sides) is True
     assert won("hfg", "side:french", setup=sides) is False
     assert won("viking", "pc:9") is True
+
+
+def test_a_reward_for_the_ratings_is_due_to_the_ratings_only(campaign, gm, player_a, pc_a):
+    """BtQ L1447, L1517: a reward may differ for Officers and Ratings; a Mate counts by the
+    setting petty_officer_tier (D7)."""
+    from campaigns.services import campaign_update
+    from characters.services import character_create
+
+    tar = character_create(campaign=campaign, actor=gm, owner=player_a, name="Jack Tar",
+                           rank="Able Seaman")
+    mate = character_create(campaign=campaign, actor=gm, owner=player_a, name="Will Mate",
+                            rank="Boatswain's Mate")
+    mission, _ = missions.mission_create(
+        campaign=campaign, actor=gm, name="Take the battery", challenges_required=4,
+        rewards=[{"kind": "skill", "scope": "officers"}, {"kind": "wealth", "scope": "ratings"}],
+        characters=[pc_a.pk, tar.pk, mate.pk])
+    for _ in range(4):
+        missions.challenge_record(challenge=challenge(campaign, gm, mission), met=True,
+                                  actor=gm)
+    mission.refresh_from_db()
+    missions.mission_complete(mission=mission, actor=gm, version=mission.version)
+    assert [d.entry.kind for d in dues(pc_a)] == ["skill"]  # a Lieutenant
+    assert [d.entry.kind for d in dues(tar)] == ["wealth"]
+    assert [d.entry.kind for d in dues(mate)] == ["skill"]  # a Warrant Officer by default
+    campaign.refresh_from_db()
+    campaign_update(campaign=campaign, actor=gm, version=campaign.version,
+                    settings={**campaign.rules_settings(), "petty_officer_tier": "rating"})
+    mate.refresh_from_db()
+    assert [d.entry.kind for d in dues(mate)] == ["wealth"]

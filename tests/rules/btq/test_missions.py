@@ -194,3 +194,19 @@ def test_entries_round_trip_and_bad_shapes():
     for bad in ({"kind": "skill", "amount": "2"}, {"kind": "skill", "colour": "red"}, {}):
         with pytest.raises(m.MissionError):
             m.Entry.from_dict(bad)
+
+
+def test_the_budget_is_each_character_s_when_rewards_differ():
+    """BtQ L1447, L1517: different rewards for Officers and Ratings (or one character) are
+    each bought within the budget."""
+    t = terms(4, 4, rewards=[m.Entry("skill", scope="officers"),
+                             m.Entry("wealth", scope="ratings")])
+    assert m.budget(t)["reward"] == 4 and m.validate(t)[0] == {}
+    t = terms(4, 4, rewards=[m.Entry("skill"), m.Entry("wealth", scope="ratings")])
+    errors, _ = m.validate(t)
+    assert errors["rewards"] == ["The reward costs 6 points for the Ratings, but a mission of "
+                                 "4 challenges may spend at most 4 (one point per challenge)."]
+    t = terms(4, 4, rewards=[m.Entry("skill", scope="officers"),
+                             m.Entry("measure", scope="character", character=3),
+                             m.Entry("skill", scope="character", character=5)])
+    assert m.budget(t)["reward"] == 4
