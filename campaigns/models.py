@@ -97,8 +97,8 @@ class CampaignLogEntry(models.Model):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.kind}: {self.text[:60]}"
 
 
-# The journal's links (``campaigns.journal``) and the missions' records live in their own
-# module; imported here so that Django finds them in the campaigns app.
+# The records of voyages, sessions, missions and challenges live in their own module;
+# imported here so that Django finds them in the campaigns app.
 from campaigns.missions.models import (  # noqa: E402, F401
     Challenge,
     ChallengeResult,

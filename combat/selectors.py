@@ -218,4 +218,3 @@ def campaign_panel(request, campaign, role: str) -> dict:
     """The battles' section of the campaign page (``campaigns.panels``): the ``battles`` the
     viewer may see, unfinished first."""
     return {"battles": unfinished_first(encounters_for_user(request.user, campaign))}
-
