@@ -77,6 +77,19 @@ def _int(value, field: str, what: str) -> int:
     return number
 
 
+def _id(value, field: str, what: str) -> int:
+    """A record's id from input: a positive whole number (``ValidationError`` otherwise)."""
+    if isinstance(value, bool):
+        raise ValidationError({field: f"{what} is named by its id."})
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ValidationError({field: f"{what} is named by its id."}) from None
+    if not 0 < number < 2**31:
+        raise ValidationError({field: f"{what} is named by its id."})
+    return number
+
+
 def _check_terms(campaign: Campaign, mission: Mission) -> list[str]:
     """The kernel's checks of §3.6 on ``mission``'s six parts: ``ValidationError`` by field,
     else the warnings."""
@@ -100,7 +113,7 @@ def _cast(campaign: Campaign, character_ids, actor, role: str) -> list[int]:
         raise ValidationError({"characters": "A list of characters."})
     ids = []
     for value in character_ids:
-        ids.append(_int(value, "characters", "A character"))
+        ids.append(_id(value, "characters", "A character"))
     pcs = directory.player_characters(campaign)
     for pk in ids:
         if pk not in pcs:
@@ -353,7 +366,7 @@ def challenge_create(*, campaign: Campaign, actor, missions, description: str,
         raise ValidationError({"kind": "Choose what kind of challenge it is."})
     ids = [getattr(m, "pk", m) for m in (missions or ())]
     chosen = list(Mission.objects.filter(campaign=campaign, pk__in=[
-        _int(pk, "missions", "A mission") for pk in ids]))
+        _id(pk, "missions", "A mission") for pk in ids]))
     if not chosen or len(chosen) != len(set(ids)):
         raise ValidationError({"missions": "Choose the missions, of this campaign, the "
                                            "challenge is for."})
@@ -498,7 +511,7 @@ def _attendance(campaign: Campaign, users) -> list:
     chosen = []
     for user in users or ():
         pk = getattr(user, "pk", user)
-        pk = _int(pk, "attendance", "A member")
+        pk = _id(pk, "attendance", "A member")
         if pk not in members:
             raise ValidationError({"attendance": "Only the campaign's members attend."})
         chosen.append(members[pk])
