@@ -308,3 +308,36 @@ def test_a_reward_for_the_ratings_is_due_to_the_ratings_only(campaign, gm, playe
                     settings={**campaign.rules_settings(), "petty_officer_tier": "rating"})
     mate.refresh_from_db()
     assert [d.entry.kind for d in dues(mate)] == ["wealth"]
+
+
+def test_a_battle_resolved_by_the_computer_meets_its_challenge_once(
+        campaign, gm, hermes, corsair, otoole):
+    """"Resolve the rest" (the job's task, here in the test process, its message delivered
+    twice): the battle's end meets the challenge it was played for, once."""
+    from combat.forms import book_cards
+    from combat.services import encounter_resolve_rest
+    from combat.tasks import run_job
+
+    mission, _ = missions.mission_create(campaign=campaign, actor=gm, name="Take the Corsair",
+                                         challenges_required=2, characters=[otoole.pk])
+    fight = challenge(campaign, gm, mission, "bring her to action")
+    battle = encounter_create(
+        campaign=campaign, user=gm, engine="btq_naval", title="Hermes vs Corsair",
+        setup=naval_setup(pc_ship=hermes, enemy_ship=corsair, weather="good_wind"),
+        stacked_cards=book_cards(), ships=[hermes, corsair], challenge=fight)
+    battle = encounter_start(encounter=battle, user=gm, expected_version=battle.version)
+    job = encounter_resolve_rest(encounter=battle, user=gm)
+    run_job(job.pk)
+    run_job(job.pk)  # the broker delivers the message again
+    battle.refresh_from_db()
+    mission.refresh_from_db()
+    assert battle.status == "finished"
+    from rules.engine import Outcome
+
+    won = players_won(battle, Outcome(**{k: battle.outcome[k]
+                                         for k in ("winner", "result", "summary", "data")}))
+    # Past the stacked cards the battle draws from its seed: whoever won, it counts once.
+    assert (mission.successes, mission.failed) == {True: (1, 0), False: (0, 1),
+                                                   None: (0, 0)}[won]
+    assert campaign.log_entries.filter(kind__in=["challenge.met", "challenge.failed"]
+                                       ).count() == (0 if won is None else 1)
