@@ -148,3 +148,29 @@ class CampaignSettingsForm(VersionedForm):
             key = self.cleaned_data[f"setting_{name}"]
             result[name] = next(v for v in setting.choices if _choice_key(v) == key)
         return result
+
+
+class JournalFilterForm(Form):
+    """The journal's filters: kind, character, session and words (all optional)."""
+
+    kind = forms.ChoiceField(required=False, label="What")
+    character = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
+    session = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
+    q = forms.CharField(required=False, max_length=100, label="Words")
+
+    def __init__(self, *args, campaign, **kwargs):
+        from campaigns import directory, journal
+        from campaigns.models import Session
+
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [("", "Everything"), *journal.KINDS.items()]
+        self.fields["character"].choices = [("", "Everyone")] + [
+            (pk, ref.name) for pk, ref in sorted(directory.player_characters(campaign).items(),
+                                                 key=lambda item: item[1].name)]
+        self.fields["session"].choices = [("", "Every session")] + [
+            (s.pk, str(s)) for s in Session.objects.filter(campaign=campaign)]
+
+    def filters(self) -> dict:
+        data = self.cleaned_data
+        return {"kind": data.get("kind") or "", "character": data.get("character"),
+                "session": data.get("session"), "text": (data.get("q") or "").strip()}

@@ -62,8 +62,10 @@ class Membership(models.Model):
 
 
 class CampaignLogEntry(models.Model):
-    """One line of the campaign log. ``gm_only`` entries are shown to GMs alone; ``kind`` is a
-    stable machine name (``"member.joined"``, ``"battle.recorded"``), ``data`` JSON details."""
+    """One line of the campaign log, the journal. ``gm_only`` entries are shown to GMs alone;
+    ``kind`` is a stable machine name (``"member.joined"``, ``"battle.recorded"``), ``data``
+    JSON details; ``record_kind``/``record_id`` link it to its record
+    (``campaigns.journal``)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="log_entries")
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
@@ -78,6 +80,14 @@ class CampaignLogEntry(models.Model):
     text = models.TextField()
     data = models.JSONField(default=dict, blank=True)
     gm_only = models.BooleanField(default=False)
+    # The journal (campaigns.journal): the record an entry is about, by kind and id (its
+    # page is resolved by the app that owns it), the character it concerns and the session
+    # it was written in.
+    record_kind = models.CharField(max_length=30, blank=True, db_index=True)
+    record_id = models.PositiveIntegerField(null=True, blank=True)
+    character_id = models.PositiveIntegerField(null=True, blank=True, db_index=True)
+    session = models.ForeignKey("campaigns.Session", on_delete=models.SET_NULL, null=True,
+                                blank=True, related_name="log_entries")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -85,3 +95,15 @@ class CampaignLogEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.kind}: {self.text[:60]}"
+
+
+# The records of voyages, sessions, missions and challenges live in their own module;
+# imported here so that Django finds them in the campaigns app.
+from campaigns.missions.models import (  # noqa: E402, F401
+    Challenge,
+    ChallengeResult,
+    Mission,
+    MissionCharacter,
+    Session,
+    Voyage,
+)

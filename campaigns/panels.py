@@ -33,6 +33,7 @@ class Panel:
 
 
 _PANELS: dict[str, Panel] = {}
+_DASHBOARD: dict[str, Panel] = {}
 
 
 def register(panel: Panel) -> Panel:
@@ -47,4 +48,19 @@ def panels_render(request, campaign, role: str, base: dict) -> list[SafeString]:
     return [
         render_to_string(p.template, {**base, **p.context(request, campaign, role)}, request)
         for p in sorted(_PANELS.values(), key=lambda p: (p.order, p.name))
+    ]
+
+
+def register_dashboard(panel: Panel) -> Panel:
+    """Add ``panel`` to the GM's dashboard (``campaigns.missions.views.dashboard``), as
+    :func:`register` adds one to the campaign page."""
+    _DASHBOARD[panel.name] = panel
+    return panel
+
+
+def dashboard_render(request, campaign, role: str, base: dict) -> list[SafeString]:
+    """The dashboard's registered panels rendered as HTML, in order."""
+    return [
+        render_to_string(p.template, {**base, **p.context(request, campaign, role)}, request)
+        for p in sorted(_DASHBOARD.values(), key=lambda p: (p.order, p.name))
     ]

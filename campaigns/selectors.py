@@ -126,6 +126,28 @@ def log_for_user(user, campaign: Campaign) -> QuerySet[CampaignLogEntry]:
     return entries
 
 
+def journal_for_user(user, campaign: Campaign, *, kind: str = "", character=None,
+                     session=None, text: str = "") -> QuerySet[CampaignLogEntry]:
+    """The journal as :func:`log_for_user` gives it to ``user``, filtered: ``kind`` the first
+    word of an entry's kind (``campaigns.journal.KINDS``), ``character`` an id (the entries
+    about it, and about the missions it is on and their challenges), ``session`` an id,
+    ``text`` words the entry contains (case aside)."""
+    entries = log_for_user(user, campaign)
+    if kind:
+        entries = entries.filter(kind__startswith=f"{kind}.")
+    if character is not None:
+        from campaigns.missions.models import MissionCharacter
+
+        missions = MissionCharacter.objects.filter(character_id=character).values("mission")
+        entries = entries.filter(models.Q(character_id=character) | models.Q(
+            record_kind="mission", record_id__in=missions))
+    if session is not None:
+        entries = entries.filter(session_id=session)
+    if text:
+        entries = entries.filter(text__icontains=text)
+    return entries
+
+
 
 
 def campaign_for_invite(token: str) -> Campaign | None:

@@ -9,8 +9,10 @@ import secrets
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
-from campaigns.models import Campaign, CampaignLogEntry, Membership
+from campaigns import journal
+from campaigns.models import Campaign, CampaignLogEntry, Membership, Session
 from campaigns.selectors import roles_forget
 from campaigns.signals import member_removed
 from rules.btq.settings import SETTINGS, SettingError, resolve
@@ -54,12 +56,23 @@ def check_version(obj, seen) -> None:
 
 def log_append(
     *, campaign: Campaign, kind: str, text: str, data: dict | None = None,
-    gm_only: bool = False, actor=None,
+    gm_only: bool = False, actor=None, record: tuple[str, int] | None = None,
 ) -> CampaignLogEntry:
-    """Append one entry to the campaign log. ``kind`` a stable machine name, ``text`` one
-    line for people, ``data`` JSON details; ``gm_only`` hides it from players."""
+    """Append one entry to the campaign log, the journal. ``kind`` a stable machine name,
+    ``text`` one line for people, ``data`` JSON details; ``gm_only`` hides it from players.
+    ``record`` (kind, id) links it to its record, else ``data`` names it
+    (``campaigns.journal.record_of``); ``data["character"]`` is the character it concerns.
+    It belongs to the session being played, if one is."""
+    data = data or {}
+    record_kind, record_id = record or journal.record_of(data)
+    character = data.get("character")
     return CampaignLogEntry.objects.create(
-        campaign=campaign, kind=kind, text=text, data=data or {}, gm_only=gm_only, actor=actor
+        campaign=campaign, kind=kind, text=text, data=data, gm_only=gm_only, actor=actor,
+        record_kind=record_kind, record_id=record_id,
+        character_id=character if isinstance(character, int) else None,
+        session=Session.objects.filter(campaign=campaign, ended_at=None,
+                                       played_on__lte=timezone.localdate())
+        .order_by("-played_on", "-id").first(),
     )
 
 

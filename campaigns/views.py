@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from campaigns import selectors, services
+from campaigns import journal, selectors, services
 from campaigns.confirm import confirmation
-from campaigns.forms import CampaignForm, CampaignSettingsForm, SignupForm
+from campaigns.forms import CampaignForm, CampaignSettingsForm, JournalFilterForm, SignupForm
 from campaigns.models import Membership
 from campaigns.panels import panels_render
 
@@ -71,7 +71,7 @@ def campaign_detail(request, pk):
         **base,
         "panels": panels_render(request, campaign, role, base),
         "members": selectors.campaign_members(campaign),
-        "log": selectors.log_for_user(request.user, campaign)[:10],
+        "log": journal.with_links(selectors.log_for_user(request.user, campaign)[:10]),
         "invite_url": invite_url,
     })
 
@@ -101,13 +101,20 @@ def campaign_settings(request, pk):
 
 @login_required
 def campaign_log(request, pk):
+    """The journal: every entry the viewer may see, newest first, 50 a page, filtered by
+    kind, character, session and words (``campaigns.selectors.journal_for_user``), each
+    linked to its record (``campaigns.journal``)."""
     campaign = selectors.campaign_for_user(request.user, pk)
-    page = Paginator(selectors.log_for_user(request.user, campaign), 50).get_page(
-        request.GET.get("page")
-    )
+    form = JournalFilterForm(request.GET or None, campaign=campaign)
+    filters = form.filters() if form.is_valid() else {}
+    page = Paginator(selectors.journal_for_user(request.user, campaign, **filters),
+                     50).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
     return render(request, "campaigns/campaign_log.html", {
-        "campaign": campaign, "page": page,
-        "is_gm": selectors.is_gm(request.user, campaign),
+        "campaign": campaign, "page": page, "entries": journal.with_links(page.object_list),
+        "is_gm": selectors.is_gm(request.user, campaign), "form": form,
+        "query": query.urlencode(),
     })
 
 

@@ -5,10 +5,22 @@ class CharactersConfig(AppConfig):
     name = "characters"
 
     def ready(self):
-        from campaigns.panels import Panel, register
+        """The characters' sections of the campaign page and the GM's dashboard
+        (``campaigns.panels``), who the characters are for the records of ``campaigns``
+        (``campaigns.directory``) and the journal's links to them (``campaigns.journal``),
+        and their release when their player leaves."""
+        from django.urls import reverse
+
+        from campaigns import directory, journal
+        from campaigns.panels import Panel, register, register_dashboard
         from campaigns.signals import member_removed
-        from characters.selectors import campaign_panel
+        from characters.selectors import campaign_panel, dashboard_panel, directory_lookup
         from characters.services import characters_release
 
         register(Panel("characters", "characters/_campaign_panel.html", campaign_panel, 30))
+        register_dashboard(Panel("characters", "characters/_dashboard_panel.html",
+                                 dashboard_panel, 10))
+        directory.register(directory_lookup)
+        journal.register_link("character",
+                              lambda campaign_id, pk: reverse("characters:detail", args=[pk]))
         member_removed.connect(characters_release, dispatch_uid="characters_release")

@@ -299,3 +299,4 @@ class SceneToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.token} ({self.topic})"
+from characters.advancement_models import MissionPurchase  # noqa: E402, F401  (Django finds it)

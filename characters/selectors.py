@@ -95,3 +95,29 @@ def campaign_panel(request, campaign: Campaign, role: str) -> dict:
     characters = list(characters_for_user(request.user, campaign))
     return {"pcs": [c for c in characters if c.kind == Character.Kind.PC],
             "npcs": [c for c in characters if c.kind == Character.Kind.NPC]}
+
+
+def directory_lookup(campaign: Campaign, ids=None) -> dict:
+    """The campaign's characters for ``campaigns.directory``, by id (only ``ids`` if
+    given): their name, player, kind, rank and sheet."""
+    from django.urls import reverse
+
+    from campaigns.directory import CharacterRef
+
+    rows = Character.objects.filter(campaign=campaign)
+    if ids is not None:
+        rows = rows.filter(pk__in=list(ids))
+    return {c.pk: CharacterRef(c.pk, c.title, c.owner_id, c.kind == Character.Kind.PC,
+                               c.rank, reverse("characters:detail", args=[c.pk]))
+            for c in rows}
+
+
+def dashboard_panel(request, campaign: Campaign, role: str) -> dict:
+    """The GM's dashboard section of the characters (``campaigns.panels.register_dashboard``):
+    every PC's damage states, Wealth and reputations at a glance, with the rewards and costs
+    its missions leave to take or pay."""
+    from characters.advancement import dues
+
+    pcs = list(campaign.characters.filter(kind=Character.Kind.PC)
+               .prefetch_related("reputations", "postings__ship"))
+    return {"dashboard_pcs": [{"character": c, "dues": len(dues(c))} for c in pcs]}

@@ -49,6 +49,10 @@ class EncounterCreateSerializer(InputSerializer):
                                               help_text="3-5; omit for an Awareness test.")
     stacked_cards = serializers.CharField(required=False, allow_blank=True,
                                           help_text="GM-only cards drawn first, e.g. '6C 4C'.")
+    challenge = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="The challenge of a mission the battle is played for (its result meets or "
+                  "fails it).")
 
 
 class DecisionSerializer(serializers.Serializer):
@@ -173,6 +177,7 @@ class EncounterListView(APIView):
             setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather=data["weather"],
                               start_distance=data.get("start_distance")),
             stacked_cards=data.get("stacked_cards") or None, ships=[pc_ship, enemy_ship],
+            challenge=data.get("challenge"),
         )
         return Response(_detail(request.user, encounter), status=status.HTTP_201_CREATED)
 

@@ -9,11 +9,15 @@ class CombatConfig(AppConfig):
         and a guard: a reputation that a card test not over uses may not be removed
         (``characters`` cannot know of the tests above it, so the refusal is a
         ``pre_delete`` receiver here); the shipboard sections of the campaign's and each
-        character's page; and the wake-ups of the open event streams
-        (``combat.push``) whenever an encounter or a job is saved."""
+        character's page; the wake-ups of the open event streams (``combat.push``) whenever
+        an encounter, a job or a mission is saved; and the journal's links to encounters
+        (``campaigns.journal``)."""
         from django.db.models.signals import post_save, pre_delete
+        from django.urls import reverse
 
-        from campaigns.panels import Panel, register
+        from campaigns import journal
+        from campaigns.missions.models import Mission
+        from campaigns.panels import Panel, register, register_dashboard
         from characters.models import Reputation
         from characters.sections import register as register_section
         from combat import push, selectors
@@ -32,8 +36,19 @@ class CombatConfig(AppConfig):
                                shipboard_selectors.character_section, 10))
         register(Panel("drafts", "combat/creation/_campaign_panel.html",
                        creation_selectors.campaign_panel, 5))
+        # The tests waiting for the GM (proposed, or for a PC without a player) on the
+        # dashboard too: the same section as on the campaign page.
+        register_dashboard(Panel("card_tests", "combat/card_tests/_campaign_panel.html",
+                                 card_test_selectors.campaign_panel, 5))
         pre_delete.connect(refuse_removing_a_reputation_in_use, sender=Reputation,
                            dispatch_uid="card_tests_keep_their_reputations")
         post_save.connect(push.on_encounter_saved, sender=Encounter,
                           dispatch_uid="push_encounter")
         post_save.connect(push.on_job_saved, sender=Job, dispatch_uid="push_job")
+        # A mission's counters are shown live on the pages watching the campaign's stream.
+        post_save.connect(push.on_campaign_record_saved, sender=Mission,
+                          dispatch_uid="push_mission")
+        journal.register_link("encounter", lambda campaign_id, pk: reverse(
+            "combat:detail", args=[pk]))
+        journal.register_link("card_test", lambda campaign_id, pk: reverse(
+            "card_tests:detail", args=[campaign_id, pk]))

@@ -6,6 +6,7 @@ import re
 from django import forms
 
 from campaigns.forms import Form
+from combat.challenges import add_challenge_field
 from rules.btq.naval import DISTANCES, WEATHER
 from rules.engine import get_engine
 from ships.models import Ship
@@ -93,7 +94,7 @@ class NavalEncounterForm(Form):
                   "the cards above); both ships must be undamaged, as in the book.",
     )
 
-    def __init__(self, *args, campaign, **kwargs):
+    def __init__(self, *args, campaign, challenge=None, **kwargs):
         super().__init__(*args, **kwargs)
         ships = Ship.objects.filter(campaign=campaign).select_related("ship_type")
         for name, side in (("pc_ship", Ship.Side.PC), ("enemy_ship", Ship.Side.ENEMY)):
@@ -102,6 +103,7 @@ class NavalEncounterForm(Form):
             if len(choices) == 1:
                 self.fields[name].initial = choices[0].pk
         self.damaged_ships = [ship for ship in ships if _is_damaged(ship)]
+        add_challenge_field(self, campaign, challenge)
 
     def clean_start_distance(self):
         value = self.cleaned_data["start_distance"]

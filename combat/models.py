@@ -72,6 +72,12 @@ whose first cards came from there: it cannot be replayed.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     version = models.PositiveIntegerField(default=1)
     outcome = models.JSONField(null=True, blank=True)
+    challenge = models.ForeignKey(
+        "campaigns.Challenge", on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="encounters",
+        help_text="The challenge of a mission this encounter is played for: its end meets "
+                  "or fails it (combat.challenges).",
+    )
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

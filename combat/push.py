@@ -61,6 +61,12 @@ def on_encounter_saved(sender, instance, **kwargs) -> None:
     announce([encounter_channel(instance.pk), campaign_channel(instance.campaign_id)])
 
 
+def on_campaign_record_saved(sender, instance, **kwargs) -> None:
+    """``post_save`` receiver of a campaign's record shown on its live pages (a mission and
+    its counters): wake the campaign's page."""
+    announce([campaign_channel(instance.campaign_id)])
+
+
 def on_job_saved(sender, instance, **kwargs) -> None:
     """``post_save`` receiver of ``Job``: wake its encounter's page (the progress)."""
     announce([encounter_channel(instance.encounter_id)])

@@ -39,6 +39,7 @@ from django.utils import timezone
 
 from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
+from combat import challenges
 from combat.models import Encounter, EncounterEvent, Job
 from combat.selectors import (
     PC_PREFIX,
@@ -299,7 +300,7 @@ def _check_ships_free(encounter_ships, *, exclude=None) -> None:
 @transaction.atomic
 def encounter_create(
     *, campaign, user, engine: str, setup: dict, title: str, stacked_cards=None,
-    stacked_choices=None, ships=(),
+    stacked_choices=None, ships=(), challenge=None,
 ) -> Encounter:
     """A new encounter of ``engine`` in ``campaign``, not started yet (GMs only).
 
@@ -309,13 +310,16 @@ def encounter_create(
     "choice"}]``) are the decisions planned with them (``Encounter.stacked_choices``).
     ``ships`` are the campaign's ships that
     fight in it (``ships.models.Ship``); ``ValidationError`` if one of them is already in
-    another unfinished battle. The seed is chosen here with ``secrets``.
+    another unfinished battle. ``challenge`` (a row or id) is the challenge of a mission
+    it is played for (``combat.challenges``; ``ValidationError`` unless it is still to be
+    played). The seed is chosen here with ``secrets``.
     Raises ``Http404`` for a non-member, ``PermissionDenied`` for a player.
     """
     require_gm(user, campaign)
     if any(ship.campaign_id != campaign.pk for ship in ships):
         raise ValidationError("Every ship of the battle must belong to its campaign.")
     _check_ships_free(ships)
+    challenge = challenges.challenge_for(campaign, challenge)
     kernel = _engine(engine)
     title = (title or "").strip() or kernel.title
     try:
@@ -332,6 +336,7 @@ def encounter_create(
         seed_hash=seed_hash(seed),
         stacked_cards=_clean_stacked(stacked_cards),
         stacked_choices=_clean_stacked_choices(stacked_choices),
+        challenge=challenge,
         created_by=user,
     )
     encounter.ships.set(ships)
@@ -492,6 +497,7 @@ def _finish_if_over(encounter: Encounter, kernel: Engine, user) -> bool:
                    events=[_ending(encounter, outcome, last_text)])
     recorder = _AFTER_BATTLE.get(encounter.engine)
     written = recorder(encounter, kernel, outcome, user) if recorder is not None else None
+    challenges.record(encounter, outcome, user)
     data = {"encounter": encounter.pk, "winner": outcome.winner, "result": outcome.result}
     data.update((written or {}).get("data", {}))
     summary = (written or {}).get("summary") or outcome.summary

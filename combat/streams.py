@@ -15,7 +15,8 @@ database reads are short ``sync_to_async`` calls between waits):
   battles, card tests and characters being made that the viewer may see change (one is
   created, begins, moves on, ends), with ``id`` the token of that list and the list itself
   (``{"battles": [{id, title, status}], "tests": [{id, status}], "drafts": [{id, status,
-  version}]}``).
+  version}], "missions": [{id, status, successes, failed}]}``: a mission's counters move when
+  a challenge is met or failed).
 
 Each stream looks at the database when woken (``combat.push``: Redis pub/sub, or a poll of
 200 ms without Redis) and compares a cheap signature before reading more. It closes after
@@ -38,6 +39,8 @@ from django.db.models import Max, OuterRef, Subquery
 from django.http import Http404, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
+from campaigns.missions.models import Mission
+from campaigns.missions.selectors import missions_for_user
 from campaigns.selectors import campaign_for_user, membership_role
 from combat import push, selectors
 from combat.card_tests import selectors as card_test_selectors
@@ -156,7 +159,9 @@ async def encounter_events(user, encounter_id: int, access, after: int, *,
 
 def _campaign_signature(campaign_id: int):
     encounters = Encounter.objects.filter(campaign_id=campaign_id)
-    return encounters.aggregate(Max("updated_at"), Max("pk")), encounters.count()
+    missions = Mission.objects.filter(campaign_id=campaign_id)
+    return (encounters.aggregate(Max("updated_at"), Max("pk")), encounters.count(),
+            missions.aggregate(Max("updated_at"), Max("pk")))
 
 
 def _campaign_list(user, campaign_id: int) -> tuple[dict, str]:
@@ -171,7 +176,10 @@ def _campaign_list(user, campaign_id: int) -> tuple[dict, str]:
     drafts = [{"id": pk, "status": status, "version": version}
               for pk, status, version in creation_selectors.drafts_for_user(
                   user, campaign).order_by("pk").values_list("pk", "status", "version")]
-    listing = {"battles": battles, "tests": tests, "drafts": drafts,
+    missions = [{"id": pk, "status": status, "successes": met, "failed": failed}
+                for pk, status, met, failed in missions_for_user(user, campaign).order_by(
+                    "pk").values_list("pk", "status", "successes", "failed")]
+    listing = {"battles": battles, "tests": tests, "drafts": drafts, "missions": missions,
                "role": membership_role(user, campaign)}
     digest = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
     return listing, digest

@@ -58,7 +58,8 @@ def encounter_list(request, campaign_id):
 def encounter_new(request, campaign_id):
     campaign = campaign_for_user(request.user, campaign_id)
     require_gm(request.user, campaign)
-    form = NavalEncounterForm(request.POST or None, campaign=campaign)
+    form = NavalEncounterForm(request.POST or None, campaign=campaign,
+                              challenge=request.GET.get("challenge"))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         encounter = form.submit(lambda: services.encounter_create(
@@ -66,7 +67,7 @@ def encounter_new(request, campaign_id):
             setup=naval_setup(pc_ship=data["pc_ship"], enemy_ship=data["enemy_ship"],
                               weather=data["weather"], start_distance=data["start_distance"]),
             stacked_cards=data["stacked_cards"], stacked_choices=data["stacked_choices"],
-            ships=[data["pc_ship"], data["enemy_ship"]],
+            ships=[data["pc_ship"], data["enemy_ship"]], challenge=data.get("challenge"),
         ))
         if encounter is not None:
             return redirect("combat:detail", pk=encounter.pk)

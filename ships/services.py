@@ -434,3 +434,17 @@ def ship_record_battle(*, ship: Ship, tracks: dict, morale: int, note: str, acto
                data={"ship": ship.pk, "tracks": clean, "morale": ship.morale_state},
                gm_only=ship.is_hidden_from_players)
     return ship
+
+
+def ship_morale_of(character) -> tuple[int, int, str] | None:
+    """``(ship id, Ship Morale, name)`` of the ship ``character`` serves on, or ``None``
+    (``characters.advancement.ShipArea``)."""
+    ship = character.ship
+    return None if ship is None else (ship.pk, ship.morale_state, ship.display_name)
+
+
+def ship_morale_pay(ship_id: int, state, actor, note: str) -> None:
+    """A mission's failure on Ship Morale (``characters.advancement``): the ship's row
+    locked, its morale set and logged (:func:`ship_morale_set`)."""
+    ship = Ship.objects.select_for_update().select_related("campaign").get(pk=ship_id)
+    ship_morale_set(ship=ship, state=state, actor=actor, note=note)

@@ -7,6 +7,7 @@ Answers: 400 bad input (with the reason per field), 403 a step that is not the u
 404 not a member, 409 a stale ``version`` or a step the test's status does not allow now
 (``{"detail", "version"}``); nothing is changed then."""
 
+from django.core.exceptions import PermissionDenied
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -64,6 +65,9 @@ class CardTestCallSerializer(CardTestSetupSerializer):
     """A new test's setup: what the character attempts is required."""
 
     intent = serializers.CharField(min_length=1, help_text="What the character attempts.")
+    challenge = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="GM only: the challenge of a mission the test is played for.")
 
 
 class CardTestAcceptSerializer(CardTestSetupSerializer):
@@ -167,8 +171,11 @@ class CampaignCardTestsView(APIView):
         data = CardTestCallSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         gm = membership_role(request.user, campaign) == Membership.Role.GM
+        values = dict(data.validated_data)
+        if not gm and values.pop("challenge", None) is not None:
+            raise PermissionDenied("Only the GM plays a test for a challenge.")
         act = services.card_test_call if gm else services.card_test_propose
-        test = act(campaign=campaign, actor=request.user, **data.validated_data)
+        test = act(campaign=campaign, actor=request.user, **values)
         return _view(request, test, status.HTTP_201_CREATED)
 
 

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from campaigns.forms import Form, VersionedForm
 from characters.models import SHIP_MORALE, Character
 from combat.card_tests.table import MAX_POOL, POOL_LABELS, WEALTH, Opposition, area_state
+from combat.challenges import add_challenge_field
 from rules.btq import weather as btq_weather
 from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
 from rules.btq.tests import DIFFICULTIES, DIFFICULTY_LABELS
@@ -131,8 +132,10 @@ class CardTestForm(Form):
                                           "success.")
 
     def __init__(self, *args, campaign, character: Character, gm: bool, versioned=False,
-                 **kwargs):
+                 challenge=None, **kwargs):
         super().__init__(*args, **kwargs)
+        if gm and not versioned:
+            add_challenge_field(self, campaign, challenge)
         if versioned:
             self.fields["version"] = forms.IntegerField(widget=forms.HiddenInput)
         self.character = character
@@ -265,7 +268,8 @@ class CardTestForm(Form):
         return [self[n] for n in names if n in self.fields]
 
     def stakes_fields(self):
-        names = ["intent", "stakes_win", "stakes_lose", "at_risk", "opponent_at_risk"]
+        names = ["challenge", "intent", "stakes_win", "stakes_lose", "at_risk",
+                 "opponent_at_risk"]
         return [self[n] for n in names if n in self.fields]
 
 

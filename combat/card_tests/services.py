@@ -31,6 +31,7 @@ from campaigns.selectors import membership_role
 from campaigns.services import Conflict, check_version, log_append
 from characters.models import SHIP_MORALE, Character, Reputation
 from characters.services import character_damage_set, character_reveal
+from combat import challenges
 from combat.card_tests import table
 from combat.card_tests.selectors import (
     ACTION_VERBS,
@@ -329,7 +330,7 @@ def _role(actor, campaign: Campaign) -> str:
 
 
 @transaction.atomic
-def card_test_call(*, campaign: Campaign, actor, **setup) -> Encounter:
+def card_test_call(*, campaign: Campaign, actor, challenge=None, **setup) -> Encounter:
     """GM: call a test: its encounter is created and started at once (the seed's hash
     published), and it awaits its player's confirmation.
 
@@ -341,17 +342,21 @@ def card_test_call(*, campaign: Campaign, actor, **setup) -> Encounter:
     ``stakes_win``, ``stakes_lose``, ``at_risk`` (``"health"``, ``"ship_morale"``,
     ``"wealth"``, ``"reputation:<id>"``) and ``opponent_at_risk``.
 
+    ``challenge`` (a row or id) is the challenge of a mission the test is played for
+    (``combat.challenges``).
+
     Raises ``PermissionDenied`` for a player, ``ValidationError`` naming each bad field or
     the rule a test breaks (two reputations, an unknown skill, a Dead area, a reputation in
     an unskilled test).
     """
     if _role(actor, campaign) != Membership.Role.GM:
         raise PermissionDenied("Only the GM calls a test; a player proposes one.")
-    return card_test_open(campaign=campaign, actor=actor, origin=table.Origin.GM, **setup)
+    return card_test_open(campaign=campaign, actor=actor, origin=table.Origin.GM,
+                          challenge=challenge, **setup)
 
 
 def card_test_open(*, campaign: Campaign, actor, origin: str, extra_terms: dict | None = None,
-                   **setup) -> Encounter:
+                   challenge=None, **setup) -> Encounter:
     """Create and start a test the rules themselves call for, whoever ``actor`` is (the
     caller has checked who may ask for it: ``combat.shipboard`` for a purchase's Wealth
     test, a grog test or the Lieutenant's examination): as :func:`card_test_call`, with the
@@ -359,8 +364,9 @@ def card_test_open(*, campaign: Campaign, actor, origin: str, extra_terms: dict 
     encounter's ``terms`` beside the setup (what the test is for). Call inside a
     transaction."""
     built, stakes = clean_setup(campaign=campaign, actor=actor, data=setup, by_gm=True)
+    challenge = challenges.challenge_for(campaign, challenge)
     test = _create(campaign, actor, built, stakes, origin,
-                   _engine_setup(campaign, built, stakes, origin), extra_terms or {})
+                   _engine_setup(campaign, built, stakes, origin), extra_terms or {}, challenge)
     encounter_begin(encounter=test, user=actor)
     _log(test, "called", actor)
     return test
@@ -380,14 +386,14 @@ def card_test_propose(*, campaign: Campaign, actor, **setup) -> Encounter:
 
 
 def _create(campaign, actor, setup: table.Setup, stakes: dict, origin: str, engine_setup: dict,
-            extra_terms: dict | None = None) -> Encounter:
+            extra_terms: dict | None = None, challenge=None) -> Encounter:
     """A new card test's encounter, not started, with a fresh secret seed."""
     seed = new_seed()
     terms = {**(extra_terms or {}), **_terms(setup, stakes, origin)}
     test = Encounter.objects.create(
         campaign=campaign, engine=table.ENGINE, title=card_test_describe(campaign, terms)[:200],
         setup=engine_setup, terms=terms, seed=seed, seed_hash=seed_hash(seed),
-        created_by=actor)
+        challenge=challenge, created_by=actor)
     _reveal_opponent(setup)
     return test
 

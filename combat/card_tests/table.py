@@ -133,7 +133,7 @@ def parse_difficulty(text: str) -> str | int:
     text = (text or "").strip()
     if text in DIFFICULTIES:
         return text
-    if text.isdigit() and int(text) <= MAX_POOL:
+    if text.isascii() and text.isdigit() and int(text) <= MAX_POOL:
         return int(text)
     known = ", ".join(DIFFICULTIES)
     raise TestError(f"the difficulty {text!r} is neither one of {known} nor a number of "

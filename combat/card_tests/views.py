@@ -74,16 +74,20 @@ def card_test_new(request, pk):
     gm = _role(request, campaign) == Membership.Role.GM
     choices = _characters_for(request, campaign, gm)
     wanted = request.POST.get("character") or request.GET.get("character")
-    character = choices.filter(pk=wanted).first() if wanted and wanted.isdigit() else None
+    number = wanted and wanted.isascii() and wanted.isdigit()
+    character = choices.filter(pk=wanted).first() if number else None
     if character is None:
         if wanted:
             raise Http404("No such character of yours.")
         return render(request, "combat/card_tests/choose.html",
                       {"campaign": campaign, "characters": choices, "is_gm": gm})
-    form = CardTestForm(request.POST or None, campaign=campaign, character=character, gm=gm)
+    form = CardTestForm(request.POST or None, campaign=campaign, character=character, gm=gm,
+                        challenge=request.GET.get("challenge"))
     if request.method == "POST" and form.is_valid():
         act = services.card_test_call if gm else services.card_test_propose
-        test = form.submit(lambda: act(campaign=campaign, actor=request.user, **form.setup()))
+        extra = {"challenge": form.cleaned_data.get("challenge")} if gm else {}
+        test = form.submit(lambda: act(campaign=campaign, actor=request.user, **form.setup(),
+                                       **extra))
         if test is not None:
             messages.success(request, f"Test #{test.pk} {'called' if gm else 'proposed'}.")
             return redirect("card_tests:detail", pk=campaign.pk, test_pk=test.pk)

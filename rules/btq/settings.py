@@ -60,7 +60,7 @@ SETTINGS: dict[str, Setting] = {
             {"warrant": "Warrant Officers", "rating": "ratings"},
             "warrant",
             "DECISIONS D7; BtQ L275-280, L906-907",
-            used_by="character creation, prize money",
+            used_by="character creation, missions, prize money",
         ),
         Setting(
             "midshipman_wealth",
@@ -155,6 +155,14 @@ SETTINGS: dict[str, Setting] = {
             "grog_critical",
             "btq_missions A10; BtQ L1864-1866",
             used_by="grog",
+        ),
+        Setting(
+            "mission_injured_cost",
+            "In a mission's failure cost, an INJURED wound costs",
+            {1: "1 point (as printed)", 2: "2 points (halfway to MAIMED's 4)"},
+            1,
+            "DECISIONS D13; BtQ L1538-1540",
+            used_by="missions",
         ),
     )
 }

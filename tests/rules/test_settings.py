@@ -7,7 +7,7 @@ from rules.btq.settings import SETTINGS, SettingError, resolve
 from rules.btq.tests import MAX_RETESTS
 
 USES = {"card tests", "ship-to-ship combat", "skirmishes", "boarding actions", "prize money",
-        "purchases", "grog", "character creation"}
+        "purchases", "grog", "character creation", "missions"}
 
 
 def test_resolve_fills_in_the_defaults_and_rejects_unknown_names_and_values():
@@ -35,10 +35,11 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("boarding_crew_loss", "boarding actions"),
     ("prize_share_lasts", "purchases"),
     ("grog_critical_failure", "grog"),
+    ("mission_injured_cost", "missions"),
     # Not applied anywhere in the app yet: the naval engine leaves the general weather out
     # (its docstring says so); character traits are not built.
     ("general_weather_in_ship_combat", ""),
-    ("petty_officer_tier", "character creation, prize money"),
+    ("petty_officer_tier", "character creation, missions, prize money"),
     ("midshipman_wealth", "character creation"),
     ("creation_experiences", "character creation"),
     ("spade_ace_booty", "character creation"),

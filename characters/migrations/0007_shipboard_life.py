@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('campaigns', '0003_card_tests_are_encounters'),
-        ('characters', '0005_player_notes'),
+        ('characters', '0006_mission_purchases'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

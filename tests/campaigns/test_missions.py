@@ -1,0 +1,323 @@
+"""Missions, challenges, voyages and sessions through the services, pages and API
+(``campaigns.missions``; ``rules/btq_missions.md`` §2, §3, §12): who may do what, the rules
+of §3.6 as form errors and 400s, the lifecycle, proposals, the book's missions, the initial
+missions of every character, and the journal."""
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
+
+from campaigns.missions import services
+from campaigns.missions.models import ChallengeResult, Mission
+from campaigns.services import StaleVersion
+
+pytestmark = pytest.mark.django_db
+
+
+def gordon(campaign, gm, *characters, **changes):
+    """The book's Deliver Admiral Gordon to Gibraltar (BtQ L1456-1457) opened by the GM."""
+    values = {
+        "name": "Deliver Admiral Gordon to Gibraltar", "challenges_required": 4,
+        "deadline_narrative": "Before the French fleet sorties from Toulon",
+        "rewards": [{"kind": "reputation", "target": "institution:Noted by:the Admiralty"},
+                    {"kind": "reputation", "target": "personal:Impressed:Admiral Gordon"}],
+        "failures": [{"kind": "maimed", "target": "reputation:Admiralty"}],
+        "characters": [c.pk for c in characters],
+    }
+    values.update(changes)
+    mission, _ = services.mission_create(campaign=campaign, actor=gm, **values)
+    return mission
+
+
+def test_a_gm_opens_a_mission_with_its_six_parts(campaign, gm, pc_a, pc_b):
+    mission = gordon(campaign, gm, pc_a, pc_b)
+    assert mission.status == Mission.Status.ACTIVE
+    assert mission.deadline_failures == 4  # by default as many as its challenges (L1455)
+    assert sorted(mission.cast.values_list("character_id", flat=True)) == [pc_a.pk, pc_b.pk]
+    entry = campaign.log_entries.get(kind="mission.opened")
+    assert (entry.record_kind, entry.record_id, entry.gm_only) == ("mission", mission.pk, False)
+
+
+@pytest.mark.parametrize("changes, field, words", [
+    ({"challenges_required": 1}, "challenges_required", "at least 2 challenges"),
+    ({"deadline_failures": 0}, "deadline_failures", "at least 1"),
+    ({"rewards": [{"kind": "wealth"}, {"kind": "skill"}]}, "rewards",
+     "costs 6 points, but a mission of 4 challenges may spend at most 4"),
+    ({"failures": [{"kind": "dead", "target": "health"}]}, "failures", "costs 8 points"),
+    ({"rewards": [{"kind": "luck"}]}, "rewards", "not on the reward table"),
+    ({"name": " "}, "name", "needs a name"),
+])
+def test_the_rules_of_3_6_are_refused_by_field_in_plain_words(campaign, gm, changes, field,
+                                                              words):
+    with pytest.raises(ValidationError) as refused:
+        gordon(campaign, gm, **changes)
+    assert words in " ".join(refused.value.message_dict[field])
+    assert not Mission.objects.exists()
+
+
+def test_a_deadline_above_the_challenges_is_a_warning_only(campaign, gm):
+    mission, warnings = services.mission_create(campaign=campaign, actor=gm, name="Long",
+                                                challenges_required=2, deadline_failures=3)
+    assert mission.pk and "more than the 2 challenges" in warnings[0]
+
+
+def test_a_player_proposes_for_his_own_character_and_the_gm_approves(
+        campaign, gm, player_a, pc_a, pc_b):
+    with pytest.raises(ValidationError, match="his own characters"):
+        services.mission_create(campaign=campaign, actor=player_a, name="Mine",
+                                challenges_required=2, characters=[pc_b.pk])
+    with pytest.raises(PermissionDenied):
+        services.mission_create(campaign=campaign, actor=player_a, name="Mine",
+                                challenges_required=2, hidden=True)
+    mission, _ = services.mission_create(
+        campaign=campaign, actor=player_a, name="Impress and Seduce Lady Sophia",
+        kind="personal", challenges_required=2, characters=[pc_a.pk],
+        rewards=[{"kind": "reputation", "target": "personal:Loved by:Lady Sophia"}])
+    assert mission.status == Mission.Status.PROPOSED and mission.proposed_by == player_a
+    with pytest.raises(PermissionDenied):
+        services.mission_approve(mission=mission, actor=player_a, version=mission.version)
+    with pytest.raises(StaleVersion):
+        services.mission_approve(mission=mission, actor=gm, version=mission.version - 1)
+    mission = services.mission_approve(mission=mission, actor=gm, version=mission.version)
+    assert mission.status == Mission.Status.ACTIVE
+
+
+def test_challenges_move_the_counters_until_the_gm_confirms(campaign, gm, pc_a):
+    """missions TV-01 through the records: Gordon met after 4 successes, 3 failures."""
+    mission = gordon(campaign, gm, pc_a)
+    for met in (True, False, True, False, True, False, True):
+        challenge = services.challenge_create(campaign=campaign, actor=gm, missions=[mission],
+                                              description="a step")
+        services.challenge_record(challenge=challenge, met=met, actor=gm)
+    mission.refresh_from_db()
+    assert (mission.successes, mission.failed, mission.status) == (4, 3, "requirement_met")
+    with pytest.raises(ValidationError, match="under way"):
+        services.challenge_create(campaign=campaign, actor=gm, missions=[mission],
+                                  description="one more")
+    mission = services.mission_complete(mission=mission, actor=gm, version=mission.version)
+    assert mission.status == Mission.Status.COMPLETED and mission.ended_at
+    kinds = list(campaign.log_entries.values_list("kind", flat=True))
+    assert kinds.count("challenge.met") == 4 and kinds.count("challenge.failed") == 3
+    assert "mission.requirement_met" in kinds and "mission.completed" in kinds
+
+
+def test_one_challenge_counts_for_several_missions_and_once(campaign, gm, pc_a):
+    """BtQ L3362-3367: a challenge marked off against every mission it applies to."""
+    first, second = gordon(campaign, gm, pc_a), gordon(campaign, gm, pc_a, name="Another")
+    challenge = services.challenge_create(campaign=campaign, actor=gm,
+                                          missions=[first, second], description="storm")
+    assert services.challenge_record(challenge=challenge, met=False, actor=gm) is not None
+    assert services.challenge_record(challenge=challenge, met=True, actor=gm) is None
+    for mission in (first, second):
+        mission.refresh_from_db()
+        assert (mission.successes, mission.failed) == (0, 1)
+    assert ChallengeResult.objects.count() == 1
+
+
+def test_a_failed_challenge_is_replaced_until_the_deadline(campaign, gm, pc_a):
+    """D14 and missions TV-03: Scout Soukir Bay fails at its second failed challenge."""
+    mission = services.mission_load_sample(campaign=campaign, actor=gm, key="scout_soukir_bay",
+                                           characters=[pc_a.pk])
+    assert (mission.challenges_required, mission.deadline_failures) == (4, 2)
+    for _ in range(2):
+        challenge = services.challenge_create(campaign=campaign, actor=gm, missions=[mission],
+                                              description="scouting")
+        services.challenge_record(challenge=challenge, met=False, actor=gm)
+        mission.refresh_from_db()
+    assert mission.status == Mission.Status.FAILED
+    assert campaign.log_entries.filter(kind="mission.failed").exists()
+
+
+def test_abandoning_and_the_narrative_deadline(campaign, gm, player_a, player_b, pc_a):
+    mission = gordon(campaign, gm, pc_a)
+    with pytest.raises(PermissionDenied):
+        services.mission_fail(mission=mission, actor=player_b, version=mission.version,
+                              abandoned=True)
+    with pytest.raises(PermissionDenied):
+        services.mission_fail(mission=mission, actor=player_a, version=mission.version)
+    mission = services.mission_fail(mission=mission, actor=player_a, version=mission.version,
+                                    abandoned=True)
+    assert mission.status == Mission.Status.ABANDONED
+    other = gordon(campaign, gm, pc_a, name="Too late")
+    other = services.mission_fail(mission=other, actor=gm, version=other.version,
+                                  reason="the French sortied")
+    assert other.status == Mission.Status.FAILED
+    with pytest.raises(ValidationError, match="already"):
+        services.mission_fail(mission=other, actor=gm, version=other.version)
+
+
+def test_every_book_mission_loads(campaign, gm, pc_a):
+    from rules.btq.missions import sample_missions
+
+    for key in sample_missions():
+        mission = services.mission_load_sample(campaign=campaign, actor=gm, key=key,
+                                               characters=[pc_a.pk])
+        assert mission.template == key
+    with pytest.raises(ValidationError):
+        services.mission_load_sample(campaign=campaign, actor=gm, key="nope")
+
+
+def test_each_character_starts_with_a_naval_and_a_personal_mission(
+        campaign, gm, pc_a, pc_b, gm_client, player_a_client):
+    from campaigns.missions.selectors import missing_initial_missions
+
+    missing = {row["character"].id: row["missing"] for row in missing_initial_missions(campaign)}
+    assert missing == {pc_a.pk: ["Naval Mission", "Mission of Personal Importance"],
+                       pc_b.pk: ["Naval Mission", "Mission of Personal Importance"]}
+    gordon(campaign, gm, pc_a, pc_b)
+    missing = {row["character"].id: row["missing"] for row in missing_initial_missions(campaign)}
+    assert missing == {pc_a.pk: ["Mission of Personal Importance"],
+                       pc_b.pk: ["Mission of Personal Importance"]}
+    page = player_a_client.get(reverse("missions:list", args=[campaign.pk])).content.decode()
+    assert "Anne Able has no Mission of Personal Importance: <a" in page
+    assert "Ben Baker has no Mission of Personal Importance.</li>" in page  # not hers
+    dashboard = gm_client.get(reverse("missions:dashboard", args=[campaign.pk]))
+    assert "Ben Baker" in dashboard.content.decode()
+
+
+def test_the_mission_form_shows_each_error_by_its_field(campaign, gm_client):
+    url = reverse("missions:new", args=[campaign.pk])
+    data = {"name": "Too rich", "kind": "naval", "challenges_required": "2",
+            "reward-TOTAL_FORMS": "1", "reward-INITIAL_FORMS": "0",
+            "reward-0-kind": "wealth", "reward-0-amount": "1", "reward-0-scope": "all",
+            "failure-TOTAL_FORMS": "0", "failure-INITIAL_FORMS": "0"}
+    response = gm_client.post(url, data)
+    assert response.status_code == 200
+    assert "The reward costs 4 points, but a mission of 2 challenges may spend at most 2" in \
+        response.content.decode()
+    assert not Mission.objects.exists()
+    data["reward-0-kind"] = "skill"
+    response = gm_client.post(url, data)
+    mission = Mission.objects.get()
+    assert response.status_code == 302 and mission.rewards[0]["kind"] == "skill"
+
+
+def test_the_api_creates_refuses_and_shows_by_role(campaign, gm_client, player_a_client,
+                                                   outsider_client, pc_a):
+    url = reverse("api-mission-list", args=[campaign.pk])
+    bad = gm_client.post(url, {"name": "x", "challenges_required": 1},
+                         content_type="application/json")
+    assert bad.status_code == 400 and "at least 2" in str(bad.json())
+    made = gm_client.post(url, {"name": "Capture La Griffon", "challenges_required": 2,
+                                "characters": [pc_a.pk], "gm_notes": "GRIFFON-SECRET"},
+                          content_type="application/json")
+    assert made.status_code == 201 and made.json()["gm_notes"] == "GRIFFON-SECRET"
+    seen = player_a_client.get(url).json()
+    assert [m["name"] for m in seen] == ["Capture La Griffon"] and "gm_notes" not in seen[0]
+    assert outsider_client.get(url).status_code == 404
+    mission_id = made.json()["id"]
+    stale = gm_client.post(reverse("api-mission-complete", args=[campaign.pk, mission_id]),
+                           {"version": 0}, content_type="application/json")
+    assert stale.status_code == 409
+    refused = gm_client.post(reverse("api-mission-complete", args=[campaign.pk, mission_id]),
+                             {"version": made.json()["version"]},
+                             content_type="application/json")
+    assert refused.status_code == 400 and "all met" in str(refused.json())
+    challenge = gm_client.post(reverse("api-challenge-list", args=[campaign.pk]),
+                               {"missions": [mission_id], "description": "board her"},
+                               content_type="application/json")
+    assert challenge.status_code == 201
+    result_url = reverse("api-challenge-result", args=[campaign.pk, challenge.json()["id"]])
+    first = gm_client.post(result_url, {"met": True}, content_type="application/json")
+    again = gm_client.post(result_url, {"met": False}, content_type="application/json")
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json()["result"]["met"] is True
+    assert player_a_client.post(result_url, {"met": False},
+                                content_type="application/json").status_code == 403
+
+
+def test_voyages_and_sessions(campaign, gm, player_a, player_b, gm_client):
+    with pytest.raises(ValidationError, match="3 to 6"):
+        services.voyage_create(campaign=campaign, actor=gm, name="Short", naval_missions_planned=2)
+    voyage = services.voyage_create(campaign=campaign, actor=gm, name="The Mediterranean cruise",
+                                    station="mediterranean", naval_missions_planned=4)
+    session = services.session_create(campaign=campaign, actor=gm, title="The storm",
+                                      attendance=[player_a.pk, player_b.pk], voyage=voyage)
+    gordon(campaign, gm)
+    entry = campaign.log_entries.get(kind="mission.opened")
+    assert entry.session == session  # written while the session is being played
+    response = gm_client.post(reverse("missions:session_end", args=[campaign.pk, session.pk]),
+                              {"version": session.version, "denouement": "Three cheers"})
+    assert response.status_code == 302 and "after_session=1" in response["Location"]
+    page = gm_client.get(response["Location"]).content.decode()
+    assert "does any player want a new mission" in page
+    session.refresh_from_db()
+    assert session.ended_at is not None and session.denouement == "Three cheers"
+    voyage = services.voyage_recall(voyage=voyage, actor=gm, version=voyage.version)
+    assert voyage.status == "recalled"
+    journal = gm_client.get(reverse("campaigns:log", args=[campaign.pk]),
+                            {"session": session.pk}).content.decode()
+    assert "Deliver Admiral Gordon" in journal and "recalled to Britain" not in journal
+
+
+def test_the_dashboard_shows_what_waits_for_the_gm(campaign, gm, player_a, pc_a, pc_b,
+                                                   gm_client):
+    from combat.card_tests.services import card_test_propose
+
+    mission, _ = services.mission_create(campaign=campaign, actor=player_a,
+                                         name="Win the regatta", kind="personal",
+                                         challenges_required=2, characters=[pc_a.pk])
+    card_test_propose(campaign=campaign, actor=player_a, character=pc_a.pk, skill="wealth",
+                      opposition="difficulty", difficulty="easy", intent="Buy a round")
+    page = gm_client.get(reverse("missions:dashboard", args=[campaign.pk])).content.decode()
+    assert "A proposed mission to approve" in page and "Win the regatta" in page
+    assert 'id="awaiting-me"' in page  # the proposed test
+    assert f'id="dashboard-character-{pc_a.pk}"' in page and "Wealth 0" in page
+
+
+def test_a_stale_edit_is_refused_with_nothing_lost(campaign, gm, gm_client, pc_a):
+    mission = gordon(campaign, gm, pc_a)
+    url = reverse("missions:edit", args=[campaign.pk, mission.pk])
+    services.mission_update(mission=mission, actor=gm, version=mission.version,
+                            gm_notes="changed elsewhere")
+    response = gm_client.post(url, {
+        "version": mission.version, "name": "My new name", "kind": "naval",
+        "challenges_required": "4", "deadline_failures": "4",
+        "reward-TOTAL_FORMS": "0", "reward-INITIAL_FORMS": "0",
+        "failure-TOTAL_FORMS": "0", "failure-INITIAL_FORMS": "0"})
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "was changed by someone else" in body and 'value="My new name"' in body
+    mission.refresh_from_db()
+    assert mission.name == "Deliver Admiral Gordon to Gibraltar"
+    assert mission.gm_notes == "changed elsewhere"
+
+
+def test_jonah_costs_the_naval_mission_a_challenge(campaign, gm, player_a, pc_a):
+    """BtQ L1081-1082: Jonah used, the current Naval Mission counts one lost challenge."""
+    naval = gordon(campaign, gm, pc_a)
+    personal, _ = services.mission_create(campaign=campaign, actor=gm, name="Mine",
+                                          kind="personal", challenges_required=2,
+                                          characters=[pc_a.pk])
+    with pytest.raises(PermissionDenied):
+        services.mission_jonah(campaign=campaign, character_id=pc_a.pk, actor=player_a)
+    assert services.mission_jonah(campaign=campaign, character_id=pc_a.pk,
+                                  actor=gm) == [naval]
+    naval.refresh_from_db()
+    personal.refresh_from_db()
+    assert (naval.failed, personal.failed) == (1, 0)
+    assert "Jonah" in campaign.log_entries.get(kind="challenge.failed").text
+
+
+def test_the_scar_rule_reduces_a_deadline_and_may_fail_the_mission(campaign, gm, pc_a):
+    """BtQ L1318-1319: a black number card: one mission's deadline -1."""
+    mission = services.mission_load_sample(campaign=campaign, actor=gm, key="scout_soukir_bay",
+                                           characters=[pc_a.pk])
+    challenge = services.challenge_create(campaign=campaign, actor=gm, missions=[mission],
+                                          description="a bad day")
+    services.challenge_record(challenge=challenge, met=False, actor=gm)
+    mission.refresh_from_db()
+    mission = services.mission_scar(mission=mission, actor=gm, version=mission.version)
+    assert (mission.deadline_failures, mission.status) == (1, Mission.Status.FAILED)
+
+
+def test_odd_digits_in_a_link_are_no_server_error(campaign, gm_client, pc_a):
+    """``"³".isdigit()`` is true in Python, and ``int("³")`` fails: such a query is ignored."""
+    for url in (reverse("missions:new", args=[campaign.pk]) + "?character=³",
+                reverse("missions:challenge_new", args=[campaign.pk]) + "?mission=³",
+                reverse("card_tests:new", args=[campaign.pk]) + f"?character={pc_a.pk}"
+                "&challenge=³",
+                reverse("combat:new", args=[campaign.pk]) + "?challenge=³"):
+        assert gm_client.get(url).status_code == 200, url
+    assert gm_client.get(reverse("card_tests:new", args=[campaign.pk]) +
+                         "?character=³").status_code == 404
