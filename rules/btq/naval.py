@@ -43,8 +43,23 @@ Readings chosen where the book is silent (see also DECISIONS.md):
 * Repair may use Seamanship or Maritime (Hull, Rigging), Gunnery or Engineering (Guns),
   First Aid or Command (Crew), Maritime, Soldiering or Engineering (fire); the tester uses
   his best of them. Profession is not offered (the setup does not say which profession).
+  The repairer chooses which box his success clears, any "equal to, or lower than the level
+  of the success" (BtQ L2410-2412); the default lifts the most penalty (N5).
+* With no skill for a test (a gate, a repair, the Awareness test, a How Will You Fight?
+  action) a character turns a single card, to which nothing is added, and its best success
+  counts as Ordinary (BtQ L1266-1269). A commanding PC with no Command leaves the Command
+  gate to his crew's Command (BtQ L2360-2362). The ship's own pools (Positioning,
+  Broadside!) add the ship's figures to the officer's skill and are not unskilled tests.
 * A ship with no cards for Positioning (a failed gate, or a pool of 0) turns none; the other
   ship turns its pool once and moves by its best success, if any (D18); there is no retest.
+  In any other contest a side with no cards fails, and a failure of the other side is a
+  mutual failure, retested (D3).
+* A ship whose Ship Morale is Dead does nothing in a round but what her captain orders in
+  Step 7: a Dead area allows no test (BtQ L1326-1328), and her crew is "on the verge of
+  mutiny" (BtQ L1350-1351); her pools would take the Maimed -3. Great Hardship (D20) lifts
+  an Injured or Maimed Ship Morale, not a Dead one.
+* A PC who fights a fire sits out How Will You Fight? "for that round" (BtQ L2672) under
+  either ``repair_lockout`` setting; the setting governs a repairer (D19).
 * Weatherly reduces the weather's Speed penalty when there is one (it also tells against the
   other ship's speed), else the Handling penalty.
 * A Joker drawn by a PC is played as the Card of Fate (a Perfect, which no other card
@@ -76,6 +91,8 @@ Decision kinds (option keys in brackets):
 * ``discipline.cards`` (``"0"``..``"n"``) - the commander, once per other PC.
 * ``repair.action`` (``"none"``, ``"<area>:crew"``, ``"<area>:pc:<id>"``, area ``fire`` to
   fight a fire; ``"strike"``) - the captain of each ship that has something to repair.
+* ``repair.box`` (``"1"`` Injured, ``"2"`` Maimed, ``"3"`` Dead) - the repairer (his captain
+  for the crew), when his success may clear boxes of more than one level.
 * ``positioning.move`` (``"0"``..``"5"`` the new distance, ``"escape"``; ``"strike"``) - the
   winner's captain.
 * ``fight.action`` (``"none"`` or a skill key) - each PC, How Will You Fight?
@@ -111,10 +128,10 @@ set), ``ships`` (id -> ship: ``name``, ``side``, ``type``, ``tracks`` area -> te
 
 Event kinds: ``battle.start``, ``awareness.test``, ``start.distance``,
 ``discipline.hardship``, ``discipline.cards``, ``round.start``, ``fire.damage``,
-``fire.spreads``, ``gate.test``, ``repair.test``, ``positioning.test``, ``positioning.move``,
-``weather_gage``, ``fight.action``, ``fight.test``, ``fight.total``, ``broadside.ammo``,
-``broadside.cannot_fire``, ``broadside.fire``, ``broadside.damage``, ``fire.start``,
-``continue.orders``, ``battle.end``.
+``fire.spreads``, ``gate.test``, ``gate.mutiny``, ``repair.test``, ``positioning.test``,
+``positioning.move``, ``weather_gage``, ``fight.action``, ``fight.test``, ``fight.total``,
+``broadside.ammo``, ``broadside.cannot_fire``, ``broadside.fire``, ``broadside.damage``,
+``fire.start``, ``continue.orders``, ``battle.end``.
 """
 
 from __future__ import annotations
@@ -457,8 +474,29 @@ def _cards_of(st, pid):
     return st["discipline_cards"].get(pid, 0) if pid is not None else 0
 
 
+def _skill_pool(skill, value, cards=0):
+    """``(size, breakdown)`` of a test of a character's ``skill`` alone, with his ``cards``
+    of Discipline: with no skill (``value`` 0) he "can overturn a single card", to which
+    nothing is added, and its best success counts as Ordinary (BtQ L1266-1269)."""
+    if value <= 0:
+        return 1, {skill: 0, "unskilled": 1}
+    breakdown = {skill: value}
+    if cards:
+        breakdown["discipline"] = cards
+    return value + cards, breakdown
+
+
+_MORALE_PENALTY = (0, 1, 3, 3)
+"""Ship Morale's penalty on the ship's pools (D20); Dead is no better than Maimed (and a
+ship whose Ship Morale is Dead does not act at all: :func:`_act_gates`)."""
+
+
 def _morale_penalty(ship):
-    return 0 if ship["hardship"] else _PENALTY[ship["morale"]]
+    """Great Hardship lifts an Injured or Maimed Ship Morale's penalty, not a Dead one's: a
+    Dead area allows no test at all until it is healed (BtQ L1326-1328, L1421-1426)."""
+    if ship["hardship"] and ship["morale"] != _DEAD:
+        return 0
+    return _MORALE_PENALTY[ship["morale"]]
 
 
 def _add_penalties(breakdown, ship, areas):
@@ -575,8 +613,13 @@ def _tester_value(st, side, who, skills):
 def repair_pool(state: State, side: str, area: str, who: str) -> tuple[int, dict[str, int]]:
     """The pool of a repair of ``area`` (or ``"fire"``) by ``who`` (``"crew"`` or a PC id):
     the tester's best allowed skill and his Discipline cards, less Ship Morale; the ship's
-    damage does not count (BtQ L2409-2416, L2671; D20)."""
+    damage does not count (BtQ L2409-2416, L2671; D20). A tester with none of the skills
+    turns a single card, ``{skill: 0, "unskilled": 1}``, with nothing added or taken away,
+    and his best success counts as Ordinary (BtQ L1266-1269): he can clear only an
+    Injured box."""
     skill, value = _tester_value(state, side, who, REPAIR_SKILLS[area])
+    if value <= 0:
+        return 1, {skill: 0, "unskilled": 1}
     breakdown = {skill: value}
     cards = _cards_of(state, None if who == "crew" else who)
     if cards:
@@ -622,8 +665,8 @@ def adjust_hits(hits: list[tuple[str, int]], ammo: str | None, double_shot_extra
 
 # --- cards and tests -------------------------------------------------------------------------
 
-def _shown(cards, fate):
-    return [[str(c), _GRADE[grade(c, fate)]] for c in cards]
+def _shown(cards, fate, unskilled=False):
+    return [[str(c), _GRADE[grade(c, fate, unskilled=unskilled)]] for c in cards]
 
 
 def _as_fate(cards, fate):
@@ -638,15 +681,16 @@ def _draw(source, gm, pid, size, purpose):
     return source.draw(deck, size, purpose=purpose)
 
 
-def _simple_test(st, source, side, pid, size, what):
+def _simple_test(st, source, side, pid, size, what, unskilled=False):
     """A simple test (D4): ``size`` cards against a lone Card of Fate. Returns the best
-    success level (0: failed), the Card of Fate and the cards (none for a pool of 0)."""
+    success level (0: failed), the Card of Fate and the cards (none for a pool of 0). An
+    ``unskilled`` test's best success counts as Ordinary (BtQ L1266-1269)."""
     if size <= 0:
         return 0, None, []
     gm = Deck(GM_DECK)
     fate = source.draw(gm, 1, purpose=f"{what} card of fate")[0]
     cards = _as_fate(_draw(source, gm, pid, size, f"{what} {_deck_label(st, side, pid)}"), fate)
-    found = successes(cards, fate)
+    found = successes(cards, fate, unskilled=unskilled)
     return (found[0][0] if found else 0), fate, cards
 
 
@@ -654,12 +698,15 @@ def _deck_label(st, side, pid):
     return f"pc:{pid}" if pid is not None else st["sides"][side]
 
 
-def _contest(st, source, events, kind, sides, text):
+def _contest(st, source, events, kind, sides, text, one_draw_if_empty=False):
     """A contested test between ``sides`` (two dicts with ``key``, ``side``, ``pid``,
-    ``size``, ``breakdown``, ``public``), with the retests of D3. Returns ``(winner key or
-    None, winner's best level)``; a side with no cards turns none (D18)."""
+    ``size``, ``breakdown``, ``public`` and optionally ``unskilled``), with the retests of
+    D3. Returns ``(winner key or None, winner's best level)``. A side with no cards turns
+    none; the other's failure is then a mutual failure, retested as D3 says, except where
+    ``one_draw_if_empty`` (Positioning, D18): there the other side turns its pool once and
+    wins with any success."""
     a, b = sides
-    single = a["size"] <= 0 or b["size"] <= 0
+    single = one_draw_if_empty and (a["size"] <= 0 or b["size"] <= 0)
     if a["size"] <= 0 and b["size"] <= 0:
         if events is not None:
             events.append(Event(f"{kind}.test", f"{text}: neither side has any cards; nothing "
@@ -671,7 +718,8 @@ def _contest(st, source, events, kind, sides, text):
         fate = source.draw(gm, 1, purpose=f"{kind} card of fate")[0]
         hands = [_as_fate(_draw(source, gm, s["pid"], s["size"], f"{kind} {s['label']}"), fate)
                  for s in sides]
-        found = [successes(cards, fate) for cards in hands]
+        found = [successes(cards, fate, unskilled=s.get("unskilled", False))
+                 for s, cards in zip(sides, hands)]
         verdict = compare_successes(*found)
         won = _WON.get(verdict)  # the index of the winning side
         winner = None if won is None else sides[won]["key"]
@@ -694,7 +742,7 @@ def _contest_event(kind, text, sides, attempt, fate, hands, verdict, winner, bes
     gm_data = {}
     for s, cards in zip(sides, hands):
         data["pools"][s["key"]] = {"who": s["who"], "size": s["size"],
-                                   "cards": _shown(cards, fate)}
+                                   "cards": _shown(cards, fate, s.get("unskilled", False))}
         if s["public"]:
             data["pools"][s["key"]]["breakdown"] = s["breakdown"]
         else:
@@ -806,11 +854,12 @@ def _conditions(st, source, events):
     testers = []
     for side in SIDES:
         pid, value = _officer(st, side, "awareness")
-        testers.append({"key": side, "side": side, "pid": pid, "size": value,
+        size, breakdown = _skill_pool("awareness", value)
+        testers.append({"key": side, "side": side, "pid": pid, "size": size,
                         "who": _the(_ship(st, side)["name"], False) if pid is None else
                         f"{_the(_ship(st, side)['name'], False)} ({_who(st, side, pid)})",
-                        "label": _deck_label(st, side, pid),
-                        "breakdown": {"awareness": value}, "public": side == "pc"})
+                        "label": _deck_label(st, side, pid), "unskilled": value <= 0,
+                        "breakdown": breakdown, "public": side == "pc"})
     winner, _ = _contest(st, source, events, "awareness", testers,
                          "Awareness: who sets the starting distance")
     if winner is None:  # a stalemate: the story, that is the GM, decides (BtQ L2397)
@@ -836,7 +885,8 @@ def _discipline(st, source, events):
         return
     if "left" not in rs:
         pc_ship = _ship(st, "pc")
-        if (st["settings"]["great_hardship"] and pc_ship["morale"] and "hardship" not in rs
+        if (st["settings"]["great_hardship"] and pc_ship["morale"] in (_INJURED, _MAIMED)
+                and "hardship" not in rs
                 and st["pcs"][cmd]["discipline"] >= 2):
             rs["hardship"] = True
             _await(st, "discipline.great_hardship", "pc")
@@ -895,27 +945,41 @@ def _begin_round(st, source, events):
 
 
 def _gate(st, source, events, side, pid, skill, value, why):
-    """A gate test (D16): a simple test of the officer's skill and Discipline cards."""
-    cards = _cards_of(st, pid)
-    size = value + cards
-    best, fate, drawn = _simple_test(st, source, side, pid, size, f"gate {skill}")
+    """A gate test (D16): a simple test of the officer's skill and Discipline cards; with
+    no skill, one card (BtQ L1266-1269)."""
+    size, _ = _skill_pool(skill, value, _cards_of(st, pid))
+    best, fate, drawn = _simple_test(st, source, side, pid, size, f"gate {skill}",
+                                     unskilled=value <= 0)
     passed = best > 0
     if events is not None:
         ship = _ship(st, side)
         who = _who(st, side, pid)
         data = {"ship": ship["id"], "why": why, "skill": skill, "who": who, "pool": size,
                 "card_of_fate": str(fate) if fate else None,
-                "cards": _shown(drawn, fate) if fate else [], "passed": passed}
+                "cards": _shown(drawn, fate, value <= 0) if fate else [], "passed": passed}
         events.append(Event("gate.test", f"{_the(ship['name'])}: {why}; {who} tests "
-                            f"{SKILLS.get(skill) or MEASURES[skill]} and "
+                            f"{SKILLS.get(skill) or MEASURES[skill]}"
+                            f"{' unskilled' if value <= 0 else ''} and "
                             f"{'passes' if passed else 'fails'}.", data,
                             {} if side == "pc" else {"value": value}))
     return passed
 
 
 def _act_gates(st, source, events, side):
+    """Whether the ``side`` ship acts this round: a Maimed Crew needs a Command test (BtQ
+    L2479), a Maimed Ship Morale a Discipline test (BtQ L2483-2484; D16, D20). A Dead Ship
+    Morale allows no test at all (a Dead area "cannot attempt another test", BtQ
+    L1326-1328): the crew stands "on the verge of mutiny" (BtQ L1350-1351) and the ship does
+    nothing this round but what her captain orders in Step 7."""
     ship = _ship(st, side)
     rs = st["rs"]
+    if ship["morale"] == _DEAD:
+        rs["acts"][side] = False
+        if events is not None:
+            events.append(Event("gate.mutiny", f"{_the(ship['name'])}: Ship Morale Dead; her "
+                                "crew is on the verge of mutiny and the ship does nothing "
+                                "this round.", {"ship": ship["id"]}))
+        return
     if ship["states"]["crew"] == _MAIMED:
         pid, value = _commanding(st, side, "command")
         if not _gate(st, source, events, side, pid, "command", value,
@@ -931,12 +995,18 @@ def _act_gates(st, source, events, side):
 
 def _commanding(st, side, what):
     """The commanding officer's Command skill or Discipline: the commanding PC's, or for a
-    ship without PCs the NPC captain's (``discipline``, else the crew's Command)."""
+    ship without PCs the NPC captain's (``discipline``, else the crew's Command). A
+    commanding PC with no Command leaves the Command test to the ship's crew when it has
+    the skill (BtQ L2360-2362), else tests unskilled."""
     cmd = st["commander"] if side == "pc" else None
+    ship = _ship(st, side)
     if cmd is not None:
         pc = st["pcs"][cmd]
-        return cmd, pc["discipline"] if what == "discipline" else pc["skills"]["command"]
-    ship = _ship(st, side)
+        if what == "discipline":
+            return cmd, pc["discipline"]
+        if pc["skills"]["command"] > 0 or ship["crew"]["command"] <= 0:
+            return cmd, pc["skills"]["command"]
+        return None, ship["crew"]["command"]
     if what == "discipline" and ship["discipline"] is not None:
         return None, ship["discipline"]
     return None, ship["crew"]["command"]
@@ -992,23 +1062,56 @@ def _answer_repair(st, aw, choice, source, events):
     pid = None if who == "crew" else who[3:]
     size, breakdown = repair_pool(st, side, area, pid or "crew")
     ship = _ship(st, side)
-    best, fate, cards = _simple_test(st, source, side, pid, size, f"repair {area}")
+    best, fate, cards = _simple_test(st, source, side, pid, size, f"repair {area}",
+                                     unskilled="unskilled" in breakdown)
+    if pid is not None:
+        # A fire-fighter sits out How Will You Fight? "for that round" (BtQ L2672), whatever
+        # the setting says of a repairer (D19).
+        same = area == "fire" or st["settings"]["repair_lockout"] == "same_round"
+        key = "locked" if same else "locked_next"
+        rs[key] = rs[key] + [pid]
     level = None
     if area == "fire":
         rs["fought_fire"] = rs["fought_fire"] + [side]
         if best:
             ship["fire"] -= 1
     else:
-        track, level = DamageTrack.parse(ship["tracks"][area]).repair(best)
-        if level is not None:
-            ship["tracks"] = {**ship["tracks"], area: str(track)}
-            ship["states"] = {**ship["states"], area: int(track.state)}
-    if pid is not None:
-        key = "locked" if st["settings"]["repair_lockout"] == "same_round" else "locked_next"
-        rs[key] = rs[key] + [pid]
+        track = DamageTrack.parse(ship["tracks"][area])
+        if len(track.repair_levels(best)) > 1:
+            # "recover one box ... equal to, or lower than the level of the success" (BtQ
+            # L2410-2412): which one is the repairer's choice.
+            rs["repair_made"] = {"side": side, "pid": pid, "area": area, "size": size,
+                                 "breakdown": breakdown, "best": best, "fate": str(fate),
+                                 "cards": [str(c) for c in cards]}
+            _await(st, "repair.box", side,
+                   actor=f"pc:{pid}" if pid is not None else _captain(st, side),
+                   area=area, best=best)
+            return
+        level = _clear_box(ship, area, best, None)
     if events is not None:
         events.append(_repair_event(st, side, pid, area, size, breakdown, best, fate, cards,
                                     level))
+
+
+def _clear_box(ship, area, best, level):
+    """Clear the box of ``level`` (``None``: the default one) that a repair success of
+    ``best`` allows in the ship's ``area``; returns the level cleared or ``None``."""
+    track, cleared = DamageTrack.parse(ship["tracks"][area]).repair(best, level)
+    if cleared is not None:
+        ship["tracks"] = {**ship["tracks"], area: str(track)}
+        ship["states"] = {**ship["states"], area: int(track.state)}
+    return cleared
+
+
+def _answer_repair_box(st, aw, choice, source, events):
+    made = st["rs"].pop("repair_made")
+    side = made["side"]
+    level = _clear_box(_ship(st, side), made["area"], made["best"], int(choice))
+    if events is not None:
+        fate = parse_card(made["fate"])
+        cards = [parse_card(c) for c in made["cards"]]
+        events.append(_repair_event(st, side, made["pid"], made["area"], made["size"],
+                                    made["breakdown"], made["best"], fate, cards, level))
 
 
 def _repair_event(st, side, pid, area, size, breakdown, best, fate, cards, level):
@@ -1016,7 +1119,8 @@ def _repair_event(st, side, pid, area, size, breakdown, best, fate, cards, level
     ship = _ship(st, side)
     name = _who(st, side, pid)
     data = {"ship": ship["id"], "area": area, "who": name, "skill": next(iter(breakdown)),
-            "pool": size, "card_of_fate": str(fate), "cards": _shown(cards, fate),
+            "pool": size, "card_of_fate": str(fate),
+            "cards": _shown(cards, fate, "unskilled" in breakdown),
             "success": _GRADE[best]}
     if area == "fire":
         outcome = (f"the fire is down to {_cards(ship['fire'])}" if ship["fire"] else
@@ -1052,7 +1156,8 @@ def _positioning_step(st, source, events):
                         "who": _the(ship["name"], False),
                         "label": _deck_label(st, side, pid),
                         "breakdown": breakdown, "public": side == "pc"})
-    winner, level = _contest(st, source, events, "positioning", testers, "Positioning")
+    winner, level = _contest(st, source, events, "positioning", testers, "Positioning",
+                             one_draw_if_empty=True)
     if winner is None:
         st["step"] = "how_will_you_fight"
         return
@@ -1145,10 +1250,8 @@ def _answer_fight_opposition(st, aw, choice, source, events):
     pid, skill = aw["pc"], aw["skill"]
     pc = st["pcs"][pid]
     rs["fight_queue"] = rs["fight_queue"][1:]
-    value, cards = pc["skills"][skill], _cards_of(st, pid)
-    breakdown = {skill: value}
-    if cards:
-        breakdown["discipline"] = cards
+    value = pc["skills"][skill]
+    size, breakdown = _skill_pool(skill, value, _cards_of(st, pid))
     kind, _, arg = choice.partition(":")
     enemy = _ship(st, "enemy")
     if kind == "static":
@@ -1158,13 +1261,16 @@ def _answer_fight_opposition(st, aw, choice, source, events):
         opp_size, opp_who = enemy["crew"][arg], f"{_the(enemy['name'], False)}'s {SKILLS[arg]}"
         opp_breakdown, public = {arg: opp_size}, False
     sides = [
-        {"key": "pc", "side": "pc", "pid": pid, "size": value + cards, "who": pc["name"],
-         "label": f"pc:{pid}", "breakdown": breakdown, "public": True},
+        {"key": "pc", "side": "pc", "pid": pid, "size": size, "who": pc["name"],
+         "label": f"pc:{pid}", "breakdown": breakdown, "public": True,
+         "unskilled": value <= 0},
         {"key": "opposition", "side": "enemy", "pid": None, "size": opp_size, "who": opp_who,
          "label": "opposition", "breakdown": opp_breakdown, "public": public},
     ]
+    unskilled = " unskilled" if value <= 0 else ""
     winner, _ = _contest(st, source, events, "fight", sides,
-                         f"How Will You Fight?: {pc['name']} ({SKILLS[skill]}) against {opp_who}")
+                         f"How Will You Fight?: {pc['name']} ({SKILLS[skill]}{unskilled}) "
+                         f"against {opp_who}")
     delta = {"pc": 1, "opposition": -1}.get(winner, 0)
     rs["step5"] += delta
     rs["fight_results"] = rs["fight_results"] + [{"pc": pid, "skill": skill, "modifier": delta}]
@@ -1391,6 +1497,7 @@ _ANSWERS = {
     "discipline.great_hardship": _answer_hardship,
     "discipline.cards": _answer_cards,
     "repair.action": _answer_repair,
+    "repair.box": _answer_repair_box,
     "positioning.move": _answer_move,
     "fight.action": _answer_fight_action,
     "fight.opposition": _answer_fight_opposition,
@@ -1446,6 +1553,17 @@ def _choices(st, aw):
             options.append((key, f"{what}: {_who(st, side, pid)} "
                                  f"({SKILLS[next(iter(breakdown))]}, {_cards(size)})"))
         return f"Repair: what does {_the(ship['name'], False)} repair, and who?", options
+    if kind == "repair.box":
+        track = DamageTrack.parse(ship["tracks"][aw["area"]])
+        options = []
+        for level in track.repair_levels(aw["best"]):
+            after = track.repair(aw["best"], level)[0]
+            options.append((str(level), f"A {_LEVEL_NAMES[level]} box: the "
+                                        f"{_AREA_NAMES[aw['area']]} becomes {after} "
+                                        f"({_STATE_NAMES[after.state]})"))
+        return (f"Repair: a {_GRADE[aw['best']]} success. Which box of "
+                f"{_the(ship['name'], False)}'s {_AREA_NAMES[aw['area']]} is repaired?",
+                options)
     if kind == "positioning.move":
         d = st["distance"]
         options = []
@@ -1460,8 +1578,11 @@ def _choices(st, aw):
     if kind == "fight.action":
         pc = st["pcs"][aw["pc"]]
         cards = _cards_of(st, aw["pc"])
+        # With no skill for what he means to do, a PC still turns one card (BtQ L1266-1269).
         options = [("none", "Take no part")] + [
             (k, f"{SKILLS[k]} ({_cards(v + cards)})") for k, v in pc["skills"].items() if v > 0]
+        options += [(k, f"{SKILLS[k]} (unskilled, 1 card)")
+                    for k, v in pc["skills"].items() if v <= 0]
         return f"How Will You Fight?: what does {pc['name']} do?", options
     if kind == "fight.opposition":
         pc = st["pcs"][aw["pc"]]
@@ -1492,6 +1613,8 @@ def _choices(st, aw):
     raise AssertionError(kind)
 
 
+_LEVEL_NAMES = ("", "Injured", "Maimed", "Dead")
+_STATE_NAMES = ("Healthy", "Injured", "Maimed", "Dead")
 _ALL_CARDS = tuple(Card(r, s) for s in SUITS for r in range(2, 15))
 
 
@@ -1573,17 +1696,20 @@ def _policy_repair(st, aw):
             return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
         area = max((a for a in AREAS if any(k.startswith(a + ":") for k in keys)), key=score)
     candidates = [k for k in keys if k.startswith(area + ":")]
-    if f"{area}:crew" in candidates:
+    if f"{area}:crew" in candidates and "unskilled" not in repair_pool(st, side, area,
+                                                                        "crew")[1]:
         return f"{area}:crew"
     busy = {_officer(st, side, "seamanship", "master")[0],
             _officer(st, side, "gunnery", "gunner")[0]}
 
     def cost(key):
-        """Lower is cheaper: a PC with no post, the helmsman or gunner, the commander; then
-        the bigger pool."""
-        pid = key.partition(":")[2][3:]
-        rank = 2 if pid == st["commander"] else 1 if pid in busy else 0
-        return rank, -repair_pool(st, side, area, pid)[0]
+        """Lower is cheaper: a skilled tester before an unskilled one; a PC with no post,
+        the helmsman or gunner, the commander; then the bigger pool."""
+        who = key.partition(":")[2]
+        pid = "crew" if who == "crew" else who[3:]
+        size, breakdown = repair_pool(st, side, area, pid)
+        rank = 3 if pid == "crew" else 2 if pid == st["commander"] else 1 if pid in busy else 0
+        return "unskilled" in breakdown, rank, -size
     return min(candidates, key=cost)
 
 
@@ -1600,7 +1726,7 @@ def _policy_move(st, aw):
 def _policy_fight_action(st, aw):
     skills = st["pcs"][aw["pc"]]["skills"]
     skill = max(skills, key=skills.get)
-    return skill if skills[skill] + _cards_of(st, aw["pc"]) >= 3 else "none"
+    return skill if _skill_pool(skill, skills[skill], _cards_of(st, aw["pc"]))[0] >= 3 else "none"
 
 
 def _policy_joker(st, aw):
@@ -1660,6 +1786,8 @@ _POLICIES = {
     else "keep",
     "discipline.cards": _policy_cards,
     "repair.action": _policy_repair,
+    "repair.box": lambda st, aw: str(DamageTrack.parse(
+        _ship(st, aw["side"])["tracks"][aw["area"]]).best_repair_level(aw["best"])),
     "positioning.move": _policy_move,
     "fight.action": _policy_fight_action,
     "fight.opposition": lambda st, aw: "static:3",

@@ -351,20 +351,47 @@ class DamageTrack:
             _HITS[key] = result
         return result
 
-    def repair(self, max_level: int) -> tuple[DamageTrack, DamageState | None]:
-        """Clear one crossed box at or below ``max_level`` (the repair test's success level),
-        the one of the highest such level, which removes the most penalty (BtQ L2411-2412;
-        ``rules/btq_naval.md`` N5). Returns the new track and the level of the box cleared,
-        or the same track and ``None`` if there was none to clear."""
-        for level in range(min(max_level, 3), 0, -1):
-            seg = self.segments[level - 1]
-            if any(seg):
-                cleared = list(seg)
-                cleared[len(seg) - 1 - cleared[::-1].index(True)] = False
-                segs = list(self.segments)
-                segs[level - 1] = tuple(cleared)
-                return DamageTrack(segs), DamageState(level)
-        return self, None
+    def repair_levels(self, max_level: int) -> tuple[int, ...]:
+        """The levels (1 Injured, 2 Maimed, 3 Dead) of the boxes a repair with a success of
+        ``max_level`` may clear: every level "equal to, or lower than the level of the
+        success" with a crossed box (BtQ L2410-2412), lowest first."""
+        return tuple(level for level in range(1, max(0, min(max_level, 3)) + 1)
+                     if any(self.segments[level - 1]))
+
+    def best_repair_level(self, max_level: int) -> int | None:
+        """The level of the box the repairer clears by default: the one that lifts the most
+        penalty, i.e. leaves the lowest damage state, and among those the highest level,
+        the box hardest to clear later (``rules/btq_naval.md`` §4.5 item 5, N5). ``None`` if
+        no box may be cleared. A Hull ``xx|x.|..`` repaired with a Critical clears an
+        Injured box (``x.|x.|..``, Healthy), not the Maimed one (``xx|..|..``, Injured)."""
+        levels = self.repair_levels(max_level)
+        if not levels:
+            return None
+        return min(levels, key=lambda level: (self._cleared(level).state, -level))
+
+    def _cleared(self, level: int) -> DamageTrack:
+        seg = list(self.segments[level - 1])
+        seg[len(seg) - 1 - seg[::-1].index(True)] = False
+        segs = list(self.segments)
+        segs[level - 1] = tuple(seg)
+        return DamageTrack(segs)
+
+    def repair(self, max_level: int, level: int | None = None
+               ) -> tuple[DamageTrack, DamageState | None]:
+        """Clear one crossed box at or below ``max_level`` (the repair test's success level):
+        one of ``level`` if given (the repairer's choice, one of :meth:`repair_levels`), else
+        the one :meth:`best_repair_level` picks (BtQ L2410-2412). Returns the new track and
+        the level of the box cleared, or the same track and ``None`` if there was none to
+        clear. Raises ``ValueError`` for a ``level`` the success does not allow or with no
+        crossed box."""
+        if level is None:
+            level = self.best_repair_level(max_level)
+            if level is None:
+                return self, None
+        elif level not in self.repair_levels(max_level):
+            raise ValueError(f"a success of level {max_level} cannot clear a box of level "
+                             f"{level} of the track {self}")
+        return self._cleared(level), DamageState(level)
 
     def repairable(self, max_level: int) -> bool:
         """Whether a success of ``max_level`` would clear a box."""

@@ -55,7 +55,9 @@ class Table:
     exact cards it draws, so the draw order is checked too."""
 
     def __init__(self, setup, cards=""):
-        self.source = ScriptedSource(cards)
+        """``cards``: the script, or a :class:`ScriptedSource` (one that goes on to another
+        source when the script runs out, say)."""
+        self.source = cards if isinstance(cards, ScriptedSource) else ScriptedSource(cards)
         self.state, self.events = ENGINE.start(setup, self.source)
         assert self.source.cards_left == 0
         roundtrip(self.state)
@@ -554,9 +556,14 @@ def test_repair_options_and_crew_repair():
     decision = table.expect("pc:gunner", "repair.action")
     keys = [o.key for o in decision.options]
     assert keys[0] == "none" and "hull:crew" in keys and "hull:pc:gunner" in keys
-    assert "guns:crew" not in keys
-    # A Critical clears the Maimed box, the highest allowed (N5).
-    table.do("pc:gunner", "repair.action", "hull:crew", "7S  7H 2D 3D 4D  " + LONDON_WINS)
+    # The crew has no Gunnery: it may still repair the Guns unskilled, one card (L1266-1269).
+    assert "unskilled" in repair_pool(table.state, "pc", "guns", "crew")[1]
+    # A Critical may clear an Injured or a Maimed box: the captain chooses for his crew;
+    # both leave the Hull Healthy, so the default is the Maimed box, the harder to clear (N5).
+    table.do("pc:gunner", "repair.action", "hull:crew", "7S  7H 2D 3D 4D")
+    box = table.expect("pc:gunner", "repair.box")
+    assert [o.key for o in box.options] == ["1", "2"] and box.default == "2"
+    table.do("pc:gunner", "repair.box", "2", LONDON_WINS)
     assert table.ship("london")["tracks"]["hull"] == "xx..|....|...."
 
 
@@ -959,8 +966,9 @@ def test_the_crew_repairs_before_any_pc_and_the_commander_last():
     table = Table(setup)
     table.do("pc:gunner", "discipline.cards", "0")
     decision = table.expect("pc:gunner", "repair.action")
-    # Hale (the commander, Seamanship 4) has the best pool; Vane, with no post, repairs.
-    assert "hull:crew" not in [o.key for o in decision.options]
+    # Hale (the commander, Seamanship 4) has the best pool; Vane, with no post, repairs; the
+    # crew, with no skill for it, would turn one card unskilled (BtQ L1266-1269).
+    assert "unskilled" in repair_pool(table.state, "pc", "hull", "crew")[1]
     assert decision.default == "hull:pc:mid"
     setup["pcs"].pop()
     assert Table(setup).expect("pc:gunner", "repair.action").default == "hull:pc:gunner"
