@@ -361,24 +361,34 @@ def _ship_setup(ship: Ship, side: str) -> dict:
     return entry
 
 
-def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None) -> dict:
-    """The setup of a ``btq_naval`` encounter between the players' ship and an enemy:
+def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None,
+                allies=(), enemies=()) -> dict:
+    """The setup of a ``btq_naval`` encounter between the players' ship (with ``allies``,
+    more ships of the players' side) and an enemy (with ``enemies``, more of hers):
 
-    ``{"weather", "start_distance", "settings", "ships": [pc, enemy], "pcs": [...]}``, each
-    ship with its id (pk as text), name with guns, side, type, traits, ``overrides`` (only
-    when set), damage tracks, Ship Morale (0-3) and crew skills; each PC posted aboard the
-    players' ship with id, name, ship, seniority, Discipline, all 22 skills and station.
-    ``weather`` and ``start_distance`` are passed through for the engine to check. Raises
-    ``ValidationError`` if the ships are not the players' and an enemy of one campaign.
+    ``{"weather", "start_distance", "settings", "ships": [pc, *allies, enemy, *enemies],
+    "pcs": [...]}``, each ship with its id (pk as text), name with guns, side, type, traits,
+    ``overrides`` (only when set), damage tracks, Ship Morale (0-3) and crew skills; each PC
+    posted aboard one of the players' side's ships with id, name, ship, seniority,
+    Discipline, all 22 skills and station. ``weather`` and ``start_distance`` are passed
+    through for the engine to check. Raises ``ValidationError`` if the ships are not of one
+    campaign, a ship of the players' side is not the players' (``Ship.Side.PC``), an enemy
+    not an enemy, or a ship is named twice.
     """
-    if pc_ship.campaign_id != enemy_ship.campaign_id:
-        raise ValidationError("The two ships belong to different campaigns.")
-    if pc_ship.side != Ship.Side.PC:
-        raise ValidationError(f"{pc_ship} is not the players' ship.")
-    if enemy_ship.side != Ship.Side.ENEMY:
-        raise ValidationError(f"{enemy_ship} is not an enemy ship.")
+    friends, foes = [pc_ship, *allies], [enemy_ship, *enemies]
+    every = friends + foes
+    if len({ship.campaign_id for ship in every}) > 1:
+        raise ValidationError("The ships belong to different campaigns.")
+    if len({ship.pk for ship in every}) < len(every):
+        raise ValidationError("A ship can fight only once in a battle.")
+    for ship in friends:
+        if ship.side != Ship.Side.PC:
+            raise ValidationError(f"{ship} is not the players' ship.")
+    for ship in foes:
+        if ship.side != Ship.Side.ENEMY:
+            raise ValidationError(f"{ship} is not an enemy ship.")
     postings = (
-        pc_ship.postings.filter(character__kind=Character.Kind.PC)
+        ShipPosting.objects.filter(ship__in=friends, character__kind=Character.Kind.PC)
         .select_related("character")
         .order_by("-character__seniority", "character__name", "pk")
     )
@@ -386,12 +396,13 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
         "weather": weather,
         "start_distance": start_distance,
         "settings": pc_ship.campaign.rules_settings(),
-        "ships": [_ship_setup(pc_ship, "pc"), _ship_setup(enemy_ship, "enemy")],
+        "ships": [*(_ship_setup(s, "pc") for s in friends),
+                  *(_ship_setup(s, "enemy") for s in foes)],
         "pcs": [
             {
                 "id": str(p.character.pk),
                 "name": p.character.title,
-                "ship": str(pc_ship.pk),
+                "ship": str(p.ship_id),
                 "seniority": p.character.seniority,
                 "discipline": p.character.discipline,
                 "skills": p.character.skill_values(),
