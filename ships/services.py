@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaigns.models import Campaign
+from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
 from characters.models import MAX_RATING, Character
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS, DamageState
@@ -18,6 +19,7 @@ from rules.btq.ships import (
     DamageTrack,
     ShipStats,
     canonical_trait,
+    sample_ships,
     ship_stats,
 )
 from ships.models import Ship, ShipPosting, ShipTrait, ShipType
@@ -343,6 +345,31 @@ def posting_remove(*, posting: ShipPosting, actor) -> None:
                or posting.ship.is_hidden_from_players,
                text=f"{posting.character} no longer serves aboard {posting.ship}.",
                data={"ship": posting.ship_id, "character": posting.character_id})
+
+
+@transaction.atomic
+def sample_ships_load(*, campaign: Campaign, actor) -> list[Ship]:
+    """Add to ``campaign`` the sample ships of "Friends and Foes" and of the book's examples
+    (``rules.btq.ships.sample_ships``; BtQ L2313-2316, L2533-2536, L2831-3142) it has no ship
+    of that name for, as other (not the players') ships, hidden from the players until the
+    GM reveals them, each with her crew's skills and, in her GM notes, her source and where
+    her figures part from the book's print (``rules/btq_naval.md`` N26). Returns the ships
+    added (running it again adds none)."""
+    require_gm(actor, campaign)
+    have = set(campaign.ships.values_list("name", flat=True))
+    added = []
+    for sample in sample_ships().values():
+        if sample.name in have:
+            continue
+        notes = [f"{sample.nation}{f', {sample.kind}' if sample.kind else ''}"
+                 f"{f'; captain {sample.captain}' if sample.captain else ''}. {sample.source}."]
+        notes += [f"Not as printed: {why}." for why in sample.book_errors.values()]
+        added.append(ship_create(
+            campaign=campaign, actor=actor, name=sample.name, guns=sample.guns,
+            ship_type=ShipType.objects.get(name=sample.type), side=Ship.Side.ENEMY,
+            traits=[canonical_trait(t) for t in sample.traits], crew=sample.crew,
+            overrides=sample.overrides or None, gm_notes=" ".join(notes)))
+    return added
 
 
 def _ship_setup(ship: Ship, side: str) -> dict:

@@ -18,8 +18,10 @@ lower segments hold (BtQ L2476; the Corsair's Guns ``.|x|.`` is Maimed, BtQ L256
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from importlib import resources
 
 from rules.btq.characters import DamageState
 from rules.btq.tests import grade
@@ -434,3 +436,66 @@ def broadside_hits(cards: Iterable[Card], fate: Card) -> list[tuple[str, int]]:
                 fate if card.is_joker else card)
             hits.append((SUIT_AREA[played.suit], int(level)))
     return hits
+
+
+@dataclass(frozen=True)
+class SampleShip:
+    """A sample ship of "Friends and Foes" and of the book's examples (BtQ L2313-2316,
+    L2533-2536, L2831-3142; ``rules/btq_naval.md`` §5.1), as ``rules/btq/samples/ships.json``
+    holds it: ``type`` the roster type her figures come from (``kind`` the book's own name
+    for a type the roster lacks, the Barbary Brigantine and Xebec), ``traits``,
+    ``overrides`` (only where the book's figures are not the roster's), the compact NPC
+    ``crew`` block, ``printed`` the figures the book prints (an area's boxes per segment, one
+    number or three), ``book_errors`` field -> why the fixture does not follow the print
+    (the digest's recommendations, N26), ``source`` the book lines."""
+
+    name: str
+    guns: int | None
+    nation: str
+    type: str
+    captain: str
+    traits: tuple[str, ...]
+    crew: dict[str, int]
+    printed: dict
+    book_errors: dict[str, str]
+    source: str
+    overrides: dict = field(default_factory=dict)
+    kind: str = ""
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.name} ({self.guns})" if self.guns else self.name
+
+    def stats(self) -> ShipStats:
+        """Her figures: the roster's, her traits', her overrides."""
+        return ship_stats(self.type, self.traits, self.overrides)
+
+    def differences(self) -> dict[str, tuple]:
+        """Where the printed figures differ from :meth:`stats`: field -> ``(printed,
+        computed)``; ``"traits"`` -> ``(traits, the rating's limit)`` for more traits than
+        the rating allows (BtQ L2338-2339). TV-N14: these are the book's errors."""
+        stats = self.stats()
+        found = {}
+        for area in AREAS:
+            printed = self.printed[area]
+            printed = tuple(printed) if isinstance(printed, list) else (printed,) * 3
+            if printed != stats.boxes[area]:
+                found[area] = (printed, stats.boxes[area])
+        for key in ("broadside", "speed", "handling"):
+            if self.printed[key] != getattr(stats, key):
+                found[key] = (self.printed[key], getattr(stats, key))
+        limit = trait_limit(stats.rating)
+        if len(self.traits) > limit:
+            found["traits"] = (len(self.traits), limit)
+        return found
+
+
+def sample_ships() -> dict[str, SampleShip]:
+    """The sample ships, name -> :class:`SampleShip`, in the book's order (a fresh copy on
+    every call), read from this package's ``samples/ships.json``."""
+    text = resources.files("rules.btq").joinpath("samples", "ships.json").read_text("utf-8")
+    ships = {}
+    for entry in json.loads(text):
+        entry["traits"] = tuple(entry["traits"])
+        ships[entry["name"]] = SampleShip(**entry)
+    return ships
