@@ -53,7 +53,10 @@ Readings chosen where the book is silent (see also DECISIONS.md):
   (BtQ L2360-2361). Among the PCs, the one posted to the station goes first (``master`` for
   Positioning and the Seamanship and Maritime tests, ``gunner`` for Broadside! and Gunnery,
   the commander for Command), else the PC with the highest skill.
-* A PC's Discipline cards join every test he makes in the battle (N6). Ship Morale's -1/-3
+* A PC's Discipline cards join every test he makes in the battle (N6), and so do the cards
+  his traits add to a skill's tests (``trait_cards`` of the setup, until the character
+  sheet works them out from his traits; BtQ L1210-1212, L2459-2460), but not to a test he
+  makes unskilled (BtQ L1266-1269). Ship Morale's -1/-3
   (D20) applies to the ship's Positioning, Broadside! and Repair pools; the ship's damage
   penalties do not apply to Repair (BtQ L2415-2416). Gate tests (D16) take no penalty.
 * Repair may use Seamanship or Maritime (Hull, Rigging), Gunnery or Engineering (Guns),
@@ -390,8 +393,22 @@ def _pc_setup(entry, i, pc_ships):
         "seniority": _int(entry.get("seniority", 0), f"{where}: seniority", 0),
         "discipline": _int(entry.get("discipline", 1), f"{where}: discipline", 0, 20),
         "skills": _skills(entry.get("skills"), SKILLS, f"{where}: skills"),
+        "trait_cards": _trait_cards(entry.get("trait_cards"), where),
         "station": station,
     }
+
+
+def _trait_cards(block, where):
+    """A PC's ``trait_cards`` (skill -> the cards his traits add to its tests, 1-5): only
+    the skills named, for the "sheet" part to fill from his traits."""
+    if block is None:
+        return {}
+    if not isinstance(block, dict):
+        raise ValueError(f"{where}: trait_cards must be a mapping of skill to cards")
+    unknown = sorted(set(block) - set(SKILLS))
+    if unknown:
+        raise ValueError(f"{where}: trait_cards: unknown skill {unknown[0]!r}")
+    return {k: _int(v, f"{where}: trait_cards {k}", 1, 5) for k, v in block.items()}
 
 
 def validate_setup(setup: dict) -> dict:
@@ -600,16 +617,34 @@ def _cards_of(st, pid):
     return st["discipline_cards"].get(pid, 0) if pid is not None else 0
 
 
-def _skill_pool(skill, value, cards=0):
+def _traits_of(st, pid, skill):
+    """The cards PC ``pid``'s traits add to his tests of ``skill`` (from the setup's
+    ``trait_cards``; BtQ L1210-1212, L2459-2460 "Any traits from PCs"); 0 for the crew."""
+    return st["pcs"][pid]["trait_cards"].get(skill, 0) if pid is not None else 0
+
+
+def _add_own(breakdown, st, pid, skill):
+    """Add PC ``pid``'s Discipline cards and his traits' cards for ``skill`` to a pool."""
+    cards, traits = _cards_of(st, pid), _traits_of(st, pid, skill)
+    if cards:
+        breakdown["discipline"] = cards
+    if traits:
+        breakdown["traits"] = traits
+
+
+def _skill_pool(skill, value, cards=0, traits=0):
     """``(size, breakdown)`` of a test of a character's ``skill`` alone, with his ``cards``
-    of Discipline: with no skill (``value`` 0) he "can overturn a single card", to which
-    nothing is added, and its best success counts as Ordinary (BtQ L1266-1269)."""
+    of Discipline and his ``traits``' cards: with no skill (``value`` 0) he "can overturn a
+    single card", to which nothing is added, and its best success counts as Ordinary (BtQ
+    L1266-1269)."""
     if value <= 0:
         return 1, {skill: 0, "unskilled": 1}
     breakdown = {skill: value}
     if cards:
         breakdown["discipline"] = cards
-    return value + cards, breakdown
+    if traits:
+        breakdown["traits"] = traits
+    return value + cards + traits, breakdown
 
 
 _MORALE_PENALTY = (0, 1, 3, 3)
@@ -679,9 +714,7 @@ def positioning_pool(state: State, ship: str, against: str | None = None
     own = _ship(state, sid)
     pid, value = _officer(state, sid, "seamanship", "master")
     breakdown = {"seamanship": value}
-    cards = _cards_of(state, pid)
-    if cards:
-        breakdown["discipline"] = cards
+    _add_own(breakdown, state, pid, "seamanship")
     speed, handling_mod = _sailing(state, sid)
     breakdown["handling"] = own["handling"]
     if handling_mod:
@@ -711,9 +744,7 @@ def _broadside_total(st, sid, situational=True):
     ship = _ship(st, sid)
     pid, value = _officer(st, sid, "gunnery", "gunner")
     breakdown = {"gunnery": value}
-    cards = _cards_of(st, pid)
-    if cards:
-        breakdown["discipline"] = cards
+    _add_own(breakdown, st, pid, "gunnery")
     breakdown["broadside"] = ship["broadside"]
     if situational:
         rs = st["rs"]
@@ -777,9 +808,7 @@ def repair_pool(state: State, ship: str, area: str, who: str) -> tuple[int, dict
     if value <= 0:
         return 1, {skill: 0, "unskilled": 1}
     breakdown = {skill: value}
-    cards = _cards_of(state, None if who == "crew" else who)
-    if cards:
-        breakdown["discipline"] = cards
+    _add_own(breakdown, state, None if who == "crew" else who, skill)
     p = _morale_penalty(_ship(state, sid))
     if p:
         breakdown["ship_morale"] = -p
@@ -1076,7 +1105,7 @@ def _conditions(st, source, events):
     for side in SIDES:
         sid = _afloat_ids(st, side)[0]  # the first ship of each side: her lookout tests
         pid, value = _officer(st, sid, "awareness")
-        size, breakdown = _skill_pool("awareness", value)
+        size, breakdown = _skill_pool("awareness", value, 0, _traits_of(st, pid, "awareness"))
         testers.append({"key": side, "ship": sid, "pid": pid, "size": size,
                         "who": _the(_ship(st, sid)["name"], False) if pid is None else
                         f"{_the(_ship(st, sid)['name'], False)} ({_who(st, sid, pid)})",
@@ -1227,7 +1256,7 @@ def _joiners(st, events):
 def _gate(st, source, events, sid, pid, skill, value, why):
     """A gate test (D16): a simple test of the officer's skill and Discipline cards; with
     no skill, one card (BtQ L1266-1269)."""
-    size, _ = _skill_pool(skill, value, _cards_of(st, pid))
+    size, _ = _skill_pool(skill, value, _cards_of(st, pid), _traits_of(st, pid, skill))
     best, fate, drawn = _simple_test(st, source, sid, pid, size, f"gate {skill}",
                                      unskilled=value <= 0)
     passed = best > 0
@@ -1590,7 +1619,7 @@ def _answer_fight_opposition(st, aw, choice, source, events):
     sid = pc["ship"]
     rs["fight_queue"] = rs["fight_queue"][1:]
     value = pc["skills"][skill]
-    size, breakdown = _skill_pool(skill, value, _cards_of(st, pid))
+    size, breakdown = _skill_pool(skill, value, _cards_of(st, pid), _traits_of(st, pid, skill))
     kind, _, arg = choice.partition(":")
     if kind == "static":
         opp_size, opp_who = int(arg), f"{DIFFICULTIES[int(arg)]} difficulty"
@@ -2005,10 +2034,12 @@ def _choices(st, aw):
                 "Where does the distance go?", options)
     if kind == "fight.action":
         pc = st["pcs"][aw["pc"]]
-        cards = _cards_of(st, aw["pc"])
         # With no skill for what he means to do, a PC still turns one card (BtQ L1266-1269).
+        pid = aw["pc"]
+        sizes = {k: _skill_pool(k, v, _cards_of(st, pid), _traits_of(st, pid, k))[0]
+                 for k, v in pc["skills"].items() if v > 0}
         options = [("none", "Take no part")] + [
-            (k, f"{SKILLS[k]} ({_cards(v + cards)})") for k, v in pc["skills"].items() if v > 0]
+            (k, f"{SKILLS[k]} ({_cards(n)})") for k, n in sizes.items()]
         options += [(k, f"{SKILLS[k]} (unskilled, 1 card)")
                     for k, v in pc["skills"].items() if v <= 0]
         return f"How Will You Fight?: what does {pc['name']} do?", options
@@ -2165,9 +2196,11 @@ def _policy_move(st, aw):
 
 
 def _policy_fight_action(st, aw):
-    skills = st["pcs"][aw["pc"]]["skills"]
+    pid = aw["pc"]
+    skills = st["pcs"][pid]["skills"]
     skill = max(skills, key=skills.get)
-    return skill if _skill_pool(skill, skills[skill], _cards_of(st, aw["pc"]))[0] >= 3 else "none"
+    size = _skill_pool(skill, skills[skill], _cards_of(st, pid), _traits_of(st, pid, skill))[0]
+    return skill if size >= 3 else "none"
 
 
 def _policy_target(st, aw):
@@ -2309,7 +2342,8 @@ class NavalEngine:
                     "distance": 3-5 (an enemy's own start; 1-5 for a ship that joins),
                     "joins_round": n (she enters the battle at the start of round n)}, ...],
          "pcs": [{"id", "name", "ship" (a 'pc' ship; default the first), "seniority",
-                  "discipline", "skills": {...}, "station"}, ...]}
+                  "discipline", "skills": {...}, "station",
+                  "trait_cards": {skill: 1-5} (what his traits add to those tests)}, ...]}
 
     Any number of ships on each side: the players' ships (``"pc"``, with or without PCs
     aboard: an allied NPC ship has none) and the enemy's.

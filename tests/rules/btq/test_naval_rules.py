@@ -261,3 +261,19 @@ def test_an_unskilled_repair_clears_only_an_injured_box():
     table.do("pc:gunner", "repair.action", "hull:crew", "7S  7H")   # a Critical, as Ordinary
     assert table.ship("london")["tracks"]["hull"] == "x.|x.|.."
     assert of(table.events, "repair.test")[0].data["success"] == "ordinary"
+
+
+# --- PC traits in the pools (BtQ L2459-2460: "Any traits from PCs") -------------------------
+
+def test_a_pcs_trait_cards_join_his_tests_of_that_skill_but_not_unskilled_ones():
+    setup = london_setup(start_distance=3)
+    setup["pcs"][0]["trait_cards"] = {"gunnery": 2, "music": 1}
+    state = naval.ENGINE.start(setup, ScriptedSource(LONDON_WINS))[0]
+    size, parts = naval.broadside_pool(state, "london", distance=1)
+    assert parts["traits"] == 2 and size == 5 + 2 + 3     # Gunnery, traits, Broadside
+    assert "traits" not in positioning_pool(state, "london")[1]
+    assert naval._skill_pool("gunnery", 5, 0, 2) == (7, {"gunnery": 5, "traits": 2})
+    assert naval._skill_pool("music", 0, 0, 1) == (1, {"music": 0, "unskilled": 1})
+    with pytest.raises(ValueError, match="trait_cards: unknown skill 'gunner'"):
+        naval.validate_setup({**setup, "pcs": [{**setup["pcs"][0],
+                                                "trait_cards": {"gunner": 1}}]})
