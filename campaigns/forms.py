@@ -105,8 +105,6 @@ NOT_YET_IN_EFFECT: dict[str, str] = {
     "creation and promotion, which are not built yet.",
     "midshipman_wealth": "It decides a Midshipman's Wealth in character creation, which is not "
     "built yet: the GM sets each character's Wealth.",
-    "general_weather_in_ship_combat": "The general weather modifiers are not built: battles "
-    "use the ship-combat weather table alone, the default reading.",
 }
 """Why each setting that nothing in the app applies yet (``used_by`` empty) has no effect:
 what it waits for, shown on the settings page beside it."""

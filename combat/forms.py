@@ -5,7 +5,7 @@ import re
 from django import forms
 
 from campaigns.forms import Form
-from rules.btq.naval import DISTANCES, WEATHER
+from rules.btq.naval import DISTANCES, GENERAL_PRECIPITATION, GENERAL_WIND, WEATHER
 from rules.engine import get_engine
 from ships.models import Ship
 
@@ -29,6 +29,15 @@ def _weather_label(name: str, speed: int | None, handling: int | None) -> str:
 
 WEATHER_CHOICES = [(key, _weather_label(*row)) for key, row in WEATHER.items()]
 """The ship-combat weather (BtQ L2365-2367; ``rules.btq.naval.WEATHER``)."""
+
+def _general(table: dict[str, int]) -> list[tuple[str, str]]:
+    return [(key, f"{key.replace('_', ' ').capitalize()}"
+                  + (f" ({value:+d})" if value else "")) for key, value in table.items()]
+
+
+GENERAL_WIND_CHOICES = _general(GENERAL_WIND)
+GENERAL_PRECIPITATION_CHOICES = _general(GENERAL_PRECIPITATION)
+"""The general weather (BtQ L1699-1709), for the setting general_weather_in_ship_combat."""
 
 AWARENESS = ""
 START_DISTANCE_CHOICES = [(AWARENESS, "An Awareness test decides")] + [
@@ -92,6 +101,13 @@ class NavalEncounterForm(Form):
     weather = forms.ChoiceField(choices=WEATHER_CHOICES, initial="steady_breeze")
     start_distance = forms.ChoiceField(choices=START_DISTANCE_CHOICES, required=False,
                                        label="Starting distance")
+    wind = forms.ChoiceField(choices=GENERAL_WIND_CHOICES, initial="light_wind",
+                             required=False, label="General weather: wind",
+                             help_text="Counts only if the campaign's settings apply the "
+                                       "general weather to ship battles.")
+    precipitation = forms.ChoiceField(choices=GENERAL_PRECIPITATION_CHOICES,
+                                      initial="no_rain", required=False,
+                                      label="General weather: rain")
     stacked_cards = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 3}),
         label="Stacked cards (GM only)",
@@ -128,6 +144,9 @@ class NavalEncounterForm(Form):
     def clean(self):
         data = super().clean()
         data["stacked_choices"] = []
+        wind, rain = data.get("wind"), data.get("precipitation")
+        data["general_weather"] = ({"wind": wind or "light_wind",
+                                    "precipitation": rain or "no_rain"} if wind or rain else None)
         for extra, main in (("allies", "pc_ship"), ("more_enemies", "enemy_ship")):
             chosen = list(data.get(extra) or [])
             if data.get(main) in chosen:

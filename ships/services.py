@@ -389,7 +389,7 @@ def _ship_setup(ship: Ship, side: str) -> dict:
 
 
 def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None,
-                allies=(), enemies=()) -> dict:
+                allies=(), enemies=(), general_weather=None) -> dict:
     """The setup of a ``btq_naval`` encounter between the players' ship (with ``allies``,
     more ships of the players' side) and an enemy (with ``enemies``, more of hers):
 
@@ -397,8 +397,10 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
     "pcs": [...]}``, each ship with its id (pk as text), name with guns, side, type, traits,
     ``overrides`` (only when set), damage tracks, Ship Morale (0-3) and crew skills; each PC
     posted aboard one of the players' side's ships with id, name, ship, seniority,
-    Discipline, all 22 skills and station. ``weather`` and ``start_distance`` are passed
-    through for the engine to check. Raises ``ValidationError`` if the ships are not of one
+    Discipline, all 22 skills and station. ``weather``, ``start_distance`` and
+    ``general_weather`` (``{"wind", "precipitation"}``, for the setting
+    ``general_weather_in_ship_combat``; left out if ``None``) are passed through for the
+    engine to check. Raises ``ValidationError`` if the ships are not of one
     campaign, a ship of the players' side is not the players' (``Ship.Side.PC``), an enemy
     not an enemy, or a ship is named twice.
     """
@@ -419,7 +421,9 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
         .select_related("character")
         .order_by("-character__seniority", "character__name", "pk")
     )
+    more = {"general_weather": general_weather} if general_weather else {}
     return {
+        **more,
         "weather": weather,
         "start_distance": start_distance,
         "settings": pc_ship.campaign.rules_settings(),

@@ -94,8 +94,11 @@ Readings chosen where the book is silent (see also DECISIONS.md):
 * The default repair costs the least: the NPC crew when it has a skill for it, else the PC
   with the best pool who is not the commander, the helmsman or the gunner, the commander
   last (the book sends Midshipman Smith, BtQ L2577-2578).
-* The general weather modifiers (setting ``general_weather_in_ship_combat``, D15) need the
-  general weather, which a setup does not carry: they are not applied here.
+* The general weather (setup ``general_weather``: ``wind``, ``precipitation``) changes every
+  test of the battle only with the setting ``general_weather_in_ship_combat`` (D15; BtQ
+  L1699-1709): its modifier joins each pool (Positioning, Broadside!, repairs, gates,
+  Awareness, How Will You Fight?), mist and fog only Awareness; a test made unskilled keeps
+  its one card.
 * With several ships, the Weather Gage is won once a pair (D17) and gives the winner +2 to
   her Broadside! that round once, however many pairs she won it in: it is part of the pool
   a split divides, as the book's London splits a pool of 10 (Weather Gage in it) into 5 and
@@ -254,6 +257,16 @@ REPAIR_SKILLS = {
     "fire": ("maritime", "soldiering", "engineering"),
 }
 """Skills that may repair each area or fight a fire (BtQ L2409-2413, L2671)."""
+
+GENERAL_WIND = {"no_wind": 0, "light_wind": 0, "strong_wind": -1, "storm_winds": -2,
+                "typhoon": -3}
+GENERAL_PRECIPITATION = {"no_rain": 0, "mist": 0, "fog": 0, "squall": -1, "storm_snow": -2,
+                         "blizzard": -3}
+_MIST = {"mist": -2, "fog": -4}
+"""The general weather's modifiers to every test (BtQ L1699-1709; ``rules/btq_missions.md``
+§6.1), which a ship battle applies only with the setting ``general_weather_in_ship_combat``
+(D15): wind and precipitation add up; mist and fog are -2 and -4 to Awareness alone. (No
+Wind is the ship table's Becalmed.)"""
 
 GAGE_BONUS = 2
 NIGHTFALL_ROUND = 60
@@ -417,7 +430,8 @@ def validate_setup(setup: dict) -> dict:
     the reason."""
     if not isinstance(setup, dict):
         raise ValueError("the setup must be a mapping")
-    unknown = sorted(set(setup) - {"weather", "start_distance", "settings", "ships", "pcs"})
+    unknown = sorted(set(setup) - {"weather", "start_distance", "settings", "ships", "pcs",
+                                   "general_weather"})
     if unknown:
         raise ValueError(f"unknown setup key {unknown[0]!r}")
     weather = setup.get("weather")
@@ -448,8 +462,28 @@ def validate_setup(setup: dict) -> dict:
     ids = [p["id"] for p in pcs]
     if len(set(ids)) != len(ids):
         raise ValueError("two PCs share an id")
+    general = setup.get("general_weather") or {}
+    if not isinstance(general, dict) or set(general) - {"wind", "precipitation"}:
+        raise ValueError("general_weather must be a mapping of 'wind' and 'precipitation'")
+    for key, table in (("wind", GENERAL_WIND), ("precipitation", GENERAL_PRECIPITATION)):
+        if key in general and general[key] not in table:
+            raise ValueError(f"general_weather {key} must be one of {', '.join(table)}, "
+                             f"not {general[key]!r}")
     return {"weather": weather, "start_distance": start, "settings": settings, "ships": ships,
-            "pcs": pcs}
+            "pcs": pcs, "general_weather": {"wind": general.get("wind", "light_wind"),
+                                            "precipitation": general.get("precipitation",
+                                                                         "no_rain")}}
+
+
+def _general_mods(setup):
+    """``{"tests", "awareness"}``: the general weather's modifier to every test and the
+    extra one to Awareness, both 0 unless the setting applies them (D15)."""
+    if not setup["settings"]["general_weather_in_ship_combat"]:
+        return {"tests": 0, "awareness": 0}
+    general = setup["general_weather"]
+    return {"tests": GENERAL_WIND[general["wind"]]
+            + GENERAL_PRECIPITATION[general["precipitation"]],
+            "awareness": _MIST.get(general["precipitation"], 0)}
 
 
 def _initial_state(setup: dict) -> State:
@@ -474,6 +508,8 @@ def _initial_state(setup: dict) -> State:
         "engine": ENGINE_NAME,
         "settings": setup["settings"],
         "weather": setup["weather"],
+        "general_weather": setup["general_weather"],
+        "weather_mods": _general_mods(setup),
         "start_distance": setup["start_distance"],
         "round": 0,
         "step": "conditions",
@@ -623,6 +659,19 @@ def _traits_of(st, pid, skill):
     return st["pcs"][pid]["trait_cards"].get(skill, 0) if pid is not None else 0
 
 
+def _weather_mod(st, skill):
+    """The general weather's modifier to a test of ``skill`` (D15; 0 unless the setting
+    applies it)."""
+    mods = st["weather_mods"]
+    return mods["tests"] + (mods["awareness"] if skill == "awareness" else 0)
+
+
+def _add_weather(breakdown, st, skill):
+    mod = _weather_mod(st, skill)
+    if mod:
+        breakdown["general_weather"] = mod
+
+
 def _add_own(breakdown, st, pid, skill):
     """Add PC ``pid``'s Discipline cards and his traits' cards for ``skill`` to a pool."""
     cards, traits = _cards_of(st, pid), _traits_of(st, pid, skill)
@@ -632,11 +681,11 @@ def _add_own(breakdown, st, pid, skill):
         breakdown["traits"] = traits
 
 
-def _skill_pool(skill, value, cards=0, traits=0):
+def _skill_pool(skill, value, cards=0, traits=0, weather=0):
     """``(size, breakdown)`` of a test of a character's ``skill`` alone, with his ``cards``
-    of Discipline and his ``traits``' cards: with no skill (``value`` 0) he "can overturn a
-    single card", to which nothing is added, and its best success counts as Ordinary (BtQ
-    L1266-1269)."""
+    of Discipline, his ``traits``' cards and the general ``weather``'s modifier (floor 0,
+    D2): with no skill (``value`` 0) he "can overturn a single card", to which nothing is
+    added or taken away, and its best success counts as Ordinary (BtQ L1266-1269)."""
     if value <= 0:
         return 1, {skill: 0, "unskilled": 1}
     breakdown = {skill: value}
@@ -644,7 +693,9 @@ def _skill_pool(skill, value, cards=0, traits=0):
         breakdown["discipline"] = cards
     if traits:
         breakdown["traits"] = traits
-    return value + cards + traits, breakdown
+    if weather:
+        breakdown["general_weather"] = weather
+    return max(0, value + cards + traits + weather), breakdown
 
 
 _MORALE_PENALTY = (0, 1, 3, 3)
@@ -715,6 +766,7 @@ def positioning_pool(state: State, ship: str, against: str | None = None
     pid, value = _officer(state, sid, "seamanship", "master")
     breakdown = {"seamanship": value}
     _add_own(breakdown, state, pid, "seamanship")
+    _add_weather(breakdown, state, "seamanship")
     speed, handling_mod = _sailing(state, sid)
     breakdown["handling"] = own["handling"]
     if handling_mod:
@@ -745,6 +797,7 @@ def _broadside_total(st, sid, situational=True):
     pid, value = _officer(st, sid, "gunnery", "gunner")
     breakdown = {"gunnery": value}
     _add_own(breakdown, st, pid, "gunnery")
+    _add_weather(breakdown, st, "gunnery")
     breakdown["broadside"] = ship["broadside"]
     if situational:
         rs = st["rs"]
@@ -809,6 +862,7 @@ def repair_pool(state: State, ship: str, area: str, who: str) -> tuple[int, dict
         return 1, {skill: 0, "unskilled": 1}
     breakdown = {skill: value}
     _add_own(breakdown, state, None if who == "crew" else who, skill)
+    _add_weather(breakdown, state, skill)
     p = _morale_penalty(_ship(state, sid))
     if p:
         breakdown["ship_morale"] = -p
@@ -1105,7 +1159,8 @@ def _conditions(st, source, events):
     for side in SIDES:
         sid = _afloat_ids(st, side)[0]  # the first ship of each side: her lookout tests
         pid, value = _officer(st, sid, "awareness")
-        size, breakdown = _skill_pool("awareness", value, 0, _traits_of(st, pid, "awareness"))
+        size, breakdown = _skill_pool("awareness", value, 0, _traits_of(st, pid, "awareness"),
+                                      _weather_mod(st, "awareness"))
         testers.append({"key": side, "ship": sid, "pid": pid, "size": size,
                         "who": _the(_ship(st, sid)["name"], False) if pid is None else
                         f"{_the(_ship(st, sid)['name'], False)} ({_who(st, sid, pid)})",
@@ -1256,7 +1311,8 @@ def _joiners(st, events):
 def _gate(st, source, events, sid, pid, skill, value, why):
     """A gate test (D16): a simple test of the officer's skill and Discipline cards; with
     no skill, one card (BtQ L1266-1269)."""
-    size, _ = _skill_pool(skill, value, _cards_of(st, pid), _traits_of(st, pid, skill))
+    size, _ = _skill_pool(skill, value, _cards_of(st, pid), _traits_of(st, pid, skill),
+                          _weather_mod(st, skill))
     best, fate, drawn = _simple_test(st, source, sid, pid, size, f"gate {skill}",
                                      unskilled=value <= 0)
     passed = best > 0
@@ -1619,7 +1675,8 @@ def _answer_fight_opposition(st, aw, choice, source, events):
     sid = pc["ship"]
     rs["fight_queue"] = rs["fight_queue"][1:]
     value = pc["skills"][skill]
-    size, breakdown = _skill_pool(skill, value, _cards_of(st, pid), _traits_of(st, pid, skill))
+    size, breakdown = _skill_pool(skill, value, _cards_of(st, pid), _traits_of(st, pid, skill),
+                                  _weather_mod(st, skill))
     kind, _, arg = choice.partition(":")
     if kind == "static":
         opp_size, opp_who = int(arg), f"{DIFFICULTIES[int(arg)]} difficulty"
@@ -2333,6 +2390,7 @@ class NavalEngine:
     Setup (see :func:`validate_setup`)::
 
         {"weather": "becalmed" | "steady_breeze" | "good_wind" | "high_seas" | "storm",
+         "general_weather": {"wind": GENERAL_WIND key, "precipitation": ...} (D15),
          "start_distance": None | 3 | 4 | 5,
          "settings": {...},                       # rules.btq.settings overrides
          "ships": [{"id", "name", "side": "pc" | "enemy", "type", "traits": [...],

@@ -75,6 +75,7 @@ SETTINGS: dict[str, Setting] = {
              True: "applied as well"},
             False,
             "DECISIONS D15; BtQ L2365-2367",
+            used_by="ship-to-ship combat",
         ),
         Setting(
             "repair_lockout",

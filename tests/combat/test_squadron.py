@@ -245,3 +245,11 @@ def test_the_battle_page_of_several_ships_reads_well_to_a_player(
     assert set(view["pairs"]) == {f"{a.pk}|{b.pk}" for a in (pc_ship, sparrow)
                                   for b in (enemy_ship, vautour)}
     assert "crew" not in view["ships"][str(vautour.pk)]
+
+
+def test_the_form_passes_the_general_weather_on(campaign, gm_client, pc_ship, enemy_ship):
+    gm_client.post(reverse("combat:new", args=[campaign.pk]), {
+        "pc_ship": pc_ship.pk, "enemy_ship": enemy_ship.pk, "weather": "high_seas",
+        "wind": "storm_winds", "precipitation": "blizzard"})
+    assert Encounter.objects.get().setup["general_weather"] == {"wind": "storm_winds",
+                                                                "precipitation": "blizzard"}

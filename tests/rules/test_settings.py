@@ -30,9 +30,9 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("repair_lockout", "ship-to-ship combat"),
     ("double_shot_extra", "ship-to-ship combat"),
     ("great_hardship", "ship-to-ship combat"),
-    # Not applied anywhere in the app yet: the naval engine leaves the general weather out
-    # (its docstring says so); character creation and character traits are not built.
-    ("general_weather_in_ship_combat", ""),
+    ("general_weather_in_ship_combat", "ship-to-ship combat"),
+    # Not applied anywhere in the app yet: character creation and character traits are
+    # not built.
     ("petty_officer_tier", ""),
     ("midshipman_wealth", ""),
     ("crusty_old_seadog_skill", ""),
@@ -41,9 +41,9 @@ def test_used_by_is_honest(name, used_by):
     assert SETTINGS[name].used_by == used_by
 
 
-def test_the_naval_engine_does_not_apply_the_general_weather():
+def test_the_naval_engine_says_where_it_applies_the_general_weather():
     assert "general_weather_in_ship_combat" in naval.__doc__
-    assert "not applied here" in naval.__doc__
+    assert "not applied here" not in naval.__doc__
 
 
 def test_the_retest_bound_is_the_constant_of_d3():

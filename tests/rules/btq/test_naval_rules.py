@@ -277,3 +277,36 @@ def test_a_pcs_trait_cards_join_his_tests_of_that_skill_but_not_unskilled_ones()
     with pytest.raises(ValueError, match="trait_cards: unknown skill 'gunner'"):
         naval.validate_setup({**setup, "pcs": [{**setup["pcs"][0],
                                                 "trait_cards": {"gunner": 1}}]})
+
+
+# --- D15: the general weather, a setting (BtQ L1699-1709 against L2365-2367) ---------------
+
+@pytest.mark.parametrize("applied", [False, True])
+def test_the_general_weather_counts_only_with_the_setting(applied):
+    # Strong Wind -1 and a Squall -1: -2 to every test; Fog -4 more to Awareness.
+    setup = london_setup(start_distance=None,
+                         settings={"general_weather_in_ship_combat": applied},
+                         general_weather={"wind": "strong_wind", "precipitation": "squall"})
+    state = naval.ENGINE.start(setup, ScriptedSource("6C  4H KS  3C JD"))[0]
+    mod = -2 if applied else 0
+    assert positioning_pool(state, "london")[1].get("general_weather", 0) == mod
+    assert naval.broadside_pool(state, "london", distance=1)[1].get("general_weather", 0) == mod
+    assert repair_pool(state, "london", "hull", "gunner")[1].get("general_weather", 0) == mod
+    assert naval._skill_pool("gunnery", 5, 0, 0, naval._weather_mod(state, "gunnery"))[0] == (
+        5 + mod)
+    # A test made unskilled keeps its one card.
+    assert repair_pool(state, "london", "guns", "crew")[0] == 1
+    fog = {**setup, "general_weather": {"wind": "light_wind", "precipitation": "fog"}}
+    # The crews' Awareness 2 (Hale has none): 2 cards each, or 2 - 4 = 0 in a fog bank,
+    # where neither side turns a card and the GM sets the start.
+    table = Table(fog, "" if applied else "6C  4H KS  3C JD")
+    [test] = of(table.events, "awareness.test")
+    assert test.data["pools"]["pc"] == (0 if applied else {
+        "who": "HMS London", "size": 2, "cards": [["4H", "failure"], ["KS", "failure"]],
+        "breakdown": {"awareness": 2}})
+    table.expect(GM, "start.distance")
+
+
+def test_a_bad_general_weather_is_refused():
+    with pytest.raises(ValueError, match="general_weather wind must be one of"):
+        naval.validate_setup(london_setup(general_weather={"wind": "breezy"}))
