@@ -60,8 +60,9 @@ Readings chosen where the book is silent (see also DECISIONS.md):
   (D20) applies to the ship's Positioning, Broadside! and Repair pools; the ship's damage
   penalties do not apply to Repair (BtQ L2415-2416). Gate tests (D16) take no penalty.
 * Repair may use Seamanship or Maritime (Hull, Rigging), Gunnery or Engineering (Guns),
-  First Aid or Command (Crew), Maritime, Soldiering or Engineering (fire); the tester uses
-  his best of them. Profession is not offered (the setup does not say which profession).
+  First Aid or Command (Crew), Maritime, Soldiering or Engineering (fire), or the PC's
+  Profession where it is appropriate (:data:`REPAIR_PROFESSIONS`; the setup's
+  ``profession``); the tester uses his best of them.
   The repairer chooses which box his success clears, any "equal to, or lower than the level
   of the success" (BtQ L2410-2412); the default lifts the most penalty (N5).
 * With no skill for a test (a gate, a repair, the Awareness test, a How Will You Fight?
@@ -258,6 +259,17 @@ REPAIR_SKILLS = {
 }
 """Skills that may repair each area or fight a fire (BtQ L2409-2413, L2671)."""
 
+REPAIR_PROFESSIONS = {
+    "hull": frozenset({"carpenter", "shipwright"}),
+    "rigging": frozenset({"sailmaker", "rigger", "ropemaker"}),
+    "guns": frozenset({"gunsmith", "blacksmith", "armourer"}),
+    "crew": frozenset({"surgeon", "physician", "apothecary"}),
+    "fire": frozenset(),
+}
+"""The professions "appropriate" to each repair (BtQ L2410-2413 names none: a reading from
+the examples, Carpenter and Sailmaker, ``rules/btq_naval.md`` §4.5); a PC whose setup names
+one of them may repair that area with his Profession skill."""
+
 GENERAL_WIND = {"no_wind": 0, "light_wind": 0, "strong_wind": -1, "storm_winds": -2,
                 "typhoon": -3}
 GENERAL_PRECIPITATION = {"no_rain": 0, "mist": 0, "fog": 0, "squall": -1, "storm_snow": -2,
@@ -407,8 +419,16 @@ def _pc_setup(entry, i, pc_ships):
         "discipline": _int(entry.get("discipline", 1), f"{where}: discipline", 0, 20),
         "skills": _skills(entry.get("skills"), SKILLS, f"{where}: skills"),
         "trait_cards": _trait_cards(entry.get("trait_cards"), where),
+        "profession": _profession(entry.get("profession"), where),
         "station": station,
     }
+
+
+def _profession(name, where):
+    """The PC's profession (his Profession skill's), lower case; ``None`` if not given."""
+    if name is None:
+        return None
+    return _text(name, f"{where}: profession").strip().lower()
 
 
 def _trait_cards(block, where):
@@ -838,9 +858,17 @@ def broadside_pool(state: State, ship: str, *, target: str | None = None,
     return max(0, total - rng), breakdown
 
 
-def _tester_value(st, sid, who, skills):
-    """Best ``(skill, value)`` of ``who`` (``"crew"`` or a PC id) among ``skills``."""
-    block = _ship(st, sid)["crew"] if who == "crew" else st["pcs"][who]["skills"]
+def _tester_value(st, sid, who, area):
+    """Best ``(skill, value)`` of ``who`` (``"crew"`` or a PC id) among the skills that
+    repair ``area`` (:data:`REPAIR_SKILLS`, and Profession for a PC of an appropriate
+    profession, :data:`REPAIR_PROFESSIONS`)."""
+    skills = REPAIR_SKILLS[area]
+    if who == "crew":
+        block = _ship(st, sid)["crew"]
+    else:
+        block = st["pcs"][who]["skills"]
+        if st["pcs"][who]["profession"] in REPAIR_PROFESSIONS[area]:
+            skills = (*skills, "profession")
     best = None
     for skill in skills:
         value = block.get(skill, 0)
@@ -857,7 +885,7 @@ def repair_pool(state: State, ship: str, area: str, who: str) -> tuple[int, dict
     ``{skill: 0, "unskilled": 1}``, with nothing added or taken away, and his best success
     counts as Ordinary (BtQ L1266-1269): he can clear only an Injured box."""
     sid = _resolve_ship(state, ship)
-    skill, value = _tester_value(state, sid, who, REPAIR_SKILLS[area])
+    skill, value = _tester_value(state, sid, who, area)
     if value <= 0:
         return 1, {skill: 0, "unskilled": 1}
     breakdown = {skill: value}
@@ -2401,7 +2429,8 @@ class NavalEngine:
                     "joins_round": n (she enters the battle at the start of round n)}, ...],
          "pcs": [{"id", "name", "ship" (a 'pc' ship; default the first), "seniority",
                   "discipline", "skills": {...}, "station",
-                  "trait_cards": {skill: 1-5} (what his traits add to those tests)}, ...]}
+                  "trait_cards": {skill: 1-5} (what his traits add to those tests),
+                  "profession": "Carpenter" (his Profession skill's)}, ...]}
 
     Any number of ships on each side: the players' ships (``"pc"``, with or without PCs
     aboard: an allied NPC ship has none) and the enemy's.

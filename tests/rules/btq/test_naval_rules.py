@@ -310,3 +310,20 @@ def test_the_general_weather_counts_only_with_the_setting(applied):
 def test_a_bad_general_weather_is_refused():
     with pytest.raises(ValueError, match="general_weather wind must be one of"):
         naval.validate_setup(london_setup(general_weather={"wind": "breezy"}))
+
+
+# --- Profession skills for repairs (BtQ L2410-2413) ------------------------------------------
+
+def test_a_carpenter_repairs_the_hull_with_his_profession():
+    # Midshipman Brodie: Maritime 5, Profession (Carpenter) 3, Seamanship 3 (BtQ L2717-2732);
+    # here his Profession is made his best, 6, to show it is used.
+    setup = sloop_with_a_midshipman()
+    setup["pcs"][1].update(profession="Carpenter",
+                           skills={"seamanship": 3, "maritime": 5, "profession": 6})
+    state = naval.ENGINE.start(setup, ScriptedSource(""))[0]
+    assert repair_pool(state, "london", "hull", "vane") == (6, {"profession": 6})
+    # Not for the Guns: a carpenter's trade does not serve there.
+    assert repair_pool(state, "london", "guns", "vane")[1] == {"gunnery": 0, "unskilled": 1}
+    setup["pcs"][1]["profession"] = "Farmer"
+    state = naval.ENGINE.start(setup, ScriptedSource(""))[0]
+    assert repair_pool(state, "london", "hull", "vane") == (5, {"maritime": 5})
