@@ -70,10 +70,18 @@ def clients_by_actor(encounter, gm_client, player_a_client, player_b_client, pc_
     return client
 
 
+STACKED = "9D 2H 3H 4H 5H 6H 7H 8H 2D 3S 4S 5S 6S QC KC AC"
+"""The GM's stacked cards: the first Positioning test's, and more."""
+
+
 def secrets(encounter):
+    """What no player may see while the battle runs: the seed, the GM's cards not turned
+    yet, the GM's data and the enemies' crews and notes."""
     return {"seed": encounter.seed, "GM data (page)": 'class="gm-data',
             "GM data (API)": '"gm_data"', "enemy crew": '"crew": {"awareness"',
-            "enemy notes": "vautour-secret", "other notes": "enemy-secret"}
+            "enemy notes": "vautour-secret", "other notes": "enemy-secret",
+            "stacked cards (API)": '"stacked_cards":["',
+            "stacked cards": " ".join(encounter.stacked_remaining)}
 
 
 def test_two_ships_a_side_through_the_form_and_the_pages(
@@ -82,7 +90,7 @@ def test_two_ships_a_side_through_the_form_and_the_pages(
     response = gm_client.post(reverse("combat:new", args=[campaign.pk]), {
         "pc_ship": pc_ship.pk, "allies": [sparrow.pk], "enemy_ship": enemy_ship.pk,
         "more_enemies": [vautour.pk], "weather": "good_wind", "start_distance": "3",
-        "decision_timeout": "45"})
+        "decision_timeout": "45", "stacked_cards": STACKED})
     assert response.status_code == 302
     encounter = Encounter.objects.get()
     assert set(encounter.ships.all()) == {pc_ship, sparrow, enemy_ship, vautour}
@@ -96,7 +104,7 @@ def test_two_ships_a_side_through_the_form_and_the_pages(
     assert page.count('class="distance">Distance 3 (Visual)') == 4
     assert "takes its default" in page
     client = clients_by_actor(encounter, gm_client, player_a_client, player_b_client, pc_a)
-    hidden = secrets(encounter)
+    assert STACKED.split()[-3:] == encounter.stacked_remaining[-3:]
     actors = set()
     for step in range(600):
         encounter.refresh_from_db()
@@ -105,6 +113,9 @@ def test_two_ships_a_side_through_the_form_and_the_pages(
         decision = ENGINE.pending(encounter.state)[0]
         actors.add(decision.actor)
         if step % 7 == 0:
+            hidden = secrets(encounter)
+            if not hidden["stacked cards"]:
+                del hidden["stacked cards"]
             for who in (player_a_client, player_b_client):
                 for where, text in everything_seen(who, encounter).items():
                     for name, secret in hidden.items():
