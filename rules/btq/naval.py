@@ -540,6 +540,7 @@ def _initial_state(setup: dict) -> State:
                   for a in sides["pc"] for b in sides["enemy"]},
         "pcs": {p["id"]: p for p in setup["pcs"]},
         "pc_order": [p["id"] for p in order],
+        "aboard": {s: [p["id"] for p in order if p["ship"] == s] for s in sides["pc"]},
         "commanders": commanders,
         "discipline_cards": {},
         "rs": {},
@@ -628,7 +629,7 @@ def _ship(st, sid):
 
 def _aboard(st, sid):
     """The PCs aboard ship ``sid``, senior first."""
-    return [p for p in st["pc_order"] if st["pcs"][p]["ship"] == sid]
+    return st["aboard"].get(sid, ())
 
 
 def _public(st, sid):
