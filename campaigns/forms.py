@@ -101,8 +101,6 @@ NOT_YET_IN_EFFECT: dict[str, str] = {
     "crusty_old_seadog_skill": "Character sheets do not record traits yet, so no test adds "
     "the trait's card by itself: the GM adds it to the test it fits as a modifier "
     "(“Crusty Old Seadog +1”).",
-    "general_weather_in_ship_combat": "The general weather modifiers are not built: battles "
-    "use the ship-combat weather table alone, the default reading.",
 }
 """Why each setting that nothing in the app applies yet (``used_by`` empty) has no effect:
 what it waits for, shown on the settings page beside it."""

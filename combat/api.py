@@ -17,7 +17,7 @@ from campaigns.selectors import campaign_for_user, membership_role
 from combat import selectors, services
 from combat.card_tests import api as card_tests_api
 from combat.creation import api as creation_api
-from combat.forms import MAX_ID, MAX_TYPED_INPUT, WEATHER_CHOICES
+from combat.forms import DECISION_TIMEOUT, MAX_ID, MAX_TYPED_INPUT, WEATHER_CHOICES
 from combat.models import Encounter, Job
 from ships.models import Ship
 from ships.services import naval_setup
@@ -53,6 +53,14 @@ class EncounterCreateSerializer(InputSerializer):
         required=False, allow_null=True,
         help_text="The challenge of a mission the battle is played for (its result meets or "
                   "fails it).")
+    allies = serializers.ListField(child=_id_field(), required=False, max_length=20,
+                                   help_text="More ships of the players' side.")
+    enemies = serializers.ListField(child=_id_field(), required=False, max_length=20,
+                                    help_text="More enemy ships.")
+    decision_timeout = serializers.IntegerField(
+        required=False, allow_null=True, min_value=DECISION_TIMEOUT[0],
+        max_value=DECISION_TIMEOUT[1],
+        help_text="Seconds after which a pending decision takes its default; omit to wait.")
 
 
 class DecisionSerializer(serializers.Serializer):
@@ -164,20 +172,26 @@ class EncounterListView(APIView):
     def post(self, request, campaign_id):
         campaign = campaign_for_user(request.user, campaign_id)
         data = _valid(EncounterCreateSerializer, request.data)
+        allies, enemies = data.get("allies", []), data.get("enemies", [])
         ships = {s.pk: s for s in Ship.objects.filter(
-            campaign=campaign, pk__in=[data["pc_ship"], data["enemy_ship"]])}
-        missing = [f for f in ("pc_ship", "enemy_ship") if data[f] not in ships]
+            campaign=campaign, pk__in=[data["pc_ship"], data["enemy_ship"], *allies, *enemies])}
+        missing = {f: "No such ship in this campaign." for f in ("pc_ship", "enemy_ship")
+                   if data[f] not in ships}
+        missing.update({f: "No such ship in this campaign." for f, ids in
+                        (("allies", allies), ("enemies", enemies))
+                        if any(i not in ships for i in ids)})
         if missing:
-            return Response({f: "No such ship in this campaign." for f in missing},
-                            status=status.HTTP_400_BAD_REQUEST)
+            return Response(missing, status=status.HTTP_400_BAD_REQUEST)
         pc_ship, enemy_ship = ships[data["pc_ship"]], ships[data["enemy_ship"]]
+        more = {"allies": [ships[i] for i in allies], "enemies": [ships[i] for i in enemies]}
         encounter = services.encounter_create(
             campaign=campaign, user=request.user, engine="btq_naval",
             title=data.get("title") or f"{pc_ship.name} vs {enemy_ship.name}",
             setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather=data["weather"],
-                              start_distance=data.get("start_distance")),
-            stacked_cards=data.get("stacked_cards") or None, ships=[pc_ship, enemy_ship],
-            challenge=data.get("challenge"),
+                              start_distance=data.get("start_distance"), **more),
+            stacked_cards=data.get("stacked_cards") or None,
+            ships=[pc_ship, *more["allies"], enemy_ship, *more["enemies"]],
+            challenge=data.get("challenge"), decision_timeout=data.get("decision_timeout"),
         )
         return Response(_detail(request.user, encounter), status=status.HTTP_201_CREATED)
 

@@ -7,7 +7,7 @@ from django import forms
 
 from campaigns.forms import Form
 from combat.challenges import add_challenge_field
-from rules.btq.naval import DISTANCES, WEATHER
+from rules.btq.naval import DISTANCES, GENERAL_PRECIPITATION, GENERAL_WIND, WEATHER
 from rules.engine import get_engine
 from ships.models import Ship
 
@@ -31,6 +31,15 @@ def _weather_label(name: str, speed: int | None, handling: int | None) -> str:
 
 WEATHER_CHOICES = [(key, _weather_label(*row)) for key, row in WEATHER.items()]
 """The ship-combat weather (BtQ L2365-2367; ``rules.btq.naval.WEATHER``)."""
+
+def _general(table: dict[str, int]) -> list[tuple[str, str]]:
+    return [(key, f"{key.replace('_', ' ').capitalize()}"
+                  + (f" ({value:+d})" if value else "")) for key, value in table.items()]
+
+
+GENERAL_WIND_CHOICES = _general(GENERAL_WIND)
+GENERAL_PRECIPITATION_CHOICES = _general(GENERAL_PRECIPITATION)
+"""The general weather (BtQ L1699-1709), for the setting general_weather_in_ship_combat."""
 
 AWARENESS = ""
 START_DISTANCE_CHOICES = [(AWARENESS, "An Awareness test decides")] + [
@@ -72,22 +81,46 @@ def _is_damaged(ship: Ship) -> bool:
     return any("x" in text for text in ship.tracks.values()) or bool(ship.morale_state)
 
 
+DECISION_TIMEOUT = (10, 3600)
+"""The shortest and longest decision timeout a GM may set (seconds)."""
+
+
 class NavalEncounterForm(Form):
-    """A new Beat to Quarters ship battle: the players' ship against an enemy ship."""
+    """A new Beat to Quarters ship battle: the players' ship, with any allies of theirs,
+    against an enemy ship and any others (BtQ L2498-2506)."""
 
     title = forms.CharField(max_length=200, required=False,
                             help_text="Leave empty for “<our ship> vs <enemy>”.")
     pc_ship = forms.ModelChoiceField(queryset=Ship.objects.none(), label="The players' ship")
     enemy_ship = forms.ModelChoiceField(queryset=Ship.objects.none(), label="Enemy ship")
+    allies = forms.ModelMultipleChoiceField(
+        queryset=Ship.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
+        label="More ships on the players' side",
+        help_text="An allied ship with no PCs aboard is sailed by the GM.")
+    more_enemies = forms.ModelMultipleChoiceField(
+        queryset=Ship.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
+        label="More enemy ships")
     weather = forms.ChoiceField(choices=WEATHER_CHOICES, initial="steady_breeze")
     start_distance = forms.ChoiceField(choices=START_DISTANCE_CHOICES, required=False,
                                        label="Starting distance")
+    wind = forms.ChoiceField(choices=GENERAL_WIND_CHOICES, initial="light_wind",
+                             required=False, label="General weather: wind",
+                             help_text="Counts only if the campaign's settings apply the "
+                                       "general weather to ship battles.")
+    precipitation = forms.ChoiceField(choices=GENERAL_PRECIPITATION_CHOICES,
+                                      initial="no_rain", required=False,
+                                      label="General weather: rain")
     stacked_cards = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 3}),
         label="Stacked cards (GM only)",
         help_text="Cards drawn first, in order, before the shuffled decks take over, "
                   "e.g. “6C 4C KS 3C JD”. Players never see them before the battle ends.",
     )
+    decision_timeout = forms.IntegerField(
+        required=False, min_value=DECISION_TIMEOUT[0], max_value=DECISION_TIMEOUT[1],
+        label="Decision timeout (seconds)",
+        help_text="A decision nobody makes within this time takes its default. Leave empty "
+                  "to wait as long as it takes.")
     book_cards = forms.BooleanField(
         required=False, label="Replay the book's example cards (Hermes vs Corsair)",
         help_text="Stacks the cards and the decisions of the book's worked example (replaces "
@@ -102,6 +135,8 @@ class NavalEncounterForm(Form):
             self.fields[name].queryset = choices
             if len(choices) == 1:
                 self.fields[name].initial = choices[0].pk
+        self.fields["allies"].queryset = ships.filter(side=Ship.Side.PC)
+        self.fields["more_enemies"].queryset = ships.filter(side=Ship.Side.ENEMY)
         self.damaged_ships = [ship for ship in ships if _is_damaged(ship)]
         add_challenge_field(self, campaign, challenge)
 
@@ -112,6 +147,18 @@ class NavalEncounterForm(Form):
     def clean(self):
         data = super().clean()
         data["stacked_choices"] = []
+        wind, rain = data.get("wind"), data.get("precipitation")
+        data["general_weather"] = ({"wind": wind or "light_wind",
+                                    "precipitation": rain or "no_rain"} if wind or rain else None)
+        for extra, main in (("allies", "pc_ship"), ("more_enemies", "enemy_ship")):
+            chosen = list(data.get(extra) or [])
+            if data.get(main) in chosen:
+                self.add_error(extra, f"{data[main]} is already in the battle: choose "
+                                      "other ships here.")
+            data[extra] = [ship for ship in chosen if ship != data.get(main)]
+        if data.get("book_cards") and (data["allies"] or data["more_enemies"]):
+            self.add_error("book_cards", "The book's example is one ship against one: leave "
+                                         "out the other ships, or play without its cards.")
         damaged = [ship for ship in (data.get("pc_ship"), data.get("enemy_ship"))
                    if ship is not None and _is_damaged(ship)]
         if data.get("book_cards") and damaged:

@@ -29,7 +29,11 @@ class Encounter(models.Model):
     ``state`` is the engine's JSON state, ``rng_state`` the seeded source's position
     (``SeededSource.state()``), ``choices`` every decision applied, in order
     (``{"actor", "kind", "choice"}``, plus ``"by": "gm"`` when the GM decided for a
-    player's character), and ``outcome`` the engine's ``Outcome.as_dict()``.
+    player's character, ``"by": "timeout:<seconds>"`` when the default was taken because
+    nobody decided in time), and ``outcome`` the engine's ``Outcome.as_dict()``.
+    ``decision_timeout``: seconds after which a pending decision takes its default (the
+    sweep ``combat.sweep_decisions``), counted from the battle's last change
+    (``updated_at``); ``None``: wait as long as it takes.
     ``ships`` are the campaign's ships that fight in it: a ship is in at most one unfinished
     (:attr:`UNFINISHED`) battle, and only those ships get the battle's end written back. A
     cancelled battle writes nothing back.
@@ -78,6 +82,7 @@ whose first cards came from there: it cannot be replayed.
         help_text="The challenge of a mission this encounter is played for: its end meets "
                   "or fails it (combat.challenges).",
     )
+    decision_timeout = models.PositiveIntegerField(null=True, blank=True)
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

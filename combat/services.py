@@ -148,6 +148,26 @@ DECIDED_BY_GM = "gm"
 character, and ``"by"`` of its entry in ``Encounter.choices``."""
 
 
+TAKEN_BY_DEFAULT = "timeout:"
+"""``"by"`` of a choice the sweep took by default, ``"timeout:<seconds>"``
+(:func:`decision_sweep`)."""
+
+
+def _timed_out(kernel: Engine, state: dict, actor: str, choice: str, by: str) -> Event:
+    """The event of a decision nobody made within the battle's ``decision_timeout``: the
+    default was taken. A player's decision is told to all; the GM's only to the GM (it may
+    be an enemy ship's secret, her shot say)."""
+    seconds = int(by[len(TAKEN_BY_DEFAULT):])
+    decision = next(d for d in kernel.pending(state) if d.actor == actor)
+    name = "The GM" if actor == GM else kernel.participants(state).get(actor, actor)
+    return Event("decision.timeout",
+                 f"{name}: “{decision.prompt}” taken by default after {seconds} s: "
+                 f"{decision.option(choice).label}.",
+                 {"actor": actor, "kind": decision.kind, "decided_by": "timeout",
+                  "after": seconds},
+                 visible_to=None if actor.startswith(PC_PREFIX) else frozenset({GM}))
+
+
 class _Table:
     """A game in memory: the engine, its state and the random source's position (the seeded
     source, after the stacked cards not drawn yet), ready for the kernel.
@@ -180,6 +200,9 @@ class _Table:
         rules answer it with no event yet (a Discipline card handed out), an event of its
         own says the GM decided."""
         name = self.kernel.participants(self.state).get(actor, actor)
+        if by is not None and by.startswith(TAKEN_BY_DEFAULT):
+            return [_timed_out(self.kernel, self.state, actor, choice, by),
+                    *self.apply(actor, choice)]
         events = self.apply(actor, choice)
         if by != DECIDED_BY_GM:
             return events
@@ -300,7 +323,7 @@ def _check_ships_free(encounter_ships, *, exclude=None) -> None:
 @transaction.atomic
 def encounter_create(
     *, campaign, user, engine: str, setup: dict, title: str, stacked_cards=None,
-    stacked_choices=None, ships=(), challenge=None,
+    stacked_choices=None, ships=(), challenge=None, decision_timeout=None,
 ) -> Encounter:
     """A new encounter of ``engine`` in ``campaign``, not started yet (GMs only).
 
@@ -312,7 +335,8 @@ def encounter_create(
     fight in it (``ships.models.Ship``); ``ValidationError`` if one of them is already in
     another unfinished battle. ``challenge`` (a row or id) is the challenge of a mission
     it is played for (``combat.challenges``; ``ValidationError`` unless it is still to be
-    played). The seed is chosen here with ``secrets``.
+    played). ``decision_timeout``: seconds after which a pending decision takes its default
+    (:func:`decision_sweep`), ``None`` for never. The seed is chosen here with ``secrets``.
     Raises ``Http404`` for a non-member, ``PermissionDenied`` for a player.
     """
     require_gm(user, campaign)
@@ -337,6 +361,7 @@ def encounter_create(
         stacked_cards=_clean_stacked(stacked_cards),
         stacked_choices=_clean_stacked_choices(stacked_choices),
         challenge=challenge,
+        decision_timeout=decision_timeout,
         created_by=user,
     )
     encounter.ships.set(ships)
@@ -760,6 +785,41 @@ def job_sweep() -> list[int]:
                 transaction.on_commit(lambda job_id=job_id: _send(job_id))
                 sent.append(job_id)
     return sent
+
+
+def decision_sweep(*, now=None) -> list[int]:
+    """Take the default of every pending decision that has waited longer than its battle's
+    ``decision_timeout`` (counted from the battle's last change), one decision a battle a
+    sweep: the next one has its own time. Each is a step of its own, locked and taken as
+    ``encounter_act`` takes one, recorded with ``"by": "timeout:<seconds>"`` so that a
+    replay takes it the same, and logged "taken by default after N s". Battles a job is
+    resolving are left to it. Celery beat runs this every
+    ``settings.DECISION_SWEEP_SECONDS``. Returns the ids of the battles that moved on."""
+    now = now or timezone.now()
+    moved = []
+    waiting = Encounter.objects.filter(status=Encounter.Status.ACTIVE,
+                                       decision_timeout__isnull=False)
+    for pk, timeout, changed in waiting.values_list("pk", "decision_timeout", "updated_at"):
+        if changed + timedelta(seconds=timeout) > now:
+            continue
+        with transaction.atomic():
+            encounter = waiting.select_for_update().filter(pk=pk).first()
+            if (encounter is None or encounter.jobs.filter(status__in=Job.OPEN).exists()
+                    or encounter.updated_at + timedelta(seconds=timeout) > now):
+                continue
+            kernel = _engine(encounter.engine)
+            pending = kernel.pending(encounter.state)
+            if not pending:
+                continue
+            decision = pending[0]
+            _apply(encounter, _Table.of(encounter, kernel), decision.actor, decision.kind,
+                   _default_choice(encounter, kernel, decision),
+                   by=f"{TAKEN_BY_DEFAULT}{encounter.decision_timeout}")
+            encounter.version += 1
+            _finish_if_over(encounter, kernel, None)
+            encounter.save()
+            moved.append(pk)
+    return moved
 
 
 def _normal(value):

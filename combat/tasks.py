@@ -7,7 +7,7 @@ the jobs block of ``config/settings.py``.
 
 from celery import shared_task
 
-from combat.services import job_run, job_sweep
+from combat.services import decision_sweep, job_run, job_sweep
 
 
 @shared_task(name="combat.run_job", ignore_result=True)
@@ -22,3 +22,10 @@ def sweep_jobs() -> None:
     """Hand the open jobs whose lease ran out (their worker died) to the workers again;
     celery beat sends this every ``JOB_SWEEP_SECONDS``."""
     job_sweep()
+
+
+@shared_task(name="combat.sweep_decisions", ignore_result=True)
+def sweep_decisions() -> None:
+    """Take the default of the decisions that waited longer than their battle's timeout;
+    celery beat sends this every ``DECISION_SWEEP_SECONDS``."""
+    decision_sweep()

@@ -65,9 +65,12 @@ def encounter_new(request, campaign_id):
         encounter = form.submit(lambda: services.encounter_create(
             campaign=campaign, user=request.user, engine="btq_naval", title=data["title"],
             setup=naval_setup(pc_ship=data["pc_ship"], enemy_ship=data["enemy_ship"],
-                              weather=data["weather"], start_distance=data["start_distance"]),
+                              weather=data["weather"], start_distance=data["start_distance"],
+                              allies=data["allies"], enemies=data["more_enemies"],
+                              general_weather=data["general_weather"]),
             stacked_cards=data["stacked_cards"], stacked_choices=data["stacked_choices"],
-            ships=[data["pc_ship"], data["enemy_ship"]], challenge=data.get("challenge"),
+            ships=[data["pc_ship"], *data["allies"], data["enemy_ship"], *data["more_enemies"]],
+            challenge=data.get("challenge"), decision_timeout=data["decision_timeout"],
         ))
         if encounter is not None:
             return redirect("combat:detail", pk=encounter.pk)

@@ -207,6 +207,9 @@ SPECTACULAR_SETTINGS = {
 # chunk + pace < lease, slice + chunk + pace < soft < hard < visibility, checked below.
 JOB_LEASE_SECONDS = env_float("QUARTERDECK_JOB_LEASE_SECONDS", 20)
 JOB_SWEEP_SECONDS = env_float("QUARTERDECK_JOB_SWEEP_SECONDS", 5)
+# How often combat.sweep_decisions takes the default of the decisions that waited longer
+# than their battle's decision_timeout (a battle without one waits as long as it takes).
+DECISION_SWEEP_SECONDS = env_float("QUARTERDECK_DECISION_SWEEP_SECONDS", 5)
 JOB_SLICE_SECONDS = env_float("QUARTERDECK_JOB_SLICE_SECONDS", 5)
 JOB_CHUNK_SECONDS = env_float("QUARTERDECK_JOB_CHUNK_SECONDS", 0.25)
 JOB_PACE_SECONDS = env_float("QUARTERDECK_JOB_PACE_SECONDS", 0)
@@ -254,6 +257,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": JOB_SWEEP_SECONDS,
         # a sweep nobody ran in time is replaced by the next one, never piled up
         "options": {"expires": JOB_SWEEP_SECONDS},
+    },
+    "take-timed-out-decisions": {
+        "task": "combat.sweep_decisions",
+        "schedule": DECISION_SWEEP_SECONDS,
+        "options": {"expires": DECISION_SWEEP_SECONDS},
     },
 }
 

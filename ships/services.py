@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaigns.models import Campaign
+from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
 from characters.models import MAX_RATING, Character
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS, DamageState
@@ -18,6 +19,7 @@ from rules.btq.ships import (
     DamageTrack,
     ShipStats,
     canonical_trait,
+    sample_ships,
     ship_stats,
 )
 from ships.models import Ship, ShipPosting, ShipTrait, ShipType
@@ -345,6 +347,31 @@ def posting_remove(*, posting: ShipPosting, actor) -> None:
                data={"ship": posting.ship_id, "character": posting.character_id})
 
 
+@transaction.atomic
+def sample_ships_load(*, campaign: Campaign, actor) -> list[Ship]:
+    """Add to ``campaign`` the sample ships of "Friends and Foes" and of the book's examples
+    (``rules.btq.ships.sample_ships``; BtQ L2313-2316, L2533-2536, L2831-3142) it has no ship
+    of that name for, as other (not the players') ships, hidden from the players until the
+    GM reveals them, each with her crew's skills and, in her GM notes, her source and where
+    her figures part from the book's print (``rules/btq_naval.md`` N26). Returns the ships
+    added (running it again adds none)."""
+    require_gm(actor, campaign)
+    have = set(campaign.ships.values_list("name", flat=True))
+    added = []
+    for sample in sample_ships().values():
+        if sample.name in have:
+            continue
+        notes = [f"{sample.nation}{f', {sample.kind}' if sample.kind else ''}"
+                 f"{f'; captain {sample.captain}' if sample.captain else ''}. {sample.source}."]
+        notes += [f"Not as printed: {why}." for why in sample.book_errors.values()]
+        added.append(ship_create(
+            campaign=campaign, actor=actor, name=sample.name, guns=sample.guns,
+            ship_type=ShipType.objects.get(name=sample.type), side=Ship.Side.ENEMY,
+            traits=[canonical_trait(t) for t in sample.traits], crew=sample.crew,
+            overrides=sample.overrides or None, gm_notes=" ".join(notes)))
+    return added
+
+
 def _ship_setup(ship: Ship, side: str) -> dict:
     entry = {
         "id": str(ship.pk),
@@ -361,37 +388,52 @@ def _ship_setup(ship: Ship, side: str) -> dict:
     return entry
 
 
-def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None) -> dict:
-    """The setup of a ``btq_naval`` encounter between the players' ship and an enemy:
+def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None,
+                allies=(), enemies=(), general_weather=None) -> dict:
+    """The setup of a ``btq_naval`` encounter between the players' ship (with ``allies``,
+    more ships of the players' side) and an enemy (with ``enemies``, more of hers):
 
-    ``{"weather", "start_distance", "settings", "ships": [pc, enemy], "pcs": [...]}``, each
-    ship with its id (pk as text), name with guns, side, type, traits, ``overrides`` (only
-    when set), damage tracks, Ship Morale (0-3) and crew skills; each PC posted aboard the
-    players' ship with id, name, ship, seniority, Discipline, all 22 skills and station.
-    ``weather`` and ``start_distance`` are passed through for the engine to check. Raises
-    ``ValidationError`` if the ships are not the players' and an enemy of one campaign.
+    ``{"weather", "start_distance", "settings", "ships": [pc, *allies, enemy, *enemies],
+    "pcs": [...]}``, each ship with its id (pk as text), name with guns, side, type, traits,
+    ``overrides`` (only when set), damage tracks, Ship Morale (0-3) and crew skills; each PC
+    posted aboard one of the players' side's ships with id, name, ship, seniority,
+    Discipline, all 22 skills and station. ``weather``, ``start_distance`` and
+    ``general_weather`` (``{"wind", "precipitation"}``, for the setting
+    ``general_weather_in_ship_combat``; left out if ``None``) are passed through for the
+    engine to check. Raises ``ValidationError`` if the ships are not of one
+    campaign, a ship of the players' side is not the players' (``Ship.Side.PC``), an enemy
+    not an enemy, or a ship is named twice.
     """
-    if pc_ship.campaign_id != enemy_ship.campaign_id:
-        raise ValidationError("The two ships belong to different campaigns.")
-    if pc_ship.side != Ship.Side.PC:
-        raise ValidationError(f"{pc_ship} is not the players' ship.")
-    if enemy_ship.side != Ship.Side.ENEMY:
-        raise ValidationError(f"{enemy_ship} is not an enemy ship.")
+    friends, foes = [pc_ship, *allies], [enemy_ship, *enemies]
+    every = friends + foes
+    if len({ship.campaign_id for ship in every}) > 1:
+        raise ValidationError("The ships belong to different campaigns.")
+    if len({ship.pk for ship in every}) < len(every):
+        raise ValidationError("A ship can fight only once in a battle.")
+    for ship in friends:
+        if ship.side != Ship.Side.PC:
+            raise ValidationError(f"{ship} is not the players' ship.")
+    for ship in foes:
+        if ship.side != Ship.Side.ENEMY:
+            raise ValidationError(f"{ship} is not an enemy ship.")
     postings = (
-        pc_ship.postings.filter(character__kind=Character.Kind.PC)
+        ShipPosting.objects.filter(ship__in=friends, character__kind=Character.Kind.PC)
         .select_related("character")
         .order_by("-character__seniority", "character__name", "pk")
     )
+    more = {"general_weather": general_weather} if general_weather else {}
     return {
+        **more,
         "weather": weather,
         "start_distance": start_distance,
         "settings": pc_ship.campaign.rules_settings(),
-        "ships": [_ship_setup(pc_ship, "pc"), _ship_setup(enemy_ship, "enemy")],
+        "ships": [*(_ship_setup(s, "pc") for s in friends),
+                  *(_ship_setup(s, "enemy") for s in foes)],
         "pcs": [
             {
                 "id": str(p.character.pk),
                 "name": p.character.title,
-                "ship": str(pc_ship.pk),
+                "ship": str(p.ship_id),
                 "seniority": p.character.seniority,
                 "discipline": p.character.discipline,
                 "skills": p.character.skill_values(),

@@ -1,5 +1,5 @@
 """Names the Beat to Quarters battle page shows for the ``btq_naval`` engine's keys
-(``rules.btq.naval``: weather, distance bands, steps, areas)."""
+(``rules.btq.naval``: weather, distance bands, steps, areas, the range chart)."""
 
 from django import template
 
@@ -44,16 +44,46 @@ def area_name(key):
 
 @register.filter
 def ordered_ships(view):
-    """The ships of a view, the players' ship first, each with its ``tracks`` as a list of
-    ``(area, track, state)``."""
+    """The ships of a view in battle order (the players' side first), each with its
+    ``tracks`` as a list of ``(area, track, state)``."""
     ships = view.get("ships", {})
-    order = [view.get("sides", {}).get(side) for side in ("pc", "enemy")]
+    order = view.get("order", [])
     rows = []
     for sid in [s for s in order if s in ships] + [s for s in ships if s not in order]:
         ship = ships[sid]
         states = ship.get("states", {})
         rows.append({**ship, "areas": [(area, ship["tracks"][area], states.get(area, 0))
                                        for area in AREA_NAMES if area in ship.get("tracks", {})]})
+    return rows
+
+
+LEFT = {"sunk": "sunk", "crew_dead": "her crew lost", "struck": "struck her colours",
+        "escaped": "escaped"}
+"""How a ship left the battle, as the page says it."""
+
+
+@register.filter
+def left_name(key):
+    return LEFT.get(key, key)
+
+
+@register.filter
+def range_chart(view):
+    """Each pair of ships on the range chart (BtQ L2395, L2498): ``{"a", "b"}`` (names),
+    ``distance`` (0-5, 6 beyond the horizon), ``band`` (its name), ``gage`` (the name of
+    the ship that took the Weather Gage, or ``""``) and ``gage_round``; the pairs whose
+    ships have not both joined are left out."""
+    ships = view.get("ships", {})
+    rows = []
+    for pair in view.get("pairs", {}).values():
+        if pair.get("distance") is None:
+            continue
+        gage = pair.get("gage") or {}
+        rows.append({"a": ship_name(view, pair["a"]), "b": ship_name(view, pair["b"]),
+                     "distance": pair["distance"], "band": distance_name(pair["distance"]),
+                     "gage": ship_name(view, gage["to"]) if gage else "",
+                     "gage_round": gage.get("round"),
+                     "over": any(ships.get(s, {}).get("out") for s in (pair["a"], pair["b"]))})
     return rows
 
 

@@ -1,35 +1,51 @@
-"""Ship-to-ship combat: one PC ship against one enemy ship (BtQ L2353-2675;
+"""Ship-to-ship combat: the players' ships and their allies against one enemy ship or several
+(BtQ L2353-2675;
 ``rules/btq_naval.md`` §4.2-4.12, ``rules/DECISIONS.md`` D15-D22), as the encounter engine
 ``"btq_naval"`` (:mod:`rules.engine`).
 
 The battle, step by step (BtQ L2363-2496):
 
 1. Establish the Conditions: the weather is set; the starting distance (3-5) is the
-   setup's, or the winner of a contested Awareness test chooses it (BtQ L2397-2402).
-2. Discipline: the highest-ranking PC hands his Discipline in cards to the other PCs, each at
-   most his own Discipline, for the whole battle (BtQ L2406-2407; N6).
+   setup's (an enemy ship may have her own), or the winner of a contested Awareness test
+   between the first ship of each side chooses it (BtQ L2397-2402).
+2. Discipline: on each of the players' ships the highest-ranking PC aboard hands his
+   Discipline in cards to the other PCs aboard, each at most his own Discipline, for the
+   whole battle (BtQ L2406-2407; N6).
 3. Repair: a burning ship first takes its fire damage (BtQ L2666); a ship whose Crew or Ship
    Morale is Maimed must pass a Command or Discipline test to act this round (BtQ L2479,
    L2483-2484; D16, D20); then each ship may make one repair, or fight its fire (BtQ
    L2409-2416, L2671-2672).
-4. Positioning: a contested Seamanship test; the winner moves the distance by up to 1, 2 or 3
-   (BtQ L2418-2436); the Weather Gage (D17); Distance 0 means boarding, beyond 5 escape.
-5. How Will You Fight?: when the PC ship will fire this round, each PC not locked out by a
-   repair makes a test, +1 to the Broadside! per success, -1 per failure (BtQ L2438-2453;
-   N12, D19).
-6. Broadside!: every ship that can fire does, against one shared Card of Fate; every
-   success card is a hit, its suit the area, its level the damage (BtQ L2457-2479), adjusted
-   by the shot (BtQ L2609-2655; N13, N14, D21); both ships' hits are found before either is
-   applied.
+4. Positioning: a contested Seamanship test for every pair of ships on the range chart
+   (each of the players' ships against each enemy, with her full pool each time, BtQ
+   L2498-2499); the winner moves that pair's distance by up to 1, 2 or 3 (BtQ L2418-2436);
+   the Weather Gage (D17); Distance 0 means boarding, beyond 5 the pair loses contact.
+5. How Will You Fight?: on each of the players' ships that will fire this round, each PC
+   aboard not locked out by a repair makes a test, +1 to her Broadside! per success, -1 per
+   failure (BtQ L2438-2453; N12, D19).
+6. Broadside!: every ship that can fire does, against one shared Card of Fate, concentrated
+   on one ship in range or split between two (the range taken off each part after the
+   split, BtQ L2498-2506); every success card is a hit, its suit the area, its level the
+   damage (BtQ L2457-2479), adjusted by the shot (BtQ L2609-2655; N13, N14, D21); all the
+   hits are found before any is applied.
 7. Continuing the Engagement: each captain continues, disengages or strikes his colours
    (BtQ L2481-2496); then back to Step 3.
 
-The battle ends when a ship is sunk (Hull Dead) or its Crew is Dead, a captain strikes,
-both disengage, a ship gets beyond Distance 5, or the ships reach Distance 0 (boarding is
-fought as a skirmish, BtQ L2512-2533, outside this engine: the battle ends with result
-``"boarding"`` and the attacker). Safeguard, not a rule of the book: night falls after
-:data:`NIGHTFALL_ROUND` rounds and the ships lose each other (result ``"disengaged"``).
-The losing side of a battle takes one level of Ship Morale (N22).
+A ship leaves the battle when she is sunk (Hull Dead), her Crew is Dead, her captain strikes,
+or she is beyond Distance 5 of every ship of the other side (escaped); a ship with
+``joins_round`` enters it at the start of that round, at her ``distance`` from every ship of
+the other side (BtQ L2502). The battle ends when a side has no ship left in it (the other
+wins; nobody, if its last ship escaped), when no two ships are within Distance 5, when every
+captain disengages, or when two ships reach Distance 0 (boarding is fought as a skirmish,
+BtQ L2512-2533, outside this engine: the battle ends with result ``"boarding"``, the
+``attacker``, the ``defender`` and the ``pair``). Safeguard, not a rule of the book: night
+falls after :data:`NIGHTFALL_ROUND` rounds and the ships lose each other (result
+``"disengaged"``). A ship that is lost (sunk, crew Dead, struck) takes one level of Ship
+Morale (N22).
+
+Boarding, for the sub-game to come: the finished state keeps every ship, pair and PC as they
+were at Distance 0; ``result["attacker"]`` and ``result["defender"]`` name the two ships,
+``result["pair"]`` their range chart; the participants are the PCs aboard either ship
+(``"pc:<id>"``, their ``ship`` key) and the GM for the crews.
 
 Readings chosen where the book is silent (see also DECISIONS.md):
 
@@ -37,36 +53,65 @@ Readings chosen where the book is silent (see also DECISIONS.md):
   (BtQ L2360-2361). Among the PCs, the one posted to the station goes first (``master`` for
   Positioning and the Seamanship and Maritime tests, ``gunner`` for Broadside! and Gunnery,
   the commander for Command), else the PC with the highest skill.
-* A PC's Discipline cards join every test he makes in the battle (N6). Ship Morale's -1/-3
+* A PC's Discipline cards join every test he makes in the battle (N6), and so do the cards
+  his traits add to a skill's tests (``trait_cards`` of the setup, until the character
+  sheet works them out from his traits; BtQ L1210-1212, L2459-2460), but not to a test he
+  makes unskilled (BtQ L1266-1269). Ship Morale's -1/-3
   (D20) applies to the ship's Positioning, Broadside! and Repair pools; the ship's damage
   penalties do not apply to Repair (BtQ L2415-2416). Gate tests (D16) take no penalty.
 * Repair may use Seamanship or Maritime (Hull, Rigging), Gunnery or Engineering (Guns),
-  First Aid or Command (Crew), Maritime, Soldiering or Engineering (fire); the tester uses
-  his best of them. Profession is not offered (the setup does not say which profession).
+  First Aid or Command (Crew), Maritime, Soldiering or Engineering (fire), or the PC's
+  Profession where it is appropriate (:data:`REPAIR_PROFESSIONS`; the setup's
+  ``profession``); the tester uses his best of them.
+  The repairer chooses which box his success clears, any "equal to, or lower than the level
+  of the success" (BtQ L2410-2412); the default lifts the most penalty (N5).
+* With no skill for a test (a gate, a repair, the Awareness test, a How Will You Fight?
+  action) a character turns a single card, to which nothing is added, and its best success
+  counts as Ordinary (BtQ L1266-1269). A commanding PC with no Command leaves the Command
+  gate to his crew's Command (BtQ L2360-2362). The ship's own pools (Positioning,
+  Broadside!) add the ship's figures to the officer's skill and are not unskilled tests.
 * A ship with no cards for Positioning (a failed gate, or a pool of 0) turns none; the other
   ship turns its pool once and moves by its best success, if any (D18); there is no retest.
+  In any other contest a side with no cards fails, and a failure of the other side is a
+  mutual failure, retested (D3).
+* A ship whose Ship Morale is Dead does nothing in a round but what her captain orders in
+  Step 7: a Dead area allows no test (BtQ L1326-1328), and her crew is "on the verge of
+  mutiny" (BtQ L1350-1351); her pools would take the Maimed -3. Great Hardship (D20) lifts
+  an Injured or Maimed Ship Morale, not a Dead one.
+* A PC who fights a fire sits out How Will You Fight? "for that round" (BtQ L2672) under
+  either ``repair_lockout`` setting; the setting governs a repairer (D19).
 * Weatherly reduces the weather's Speed penalty when there is one (it also tells against the
   other ship's speed), else the Handling penalty.
 * A Joker drawn by a PC is played as the Card of Fate (a Perfect, which no other card
   betters), except in a Broadside!, where its suit picks the area hit: there the gunner's
   player declares it (decision ``broadside.joker``).
 * A captain may strike his colours at any point (BtQ L2494): every decision he makes for
-  his ship (``repair.action``, ``positioning.move``, ``broadside.ammo`` when he chooses the
-  shot, ``continue.orders``) offers the option ``"strike"``, which ends the battle at once
-  (result ``"struck"``). The default policies strike only in Step 7.
+  his ship (``repair.action``, ``positioning.move``, ``broadside.ammo`` and
+  ``broadside.target`` when he chooses them, ``continue.orders``) offers the option
+  ``"strike"``: his ship leaves the battle at once (the battle ends, result ``"struck"``,
+  if she was her side's last). The default policies strike only in Step 7.
 * The shot is chosen by "the character commanding the guns" (BtQ L2609-2610): the PC posted
   as ``gunner``, else the PC who fires the Broadside!, else the captain.
 * The default repair costs the least: the NPC crew when it has a skill for it, else the PC
   with the best pool who is not the commander, the helmsman or the gunner, the commander
   last (the book sends Midshipman Smith, BtQ L2577-2578).
-* The general weather modifiers (setting ``general_weather_in_ship_combat``, D15) need the
-  general weather, which a setup does not carry: they are not applied here.
+* The general weather (setup ``general_weather``: ``wind``, ``precipitation``) changes every
+  test of the battle only with the setting ``general_weather_in_ship_combat`` (D15; BtQ
+  L1699-1709): its modifier joins each pool (Positioning, Broadside!, repairs, gates,
+  Awareness, How Will You Fight?), mist and fog only Awareness; a test made unskilled keeps
+  its one card.
+* With several ships, the Weather Gage is won once a pair (D17) and gives the winner +2 to
+  her Broadside! that round once, however many pairs she won it in: it is part of the pool
+  a split divides, as the book's London splits a pool of 10 (Weather Gage in it) into 5 and
+  5 - 4 = 1 (BtQ L2504-2505). A split is offered between two ships in range (every whole
+  division); a ship may fire only at a ship in her range that has not struck.
 
-Participants: ``"gm"`` decides for the enemy ship and all NPCs; ``"pc:<id>"`` for each PC;
-the decisions of the PC ship as a whole belong to its commanding PC (``"gm"`` if it has no
-PCs), but for the shot, which her gunner chooses. Decisions come one at a time, the PC
-ship's before the enemy's, so a player never sees the enemy's choice before making his own
-(the GM sees everything anyway).
+Participants: ``"gm"`` decides for the enemy ships, the allied ships with no PCs aboard and
+all NPCs; ``"pc:<id>"`` for each PC; the decisions of one of the players' ships as a whole
+belong to the senior PC aboard (``state["commanders"]``), but for the shot and where she
+fires, which her gunner chooses. Decisions come one at a time, the players' ships' before
+the enemy's, so a player never sees the enemy's choice before making his own (the GM sees
+everything anyway).
 
 Decision kinds (option keys in brackets):
 
@@ -76,14 +121,20 @@ Decision kinds (option keys in brackets):
 * ``discipline.cards`` (``"0"``..``"n"``) - the commander, once per other PC.
 * ``repair.action`` (``"none"``, ``"<area>:crew"``, ``"<area>:pc:<id>"``, area ``fire`` to
   fight a fire; ``"strike"``) - the captain of each ship that has something to repair.
+* ``repair.box`` (``"1"`` Injured, ``"2"`` Maimed, ``"3"`` Dead) - the repairer (his captain
+  for the crew), when his success may clear boxes of more than one level.
 * ``positioning.move`` (``"0"``..``"5"`` the new distance, ``"escape"``; ``"strike"``) - the
   winner's captain.
 * ``fight.action`` (``"none"`` or a skill key) - each PC, How Will You Fight?
-* ``fight.opposition`` (``"static:1|3|5|7|9"``, ``"contested:<skill>"``) - the GM, per test.
+* ``fight.opposition`` (``"static:1|3|5|7|9"``, ``"contested:<skill>"`` against the nearest
+  foe's crew, ``"contested:<skill>:<ship>"`` against another's) - the GM, per test.
 * ``broadside.ammo`` (``"roundshot"``, ``"grapeshot"``, ``"chainshot"``, ``"heated"``,
   ``"double"``; ``"strike"`` when the captain chooses) - for each ship about to fire, the
   PC commanding her guns (gunner), else her captain; a change after the first Broadside!
   costs -2 on that Broadside! (BtQ L2654-2655).
+* ``broadside.target`` (``"<ship>"`` to concentrate, ``"<ship>=<n>,<ship>=<m>"`` to split
+  the pool before the range; ``"strike"``) - the same, for a ship with more than one target
+  in range.
 * ``broadside.joker`` (a card such as ``"KD"``) - the PC gunner who turned a Joker.
 * ``continue.orders`` (``"continue"``, ``"disengage"``, ``"strike"``) - each captain.
 
@@ -92,29 +143,35 @@ the Card of Fate is turned first from the GM deck, then the PC ship's pool, then
 (for How Will You Fight?, the PC's pool and then the opposition's); a retest (D3) turns a new
 Card of Fate and the same pools again. PCs draw from their own decks (``pc:<id>``, 52 cards
 and a Joker); NPCs and the Card of Fate from the GM deck; every deck is gathered after each
-test. Within a round:
+test. The ships go in battle order, the players' side's first, each side's as its setup
+lists them. Within a round:
 
-1. fire: the PC ship's fire cards, then the enemy's (GM deck, no Card of Fate);
-2. gates to act (Crew Maimed: Command; Ship Morale Maimed: Discipline), PC ship then enemy;
-3. the PC ship's repair test, then the enemy's;
-4. Positioning gates (Rigging Maimed: Maritime), PC ship then enemy; the Positioning test;
-5. How Will You Fight?, one test per acting PC in order of seniority;
-6. Broadside! gates (Guns Maimed: Gunnery, then Hull Maimed: Seamanship), PC ship then
-   enemy; one shared Card of Fate, the PC ship's Broadside!, the enemy's.
+1. fire: each burning ship's fire cards (GM deck, no Card of Fate);
+2. gates to act (Crew Maimed: Command; Ship Morale Maimed: Discipline), ship by ship;
+3. the repair tests, ship by ship;
+4. for each pair (each of the players' ships against each enemy, in order): the Positioning
+   gates (Rigging Maimed: Maritime, once a round a ship) and the Positioning test;
+5. How Will You Fight?, one test per acting PC, ship by ship, in order of seniority;
+6. Broadside! gates (Guns Maimed: Gunnery, then Hull Maimed: Seamanship), ship by ship; one
+   shared Card of Fate; each firing ship's cards in one draw (a split's parts in turn).
 
 The state is a JSON dict. Keys the web layer may read: ``round``, ``step`` (one of
-:data:`STEPS`), ``weather``, ``distance`` (0-5, 6 beyond the horizon; ``None`` before it is
-set), ``ships`` (id -> ship: ``name``, ``side``, ``type``, ``tracks`` area -> text,
-``states`` area -> 0-3, ``morale``, ``fire``, ``ammo``, ``struck`` ...), ``sides``
-(``{"pc": id, "enemy": id}``), ``pcs``, ``commander``, ``discipline_cards``, ``gage``,
-``result``. Use :meth:`NavalEngine.view` for anything shown to a player.
+:data:`STEPS`), ``weather``, ``pairs`` (``"<pc ship>|<enemy ship>"`` -> ``{"a", "b",
+"distance"`` (0-5, 6 beyond the horizon; ``None`` before it is set), ``"gage"`` (``None`` or
+``{"to", "round"}``)``}``), ``ships`` (id -> ship: ``name``, ``side``, ``type``, ``tracks``
+area -> text, ``states`` area -> 0-3, ``morale``, ``fire``, ``ammo``, ``struck``, ``present``
+(she has joined), ``out`` (``None`` or how she left) ...), ``sides`` (``{"pc": [ids],
+"enemy": [ids]}``), ``order`` (every ship id), ``pcs`` (each with its ``ship``),
+``commanders`` (ship -> PC id), ``discipline_cards``, ``result``. Use
+:meth:`NavalEngine.view` for anything shown to a player.
 
 Event kinds: ``battle.start``, ``awareness.test``, ``start.distance``,
 ``discipline.hardship``, ``discipline.cards``, ``round.start``, ``fire.damage``,
-``fire.spreads``, ``gate.test``, ``repair.test``, ``positioning.test``, ``positioning.move``,
-``weather_gage``, ``fight.action``, ``fight.test``, ``fight.total``, ``broadside.ammo``,
-``broadside.cannot_fire``, ``broadside.fire``, ``broadside.damage``, ``fire.start``,
-``continue.orders``, ``battle.end``.
+``fire.spreads``, ``gate.test``, ``gate.mutiny``, ``repair.test``, ``positioning.test``,
+``positioning.move``, ``weather_gage``, ``fight.action``, ``fight.test``, ``fight.total``,
+``broadside.ammo``, ``broadside.split``, ``broadside.cannot_fire``, ``broadside.fire``,
+``broadside.damage``, ``fire.start``, ``continue.orders``, ``ship.joins``, ``ship.leaves``,
+``battle.end``.
 """
 
 from __future__ import annotations
@@ -202,6 +259,27 @@ REPAIR_SKILLS = {
 }
 """Skills that may repair each area or fight a fire (BtQ L2409-2413, L2671)."""
 
+REPAIR_PROFESSIONS = {
+    "hull": frozenset({"carpenter", "shipwright"}),
+    "rigging": frozenset({"sailmaker", "rigger", "ropemaker"}),
+    "guns": frozenset({"gunsmith", "blacksmith", "armourer"}),
+    "crew": frozenset({"surgeon", "physician", "apothecary"}),
+    "fire": frozenset(),
+}
+"""The professions "appropriate" to each repair (BtQ L2410-2413 names none: a reading from
+the examples, Carpenter and Sailmaker, ``rules/btq_naval.md`` §4.5); a PC whose setup names
+one of them may repair that area with his Profession skill."""
+
+GENERAL_WIND = {"no_wind": 0, "light_wind": 0, "strong_wind": -1, "storm_winds": -2,
+                "typhoon": -3}
+GENERAL_PRECIPITATION = {"no_rain": 0, "mist": 0, "fog": 0, "squall": -1, "storm_snow": -2,
+                         "blizzard": -3}
+_MIST = {"mist": -2, "fog": -4}
+"""The general weather's modifiers to every test (BtQ L1699-1709; ``rules/btq_missions.md``
+§6.1), which a ship battle applies only with the setting ``general_weather_in_ship_combat``
+(D15): wind and precipitation add up; mist and fog are -2 and -4 to Awareness alone. (No
+Wind is the ship table's Becalmed.)"""
+
 GAGE_BONUS = 2
 NIGHTFALL_ROUND = 60
 """Safeguard: after this many rounds night falls and the ships lose each other."""
@@ -246,6 +324,8 @@ def _ship_setup(entry, i):
     sid = _text(entry.get("id"), f"ship {i + 1}: id")
     name = _text(entry.get("name", sid), f"ship {i + 1}: name")
     where = _the(name, False)
+    if set(sid) & {"|", ":"}:
+        raise ValueError(f"{where}: a ship's id cannot contain '|' or ':' (id {sid!r})")
     side = entry.get("side")
     if side not in SIDES:
         raise ValueError(f"{where}: side must be 'pc' or 'enemy', not {side!r}")
@@ -280,6 +360,18 @@ def _ship_setup(entry, i):
     if ammo is not None and ammo not in AMMUNITION:
         raise ValueError(f"{where}: ammo must be one of {', '.join(AMMUNITION)}")
     discipline = entry.get("discipline")
+    joins = entry.get("joins_round")
+    if joins is not None:
+        _int(joins, f"{where}: joins_round", 2, NIGHTFALL_ROUND)
+    distance = entry.get("distance")
+    if distance is not None:
+        if side == "pc" and joins is None:
+            raise ValueError(f"{where}: only an enemy ship, or a ship that joins the battle "
+                             "later, has a distance of her own")
+        _int(distance, f"{where}: distance", 1 if joins else 3, 5)
+    elif joins is not None:
+        raise ValueError(f"{where}: a ship that joins the battle later needs the distance "
+                         "she joins at")
     return {
         "id": sid,
         "name": name,
@@ -294,11 +386,14 @@ def _ship_setup(entry, i):
                                                              0, 20),
         "fire": _int(entry.get("fire", 0), f"{where}: fire", 0, 52),
         "ammo": ammo,
+        "distance": distance,
+        "joins_round": joins,
     }
 
 
-def _pc_setup(entry, i, pc_ship):
-    """``pc_ship``: the PC ship's setup, as :func:`_ship_setup` returns it."""
+def _pc_setup(entry, i, pc_ships):
+    """``pc_ships``: the players' side's ships (id -> setup, as :func:`_ship_setup` returns
+    them), the first the default ship of a PC."""
     if not isinstance(entry, dict):
         raise ValueError(f"PC {i + 1} must be a mapping")
     pid = _text(entry.get("id"), f"PC {i + 1}: id")
@@ -306,22 +401,47 @@ def _pc_setup(entry, i, pc_ship):
     where = name
     if ":" in pid:
         raise ValueError(f"{where}: an id cannot contain ':' (PC id {pid!r})")
-    ship = entry.get("ship", pc_ship["id"])
-    if ship != pc_ship["id"]:
-        raise ValueError(f"{where}: the PCs serve aboard the PC ship, "
-                         f"{_the(pc_ship['name'], False)}, not ship {ship!r}")
+    first = next(iter(pc_ships.values()))
+    ship = entry.get("ship", first["id"])
+    if ship not in pc_ships:
+        names = [_the(s["name"], False) for s in pc_ships.values()]
+        aboard = (f"the PC ship, {names[0]}" if len(names) == 1 else
+                  f"the players' ships ({', '.join(names)})")
+        raise ValueError(f"{where}: the PCs serve aboard {aboard}, not ship {ship!r}")
     station = entry.get("station")
     if station is not None and station not in STATIONS:
         raise ValueError(f"{where}: unknown station {station!r}; known: {', '.join(STATIONS)}")
     return {
         "id": pid,
         "name": name,
-        "ship": pc_ship["id"],
+        "ship": ship,
         "seniority": _int(entry.get("seniority", 0), f"{where}: seniority", 0),
         "discipline": _int(entry.get("discipline", 1), f"{where}: discipline", 0, 20),
         "skills": _skills(entry.get("skills"), SKILLS, f"{where}: skills"),
+        "trait_cards": _trait_cards(entry.get("trait_cards"), where),
+        "profession": _profession(entry.get("profession"), where),
         "station": station,
     }
+
+
+def _profession(name, where):
+    """The PC's profession (his Profession skill's), lower case; ``None`` if not given."""
+    if name is None:
+        return None
+    return _text(name, f"{where}: profession").strip().lower()
+
+
+def _trait_cards(block, where):
+    """A PC's ``trait_cards`` (skill -> the cards his traits add to its tests, 1-5): only
+    the skills named, for the "sheet" part to fill from his traits."""
+    if block is None:
+        return {}
+    if not isinstance(block, dict):
+        raise ValueError(f"{where}: trait_cards must be a mapping of skill to cards")
+    unknown = sorted(set(block) - set(SKILLS))
+    if unknown:
+        raise ValueError(f"{where}: trait_cards: unknown skill {unknown[0]!r}")
+    return {k: _int(v, f"{where}: trait_cards {k}", 1, 5) for k, v in block.items()}
 
 
 def validate_setup(setup: dict) -> dict:
@@ -330,7 +450,8 @@ def validate_setup(setup: dict) -> dict:
     the reason."""
     if not isinstance(setup, dict):
         raise ValueError("the setup must be a mapping")
-    unknown = sorted(set(setup) - {"weather", "start_distance", "settings", "ships", "pcs"})
+    unknown = sorted(set(setup) - {"weather", "start_distance", "settings", "ships", "pcs",
+                                   "general_weather"})
     if unknown:
         raise ValueError(f"unknown setup key {unknown[0]!r}")
     weather = setup.get("weather")
@@ -342,27 +463,51 @@ def validate_setup(setup: dict) -> dict:
                          "Awareness test")
     settings = resolve(setup.get("settings"))
     ships = setup.get("ships")
-    if not isinstance(ships, list) or len(ships) != 2:
-        raise ValueError("ships must list exactly two ships: one 'pc' and one 'enemy'")
+    if not isinstance(ships, list) or len(ships) < 2:
+        raise ValueError("ships must list at least two ships: the players' ('pc') and an "
+                         "'enemy'")
     ships = [_ship_setup(s, i) for i, s in enumerate(ships)]
-    if sorted(s["side"] for s in ships) != ["enemy", "pc"]:
-        raise ValueError("ships must be one 'pc' ship and one 'enemy' ship")
-    if ships[0]["id"] == ships[1]["id"]:
-        raise ValueError("the two ships need different ids")
-    pc_ship = next(s for s in ships if s["side"] == "pc")
+    ids = [s["id"] for s in ships]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise ValueError(f"two ships share the id {twice[0]!r}: each ship needs its own")
+    for side, what in (("pc", "the players' ('pc')"), ("enemy", "an 'enemy'")):
+        if not any(s["side"] == side and s["joins_round"] is None for s in ships):
+            raise ValueError(f"ships must include {what} ship at the start of the battle")
+    pc_ships = {s["id"]: s for s in ships if s["side"] == "pc"}
     pcs = setup.get("pcs") or []
     if not isinstance(pcs, list):
         raise ValueError("pcs must be a list")
-    pcs = [_pc_setup(p, i, pc_ship) for i, p in enumerate(pcs)]
+    pcs = [_pc_setup(p, i, pc_ships) for i, p in enumerate(pcs)]
     ids = [p["id"] for p in pcs]
     if len(set(ids)) != len(ids):
         raise ValueError("two PCs share an id")
+    general = setup.get("general_weather") or {}
+    if not isinstance(general, dict) or set(general) - {"wind", "precipitation"}:
+        raise ValueError("general_weather must be a mapping of 'wind' and 'precipitation'")
+    for key, table in (("wind", GENERAL_WIND), ("precipitation", GENERAL_PRECIPITATION)):
+        if key in general and general[key] not in table:
+            raise ValueError(f"general_weather {key} must be one of {', '.join(table)}, "
+                             f"not {general[key]!r}")
     return {"weather": weather, "start_distance": start, "settings": settings, "ships": ships,
-            "pcs": pcs}
+            "pcs": pcs, "general_weather": {"wind": general.get("wind", "light_wind"),
+                                            "precipitation": general.get("precipitation",
+                                                                         "no_rain")}}
+
+
+def _general_mods(setup):
+    """``{"tests", "awareness"}``: the general weather's modifier to every test and the
+    extra one to Awareness, both 0 unless the setting applies them (D15)."""
+    if not setup["settings"]["general_weather_in_ship_combat"]:
+        return {"tests": 0, "awareness": 0}
+    general = setup["general_weather"]
+    return {"tests": GENERAL_WIND[general["wind"]]
+            + GENERAL_PRECIPITATION[general["precipitation"]],
+            "awareness": _MIST.get(general["precipitation"], 0)}
 
 
 def _initial_state(setup: dict) -> State:
-    ships, sides = {}, {}
+    ships = {}
     for entry in setup["ships"]:
         stats = ship_stats(entry["type"], entry["traits"], entry["overrides"])
         ship = dict(entry)
@@ -372,25 +517,32 @@ def _initial_state(setup: dict) -> State:
                     boxes={a: list(stats.boxes[a]) for a in AREAS},
                     states={a: int(DamageTrack.parse(t).state) for a, t in entry["tracks"].items()},
                     fired=False, ammo_changed=False, struck=False,
-                    hardship=False)
+                    hardship=False, present=entry["joins_round"] is None, out=None)
         ships[entry["id"]] = ship
-        sides[entry["side"]] = entry["id"]
+    sides = {side: [s["id"] for s in setup["ships"] if s["side"] == side] for side in SIDES}
     order = sorted(setup["pcs"], key=lambda p: -p["seniority"])
+    commanders = {}
+    for pc in order:
+        commanders.setdefault(pc["ship"], pc["id"])
     return {
         "engine": ENGINE_NAME,
         "settings": setup["settings"],
         "weather": setup["weather"],
+        "general_weather": setup["general_weather"],
+        "weather_mods": _general_mods(setup),
         "start_distance": setup["start_distance"],
         "round": 0,
         "step": "conditions",
-        "distance": None,
         "ships": ships,
         "sides": sides,
+        "order": sides["pc"] + sides["enemy"],
+        "pairs": {_key(a, b): {"a": a, "b": b, "distance": None, "gage": None}
+                  for a in sides["pc"] for b in sides["enemy"]},
         "pcs": {p["id"]: p for p in setup["pcs"]},
         "pc_order": [p["id"] for p in order],
-        "commander": order[0]["id"] if order else None,
+        "aboard": {s: [p["id"] for p in order if p["ship"] == s] for s in sides["pc"]},
+        "commanders": commanders,
         "discipline_cards": {},
-        "gage": {"awarded": False, "to": None, "round": None},
         "rs": {},
         "await": None,
         "result": None,
@@ -418,28 +570,93 @@ def _kept_start(setup: dict) -> State:
     return state
 
 
+# --- ships and pairs -------------------------------------------------------------------------
+
+def _key(a, b):
+    """The key of the pair of the players' ship ``a`` and the enemy ship ``b``."""
+    return f"{a}|{b}"
+
+
+def _pair(st, x, y):
+    """The range chart of ships ``x`` and ``y`` (either order; one of each side)."""
+    if st["ships"][x]["side"] == "pc":
+        return st["pairs"][_key(x, y)]
+    return st["pairs"][_key(y, x)]
+
+
+def _other(pair, sid):
+    return pair["b"] if pair["a"] == sid else pair["a"]
+
+
+def _afloat(ship):
+    """Whether a ship is in the battle: she has joined and has not left it."""
+    return ship["present"] and ship["out"] is None
+
+
+def _engaged(st):
+    """The pairs on the range chart now: both ships in the battle, within Distance 5."""
+    ships = st["ships"]
+    return [p for p in st["pairs"].values()
+            if _afloat(ships[p["a"]]) and _afloat(ships[p["b"]])
+            and p["distance"] is not None and p["distance"] < BEYOND]
+
+
+def _foes(st, sid):
+    """The ships engaged with ship ``sid``, as ``[(foe id, distance)]`` in battle order."""
+    found = {_other(p, sid): p["distance"] for p in _engaged(st) if sid in (p["a"], p["b"])}
+    return [(f, found[f]) for f in st["order"] if f in found]
+
+
+def _afloat_ids(st, side=None):
+    return [s for s in st["order"] if _afloat(st["ships"][s])
+            and (side is None or st["ships"][s]["side"] == side)]
+
+
+def _resolve_ship(st, ship):
+    """A ship's id from ``ship``: an id, or a side (``"pc"``, ``"enemy"``) that has one ship
+    in the battle."""
+    if ship in st["ships"]:
+        return ship
+    ids = _afloat_ids(st, ship) if ship in SIDES else []
+    if len(ids) != 1:
+        raise ValueError(f"{ship!r} names no ship of this battle alone")
+    return ids[0]
+
+
+def _ship(st, sid):
+    return st["ships"][sid]
+
+
+def _aboard(st, sid):
+    """The PCs aboard ship ``sid``, senior first."""
+    return st["aboard"].get(sid, ())
+
+
+def _public(st, sid):
+    """Whether what a ship's tests are made of may be shown to the players: the players'
+    side's ships, not the enemy's (their crews are the GM's)."""
+    return st["ships"][sid]["side"] == "pc"
+
+
 # --- the ship's figures ----------------------------------------------------------------------
 
-def _ship(st, side):
-    return st["ships"][st["sides"][side]]
-
-
-def _officer(st, side, skill, station=None):
-    """Who makes the ship's ``skill`` test: ``(pc id or None for the NPC crew, value)``."""
-    if side == "pc":
-        best = None
-        for pid in st["pc_order"]:
-            pc = st["pcs"][pid]
-            value = pc["skills"][skill]
-            if value < 1:
-                continue
-            if station is not None and pc["station"] == station:
-                return pid, value
-            if best is None or value > best[1]:
-                best = (pid, value)
-        if best is not None:
-            return best
-    return None, _ship(st, side)["crew"].get(skill, 0)
+def _officer(st, sid, skill, station=None):
+    """Who makes ship ``sid``'s ``skill`` test: ``(pc id or None for the NPC crew, value)``.
+    Among the PCs aboard, the one posted to ``station`` goes first, else the one with the
+    highest skill; with none who has it, the crew (BtQ L2360-2361)."""
+    best = None
+    for pid in _aboard(st, sid):
+        pc = st["pcs"][pid]
+        value = pc["skills"][skill]
+        if value < 1:
+            continue
+        if station is not None and pc["station"] == station:
+            return pid, value
+        if best is None or value > best[1]:
+            best = (pid, value)
+    if best is not None:
+        return best
+    return None, _ship(st, sid)["crew"].get(skill, 0)
 
 
 def _cards(n):
@@ -447,18 +664,72 @@ def _cards(n):
     return f"{n} card{'' if n == 1 else 's'}"
 
 
-def _who(st, side, pid):
+def _who(st, sid, pid):
     if pid is not None:
         return st["pcs"][pid]["name"]
-    return f"{_the(_ship(st, side)['name'], False)}'s crew"
+    return f"{_the(_ship(st, sid)['name'], False)}'s crew"
 
 
 def _cards_of(st, pid):
     return st["discipline_cards"].get(pid, 0) if pid is not None else 0
 
 
+def _traits_of(st, pid, skill):
+    """The cards PC ``pid``'s traits add to his tests of ``skill`` (from the setup's
+    ``trait_cards``; BtQ L1210-1212, L2459-2460 "Any traits from PCs"); 0 for the crew."""
+    return st["pcs"][pid]["trait_cards"].get(skill, 0) if pid is not None else 0
+
+
+def _weather_mod(st, skill):
+    """The general weather's modifier to a test of ``skill`` (D15; 0 unless the setting
+    applies it)."""
+    mods = st["weather_mods"]
+    return mods["tests"] + (mods["awareness"] if skill == "awareness" else 0)
+
+
+def _add_weather(breakdown, st, skill):
+    mod = _weather_mod(st, skill)
+    if mod:
+        breakdown["general_weather"] = mod
+
+
+def _add_own(breakdown, st, pid, skill):
+    """Add PC ``pid``'s Discipline cards and his traits' cards for ``skill`` to a pool."""
+    cards, traits = _cards_of(st, pid), _traits_of(st, pid, skill)
+    if cards:
+        breakdown["discipline"] = cards
+    if traits:
+        breakdown["traits"] = traits
+
+
+def _skill_pool(skill, value, cards=0, traits=0, weather=0):
+    """``(size, breakdown)`` of a test of a character's ``skill`` alone, with his ``cards``
+    of Discipline, his ``traits``' cards and the general ``weather``'s modifier (floor 0,
+    D2): with no skill (``value`` 0) he "can overturn a single card", to which nothing is
+    added or taken away, and its best success counts as Ordinary (BtQ L1266-1269)."""
+    if value <= 0:
+        return 1, {skill: 0, "unskilled": 1}
+    breakdown = {skill: value}
+    if cards:
+        breakdown["discipline"] = cards
+    if traits:
+        breakdown["traits"] = traits
+    if weather:
+        breakdown["general_weather"] = weather
+    return max(0, value + cards + traits + weather), breakdown
+
+
+_MORALE_PENALTY = (0, 1, 3, 3)
+"""Ship Morale's penalty on the ship's pools (D20); Dead is no better than Maimed (and a
+ship whose Ship Morale is Dead does not act at all: :func:`_act_gates`)."""
+
+
 def _morale_penalty(ship):
-    return 0 if ship["hardship"] else _PENALTY[ship["morale"]]
+    """Great Hardship lifts an Injured or Maimed Ship Morale's penalty, not a Dead one's: a
+    Dead area allows no test at all until it is healed (BtQ L1326-1328, L1421-1426)."""
+    if ship["hardship"] and ship["morale"] != _DEAD:
+        return 0
+    return _MORALE_PENALTY[ship["morale"]]
 
 
 def _add_penalties(breakdown, ship, areas):
@@ -472,10 +743,10 @@ def _add_penalties(breakdown, ship, areas):
         breakdown["ship_morale"] = -p
 
 
-def _sailing(st, side):
+def _sailing(st, sid):
     """``(speed, weather's handling modifier)`` of a ship in this weather (BtQ L2365-2367,
     L2346-2347, L2479)."""
-    ship = _ship(st, side)
+    ship = _ship(st, sid)
     mods = WEATHER[st["weather"]]
     if mods[1] is None:  # Becalmed: Speed 0 and Handling 0
         speed, handling_mod = 0, -ship["handling"]
@@ -492,25 +763,39 @@ def _sailing(st, side):
     return speed, handling_mod
 
 
-def positioning_pool(state: State, side: str) -> tuple[int, dict[str, int]]:
-    """The ``side`` ship's Positioning pool and its parts (BtQ L2422-2423, L2476-2479;
-    ``rules/btq_naval.md`` §4.6): the helmsman's Seamanship and Discipline cards, Handling,
-    the weather, the difference of Speeds, less the Hull, Crew and Rigging penalties and
-    Ship Morale. Floor 0 (D2)."""
-    ship = _ship(state, side)
-    pid, value = _officer(state, side, "seamanship", "master")
+def _first_foe(st, sid):
+    """The first ship engaged with ``sid``, else the first of the other side in the
+    battle."""
+    foes = _foes(st, sid)
+    if foes:
+        return foes[0][0]
+    side = OTHER[_ship(st, sid)["side"]]
+    return (_afloat_ids(st, side) or st["sides"][side])[0]
+
+
+def positioning_pool(state: State, ship: str, against: str | None = None
+                     ) -> tuple[int, dict[str, int]]:
+    """The Positioning pool of ``ship`` (an id, or a side with one ship) against the ship
+    ``against`` (default: her first foe), and its parts (BtQ L2422-2423, L2476-2479,
+    L2498-2499; ``rules/btq_naval.md`` §4.6): the helmsman's Seamanship and Discipline cards,
+    Handling, the weather, the difference of Speeds, less the Hull, Crew and Rigging
+    penalties and Ship Morale. Floor 0 (D2)."""
+    sid = _resolve_ship(state, ship)
+    if against is None:
+        against = _first_foe(state, sid)
+    own = _ship(state, sid)
+    pid, value = _officer(state, sid, "seamanship", "master")
     breakdown = {"seamanship": value}
-    cards = _cards_of(state, pid)
-    if cards:
-        breakdown["discipline"] = cards
-    speed, handling_mod = _sailing(state, side)
-    breakdown["handling"] = ship["handling"]
+    _add_own(breakdown, state, pid, "seamanship")
+    _add_weather(breakdown, state, "seamanship")
+    speed, handling_mod = _sailing(state, sid)
+    breakdown["handling"] = own["handling"]
     if handling_mod:
         breakdown["weather"] = handling_mod
-    diff = speed - _sailing(state, OTHER[side])[0]
+    diff = speed - _sailing(state, against)[0]
     if diff:
         breakdown["speed"] = diff
-    _add_penalties(breakdown, ship, ("hull", "crew", "rigging"))
+    _add_penalties(breakdown, own, ("hull", "crew", "rigging"))
     return max(0, sum(breakdown.values())), breakdown
 
 
@@ -526,44 +811,65 @@ def _in_range(ship, distance):
     return distance == 1 or (distance == 2 and ship["rating"] is not None)
 
 
-def broadside_pool(state: State, side: str, *, distance: int | None = None,
-                   situational: bool = True) -> tuple[int, dict[str, int]]:
-    """The ``side`` ship's Broadside! pool and its parts (BtQ L2457-2461, L2476-2479,
-    L2652-2655; ``rules/btq_naval.md`` §4.8): the gunner's Gunnery and Discipline cards, the
-    ship's Broadside, the Weather Gage, How Will You Fight?, less the shot's cost, the range,
-    the Hull, Crew and Guns penalties and Ship Morale. Floor 0 (D2).
-
-    ``distance`` defaults to the current one; ``situational=False`` leaves out what belongs
-    to this round only (gage, Step 5) and the shot (for weighing a ship's strength).
-    """
-    ship = _ship(state, side)
-    pid, value = _officer(state, side, "gunnery", "gunner")
+def _broadside_total(st, sid, situational=True):
+    """``(total, breakdown)`` of ship ``sid``'s Broadside! before the range: what a split
+    divides (BtQ L2499-2500, L2504-2505; N24). Not floored."""
+    ship = _ship(st, sid)
+    pid, value = _officer(st, sid, "gunnery", "gunner")
     breakdown = {"gunnery": value}
-    cards = _cards_of(state, pid)
-    if cards:
-        breakdown["discipline"] = cards
+    _add_own(breakdown, st, pid, "gunnery")
+    _add_weather(breakdown, st, "gunnery")
     breakdown["broadside"] = ship["broadside"]
     if situational:
-        rs = state["rs"]
-        if rs.get("gage") == side:
+        rs = st["rs"]
+        if sid in rs.get("gage", ()):
             breakdown["weather_gage"] = GAGE_BONUS
-        if side == "pc" and rs.get("step5"):
-            breakdown["how_will_you_fight"] = rs["step5"]
+        step5 = rs.get("step5", {}).get(sid)
+        if step5:
+            breakdown["how_will_you_fight"] = step5
         ammo_cost = _AMMO_PENALTY.get(ship["ammo"], 0)
         if ammo_cost:
             breakdown["ammunition"] = -ammo_cost
         if ship["ammo_changed"]:
             breakdown["changing_shot"] = -_CHANGE_PENALTY
-    rng = _range_penalty(ship["rating"], state["distance"] if distance is None else distance)
+    _add_penalties(breakdown, ship, ("hull", "crew", "guns"))
+    return sum(breakdown.values()), breakdown
+
+
+def broadside_pool(state: State, ship: str, *, target: str | None = None,
+                   distance: int | None = None, situational: bool = True
+                   ) -> tuple[int, dict[str, int]]:
+    """The Broadside! pool of ``ship`` (an id, or a side with one ship) concentrated on
+    ``target`` (default: her first foe) and its parts (BtQ L2457-2461, L2476-2479,
+    L2652-2655; ``rules/btq_naval.md`` §4.8): the gunner's Gunnery and Discipline cards, the
+    ship's Broadside, the Weather Gage, How Will You Fight?, less the shot's cost, the range,
+    the Hull, Crew and Guns penalties and Ship Morale. Floor 0 (D2).
+
+    ``distance`` defaults to the target's; ``situational=False`` leaves out what belongs to
+    this round only (gage, Step 5) and the shot (for weighing a ship's strength).
+    """
+    sid = _resolve_ship(state, ship)
+    total, breakdown = _broadside_total(state, sid, situational)
+    if distance is None:
+        foe = target if target is not None else _first_foe(state, sid)
+        distance = _pair(state, sid, foe)["distance"]
+    rng = _range_penalty(_ship(state, sid)["rating"], distance)
     if rng:
         breakdown["range"] = -rng
-    _add_penalties(breakdown, ship, ("hull", "crew", "guns"))
-    return max(0, sum(breakdown.values())), breakdown
+    return max(0, total - rng), breakdown
 
 
-def _tester_value(st, side, who, skills):
-    """Best ``(skill, value)`` of ``who`` (``"crew"`` or a PC id) among ``skills``."""
-    block = _ship(st, side)["crew"] if who == "crew" else st["pcs"][who]["skills"]
+def _tester_value(st, sid, who, area):
+    """Best ``(skill, value)`` of ``who`` (``"crew"`` or a PC id) among the skills that
+    repair ``area`` (:data:`REPAIR_SKILLS`, and Profession for a PC of an appropriate
+    profession, :data:`REPAIR_PROFESSIONS`)."""
+    skills = REPAIR_SKILLS[area]
+    if who == "crew":
+        block = _ship(st, sid)["crew"]
+    else:
+        block = st["pcs"][who]["skills"]
+        if st["pcs"][who]["profession"] in REPAIR_PROFESSIONS[area]:
+            skills = (*skills, "profession")
     best = None
     for skill in skills:
         value = block.get(skill, 0)
@@ -572,19 +878,25 @@ def _tester_value(st, side, who, skills):
     return best
 
 
-def repair_pool(state: State, side: str, area: str, who: str) -> tuple[int, dict[str, int]]:
-    """The pool of a repair of ``area`` (or ``"fire"``) by ``who`` (``"crew"`` or a PC id):
-    the tester's best allowed skill and his Discipline cards, less Ship Morale; the ship's
-    damage does not count (BtQ L2409-2416, L2671; D20)."""
-    skill, value = _tester_value(state, side, who, REPAIR_SKILLS[area])
+def repair_pool(state: State, ship: str, area: str, who: str) -> tuple[int, dict[str, int]]:
+    """The pool of a repair of ``area`` (or ``"fire"``) aboard ``ship`` (an id, or a side
+    with one ship) by ``who`` (``"crew"`` or a PC id): the tester's best allowed skill and
+    his Discipline cards, less Ship Morale; the ship's damage does not count (BtQ
+    L2409-2416, L2671; D20). A tester with none of the skills turns a single card,
+    ``{skill: 0, "unskilled": 1}``, with nothing added or taken away, and his best success
+    counts as Ordinary (BtQ L1266-1269): he can clear only an Injured box."""
+    sid = _resolve_ship(state, ship)
+    skill, value = _tester_value(state, sid, who, area)
+    if value <= 0:
+        return 1, {skill: 0, "unskilled": 1}
     breakdown = {skill: value}
-    cards = _cards_of(state, None if who == "crew" else who)
-    if cards:
-        breakdown["discipline"] = cards
-    p = _morale_penalty(_ship(state, side))
+    _add_own(breakdown, state, None if who == "crew" else who, skill)
+    _add_weather(breakdown, state, skill)
+    p = _morale_penalty(_ship(state, sid))
     if p:
         breakdown["ship_morale"] = -p
     return max(0, sum(breakdown.values())), breakdown
+
 
 
 def adjust_hits(hits: list[tuple[str, int]], ammo: str | None, double_shot_extra: str = "per_area"
@@ -622,8 +934,8 @@ def adjust_hits(hits: list[tuple[str, int]], ammo: str | None, double_shot_extra
 
 # --- cards and tests -------------------------------------------------------------------------
 
-def _shown(cards, fate):
-    return [[str(c), _GRADE[grade(c, fate)]] for c in cards]
+def _shown(cards, fate, unskilled=False):
+    return [[str(c), _GRADE[grade(c, fate, unskilled=unskilled)]] for c in cards]
 
 
 def _as_fate(cards, fate):
@@ -638,28 +950,32 @@ def _draw(source, gm, pid, size, purpose):
     return source.draw(deck, size, purpose=purpose)
 
 
-def _simple_test(st, source, side, pid, size, what):
+def _simple_test(st, source, sid, pid, size, what, unskilled=False):
     """A simple test (D4): ``size`` cards against a lone Card of Fate. Returns the best
-    success level (0: failed), the Card of Fate and the cards (none for a pool of 0)."""
+    success level (0: failed), the Card of Fate and the cards (none for a pool of 0). An
+    ``unskilled`` test's best success counts as Ordinary (BtQ L1266-1269)."""
     if size <= 0:
         return 0, None, []
     gm = Deck(GM_DECK)
     fate = source.draw(gm, 1, purpose=f"{what} card of fate")[0]
-    cards = _as_fate(_draw(source, gm, pid, size, f"{what} {_deck_label(st, side, pid)}"), fate)
-    found = successes(cards, fate)
+    cards = _as_fate(_draw(source, gm, pid, size, f"{what} {_deck_label(st, sid, pid)}"), fate)
+    found = successes(cards, fate, unskilled=unskilled)
     return (found[0][0] if found else 0), fate, cards
 
 
-def _deck_label(st, side, pid):
-    return f"pc:{pid}" if pid is not None else st["sides"][side]
+def _deck_label(st, sid, pid):
+    return f"pc:{pid}" if pid is not None else sid
 
 
-def _contest(st, source, events, kind, sides, text):
+def _contest(st, source, events, kind, sides, text, one_draw_if_empty=False):
     """A contested test between ``sides`` (two dicts with ``key``, ``side``, ``pid``,
-    ``size``, ``breakdown``, ``public``), with the retests of D3. Returns ``(winner key or
-    None, winner's best level)``; a side with no cards turns none (D18)."""
+    ``size``, ``breakdown``, ``public`` and optionally ``unskilled``), with the retests of
+    D3. Returns ``(winner key or None, winner's best level)``. A side with no cards turns
+    none; the other's failure is then a mutual failure, retested as D3 says, except where
+    ``one_draw_if_empty`` (Positioning, D18): there the other side turns its pool once and
+    wins with any success."""
     a, b = sides
-    single = a["size"] <= 0 or b["size"] <= 0
+    single = one_draw_if_empty and (a["size"] <= 0 or b["size"] <= 0)
     if a["size"] <= 0 and b["size"] <= 0:
         if events is not None:
             events.append(Event(f"{kind}.test", f"{text}: neither side has any cards; nothing "
@@ -671,7 +987,8 @@ def _contest(st, source, events, kind, sides, text):
         fate = source.draw(gm, 1, purpose=f"{kind} card of fate")[0]
         hands = [_as_fate(_draw(source, gm, s["pid"], s["size"], f"{kind} {s['label']}"), fate)
                  for s in sides]
-        found = [successes(cards, fate) for cards in hands]
+        found = [successes(cards, fate, unskilled=s.get("unskilled", False))
+                 for s, cards in zip(sides, hands)]
         verdict = compare_successes(*found)
         won = _WON.get(verdict)  # the index of the winning side
         winner = None if won is None else sides[won]["key"]
@@ -694,7 +1011,7 @@ def _contest_event(kind, text, sides, attempt, fate, hands, verdict, winner, bes
     gm_data = {}
     for s, cards in zip(sides, hands):
         data["pools"][s["key"]] = {"who": s["who"], "size": s["size"],
-                                   "cards": _shown(cards, fate)}
+                                   "cards": _shown(cards, fate, s.get("unskilled", False))}
         if s["public"]:
             data["pools"][s["key"]]["breakdown"] = s["breakdown"]
         else:
@@ -725,36 +1042,34 @@ def _the(name: str, capital: bool = True) -> str:
         return name
     return f"{'The' if capital else 'the'} {name}"
 
+
 # --- the flow --------------------------------------------------------------------------------
 
-def _captain(st, side):
-    """The participant who decides for the ``side`` ship as a whole."""
-    if side == "enemy" or st["commander"] is None:
-        return GM
-    return f"pc:{st['commander']}"
+def _captain(st, sid):
+    """The participant who decides for ship ``sid`` as a whole: the senior PC aboard, else
+    the GM."""
+    pid = st["commanders"].get(sid) if sid is not None else None
+    return GM if pid is None else f"pc:{pid}"
 
 
-def _gun_commander(st, side):
-    """Who chooses the ``side`` ship's shot: "the character commanding the guns" (BtQ
-    L2609-2610): the PC posted as ``gunner``, else the PC who fires the Broadside!, else the
-    ship's captain (:func:`_captain`)."""
-    if side == "pc":
-        posted = [p for p in st["pc_order"] if st["pcs"][p]["station"] == "gunner"]
-        pid = posted[0] if posted else _officer(st, side, "gunnery", "gunner")[0]
-        if pid is not None:
-            return f"pc:{pid}"
-    return _captain(st, side)
+def _gun_commander(st, sid):
+    """Who chooses ship ``sid``'s shot and where she fires: "the character commanding the
+    guns" (BtQ L2609-2610): the PC aboard posted as ``gunner``, else the PC who fires the
+    Broadside!, else the ship's captain (:func:`_captain`)."""
+    aboard = _aboard(st, sid)
+    posted = [p for p in aboard if st["pcs"][p]["station"] == "gunner"]
+    pid = posted[0] if posted else _officer(st, sid, "gunnery", "gunner")[0]
+    if pid is not None:
+        return f"pc:{pid}"
+    return _captain(st, sid)
 
 
-def _await(st, kind, side=None, **extra):
-    actor = extra.pop("actor", None) or _captain(st, side)
-    st["await"] = {"kind": kind, "actor": actor, "side": side, **extra}
+def _await(st, kind, ship=None, **extra):
+    actor = extra.pop("actor", None) or _captain(st, ship)
+    st["await"] = {"kind": kind, "actor": actor, "ship": ship, **extra}
 
 
 def _finish(st, events, result, winner, summary, losers=(), **data):
-    for side in losers:
-        ship = _ship(st, side)
-        ship["morale"] = min(3, ship["morale"] + 1)
     st["result"] = {"result": result, "winner": winner, "summary": summary,
                     "losers": list(losers), **data}
     st["step"] = "over"
@@ -765,9 +1080,9 @@ def _finish(st, events, result, winner, summary, losers=(), **data):
                                                       "round": st["round"], **data}))
 
 
-def _hit_ship(st, side, hits):
-    """Apply ``hits`` to the ``side`` ship; returns its tracks after."""
-    ship = _ship(st, side)
+def _hit_ship(st, sid, hits):
+    """Apply ``hits`` to ship ``sid``; returns her tracks after."""
+    ship = _ship(st, sid)
     tracks = dict(ship["tracks"])
     for area, level in hits:
         tracks[area] = str(DamageTrack.parse(tracks[area]).hit(level))
@@ -776,82 +1091,177 @@ def _hit_ship(st, side, hits):
     return tracks
 
 
-def _check_out(st, events):
-    """End the battle if a ship is sunk or its crew is Dead (BtQ L2488-2490)."""
-    out = {}
-    for side in SIDES:
-        states = _ship(st, side)["states"]
-        if states["hull"] == _DEAD:
-            out[side] = "sunk"
-        elif states["crew"] == _DEAD:
-            out[side] = "crew_dead"
-    if not out:
+_LEAVES = {"sunk": "is holed and sinking: abandon ship!",
+           "crew_dead": "has lost her crew and can fight no more.",
+           "escaped": "is beyond Distance 5 of every enemy: she has escaped.",
+           "struck": "strikes her colours."}
+_LOST = frozenset({"sunk", "crew_dead", "struck"})
+
+
+def _names(st, ids):
+    """"the Condor and the Vulture"."""
+    names = [_the(_ship(st, s)["name"], False) for s in ids]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _settle(st, events, left, escaper=None):
+    """Ships ``left`` (id -> ``"sunk"``, ``"crew_dead"``, ``"struck"``, ``"escaped"``) leave
+    the battle (BtQ L2483, L2488-2496); a ship that is lost (sunk, crew Dead, struck) takes
+    one level of Ship Morale (N22). The battle ends when a side has no ship left in it, or
+    no two ships are within Distance 5 of each other: the other side wins, unless the last
+    ship escaped (then nobody does). ``escaper``: the ship whose move broke the contact."""
+    for sid, how in left.items():
+        ship = _ship(st, sid)
+        ship["out"] = how
+        if how in _LOST:
+            ship["morale"] = min(3, ship["morale"] + 1)
+        if how == "struck":
+            ship["struck"] = True
+    remaining = {side: _afloat_ids(st, side) for side in SIDES}
+    empty = [side for side in SIDES if not remaining[side]]
+    if not empty and _engaged(st):
+        if events is not None:
+            for sid, how in left.items():
+                events.append(Event("ship.leaves", f"{_the(_ship(st, sid)['name'])} "
+                                    f"{_LEAVES[how]}", {"ship": sid, "how": how}))
         return
-    names = {s: _ship(st, s)["name"] for s in SIDES}
-    how = {"sunk": "is holed and sinking: abandon ship!",
-           "crew_dead": "has lost her crew and can fight no more."}
-    if len(out) == 2:
-        summary = " ".join(f"{_the(names[s])} {how[out[s]]}" for s in SIDES)
-        _finish(st, events, "both_lost", None, summary, SIDES, fates=out)
+    lost = {sid: how for sid, how in left.items() if how in _LOST}
+    losers = [side for side in empty if any(_ship(st, s)["side"] == side for s in lost)]
+    last = {side: [h for s, h in left.items() if _ship(st, s)["side"] == side]
+            for side in empty}
+    if not empty or any(hows and hows[-1] == "escaped" for hows in last.values()):
+        mover = escaper if escaper is not None else next(iter(left))
+        side = _ship(st, mover)["side"]
+        others = [s for s in st["order"] if _ship(st, s)["side"] != side
+                  and _ship(st, s)["present"] and _ship(st, s)["out"] in (None, "escaped")]
+        text = (f"{_the(_ship(st, mover)['name'])} takes the ships beyond Distance 5: "
+                f"contact is broken and {_names(st, others)} cannot pursue." if others else
+                f"{_the(_ship(st, mover)['name'])} escapes beyond Distance 5.")
+        _finish(st, events, "escaped", None, text, losers, escaped=mover, **_fates(lost))
+        return
+    if len(empty) == 2:
+        if all(h == "struck" for h in lost.values()):
+            _finish(st, events, "struck", None, "Both captains strike their colours.", losers)
+        else:
+            _finish(st, events, "both_lost", None, " ".join(
+                f"{_the(_ship(st, s)['name'])} {_LEAVES[h]}" for s, h in lost.items()),
+                losers, **_fates(lost))
+        return
+    side = empty[0]
+    winners = _names(st, remaining[OTHER[side]])
+    sid, how = [(s, h) for s, h in lost.items() if _ship(st, s)["side"] == side][-1]
+    name = _the(_ship(st, sid)["name"])
+    if how == "struck":
+        text = f"{name} strikes her colours and surrenders to {winners}."
     else:
-        (side, fate), = out.items()
-        summary = f"{_the(names[side])} {how[fate]} {_the(names[OTHER[side]])} wins."
-        _finish(st, events, fate, OTHER[side], summary, (side,), fates=out)
+        many = len(remaining[OTHER[side]]) > 1
+        text = f"{name} {_LEAVES[how]} {winners[0].upper()}{winners[1:]} win{'' if many else 's'}."
+    _finish(st, events, how, OTHER[side], text, losers, **_fates(lost))
+
+
+def _fates(lost):
+    fates = {sid: how for sid, how in lost.items() if how != "struck"}
+    return {"fates": fates} if fates else {}
+
+
+def _check_out(st, events):
+    """Ships sunk (Hull Dead) or without a crew (Crew Dead) leave the battle (BtQ
+    L2488-2490)."""
+    left = {}
+    for sid in _afloat_ids(st):
+        states = _ship(st, sid)["states"]
+        if states["hull"] == _DEAD:
+            left[sid] = "sunk"
+        elif states["crew"] == _DEAD:
+            left[sid] = "crew_dead"
+    if left:
+        _settle(st, events, left)
 
 
 def _conditions(st, source, events):
-    if st["start_distance"] is not None:
+    unset = [s for s in st["sides"]["enemy"] if _ship(st, s)["present"]
+             and _ship(st, s)["distance"] is None]
+    if not unset or st["start_distance"] is not None:
         _set_start(st, events, st["start_distance"], "the story")
         return
     testers = []
     for side in SIDES:
-        pid, value = _officer(st, side, "awareness")
-        testers.append({"key": side, "side": side, "pid": pid, "size": value,
-                        "who": _the(_ship(st, side)["name"], False) if pid is None else
-                        f"{_the(_ship(st, side)['name'], False)} ({_who(st, side, pid)})",
-                        "label": _deck_label(st, side, pid),
-                        "breakdown": {"awareness": value}, "public": side == "pc"})
+        sid = _afloat_ids(st, side)[0]  # the first ship of each side: her lookout tests
+        pid, value = _officer(st, sid, "awareness")
+        size, breakdown = _skill_pool("awareness", value, 0, _traits_of(st, pid, "awareness"),
+                                      _weather_mod(st, "awareness"))
+        testers.append({"key": side, "ship": sid, "pid": pid, "size": size,
+                        "who": _the(_ship(st, sid)["name"], False) if pid is None else
+                        f"{_the(_ship(st, sid)['name'], False)} ({_who(st, sid, pid)})",
+                        "label": _deck_label(st, sid, pid), "unskilled": value <= 0,
+                        "breakdown": breakdown, "public": side == "pc"})
     winner, _ = _contest(st, source, events, "awareness", testers,
                          "Awareness: who sets the starting distance")
     if winner is None:  # a stalemate: the story, that is the GM, decides (BtQ L2397)
         _await(st, "start.distance", actor=GM)
     else:
-        _await(st, "start.distance", winner)
+        _await(st, "start.distance", _afloat_ids(st, winner)[0])
 
 
 def _set_start(st, events, distance, by):
-    st["distance"] = distance
+    """Every pair of ships at the start is at ``distance`` (an enemy ship's own distance
+    first); ``by`` chose it."""
+    pairs = {}
+    for key, pair in st["pairs"].items():
+        a, b = _ship(st, pair["a"]), _ship(st, pair["b"])
+        if a["present"] and b["present"]:
+            pair = {**pair, "distance": b["distance"] or distance}
+        pairs[key] = pair
+    st["pairs"] = pairs
     st["step"] = "discipline"
     if events is not None:
-        events.append(Event("start.distance", f"The battle starts at Distance {distance} "
-                            f"({DISTANCES[distance]}), chosen by {by}.",
-                            {"distance": distance, "by": by}))
+        at = sorted({p["distance"] for p in pairs.values() if p["distance"] is not None})
+        if len(at) == 1:
+            text = f"The battle starts at Distance {at[0]} ({DISTANCES[at[0]]}), chosen by {by}."
+        else:
+            text = "The battle starts: " + "; ".join(
+                f"{_the(_ship(st, p['b'])['name'], False)} at Distance {p['distance']} from "
+                f"{_the(_ship(st, p['a'])['name'], False)}" for p in pairs.values()
+                if p["distance"] is not None) + "."
+        events.append(Event("start.distance", text[0].upper() + text[1:],
+                            {"distance": at[0] if len(at) == 1 else None, "by": by,
+                             "pairs": {k: p["distance"] for k, p in pairs.items()}}))
 
 
 def _discipline(st, source, events):
+    """Step Two on each of the players' ships, one after another: her senior PC hands out
+    his Discipline (BtQ L2406-2407)."""
     rs = st["rs"]
-    cmd = st["commander"]
-    if cmd is None:
-        st["step"], st["rs"] = "repair", {}
-        return
-    if "left" not in rs:
-        pc_ship = _ship(st, "pc")
-        if (st["settings"]["great_hardship"] and pc_ship["morale"] and "hardship" not in rs
-                and st["pcs"][cmd]["discipline"] >= 2):
-            rs["hardship"] = True
-            _await(st, "discipline.great_hardship", "pc")
+    if "ships" not in rs:
+        rs["ships"] = [s for s in st["sides"]["pc"] if s in st["commanders"]]
+    while rs["ships"]:
+        sid = rs["ships"][0]
+        cmd = st["commanders"][sid]
+        ship = _ship(st, sid)
+        if "left" not in rs:
+            if (st["settings"]["great_hardship"] and ship["morale"] in (_INJURED, _MAIMED)
+                    and "hardship" not in rs and st["pcs"][cmd]["discipline"] >= 2):
+                rs["hardship"] = True
+                _await(st, "discipline.great_hardship", sid)
+                return
+            rs["left"] = st["pcs"][cmd]["discipline"] - (1 if ship["hardship"] else 0)
+            rs["queue"] = [p for p in _aboard(st, sid)
+                           if p != cmd and st["pcs"][p]["discipline"] > 0]
+        if rs["left"] > 0 and rs["queue"]:
+            _await(st, "discipline.cards", sid, pc=rs["queue"][0])
             return
-        rs["left"] = st["pcs"][cmd]["discipline"] - (1 if pc_ship["hardship"] else 0)
-        rs["queue"] = [p for p in st["pc_order"] if p != cmd and st["pcs"][p]["discipline"] > 0]
-    if rs["left"] > 0 and rs["queue"]:
-        _await(st, "discipline.cards", "pc", pc=rs["queue"][0])
-        return
-    if events is not None:
-        given = {st["pcs"][p]["name"]: n for p, n in st["discipline_cards"].items()}
-        text = (f"hands out his Discipline: {', '.join(f'{n} +{c}' for n, c in given.items())}"
-                if given else "hands out no Discipline cards")
-        events.append(Event("discipline.cards", f"{st['pcs'][cmd]['name']} {text}.",
-                            {"commander": cmd, "cards": dict(st["discipline_cards"])}))
+        if events is not None:
+            given = {st["pcs"][p]["name"]: n for p, n in st["discipline_cards"].items()
+                     if st["pcs"][p]["ship"] == sid}
+            text = (f"hands out his Discipline: {', '.join(f'{n} +{c}' for n, c in given.items())}"
+                    if given else "hands out no Discipline cards")
+            events.append(Event("discipline.cards", f"{st['pcs'][cmd]['name']} {text}.",
+                                {"commander": cmd, "ship": sid,
+                                 "cards": {p: n for p, n in st["discipline_cards"].items()
+                                           if st["pcs"][p]["ship"] == sid}}))
+        rs["ships"] = rs["ships"][1:]
+        for k in ("left", "queue", "hardship"):
+            rs.pop(k, None)
     st["step"], st["rs"] = "repair", {}
 
 
@@ -866,97 +1276,151 @@ def _begin_round(st, source, events):
     st["round"] = number
     next_round = st["settings"]["repair_lockout"] == "next_round"
     st["rs"] = rs = {"begun": True, "locked": list(prev.get("locked_next", [])) if next_round
-                     else [], "locked_next": [], "acts": {"pc": True, "enemy": True},
-                     "fought_fire": [], "gage": None, "step5": 0}
+                     else [], "locked_next": [], "acts": {}, "fought_fire": [], "gage": [],
+                     "step5": {}}
+    _joiners(st, events)
     if events is not None:
-        events.append(Event("round.start", f"Round {number}: the ships are at Distance "
-                            f"{st['distance']} ({DISTANCES[st['distance']]}).",
-                            {"round": number, "distance": st["distance"]}))
-    for side in SIDES:
-        ship = _ship(st, side)
+        pairs = _engaged(st)
+        if len(pairs) == 1:
+            d = pairs[0]["distance"]
+            text = f"Round {number}: the ships are at Distance {d} ({DISTANCES[d]})."
+        else:
+            text = f"Round {number}: " + "; ".join(
+                f"{_the(_ship(st, p['a'])['name'], False)} and "
+                f"{_the(_ship(st, p['b'])['name'], False)} at Distance {p['distance']}"
+                for p in pairs) + "."
+            text = text[0].upper() + text[1:]
+        events.append(Event("round.start", text, {
+            "round": number, "distance": pairs[0]["distance"] if len(pairs) == 1 else None,
+            "pairs": {_key(p["a"], p["b"]): p["distance"] for p in pairs}}))
+    for sid in _afloat_ids(st):
+        ship = _ship(st, sid)
         if ship["fire"]:
             gm = Deck(GM_DECK)
-            cards = source.draw(gm, ship["fire"], purpose=f"fire {ship['id']}")
+            cards = source.draw(gm, ship["fire"], purpose=f"fire {sid}")
             hits = [(SUIT_AREA[c.suit], 1) for c in cards]
-            tracks = _hit_ship(st, side, hits)
+            tracks = _hit_ship(st, sid, hits)
             if events is not None:
                 events.append(Event("fire.damage", f"Fire aboard {_the(ship['name'], False)}: "
                                     + ", ".join(f"{card_label(c)} Injured {_AREA_NAMES[a]}"
                                                 for c, (a, _) in zip(cards, hits)) + ".",
-                                    {"ship": ship["id"], "cards": [str(c) for c in cards],
+                                    {"ship": sid, "cards": [str(c) for c in cards],
                                      "hits": [list(h) for h in hits], "tracks": tracks}))
     _check_out(st, events)
     if st["result"] is not None:
         return
-    for side in SIDES:
-        _act_gates(st, source, events, side)
+    for sid in _afloat_ids(st):
+        rs["acts"][sid] = True
+        _act_gates(st, source, events, sid)
     # any() stops at the first repair found
-    rs["repair_queue"] = [s for s in SIDES if rs["acts"][s] and any(_repairs(st, s))]
+    rs["repair_queue"] = [s for s in _afloat_ids(st) if rs["acts"][s] and any(_repairs(st, s))]
 
 
-def _gate(st, source, events, side, pid, skill, value, why):
-    """A gate test (D16): a simple test of the officer's skill and Discipline cards."""
-    cards = _cards_of(st, pid)
-    size = value + cards
-    best, fate, drawn = _simple_test(st, source, side, pid, size, f"gate {skill}")
+def _joiners(st, events):
+    """Ships that join the battle this round enter the range chart at their distance from
+    every ship of the other side (BtQ L2502-2503: "The Condor ... is now joined by The
+    Vulture (at Distance 4)")."""
+    for sid in st["order"]:
+        ship = _ship(st, sid)
+        if ship["present"] or ship["joins_round"] != st["round"]:
+            continue
+        ship["present"] = True
+        pairs = dict(st["pairs"])
+        for key, pair in pairs.items():
+            if sid in (pair["a"], pair["b"]) and _afloat(_ship(st, _other(pair, sid))):
+                pairs[key] = {**pair, "distance": ship["distance"]}
+        st["pairs"] = pairs
+        if events is not None:
+            events.append(Event("ship.joins", f"{_the(ship['name'])} ({ship['type']}) joins "
+                                f"the battle at Distance {ship['distance']}.",
+                                {"ship": sid, "side": ship["side"],
+                                 "distance": ship["distance"]}))
+
+
+def _gate(st, source, events, sid, pid, skill, value, why):
+    """A gate test (D16): a simple test of the officer's skill and Discipline cards; with
+    no skill, one card (BtQ L1266-1269)."""
+    size, _ = _skill_pool(skill, value, _cards_of(st, pid), _traits_of(st, pid, skill),
+                          _weather_mod(st, skill))
+    best, fate, drawn = _simple_test(st, source, sid, pid, size, f"gate {skill}",
+                                     unskilled=value <= 0)
     passed = best > 0
     if events is not None:
-        ship = _ship(st, side)
-        who = _who(st, side, pid)
-        data = {"ship": ship["id"], "why": why, "skill": skill, "who": who, "pool": size,
+        ship = _ship(st, sid)
+        who = _who(st, sid, pid)
+        data = {"ship": sid, "why": why, "skill": skill, "who": who, "pool": size,
                 "card_of_fate": str(fate) if fate else None,
-                "cards": _shown(drawn, fate) if fate else [], "passed": passed}
+                "cards": _shown(drawn, fate, value <= 0) if fate else [], "passed": passed}
         events.append(Event("gate.test", f"{_the(ship['name'])}: {why}; {who} tests "
-                            f"{SKILLS.get(skill) or MEASURES[skill]} and "
+                            f"{SKILLS.get(skill) or MEASURES[skill]}"
+                            f"{' unskilled' if value <= 0 else ''} and "
                             f"{'passes' if passed else 'fails'}.", data,
-                            {} if side == "pc" else {"value": value}))
+                            {} if _public(st, sid) else {"value": value}))
     return passed
 
 
-def _act_gates(st, source, events, side):
-    ship = _ship(st, side)
+def _act_gates(st, source, events, sid):
+    """Whether ship ``sid`` acts this round: a Maimed Crew needs a Command test (BtQ L2479),
+    a Maimed Ship Morale a Discipline test (BtQ L2483-2484; D16, D20). A Dead Ship Morale
+    allows no test at all (a Dead area "cannot attempt another test", BtQ L1326-1328): the
+    crew stands "on the verge of mutiny" (BtQ L1350-1351) and the ship does nothing this
+    round but what her captain orders in Step 7."""
+    ship = _ship(st, sid)
     rs = st["rs"]
+    if ship["morale"] == _DEAD:
+        rs["acts"][sid] = False
+        if events is not None:
+            events.append(Event("gate.mutiny", f"{_the(ship['name'])}: Ship Morale Dead; her "
+                                "crew is on the verge of mutiny and the ship does nothing "
+                                "this round.", {"ship": sid}))
+        return
     if ship["states"]["crew"] == _MAIMED:
-        pid, value = _commanding(st, side, "command")
-        if not _gate(st, source, events, side, pid, "command", value,
+        pid, value = _commanding(st, sid, "command")
+        if not _gate(st, source, events, sid, pid, "command", value,
                      "Crew Maimed: a Command test to act this round"):
-            rs["acts"][side] = False
+            rs["acts"][sid] = False
             return
     if ship["morale"] == _MAIMED and not ship["hardship"]:
-        pid, value = _commanding(st, side, "discipline")
-        if not _gate(st, source, events, side, pid, "discipline", value,
+        pid, value = _commanding(st, sid, "discipline")
+        if not _gate(st, source, events, sid, pid, "discipline", value,
                      "Ship Morale Maimed: a Discipline test to act this round"):
-            rs["acts"][side] = False
+            rs["acts"][sid] = False
 
 
-def _commanding(st, side, what):
+def _commanding(st, sid, what):
     """The commanding officer's Command skill or Discipline: the commanding PC's, or for a
-    ship without PCs the NPC captain's (``discipline``, else the crew's Command)."""
-    cmd = st["commander"] if side == "pc" else None
+    ship without PCs the NPC captain's (``discipline``, else the crew's Command). A
+    commanding PC with no Command leaves the Command test to the ship's crew when it has
+    the skill (BtQ L2360-2362), else tests unskilled."""
+    cmd = st["commanders"].get(sid)
+    ship = _ship(st, sid)
     if cmd is not None:
         pc = st["pcs"][cmd]
-        return cmd, pc["discipline"] if what == "discipline" else pc["skills"]["command"]
-    ship = _ship(st, side)
+        if what == "discipline":
+            return cmd, pc["discipline"]
+        if pc["skills"]["command"] > 0 or ship["crew"]["command"] <= 0:
+            return cmd, pc["skills"]["command"]
+        return None, ship["crew"]["command"]
     if what == "discipline" and ship["discipline"] is not None:
         return None, ship["discipline"]
     return None, ship["crew"]["command"]
 
 
-def _repair_options(st, side):
-    """Option keys of the ``side`` ship's repair: ``"none"``, ``"<area>:<who>"``."""
-    return ["none", *_repairs(st, side)]
+def _repair_options(st, sid):
+    """Option keys of ship ``sid``'s repair: ``"none"``, ``"<area>:<who>"``."""
+    return ["none", *_repairs(st, sid)]
 
 
-def _repairs(st, side):
-    """The repairs the ``side`` ship can make, as ``"<area>:<who>"`` keys, one at a time."""
-    ship = _ship(st, side)
+def _repairs(st, sid):
+    """The repairs ship ``sid`` can make, as ``"<area>:<who>"`` keys, one at a time."""
+    ship = _ship(st, sid)
     areas = [a for a in AREAS if "x" in ship["tracks"][a]]
     if ship["fire"]:
         areas.append("fire")
-    testers = ([f"pc:{p}" for p in st["pc_order"]] if side == "pc" else []) + ["crew"]
+    testers = [f"pc:{p}" for p in _aboard(st, sid)] + ["crew"]
     for area in areas:
         for who in testers:
-            if repair_pool(st, side, area, who[3:] if who != "crew" else "crew")[0] > 0:
+            if repair_pool(st, sid, area, who[3:] if who != "crew" else "crew")[0] > 0:
                 yield f"{area}:{who}"
 
 
@@ -967,56 +1431,91 @@ def _repair_step(st, source, events):
         if st["result"] is not None:
             return
         rs = st["rs"]
+    rs["repair_queue"] = [s for s in rs["repair_queue"] if _afloat(_ship(st, s))]
     if rs["repair_queue"]:
         _await(st, "repair.action", rs["repair_queue"][0])
         return
-    for side in SIDES:
-        ship = _ship(st, side)
-        if ship["fire"] and side not in rs["fought_fire"]:
+    for sid in _afloat_ids(st):
+        ship = _ship(st, sid)
+        if ship["fire"] and sid not in rs["fought_fire"]:
             ship["fire"] += 1
             if events is not None:
                 events.append(Event("fire.spreads", f"Nobody fights the fire aboard "
                                     f"{_the(ship['name'], False)}: it spreads to "
                                     f"{_cards(ship['fire'])}.",
-                                    {"ship": ship["id"], "fire": ship["fire"]}))
+                                    {"ship": sid, "fire": ship["fire"]}))
     st["step"] = "positioning"
 
 
 def _answer_repair(st, aw, choice, source, events):
-    side = aw["side"]
+    sid = aw["ship"]
     rs = st["rs"]
     rs["repair_queue"] = rs["repair_queue"][1:]
     if choice == "none":
         return
     area, _, who = choice.partition(":")
     pid = None if who == "crew" else who[3:]
-    size, breakdown = repair_pool(st, side, area, pid or "crew")
-    ship = _ship(st, side)
-    best, fate, cards = _simple_test(st, source, side, pid, size, f"repair {area}")
+    size, breakdown = repair_pool(st, sid, area, pid or "crew")
+    ship = _ship(st, sid)
+    best, fate, cards = _simple_test(st, source, sid, pid, size, f"repair {area}",
+                                     unskilled="unskilled" in breakdown)
+    if pid is not None:
+        # A fire-fighter sits out How Will You Fight? "for that round" (BtQ L2672), whatever
+        # the setting says of a repairer (D19).
+        same = area == "fire" or st["settings"]["repair_lockout"] == "same_round"
+        key = "locked" if same else "locked_next"
+        rs[key] = rs[key] + [pid]
     level = None
     if area == "fire":
-        rs["fought_fire"] = rs["fought_fire"] + [side]
+        rs["fought_fire"] = rs["fought_fire"] + [sid]
         if best:
             ship["fire"] -= 1
     else:
-        track, level = DamageTrack.parse(ship["tracks"][area]).repair(best)
-        if level is not None:
-            ship["tracks"] = {**ship["tracks"], area: str(track)}
-            ship["states"] = {**ship["states"], area: int(track.state)}
-    if pid is not None:
-        key = "locked" if st["settings"]["repair_lockout"] == "same_round" else "locked_next"
-        rs[key] = rs[key] + [pid]
+        track = DamageTrack.parse(ship["tracks"][area])
+        if len(track.repair_levels(best)) > 1:
+            # "recover one box ... equal to, or lower than the level of the success" (BtQ
+            # L2410-2412): which one is the repairer's choice.
+            rs["repair_made"] = {"ship": sid, "pid": pid, "area": area, "size": size,
+                                 "breakdown": breakdown, "best": best, "fate": str(fate),
+                                 "cards": [str(c) for c in cards]}
+            _await(st, "repair.box", sid,
+                   actor=f"pc:{pid}" if pid is not None else _captain(st, sid),
+                   area=area, best=best)
+            return
+        level = _clear_box(ship, area, best, None)
     if events is not None:
-        events.append(_repair_event(st, side, pid, area, size, breakdown, best, fate, cards,
+        events.append(_repair_event(st, sid, pid, area, size, breakdown, best, fate, cards,
                                     level))
 
 
-def _repair_event(st, side, pid, area, size, breakdown, best, fate, cards, level):
+def _clear_box(ship, area, best, level):
+    """Clear the box of ``level`` (``None``: the default one) that a repair success of
+    ``best`` allows in the ship's ``area``; returns the level cleared or ``None``."""
+    track, cleared = DamageTrack.parse(ship["tracks"][area]).repair(best, level)
+    if cleared is not None:
+        ship["tracks"] = {**ship["tracks"], area: str(track)}
+        ship["states"] = {**ship["states"], area: int(track.state)}
+    return cleared
+
+
+def _answer_repair_box(st, aw, choice, source, events):
+    made = st["rs"].pop("repair_made")
+    sid = made["ship"]
+    level = _clear_box(_ship(st, sid), made["area"], made["best"], int(choice))
+    if events is not None:
+        fate = parse_card(made["fate"])
+        cards = [parse_card(c) for c in made["cards"]]
+        events.append(_repair_event(st, sid, made["pid"], made["area"], made["size"],
+                                    made["breakdown"], made["best"], fate, cards, level))
+
+
+def _repair_event(st, sid, pid, area, size, breakdown, best, fate, cards, level):
     """The ``repair.test`` event of a repair just made; ``level``: the box cleared."""
-    ship = _ship(st, side)
-    name = _who(st, side, pid)
-    data = {"ship": ship["id"], "area": area, "who": name, "skill": next(iter(breakdown)),
-            "pool": size, "card_of_fate": str(fate), "cards": _shown(cards, fate),
+    ship = _ship(st, sid)
+    name = _who(st, sid, pid)
+    data = {"ship": sid, "area": area, "who": name, "skill": next(iter(breakdown)),
+            "pool": size, "card_of_fate": str(fate),
+            "cards": _shown(cards, fate, "unskilled" in breakdown),
             "success": _GRADE[best]}
     if area == "fire":
         outcome = (f"the fire is down to {_cards(ship['fire'])}" if ship["fire"] else
@@ -1027,36 +1526,62 @@ def _repair_event(st, side, pid, area, size, breakdown, best, fate, cards, level
                    if level is not None else "nothing is repaired")
         data["track"] = ship["tracks"][area]
     gm_data = {}
-    (data if side == "pc" else gm_data)["breakdown"] = breakdown
+    (data if _public(st, sid) else gm_data)["breakdown"] = breakdown
     task = "fight the fire" if area == "fire" else f"repair the {_AREA_NAMES[area]}"
     tester = f"{_the(ship['name'])}: {name}" if pid is not None else name[0].upper() + name[1:]
     return Event("repair.test", f"{tester} tries to {task} ({_cards(size)} against "
                  f"{card_label(fate)}): {outcome}.", data, gm_data)
 
 
-def _positioning_step(st, source, events):
+def _positions(st, source, events, sid):
+    """Whether ship ``sid`` makes her Positioning tests this round: she acts, and with her
+    Rigging Maimed passes a Maritime test first, once a round (BtQ L2478). Asked only for a
+    pool above 0 (D16)."""
     rs = st["rs"]
-    testers = []
-    for side in SIDES:
-        ship = _ship(st, side)
-        pid, _ = _officer(st, side, "seamanship", "master")
-        size, breakdown = positioning_pool(st, side)
-        if not rs["acts"][side]:
-            size = 0
-        elif size and ship["states"]["rigging"] == _MAIMED:
-            mpid, value = _officer(st, side, "maritime", "master")
-            if not _gate(st, source, events, side, mpid, "maritime", value,
-                         "Rigging Maimed: a Maritime test to position"):
+    can = rs.setdefault("positions", {})
+    if sid not in can:
+        ok = rs["acts"][sid]
+        if ok and _ship(st, sid)["states"]["rigging"] == _MAIMED:
+            mpid, value = _officer(st, sid, "maritime", "master")
+            ok = _gate(st, source, events, sid, mpid, "maritime", value,
+                       "Rigging Maimed: a Maritime test to position")
+        can[sid] = ok
+    return can[sid]
+
+
+def _positioning_step(st, source, events):
+    """Step Four: a Positioning test for every pair of ships on the range chart, the
+    players' ships in order against each enemy in order (BtQ L2418-2436, L2498-2499)."""
+    rs = st["rs"]
+    if "pair_queue" not in rs:
+        rs["pair_queue"] = [_key(p["a"], p["b"]) for p in _engaged(st)]
+    while rs["pair_queue"]:
+        key, rs["pair_queue"] = rs["pair_queue"][0], rs["pair_queue"][1:]
+        pair = st["pairs"][key]
+        if key not in {_key(p["a"], p["b"]) for p in _engaged(st)}:
+            continue
+        testers = []
+        for side, sid in (("pc", pair["a"]), ("enemy", pair["b"])):
+            foe = _other(pair, sid)
+            ship = _ship(st, sid)
+            pid, _ = _officer(st, sid, "seamanship", "master")
+            size, breakdown = positioning_pool(st, sid, foe)
+            if size and not _positions(st, source, events, sid):
                 size = 0
-        testers.append({"key": side, "side": side, "pid": pid, "size": size,
-                        "who": _the(ship["name"], False),
-                        "label": _deck_label(st, side, pid),
-                        "breakdown": breakdown, "public": side == "pc"})
-    winner, level = _contest(st, source, events, "positioning", testers, "Positioning")
-    if winner is None:
-        st["step"] = "how_will_you_fight"
-        return
-    _await(st, "positioning.move", winner, reach=level)
+            testers.append({"key": side, "ship": sid, "pid": pid, "size": size,
+                            "who": _the(ship["name"], False),
+                            "label": _deck_label(st, sid, pid),
+                            "breakdown": breakdown, "public": side == "pc"})
+        text = "Positioning" + (f", {_the(_ship(st, pair['a'])['name'], False)} against "
+                                f"{_the(_ship(st, pair['b'])['name'], False)}"
+                                if len(st["pairs"]) > 1 else "")
+        winner, level = _contest(st, source, events, "positioning", testers, text,
+                                 one_draw_if_empty=True)
+        if winner is not None:
+            _await(st, "positioning.move", pair["a" if winner == "pc" else "b"], pair=key,
+                   reach=level)
+            return
+    st["step"] = "how_will_you_fight"
 
 
 def _move_options(distance, reach):
@@ -1065,66 +1590,92 @@ def _move_options(distance, reach):
 
 
 def _answer_move(st, aw, choice, source, events):
-    side = aw["side"]
-    old = st["distance"]
+    sid = aw["ship"]
+    pair = st["pairs"][aw["pair"]]
+    foe = _other(pair, sid)
+    old = pair["distance"]
     new = BEYOND if choice == "escape" else int(choice)
-    st["distance"] = new
-    ship, foe = _ship(st, side), _ship(st, OTHER[side])
+    pair = {**pair, "distance": new}
+    st["pairs"] = {**st["pairs"], aw["pair"]: pair}
+    ship, other = _ship(st, sid), _ship(st, foe)
     if events is not None:
         move = (f"holds at Distance {new}" if new == old else
                 f"Distance {old} to {'beyond 5' if new == BEYOND else new}")
-        events.append(Event("positioning.move", f"{_the(ship['name'])} wins the Positioning: "
-                            f"{move} ({DISTANCES[new]}).",
-                            {"by": ship["id"], "from": old, "to": new}))
+        against = f" against {_the(other['name'], False)}" if len(st["pairs"]) > 1 else ""
+        events.append(Event("positioning.move", f"{_the(ship['name'])} wins the Positioning"
+                            f"{against}: {move} ({DISTANCES[new]}).",
+                            {"by": sid, "against": foe, "from": old, "to": new}))
     if new == BEYOND:
-        _finish(st, events, "escaped", None, f"{_the(ship['name'])} takes the ships beyond "
-                f"Distance 5: contact is broken and {_the(foe['name'], False)} cannot pursue.",
-                escaped=ship["id"])
+        alone = {s: "escaped" for s in (sid, foe) if not _foes(st, s)}
+        if alone:
+            _settle(st, events, alone, escaper=sid)
         return
     if new == 0:
         _finish(st, events, "boarding", None,
-                f"{_the(ship['name'])} lays {_the(foe['name'], False)} aboard at Distance 0: "
+                f"{_the(ship['name'])} lays {_the(other['name'], False)} aboard at Distance 0: "
                 "the boarding is to be fought as a skirmish, with "
                 f"{_the(ship['name'], False)} as the attacker.",
-                attacker=ship["id"])
+                attacker=sid, defender=foe, pair=aw["pair"])
         return
-    gage = st["gage"]
-    if not gage["awarded"] and _in_range(ship, new) and not _in_range(ship, old):
-        st["gage"] = {"awarded": True, "to": ship["id"], "round": st["round"]}
-        st["rs"]["gage"] = side
+    if pair["gage"] is None and _in_range(ship, new) and not _in_range(ship, old):
+        # The Weather Gage: once a pair, to the winner whose move brings her into range;
+        # +2 to her Broadside! this round (D17), split or not (BtQ L2504-2505).
+        st["pairs"] = {**st["pairs"], aw["pair"]: {**pair, "gage": {"to": sid,
+                                                                    "round": st["round"]}}}
+        rs = st["rs"]
+        again = sid in rs["gage"]
+        if not again:
+            rs["gage"] = rs["gage"] + [sid]
         if events is not None:
-            events.append(Event("weather_gage", f"{_the(ship['name'])} takes the Weather Gage: "
-                                f"+{GAGE_BONUS} to her Broadside! this round.",
-                                {"ship": ship["id"], "bonus": GAGE_BONUS}))
-    st["step"] = "how_will_you_fight"
+            against = f" against {_the(other['name'], False)}" if len(st["pairs"]) > 1 else ""
+            bonus = ("it is hers already this round" if again else
+                     f"+{GAGE_BONUS} to her Broadside! this round")
+            events.append(Event("weather_gage", f"{_the(ship['name'])} takes the Weather Gage"
+                                f"{against}: {bonus}.",
+                                {"ship": sid, "against": foe, "bonus": 0 if again else GAGE_BONUS}))
 
 
-def _will_fire(st, side):
-    """Whether the ``side`` ship can fire this round: acting, in range, Guns not Dead, and a
-    pool above 0 (BtQ L2379, L2476-2479, L2594-2595; D16)."""
-    ship = _ship(st, side)
-    return (st["rs"]["acts"][side] and _in_range(ship, st["distance"])
-            and ship["states"]["guns"] != _DEAD
-            and broadside_pool(st, side, situational=False)[0] > 0)
+def _targets(st, sid):
+    """The ships ship ``sid`` may fire at now: in her range and not struck (BtQ L2379,
+    L2494-2496), as ``[(id, distance)]``."""
+    ship = _ship(st, sid)
+    return [(f, d) for f, d in _foes(st, sid) if _in_range(ship, d)]
+
+
+def _will_fire(st, sid):
+    """Whether ship ``sid`` can fire this round: acting, a target in range, Guns not Dead,
+    and a pool above 0 (BtQ L2379, L2476-2479, L2594-2595; D16)."""
+    ship = _ship(st, sid)
+    if not (st["rs"]["acts"].get(sid) and ship["states"]["guns"] != _DEAD):
+        return False
+    targets = _targets(st, sid)
+    return any(broadside_pool(st, sid, target=t, situational=False)[0] > 0 for t, _ in targets)
 
 
 def _fight_step(st, source, events):
+    """Step Five on each of the players' ships that will fire this round (BtQ
+    L2438-2453)."""
     rs = st["rs"]
     if "fight_queue" not in rs:
-        if not st["pcs"] or not _will_fire(st, "pc"):
+        ships = [s for s in _afloat_ids(st, "pc") if _aboard(st, s) and _will_fire(st, s)]
+        rs["fight_ships"] = ships
+        rs["fight_queue"] = [p for s in ships for p in _aboard(st, s) if p not in rs["locked"]]
+        rs["fight_results"] = []
+        if not ships:
             st["step"] = "broadside"
             return
-        rs["fight_queue"] = [p for p in st["pc_order"] if p not in rs["locked"]]
-        rs["fight_results"] = []
     if rs["fight_queue"]:
         pid = rs["fight_queue"][0]
-        _await(st, "fight.action", "pc", actor=f"pc:{pid}", pc=pid)
+        _await(st, "fight.action", st["pcs"][pid]["ship"], actor=f"pc:{pid}", pc=pid)
         return
     if events is not None:
-        net = rs["step5"]
-        events.append(Event("fight.total", f"How Will You Fight?: {net:+d} to "
-                            f"{_the(_ship(st, 'pc')['name'], False)}'s Broadside!",
-                            {"modifier": net, "results": rs["fight_results"]}))
+        for sid in rs["fight_ships"]:
+            net = rs["step5"].get(sid, 0)
+            events.append(Event("fight.total", f"How Will You Fight?: {net:+d} to "
+                                f"{_the(_ship(st, sid)['name'], False)}'s Broadside!",
+                                {"ship": sid, "modifier": net, "results": [
+                                    r for r in rs["fight_results"]
+                                    if st["pcs"][r["pc"]]["ship"] == sid]}))
     st["step"] = "broadside"
 
 
@@ -1137,94 +1688,170 @@ def _answer_fight_action(st, aw, choice, source, events):
             events.append(Event("fight.action", f"{st['pcs'][pid]['name']} takes no part in "
                                 "How Will You Fight? this round.", {"pc": pid, "skill": None}))
         return
-    _await(st, "fight.opposition", actor=GM, pc=pid, skill=choice)
+    _await(st, "fight.opposition", aw["ship"], actor=GM, pc=pid, skill=choice)
+
+
+def _opponents(st, sid):
+    """The enemy ships whose crews may oppose a PC of ship ``sid`` in How Will You Fight?:
+    her foes, nearest first."""
+    return [f for f, _ in sorted(_foes(st, sid), key=lambda fd: fd[1])]
 
 
 def _answer_fight_opposition(st, aw, choice, source, events):
     rs = st["rs"]
     pid, skill = aw["pc"], aw["skill"]
     pc = st["pcs"][pid]
+    sid = pc["ship"]
     rs["fight_queue"] = rs["fight_queue"][1:]
-    value, cards = pc["skills"][skill], _cards_of(st, pid)
-    breakdown = {skill: value}
-    if cards:
-        breakdown["discipline"] = cards
+    value = pc["skills"][skill]
+    size, breakdown = _skill_pool(skill, value, _cards_of(st, pid), _traits_of(st, pid, skill),
+                                  _weather_mod(st, skill))
     kind, _, arg = choice.partition(":")
-    enemy = _ship(st, "enemy")
     if kind == "static":
         opp_size, opp_who = int(arg), f"{DIFFICULTIES[int(arg)]} difficulty"
         opp_breakdown, public = {"difficulty": opp_size}, True
     else:
-        opp_size, opp_who = enemy["crew"][arg], f"{_the(enemy['name'], False)}'s {SKILLS[arg]}"
-        opp_breakdown, public = {arg: opp_size}, False
+        opp_skill, _, foe = arg.partition(":")
+        enemy = _ship(st, foe or _opponents(st, sid)[0])
+        opp_size = enemy["crew"][opp_skill]
+        opp_who = f"{_the(enemy['name'], False)}'s {SKILLS[opp_skill]}"
+        opp_breakdown, public = {opp_skill: opp_size}, False
     sides = [
-        {"key": "pc", "side": "pc", "pid": pid, "size": value + cards, "who": pc["name"],
-         "label": f"pc:{pid}", "breakdown": breakdown, "public": True},
-        {"key": "opposition", "side": "enemy", "pid": None, "size": opp_size, "who": opp_who,
+        {"key": "pc", "ship": sid, "pid": pid, "size": size, "who": pc["name"],
+         "label": f"pc:{pid}", "breakdown": breakdown, "public": True,
+         "unskilled": value <= 0},
+        {"key": "opposition", "ship": None, "pid": None, "size": opp_size, "who": opp_who,
          "label": "opposition", "breakdown": opp_breakdown, "public": public},
     ]
+    unskilled = " unskilled" if value <= 0 else ""
     winner, _ = _contest(st, source, events, "fight", sides,
-                         f"How Will You Fight?: {pc['name']} ({SKILLS[skill]}) against {opp_who}")
+                         f"How Will You Fight?: {pc['name']} ({SKILLS[skill]}{unskilled}) "
+                         f"against {opp_who}")
     delta = {"pc": 1, "opposition": -1}.get(winner, 0)
-    rs["step5"] += delta
+    rs["step5"] = {**rs["step5"], sid: rs["step5"].get(sid, 0) + delta}
     rs["fight_results"] = rs["fight_results"] + [{"pc": pid, "skill": skill, "modifier": delta}]
 
 
 def _broadside_step(st, source, events):
+    """Step Six: each ship that can fire chooses her shot and, with more than one target in
+    range, whether to concentrate or split her fire; then all fire against one shared Card
+    of Fate (BtQ L2457-2470, L2498-2506, L2609-2655)."""
     rs = st["rs"]
-    if "ammo_queue" not in rs:
-        rs["firing"] = [s for s in SIDES if _will_fire(st, s)]
-        rs["ammo_queue"] = list(rs["firing"])
-        if not rs["firing"]:
-            st["step"] = "continue"
+    if "fire_queue" not in rs:
+        rs["firing"] = [s for s in _afloat_ids(st) if _will_fire(st, s)]
+        rs["fire_queue"], rs["loaded"], rs["aims"] = list(rs["firing"]), [], {}
+    while rs["fire_queue"]:
+        sid = rs["fire_queue"][0]
+        targets = _targets(st, sid)
+        if not _afloat(_ship(st, sid)) or not targets:
+            rs["fire_queue"] = rs["fire_queue"][1:]
+            continue
+        if sid not in rs["loaded"]:
+            _await(st, "broadside.ammo", sid, actor=_gun_commander(st, sid))
             return
-    if rs["ammo_queue"]:
-        side = rs["ammo_queue"][0]
-        _await(st, "broadside.ammo", side, actor=_gun_commander(st, side))
-        return
+        if len(targets) > 1:
+            _await(st, "broadside.target", sid, actor=_gun_commander(st, sid))
+            return
+        rs["aims"] = {**rs["aims"], sid: {targets[0][0]: None}}
+        rs["fire_queue"] = rs["fire_queue"][1:]
     firing = {}
-    for side in rs["firing"]:
-        ship = _ship(st, side)
-        size, breakdown = broadside_pool(st, side)
-        pid, value = _officer(st, side, "gunnery", "gunner")
-        if size <= 0:
+    for sid in rs["firing"]:
+        if sid not in rs["aims"] or not _afloat(_ship(st, sid)):
+            continue
+        ship = _ship(st, sid)
+        pid, value = _officer(st, sid, "gunnery", "gunner")
+        shots = _shots(st, sid, rs["aims"][sid])
+        if not any(shot["size"] for shot in shots):
             if events is not None:
-                data, gm_data = {"ship": ship["id"]}, {}
-                (data if side == "pc" else gm_data)["breakdown"] = breakdown
+                data, gm_data = {"ship": sid}, {}
+                (data if _public(st, sid) else gm_data)["breakdown"] = (
+                    shots[0]["breakdown"] if shots else {})
                 events.append(Event("broadside.cannot_fire", f"{_the(ship['name'])} has no "
                                     "cards for a Broadside!: she cannot fire.", data, gm_data))
             continue
         if ship["states"]["guns"] == _MAIMED and not _gate(
-                st, source, events, side, pid, "gunnery", value,
+                st, source, events, sid, pid, "gunnery", value,
                 "Guns Maimed: a Gunnery test to fire"):
             continue
         if ship["states"]["hull"] == _MAIMED:
-            mpid, value = _officer(st, side, "seamanship", "master")
-            if not _gate(st, source, events, side, mpid, "seamanship", value,
+            mpid, value = _officer(st, sid, "seamanship", "master")
+            if not _gate(st, source, events, sid, mpid, "seamanship", value,
                          "Hull Maimed: a Seamanship test to fire"):
                 continue
-        firing[side] = {"pid": pid, "size": size, "breakdown": breakdown}
+        firing[sid] = {"pid": pid, "shots": [s for s in shots if s["size"]]}
     if not firing:
         st["step"] = "continue"
         return
     gm = Deck(GM_DECK)
     fate = source.draw(gm, 1, purpose="broadside card of fate")[0]
-    for side, f in firing.items():
-        f["cards"] = [str(c) for c in _draw(source, gm, f["pid"], f["size"],
-                                            f"broadside {_deck_label(st, side, f['pid'])}")]
+    for sid, f in firing.items():
+        # One draw a ship: a split's sub-pools come from the same deck, in target order.
+        cards = [str(c) for c in _draw(source, gm, f["pid"], sum(s["size"] for s in f["shots"]),
+                                       f"broadside {_deck_label(st, sid, f['pid'])}")]
+        for shot in f["shots"]:
+            shot["cards"], cards = cards[:shot["size"]], cards[shot["size"]:]
     rs["volley"] = {"fate": str(fate), "firing": firing}
-    pc = firing.get("pc")
-    if pc and pc["pid"] is not None and "JK" in pc["cards"]:
-        _await(st, "broadside.joker", "pc", actor=f"pc:{pc['pid']}", pc=pc["pid"])
-        return
+    _next_joker(st, events)
+
+
+def _shots(st, sid, aim):
+    """Ship ``sid``'s sub-pools for ``aim`` (target -> cards of the total, ``None`` for all
+    of it): each the share less the range to its target, floored at 0 (BtQ L2499-2500,
+    L2504-2505; N24), with its breakdown (``split``: the cards sent elsewhere)."""
+    ship = _ship(st, sid)
+    total, breakdown = _broadside_total(st, sid)
+    shots = []
+    for target, share in aim.items():
+        if not _afloat(_ship(st, target)):
+            continue
+        distance = _pair(st, sid, target)["distance"]
+        parts = dict(breakdown)
+        if share is not None:
+            parts["split"] = share - total
+        rng = _range_penalty(ship["rating"], distance)
+        if rng:
+            parts["range"] = -rng
+        shots.append({"target": target, "size": max(0, sum(parts.values())),
+                      "breakdown": parts})
+    return shots
+
+
+def _next_joker(st, events):
+    """Ask the PC gunner who turned a Joker which card it is (its suit picks the area hit),
+    one at a time; with none left, resolve the volley."""
+    for sid, f in st["rs"]["volley"]["firing"].items():
+        if f["pid"] is None:
+            continue
+        for i, shot in enumerate(f["shots"]):
+            if "JK" in shot["cards"]:
+                _await(st, "broadside.joker", sid, actor=f"pc:{f['pid']}", pc=f["pid"], shot=i)
+                return
     _resolve_volley(st, events)
 
 
 def _answer_joker(st, aw, choice, source, events):
-    volley = st["rs"]["volley"]
-    cards = volley["firing"]["pc"]["cards"]
+    shot = st["rs"]["volley"]["firing"][aw["ship"]]["shots"][aw["shot"]]
+    cards = shot["cards"]
     cards[cards.index("JK")] = f"JK={choice}"
-    _resolve_volley(st, events)
+    _next_joker(st, events)
+
+
+def _answer_target(st, aw, choice, source, events):
+    rs = st["rs"]
+    sid = aw["ship"]
+    aim = {}
+    for part in choice.split(","):
+        target, _, share = part.partition("=")
+        aim[target] = int(share) if share else None
+    rs["aims"] = {**rs["aims"], sid: aim}
+    rs["fire_queue"] = rs["fire_queue"][1:]
+    if events is not None and len(aim) > 1:
+        ship = _ship(st, sid)
+        events.append(Event("broadside.split", f"{_the(ship['name'])} splits her fire: " +
+                            ", ".join(f"{_cards(n)} at {_the(_ship(st, t)['name'], False)}"
+                                      for t, n in aim.items()) + ".",
+                            {"ship": sid, "split": aim},
+                            visible_to=None if _public(st, sid) else frozenset()))
 
 
 def _resolve_volley(st, events):
@@ -1232,39 +1859,43 @@ def _resolve_volley(st, events):
     volley = rs.pop("volley")
     fate = parse_card(volley["fate"])
     extra = st["settings"]["double_shot_extra"]
-    landed = {}
-    for side, f in volley["firing"].items():
-        ship = _ship(st, side)
-        cards = [parse_card(c) for c in f["cards"]]
-        raw = broadside_hits(cards, fate)
-        landed[side] = (raw, adjust_hits(raw, ship["ammo"], extra))
-        if events is not None:
-            data = {"ship": ship["id"], "card_of_fate": str(fate), "size": f["size"],
-                    "cards": _shown(cards, fate), "hits": [list(h) for h in raw]}
-            gm_data = {}
-            hidden = data if side == "pc" else gm_data
-            hidden.update(breakdown=f["breakdown"], ammo=ship["ammo"])
-            events.append(Event("broadside.fire", f"{_the(ship['name'])} fires "
-                                f"{_cards(f['size'])} against {card_label(fate)}: "
-                                f"{_hits_text(raw)}.",
-                                data, gm_data))
+    many = len(st["pairs"]) > 1
+    landed = []
+    for sid, f in volley["firing"].items():
+        ship = _ship(st, sid)
+        for shot in f["shots"]:
+            cards = [parse_card(c) for c in shot["cards"]]
+            raw = broadside_hits(cards, fate)
+            target = shot["target"]
+            landed.append((sid, target, raw, adjust_hits(raw, ship["ammo"], extra)))
+            if events is not None:
+                data = {"ship": sid, "target": target, "card_of_fate": str(fate),
+                        "size": shot["size"], "cards": _shown(cards, fate),
+                        "hits": [list(h) for h in raw]}
+                gm_data = {}
+                hidden = data if _public(st, sid) else gm_data
+                hidden.update(breakdown=shot["breakdown"], ammo=ship["ammo"])
+                at = f" at {_the(_ship(st, target)['name'], False)}" if many else ""
+                events.append(Event("broadside.fire", f"{_the(ship['name'])} fires "
+                                    f"{_cards(shot['size'])}{at} against {card_label(fate)}: "
+                                    f"{_hits_text(raw)}.", data, gm_data))
         ship["fired"], ship["ammo_changed"] = True, False
-    for side, (raw, hits) in landed.items():
-        target_side = OTHER[side]
-        target = _ship(st, target_side)
-        tracks = _hit_ship(st, target_side, hits)
+    for sid, target_id, raw, hits in landed:
+        target = _ship(st, target_id)
+        tracks = _hit_ship(st, target_id, hits)
         if events is not None:
+            by = f" from {_the(_ship(st, sid)['name'], False)}" if many else ""
             events.append(Event("broadside.damage", f"{_the(target['name'])} takes "
-                                f"{_hits_text(hits)}.",
-                                {"ship": target["id"], "hits": [list(h) for h in hits],
+                                f"{_hits_text(hits)}{by}.",
+                                {"ship": target_id, "by": sid, "hits": [list(h) for h in hits],
                                  "tracks": tracks, "states": dict(target["states"])}))
-        if _ship(st, side)["ammo"] == "heated" and any(level >= 2 for _, level in raw):
+        if _ship(st, sid)["ammo"] == "heated" and any(level >= 2 for _, level in raw):
             target["fire"] += 1
             if events is not None:
                 events.append(Event("fire.start",
                                     f"Heated shot sets {_the(target['name'], False)} on "
                                     f"fire ({_cards(target['fire'])}).",
-                                    {"ship": target["id"], "fire": target["fire"]}))
+                                    {"ship": target_id, "fire": target["fire"]}))
     st["step"] = "continue"
     _check_out(st, events)
 
@@ -1277,10 +1908,10 @@ def _hits_text(hits):
 
 
 def _answer_ammo(st, aw, choice, source, events):
-    side = aw["side"]
+    sid = aw["ship"]
     rs = st["rs"]
-    rs["ammo_queue"] = rs["ammo_queue"][1:]
-    ship = _ship(st, side)
+    rs["loaded"] = rs["loaded"] + [sid]
+    ship = _ship(st, sid)
     if choice == ship["ammo"]:
         return
     changed = ship["fired"]
@@ -1290,52 +1921,42 @@ def _answer_ammo(st, aw, choice, source, events):
         events.append(Event("broadside.ammo", f"{_the(ship['name'])} "
                             f"{'changes to' if changed else 'loads'} {AMMUNITION[choice]}"
                             f"{f' (-{_CHANGE_PENALTY} on this Broadside!)' if changed else ''}.",
-                            {"ship": ship["id"], "ammo": choice, "changed": changed},
-                            visible_to=None if side == "pc" else frozenset()))
+                            {"ship": sid, "ammo": choice, "changed": changed},
+                            visible_to=None if _public(st, sid) else frozenset()))
 
 
 def _continue_step(st, source, events):
+    """Step Seven: each captain continues, disengages or strikes (BtQ L2481-2496). The
+    battle ends when every captain disengages; a ship that strikes leaves it."""
     rs = st["rs"]
     orders = rs.setdefault("orders", {})
-    for side in SIDES:
-        if side not in orders:
-            _await(st, "continue.orders", side)
+    ids = _afloat_ids(st)
+    for sid in ids:
+        if sid not in orders:
+            _await(st, "continue.orders", sid)
             return
-    names = {s: _ship(st, s)["name"] for s in SIDES}
     if events is not None:
         events.append(Event("continue.orders", "Continuing the Engagement: " + "; ".join(
-            f"{_the(names[s], False)} {_ORDERS[orders[s]]}" for s in SIDES) + ".",
-            {"orders": {st["sides"][s]: orders[s] for s in SIDES}}))
-    strikers = [s for s in SIDES if orders[s] == "strike"]
+            f"{_the(_ship(st, s)['name'], False)} {_ORDERS[orders[s]]}" for s in ids) + ".",
+            {"orders": {s: orders[s] for s in ids}}))
+    strikers = {s: "struck" for s in ids if orders[s] == "strike"}
     if strikers:
-        _strike(st, events, strikers)
-        return
-    if orders["pc"] == orders["enemy"] == "disengage":
+        _settle(st, events, strikers)
+        if st["result"] is not None:
+            return
+    if all(orders[s] == "disengage" for s in _afloat_ids(st)):
         _finish(st, events, "disengaged", None, "Both captains disengage: the ships "
-                "separate and sail away from each other.")
+                "separate and sail away from each other." if len(ids) == 2 else
+                "Every captain disengages: the ships separate and sail away from each other.")
         return
     st["step"], st["rs"] = "repair", {"locked_next": rs.get("locked_next", [])}
 
 
 _ORDERS = {"continue": "continues", "disengage": "disengages", "strike": "strikes"}
 
-
-def _strike(st, events, strikers):
-    """The ``strikers`` sides strike their colours: the battle ends, lost by them (BtQ
-    L2494-2496)."""
-    for side in strikers:
-        _ship(st, side)["struck"] = True
-    if len(strikers) == 2:
-        _finish(st, events, "struck", None, "Both captains strike their colours.", strikers)
-    else:
-        side = strikers[0]
-        names = {s: _ship(st, s)["name"] for s in SIDES}
-        _finish(st, events, "struck", OTHER[side], f"{_the(names[side])} strikes her colours "
-                f"and surrenders to {_the(names[OTHER[side]], False)}.", strikers)
-
-
 _STRIKE = ("strike", "Strike the colours and surrender")
-_STRIKE_ANYTIME = frozenset({"repair.action", "positioning.move", "broadside.ammo"})
+_STRIKE_ANYTIME = frozenset({"repair.action", "positioning.move", "broadside.ammo",
+                             "broadside.target"})
 """Decision kinds that also offer the option ``"strike"`` when the ship's captain makes them
 ("At any point during the battle", BtQ L2494); ``continue.orders`` always offers it."""
 
@@ -1343,28 +1964,30 @@ _STRIKE_ANYTIME = frozenset({"repair.action", "positioning.move", "broadside.amm
 def _answer(st, aw, choice, source, events):
     """Apply the answer ``choice`` to the awaited decision ``aw``."""
     if choice == "strike" and aw["kind"] in _STRIKE_ANYTIME:
-        _strike(st, events, [aw["side"]])
+        _settle(st, events, {aw["ship"]: "struck"})
         return
     _ANSWERS[aw["kind"]](st, aw, choice, source, events)
 
 
 def _answer_orders(st, aw, choice, source, events):
-    st["rs"]["orders"] = {**st["rs"]["orders"], aw["side"]: choice}
+    st["rs"]["orders"] = {**st["rs"]["orders"], aw["ship"]: choice}
 
 
 def _answer_start(st, aw, choice, source, events):
-    side = aw["side"]
-    _set_start(st, events, int(choice), _the(_ship(st, side)["name"], False) if side else "the GM")
+    sid = aw["ship"]
+    _set_start(st, events, int(choice), _the(_ship(st, sid)["name"], False) if sid else "the GM")
 
 
 def _answer_hardship(st, aw, choice, source, events):
     if choice == "spend":
-        cmd = st["pcs"][st["commander"]]
-        _ship(st, "pc")["hardship"] = True
+        sid = aw["ship"]
+        cmd = st["commanders"][sid]
+        _ship(st, sid)["hardship"] = True
         if events is not None:
-            events.append(Event("discipline.hardship", f"{cmd['name']} spends a point of "
-                                "Discipline to overcome great hardship: the ship ignores her "
-                                "Ship Morale this battle.", {"commander": st["commander"]}))
+            events.append(Event("discipline.hardship", f"{st['pcs'][cmd]['name']} spends a "
+                                "point of Discipline to overcome great hardship: the ship "
+                                "ignores her Ship Morale this battle.",
+                                {"commander": cmd, "ship": sid}))
 
 
 def _answer_cards(st, aw, choice, source, events):
@@ -1391,10 +2014,12 @@ _ANSWERS = {
     "discipline.great_hardship": _answer_hardship,
     "discipline.cards": _answer_cards,
     "repair.action": _answer_repair,
+    "repair.box": _answer_repair_box,
     "positioning.move": _answer_move,
     "fight.action": _answer_fight_action,
     "fight.opposition": _answer_fight_opposition,
     "broadside.ammo": _answer_ammo,
+    "broadside.target": _answer_target,
     "broadside.joker": _answer_joker,
     "continue.orders": _answer_orders,
 }
@@ -1414,14 +2039,35 @@ def _options(st, aw):
     """``(prompt, [(key, label)])`` of the awaited decision, with ``"strike"`` where its
     captain may strike (:data:`_STRIKE_ANYTIME`)."""
     prompt, options = _choices(st, aw)
-    if aw["kind"] in _STRIKE_ANYTIME and aw["actor"] == _captain(st, aw["side"]):
+    if aw["kind"] in _STRIKE_ANYTIME and aw["actor"] == _captain(st, aw["ship"]):
         options = [*options, _STRIKE]
     return prompt, options
 
 
+def _split_options(st, sid):
+    """``broadside.target`` keys and labels: concentrate on each target in range, or split
+    the total between two of them (BtQ L2498-2500)."""
+    targets = [t for t, _ in _targets(st, sid)]
+    total = max(0, _broadside_total(st, sid)[0])
+    options = []
+    for t in targets:
+        size = _shots(st, sid, {t: None})[0]["size"]
+        options.append((t, f"Concentrate on {_the(_ship(st, t)['name'], False)} "
+                           f"(Distance {_pair(st, sid, t)['distance']}, {_cards(size)})"))
+    for i, t1 in enumerate(targets):
+        for t2 in targets[i + 1:]:
+            for n in range(1, total):
+                a, b = _shots(st, sid, {t1: n, t2: total - n})
+                options.append((f"{t1}={n},{t2}={total - n}",
+                                f"Split: {n} at {_the(_ship(st, t1)['name'], False)} "
+                                f"({_cards(a['size'])}), {total - n} at "
+                                f"{_the(_ship(st, t2)['name'], False)} ({_cards(b['size'])})"))
+    return options
+
+
 def _choices(st, aw):
-    kind, side = aw["kind"], aw.get("side")
-    ship = _ship(st, side) if side else None
+    kind, sid = aw["kind"], aw.get("ship")
+    ship = _ship(st, sid) if sid else None
     if kind == "start.distance":
         return ("Establishing Distance: at what distance does the battle start?",
                 [(str(d), f"Distance {d} ({DISTANCES[d]})") for d in (3, 4, 5)])
@@ -1435,19 +2081,33 @@ def _choices(st, aw):
                 [(str(n), _cards(n)) for n in range(top + 1)])
     if kind == "repair.action":
         options = []
-        for key in _repair_options(st, side):
+        for key in _repair_options(st, sid):
             if key == "none":
                 options.append((key, "No repair this round"))
                 continue
             area, _, who = key.partition(":")
             pid = None if who == "crew" else who[3:]
-            size, breakdown = repair_pool(st, side, area, pid or "crew")
+            size, breakdown = repair_pool(st, sid, area, pid or "crew")
             what = "Fight the fire" if area == "fire" else f"Repair the {_AREA_NAMES[area]}"
-            options.append((key, f"{what}: {_who(st, side, pid)} "
-                                 f"({SKILLS[next(iter(breakdown))]}, {_cards(size)})"))
+            skill = SKILLS[next(iter(breakdown))]
+            how = f"{skill}, unskilled" if "unskilled" in breakdown else skill
+            options.append((key, f"{what}: {_who(st, sid, pid)} ({how}, {_cards(size)})"))
         return f"Repair: what does {_the(ship['name'], False)} repair, and who?", options
+    if kind == "repair.box":
+        track = DamageTrack.parse(ship["tracks"][aw["area"]])
+        options = []
+        for level in track.repair_levels(aw["best"]):
+            after = track.repair(aw["best"], level)[0]
+            options.append((str(level), f"A {_LEVEL_NAMES[level]} box: the "
+                                        f"{_AREA_NAMES[aw['area']]} becomes {after} "
+                                        f"({_STATE_NAMES[after.state]})"))
+        return (f"Repair: a {_GRADE[aw['best']]} success. Which box of "
+                f"{_the(ship['name'], False)}'s {_AREA_NAMES[aw['area']]} is repaired?",
+                options)
     if kind == "positioning.move":
-        d = st["distance"]
+        pair = st["pairs"][aw["pair"]]
+        d = pair["distance"]
+        foe = _ship(st, _other(pair, sid))
         options = []
         for key in _move_options(d, aw["reach"]):
             t = BEYOND if key == "escape" else int(key)
@@ -1455,22 +2115,29 @@ def _choices(st, aw):
                     f"Hold at Distance {t}" if t == d else
                     f"{'Close' if t < d else 'Open'} to Distance {t}")
             options.append((key, f"{verb} ({DISTANCES[t]})"))
-        return (f"Positioning: {_the(ship['name'], False)} won (up to {aw['reach']}). "
+        against = f" against {_the(foe['name'], False)}" if len(st["pairs"]) > 1 else ""
+        return (f"Positioning: {_the(ship['name'], False)} won{against} (up to {aw['reach']}). "
                 "Where does the distance go?", options)
     if kind == "fight.action":
         pc = st["pcs"][aw["pc"]]
-        cards = _cards_of(st, aw["pc"])
+        # With no skill for what he means to do, a PC still turns one card (BtQ L1266-1269).
+        pid = aw["pc"]
+        sizes = {k: _skill_pool(k, v, _cards_of(st, pid), _traits_of(st, pid, k))[0]
+                 for k, v in pc["skills"].items() if v > 0}
         options = [("none", "Take no part")] + [
-            (k, f"{SKILLS[k]} ({_cards(v + cards)})") for k, v in pc["skills"].items() if v > 0]
+            (k, f"{SKILLS[k]} ({_cards(n)})") for k, n in sizes.items()]
+        options += [(k, f"{SKILLS[k]} (unskilled, 1 card)")
+                    for k, v in pc["skills"].items() if v <= 0]
         return f"How Will You Fight?: what does {pc['name']} do?", options
     if kind == "fight.opposition":
         pc = st["pcs"][aw["pc"]]
-        enemy = _ship(st, "enemy")
         options = [(f"static:{n}", f"Static: {label} ({_cards(n)})")
                    for n, label in DIFFICULTIES.items()]
-        options += [(f"contested:{k}",
-                     f"Contested: {_the(enemy['name'], False)}'s {SKILLS[k]} ({v})")
-                    for k, v in enemy["crew"].items() if v > 0]
+        for i, foe in enumerate(_opponents(st, pc["ship"])):
+            enemy = _ship(st, foe)
+            options += [(f"contested:{k}" + (f":{foe}" if i else ""),
+                         f"Contested: {_the(enemy['name'], False)}'s {SKILLS[k]} ({v})")
+                        for k, v in enemy["crew"].items() if v > 0]
         return (f"How Will You Fight?: {pc['name']} tests {SKILLS[aw['skill']]}. "
                 "What opposes him?", options)
     if kind == "broadside.ammo":
@@ -1483,6 +2150,10 @@ def _choices(st, aw):
             options.append((key, f"{label}{note}{f' -{cost}' if cost else ''}"))
         verb = "Changing shot" if changing else "Cannon ammunition"
         return f"{verb}: what does {_the(ship['name'], False)} fire?", options
+    if kind == "broadside.target":
+        return (f"Broadside!: {_the(ship['name'], False)} has "
+                f"{_cards(max(0, _broadside_total(st, sid)[0]))} before the range. Where does "
+                "she fire?", _split_options(st, sid))
     if kind == "broadside.joker":
         return ("Your Joker in the Broadside!: which card is it? Its suit picks the area hit.",
                 [(str(c), card_label(c)) for c in _ALL_CARDS])
@@ -1492,6 +2163,8 @@ def _choices(st, aw):
     raise AssertionError(kind)
 
 
+_LEVEL_NAMES = ("", "Injured", "Maimed", "Dead")
+_STATE_NAMES = ("Healthy", "Injured", "Maimed", "Dead")
 _ALL_CARDS = tuple(Card(r, s) for s in SUITS for r in range(2, 15))
 
 
@@ -1517,40 +2190,45 @@ def _free_boxes(ship):
     return tracks["hull"].count(".") + tracks["crew"].count(".")
 
 
-def _threat(st, side):
-    """How hard the ``side`` ship hits her enemy: her Broadside! pool at Distance 1 over
-    the enemy's free Hull and Crew boxes."""
-    ship = _ship(st, side)
+def _threat(st, sid, foe):
+    """How hard ship ``sid`` hits ``foe``: her Broadside! pool at Distance 1 over the foe's
+    free Hull and Crew boxes."""
+    ship = _ship(st, sid)
     pool = 0 if ship["states"]["guns"] == _DEAD else broadside_pool(
-        st, side, distance=1, situational=False)[0]
-    return pool / max(1, _free_boxes(_ship(st, OTHER[side])))
+        st, sid, distance=1, situational=False)[0]
+    return pool / max(1, _free_boxes(_ship(st, foe)))
 
 
-def _stronger(st, side):
-    return _threat(st, side) >= _threat(st, OTHER[side])
+def _stronger(st, sid, foe):
+    return _threat(st, sid, foe) >= _threat(st, foe, sid)
 
 
-def _preferred_distance(st, side):
+def _preferred_distance(st, sid, foe):
     """Distance 2 for a rated ship against an enemy who cannot reply at 2, if her long-range
     pool is worth it; else Distance 1."""
-    ship, foe = _ship(st, side), _ship(st, OTHER[side])
-    if ship["rating"] is not None and foe["rating"] is None and broadside_pool(
-            st, side, distance=2, situational=False)[0] >= 3:
+    ship, other = _ship(st, sid), _ship(st, foe)
+    if ship["rating"] is not None and other["rating"] is None and broadside_pool(
+            st, sid, distance=2, situational=False)[0] >= 3:
         return 2
     return 1
 
 
-def _should_strike(st, side, threat):
-    """``threat``: :func:`_threat` of the ``side`` ship (0: her guns are out)."""
-    ship, foe = _ship(st, side), _ship(st, OTHER[side])
-    d = st["distance"]
-    if not _in_range(foe, d) or foe["states"]["guns"] == _DEAD:
-        return False
+def _should_strike(st, sid):
+    """Strike against a foe in range whose guns work when ship ``sid``'s guns are out and her
+    Hull is Maimed, or her Crew is Maimed and the foe barely hurt, or both guns out and Crew
+    Maimed."""
+    ship = _ship(st, sid)
     s = ship["states"]
-    guns_out = threat == 0
-    barely_hurt = max(foe["states"].values()) <= _INJURED
-    return ((guns_out and s["hull"] >= _MAIMED) or (s["crew"] >= _MAIMED and barely_hurt)
-            or (guns_out and s["crew"] >= _MAIMED))
+    guns_out = _threat(st, sid, _first_foe(st, sid)) == 0
+    for foe, d in _foes(st, sid):
+        other = _ship(st, foe)
+        if not _in_range(other, d) or other["states"]["guns"] == _DEAD:
+            continue
+        barely_hurt = max(other["states"].values()) <= _INJURED
+        if ((guns_out and s["hull"] >= _MAIMED) or (s["crew"] >= _MAIMED and barely_hurt)
+                or (guns_out and s["crew"] >= _MAIMED)):
+            return True
+    return False
 
 
 def _policy_repair(st, aw):
@@ -1558,10 +2236,10 @@ def _policy_repair(st, aw):
     when it has a skill for it (no PC loses his How Will You Fight? action, D19); else the
     PC with the best pool who is not the commander, the helmsman or the gunner; else the
     helmsman or gunner; the commander only as the last resort (as the book's example sends
-    Midshipman Smith, BtQ L2577-2578)."""
-    side = aw["side"]
-    ship = _ship(st, side)
-    keys = _repair_options(st, side)
+    Midshipman Smith, BtQ L2577-2578); an unskilled tester last of all."""
+    sid = aw["ship"]
+    ship = _ship(st, sid)
+    keys = _repair_options(st, sid)
     if len(keys) == 1:
         return "none"
     if any(k.startswith("fire:") for k in keys):
@@ -1573,34 +2251,51 @@ def _policy_repair(st, aw):
             return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
         area = max((a for a in AREAS if any(k.startswith(a + ":") for k in keys)), key=score)
     candidates = [k for k in keys if k.startswith(area + ":")]
-    if f"{area}:crew" in candidates:
+    if f"{area}:crew" in candidates and "unskilled" not in repair_pool(st, sid, area,
+                                                                        "crew")[1]:
         return f"{area}:crew"
-    busy = {_officer(st, side, "seamanship", "master")[0],
-            _officer(st, side, "gunnery", "gunner")[0]}
+    busy = {_officer(st, sid, "seamanship", "master")[0],
+            _officer(st, sid, "gunnery", "gunner")[0]}
 
     def cost(key):
-        """Lower is cheaper: a PC with no post, the helmsman or gunner, the commander; then
-        the bigger pool."""
-        pid = key.partition(":")[2][3:]
-        rank = 2 if pid == st["commander"] else 1 if pid in busy else 0
-        return rank, -repair_pool(st, side, area, pid)[0]
+        """Lower is cheaper: a skilled tester before an unskilled one; a PC with no post,
+        the helmsman or gunner, the commander; then the bigger pool."""
+        who = key.partition(":")[2]
+        pid = "crew" if who == "crew" else who[3:]
+        size, breakdown = repair_pool(st, sid, area, pid)
+        rank = (3 if pid == "crew" else 2 if pid == st["commanders"].get(sid)
+                else 1 if pid in busy else 0)
+        return "unskilled" in breakdown, rank, -size
     return min(candidates, key=cost)
 
 
 def _policy_move(st, aw):
-    side = aw["side"]
-    keys = _move_options(st["distance"], aw["reach"])
-    if not _stronger(st, side):
+    sid = aw["ship"]
+    pair = st["pairs"][aw["pair"]]
+    foe = _other(pair, sid)
+    keys = _move_options(pair["distance"], aw["reach"])
+    if not _stronger(st, sid, foe):
         return keys[-1]
-    target = _preferred_distance(st, side)
+    target = _preferred_distance(st, sid, foe)
     return min((k for k in keys if k not in ("0", "escape")),
                key=lambda k: abs(int(k) - target))
 
 
 def _policy_fight_action(st, aw):
-    skills = st["pcs"][aw["pc"]]["skills"]
+    pid = aw["pc"]
+    skills = st["pcs"][pid]["skills"]
     skill = max(skills, key=skills.get)
-    return skill if skills[skill] + _cards_of(st, aw["pc"]) >= 3 else "none"
+    size = _skill_pool(skill, skills[skill], _cards_of(st, pid), _traits_of(st, pid, skill))[0]
+    return skill if size >= 3 else "none"
+
+
+def _policy_target(st, aw):
+    """Concentrate on the target she hits hardest (the bigger pool, then the fewer free Hull
+    and Crew boxes), as the London does (BtQ L2504-2505)."""
+    sid = aw["ship"]
+    return max((t for t, _ in _targets(st, sid)),
+               key=lambda t: (_shots(st, sid, {t: None})[0]["size"],
+                              -_free_boxes(_ship(st, t))))
 
 
 def _policy_joker(st, aw):
@@ -1608,9 +2303,10 @@ def _policy_joker(st, aw):
     its rank in another suit (a Critical elsewhere)."""
     volley = st["rs"]["volley"]
     fate = parse_card(volley["fate"])
-    cards = [parse_card(c) for c in volley["firing"]["pc"]["cards"]]
-    target = _ship(st, "enemy")
-    ammo = _ship(st, "pc")["ammo"]
+    shot = volley["firing"][aw["ship"]]["shots"][aw["shot"]]
+    cards = [parse_card(c) for c in shot["cards"]]
+    target = _ship(st, shot["target"])
+    ammo = _ship(st, aw["ship"])["ammo"]
     extra = st["settings"]["double_shot_extra"]
     best, best_score = str(fate), None
     for suit in (fate.suit, *(s for s in SUITS if s != fate.suit)):
@@ -1631,20 +2327,21 @@ _HARM = (0, 1, 3, 8)  # how much worse each damage state is for the ship that ha
 
 
 def _policy_orders(st, aw):
-    side = aw["side"]
-    threat = _threat(st, side)
-    if _should_strike(st, side, threat):
+    sid = aw["ship"]
+    if _should_strike(st, sid):
         return "strike"
-    return "continue" if threat >= _threat(st, OTHER[side]) else "disengage"
+    foe = _first_foe(st, sid)
+    return "continue" if _threat(st, sid, foe) >= _threat(st, foe, sid) else "disengage"
 
 
 def _policy_cards(st, aw):
     """Fill the gunner first, then the helmsman, then the others (by seniority)."""
     rs = st["rs"]
+    sid = aw["ship"]
     left = rs["left"]
     plan = {}
-    gunner, _ = _officer(st, "pc", "gunnery", "gunner")
-    helm, _ = _officer(st, "pc", "seamanship", "master")
+    gunner, _ = _officer(st, sid, "gunnery", "gunner")
+    helm, _ = _officer(st, sid, "seamanship", "master")
     first = [p for p in (gunner, helm) if p in rs["queue"]]
     for pid in dict.fromkeys(first + rs["queue"]):
         give = min(left, st["pcs"][pid]["discipline"])
@@ -1653,17 +2350,26 @@ def _policy_cards(st, aw):
     return str(plan.get(aw["pc"], 0))
 
 
+def _policy_start(st, aw):
+    sid = aw["ship"]
+    if sid is None:
+        return "4"
+    return "3" if _stronger(st, sid, _first_foe(st, sid)) else "5"
+
+
 _POLICIES = {
-    "start.distance": lambda st, aw: "4" if aw["side"] is None else (
-        "3" if _stronger(st, aw["side"]) else "5"),
-    "discipline.great_hardship": lambda st, aw: "spend" if _ship(st, "pc")["morale"] == _MAIMED
-    else "keep",
+    "start.distance": _policy_start,
+    "discipline.great_hardship": lambda st, aw: "spend" if _ship(st, aw["ship"])["morale"]
+    == _MAIMED else "keep",
     "discipline.cards": _policy_cards,
     "repair.action": _policy_repair,
+    "repair.box": lambda st, aw: str(DamageTrack.parse(
+        _ship(st, aw["ship"])["tracks"][aw["area"]]).best_repair_level(aw["best"])),
     "positioning.move": _policy_move,
     "fight.action": _policy_fight_action,
     "fight.opposition": lambda st, aw: "static:3",
-    "broadside.ammo": lambda st, aw: _ship(st, aw["side"])["ammo"] or "roundshot",
+    "broadside.ammo": lambda st, aw: _ship(st, aw["ship"])["ammo"] or "roundshot",
+    "broadside.target": _policy_target,
     "broadside.joker": _policy_joker,
     "continue.orders": _policy_orders,
 }
@@ -1688,9 +2394,9 @@ def _thaw(state):
     change in place.
 
     The steps change in place only the state's top level, a ship's own keys and the round's
-    scratch ``rs``; every other value (a ship's tracks, states and crew, the PCs, the
-    settings, the gage, the discipline cards, the awaited decision, the result) is replaced
-    by a new one when it changes, never altered. So only those three are copied.
+    scratch ``rs``; every other value (a ship's tracks, states and crew, the pairs, the PCs,
+    the settings, the discipline cards, the awaited decision, the result) is replaced by a
+    new one when it changes, never altered. So only those three are copied.
     """
     st = dict(state)
     st["ships"] = {sid: dict(ship) for sid, ship in state["ships"].items()}
@@ -1702,6 +2408,10 @@ def _thaw(state):
 
 ENGINE_NAME = "btq_naval"
 
+_OPEN_KEYS = ("id", "name", "side", "type", "tracks", "states", "fire", "struck", "present",
+              "out")
+"""What a player sees of an enemy ship."""
+
 
 class NavalEngine:
     """The ``btq_naval`` encounter engine (:class:`rules.engine.Engine`).
@@ -1709,14 +2419,22 @@ class NavalEngine:
     Setup (see :func:`validate_setup`)::
 
         {"weather": "becalmed" | "steady_breeze" | "good_wind" | "high_seas" | "storm",
+         "general_weather": {"wind": GENERAL_WIND key, "precipitation": ...} (D15),
          "start_distance": None | 3 | 4 | 5,
          "settings": {...},                       # rules.btq.settings overrides
          "ships": [{"id", "name", "side": "pc" | "enemy", "type", "traits": [...],
                     "overrides": {...}, "tracks": {area: "x.|..|.."}, "morale": 0-3,
                     "crew": {skill: value}, "discipline": n (NPC captain), "fire": n,
-                    "ammo": load}, ...],
-         "pcs": [{"id", "name", "ship", "seniority", "discipline", "skills": {...},
-                  "station"}, ...]}
+                    "ammo": load,
+                    "distance": 3-5 (an enemy's own start; 1-5 for a ship that joins),
+                    "joins_round": n (she enters the battle at the start of round n)}, ...],
+         "pcs": [{"id", "name", "ship" (a 'pc' ship; default the first), "seniority",
+                  "discipline", "skills": {...}, "station",
+                  "trait_cards": {skill: 1-5} (what his traits add to those tests),
+                  "profession": "Carpenter" (his Profession skill's)}, ...]}
+
+    Any number of ships on each side: the players' ships (``"pc"``, with or without PCs
+    aboard: an allied NPC ship has none) and the enemy's.
     """
 
     name = ENGINE_NAME
@@ -1727,16 +2445,19 @@ class NavalEngine:
 
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
         st = _copy(_kept_start(setup))  # a full copy: a caller's slip must not spoil it
-        pc, enemy = _ship(st, "pc"), _ship(st, "enemy")
-        events = [Event("battle.start", f"{_the(pc['name'])} ({pc['type']}) meets "
-                        f"{_the(enemy['name'], False)} ({enemy['type']}). Weather: "
+        present = {side: [_ship(st, s) for s in _afloat_ids(st, side)] for side in SIDES}
+        named = {side: " and ".join(f"{_the(s['name'], not i and side == 'pc')} ({s['type']})"
+                                    for i, s in enumerate(ships))
+                 for side, ships in present.items()}
+        verb = "meets" if len(present["pc"]) == 1 else "meet"
+        events = [Event("battle.start", f"{named['pc']} {verb} {named['enemy']}. Weather: "
                         f"{WEATHER[st['weather']][0]}.",
                         {"weather": st["weather"],
                          "ships": {s["id"]: {"name": s["name"], "type": s["type"],
                                              "side": s["side"], "tracks": s["tracks"]}
-                                   for s in (pc, enemy)},
+                                   for s in (*present["pc"], *present["enemy"])},
                          "pcs": {p: st["pcs"][p]["name"] for p in st["pc_order"]},
-                         "commander": st["commander"]})]
+                         "commanders": dict(st["commanders"])})]
         _run(st, source, events)
         return st, events
 
@@ -1800,26 +2521,28 @@ class NavalEngine:
         result = state["result"]
         if result is None:
             return None
-        ships = {sid: {"tracks": dict(s["tracks"]), "morale": s["morale"]}
+        ships = {sid: {"tracks": dict(s["tracks"]), "morale": s["morale"], "out": s["out"]}
                  for sid, s in state["ships"].items()}
         data = {k: v for k, v in result.items() if k not in ("result", "winner", "summary")}
         return Outcome(result["winner"], result["result"], result["summary"],
                        {"ships": ships, "rounds": state["round"], **data})
 
     def view(self, state: State, participant: str) -> dict:
-        """The GM sees the whole state. Anyone else sees the weather, round, step, distance,
-        both ships' names, types and damage, the PC ship in full but for nothing, the PCs'
-        names and stations, and their own PCs in full; never the enemy's crew, traits,
-        figures, morale or shot."""
+        """The GM sees the whole state. Anyone else sees the weather, round, step, every
+        pair's distance and Weather Gage, every ship's name, side, type and damage, the
+        players' ships in full, the PCs' names and stations, and their own PCs in full; never
+        an enemy's crew, traits, figures, morale or shot, nor a ship that has not yet joined
+        the battle."""
         if participant == GM:
             return _copy(state)
-        enemy_id = state["sides"]["enemy"]
         own = participant[3:] if participant.startswith("pc:") else None
+        # A ship that has not joined yet is the GM's secret (a reinforcement on its way).
+        seen = [s for s in state["order"] if state["ships"][s]["present"]]
         ships = {}
-        for sid, ship in state["ships"].items():
-            if sid == enemy_id:
-                ships[sid] = {k: _copy(ship[k]) for k in ("id", "name", "side", "type",
-                                                          "tracks", "states", "fire", "struck")}
+        for sid in seen:
+            ship = state["ships"][sid]
+            if ship["side"] == "enemy":
+                ships[sid] = {k: _copy(ship[k]) for k in _OPEN_KEYS}
             else:
                 ships[sid] = _copy(ship)
         pcs = {pid: (_copy(pc) if pid == own else
@@ -1828,25 +2551,28 @@ class NavalEngine:
         aw = state["await"]
         return {
             "engine": state["engine"], "weather": state["weather"], "round": state["round"],
-            "step": state["step"], "distance": state["distance"], "ships": ships,
-            "sides": dict(state["sides"]), "pcs": pcs, "pc_order": list(state["pc_order"]),
-            "commander": state["commander"],
+            "step": state["step"], "ships": ships, "order": seen, "pcs": pcs,
+            "pairs": {k: _copy(p) for k, p in state["pairs"].items()
+                      if p["a"] in ships and p["b"] in ships},
+            "sides": {side: [s for s in ids if s in ships]
+                      for side, ids in state["sides"].items()},
+            "pc_order": list(state["pc_order"]), "commanders": dict(state["commanders"]),
             "discipline_cards": dict(state["discipline_cards"]),
-            "gage": dict(state["gage"]),
             "waiting_for": None if aw is None else {"actor": aw["actor"], "kind": aw["kind"]},
             "result": _copy(state["result"]),
         }
 
     def scenarios(self) -> dict[str, Scenario]:
-        """The book's one-on-one battles, from ``rules/btq/scenarios/naval/*.json``:
+        """The book's battles, from ``rules/btq/scenarios/naval/*.json``:
         ``hermes_vs_corsair`` (BtQ L2533-2603, TV-N06..TV-N09, with the book's cards and
         decisions: it ends on TV-N09's tracks), ``london_vs_condor`` (BtQ L2401-2402,
         L2422-2436, L2460-2470; TV-N02..TV-N05, to the London's first Broadside!),
         ``london_vs_vulture`` (BtQ L2498-2506; TV-N10 one on one, to the Broadside! pools),
-        ``condor_boards_london`` (BtQ L2512-2515; TV-N11), ``london_on_fire`` (BtQ
-        L2660-2669; TV-N12) and ``london_fights_fire`` (BtQ L2670-2674; TV-N13, D22). Where
-        the book gives no cards for a step, the scenario's cards are made up to give the
-        book's result, and its ``source`` says so."""
+        ``london_condor_and_vulture`` (BtQ L2498-2506; TV-N10: two Positioning tests, the
+        split of a pool of 10), ``condor_boards_london`` (BtQ L2512-2515; TV-N11),
+        ``london_on_fire`` (BtQ L2660-2669; TV-N12) and ``london_fights_fire`` (BtQ
+        L2670-2674; TV-N13, D22). Where the book gives no cards for a step, the scenario's
+        cards are made up to give the book's result, and its ``source`` says so."""
         return load_scenarios("rules.btq", "scenarios/naval")
 
 

@@ -95,10 +95,11 @@ SETTINGS: dict[str, Setting] = {
              True: "applied as well"},
             False,
             "DECISIONS D15; BtQ L2365-2367",
+            used_by="ship-to-ship combat",
         ),
         Setting(
             "repair_lockout",
-            "A PC who repairs or fights a fire sits out How Will You Fight? in",
+            "A PC who repairs (not one who fights a fire) sits out How Will You Fight? in",
             {"same_round": "the same round", "next_round": "the next round"},
             "same_round",
             "DECISIONS D19; BtQ L2415, L2577, L2594",

@@ -18,8 +18,10 @@ lower segments hold (BtQ L2476; the Corsair's Guns ``.|x|.`` is Maimed, BtQ L256
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from importlib import resources
 
 from rules.btq.characters import DamageState
 from rules.btq.tests import grade
@@ -351,20 +353,47 @@ class DamageTrack:
             _HITS[key] = result
         return result
 
-    def repair(self, max_level: int) -> tuple[DamageTrack, DamageState | None]:
-        """Clear one crossed box at or below ``max_level`` (the repair test's success level),
-        the one of the highest such level, which removes the most penalty (BtQ L2411-2412;
-        ``rules/btq_naval.md`` N5). Returns the new track and the level of the box cleared,
-        or the same track and ``None`` if there was none to clear."""
-        for level in range(min(max_level, 3), 0, -1):
-            seg = self.segments[level - 1]
-            if any(seg):
-                cleared = list(seg)
-                cleared[len(seg) - 1 - cleared[::-1].index(True)] = False
-                segs = list(self.segments)
-                segs[level - 1] = tuple(cleared)
-                return DamageTrack(segs), DamageState(level)
-        return self, None
+    def repair_levels(self, max_level: int) -> tuple[int, ...]:
+        """The levels (1 Injured, 2 Maimed, 3 Dead) of the boxes a repair with a success of
+        ``max_level`` may clear: every level "equal to, or lower than the level of the
+        success" with a crossed box (BtQ L2410-2412), lowest first."""
+        return tuple(level for level in range(1, max(0, min(max_level, 3)) + 1)
+                     if any(self.segments[level - 1]))
+
+    def best_repair_level(self, max_level: int) -> int | None:
+        """The level of the box the repairer clears by default: the one that lifts the most
+        penalty, i.e. leaves the lowest damage state, and among those the highest level,
+        the box hardest to clear later (``rules/btq_naval.md`` §4.5 item 5, N5). ``None`` if
+        no box may be cleared. A Hull ``xx|x.|..`` repaired with a Critical clears an
+        Injured box (``x.|x.|..``, Healthy), not the Maimed one (``xx|..|..``, Injured)."""
+        levels = self.repair_levels(max_level)
+        if not levels:
+            return None
+        return min(levels, key=lambda level: (self._cleared(level).state, -level))
+
+    def _cleared(self, level: int) -> DamageTrack:
+        seg = list(self.segments[level - 1])
+        seg[len(seg) - 1 - seg[::-1].index(True)] = False
+        segs = list(self.segments)
+        segs[level - 1] = tuple(seg)
+        return DamageTrack(segs)
+
+    def repair(self, max_level: int, level: int | None = None
+               ) -> tuple[DamageTrack, DamageState | None]:
+        """Clear one crossed box at or below ``max_level`` (the repair test's success level):
+        one of ``level`` if given (the repairer's choice, one of :meth:`repair_levels`), else
+        the one :meth:`best_repair_level` picks (BtQ L2410-2412). Returns the new track and
+        the level of the box cleared, or the same track and ``None`` if there was none to
+        clear. Raises ``ValueError`` for a ``level`` the success does not allow or with no
+        crossed box."""
+        if level is None:
+            level = self.best_repair_level(max_level)
+            if level is None:
+                return self, None
+        elif level not in self.repair_levels(max_level):
+            raise ValueError(f"a success of level {max_level} cannot clear a box of level "
+                             f"{level} of the track {self}")
+        return self._cleared(level), DamageState(level)
 
     def repairable(self, max_level: int) -> bool:
         """Whether a success of ``max_level`` would clear a box."""
@@ -407,3 +436,66 @@ def broadside_hits(cards: Iterable[Card], fate: Card) -> list[tuple[str, int]]:
                 fate if card.is_joker else card)
             hits.append((SUIT_AREA[played.suit], int(level)))
     return hits
+
+
+@dataclass(frozen=True)
+class SampleShip:
+    """A sample ship of "Friends and Foes" and of the book's examples (BtQ L2313-2316,
+    L2533-2536, L2831-3142; ``rules/btq_naval.md`` §5.1), as ``rules/btq/samples/ships.json``
+    holds it: ``type`` the roster type her figures come from (``kind`` the book's own name
+    for a type the roster lacks, the Barbary Brigantine and Xebec), ``traits``,
+    ``overrides`` (only where the book's figures are not the roster's), the compact NPC
+    ``crew`` block, ``printed`` the figures the book prints (an area's boxes per segment, one
+    number or three), ``book_errors`` field -> why the fixture does not follow the print
+    (the digest's recommendations, N26), ``source`` the book lines."""
+
+    name: str
+    guns: int | None
+    nation: str
+    type: str
+    captain: str
+    traits: tuple[str, ...]
+    crew: dict[str, int]
+    printed: dict
+    book_errors: dict[str, str]
+    source: str
+    overrides: dict = field(default_factory=dict)
+    kind: str = ""
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.name} ({self.guns})" if self.guns else self.name
+
+    def stats(self) -> ShipStats:
+        """Her figures: the roster's, her traits', her overrides."""
+        return ship_stats(self.type, self.traits, self.overrides)
+
+    def differences(self) -> dict[str, tuple]:
+        """Where the printed figures differ from :meth:`stats`: field -> ``(printed,
+        computed)``; ``"traits"`` -> ``(traits, the rating's limit)`` for more traits than
+        the rating allows (BtQ L2338-2339). TV-N14: these are the book's errors."""
+        stats = self.stats()
+        found = {}
+        for area in AREAS:
+            printed = self.printed[area]
+            printed = tuple(printed) if isinstance(printed, list) else (printed,) * 3
+            if printed != stats.boxes[area]:
+                found[area] = (printed, stats.boxes[area])
+        for key in ("broadside", "speed", "handling"):
+            if self.printed[key] != getattr(stats, key):
+                found[key] = (self.printed[key], getattr(stats, key))
+        limit = trait_limit(stats.rating)
+        if len(self.traits) > limit:
+            found["traits"] = (len(self.traits), limit)
+        return found
+
+
+def sample_ships() -> dict[str, SampleShip]:
+    """The sample ships, name -> :class:`SampleShip`, in the book's order (a fresh copy on
+    every call), read from this package's ``samples/ships.json``."""
+    text = resources.files("rules.btq").joinpath("samples", "ships.json").read_text("utf-8")
+    ships = {}
+    for entry in json.loads(text):
+        entry["traits"] = tuple(entry["traits"])
+        ships[entry["name"]] = SampleShip(**entry)
+    return ships

@@ -25,7 +25,8 @@ def tracks(encounter, ship):
 def test_round_1_through_the_services(book_battle, play, hermes, corsair):
     encounter = play(book_battle, ROUND_1)
     # TV-N06: Awareness 4C beats 3C, the Hermes chose Distance 3; TV-N07: closed to 1.
-    assert encounter.state["distance"] == 1
+    [pair] = encounter.state["pairs"].values()
+    assert pair["distance"] == 1
     assert encounter.state["round"] == 2
     assert tracks(encounter, corsair) == {"hull": "xx|..|..", "guns": ".|x|.", "crew": ".|.|.",
                                           "rigging": ".|.|."}
@@ -109,5 +110,5 @@ def test_round_1_through_the_battle_page(book_battle, gm_client, hermes, corsair
     assert 'class="card-face red fate"' in html  # the Card of Fate 7D
     assert 'data-card="JK=7D"' in html or 'data-card="JK"' in html
     assert "success-3" in html  # the Joker played as the Card of Fate: a Perfect
-    assert "Distance:" in html and "1 (Broadside!)" in html
+    assert "Distance 1 (Broadside!)" in html
     assert book_battle.seed_hash in html

@@ -36,22 +36,21 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("prize_share_lasts", "purchases"),
     ("grog_critical_failure", "grog"),
     ("mission_injured_cost", "missions"),
-    # Not applied anywhere in the app yet: the naval engine leaves the general weather out
-    # (its docstring says so); character traits are not built.
-    ("general_weather_in_ship_combat", ""),
+    ("general_weather_in_ship_combat", "ship-to-ship combat"),
     ("petty_officer_tier", "character creation, missions, prize money"),
     ("midshipman_wealth", "character creation"),
     ("creation_experiences", "character creation"),
     ("spade_ace_booty", "character creation"),
+    # Not applied anywhere in the app yet: character traits are not built.
     ("crusty_old_seadog_skill", ""),
 ])
 def test_used_by_is_honest(name, used_by):
     assert SETTINGS[name].used_by == used_by
 
 
-def test_the_naval_engine_does_not_apply_the_general_weather():
+def test_the_naval_engine_says_where_it_applies_the_general_weather():
     assert "general_weather_in_ship_combat" in naval.__doc__
-    assert "not applied here" in naval.__doc__
+    assert "not applied here" not in naval.__doc__
 
 
 def test_the_retest_bound_is_the_constant_of_d3():

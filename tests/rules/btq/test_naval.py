@@ -54,10 +54,13 @@ class Table:
     """A battle played with a stacked deck: each step names the decision it answers and the
     exact cards it draws, so the draw order is checked too."""
 
-    def __init__(self, setup, cards=""):
-        self.source = ScriptedSource(cards)
+    def __init__(self, setup, cards="", *, all_drawn=True):
+        """``cards``: the script, or a :class:`ScriptedSource` (one that goes on to another
+        source when the script runs out, say); ``all_drawn=False`` lets the start leave some
+        of it for the steps that follow."""
+        self.source = cards if isinstance(cards, ScriptedSource) else ScriptedSource(cards)
         self.state, self.events = ENGINE.start(setup, self.source)
-        assert self.source.cards_left == 0
+        assert self.source.cards_left == 0 or not all_drawn
         roundtrip(self.state)
 
     def expect(self, actor, kind):
@@ -85,6 +88,22 @@ def of(events, kind):
     return [e for e in events if e.kind == kind]
 
 
+def only_pair(state):
+    """The range chart of a battle of one ship against one."""
+    [pair] = state["pairs"].values()
+    return pair
+
+
+def distance(state):
+    return only_pair(state)["distance"]
+
+
+def set_distance(state, d):
+    """Put the two ships of a one-on-one battle at Distance ``d``."""
+    [(key, pair)] = state["pairs"].items()
+    state["pairs"] = {key: {**pair, "distance": d}}
+
+
 # --- TV-N06 .. TV-N09: the Hermes and the Corsair --------------------------------------------
 
 def hermes_to_round_one(**settings):
@@ -98,7 +117,7 @@ def hermes_to_round_one(**settings):
     decision = table.expect("pc:otoole", "start.distance")
     assert decision.default == "3"
     table.do("pc:otoole", "start.distance", "3")
-    assert table.state["distance"] == 3
+    assert distance(table.state) == 3
     assert table.expect("pc:otoole", "discipline.cards").options[-1].key == "2"
     table.do("pc:otoole", "discipline.cards", "1")       # Bosworth (seniority 3) first
     # Round 1, Step 3: nothing to repair. Step 4: Positioning, CoF 7D (BtQ L2544-2548).
@@ -110,7 +129,7 @@ def hermes_to_round_one(**settings):
 
 def test_tv_n06_setup():
     table = hermes_to_round_one()
-    assert table.state["commander"] == "otoole"
+    assert table.state["commanders"] == {"hermes": "otoole"}
     assert table.state["round"] == 1
 
 
@@ -128,8 +147,8 @@ def hermes_round_one(**settings):
     assert [o.key for o in move.options] == ["0", "1", "2", "3", "4", "5", "escape", "strike"]
     assert move.default == "1"
     table.do("pc:otoole", "positioning.move", "1")
-    assert table.state["distance"] == 1
-    assert table.state["gage"] == {"awarded": True, "to": "hermes", "round": 1}
+    assert distance(table.state) == 1
+    assert only_pair(table.state)["gage"] == {"to": "hermes", "round": 1}
     # Step 5 (BtQ L2552-2558): O'Toole wins his contest with the Captain's Seamanship 3; the
     # Gunner fails a static test; the Midshipman fails his First Aid. Net -1.
     table.do("pc:otoole", "fight.action", "seamanship")
@@ -192,7 +211,7 @@ def hermes_round_two(table):
 def test_tv_n08_round_two():
     table = hermes_round_two(hermes_round_one())
     # Both ships are un-rated: nobody can fire at Distance 2, Steps 5 and 6 are skipped.
-    assert table.state["distance"] == 2
+    assert distance(table.state) == 2
     table.expect("pc:otoole", "continue.orders")
     round_two = table.events[[e.kind for e in table.events].index("round.start", 10):]
     assert not of(round_two, "broadside.fire") and not of(round_two, "fight.test")
@@ -207,7 +226,8 @@ def hermes_round_three(**settings):
              "2S  3H 4H 5H  10H  6S 4D 3C 8C 9C KC 2H  JD KC JC 8C 6C JS")
     # Step 4 (BtQ L2592-2593): CoF 10H, the Hermes' one Ordinary; back to Distance 1.
     table.do("pc:otoole", "positioning.move", "1")
-    assert table.state["gage"]["round"] == 1 and not of(table.events[-3:], "weather_gage")
+    assert only_pair(table.state)["gage"]["round"] == 1
+    assert not of(table.events[-3:], "weather_gage")
     # Step 5: every PC who acts succeeds.
     table.do("pc:otoole", "fight.action", "seamanship")
     table.do(GM, "fight.opposition", "static:3", "2H  3H 4C 5C 6C 7C  8S 9S 10S")
@@ -280,7 +300,7 @@ def test_tv_n02_enemy_sets_the_start():
     decision = table.expect(GM, "start.distance")
     assert [o.key for o in decision.options] == ["3", "4", "5"]
     table.do(GM, "start.distance", "5", LONDON_WINS)
-    assert table.state["distance"] == 5
+    assert distance(table.state) == 5
 
 
 def test_tv_n03_speed_difference():
@@ -294,15 +314,15 @@ def test_tv_n04_perfect_closes_three_and_takes_the_gage():
     move = table.expect("pc:gunner", "positioning.move")
     assert "2" in [o.key for o in move.options]
     table.do("pc:gunner", "positioning.move", "2")
-    assert table.state["distance"] == 2
-    assert table.state["gage"]["to"] == "london"
-    assert table.state["rs"]["gage"] == "pc"
+    assert distance(table.state) == 2
+    assert only_pair(table.state)["gage"]["to"] == "london"
+    assert table.state["rs"]["gage"] == ["london"]
 
 
 def test_tv_n05_londons_broadside_pool():
     state = london_state()
-    state["distance"] = 2
-    state["rs"] = {**state["rs"], "gage": "pc", "step5": 1}
+    set_distance(state, 2)
+    state["rs"] = {**state["rs"], "gage": ["london"], "step5": {"london": 1}}
     size, breakdown = broadside_pool(state, "pc")
     assert size == 7
     assert breakdown == {"gunnery": 5, "broadside": 3, "weather_gage": 2,
@@ -314,22 +334,22 @@ def test_long_range_penalty_by_rating(rating_type, penalty):
     setup = london_setup()
     setup["ships"][0]["type"], setup["ships"][0]["traits"] = rating_type, []
     state = london_state(ships=setup["ships"])
-    state["distance"] = 2
+    set_distance(state, 2)
     assert broadside_pool(state, "pc")[1]["range"] == -penalty
 
 
 def test_unrated_ships_cannot_fire_at_long_range():
     state = london_state()
-    state["distance"] = 2
-    assert not naval._will_fire(state, "enemy") and naval._will_fire(state, "pc")
+    set_distance(state, 2)
+    assert not naval._will_fire(state, "condor") and naval._will_fire(state, "london")
 
 
 # --- D21: ammunition --------------------------------------------------------------------------
 
 def test_d21_double_shot_first_broadside_and_after_a_change():
     state = london_state()
-    state["distance"] = 1
-    state["rs"] = {**state["rs"], "gage": "pc"}
+    set_distance(state, 1)
+    state["rs"] = {**state["rs"], "gage": ["london"]}
     assert broadside_pool(state, "pc")[0] == 10
     state["ships"]["london"]["ammo"] = "double"
     assert broadside_pool(state, "pc")[0] == 8
@@ -363,7 +383,7 @@ def test_tv_n12_heated_shot_sets_a_fire_that_grows():
     # success, the Condor (3 + 3 - 1 = 5) a Critical: she closes to Distance 1.
     table = Table(no_pcs_london(start_distance=3), "9D  2H 3H 4H 5H 6H 7H 8H  9C 2S 3S 4S 5S")
     table.do(GM, "positioning.move", "1")
-    assert table.state["rs"]["gage"] == "enemy"
+    assert table.state["rs"]["gage"] == ["condor"]
     table.do(GM, "broadside.ammo", "roundshot")
     # London: crew Gunnery 0 + Broadside 3 = 3; Condor: 3 + 1 + 2 (gage) - 2 (heated) = 4.
     # Shared CoF 4S; the Condor's 4C is a Critical on the Rigging (BtQ L2667).
@@ -543,7 +563,7 @@ def test_stalemate_after_ten_retests_moves_nothing():
     cards = "  ".join(["2C  3H 4H 5H 6H 7H 8H 9H  3D 4D 5D 6D 7D"] * 11)
     table = Table(london_setup(), cards)
     assert len(of(table.events, "positioning.test")) == 11
-    assert table.state["distance"] == 5
+    assert distance(table.state) == 5
     table.expect("pc:gunner", "continue.orders")
 
 
@@ -554,9 +574,14 @@ def test_repair_options_and_crew_repair():
     decision = table.expect("pc:gunner", "repair.action")
     keys = [o.key for o in decision.options]
     assert keys[0] == "none" and "hull:crew" in keys and "hull:pc:gunner" in keys
-    assert "guns:crew" not in keys
-    # A Critical clears the Maimed box, the highest allowed (N5).
-    table.do("pc:gunner", "repair.action", "hull:crew", "7S  7H 2D 3D 4D  " + LONDON_WINS)
+    # The crew has no Gunnery: it may still repair the Guns unskilled, one card (L1266-1269).
+    assert "unskilled" in repair_pool(table.state, "pc", "guns", "crew")[1]
+    # A Critical may clear an Injured or a Maimed box: the captain chooses for his crew;
+    # both leave the Hull Healthy, so the default is the Maimed box, the harder to clear (N5).
+    table.do("pc:gunner", "repair.action", "hull:crew", "7S  7H 2D 3D 4D")
+    box = table.expect("pc:gunner", "repair.box")
+    assert [o.key for o in box.options] == ["1", "2"] and box.default == "2"
+    table.do("pc:gunner", "repair.box", "2", LONDON_WINS)
     assert table.ship("london")["tracks"]["hull"] == "xx..|....|...."
 
 
@@ -638,7 +663,7 @@ def test_illegal_actions_leave_the_state_unchanged():
     ({"weather": "fog"}, "weather"),
     ({"start_distance": 2}, "start_distance"),
     ({"settings": {"repair_lockout": "never"}}, "repair_lockout"),
-    ({"ships": []}, "exactly two"),
+    ({"ships": []}, "at least two ships"),
     ({"pcs": [{"id": "a", "ship": "corsair"}]}, "PC ship"),
     ({"pcs": [{"id": "a", "skills": {"flying": 2}}]}, "unknown skill"),
     ({"pcs": [{"id": "a", "station": "cook"}]}, "unknown station"),
@@ -724,7 +749,7 @@ def test_player_view_shows_own_pc_only():
     assert view["pcs"]["smith"]["skills"]["maritime"] == 3
     assert "skills" not in view["pcs"]["otoole"]
     assert view["ships"]["corsair"]["tracks"] == state["ships"]["corsair"]["tracks"]
-    assert view["distance"] == 3 and view["round"] == 1 and view["step"] == "positioning"
+    assert distance(view) == 3 and view["round"] == 1 and view["step"] == "positioning"
     assert view["waiting_for"] == {"actor": "pc:otoole", "kind": "positioning.move"}
 
 
@@ -916,11 +941,11 @@ def test_without_a_posted_gunner_the_pc_who_fires_chooses_the_shot():
     setup = hermes_setup()
     setup["pcs"][1]["station"] = "lieutenant"
     table = Table(setup, "6C  4C KS  3C JD")
-    assert naval._gun_commander(table.state, "pc") == "pc:bosworth"  # the best Gunnery
-    assert naval._gun_commander(table.state, "enemy") == GM
+    assert naval._gun_commander(table.state, "hermes") == "pc:bosworth"  # the best Gunnery
+    assert naval._gun_commander(table.state, "corsair") == GM
     setup["pcs"] = [setup["pcs"][0]]
     setup["pcs"][0]["skills"]["gunnery"] = 0
-    assert naval._gun_commander(Table(setup, "6C  4C KS  3C JD").state, "pc") == "pc:otoole"
+    assert naval._gun_commander(Table(setup, "6C  4C KS  3C JD").state, "hermes") == "pc:otoole"
 
 
 def test_a_captain_strikes_his_colours_at_repair():
@@ -959,8 +984,9 @@ def test_the_crew_repairs_before_any_pc_and_the_commander_last():
     table = Table(setup)
     table.do("pc:gunner", "discipline.cards", "0")
     decision = table.expect("pc:gunner", "repair.action")
-    # Hale (the commander, Seamanship 4) has the best pool; Vane, with no post, repairs.
-    assert "hull:crew" not in [o.key for o in decision.options]
+    # Hale (the commander, Seamanship 4) has the best pool; Vane, with no post, repairs; the
+    # crew, with no skill for it, would turn one card unskilled (BtQ L1266-1269).
+    assert "unskilled" in repair_pool(table.state, "pc", "hull", "crew")[1]
     assert decision.default == "hull:pc:mid"
     setup["pcs"].pop()
     assert Table(setup).expect("pc:gunner", "repair.action").default == "hull:pc:gunner"
@@ -1040,10 +1066,11 @@ def book(name):
     return state, events
 
 
-def test_the_scenarios_are_the_books_one_on_one_battles():
+def test_the_scenarios_are_the_books_battles():
     assert set(ENGINE.scenarios()) == {"hermes_vs_corsair", "london_vs_condor",
-                                       "london_vs_vulture", "condor_boards_london",
-                                       "london_on_fire", "london_fights_fire"}
+                                       "london_vs_vulture", "london_condor_and_vulture",
+                                       "condor_boards_london", "london_on_fire",
+                                       "london_fights_fire"}
 
 
 def test_tv_n02_to_n05_london_vs_condor():
@@ -1056,7 +1083,7 @@ def test_tv_n02_to_n05_london_vs_condor():
     assert positioning_pool(state, "enemy")[1]["speed"] == -1            # TV-N03
     assert ["4C", "perfect"] in pos.data["pools"]["pc"]["cards"]        # TV-N04
     assert pos.data["winner"] == "pc"
-    assert state["distance"] == 2 and state["gage"]["to"] == "london"
+    assert distance(state) == 2 and only_pair(state)["gage"]["to"] == "london"
     assert of(events, "fight.total")[0].data["modifier"] == 1
     [fire] = of(events, "broadside.fire")                               # TV-N05
     assert fire.data["size"] == 7 and fire.data["card_of_fate"] == "4S"
@@ -1074,7 +1101,7 @@ def test_tv_n10_london_vs_vulture_one_on_one():
     state, events = book("london_vs_vulture")
     pos = of(events, "positioning.test")[0]
     assert pos.data["winner"] == "pc" and ["9D", "critical"] in pos.data["pools"]["pc"]["cards"]
-    assert state["distance"] == 2 and state["gage"]["to"] == "london"
+    assert distance(state) == 2 and only_pair(state)["gage"]["to"] == "london"
     size, breakdown = broadside_pool(state, "pc")
     assert size == 6 and sum(v for k, v in breakdown.items() if k != "range") == 10
     assert breakdown["range"] == -4
@@ -1084,7 +1111,7 @@ def test_tv_n10_london_vs_vulture_one_on_one():
 def test_tv_n11_the_condor_boards_and_is_the_attacker():
     state, events = book("condor_boards_london")
     outcome = ENGINE.outcome(state)
-    assert state["distance"] == 0
+    assert distance(state) == 0
     assert outcome.result == "boarding" and outcome.data["attacker"] == "condor"
     pos = of(events, "positioning.test")[-1]
     assert pos.data["winner"] == "enemy" and ["9C", "critical"] in pos.data["pools"]["enemy"][
