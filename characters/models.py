@@ -196,7 +196,7 @@ class PrizeShare(models.Model):
     character's ``row`` of the prize table and the captured ship's ``prize_class``. Not
     Wealth: spending money, ``held`` until a Wealth test uses it (``spent``), or
     ``forfeited`` under Articles 7 and 8. ``battle`` (the encounter's id) with the
-    character is unique: a battle pays each character once."""
+    character and the ``captured`` ship is unique: a prize pays each character once.""" 
 
     class Status(models.TextChoices):
         HELD = "held", "Held"
@@ -218,8 +218,8 @@ class PrizeShare(models.Model):
 
     class Meta:
         ordering = ["character", "-created_at", "-id"]
-        constraints = [models.UniqueConstraint(fields=["character", "battle"],
-                                               name="one_prize_share_per_battle")]
+        constraints = [models.UniqueConstraint(fields=["character", "battle", "captured"],
+                                               name="one_prize_share_per_prize")]
 
     def __str__(self) -> str:
         return f"{self.character}'s share of {self.captured}"

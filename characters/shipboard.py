@@ -42,8 +42,8 @@ def prize_shares_pay(*, battle: int, captured: str, rating: int | None, crew, se
     """Pay each of ``crew`` (characters) their share of the prize ``captured``, a ship of
     ``rating`` (1-6, ``None`` un-rated) taken in encounter ``battle`` (BtQ L1769-1835): the
     row of the prize table their rank gives (``rules.btq.wealth.prize_row``; a rank of no
-    row is paid nothing) and the captured ship's class. A battle pays each character once:
-    a second call for the same battle adds nothing. Returns the shares paid now."""
+    row is paid nothing) and the captured ship's class. A prize pays each character once:
+    a second call for the same battle and prize adds nothing. Returns the shares paid now."""
     klass = wealth.prize_class(rating)
     paid = []
     with transaction.atomic():
@@ -54,8 +54,8 @@ def prize_shares_pay(*, battle: int, captured: str, rating: int | None, crew, se
                 continue
             entries = wealth.prize_entries(row, klass)
             share, created = PrizeShare.objects.get_or_create(
-                character=character, battle=battle,
-                defaults={"captured": captured[:200], "prize_class": klass, "row": row,
+                character=character, battle=battle, captured=captured[:200],
+                defaults={"prize_class": klass, "row": row,
                           "entries": [list(e) for e in entries]})
             if created:
                 paid.append(share)

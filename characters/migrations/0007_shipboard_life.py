@@ -60,7 +60,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['character', '-created_at', '-id'],
-                'constraints': [models.UniqueConstraint(fields=('character', 'battle'), name='one_prize_share_per_battle')],
+                'constraints': [models.UniqueConstraint(fields=('character', 'battle', 'captured'), name='one_prize_share_per_prize')],
             },
         ),
         migrations.CreateModel(

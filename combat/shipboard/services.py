@@ -476,22 +476,24 @@ PRIZE_RESULTS = frozenset({"struck", "crew_dead"})
 
 
 def prize_money_for_battle(*, encounter: Encounter, outcome: Outcome, user) -> list:
-    """When a ship battle ends with the enemy taken by the PC ship (``outcome.result`` in
-    :data:`PRIZE_RESULTS`, won by ``"pc"``), pay every PC aboard their share by rank of the
-    prize, by the captured ship's rate (BtQ L1769-1835;
-    ``characters.shipboard.prize_shares_pay``, once per battle). Called by the naval
-    recorder. Returns the shares paid now."""
-    if outcome.result not in PRIZE_RESULTS or outcome.winner != "pc":
+    """When the players' side wins a ship battle, pay every PC aboard their share by rank of
+    each enemy ship taken in it (``Outcome.data["ships"][id]["out"]`` in
+    :data:`PRIZE_RESULTS`: struck, or her crew Dead), by the captured ship's rate (BtQ
+    L1769-1835; ``characters.shipboard.prize_shares_pay``, once per prize). Called by the
+    naval recorder. Returns the shares paid now."""
+    if outcome.winner != "pc":
         return []
+    fates = (outcome.data or {}).get("ships") or {}
+    taken = {sid for sid, ship in fates.items() if ship.get("out") in PRIZE_RESULTS}
     state = encounter.state or {}
-    enemy_id = (state.get("sides") or {}).get("enemy")
-    enemy = next((s for s in encounter.ships.select_related("ship_type")
-                  if str(s.pk) == str(enemy_id)), None) if enemy_id is not None else None
-    if enemy is None:
-        return []
     pcs = [int(str(p).split(":")[-1]) for p in (state.get("pcs") or {})]
-    crew = Character.objects.filter(pk__in=pcs, campaign=encounter.campaign,
-                                    kind=Character.Kind.PC)
-    return records.prize_shares_pay(
-        battle=encounter.pk, captured=enemy.display_name, rating=enemy.ship_type.rating,
-        crew=list(crew), settings=encounter.campaign.rules_settings(), actor=user)
+    crew = list(Character.objects.filter(pk__in=pcs, campaign=encounter.campaign,
+                                         kind=Character.Kind.PC))
+    paid = []
+    for prize in encounter.ships.select_related("ship_type").order_by("pk"):
+        if str(prize.pk) in taken:
+            paid += records.prize_shares_pay(
+                battle=encounter.pk, captured=prize.display_name,
+                rating=prize.ship_type.rating, crew=crew,
+                settings=encounter.campaign.rules_settings(), actor=user)
+    return paid
