@@ -94,6 +94,13 @@ SETTINGS: dict[str, Setting] = {
             used_by="ship-to-ship combat",
         ),
         Setting(
+            "scar_rule",
+            "The optional Scar rule (a card when Health is healed after being Maimed)",
+            {False: "not used", True: "used"},
+            False,
+            "BtQ L1318-1320",
+        ),
+        Setting(
             "great_hardship",
             "The optional rule Overcoming Great Hardship",
             {False: "not used", True: "used"},
