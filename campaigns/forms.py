@@ -98,9 +98,8 @@ def _choice_key(value) -> str:
 
 
 NOT_YET_IN_EFFECT: dict[str, str] = {
-    "crusty_old_seadog_skill": "Character sheets do not record traits yet, so no test adds "
-    "the trait's card by itself: the GM adds it to the test it fits as a modifier "
-    "(“Crusty Old Seadog +1”).",
+    "scar_rule": "The scar card is not drawn yet: when Health heals after being Maimed, the "
+    "GM turns it by hand and applies the book's table.",
     "petty_officer_tier": "It decides whether a Mate counts as a Warrant Officer in character "
     "creation and promotion, which are not built yet.",
     "midshipman_wealth": "It decides a Midshipman's Wealth in character creation, which is not "

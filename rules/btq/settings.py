@@ -53,6 +53,7 @@ SETTINGS: dict[str, Setting] = {
              "seamanship": "Seamanship tests (the book's example)"},
             "maritime",
             "btq_characters A4; BtQ L1080 vs L1210",
+            used_by="card tests",
         ),
         Setting(
             "petty_officer_tier",
