@@ -604,7 +604,7 @@ def item_create(*, character: Character, actor, **fields) -> Item:
 
 
 def _locked_item(item: Item) -> Item:
-    return Item.objects.select_for_update().select_related(
+    return Item.objects.select_for_update(of=("self",)).select_related(
         "character__campaign", "reputation").get(pk=item.pk)
 
 

@@ -17,4 +17,6 @@ urlpatterns = [
     path("<int:pk>/cancel/", views.encounter_cancel, name="cancel"),
     path("<int:pk>/act/", views.encounter_act, name="act"),
     path("<int:pk>/resolve/", views.encounter_resolve_rest, name="resolve"),
+    path("heal/<int:pk>/", views.heal_test, name="heal_test"),
+    path("repair/<int:pk>/", views.repair_test, name="repair_test"),
 ]

@@ -82,6 +82,10 @@ class Trait:
         return tuple(e for e in self.effects if kind in e)
 
     @property
+    def category_label(self) -> str:
+        return CATEGORIES[self.category]
+
+    @property
     def special(self) -> str | None:
         """The rule the trait changes beyond a pool (``"jack_tar"``, ``"cheat_death"``)."""
         found = self.effects_of("special")
