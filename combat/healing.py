@@ -79,6 +79,7 @@ def heal_call(*, character: Character, area: str, actor, reputation: Reputation 
     """
     campaign = character.campaign
     _require_gm(actor, campaign)
+    character = Character.objects.select_for_update().get(pk=character.pk)
     if area not in HEAL_AREAS:
         raise ValidationError({"area": f"{area!r} is not an area: "
                                        f"{', '.join(HEAL_AREAS)}."})
