@@ -58,7 +58,11 @@ def api_world(campaign, pc_a, pc_b, npc, pc_ship, enemy_ship, hidden_ship, gm_cl
          status=200)
     job = post(gm_client, "api-encounter-resolve", [running["id"]], None, status=202)
     invite = post(gm_client, "api-campaign-invite", [campaign.pk], None)
+    item = post(gm_client, "api-character-items", [pc_a.pk], {
+        "kind": "curio", "name": "Sextant", "skill": "seamanship"})
+    trait = post(gm_client, "api-character-traits", [pc_a.pk], {"trait": "swimming"})
     return {
+        "items": item["id"], "character-traits": trait["id"],
         "campaigns": campaign.pk, "characters": pc_a.pk, "reputations": reputation["id"],
         "ships": enemy_ship.pk, "card-tests": called["id"], "encounters": running["id"],
         "jobs": job["id"], "invites": invite["token"],
