@@ -197,7 +197,7 @@ class CampaignCharactersView(APIView):
         campaign = campaign_for_user(request.user, pk)
         role = membership_role(request.user, campaign)
         characters = selectors.characters_for_user(request.user, campaign).prefetch_related(
-            "reputations", "postings__ship")
+            "reputations", "postings__ship", "traits", "items__reputation")
         return Response([_render(request, c, role) for c in characters])
 
     @extend_schema(request=CharacterCreateSerializer, responses={201: CharacterGMSerializer})
@@ -311,8 +311,24 @@ class ReputationDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class TraitReferenceSerializer(serializers.Serializer):
+    """One of the book's traits (``rules.btq.traits``; its ``effects`` as that module
+    describes them)."""
+
+    key = serializers.CharField()
+    name = serializers.CharField()
+    category = serializers.CharField()
+    cost = serializers.IntegerField()
+    max_takes = serializers.IntegerField(allow_null=True, help_text="null: no limit")
+    source = serializers.CharField()
+    text = serializers.CharField()
+    effects = serializers.ListField(child=serializers.DictField())
+    parameter = serializers.CharField(allow_null=True)
+    prerequisites = serializers.DictField(allow_null=True)
+
+
 class TraitReferenceView(APIView):
-    @extend_schema(responses={200: serializers.JSONField()})
+    @extend_schema(responses=TraitReferenceSerializer(many=True))
     def get(self, request):
         """The book's 55 traits: key, name, category, cost, max_takes, source, text, effects,
         parameter, prerequisites (``rules.btq.traits``)."""

@@ -140,6 +140,8 @@ def character_create(
     unknown = set(fields) - GM_FIELDS
     if unknown:
         raise ValidationError(f"Unknown character fields: {', '.join(sorted(unknown))}.")
+    if "professions" in fields:
+        fields["professions"] = clean_professions(fields["professions"])
     character = Character(
         campaign=campaign, kind=kind, owner=_owner_user(campaign, owner),
         name=(name or "").strip(),

@@ -293,8 +293,11 @@ def _character_side(character: Character, skill: str, modifiers, *, deck: str, s
         if penalty is not None:
             mods.append(penalty)
     if not unskilled:  # an unskilled test turns one card, traits add none (A9)
-        mods.extend(pool_modifiers(character.trait_takes(), skill, _tags(character, skill, ship),
-                                   character.campaign.rules_settings()))
+        # A trait the GM already stated as a modifier counts once.
+        stated = {m.source for m in mods}
+        mods.extend(m for m in pool_modifiers(
+            character.trait_takes(), skill, _tags(character, skill, ship),
+            character.campaign.rules_settings()) if m.source not in stated)
     rep = None
     if reputation is not None:
         if reputation.character_id != character.pk:

@@ -18,6 +18,7 @@ from combat.healing import heal_call, ship_repair_call
 from combat.models import Encounter
 from combat.services import encounter_create, encounter_start
 from rules.btq.characters import DamageState
+from rules.btq.tests import Pool
 from ships.services import naval_setup, ship_refit, ship_update
 from tests.combat.conftest import ROUND_1, ROUNDS_2_3
 
@@ -126,6 +127,10 @@ def test_crusty_old_seadog_on_the_sheet_adds_its_card(campaign, gm, pc_a, jones)
                           opposition="difficulty", difficulty="routine", intent="knots")
     assert test.setup["sides"][0]["pool"]["modifiers"] == [
         {"source": "Crusty Old Seadog", "cards": 1}]
+    stated = card_test_call(campaign=campaign, actor=gm, character=pc_a.pk, skill="maritime",
+                            opposition="difficulty", difficulty="routine", intent="knots",
+                            modifiers=[{"source": "Crusty Old Seadog", "cards": 1}])
+    assert Pool.from_dict(stated.setup["sides"][0]["pool"]).size() == 3  # counted once
 
 
 def test_a_ship_that_lost_a_battle_is_refitted_and_repaired_and_fights_the_next(
