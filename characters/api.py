@@ -364,7 +364,7 @@ class CharacterTraitsView(APIView):
 
 
 class CharacterTraitDetailView(APIView):
-    @extend_schema(responses={204: None})
+    @extend_schema(request=None, responses={204: None})
     def delete(self, request, pk):
         """GM: remove a trait (what it granted stays)."""
         row = _row(request, CharacterTrait, pk)
@@ -444,8 +444,14 @@ class CharacterHistoryView(APIView):
             selectors.character_history(request.user, character), many=True).data)
 
 
+class CharacterExportSerializer(serializers.Serializer):
+    format = serializers.CharField(help_text="\"quarterdeck-character\"")
+    version = serializers.IntegerField(help_text="The schema version: 2.")
+    character = serializers.DictField(help_text="The sheet's fields.")
+
+
 class CharacterExportView(APIView):
-    @extend_schema(responses={200: serializers.JSONField()})
+    @extend_schema(responses=CharacterExportSerializer)
     def get(self, request, pk):
         """The sheet as JSON (``{"format", "version": 2, "character"}``), for the PC's
         player and the GM; the GM notes for the GM only."""

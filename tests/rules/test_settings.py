@@ -30,12 +30,14 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("repair_lockout", "ship-to-ship combat"),
     ("double_shot_extra", "ship-to-ship combat"),
     ("great_hardship", "ship-to-ship combat"),
+    # The card tests add the trait's card from the sheet.
+    ("crusty_old_seadog_skill", "card tests"),
     # Not applied anywhere in the app yet: the naval engine leaves the general weather out
-    # (its docstring says so); character creation and character traits are not built.
+    # (its docstring says so); character creation is not built; the scar card is not drawn.
     ("general_weather_in_ship_combat", ""),
     ("petty_officer_tier", ""),
     ("midshipman_wealth", ""),
-    ("crusty_old_seadog_skill", ""),
+    ("scar_rule", ""),
 ])
 def test_used_by_is_honest(name, used_by):
     assert SETTINGS[name].used_by == used_by
