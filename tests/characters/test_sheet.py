@@ -24,11 +24,12 @@ pytestmark = pytest.mark.django_db
 def test_tv07_crusty_old_seadog_brings_its_two_reputations(pc_a, gm):
     """TV-07 (BtQ L1111-1115): the two ships O'Toole served on, in his own words."""
     row = trait_add(character=pc_a, actor=gm, trait="crusty_old_seadog", reputations=[
-        {"descriptor": "Trusted by", "subject": "The Silver Fin"},
-        {"descriptor": "Despised by", "subject": "the HMS Achilles"}])
+        {"descriptor": "Always Welcome of", "subject": "The Silver Fin"},
+        {"descriptor": "Distrusted by", "subject": "the HMS Achilles"}])
     assert str(row) == "Crusty Old Seadog"
-    assert sorted(r.name for r in pc_a.reputations.all()) == [
-        "Despised by the HMS Achilles", "Trusted by The Silver Fin"]
+    assert sorted((r.kind, r.name, r.value) for r in pc_a.reputations.all()) == [
+        ("institution", "Always Welcome of The Silver Fin", 1),
+        ("institution", "Distrusted by the HMS Achilles", 1)]
     with pytest.raises(ValidationError, match="may be taken once at most"):
         trait_add(character=pc_a, actor=gm, trait="crusty_old_seadog", reputations=[
             {"descriptor": "Trusted by", "subject": "x"}, {"descriptor": "Trusted by",

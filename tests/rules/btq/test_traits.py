@@ -91,16 +91,20 @@ def test_tv07_otoole_s_traits_cost_ten_points():
              "crusty_old_seadog": 1, "knife_fighting": 1}
     assert cost(taken) == 10
     assert cost(taken, free=["read_and_write"]) == 9
+    # The book's own words: "Always Welcome of The Silver Fin", "Distrusted by the HMS
+    # Achilles" (the trait's text offers "Trusted by" or "Despised by": the wording is free).
     assert reputation_grants("crusty_old_seadog", wordings=[
-        {"descriptor": "Trusted by", "subject": "The Silver Fin"},
-        {"descriptor": "Despised by", "subject": "the HMS Achilles"}]) == [
-        {"kind": "institution", "descriptor": "Trusted by", "subject": "The Silver Fin",
+        {"descriptor": "Always Welcome of", "subject": "The Silver Fin"},
+        {"descriptor": "Distrusted by", "subject": "the HMS Achilles"}]) == [
+        {"kind": "institution", "descriptor": "Always Welcome of", "subject": "The Silver Fin",
          "value": 1},
-        {"kind": "institution", "descriptor": "Despised by", "subject": "the HMS Achilles",
+        {"kind": "institution", "descriptor": "Distrusted by", "subject": "the HMS Achilles",
          "value": 1}]
-    with pytest.raises(TraitError, match="descriptor is one of Trusted by, Despised by"):
+    with pytest.raises(TraitError, match="give the descriptor of reputation 2"):
         reputation_grants("crusty_old_seadog", wordings=[
-            {"descriptor": "Always Welcome on", "subject": "The Silver Fin"}])
+            {"descriptor": "Always Welcome of", "subject": "The Silver Fin"}])
+    with pytest.raises(TraitError, match="subject is one of the Gun Deck, the Ward Room"):
+        reputation_grants("gastronome", wordings=[{"subject": "the Admiralty"}])
 
 
 @pytest.mark.parametrize("skill, setting, cards", [
