@@ -91,7 +91,8 @@ class CharacterSheetSerializer(CharacterPublicSerializer):
         fields = [*CharacterPublicSerializer.Meta.fields, "owner", "seniority", "guts",
                   "discipline", "influence", "charm", "current_measures", "skills",
                   "professions", "wealth", "health_state", "ship_morale_state",
-                  "wealth_state", "scratched", "heal_locks", "reputations", "traits", "items",
+                  "wealth_state", "scratched", "heal_locks", "overcoming", "reputations",
+                  "traits", "items",
                   "notes", "version"]
 
     def get_current_measures(self, obj) -> dict[str, int]:

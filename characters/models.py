@@ -95,6 +95,10 @@ class Character(models.Model):
         "Great Hardship", default=dict, blank=True,
         help_text="Measure -> points spent under Overcoming Great Hardship until the end of "
                   "the Naval Mission (BtQ L1421-1422).")
+    overcoming = models.JSONField(
+        "overcoming great hardship", default=list, blank=True,
+        help_text="Areas whose damage penalties and Measure gate a spent point lifts for the "
+                  "current challenge (BtQ L1421).")
     heal_locks = models.JSONField(
         "healing locked", default=list, blank=True,
         help_text="Areas whose heal failed: no new attempt before another challenge is "

@@ -134,6 +134,7 @@ def character_export(user, character: Character) -> dict:
         "professions": dict(character.professions), "wealth": character.wealth,
         "health_state": character.health_state, "wealth_state": character.wealth_state,
         "scratched": character.scratched, "hardship": dict(character.hardship),
+        "overcoming": list(character.overcoming),
         "heal_locks": [lock for lock in character.heal_locks if ":" not in lock],
         "notes": character.notes,
         "reputations": [{"kind": r.kind, "descriptor": r.descriptor, "subject": r.subject,

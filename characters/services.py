@@ -747,32 +747,42 @@ def character_heal_failed(*, character: Character, area: str, actor,
 @transaction.atomic
 def character_heal_unlock(*, character: Character, actor) -> None:
     """The character completed another challenge: every area whose heal failed may be tried
-    again (BtQ L1366). The GM records it (or the missions' services when a challenge
-    succeeds)."""
+    again (BtQ L1366), and the penalties a Great Hardship point lifted for that challenge
+    are back. The GM records it (or the missions' services when a challenge ends)."""
     character = _locked_character(character)
     _require_gm(actor, character, "records a completed challenge")
-    if character.heal_locks:
-        character.heal_locks = []
+    if character.heal_locks or character.overcoming:
+        character.heal_locks, character.overcoming = [], []
         character.version += 1
-        character.save(update_fields=["heal_locks", "version", "updated_at"])
+        character.save(update_fields=["heal_locks", "overcoming", "version", "updated_at"])
         log_append(campaign=character.campaign, kind="character.heal_unlocked", actor=actor,
                    gm_only=character.kind == Character.Kind.NPC,
                    text=f"{character} completed a challenge: failed heals may be tried again.",
                    data={"character": character.pk})
 
 
+HARDSHIP_AREAS = {"guts": "health", "discipline": "ship_morale", "influence": "wealth"}
+"""The area whose penalties a spent point of each Measure lifts (BtQ L1385-1411). A Charm or
+Influence point for a reputation is not offered: the GM lifts that penalty with a
+modifier."""
+
+
 @transaction.atomic
 def character_hardship_spend(*, character: Character, measure: str, actor) -> int:
     """Overcoming Great Hardship (BtQ L1415-1426, D20): the character spends 1 point of
-    ``measure`` to ignore the penalties of its area for one challenge; the Measure (and the
-    caps and Discipline cards that follow it) stays lower until the end of the Naval Mission
+    ``measure`` (Guts, Discipline or Influence) to ignore the penalties of its area (Health,
+    Ship Morale, Wealth: the pool's -1 or -3 and the Maimed gate) in their tests until the
+    current challenge is over (:func:`character_heal_unlock`; one challenge per spend, the
+    digest's reading, a battle or skirmish counting as one); the Measure (and the caps and
+    Discipline cards that follow it) stays lower until the end of the Naval Mission
     (:func:`character_hardship_end`). The PC's player or the GM. Returns the Measure now;
     ``ValidationError`` if the campaign does not use the rule or the Measure is at 1."""
     character = _locked_character(character)
     if character_access(actor, character) not in ("gm", "owner"):
         raise PermissionDenied("You may edit only your own characters.")
-    if measure not in MEASURES:
-        raise ValidationError({"measure": f"{measure!r} is not a Measure."})
+    if measure not in HARDSHIP_AREAS:
+        raise ValidationError({"measure": f"{measure!r} is not Guts, Discipline or "
+                                          "Influence."})
     now = character.current_measure(measure)
     try:
         after = overcome_great_hardship(now, character.campaign.rules_settings())
@@ -780,8 +790,9 @@ def character_hardship_spend(*, character: Character, measure: str, actor) -> in
         raise ValidationError({"measure": str(exc)}) from None
     character.hardship = {**character.hardship,
                           measure: int(character.hardship.get(measure, 0)) + 1}
+    character.overcoming = sorted({*character.overcoming, HARDSHIP_AREAS[measure]})
     character.version += 1
-    character.save(update_fields=["hardship", "version", "updated_at"])
+    character.save(update_fields=["hardship", "overcoming", "version", "updated_at"])
     history_record(character=character, actor=actor,
                    changes={f"{MEASURES[measure]} (current)": [now, after]})
     log_append(campaign=character.campaign, kind="character.hardship", actor=actor,
@@ -797,13 +808,13 @@ def character_hardship_end(*, character: Character, actor) -> None:
     """GM: the Naval Mission ended: every Measure is back to full (BtQ L1422)."""
     character = _locked_character(character)
     _require_gm(actor, character, "ends a Naval Mission's hardship")
-    if character.hardship:
+    if character.hardship or character.overcoming:
         history_record(character=character, actor=actor, changes={
             f"{MEASURES[m]} (current)": [character.current_measure(m), getattr(character, m)]
             for m in character.hardship})
-        character.hardship = {}
+        character.hardship, character.overcoming = {}, []
         character.version += 1
-        character.save(update_fields=["hardship", "version", "updated_at"])
+        character.save(update_fields=["hardship", "overcoming", "version", "updated_at"])
         log_append(campaign=character.campaign, kind="character.hardship_end", actor=actor,
                    gm_only=character.kind == Character.Kind.NPC,
                    text=f"{character}'s Measures are back to full: the Naval Mission ended.",
@@ -817,6 +828,7 @@ EXPORT_VERSION = 2
 """The schema version of a character's export. Version 1: the sheet before traits and
 curios (name, kind, rank, seniority, Measures, skills, Wealth, Health and Wealth damage,
 notes, GM notes, reputations). Version 2 adds ``professions``, ``scratched``, ``hardship``,
+``overcoming``,
 ``heal_locks``, ``traits`` and ``items``."""
 
 _V1_FIELDS = ("name", "kind", "rank", "seniority", *MEASURES, "skills", "wealth",
@@ -870,8 +882,13 @@ def character_import(*, campaign: Campaign, actor, data, owner=None) -> Characte
         locks = sheet.get("heal_locks") or []
         if not isinstance(locks, list) or any(lock not in AREA_FIELDS for lock in locks):
             raise _export_error("heal_locks", "a list of areas (health, wealth)")
+        overcoming = sheet.get("overcoming") or []
+        if not isinstance(overcoming, list) or any(
+                a not in HARDSHIP_AREAS.values() for a in overcoming):
+            raise _export_error("overcoming", "a list of areas (health, ship_morale, wealth)")
         character.hardship, character.heal_locks = hardship, locks
-        character.save(update_fields=["hardship", "heal_locks"])
+        character.overcoming = overcoming
+        character.save(update_fields=["hardship", "heal_locks", "overcoming"])
     reps = {}
     for i, entry in enumerate(sheet.get("reputations") or []):
         if not isinstance(entry, dict):

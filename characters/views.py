@@ -16,7 +16,7 @@ from campaigns.services import Conflict
 from characters import selectors, services
 from characters.forms import CharacterForm, ImportForm, ItemForm, ReputationForm, TraitForm
 from characters.models import Character, CharacterTrait, Item
-from rules.btq.characters import MEASURES, SKILLS, DamageState
+from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
 
 
 @login_required
@@ -52,6 +52,7 @@ def _sheet_context(request, character) -> dict:
         "measures": [(key, label, getattr(character, key), character.current_measure(key))
                      for key, label in MEASURES.items()],
         "great_hardship": character.campaign.rules_settings()["great_hardship"],
+        "overcoming": [DAMAGE_AREAS[a] for a in character.overcoming if a in DAMAGE_AREAS],
         "skills": [(SKILLS[k], v) for k, v in character.skill_values().items()],
         "professions": sorted(character.professions.items()),
         "postings": character.postings.select_related("ship"),

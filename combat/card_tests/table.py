@@ -288,7 +288,8 @@ def _character_side(character: Character, skill: str, modifiers, *, deck: str, s
                             "its Ship Morale at risk")
         risk = AtRisk(DAMAGE_AREAS[at_risk], state)
         tied.add(at_risk)
-    for area in sorted(tied):
+    # A point spent under Overcoming Great Hardship lifts the area's penalty (BtQ L1421).
+    for area in sorted(tied - set(character.overcoming)):
         penalty = damage_penalty(DAMAGE_AREAS[area], area_state(character, area, ship))
         if penalty is not None:
             mods.append(penalty)
@@ -401,6 +402,7 @@ def gates(setup: Setup) -> list[str]:
     tied = {setup.at_risk} & set(AREA_MEASURES)
     if setup.skill == WEALTH:
         tied.add(WEALTH)
+    tied -= set(character.overcoming)  # lifted by Overcoming Great Hardship (BtQ L1421)
     found = [f"{DAMAGE_AREAS[area]} is Maimed: first a {MEASURES[AREA_MEASURES[area]]} test"
              for area in sorted(tied)
              if area_state(character, area, ship) == DamageState.MAIMED]

@@ -192,3 +192,41 @@ def test_a_repair_needs_damage_and_a_pc_aboard(campaign, gm, pc_ship, pc_a, npc)
         ship_repair_call(ship=pc_ship, area="hull", character=pc_a, actor=gm)
     with pytest.raises(ValidationError, match="player character"):
         ship_repair_call(ship=pc_ship, area="hull", character=npc, actor=gm)
+
+
+def test_tv16_overcoming_great_hardship_lifts_the_penalty_for_the_challenge(
+        campaign, gm, pc_a, player_a):
+    """TV-16 on the sheet (BtQ L1415-1426): with the optional rule, Anne (Guts 3, Health
+    Maimed) spends a point of Guts: her test with Health at risk has no -3 and no Guts gate,
+    and her Guts is 2 until the Naval Mission ends; once the challenge is over the penalty
+    is back."""
+    from campaigns.services import campaign_update
+    from characters.services import character_hardship_end, character_hardship_spend
+    from combat.card_tests import table
+
+    pc = _injure(pc_a, gm, health_state=MAIMED, guts=3)
+
+    def pool_and_gates():
+        test = card_test_call(campaign=campaign, actor=gm, character=pc.pk, skill="seamanship",
+                              opposition="difficulty", difficulty="routine", intent="climb",
+                              at_risk="health")
+        setup = table.Setup.of(campaign, test.terms)
+        return Pool.from_dict(test.setup["sides"][0]["pool"]).size(), table.gates(setup)
+
+    with pytest.raises(ValidationError, match="does not use the optional rule"):
+        character_hardship_spend(character=pc, measure="guts", actor=player_a)
+    assert pool_and_gates() == (1, ["Health is Maimed: first a Guts test"])
+    campaign.refresh_from_db()
+    campaign_update(campaign=campaign, actor=gm, version=campaign.version,
+                    settings={"great_hardship": True})
+    assert character_hardship_spend(character=pc, measure="guts", actor=player_a) == 2
+    pc.refresh_from_db()
+    assert (pc.current_measure("guts"), pc.overcoming) == (2, ["health"])
+    assert pool_and_gates() == (4, [])
+    character_heal_unlock(character=pc, actor=gm)  # the challenge is over
+    pc.refresh_from_db()
+    assert pool_and_gates() == (1, ["Health is Maimed: first a Guts test"])
+    assert pc.current_measure("guts") == 2
+    character_hardship_end(character=pc, actor=gm)
+    pc.refresh_from_db()
+    assert pc.current_measure("guts") == 3
