@@ -265,8 +265,10 @@ def reputation_grants(key: str, parameter: str = "", wordings: Iterable[Mapping]
     """The reputations taking trait ``key`` once grants, as ``{"kind", "descriptor",
     "subject", "value"}`` (BtQ L1043-1111): ``"{parameter}"`` filled with ``parameter``,
     and each choice or free wording taken in order from ``wordings`` (``{"descriptor",
-    "subject"}``). Raises :class:`TraitError` for a missing parameter or wording, or a choice
-    the trait does not offer."""
+    "subject"}``); a descriptor given replaces the data's, which is only a default (the book
+    names the institution, "+1 Institution: Gun Deck", not the words). Raises
+    :class:`TraitError` for a missing parameter or wording, or a choice the trait does not
+    offer."""
     t = trait(key)
     grants = t.effects_of("reputation")
     if t.parameter and grants and not (parameter or "").strip() and any(
@@ -288,6 +290,8 @@ def reputation_grants(key: str, parameter: str = "", wordings: Iterable[Mapping]
                 if not chosen:
                     raise TraitError(f"{t.name}: give the {part} of reputation {i + 1}")
                 value = chosen
+            elif part == "descriptor" and chosen:
+                value = chosen  # the book names the institution, not the words: a default
             else:
                 value = value.replace("{parameter}", (parameter or "").strip())
             rep[part] = value

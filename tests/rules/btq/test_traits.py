@@ -176,7 +176,11 @@ def test_grants_wealth_reputations_prerequisites_and_uses():
     assert reputation_grants("gastronome", wordings=[{"subject": "the Ward Room"}])[0][
         "subject"] == "the Ward Room"
     assert len(reputation_grants("heartbreaker", wordings=[
-        {"subject": "Lady Pemberton"}, {"subject": "Miss Hart"}])) == 2
+        {"descriptor": "Adored by", "subject": "Lady Pemberton"},
+        {"descriptor": "Pined for by", "subject": "Miss Hart"}])) == 2
+    assert reputation_grants("under_the_lash")[0]["subject"] == "the Gun Deck"
+    assert reputation_grants("under_the_lash", wordings=[{"descriptor": "Feared by"}])[0][
+        "descriptor"] == "Feared by"
     assert reputation_grants("swimming") == []
     assert meets_prerequisites("at_home_in_the_ward_room", "officer")
     assert not meets_prerequisites("at_home_in_the_ward_room", "rating")
