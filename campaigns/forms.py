@@ -98,9 +98,8 @@ def _choice_key(value) -> str:
 
 
 NOT_YET_IN_EFFECT: dict[str, str] = {
-    "crusty_old_seadog_skill": "Character sheets do not record traits yet, so no test adds "
-    "the trait's card by itself: the GM adds it to the test it fits as a modifier "
-    "(“Crusty Old Seadog +1”).",
+    "scar_rule": "The scar card is not drawn yet: when Health heals after being Maimed, the "
+    "GM turns it by hand and applies the book's table.",
 }
 """Why each setting that nothing in the app applies yet (``used_by`` empty) has no effect:
 what it waits for, shown on the settings page beside it."""

@@ -14,7 +14,17 @@ from rest_framework.views import APIView
 from campaigns.api_common import InputSerializer, OneOfForViewer, damage_state_field
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from characters import selectors, services
-from characters.models import MAX_RATING, MAX_WEALTH, Character, Reputation
+from characters.models import (
+    MAX_RATING,
+    MAX_WEALTH,
+    TRAIT_CHOICES,
+    Character,
+    CharacterTrait,
+    Item,
+    Reputation,
+)
+from rules.btq.characters import MEASURES, SKILLS
+from rules.btq.traits import TRAITS
 
 
 class CharacterPublicSerializer(serializers.ModelSerializer):
@@ -41,6 +51,28 @@ class ReputationSerializer(serializers.ModelSerializer):
                   "over_cap", "damage_state", "version"]
 
 
+class CharacterTraitSerializer(serializers.ModelSerializer):
+    """A trait a character took (``rules.btq.traits``): its key, name, times and parameter."""
+
+    name = serializers.CharField(source="__str__", read_only=True)
+
+    class Meta:
+        model = CharacterTrait
+        fields = ["id", "character", "trait", "name", "times", "parameter"]
+
+
+class ItemSerializer(serializers.ModelSerializer):
+    """A curio or item; ``bonus`` the cards it adds when used, ``applies_to`` to what."""
+
+    bonus = serializers.IntegerField(read_only=True)
+    applies_to = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Item
+        fields = ["id", "character", "kind", "name", "skill", "reputation", "weapon",
+                  "condition", "bonus", "applies_to", "version"]
+
+
 class CharacterSheetSerializer(CharacterPublicSerializer):
     """What a member sees of a PC (all but the GM notes)."""
 
@@ -51,11 +83,22 @@ class CharacterSheetSerializer(CharacterPublicSerializer):
     wealth_state = damage_state_field(read_only=True)
     skills = serializers.SerializerMethodField()
     reputations = ReputationSerializer(many=True, read_only=True)
+    traits = CharacterTraitSerializer(many=True, read_only=True)
+    items = ItemSerializer(many=True, read_only=True)
+    current_measures = serializers.SerializerMethodField()
 
     class Meta(CharacterPublicSerializer.Meta):
         fields = [*CharacterPublicSerializer.Meta.fields, "owner", "seniority", "guts",
-                  "discipline", "influence", "charm", "skills", "wealth", "health_state",
-                  "ship_morale_state", "wealth_state", "reputations", "notes", "version"]
+                  "discipline", "influence", "charm", "current_measures", "skills",
+                  "professions", "wealth", "health_state", "ship_morale_state",
+                  "wealth_state", "scratched", "heal_locks", "overcoming", "reputations",
+                  "traits", "items",
+                  "notes", "version"]
+
+    def get_current_measures(self, obj) -> dict[str, int]:
+        """Each Measure as it is now, less the points spent under Overcoming Great Hardship
+        until the end of the Naval Mission."""
+        return {key: obj.current_measure(key) for key in MEASURES}
 
     def get_skills(self, obj) -> dict[str, int]:
         """All 22 skills, 0 for the untrained ones."""
@@ -116,6 +159,10 @@ class CharacterWriteSerializer(InputSerializer):
     wealth = serializers.IntegerField(min_value=0, max_value=MAX_WEALTH, required=False)
     health_state = damage_state_field(required=False)
     wealth_state = damage_state_field(required=False)
+    professions = serializers.DictField(child=serializers.IntegerField(), required=False,
+                                        help_text="Profession specialisations: {\"Fisherman\": 2}.")
+    scratched = serializers.BooleanField(
+        required=False, help_text="Is But A Scratch, Sir!: the extra wound level used.")
     notes = serializers.CharField(required=False, allow_blank=True)
     gm_notes = serializers.CharField(required=False, allow_blank=True)
     revealed = serializers.BooleanField(
@@ -151,7 +198,7 @@ class CampaignCharactersView(APIView):
         campaign = campaign_for_user(request.user, pk)
         role = membership_role(request.user, campaign)
         characters = selectors.characters_for_user(request.user, campaign).prefetch_related(
-            "reputations", "postings__ship")
+            "reputations", "postings__ship", "traits", "items__reputation")
         return Response([_render(request, c, role) for c in characters])
 
     @extend_schema(request=CharacterCreateSerializer, responses={201: CharacterGMSerializer})
@@ -265,7 +312,277 @@ class ReputationDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class TraitReferenceSerializer(serializers.Serializer):
+    """One of the book's traits (``rules.btq.traits``; its ``effects`` as that module
+    describes them)."""
+
+    key = serializers.CharField()
+    name = serializers.CharField()
+    category = serializers.CharField()
+    cost = serializers.IntegerField()
+    max_takes = serializers.IntegerField(allow_null=True, help_text="null: no limit")
+    source = serializers.CharField()
+    text = serializers.CharField()
+    effects = serializers.ListField(child=serializers.DictField())
+    parameter = serializers.CharField(allow_null=True)
+    prerequisites = serializers.DictField(allow_null=True)
+
+
+class TraitReferenceView(APIView):
+    @extend_schema(responses=TraitReferenceSerializer(many=True))
+    def get(self, request):
+        """The book's 55 traits: key, name, category, cost, max_takes, source, text, effects,
+        parameter, prerequisites (``rules.btq.traits``)."""
+        return Response([t.as_dict() for t in TRAITS.values()])
+
+
+class TraitAddSerializer(InputSerializer):
+    trait = serializers.ChoiceField(choices=TRAIT_CHOICES)
+    times = serializers.IntegerField(min_value=1, max_value=3, required=False)
+    parameter = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    reputations = serializers.ListField(
+        child=serializers.DictField(child=serializers.CharField(max_length=200)),
+        required=False, max_length=3,
+        help_text="The wording of each reputation the trait leaves to the player: "
+                  "[{\"descriptor\", \"subject\"}].")
+
+
+class CharacterTraitsView(APIView):
+    @extend_schema(responses=CharacterTraitSerializer(many=True))
+    def get(self, request, pk):
+        """The traits of a PC (any member) or an NPC (the GM)."""
+        character = _sheet(request, pk)
+        return Response(CharacterTraitSerializer(character.traits.all(), many=True).data)
+
+    @extend_schema(request=TraitAddSerializer, responses={201: CharacterTraitSerializer})
+    def post(self, request, pk):
+        """GM: the character takes a trait, with what it grants (reputations, Wealth)."""
+        character = selectors.character_for_user(request.user, pk)
+        data = TraitAddSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        row = services.trait_add(character=character, actor=request.user, **data.validated_data)
+        return Response(CharacterTraitSerializer(row).data, status=status.HTTP_201_CREATED)
+
+
+class CharacterTraitDetailView(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, pk):
+        """GM: remove a trait (what it granted stays)."""
+        row = _row(request, CharacterTrait, pk)
+        services.trait_remove(character_trait=row, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ItemWriteSerializer(InputSerializer):
+    kind = serializers.ChoiceField(choices=Item.Kind.choices, required=False)
+    name = serializers.CharField(max_length=200, required=False)
+    skill = serializers.ChoiceField(choices=[("", "none"), *SKILLS.items()], required=False)
+    reputation = serializers.IntegerField(required=False, allow_null=True,
+                                          help_text="One of the character's reputations.")
+    weapon = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    condition = serializers.CharField(max_length=200, required=False, allow_blank=True)
+
+
+class ItemCreateSerializer(ItemWriteSerializer):
+    name = serializers.CharField(max_length=200)
+
+
+class ItemUpdateSerializer(ItemWriteSerializer):
+    version = serializers.IntegerField(help_text="The version you edited (409 if stale).")
+
+
+class CharacterItemsView(APIView):
+    @extend_schema(responses=ItemSerializer(many=True))
+    def get(self, request, pk):
+        """The curios and items of a PC (any member) or an NPC (the GM)."""
+        character = _sheet(request, pk)
+        return Response(ItemSerializer(character.items.all(), many=True).data)
+
+    @extend_schema(request=ItemCreateSerializer, responses={201: ItemSerializer})
+    def post(self, request, pk):
+        """GM: give the character a curio or item."""
+        character = selectors.character_for_user(request.user, pk)
+        data = ItemCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        item = services.item_create(character=character, actor=request.user,
+                                    **data.validated_data)
+        return Response(ItemSerializer(item).data, status=status.HTTP_201_CREATED)
+
+
+class ItemDetailView(APIView):
+    @extend_schema(request=ItemUpdateSerializer, responses=ItemSerializer)
+    def patch(self, request, pk):
+        """GM: change the fields given. 409 if it was saved since ``version``."""
+        item = _row(request, Item, pk)
+        data = ItemUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        item = services.item_update(item=item, actor=request.user, **data.validated_data)
+        return Response(ItemSerializer(item).data)
+
+    @extend_schema(request=ReputationDeleteSerializer, responses={204: None})
+    def delete(self, request, pk):
+        """GM: remove it. 409 if it changed since ``version``."""
+        item = _row(request, Item, pk)
+        data = ReputationDeleteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.item_delete(item=item, actor=request.user, **data.validated_data)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class HistoryEntrySerializer(serializers.Serializer):
+    at = serializers.DateTimeField()
+    actor = serializers.CharField(allow_null=True)
+    changes = serializers.JSONField(help_text="{field: [old, new]}")
+
+
+class CharacterHistoryView(APIView):
+    @extend_schema(responses=HistoryEntrySerializer(many=True))
+    def get(self, request, pk):
+        """Who changed the sheet, when, and each field's old and new value, newest first:
+        for the PC's player (without the GM-only fields) and the GM."""
+        character = selectors.character_for_user(request.user, pk)
+        return Response(HistoryEntrySerializer(
+            selectors.character_history(request.user, character), many=True).data)
+
+
+class CharacterExportSerializer(serializers.Serializer):
+    format = serializers.CharField(help_text="\"quarterdeck-character\"")
+    version = serializers.IntegerField(help_text="The schema version: 2.")
+    character = serializers.DictField(help_text="The sheet's fields.")
+
+
+class CharacterExportView(APIView):
+    @extend_schema(responses=CharacterExportSerializer)
+    def get(self, request, pk):
+        """The sheet as JSON (``{"format", "version": 2, "character"}``), for the PC's
+        player and the GM; the GM notes for the GM only."""
+        character = selectors.character_for_user(request.user, pk)
+        return Response(selectors.character_export(request.user, character))
+
+
+class CharacterImportSerializer(InputSerializer):
+    data = serializers.DictField(help_text="An export, schema version 1 or 2.")
+    owner = serializers.CharField(required=False, allow_null=True, max_length=150,
+                                  help_text="The username of the player of a PC.")
+
+
+class CampaignCharacterImportView(APIView):
+    @extend_schema(request=CharacterImportSerializer, responses={201: CharacterGMSerializer})
+    def post(self, request, pk):
+        """GM: a new character from an export (schema version 1 or 2)."""
+        campaign = campaign_for_user(request.user, pk)
+        require_gm(request.user, campaign)
+        data = CharacterImportSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        owner = data.validated_data.get("owner")
+        character = services.character_import(
+            campaign=campaign, actor=request.user, data=data.validated_data["data"],
+            owner=owner or None)
+        return Response(_render(request, character), status=status.HTTP_201_CREATED)
+
+
+class HealRecordSerializer(InputSerializer):
+    area = serializers.ChoiceField(choices=["health", "wealth", "reputation"])
+    reputation = serializers.IntegerField(required=False, allow_null=True)
+    how = serializers.ChoiceField(choices=["challenge", "mission"],
+                                  help_text="A Maimed area heals through a challenge, a Dead "
+                                            "one through a Mission.")
+
+
+class CharacterHealRecordView(APIView):
+    @extend_schema(request=HealRecordSerializer, responses=_for_viewer())
+    def post(self, request, pk):
+        """GM: a successful challenge (a Maimed area) or a Mission (a Dead one) healed an area
+        one step. An Injured area heals by a simple test: ``POST .../heal-test/``."""
+        character = selectors.character_for_user(request.user, pk)
+        data = HealRecordSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reputation = _reputation_of(character, data.validated_data.get("reputation"))
+        services.character_heal(character=character, actor=request.user,
+                                area=data.validated_data["area"],
+                                how=data.validated_data["how"], reputation=reputation)
+        return Response(_render(request, Character.objects.get(pk=character.pk)))
+
+
+class CharacterChallengeDoneView(APIView):
+    @extend_schema(request=None, responses=_for_viewer())
+    def post(self, request, pk):
+        """GM: the character completed another challenge, so failed heals may be tried
+        again."""
+        character = selectors.character_for_user(request.user, pk)
+        services.character_heal_unlock(character=character, actor=request.user)
+        return Response(_render(request, Character.objects.get(pk=character.pk)))
+
+
+class HardshipSerializer(InputSerializer):
+    measure = serializers.ChoiceField(choices=list(MEASURES), required=False)
+    end = serializers.BooleanField(required=False, help_text="GM: the Naval Mission ended; "
+                                                             "every Measure back to full.")
+
+
+class CharacterHardshipView(APIView):
+    @extend_schema(request=HardshipSerializer, responses=_for_viewer())
+    def post(self, request, pk):
+        """Overcoming Great Hardship: spend 1 point of ``measure`` (the PC's player or the
+        GM), or, GM, ``end`` it with the Naval Mission."""
+        character = selectors.character_for_user(request.user, pk)
+        data = HardshipSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        if data.validated_data.get("end"):
+            services.character_hardship_end(character=character, actor=request.user)
+        elif "measure" in data.validated_data:
+            services.character_hardship_spend(character=character, actor=request.user,
+                                              measure=data.validated_data["measure"])
+        else:
+            raise ApiValidationError({"measure": "Name the Measure spent, or end."})
+        return Response(_render(request, Character.objects.get(pk=character.pk)))
+
+
+def _sheet(request, pk) -> Character:
+    character = selectors.character_for_user(request.user, pk)
+    if selectors.character_access(request.user, character) == "public":
+        raise Http404("No such character.")
+    return character
+
+
+def _row(request, model, pk):
+    """A trait row or item of a character whose sheet the user may see; 404 otherwise."""
+    row = model.objects.select_related("character").filter(pk=pk).first()
+    if row is None:
+        raise Http404("Not found.")
+    _sheet(request, row.character_id)
+    return row
+
+
+def _reputation_of(character: Character, pk) -> Reputation | None:
+    if pk is None:
+        return None
+    found = character.reputations.filter(pk=pk).first()
+    if found is None:
+        raise ApiValidationError({"reputation": "Not one of the character's reputations."})
+    return found
+
+
 urlpatterns = [
+    path("traits/", TraitReferenceView.as_view(), name="api-traits"),
+    path("characters/<int:pk>/traits/", CharacterTraitsView.as_view(),
+         name="api-character-traits"),
+    path("character-traits/<int:pk>/", CharacterTraitDetailView.as_view(),
+         name="api-character-trait-detail"),
+    path("characters/<int:pk>/items/", CharacterItemsView.as_view(), name="api-character-items"),
+    path("items/<int:pk>/", ItemDetailView.as_view(), name="api-item-detail"),
+    path("characters/<int:pk>/history/", CharacterHistoryView.as_view(),
+         name="api-character-history"),
+    path("characters/<int:pk>/export/", CharacterExportView.as_view(),
+         name="api-character-export"),
+    path("campaigns/<int:pk>/characters/import/", CampaignCharacterImportView.as_view(),
+         name="api-character-import"),
+    path("characters/<int:pk>/heal-record/", CharacterHealRecordView.as_view(),
+         name="api-character-heal-record"),
+    path("characters/<int:pk>/challenge-done/", CharacterChallengeDoneView.as_view(),
+         name="api-character-challenge-done"),
+    path("characters/<int:pk>/hardship/", CharacterHardshipView.as_view(),
+         name="api-character-hardship"),
     path("campaigns/<int:pk>/characters/", CampaignCharactersView.as_view(),
          name="api-campaign-characters"),
     path("characters/<int:pk>/", CharacterDetailView.as_view(), name="api-character-detail"),

@@ -3,8 +3,16 @@
 from django import forms
 from django.contrib.auth import get_user_model
 
-from campaigns.forms import Form
-from characters.models import DAMAGE_STATE_CHOICES, MAX_RATING, MAX_WEALTH, Character, Reputation
+from campaigns.forms import Form, JSONField
+from characters.models import (
+    DAMAGE_STATE_CHOICES,
+    MAX_RATING,
+    MAX_WEALTH,
+    TRAIT_CHOICES,
+    Character,
+    Item,
+    Reputation,
+)
 from rules.btq.characters import MEASURES, SKILLS
 
 OPTIONAL = ("wealth", "wealth_state")
@@ -76,6 +84,13 @@ class CharacterForm(Form):
                 label="Wealth damage", choices=DAMAGE_STATE_CHOICES, coerce=int, initial=0,
                 required=False, empty_value=None,
             )
+            self.fields["professions"] = JSONField(
+                label="Profession specialisations", required=False,
+                widget=forms.TextInput(), help_text='Each trade and its value: '
+                '{"Fisherman": 2, "Mapmaker": 1}.')
+            self.fields["scratched"] = forms.BooleanField(
+                label="Is But A Scratch, Sir! used (the extra wound level is gone)",
+                required=False)
             self.fields["gm_notes"] = forms.CharField(
                 label="GM notes (never shown to players)", required=False,
                 widget=forms.Textarea(attrs={"rows": 3}),
@@ -88,7 +103,8 @@ class CharacterForm(Form):
             "rank": character.rank, "name": character.name, "seniority": character.seniority,
             "health_state": character.health_state, "wealth": character.wealth,
             "wealth_state": character.wealth_state, "gm_notes": character.gm_notes,
-            "notes": character.notes,
+            "notes": character.notes, "professions": character.professions,
+            "scratched": character.scratched,
         }
         initial.update({key: getattr(character, key) for key in MEASURES})
         initial.update({f"skill_{k}": v for k, v in character.skill_values().items()})
@@ -113,6 +129,8 @@ class CharacterForm(Form):
             if name == "version":
                 continue
             value = self.cleaned_data[name]
+            if name == "professions" and value is None:
+                value = {}
             if name in OPTIONAL and value is None:
                 continue  # left out: the default for a new character, unchanged for an edit
             if name.startswith("skill_"):
@@ -159,3 +177,59 @@ class ReputationForm(Form):
         """All values for a new reputation, the changed ones for an edit."""
         names = self.changed_data if self.editing else list(self.cleaned_data)
         return {n: self.cleaned_data[n] for n in names if n != "version"}
+
+
+class TraitForm(Form):
+    """GM: a trait the character takes, its parameter and the wording of the reputations it
+    leaves to the player (Crusty Old Seadog's two ships, Heartbreaker's two ladies)."""
+
+    trait = forms.ChoiceField(choices=TRAIT_CHOICES)
+    times = forms.IntegerField(min_value=1, max_value=3, initial=1,
+                               widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    parameter = forms.CharField(
+        max_length=200, required=False, label="Named",
+        help_text="What the trait names: the language, captain, officer, cause, why.")
+    descriptor_1 = forms.CharField(max_length=100, required=False, label="Reputation 1: as")
+    subject_1 = forms.CharField(max_length=200, required=False, label="Reputation 1: of")
+    descriptor_2 = forms.CharField(max_length=100, required=False, label="Reputation 2: as")
+    subject_2 = forms.CharField(max_length=200, required=False, label="Reputation 2: of")
+
+    def changes(self) -> dict:
+        data = self.cleaned_data
+        return {"trait": data["trait"], "times": data["times"], "parameter": data["parameter"],
+                "reputations": [{"descriptor": data[f"descriptor_{i}"],
+                                 "subject": data[f"subject_{i}"]} for i in (1, 2)]}
+
+
+class ItemForm(Form):
+    """GM: a curio or item (BtQ L522-530, L1007-1017)."""
+
+    kind = forms.ChoiceField(choices=Item.Kind.choices)
+    name = forms.CharField(max_length=200)
+    skill = forms.ChoiceField(choices=[("", "—"), *SKILLS.items()], required=False,
+                              help_text="A curio's or priceless item's skill.")
+    reputation = forms.TypedChoiceField(choices=[], coerce=int, required=False,
+                                        empty_value=None,
+                                        help_text="An important item's reputation.")
+    weapon = forms.CharField(max_length=60, required=False,
+                             help_text="A special weapon's: “pistol”, “sword”.")
+    condition = forms.CharField(max_length=200, required=False,
+                                help_text="Where it applies: “navigating the West Indies”.")
+
+    def __init__(self, *args, character: Character, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reputation"].choices = [("", "—")] + [
+            (r.pk, r.name) for r in character.reputations.all()]
+
+
+class ImportForm(Form):
+    """GM: a character from an export (schema version 1 or 2)."""
+
+    data = JSONField(label="The export (JSON)", widget=forms.Textarea(attrs={"rows": 8}))
+    owner = forms.ModelChoiceField(label="Player (for a PC)", required=False,
+                                   queryset=get_user_model().objects.none())
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["owner"].queryset = get_user_model().objects.filter(
+            memberships__campaign=campaign).order_by("username")

@@ -11,6 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from rules.btq.characters import SKILLS, DamageState
+from rules.btq.traits import TRAITS
 
 MAX_WEALTH = 10
 """Wealth is a 0-10 lifestyle scale, from destitute to the Royal Family (BtQ L1121-1123)."""
@@ -84,6 +85,24 @@ class Character(models.Model):
     wealth_state = models.PositiveSmallIntegerField(
         "Wealth damage", choices=DAMAGE_STATE_CHOICES, default=DamageState.HEALTHY
     )
+    professions = models.JSONField(
+        "Profession specialisations", default=dict, blank=True,
+        help_text="Each pre-navy trade and its value: {\"Fisherman\": 2} (BtQ L193-194).")
+    scratched = models.BooleanField(
+        "scratched", default=False,
+        help_text="Is But A Scratch, Sir!: the extra wound level is used (DECISIONS D12).")
+    hardship = models.JSONField(
+        "Great Hardship", default=dict, blank=True,
+        help_text="Measure -> points spent under Overcoming Great Hardship until the end of "
+                  "the Naval Mission (BtQ L1421-1422).")
+    overcoming = models.JSONField(
+        "overcoming great hardship", default=list, blank=True,
+        help_text="Areas whose damage penalties and Measure gate a spent point lifts for the "
+                  "current challenge (BtQ L1421).")
+    heal_locks = models.JSONField(
+        "healing locked", default=list, blank=True,
+        help_text="Areas whose heal failed: no new attempt before another challenge is "
+                  "completed (BtQ L1366).")
     notes = models.TextField(
         "notes", blank=True, help_text="The player's notes: history, looks, aims.")
     gm_notes = models.TextField("GM notes", blank=True)
@@ -111,6 +130,19 @@ class Character(models.Model):
     def skill_values(self) -> dict[str, int]:
         """All 22 skills in the book's order, absent ones as 0."""
         return {key: int(self.skills.get(key, 0)) for key in SKILLS}
+
+    def current_measure(self, key: str) -> int:
+        """A Measure as it is now: its value less the points spent under Overcoming Great
+        Hardship until the end of the Naval Mission, never below 1 (BtQ L1421-1422)."""
+        return max(1, getattr(self, key) - int(self.hardship.get(key, 0)))
+
+    def trait_takes(self) -> dict[str, int]:
+        """Trait key -> times taken (``rules.btq.traits``), from the prefetched or stored
+        ``traits``."""
+        taken: dict[str, int] = {}
+        for t in self.traits.all():
+            taken[t.trait] = taken.get(t.trait, 0) + t.times
+        return taken
 
     @property
     def ship(self):
@@ -177,8 +209,9 @@ class Reputation(models.Model):
 
     @property
     def cap(self) -> int:
-        """The character's current Charm or Influence (BtQ L114-115, L134-135)."""
-        return getattr(self.character, self.cap_measure)
+        """The character's current Charm or Influence, lowered by Great Hardship (BtQ
+        L114-115, L134-135, L1421)."""
+        return self.character.current_measure(self.cap_measure)
 
     @property
     def over_cap(self) -> bool:
@@ -196,7 +229,7 @@ class PrizeShare(models.Model):
     character's ``row`` of the prize table and the captured ship's ``prize_class``. Not
     Wealth: spending money, ``held`` until a Wealth test uses it (``spent``), or
     ``forfeited`` under Articles 7 and 8. ``battle`` (the encounter's id) with the
-    character and the ``captured`` ship is unique: a prize pays each character once.""" 
+    character and the ``captured`` ship is unique: a prize pays each character once."""
 
     class Status(models.TextChoices):
         HELD = "held", "Held"
@@ -299,4 +332,113 @@ class SceneToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.token} ({self.topic})"
+
+
+TRAIT_CHOICES = [(t.key, t.name) for t in TRAITS.values()]
+
+
+class CharacterTrait(models.Model):
+    """A trait a character took (``rules.btq.traits.TRAITS``; BtQ L1025-1115), ``times``
+    times with this ``parameter`` (the language, the named captain, the cause). Second
+    Language (French) and Second Language (German) are two rows; Protégé of one captain
+    taken twice is one row of ``times`` 2 (D10)."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="traits")
+    trait = models.CharField(max_length=40, choices=TRAIT_CHOICES)
+    times = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1)])
+    parameter = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["character", "id"]
+        constraints = [models.UniqueConstraint(fields=["character", "trait", "parameter"],
+                                               name="one_row_per_trait_and_parameter")]
+
+    def __str__(self) -> str:
+        name = TRAITS[self.trait].name
+        name += f" ({self.parameter})" if self.parameter else ""
+        return name + (f" x{self.times}" if self.times > 1 else "")
+
+    @property
+    def definition(self):
+        return TRAITS[self.trait]
+
+
+class Item(models.Model):
+    """A curio or other item from booty (BtQ L522-530, L1007-1017; ``btq_characters.md``
+    §1.5): a curio adds +1 card to ``skill``, an important item +1 to the reputation with
+    its individual, a special weapon +1 card to combat with ``weapon``, a priceless item +2
+    to a skill or a reputation; each only where ``condition`` is met (the Reef Map of the
+    West Indies: in those waters, BtQ L954, L1211)."""
+
+    class Kind(models.TextChoices):
+        CURIO = "curio", "Curio"
+        IMPORTANT_ITEM = "important_item", "Important item"
+        SPECIAL_WEAPON = "special_weapon", "Special weapon"
+        PRICELESS_ITEM = "priceless_item", "Priceless item"
+        OTHER = "other", "Other equipment"
+
+    BONUS = {Kind.CURIO: 1, Kind.IMPORTANT_ITEM: 1, Kind.SPECIAL_WEAPON: 1,
+             Kind.PRICELESS_ITEM: 2, Kind.OTHER: 0}
+    """Cards each kind adds when used (BtQ L522-530)."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="items")
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.CURIO)
+    name = models.CharField(max_length=200)
+    skill = models.CharField(max_length=40, blank=True,
+                             choices=[(k, v) for k, v in SKILLS.items()])
+    reputation = models.ForeignKey(Reputation, on_delete=models.SET_NULL, null=True,
+                                   blank=True, related_name="items")
+    weapon = models.CharField(max_length=60, blank=True)
+    condition = models.CharField(max_length=200, blank=True,
+                                 help_text="When it applies: “navigating the West Indies”.")
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["character", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def bonus(self) -> int:
+        return self.BONUS[self.kind]
+
+    @property
+    def applies_to(self) -> str:
+        """What it adds to, in words: "+1 Seamanship", "+2 “Friend of Captain Turner”"."""
+        if self.kind == self.Kind.OTHER:
+            return ""
+        if self.skill:
+            target = SKILLS[self.skill]
+        elif self.reputation_id:
+            target = f"“{self.reputation.name}”"
+        elif self.weapon:
+            target = f"combat with {self.weapon}"
+        else:
+            target = "—"
+        return f"+{self.bonus} {target}"
+
+
+class CharacterChange(models.Model):
+    """One saved edit of a character's sheet: who, when, and each field's old and new value
+    (``{field: [old, new]}``). ``gm_changes`` holds the GM-only fields' (GM notes), which only
+    the GM reads; ``changes`` the rest, which the owner reads too
+    (``characters.selectors.character_history``)."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="history")
+    actor = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                              null=True, blank=True, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    changes = models.JSONField(default=dict, blank=True)
+    gm_changes = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.character} edited by {self.actor} at {self.at:%Y-%m-%d %H:%M}"
+
+
 from characters.advancement_models import MissionPurchase  # noqa: E402, F401  (Django finds it)

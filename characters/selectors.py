@@ -13,6 +13,7 @@ from django.http import Http404
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import campaigns_for_user, known_to_user, membership_role
 from characters.models import Character, Reputation
+from rules.btq.characters import MEASURES
 
 REVEALED = Q(kind=Character.Kind.PC) | Q(revealed=True)
 """The characters a player may know of."""
@@ -121,3 +122,57 @@ def dashboard_panel(request, campaign: Campaign, role: str) -> dict:
     pcs = list(campaign.characters.filter(kind=Character.Kind.PC)
                .prefetch_related("reputations", "postings__ship"))
     return {"dashboard_pcs": [{"character": c, "dues": len(dues(c))} for c in pcs]}
+
+
+def character_history(user, character: Character) -> list[dict]:
+    """The history of ``character``'s sheet that ``user`` may read, newest first: each edit
+    as ``{"at", "actor", "changes": {field: [old, new]}}``. The GM reads everything; the
+    PC's player everything but the GM-only fields (GM notes), an edit of nothing else left
+    out; anyone else nothing (``PermissionDenied``)."""
+    access = character_access(user, character)
+    if access not in ("gm", "owner"):
+        raise PermissionDenied("Only the character's player and the GM read its history.")
+    out = []
+    for change in character.history.select_related("actor"):
+        changes = dict(change.changes)
+        if access == "gm":
+            changes.update(change.gm_changes)
+        if changes:
+            out.append({"at": change.at, "actor": str(change.actor) if change.actor else None,
+                        "changes": changes})
+    return out
+
+
+def character_export(user, character: Character) -> dict:
+    """``character``'s sheet as JSON, schema version ``EXPORT_VERSION`` (2; see
+    ``characters.services.character_import``, which reads versions 1 and 2): for its player
+    and the GM (``PermissionDenied`` for anyone else); the GM notes only for the GM."""
+    from characters.services import EXPORT_FORMAT, EXPORT_VERSION
+
+    access = character_access(user, character)
+    if access not in ("gm", "owner"):
+        raise PermissionDenied("Only the character's player and the GM export it.")
+    sheet = {
+        "name": character.name, "kind": character.kind, "rank": character.rank,
+        "seniority": character.seniority,
+        **{key: getattr(character, key) for key in MEASURES},
+        "skills": {k: v for k, v in character.skill_values().items() if v},
+        "professions": dict(character.professions), "wealth": character.wealth,
+        "health_state": character.health_state, "wealth_state": character.wealth_state,
+        "scratched": character.scratched, "hardship": dict(character.hardship),
+        "overcoming": list(character.overcoming),
+        "heal_locks": [lock for lock in character.heal_locks if ":" not in lock],
+        "notes": character.notes,
+        "reputations": [{"kind": r.kind, "descriptor": r.descriptor, "subject": r.subject,
+                         "value": r.value, "damage_state": r.damage_state}
+                        for r in character.reputations.all()],
+        "traits": [{"trait": t.trait, "times": t.times, "parameter": t.parameter}
+                   for t in character.traits.all()],
+        "items": [{"kind": i.kind, "name": i.name, "skill": i.skill,
+                   "reputation": i.reputation.name if i.reputation_id else None,
+                   "weapon": i.weapon, "condition": i.condition}
+                  for i in character.items.select_related("reputation")],
+    }
+    if access == "gm":
+        sheet["gm_notes"] = character.gm_notes
+    return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "character": sheet}

@@ -13,10 +13,30 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaigns.models import Campaign, Membership
+from campaigns.selectors import membership_role
 from campaigns.services import check_version, log_append
-from characters.models import AREA_FIELDS, MAX_RATING, Character, Reputation
+from characters.models import (
+    AREA_FIELDS,
+    MAX_RATING,
+    MAX_WEALTH,
+    Character,
+    CharacterChange,
+    CharacterTrait,
+    Item,
+    Reputation,
+)
 from characters.selectors import character_access
 from rules.btq.characters import MEASURES, SKILLS, DamageState
+from rules.btq.damage import HealError, HealRoute, check_heal
+from rules.btq.tests import TestError, overcome_great_hardship
+from rules.btq.traits import (
+    TRAITS,
+    TraitError,
+    check_takes,
+    meets_prerequisites,
+    reputation_grants,
+    wealth_bonus,
+)
 
 PLAYER_FIELDS = frozenset({"name", "notes"})
 """What the player of a PC may change: the free text. Mechanical values are the GM's, as
@@ -24,7 +44,7 @@ advancement runs through the GM (BtQ L1510-1545)."""
 
 GM_FIELDS = PLAYER_FIELDS | {
     *MEASURES, "skills", "wealth", "kind", "owner", "rank", "seniority", "health_state",
-    "wealth_state", "gm_notes", "revealed",
+    "wealth_state", "gm_notes", "revealed", "professions", "scratched",
 }
 """What a GM may change (Ship Morale is the ship's: ``ships.services.ship_update``)."""
 
@@ -120,6 +140,8 @@ def character_create(
     unknown = set(fields) - GM_FIELDS
     if unknown:
         raise ValidationError(f"Unknown character fields: {', '.join(sorted(unknown))}.")
+    if "professions" in fields:
+        fields["professions"] = clean_professions(fields["professions"])
     character = Character(
         campaign=campaign, kind=kind, owner=_owner_user(campaign, owner),
         name=(name or "").strip(),
@@ -159,10 +181,16 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
             value = (value or "").strip()
         elif field == "owner":
             value = _owner_user(character.campaign, value)
+        elif field == "professions":
+            value = clean_professions(value)
         setattr(character, field, value)
     character.version += 1
     _save_checked(character)
-    diff = _diff(before, _snapshot(character))
+    after = _snapshot(character)
+    history_record(character=character, actor=actor, changes={
+        key: [before.get(key), value] for key, value in after.items()
+        if before.get(key) != value})
+    diff = _diff(before, after)
     if diff:
         log_append(campaign=character.campaign, kind="character.updated", actor=actor,
                    gm_only=character.kind == Character.Kind.NPC or "gm_notes" in diff,
@@ -174,7 +202,8 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
 
 
 _LABELS = {**MEASURES, **SKILLS, "wealth": "Wealth", "owner": "player", "health_state": "Health",
-           "wealth_state": "Wealth damage", "gm_notes": "GM notes", "revealed": "revealed"}
+           "wealth_state": "Wealth damage", "gm_notes": "GM notes", "revealed": "revealed",
+           "professions": "Professions", "scratched": "scratched"}
 _TEXTS = ("notes", "gm_notes")
 """Long texts: the log says they changed, not what they say."""
 
@@ -269,6 +298,8 @@ def reputation_create(*, character: Character, actor, **fields) -> Reputation:
     reputation = Reputation(character=character)
     _set_reputation_fields(reputation, fields, REPUTATION_GM_FIELDS)
     reputation.save()
+    history_record(character=character, actor=actor,
+                   changes={f"reputation “{reputation}”": [None, reputation.value]})
     log_append(campaign=character.campaign, kind="reputation.created", actor=actor,
                gm_only=character.kind == Character.Kind.NPC,
                text=f"{actor} gave {character} the reputation “{reputation}”.",
@@ -296,6 +327,9 @@ def reputation_update(*, reputation: Reputation, actor, version, **changes) -> R
             if before[f] != getattr(reputation, f)}
     reputation.version += 1
     reputation.save()
+    history_record(character=character, actor=actor, changes={
+        f"reputation “{reputation}” {f.replace('_', ' ')}": [old, new]
+        for f, (old, new) in diff.items()})
     described = ", ".join(f"{f.replace('_', ' ')} {old} -> {new}"
                           for f, (old, new) in diff.items())
     log_append(campaign=character.campaign, kind="reputation.updated", actor=actor,
@@ -318,6 +352,8 @@ def reputation_delete(*, reputation: Reputation, actor, version) -> None:
     check_version(reputation, version)
     name = reputation.name
     reputation.delete()
+    history_record(character=character, actor=actor,
+                   changes={f"reputation “{name}”": [reputation.value, None]})
     log_append(campaign=character.campaign, kind="reputation.deleted", actor=actor,
                gm_only=character.kind == Character.Kind.NPC,
                text=f"{actor} removed {character}'s reputation “{name}”.",
@@ -325,21 +361,36 @@ def reputation_delete(*, reputation: Reputation, actor, version) -> None:
 
 
 def character_damage_set(*, character: Character, area: str, state: DamageState,
-                         reputation: Reputation | None = None) -> None:
+                         reputation: Reputation | None = None, actor=None,
+                         scratched: bool | None = None) -> None:
     """Set the damage state of ``character``'s ``area`` (``"health"``, ``"wealth"``, or
     ``"reputation"`` with ``reputation``) to ``state``, bumping the version
-    of what changed so an edit made before is refused. For a use case that already holds the
-    rows locked (a card test's draw) and writes the log itself."""
+    of what changed so an edit made before is refused, and recording it in the sheet's
+    history as ``actor``'s; ``scratched`` sets Is But A Scratch's extra level (D12). For a
+    use case that already holds the rows locked (a card test's draw) and writes the log
+    itself."""
     if area == "reputation":
         if reputation is None or reputation.character_id != character.pk:
             raise ValueError(f"{reputation!r} is not a reputation of {character}")
+        old = DamageState(reputation.damage_state)
         reputation.damage_state = state
         reputation.version += 1
         reputation.save(update_fields=["damage_state", "version"])
+        history_record(character=character, actor=actor, changes={
+            f"reputation “{reputation}” damage": [old.label, DamageState(state).label]})
         return
-    setattr(character, AREA_FIELDS[area], state)
+    field = AREA_FIELDS[area]
+    changes = {_LABELS[field]: [DamageState(getattr(character, field)).label,
+                                DamageState(state).label]}
+    setattr(character, field, state)
+    fields = [field, "version", "updated_at"]
+    if scratched is not None and scratched != character.scratched:
+        changes["scratched"] = [character.scratched, scratched]
+        character.scratched = scratched
+        fields.append("scratched")
     character.version += 1
-    character.save(update_fields=[AREA_FIELDS[area], "version", "updated_at"])
+    character.save(update_fields=fields)
+    history_record(character=character, actor=actor, changes=changes)
 
 
 def characters_release(*, membership: Membership, actor, **_signal) -> None:
@@ -357,3 +408,536 @@ def characters_release(*, membership: Membership, actor, **_signal) -> None:
                         "them until another player takes them.",
                    data={"character": pc.pk,
                          "changes": {"owner": [str(membership.user), None]}})
+
+
+# --- The sheet's history ----------------------------------------------------------------
+
+GM_ONLY_FIELDS = frozenset({"gm_notes"})
+"""Fields of the sheet only the GM reads, and so only the GM reads the history of."""
+
+
+def history_record(*, character: Character, actor, changes: dict) -> CharacterChange | None:
+    """Record one edit of ``character``'s sheet: ``changes`` is ``{field: [old, new]}``
+    (JSON values); the GM-only fields' go to ``gm_changes``. Nothing is recorded for no
+    change. Part of the caller's transaction."""
+    if not changes:
+        return None
+    public = {k: v for k, v in changes.items() if k not in GM_ONLY_FIELDS}
+    hidden = {k: v for k, v in changes.items() if k in GM_ONLY_FIELDS}
+    return CharacterChange.objects.create(
+        character=character, actor=actor if getattr(actor, "pk", None) else None,
+        changes=public, gm_changes=hidden)
+
+
+def clean_professions(professions) -> dict[str, int]:
+    """Profession specialisations, ``{"Fisherman": 2}`` (BtQ L193-194): a name of at most 60
+    characters and a whole number from 1 to ``MAX_RATING`` each; ``ValidationError`` on
+    ``professions`` otherwise."""
+    if not isinstance(professions, dict):
+        raise ValidationError({"professions": "Professions are a mapping of trade to value."})
+    result = {}
+    for name, value in professions.items():
+        trade = name.strip() if isinstance(name, str) else ""
+        if not trade or len(trade) > 60:
+            raise ValidationError({"professions": "Each profession needs a name (at most 60 "
+                                                  "characters): “Fisherman”, “Mapmaker”."})
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_RATING:
+            raise ValidationError({"professions": f"Profession ({trade}) must be a whole "
+                                                  f"number from 1 to {MAX_RATING}."})
+        result[trade] = value
+    return dict(sorted(result.items()))
+
+
+def _require_gm(actor, character: Character, what: str) -> None:
+    if character_access(actor, character) != "gm":
+        raise PermissionDenied(f"Only a GM {what}: ask your GM.")
+
+
+# --- Traits -------------------------------------------------------------------------------
+
+STATION_CATEGORY = {"captain": "officer", "lieutenant": "officer", "midshipman": "officer",
+                    "master": "wardroom", "purser": "wardroom", "surgeon": "wardroom",
+                    "gunner": "standing", "boatswain": "standing", "carpenter": "standing",
+                    "marine": "officer", "mate": "petty", "rating": "rating"}
+"""The rank category of a station aboard, for a trait's prerequisites (BtQ L260-289,
+L1052)."""
+
+
+def _rank_category(character: Character) -> str | None:
+    posting = character.postings.first()
+    return None if posting is None else STATION_CATEGORY.get(posting.station)
+
+
+@transaction.atomic
+def trait_add(*, character: Character, actor, trait: str, times: int = 1, parameter: str = "",
+              reputations=()) -> CharacterTrait:
+    """GM: ``character`` takes ``trait`` (a key of ``rules.btq.traits.TRAITS``) ``times``
+    more times with ``parameter`` (the language, the named captain). What it grants comes
+    with it (BtQ L1043-1111): its reputations (``reputations``: the wording the player chose
+    for those the trait leaves open, ``{"descriptor", "subject"}`` each), a Protégé of a
+    captain already named raising that reputation by 1 instead (D10), and Lap of Luxury's
+    +2 Wealth (at most 10). A granted reputation above its cap is kept, and counts as the cap
+    (D9).
+
+    Raises ``PermissionDenied`` for a player, ``ValidationError`` for an unknown trait, a
+    take beyond its limit, a missing parameter or wording, a prerequisite not met (At Home
+    in the Ward Room for a rating, by the station aboard).
+    """
+    character = _locked_character(character)
+    _require_gm(actor, character, "gives a character a trait")
+    parameter = (parameter or "").strip()
+    if trait not in TRAITS:
+        raise ValidationError({"trait": f"{trait!r} is not a trait."})
+    definition = TRAITS[trait]
+    if definition.parameter and not parameter:
+        raise ValidationError({"parameter": f"{definition.name}: name the "
+                                            f"{definition.parameter}."})
+    if len(parameter) > 200:
+        raise ValidationError({"parameter": "At most 200 characters."})
+    if isinstance(times, bool) or not isinstance(times, int) or times < 1:
+        raise ValidationError({"times": "A trait is taken a whole number of times, at least 1."})
+    taken = character.trait_takes()
+    taken[trait] = taken.get(trait, 0) + times
+    try:
+        check_takes(taken)
+        grants = [g for _ in range(times) for g in reputation_grants(
+            trait, parameter, reputations)]
+    except TraitError as exc:
+        raise ValidationError({"trait": str(exc)}) from None
+    if not meets_prerequisites(trait, _rank_category(character)):
+        raise ValidationError({"trait": f"{definition.name} may be taken only by Officers and "
+                                        "Ward Room Warrant Officers."})
+    row, created = CharacterTrait.objects.get_or_create(
+        character=character, trait=trait, parameter=parameter, defaults={"times": times})
+    if not created:
+        row.times += times
+        row.save(update_fields=["times"])
+    granted = []
+    for grant in grants:
+        rep = character.reputations.filter(
+            kind=grant["kind"], descriptor=grant["descriptor"], subject=grant["subject"]
+        ).first() if trait == "protege" else None
+        if rep is not None:
+            rep.value += grant["value"]
+            rep.version += 1
+            rep.save(update_fields=["value", "version"])
+        else:
+            rep = Reputation.objects.create(character=character, **grant)
+        granted.append(f"“{rep}” {rep.value}")
+    changes = {f"trait {TRAITS[trait].name}": [taken[trait] - times or None, taken[trait]]}
+    wealth = wealth_bonus({trait: times})
+    if wealth:
+        new = min(MAX_WEALTH, character.wealth + wealth)
+        changes["wealth"] = [character.wealth, new]
+        character.wealth = new
+        character.version += 1
+        character.save(update_fields=["wealth", "version", "updated_at"])
+    history_record(character=character, actor=actor, changes=changes)
+    what = f" with {', '.join(granted)}" if granted else ""
+    log_append(campaign=character.campaign, kind="character.trait", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{actor} gave {character} the trait {row}{what}.",
+               data={"character": character.pk, "trait": trait, "times": row.times})
+    return row
+
+
+@transaction.atomic
+def trait_remove(*, character_trait: CharacterTrait, actor) -> None:
+    """GM: remove a trait row. What it granted (reputations, Wealth) stays on the sheet for
+    the GM to change by hand: the book has no rule for losing a trait."""
+    row = CharacterTrait.objects.select_for_update().select_related(
+        "character__campaign").get(pk=character_trait.pk)
+    character = _locked_character(row.character)
+    _require_gm(actor, character, "removes a trait")
+    name = str(row)
+    row.delete()
+    history_record(character=character, actor=actor, changes={f"trait {name}": [name, None]})
+    log_append(campaign=character.campaign, kind="character.trait_removed", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{actor} removed {character}'s trait {name}.",
+               data={"character": character.pk})
+
+
+# --- Curios and items -------------------------------------------------------------------
+
+ITEM_FIELDS = frozenset({"kind", "name", "skill", "reputation", "weapon", "condition"})
+
+
+def _set_item_fields(item: Item, character: Character, fields: dict) -> None:
+    unknown = set(fields) - ITEM_FIELDS
+    if unknown:
+        raise ValidationError(f"Unknown item fields: {', '.join(sorted(unknown))}.")
+    for field, value in fields.items():
+        if field == "reputation":
+            if value in (None, ""):
+                value = None
+            else:
+                pk = value.pk if isinstance(value, Reputation) else value
+                value = character.reputations.filter(pk=pk).first() if isinstance(
+                    pk, int) and not isinstance(pk, bool) else None
+                if value is None:
+                    raise ValidationError({"reputation": "Choose one of the character's "
+                                                         "reputations."})
+        elif isinstance(value, str):
+            value = value.strip()
+        setattr(item, field, value)
+    item.full_clean(exclude=["character", "reputation"])
+    if item.kind == Item.Kind.CURIO and not item.skill:
+        raise ValidationError({"skill": "A curio adds a card to one skill: choose it."})
+
+
+@transaction.atomic
+def item_create(*, character: Character, actor, **fields) -> Item:
+    """GM: a curio or other item for ``character`` (``kind``, ``name``, ``skill``,
+    ``reputation`` (one of theirs, by id), ``weapon``, ``condition``). ``ValidationError``
+    naming the field for a bad value (a curio without its skill)."""
+    character = _locked_character(character)
+    _require_gm(actor, character, "adds an item")
+    item = Item(character=character)
+    _set_item_fields(item, character, fields)
+    item.save()
+    history_record(character=character, actor=actor,
+                   changes={f"item “{item}”": [None, item.applies_to or item.name]})
+    log_append(campaign=character.campaign, kind="character.item", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{actor} gave {character} the {item.get_kind_display().lower()} "
+                    f"“{item}”.", data={"character": character.pk, "item": item.pk})
+    return item
+
+
+def _locked_item(item: Item) -> Item:
+    return Item.objects.select_for_update(of=("self",)).select_related(
+        "character__campaign", "reputation").get(pk=item.pk)
+
+
+@transaction.atomic
+def item_update(*, item: Item, actor, version, **fields) -> Item:
+    """GM: change the fields given; ``StaleVersion`` if it was saved since ``version``."""
+    item = _locked_item(item)
+    character = item.character
+    _require_gm(actor, character, "changes an item")
+    check_version(item, version)
+    before = {f: str(getattr(item, f) or "") for f in ITEM_FIELDS}
+    _set_item_fields(item, character, fields)
+    item.version += 1
+    item.save()
+    after = {f: str(getattr(item, f) or "") for f in ITEM_FIELDS}
+    history_record(character=character, actor=actor, changes={
+        f"item “{item}” {f}": [before[f], after[f]] for f in sorted(ITEM_FIELDS)
+        if before[f] != after[f]})
+    log_append(campaign=character.campaign, kind="character.item", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{actor} edited {character}'s item “{item}”.",
+               data={"character": character.pk, "item": item.pk})
+    return item
+
+
+@transaction.atomic
+def item_delete(*, item: Item, actor, version) -> None:
+    """GM: remove an item; ``StaleVersion`` as :func:`item_update`."""
+    item = _locked_item(item)
+    character = item.character
+    _require_gm(actor, character, "removes an item")
+    check_version(item, version)
+    name = item.name
+    item.delete()
+    history_record(character=character, actor=actor, changes={f"item “{name}”": [name, None]})
+    log_append(campaign=character.campaign, kind="character.item_removed", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{actor} removed {character}'s item “{name}”.",
+               data={"character": character.pk})
+
+
+# --- Healing and Great Hardship -------------------------------------------------------------
+
+HEAL_HOW = {"test": "simple_test", "challenge": "challenge", "mission": "mission"}
+"""How a heal was earned -> the route it must be (``rules.btq.damage.heal_route``)."""
+
+
+def heal_area(character: Character, area: str, reputation: Reputation | None = None
+              ) -> tuple[str, DamageState, str]:
+    """``(kernel area, state, lock key)`` of ``character``'s ``area`` (``"health"``,
+    ``"wealth"`` or ``"reputation"`` with ``reputation``): the kernel's area key
+    (``rules.btq.damage.AREAS``: a reputation by its kind), its state now, and the key its
+    heal lock is kept under. ``ValidationError`` for anything else."""
+    if area == "reputation":
+        if reputation is None or reputation.character_id != character.pk:
+            raise ValidationError({"area": "Choose one of the character's reputations."})
+        return reputation.kind, DamageState(reputation.damage_state), \
+            f"reputation:{reputation.pk}"
+    if area not in AREA_FIELDS:
+        raise ValidationError({"area": f"{area!r} is not an area: health, wealth or a "
+                                       "reputation (Ship Morale is the ship's)."})
+    return area, DamageState(getattr(character, AREA_FIELDS[area])), area
+
+
+def heal_check(character: Character, area: str, reputation: Reputation | None = None,
+               *, how: str = "test") -> HealRoute:
+    """The route by which ``area`` heals now (BtQ L1361-1366), which must be ``how``
+    (``"test"``: a simple test, ``"challenge"``, ``"mission"``); a test is refused while the
+    area is locked by a failed attempt (BtQ L1366). ``ValidationError`` with the rule's
+    reason."""
+    kind, state, key = heal_area(character, area, reputation)
+    try:
+        route = check_heal(kind, state, locked=how == "test" and key in character.heal_locks)
+    except HealError as exc:
+        raise ValidationError({"area": str(exc)}) from None
+    if HEAL_HOW.get(how) != route.method:
+        ways = {"simple_test": "a simple test of its healing skill",
+                "challenge": "a successful challenge of the current Mission",
+                "mission": "a whole new Mission"}
+        raise ValidationError({"area": f"{DamageState(state).label} "
+                                       f"{_area_name(area, reputation)} heals through "
+                                       f"{ways[route.method]}."})
+    return route
+
+
+def _area_name(area: str, reputation: Reputation | None) -> str:
+    return f"“{reputation}”" if area == "reputation" else _LABELS[AREA_FIELDS[area]]
+
+
+@transaction.atomic
+def character_heal(*, character: Character, area: str, actor, how: str,
+                   reputation: Reputation | None = None, note: str = "") -> DamageState:
+    """Heal ``area`` one step (BtQ L1361-1366): ``how`` ``"test"`` (an Injured area, a simple
+    test passed: called by ``combat.healing`` when its card test ends), ``"challenge"`` (a
+    Maimed area, a successful challenge narrated to include the healing) or ``"mission"``
+    (a Dead area, a whole new Mission or its reward). A GM records a challenge's or a
+    mission's heal (the missions' services may call this too). Health healed to Healthy
+    clears Is But A Scratch's used level (A17). Returns the new state; ``ValidationError``
+    for a heal the rules do not allow (Health Dead, a route other than ``how``)."""
+    character = _locked_character(character)
+    if how != "test":
+        _require_gm(actor, character, "records a heal through a challenge or a Mission")
+    if reputation is not None:
+        reputation = Reputation.objects.select_for_update().get(pk=reputation.pk)
+    route = heal_check(character, area, reputation, how=how)
+    before = heal_area(character, area, reputation)[1]
+    character_damage_set(character=character, area=area, state=route.to,
+                         reputation=reputation, actor=actor,
+                         scratched=False if area == "health" and route.to == 0 else None)
+    why = {"test": "a simple test", "challenge": "a challenge", "mission": "a Mission"}[how]
+    log_append(campaign=character.campaign, kind="character.healed", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{character}'s {_area_name(area, reputation)} heals from "
+                    f"{before.label} to {route.to.label} ({why}){note}.",
+               data={"character": character.pk, "area": area, "how": how,
+                     "from": before.label, "to": route.to.label})
+    return route.to
+
+
+@transaction.atomic
+def character_heal_failed(*, character: Character, area: str, actor,
+                          reputation: Reputation | None = None, note: str = "") -> None:
+    """A heal of ``area`` failed: no new attempt until the character completes another
+    challenge (BtQ L1366; :func:`character_heal_unlock`). Logged."""
+    character = _locked_character(character)
+    key = heal_area(character, area, reputation)[2]
+    if key not in character.heal_locks:
+        character.heal_locks = [*character.heal_locks, key]
+        character.version += 1
+        character.save(update_fields=["heal_locks", "version", "updated_at"])
+    log_append(campaign=character.campaign, kind="character.heal_failed", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{character}'s {_area_name(area, reputation)} does not heal{note}: no "
+                    "new attempt before another challenge is completed.",
+               data={"character": character.pk, "area": key})
+
+
+@transaction.atomic
+def character_heal_unlock(*, character: Character, actor) -> None:
+    """The character completed another challenge: every area whose heal failed may be tried
+    again (BtQ L1366), and the penalties a Great Hardship point lifted for that challenge
+    are back. The GM records it (or the missions' services when a challenge ends)."""
+    character = _locked_character(character)
+    _require_gm(actor, character, "records a completed challenge")
+    if character.heal_locks or character.overcoming:
+        character.heal_locks, character.overcoming = [], []
+        character.version += 1
+        character.save(update_fields=["heal_locks", "overcoming", "version", "updated_at"])
+        log_append(campaign=character.campaign, kind="character.heal_unlocked", actor=actor,
+                   gm_only=character.kind == Character.Kind.NPC,
+                   text=f"{character} completed a challenge: failed heals may be tried again.",
+                   data={"character": character.pk})
+
+
+HARDSHIP_AREAS = {"guts": "health", "discipline": "ship_morale", "influence": "wealth"}
+"""The area whose penalties a spent point of each Measure lifts (BtQ L1385-1411). A Charm or
+Influence point for a reputation is not offered: the GM lifts that penalty with a
+modifier."""
+
+
+@transaction.atomic
+def character_hardship_spend(*, character: Character, measure: str, actor) -> int:
+    """Overcoming Great Hardship (BtQ L1415-1426, D20): the character spends 1 point of
+    ``measure`` (Guts, Discipline or Influence) to ignore the penalties of its area (Health,
+    Ship Morale, Wealth: the pool's -1 or -3 and the Maimed gate) in their tests until the
+    current challenge is over (:func:`character_heal_unlock`; one challenge per spend, the
+    digest's reading, a battle or skirmish counting as one); the Measure (and the caps and
+    Discipline cards that follow it) stays lower until the end of the Naval Mission
+    (:func:`character_hardship_end`). The PC's player or the GM. Returns the Measure now;
+    ``ValidationError`` if the campaign does not use the rule or the Measure is at 1."""
+    character = _locked_character(character)
+    if character_access(actor, character) not in ("gm", "owner"):
+        raise PermissionDenied("You may edit only your own characters.")
+    if measure not in HARDSHIP_AREAS:
+        raise ValidationError({"measure": f"{measure!r} is not Guts, Discipline or "
+                                          "Influence."})
+    now = character.current_measure(measure)
+    try:
+        after = overcome_great_hardship(now, character.campaign.rules_settings())
+    except TestError as exc:
+        raise ValidationError({"measure": str(exc)}) from None
+    character.hardship = {**character.hardship,
+                          measure: int(character.hardship.get(measure, 0)) + 1}
+    character.overcoming = sorted({*character.overcoming, HARDSHIP_AREAS[measure]})
+    character.version += 1
+    character.save(update_fields=["hardship", "overcoming", "version", "updated_at"])
+    history_record(character=character, actor=actor,
+                   changes={f"{MEASURES[measure]} (current)": [now, after]})
+    log_append(campaign=character.campaign, kind="character.hardship", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{character} overcomes great hardship: {MEASURES[measure]} {now} -> "
+                    f"{after} until the end of the Naval Mission.",
+               data={"character": character.pk, "measure": measure})
+    return after
+
+
+@transaction.atomic
+def character_hardship_end(*, character: Character, actor) -> None:
+    """GM: the Naval Mission ended: every Measure is back to full (BtQ L1422)."""
+    character = _locked_character(character)
+    _require_gm(actor, character, "ends a Naval Mission's hardship")
+    if character.hardship or character.overcoming:
+        history_record(character=character, actor=actor, changes={
+            f"{MEASURES[m]} (current)": [character.current_measure(m), getattr(character, m)]
+            for m in character.hardship})
+        character.hardship, character.overcoming = {}, []
+        character.version += 1
+        character.save(update_fields=["hardship", "overcoming", "version", "updated_at"])
+        log_append(campaign=character.campaign, kind="character.hardship_end", actor=actor,
+                   gm_only=character.kind == Character.Kind.NPC,
+                   text=f"{character}'s Measures are back to full: the Naval Mission ended.",
+                   data={"character": character.pk})
+
+
+# --- Import -------------------------------------------------------------------------------
+
+EXPORT_FORMAT = "quarterdeck-character"
+EXPORT_VERSION = 2
+"""The schema version of a character's export. Version 1: the sheet before traits and
+curios (name, kind, rank, seniority, Measures, skills, Wealth, Health and Wealth damage,
+notes, GM notes, reputations). Version 2 adds ``professions``, ``scratched``, ``hardship``,
+``overcoming``,
+``heal_locks``, ``traits`` and ``items``."""
+
+_V1_FIELDS = ("name", "kind", "rank", "seniority", *MEASURES, "skills", "wealth",
+              "health_state", "wealth_state", "notes", "gm_notes")
+_V2_FIELDS = ("professions", "scratched")
+
+
+def _export_error(where: str, message) -> ValidationError:
+    if isinstance(message, ValidationError):
+        message = "; ".join(message.messages)
+    return ValidationError({"data": f"{where}: {message}"})
+
+
+@transaction.atomic
+def character_import(*, campaign: Campaign, actor, data, owner=None) -> Character:
+    """GM: a new character in ``campaign`` from an export (``characters.selectors.
+    character_export``) of schema version 1 or 2, its values kept (a version 1 export has
+    no traits, items or profession specialisations); ``owner`` the player of a PC (a
+    member). All or nothing: ``ValidationError`` on ``data`` naming the first bad part."""
+    if membership_role(actor, campaign) != Membership.Role.GM:
+        raise PermissionDenied("Only a GM imports a character.")
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise ValidationError({"data": f"Not a character export: it has no \"format\": "
+                                       f"\"{EXPORT_FORMAT}\"."})
+    version = data.get("version")
+    if version not in (1, 2):
+        raise ValidationError({"data": f"Schema version {version!r} is not one this site "
+                                       f"reads (1 or {EXPORT_VERSION})."})
+    sheet = data.get("character")
+    if not isinstance(sheet, dict):
+        raise ValidationError({"data": "The export has no \"character\"."})
+    allowed = _V1_FIELDS + (_V2_FIELDS if version == 2 else ())
+    fields = {k: sheet[k] for k in allowed if k in sheet and k != "name"}
+    kind = fields.pop("kind", Character.Kind.PC)
+    if kind == Character.Kind.PC and owner is None:
+        raise ValidationError({"owner": "A player character needs a player."})
+    try:
+        character = character_create(campaign=campaign, actor=actor, name=sheet.get("name"),
+                                     kind=kind, owner=owner if kind == Character.Kind.PC
+                                     else None, **fields)
+    except ValidationError as exc:
+        raise _export_error("the sheet", exc) from None
+    except (TypeError, ValueError) as exc:
+        raise _export_error("the sheet", exc) from None
+    if version == 2:
+        hardship = sheet.get("hardship") or {}
+        if not isinstance(hardship, dict) or any(
+                k not in MEASURES or not isinstance(v, int) or isinstance(v, bool) or v < 0
+                for k, v in hardship.items()):
+            raise _export_error("hardship", "a mapping of Measure to points spent")
+        locks = sheet.get("heal_locks") or []
+        if not isinstance(locks, list) or any(lock not in AREA_FIELDS for lock in locks):
+            raise _export_error("heal_locks", "a list of areas (health, wealth)")
+        overcoming = sheet.get("overcoming") or []
+        if not isinstance(overcoming, list) or any(
+                a not in HARDSHIP_AREAS.values() for a in overcoming):
+            raise _export_error("overcoming", "a list of areas (health, ship_morale, wealth)")
+        character.hardship, character.heal_locks = hardship, locks
+        character.overcoming = overcoming
+        character.save(update_fields=["hardship", "heal_locks", "overcoming"])
+    reps = {}
+    for i, entry in enumerate(sheet.get("reputations") or []):
+        if not isinstance(entry, dict):
+            raise _export_error(f"reputation {i + 1}", "not a mapping")
+        rep = Reputation(character=character)
+        try:
+            _set_reputation_fields(rep, {k: entry[k] for k in REPUTATION_GM_FIELDS
+                                         if k in entry}, REPUTATION_GM_FIELDS)
+        except (ValidationError, PermissionDenied) as exc:
+            raise _export_error(f"reputation {i + 1}", exc) from None
+        rep.save()
+        reps[rep.name] = rep
+    if version == 2:
+        _import_traits(character, sheet.get("traits") or [])
+        for i, entry in enumerate(sheet.get("items") or []):
+            if not isinstance(entry, dict):
+                raise _export_error(f"item {i + 1}", "not a mapping")
+            item = Item(character=character)
+            fields = {k: entry[k] for k in ITEM_FIELDS - {"reputation"} if k in entry}
+            if entry.get("reputation"):
+                if entry["reputation"] not in reps:
+                    raise _export_error(f"item {i + 1}", "its reputation is not on the sheet")
+                fields["reputation"] = reps[entry["reputation"]]
+            try:
+                _set_item_fields(item, character, fields)
+            except ValidationError as exc:
+                raise _export_error(f"item {i + 1}", exc) from None
+            item.save()
+    log_append(campaign=campaign, kind="character.imported", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{actor} imported {character} (schema version {version}).",
+               data={"character": character.pk, "version": version})
+    return character
+
+
+def _import_traits(character: Character, traits) -> None:
+    taken: dict[str, int] = {}
+    for i, entry in enumerate(traits):
+        if not isinstance(entry, dict) or entry.get("trait") not in TRAITS:
+            raise _export_error(f"trait {i + 1}", "not one of the book's traits")
+        times = entry.get("times", 1)
+        parameter = entry.get("parameter") or ""
+        if not isinstance(parameter, str) or len(parameter) > 200:
+            raise _export_error(f"trait {i + 1}", "its parameter is a text of at most 200")
+        taken[entry["trait"]] = taken.get(entry["trait"], 0) + (
+            times if isinstance(times, int) else 0)
+        try:
+            check_takes(taken)
+        except TraitError as exc:
+            raise _export_error(f"trait {i + 1}", exc) from None
+        CharacterTrait.objects.create(character=character, trait=entry["trait"], times=times,
+                                      parameter=parameter.strip())

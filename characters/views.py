@@ -4,17 +4,20 @@ editing by a GM or the PC's player."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.shortcuts import redirect, render
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.confirm import confirmation
 from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import Conflict
 from characters import selectors, services
-from characters.forms import CharacterForm, ReputationForm
+from characters.forms import CharacterForm, ImportForm, ItemForm, ReputationForm, TraitForm
+from characters.models import Character, CharacterTrait, Item
 from characters.sections import sections_render
-from rules.btq.characters import MEASURES, SKILLS, DamageState
+from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
 
 
 @login_required
@@ -32,27 +35,206 @@ def character_new(request, campaign_pk):
                   {"campaign": campaign, "form": form, "character": None})
 
 
-@login_required
-def character_detail(request, pk):
-    character = selectors.character_for_user(request.user, pk)
+def _sheet_context(request, character) -> dict:
     access = selectors.character_access(request.user, character)
     ship = character.ship
-    base = {"campaign": character.campaign, "character": character, "access": access}
-    return render(request, "characters/character_detail.html", {
-        "sections": sections_render(request, character, access, base),
+    hidden_ship = ship is None or (ship.is_hidden_from_players and access != "gm")
+    reputations = list(character.reputations.all())
+    locks = set(character.heal_locks)
+    areas = [("health", "Health", character.health_state, None),
+             ("wealth", "Wealth", character.wealth_state, None)]
+    areas += [("reputation", r.name, r.damage_state, r) for r in reputations]
+    return {
         "campaign": character.campaign,
         "character": character,
         "access": access,
         "can_edit": access in ("gm", "owner"),
         "is_gm": access == "gm",
-        "measures": [(label, getattr(character, key)) for key, label in MEASURES.items()],
+        "measures": [(key, label, getattr(character, key), character.current_measure(key))
+                     for key, label in MEASURES.items()],
+        "great_hardship": character.campaign.rules_settings()["great_hardship"],
+        "overcoming": [DAMAGE_AREAS[a] for a in character.overcoming if a in DAMAGE_AREAS],
         "skills": [(SKILLS[k], v) for k, v in character.skill_values().items()],
+        "professions": sorted(character.professions.items()),
         "postings": character.postings.select_related("ship"),
         "ship": ship,
-        "ship_morale": None if ship is None or (ship.is_hidden_from_players and access != "gm")
-        else DamageState(ship.morale_state).label,
-        "reputations": character.reputations.all(),
-    })
+        "ship_morale": None if hidden_ship else DamageState(ship.morale_state).label,
+        "ship_morale_state": None if hidden_ship else ship.morale_state,
+        "reputations": reputations,
+        "traits": character.traits.all(),
+        "items": character.items.select_related("reputation"),
+        "healing": [{"area": area, "label": label, "state": DamageState(state),
+                     "reputation": rep,
+                     "locked": (f"reputation:{rep.pk}" if rep else area) in locks}
+                    for area, label, state, rep in areas if state],
+    }
+
+
+@login_required
+def character_detail(request, pk):
+    character = selectors.character_for_user(request.user, pk)
+    context = _sheet_context(request, character)
+    context["sections"] = sections_render(request, character, context["access"], {
+        "campaign": character.campaign, "character": character, "access": context["access"]})
+    if context["is_gm"]:
+        context["healers"] = character.campaign.characters.filter(kind=Character.Kind.PC)
+        context["trait_form"] = TraitForm()
+        context["item_form"] = ItemForm(character=character)
+    return render(request, "characters/character_detail.html", context)
+
+
+@login_required
+def character_print(request, pk):
+    """The sheet laid out as the book's (BtQ L3783-3876), for printing."""
+    character = selectors.character_for_user(request.user, pk)
+    context = _sheet_context(request, character)
+    if context["access"] == "public":
+        raise Http404("No such character.")
+    reps = context["reputations"]
+    context["personal"] = [r for r in reps if r.kind == "personal"]
+    context["institution"] = [r for r in reps if r.kind == "institution"]
+    context["blank_personal"] = range(max(0, 6 - len(context["personal"])))
+    context["blank_institution"] = range(max(0, 6 - len(context["institution"])))
+    context["weapons"] = ("Musket", "Pistol", "Sword", "Brawl", "Knife", "")
+    return render(request, "characters/character_print.html", context)
+
+
+@login_required
+def character_history(request, pk):
+    character = selectors.character_for_user(request.user, pk)
+    history = selectors.character_history(request.user, character)
+    return render(request, "characters/character_history.html", {
+        "campaign": character.campaign, "character": character, "history": history})
+
+
+@login_required
+def character_export(request, pk):
+    """The sheet as a JSON file (schema version 2), for the PC's player and the GM."""
+    character = selectors.character_for_user(request.user, pk)
+    data = selectors.character_export(request.user, character)
+    response = JsonResponse(data, json_dumps_params={"indent": 1, "ensure_ascii": False})
+    name = slugify(character.name) or f"character-{character.pk}"
+    response["Content-Disposition"] = f'attachment; filename="{name}.json"'
+    return response
+
+
+@login_required
+def character_import(request, campaign_pk):
+    campaign = campaign_for_user(request.user, campaign_pk)
+    require_gm(request.user, campaign)
+    form = ImportForm(request.POST or None, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        character = form.submit(lambda: services.character_import(
+            campaign=campaign, actor=request.user, data=form.cleaned_data["data"],
+            owner=form.cleaned_data["owner"]))
+        if character is not None:
+            messages.success(request, f"{character} imported.")
+            return redirect("characters:detail", pk=character.pk)
+    return render(request, "characters/character_import.html",
+                  {"campaign": campaign, "form": form})
+
+
+def _sheet_step(request, character, step, done: str):
+    """Run ``step`` (a service call), with its refusal or ``done`` as the message, and go
+    back to the sheet."""
+    try:
+        step()
+    except Conflict as exc:
+        messages.error(request, str(exc))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, done)
+    return redirect("characters:detail", pk=character.pk)
+
+
+@login_required
+@require_POST
+def trait_add(request, pk):
+    character = selectors.character_for_user(request.user, pk)
+    form = TraitForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        return redirect("characters:detail", pk=character.pk)
+    return _sheet_step(request, character, lambda: services.trait_add(
+        character=character, actor=request.user, **form.changes()), "Trait added.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def trait_remove(request, pk):
+    row = get_object_or_404(CharacterTrait.objects.select_related("character"), pk=pk)
+    character = selectors.character_for_user(request.user, row.character_id)
+    selectors.require_character_edit(request.user, character)
+    if request.method == "GET":
+        return confirmation(
+            request, question=f"Remove the trait {row}?",
+            consequence="What it granted (reputations, Wealth) stays: change it by hand.",
+            button="Remove", back=reverse("characters:detail", args=[character.pk]))
+    return _sheet_step(request, character, lambda: services.trait_remove(
+        character_trait=row, actor=request.user), f"Trait {row} removed.")
+
+
+@login_required
+@require_POST
+def item_add(request, pk):
+    character = selectors.character_for_user(request.user, pk)
+    form = ItemForm(request.POST, character=character)
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        return redirect("characters:detail", pk=character.pk)
+    return _sheet_step(request, character, lambda: services.item_create(
+        character=character, actor=request.user, **form.cleaned_data), "Item added.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def item_remove(request, pk):
+    item = get_object_or_404(Item.objects.select_related("character"), pk=pk)
+    character = selectors.character_for_user(request.user, item.character_id)
+    selectors.require_character_edit(request.user, character)
+    if request.method == "GET":
+        return confirmation(
+            request, question=f"Remove “{item}”?", consequence="This cannot be undone.",
+            button="Remove", back=reverse("characters:detail", args=[character.pk]),
+            fields={"version": item.version})
+    return _sheet_step(request, character, lambda: services.item_delete(
+        item=item, actor=request.user, version=request.POST.get("version")),
+        f"“{item}” removed.")
+
+
+@login_required
+@require_POST
+def heal_record(request, pk):
+    """GM: a challenge (Maimed) or a Mission (Dead) healed an area one step."""
+    character = selectors.character_for_user(request.user, pk)
+    reputation = None
+    if request.POST.get("reputation"):
+        reputation = character.reputations.filter(pk=request.POST["reputation"]).first()
+    return _sheet_step(request, character, lambda: services.character_heal(
+        character=character, area=request.POST.get("area", ""), actor=request.user,
+        how=request.POST.get("how", ""), reputation=reputation), "Healed one step.")
+
+
+@login_required
+@require_POST
+def challenge_done(request, pk):
+    character = selectors.character_for_user(request.user, pk)
+    return _sheet_step(request, character, lambda: services.character_heal_unlock(
+        character=character, actor=request.user), "Failed heals may be tried again.")
+
+
+@login_required
+@require_POST
+def hardship(request, pk):
+    """Spend a Measure point under Overcoming Great Hardship, or (GM) end it."""
+    character = selectors.character_for_user(request.user, pk)
+    if request.POST.get("end"):
+        return _sheet_step(request, character, lambda: services.character_hardship_end(
+            character=character, actor=request.user), "Every Measure is back to full.")
+    return _sheet_step(request, character, lambda: services.character_hardship_spend(
+        character=character, measure=request.POST.get("measure", ""), actor=request.user),
+        "A point spent: its penalties are ignored for this challenge.")
 
 
 @login_required

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from campaigns.api_common import InputSerializer
 from campaigns.selectors import campaign_for_user, membership_role
-from combat import selectors, services
+from combat import healing_api, selectors, services
 from combat.card_tests import api as card_tests_api
 from combat.creation import api as creation_api
 from combat.forms import DECISION_TIMEOUT, MAX_ID, MAX_TYPED_INPUT, WEATHER_CHOICES
@@ -305,6 +305,7 @@ class JobView(APIView):
 urlpatterns = [
     *card_tests_api.urlpatterns,
     *creation_api.urlpatterns,
+    *healing_api.urlpatterns,
     path("campaigns/<int:campaign_id>/encounters/", EncounterListView.as_view(),
          name="api-encounter-list"),
     path("encounters/<int:pk>/", EncounterDetailView.as_view(), name="api-encounter-detail"),

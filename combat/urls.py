@@ -21,4 +21,6 @@ urlpatterns = [
     path("campaign/<int:campaign_id>/new/<slug:kind>/", fights.fight_new, name="fight_new"),
     path("<int:pk>/replay/", replay_views.encounter_replay_page, name="replay"),
     path("<int:pk>/replay.json", replay_views.encounter_replay_json, name="replay_json"),
+    path("heal/<int:pk>/", views.heal_test, name="heal_test"),
+    path("repair/<int:pk>/", views.repair_test, name="repair_test"),
 ]

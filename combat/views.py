@@ -15,9 +15,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns.confirm import confirmation
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from campaigns.services import StaleVersion
-from combat import selectors, services
+from characters.selectors import character_for_user
+from combat import healing, selectors, services
 from combat.forms import ActForm, NavalEncounterForm, VersionForm, typed_choice
 from combat.models import Encounter
+from ships.selectors import ship_for_user
 from ships.services import naval_setup
 
 STALE_MESSAGE = ("The battle moved on while you were deciding (someone else acted first). "
@@ -207,3 +209,45 @@ def encounter_resolve_rest(request, pk):
         services.encounter_resolve_rest(encounter=encounter, user=request.user)
         messages.success(request, "The rest of the battle is being resolved.")
     return redirect("combat:detail", pk=encounter.pk)
+
+
+def _healing_step(request, call, back: str):
+    """Call a heal or repair test (``combat.healing``) and open it, or go ``back`` with the
+    refusal."""
+    try:
+        test = call()
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect(back)
+    messages.success(request, "The test is called: its player turns the cards.")
+    return redirect("card_tests:detail", pk=test.campaign_id, test_pk=test.pk)
+
+
+@login_required
+@require_POST
+def heal_test(request, pk):
+    """GM: call the simple test that heals a character's Injured area (``area``,
+    ``reputation``, ``healer``, ``skill`` from the form)."""
+    character = character_for_user(request.user, pk)
+    reputation = healer = None
+    if request.POST.get("reputation"):
+        reputation = character.reputations.filter(pk=request.POST["reputation"]).first()
+    if request.POST.get("healer", "").isdigit():
+        healer = character.campaign.characters.filter(pk=request.POST["healer"]).first()
+    return _healing_step(request, lambda: healing.heal_call(
+        character=character, area=request.POST.get("area", ""), actor=request.user,
+        reputation=reputation, healer=healer, skill=request.POST.get("skill", "")),
+        reverse("characters:detail", args=[character.pk]))
+
+
+@login_required
+@require_POST
+def repair_test(request, pk):
+    """GM: between battles, call the repair test of one of a ship's areas."""
+    ship = ship_for_user(request.user, pk)
+    character = None
+    if request.POST.get("character", "").isdigit():
+        character = ship.campaign.characters.filter(pk=request.POST["character"]).first()
+    return _healing_step(request, lambda: healing.ship_repair_call(
+        ship=ship, area=request.POST.get("area", ""), character=character, actor=request.user,
+        skill=request.POST.get("skill", "")), reverse("ships:detail", args=[ship.pk]))

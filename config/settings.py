@@ -170,6 +170,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "CharacterKindEnum": "characters.models.Character.Kind",
         "ReputationKindEnum": "characters.models.Reputation.Kind",
+        "ItemKindEnum": "characters.models.Item.Kind",
     },
 }
 

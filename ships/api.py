@@ -202,3 +202,23 @@ urlpatterns = [
     path("campaigns/<int:pk>/ships/", CampaignShipsView.as_view(), name="api-campaign-ships"),
     path("ships/<int:pk>/", ShipDetailView.as_view(), name="api-ship-detail"),
 ]
+
+
+class ShipRefitSerializer(InputSerializer):
+    version = serializers.IntegerField(help_text="The version you saw (409 if stale).")
+
+
+class ShipRefitView(APIView):
+    @extend_schema(request=ShipRefitSerializer, responses=_for_viewer())
+    def post(self, request, pk):
+        """GM: refit the ship in port: every damage box clean (logged), so a ship that lost a
+        battle can fight again. 409 if it was saved since ``version``."""
+        ship = selectors.ship_for_user(request.user, pk)
+        require_gm(request.user, ship.campaign)
+        data = ShipRefitSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        ship = services.ship_refit(ship=ship, actor=request.user, **data.validated_data)
+        return Response(_render(request, ship))
+
+
+urlpatterns += [path("ships/<int:pk>/refit/", ShipRefitView.as_view(), name="api-ship-refit")]

@@ -11,6 +11,7 @@ from campaigns.models import Campaign
 from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
 from characters.models import MAX_RATING, Character
+from rules.btq import damage
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS, DamageState
 from rules.btq.ships import (
     AREAS,
@@ -490,3 +491,42 @@ def ship_morale_pay(ship_id: int, state, actor, note: str) -> None:
     locked, its morale set and logged (:func:`ship_morale_set`)."""
     ship = Ship.objects.select_for_update().select_related("campaign").get(pk=ship_id)
     ship_morale_set(ship=ship, state=state, actor=actor, note=note)
+
+
+@transaction.atomic
+def ship_refit(*, ship: Ship, actor, version) -> Ship:
+    """GM: refit ``ship`` in port: every damage track clean (its sizes kept) and Ship Morale
+    left as it is (the crew heals by Command, BtQ L1385). The book has no refit rule: it is
+    the GM's decision between voyages, so that a ship that lost a battle can fight again.
+    Logged; ``StaleVersion`` if the ship was saved since ``version``."""
+    ship = Ship.objects.select_for_update().select_related("ship_type", "campaign").get(
+        pk=ship.pk)
+    require_gm(actor, ship.campaign)
+    check_version(ship, version)
+    before = dict(ship.tracks)
+    _set_tracks(ship, {area: str(t) for area, t in damage.ship_refit(before).items()})
+    ship.version += 1
+    ship.save()
+    log_append(campaign=ship.campaign, kind="ship.refit", actor=actor,
+               gm_only=ship.is_hidden_from_players,
+               text=f"{actor} refitted {ship} in port: every damage box is clean.",
+               data={"ship": ship.pk, "before": before, "tracks": dict(ship.tracks)})
+    return ship
+
+
+def ship_repair_set(*, ship: Ship, area: str, level: int, actor, note: str) -> DamageState | None:
+    """A repair test between battles passed with a success of ``level`` (BtQ L2409-2416, as
+    the Repair step repairs): one crossed box of ``area`` at or below it is cleared, the
+    highest (``rules.btq.damage.ship_repair``). Returns the level of the box cleared
+    (``None``: none it could clear). Logged with ``note``; for a use case that holds the
+    ship's row locked (``combat.healing``)."""
+    track, cleared = damage.ship_repair(getattr(ship, f"{area}_track"), level)
+    if cleared is not None:
+        setattr(ship, f"{area}_track", str(track))
+        ship.version += 1
+        ship.save(update_fields=[f"{area}_track", "version", "updated_at"])
+    log_append(campaign=ship.campaign, kind="ship.repaired", actor=actor,
+               gm_only=ship.is_hidden_from_players, text=note,
+               data={"ship": ship.pk, "area": area, "track": getattr(ship, f"{area}_track"),
+                     "cleared": None if cleared is None else cleared.label})
+    return cleared

@@ -9,6 +9,7 @@ urlpatterns = [
     path("<int:pk>/", views.ship_detail, name="detail"),
     path("<int:pk>/edit/", views.ship_edit, name="edit"),
     path("<int:pk>/reveal/", views.ship_reveal, name="reveal"),
+    path("<int:pk>/refit/", views.ship_refit, name="refit"),
     path("<int:pk>/postings/", views.posting_add, name="posting_add"),
     path("<int:pk>/postings/<int:posting_pk>/remove/", views.posting_remove,
          name="posting_remove"),

@@ -45,6 +45,7 @@ def ship_detail(request, pk):
         })
     if access == "gm":
         context["posting_form"] = PostingForm(campaign=ship.campaign)
+        context["repair_areas"] = [area for area, track, _ in ship.damage if "x" in track]
     return render(request, "ships/ship_detail.html", context)
 
 
@@ -119,4 +120,26 @@ def posting_remove(request, pk, posting_pk):
             button="Remove", back=reverse("ships:detail", args=[ship.pk]))
     services.posting_remove(posting=posting, actor=request.user)
     messages.success(request, f"{posting.character} no longer serves aboard {ship}.")
+    return redirect("ships:detail", pk=ship.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def ship_refit(request, pk):
+    """GM: GET asks first; POST refits the ship in port (every damage box clean)."""
+    ship = _gm_ship(request, pk)
+    if request.method == "GET":
+        return confirmation(
+            request, question=f"Refit {ship} in port?",
+            consequence="Every box of her Hull, Guns, Crew and Rigging is cleared; the log "
+                        "records it.", button="Refit",
+            back=reverse("ships:detail", args=[ship.pk]), fields={"version": ship.version})
+    try:
+        services.ship_refit(ship=ship, actor=request.user, version=request.POST.get("version"))
+    except Conflict as exc:
+        messages.error(request, str(exc))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"{ship} is refitted.")
     return redirect("ships:detail", pk=ship.pk)

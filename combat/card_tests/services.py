@@ -55,7 +55,8 @@ from combat.services import (
     seed_hash,
 )
 from rules.btq.characters import DAMAGE_AREAS, DamageState
-from rules.btq.tests import Damage, TestError, TestRecord, damage_after
+from rules.btq.damage import wound
+from rules.btq.tests import Damage, TestError, TestRecord
 from rules.cards import CardError, parse_card
 from rules.engine import get_engine
 from ships.models import Ship
@@ -581,9 +582,12 @@ def card_test_write_back(*, encounter: Encounter, outcome, user) -> dict:
         encounter, setup, [Damage.from_dict(d) for d in outcome.data.get("damage", ())],
         names, user)
     damage = "".join(f" {d.get('ship', d['who'])}'s {d['area']}: {d['from']} → {d['to']}."
-                     for d in applied)
+                     + (f" ({d['saved_by']})" if d.get("saved_by") else "") for d in applied)
+    from combat.healing import heal_write_back  # healing calls tests through this module
+
+    healed = heal_write_back(encounter=encounter, record=record, user=user)
     return {
-        "summary": f"{card_test_outcome(record, names)}{damage}",
+        "summary": f"{card_test_outcome(record, names)}{damage}{healed}",
         "data": {
             "card_test": encounter.pk,
             "kind": record.kind,
@@ -624,16 +628,24 @@ def _apply_damage(test: Encounter, setup: table.Setup, damages: list[Damage],
             ship = Ship.objects.select_for_update().get(pk=ship.pk)
         before = DamageState(rep.damage_state) if rep is not None else table.area_state(
             character, area, ship)
-        after = damage_after(before, damage.level)
+        # Is But A Scratch, Sir! changes a Health wound (D12); a card test is no combat, so
+        # Cheat Death! and Jonah do not apply here (D11; the personal combat engines').
+        hit = wound(before, damage.level, traits=character.trait_takes(),
+                    health=area == "health" and rep is None, scratched=character.scratched)
+        after = hit.after
         entry = {"who": names[damage.who], "area": damage.area, "cause": damage.cause,
                  "level": damage.level.name.lower(), "from": before.label, "to": after.label}
+        if hit.saved_by:
+            entry["saved_by"] = hit.saved_by
         if ship is not None:
             entry["ship"] = ship.display_name
             ship_morale_set(ship=ship, state=after, actor=actor,
                             note=f"{ship}'s Ship Morale: {before.label} → {after.label} "
                                  f"(test #{test.pk}, lost by {entry['who']}).")
         else:
-            character_damage_set(character=character, area=area, state=after, reputation=rep)
+            character_damage_set(character=character, area=area, state=after, reputation=rep,
+                                 actor=actor, scratched=hit.scratched if area == "health"
+                                 and rep is None else None)
         applied.append(entry)
     return applied
 

@@ -14,11 +14,14 @@ and writes its end back, ``combat.card_tests.selectors`` decides who sees what. 
   test against a lone Card of Fate (D4).
 
 The pool is the skill's value (a Measure's, or Wealth for a Wealth test, BtQ L1747-1753),
-the modifiers stated, at most one reputation capped by Charm or Influence (D9), helpers
-(BtQ L1280-1286), and the damage penalty of the area tied to the action: the area at risk
-and, in a Wealth test, Wealth (Injured -1, Maimed -3, BtQ L1305-1316, L1749). A skill of 0
-makes the test unskilled: one card, no reputation or helpers (BtQ L1266-1272). A
-character's Ship Morale is that of the ship they serve on (``rules/btq_characters.md`` A15).
+the modifiers stated, the character's traits that apply to the skill (``rules.btq.traits``:
+Crusty Old Seadog, Physician; the others need the GM's word that the test involves what
+they are for, so the GM adds them as modifiers), at most one reputation capped by Charm or
+Influence (D9), helpers (BtQ L1280-1286), and the damage penalty of the area tied to the
+action: the area at risk and, in a Wealth test, Wealth (Injured -1, Maimed -3, BtQ
+L1305-1316, L1749). A skill of 0 makes the test unskilled: one card, no reputation or
+helpers (BtQ L1266-1272). A character's Ship Morale is that of the ship they serve on
+(``rules/btq_characters.md`` A15).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from rules.btq.tests import (
     damage_penalty,
 )
 from rules.btq.tests import Reputation as PoolReputation
+from rules.btq.traits import pool_modifiers
 from rules.cards import GM_DECK, PLAYER_DECK
 from rules.engine import get_engine
 from ships.models import Ship, ShipPosting
@@ -105,7 +109,9 @@ def pool_value(character: Character, key: str) -> int:
     """The value of skill, Measure or ``"wealth"`` ``key``; ``TestError`` for anything else."""
     if key in SKILLS:
         return character.skill(key)
-    if key in MEASURES or key == WEALTH:
+    if key in MEASURES:
+        return character.current_measure(key)  # less Great Hardship's spent points
+    if key == WEALTH:
         return getattr(character, key)
     raise TestError(f"{key!r} is not a skill, a Measure or Wealth")
 
@@ -282,10 +288,17 @@ def _character_side(character: Character, skill: str, modifiers, *, deck: str, s
                             "its Ship Morale at risk")
         risk = AtRisk(DAMAGE_AREAS[at_risk], state)
         tied.add(at_risk)
-    for area in sorted(tied):
+    # A point spent under Overcoming Great Hardship lifts the area's penalty (BtQ L1421).
+    for area in sorted(tied - set(character.overcoming)):
         penalty = damage_penalty(DAMAGE_AREAS[area], area_state(character, area, ship))
         if penalty is not None:
             mods.append(penalty)
+    if not unskilled:  # an unskilled test turns one card, traits add none (A9)
+        # A trait the GM already stated as a modifier counts once.
+        stated = {m.source for m in mods}
+        mods.extend(m for m in pool_modifiers(
+            character.trait_takes(), skill, _tags(character, skill, ship),
+            character.campaign.rules_settings()) if m.source not in stated)
     rep = None
     if reputation is not None:
         if reputation.character_id != character.pk:
@@ -298,6 +311,16 @@ def _character_side(character: Character, skill: str, modifiers, *, deck: str, s
     pool = Pool(POOL_LABELS[WEALTH] if skill == WEALTH else skill, value, tuple(mods), rep,
                 tuple(Helper(h.title, h.skill(skill)) for h in helpers), unskilled)
     return Side(who(character), pool, deck, at_risk=risk, secret=secret)
+
+
+def _tags(character: Character, skill: str, ship: Ship | None) -> set[str]:
+    """What a test of ``skill`` is known to involve without the GM saying so, for the traits
+    (``rules.btq.traits.TAGS``): a Measure test while its area is Maimed is that area's gate
+    (Hard as Nails, BtQ L1043, L1314-1316)."""
+    for area, measure in AREA_MEASURES.items():
+        if skill == measure and area_state(character, area, ship) == DamageState.MAIMED:
+            return {"maimed_gate"}
+    return set()
 
 
 def build(setup: Setup) -> Table:
@@ -379,6 +402,7 @@ def gates(setup: Setup) -> list[str]:
     tied = {setup.at_risk} & set(AREA_MEASURES)
     if setup.skill == WEALTH:
         tied.add(WEALTH)
+    tied -= set(character.overcoming)  # lifted by Overcoming Great Hardship (BtQ L1421)
     found = [f"{DAMAGE_AREAS[area]} is Maimed: first a {MEASURES[AREA_MEASURES[area]]} test"
              for area in sorted(tied)
              if area_state(character, area, ship) == DamageState.MAIMED]

@@ -53,6 +53,7 @@ SETTINGS: dict[str, Setting] = {
              "seamanship": "Seamanship tests (the book's example)"},
             "maritime",
             "btq_characters A4; BtQ L1080 vs L1210",
+            used_by="card tests",
         ),
         Setting(
             "petty_officer_tier",
@@ -130,6 +131,13 @@ SETTINGS: dict[str, Setting] = {
             "one_box",
             "btq_naval N19; BtQ L2530",
             used_by="boarding actions",
+        ),
+        Setting(
+            "scar_rule",
+            "The optional Scar rule (a card when Health is healed after being Maimed)",
+            {False: "not used", True: "used"},
+            False,
+            "BtQ L1318-1320",
         ),
         Setting(
             "great_hardship",

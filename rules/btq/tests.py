@@ -714,9 +714,10 @@ def crusty_old_seadog(skill: str, settings: Mapping | None = None) -> Modifier |
     (the trait's text, BtQ L1080), or on Seamanship tests instead under the setting
     ``crusty_old_seadog_skill = "seamanship"`` (the book's example, BtQ L1113, L1210-1212;
     A4); ``None`` for any other skill."""
-    if skill == resolve(settings)["crusty_old_seadog_skill"]:
-        return Modifier("Crusty Old Seadog", 1)
-    return None
+    from rules.btq.traits import pool_modifiers  # the traits' data builds on this module
+
+    found = pool_modifiers({"crusty_old_seadog": 1}, skill, (), settings)
+    return found[0] if found else None
 
 
 # --- Records --------------------------------------------------------------------------

@@ -68,7 +68,11 @@ def api_world(campaign, pc_a, pc_b, npc, pc_ship, enemy_ship, hidden_ship, gm_cl
                                       entries=[[4, 1], [3, 2], [2, 3], [1, 3]])
     token = SceneToken.objects.create(campaign=campaign, token="favour", holder=pc_a,
                                       earned_by=pc_a, topic="storms off the Cape")
+    item = post(gm_client, "api-character-items", [pc_a.pk], {
+        "kind": "curio", "name": "Sextant", "skill": "seamanship"})
+    trait = post(gm_client, "api-character-traits", [pc_a.pk], {"trait": "swimming"})
     return {
+        "items": item["id"], "character-traits": trait["id"],
         "campaigns": campaign.pk, "characters": pc_a.pk, "reputations": reputation["id"],
         "ships": enemy_ship.pk, "card-tests": called["id"], "encounters": running["id"],
         "jobs": job["id"], "invites": invite["token"], "prize-shares": share.pk,

@@ -41,8 +41,10 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("midshipman_wealth", "character creation"),
     ("creation_experiences", "character creation"),
     ("spade_ace_booty", "character creation"),
-    # Not applied anywhere in the app yet: character traits are not built.
-    ("crusty_old_seadog_skill", ""),
+    # The card tests add the trait's card from the sheet.
+    ("crusty_old_seadog_skill", "card tests"),
+    # Not applied anywhere in the app yet: the scar card is not drawn.
+    ("scar_rule", ""),
 ])
 def test_used_by_is_honest(name, used_by):
     assert SETTINGS[name].used_by == used_by

@@ -211,6 +211,16 @@ def test_damage_states_table(state, level, after):
     assert damage_after(state, level) == after
 
 
+def test_tv18_a_maimed_wound_on_injured_wealth_leaves_it_dead():
+    """TV-18: Wealth 3 at Injured takes a mission failure's "Wealth MAIMED" (a Critical's
+    two levels): Dead; a Mission brings it back to Maimed (BtQ L1544-1545, L1365)."""
+    from rules.btq.damage import heal_route
+
+    assert damage_after(INJURED, CRITICAL) == DEAD
+    assert heal_route("wealth", DEAD).method == "mission"
+    assert heal_route("wealth", DEAD).to == MAIMED
+
+
 # --- TV-12 Static test (BtQ L1253-1264) -------------------------------------------------
 
 
