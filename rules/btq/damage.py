@@ -199,9 +199,10 @@ def scar(card: Card) -> Scar:
 def ship_repair(track: DamageTrack | str, level: SuccessLevel | int
                 ) -> tuple[DamageTrack, DamageState | None]:
     """A ship's area between battles, repaired as in the Repair step (BtQ L2409-2416): a
-    success of ``level`` clears one crossed box at or below it, the highest such
-    (:meth:`rules.btq.ships.DamageTrack.repair`). Returns the track and the level cleared
-    (``None``: nothing it could clear)."""
+    success of ``level`` clears one crossed box "equal to, or lower than" it, the one that
+    lifts the most penalty (:meth:`rules.btq.ships.DamageTrack.repair`'s default: a Hull
+    ``xx|x.|..`` repaired with a Critical becomes ``x.|x.|..``, Healthy). Returns the track
+    and the level cleared (``None``: nothing it could clear)."""
     if isinstance(track, str):
         track = DamageTrack.parse(track)
     return track.repair(int(level))

@@ -170,8 +170,8 @@ def test_a_ship_that_lost_a_battle_is_refitted_and_repaired_and_fights_the_next(
 def test_between_battles_a_pc_aboard_mends_a_box_and_the_captain_heals_the_crew(
         campaign, gm, pc_ship, pc_a, player_a, turn):
     """The Repair step's test between battles (BtQ L2409-2416): Anne's Seamanship 4 against a
-    lone Card of Fate; her Critical clears the Maimed box. Ship Morale Injured heals by a
-    Command test (BtQ L1385)."""
+    lone Card of Fate; her Critical may clear a box up to Maimed, and clears the Injured one
+    that leaves the Hull Healthy. Ship Morale Injured heals by a Command test (BtQ L1385)."""
     pc_ship.refresh_from_db()
     pc_ship = ship_update(ship=pc_ship, actor=gm, version=pc_ship.version, morale_state=1,
                           tracks={**pc_ship.tracks, "hull": "xx|x.|.."})
@@ -179,7 +179,7 @@ def test_between_battles_a_pc_aboard_mends_a_box_and_the_captain_heals_the_crew(
     assert test.setup["sides"][0]["pool"]["skill"] == "seamanship"
     turn(test, player_a, "9C  9H 2D 3D 4D")
     pc_ship.refresh_from_db()
-    assert pc_ship.hull_track == "xx|..|.."
+    assert pc_ship.hull_track == "x.|x.|.."
     assert CampaignLogEntry.objects.filter(kind="ship.repaired").exists()
     _injure(pc_a, gm, skills={"command": 2})
     turn(heal_call(character=pc_a, area="ship_morale", actor=gm), player_a, "9C  2C 3D")

@@ -154,11 +154,14 @@ def test_the_scar_rule(card, kind, lose):
 
 
 def test_a_ship_s_area_is_repaired_by_a_success_and_refitted_in_port():
-    """BtQ L2409-2416: one box at or below the success's level, the highest."""
+    """BtQ L2409-2416: one box at or below the success's level, the one that lifts the most
+    penalty: with a Critical, the Injured box that leaves the Hull Healthy."""
     track, level = ship_repair("xx|x.|..", O)
     assert (str(track), level) == ("x.|x.|..", I)
     track, level = ship_repair("xx|x.|..", C)
-    assert (str(track), level) == ("xx|..|..", M)
+    assert (str(track), level) == ("x.|x.|..", I)
+    track, level = ship_repair("xx|xx|..", C)
+    assert (str(track), level) == ("xx|x.|..", M)
     assert ship_repair("..|..|x.", C) == (ship_repair("..|..|x.", C)[0], None)
     assert {a: str(t) for a, t in ship_refit({"hull": "xx|x.|..", "crew": "x|x|x"}).items()} \
         == {"hull": "..|..|..", "crew": ".|.|."}
