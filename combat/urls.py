@@ -3,6 +3,7 @@
 from django.urls import path
 
 from combat import streams, views
+from combat.odds import views as odds
 
 app_name = "combat"
 
@@ -17,4 +18,11 @@ urlpatterns = [
     path("<int:pk>/cancel/", views.encounter_cancel, name="cancel"),
     path("<int:pk>/act/", views.encounter_act, name="act"),
     path("<int:pk>/resolve/", views.encounter_resolve_rest, name="resolve"),
+    path("campaign/<int:campaign_id>/odds/", odds.odds_new, name="odds_new"),
+    path("<int:pk>/odds/", odds.odds_ask, name="odds_ask"),
+    path("odds/<int:pk>/", odds.odds_detail, name="odds"),
+    path("odds/<int:pk>/panel/", odds.odds_panel, name="odds_panel"),
+    path("odds/<int:pk>/events/", odds.odds_stream, name="odds_stream"),
+    path("odds/<int:pk>/cancel/", odds.odds_cancel, name="odds_cancel"),
+    path("odds/<int:pk>/results.<str:fmt>", odds.odds_download, name="odds_download"),
 ]

@@ -18,6 +18,7 @@ from campaigns.services import StaleVersion
 from combat import selectors, services
 from combat.forms import ActForm, NavalEncounterForm, VersionForm
 from combat.models import Encounter
+from combat.odds.forms import OddsForm
 from ships.services import naval_setup
 
 STALE_MESSAGE = ("The battle moved on while you were deciding (someone else acted first). "
@@ -70,7 +71,8 @@ def encounter_new(request, campaign_id):
         ))
         if encounter is not None:
             return redirect("combat:detail", pk=encounter.pk)
-    return render(request, "combat/new.html", {"campaign": campaign, "form": form})
+    return render(request, "combat/new.html", {"campaign": campaign, "form": form,
+                                               "odds_form": OddsForm()})
 
 
 def _battle_context(request, encounter) -> dict:

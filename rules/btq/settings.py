@@ -101,6 +101,18 @@ SETTINGS: dict[str, Setting] = {
             "DECISIONS D20; BtQ L1415-1426",
             used_by="ship-to-ship combat",
         ),
+        Setting(
+            "odds_for_players",
+            "The odds of a battle and of each option of a decision (“What if”) are "
+            "offered to",
+            {False: "the GM only: the simulation knows what the players do not (the enemy's "
+                    "crew, her traits, her shot), and its odds give it away",
+             True: "the players too, for their own decisions and the battle as it stands "
+                   "(the odds reveal what the simulation knows of the enemy)"},
+            False,
+            "Quarterdeck, not the book (issue 11): the simulation plays with hidden facts",
+            used_by="odds",
+        ),
     )
 }
 

@@ -6,7 +6,7 @@ from rules.btq import naval
 from rules.btq.settings import SETTINGS, SettingError, resolve
 from rules.btq.tests import MAX_RETESTS
 
-USES = {"card tests", "ship-to-ship combat"}
+USES = {"card tests", "ship-to-ship combat", "odds"}
 
 
 def test_resolve_fills_in_the_defaults_and_rejects_unknown_names_and_values():
@@ -30,6 +30,7 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("repair_lockout", "ship-to-ship combat"),
     ("double_shot_extra", "ship-to-ship combat"),
     ("great_hardship", "ship-to-ship combat"),
+    ("odds_for_players", "odds"),
     # Not applied anywhere in the app yet: the naval engine leaves the general weather out
     # (its docstring says so); character creation and character traits are not built.
     ("general_weather_in_ship_combat", ""),
