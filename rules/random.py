@@ -142,14 +142,24 @@ class SeededSource(RandomSource):
 
     def draw(self, deck: Deck, count: int, *, purpose: str = "draw") -> list[Card]:
         """:meth:`RandomSource.draw`, the cards removed from the deck by their places in it
-        (the sample knows them) rather than looked for."""
+        (the sample knows them) rather than looked for. One card (a Card of Fate), the
+        commonest draw, is :func:`_sample_places` for ``k = 1``, whose two ways are then the
+        same: one index below ``n``, drawn again while out of range."""
         if count < 0:
             raise ValueError(f"cannot draw {count} cards")
         remaining = deck.remaining
-        places = _sample_places(self._getrandbits, len(remaining), min(count, len(remaining)))
-        cards = [remaining[j] for j in places]
-        for j in sorted(places, reverse=True):
-            del remaining[j]
+        n = len(remaining)
+        if count == 1 and n:
+            bits = n.bit_length()
+            j = self._getrandbits(bits)
+            while j >= n:
+                j = self._getrandbits(bits)
+            cards = [remaining.pop(j)]
+        else:
+            places = _sample_places(self._getrandbits, n, count if count < n else n)
+            cards = [remaining[j] for j in places]
+            for j in sorted(places, reverse=True):
+                del remaining[j]
         deck.out.extend(cards)
         if self.record:
             self.log.append(Draw(deck.name, purpose, cards))

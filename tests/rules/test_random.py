@@ -224,3 +224,16 @@ def test_seeded_draws_never_repeat_a_card_until_gathered(seed, counts):
         assert Counter(deck.remaining) + Counter(deck.out) == Counter(deck.cards)
     deck.gather()
     assert len(deck) == 53
+
+
+def test_one_card_drawn_is_the_standard_librarys_sample_of_one():
+    # SeededSource.draw takes a shortcut for one card: the same card and generator state.
+    for n in range(1, 54):
+        for seed in range(20):
+            deck = Deck(PLAYER_DECK)
+            deck.remaining = deck.remaining[:n]
+            before = list(deck.remaining)
+            source, theirs = SeededSource(seed), random.Random(seed)
+            assert source.draw(deck, 1) == theirs.sample(before, 1)
+            assert source._rng.getstate() == theirs.getstate()
+            assert deck.remaining == [c for c in before if c not in deck.out]
