@@ -27,9 +27,12 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from math import ceil, log
 
+from mypy_extensions import mypyc_attr
+
 from rules.cards import Card, CardError, Deck, parse_card
 
 
+@mypyc_attr(native_class=False)  # mypyc compiles no subclass of a built-in error
 class ScriptExhausted(RuntimeError):
     """A scripted source was asked for more cards or rolls than its script holds."""
 
@@ -82,6 +85,7 @@ class Draw:
         return {"source": self._source, "purpose": self._purpose, "values": list(self.values)}
 
 
+@mypyc_attr(native_class=False)  # callers' tests subclass the sources
 class RandomSource(ABC):
     """Base class: draws cards from decks and rolls dice, recording each in ``log``."""
 
@@ -121,6 +125,7 @@ class RandomSource(ABC):
         """Choose ``count`` faces from 1..``sides``."""
 
 
+@mypyc_attr(native_class=False)
 class SeededSource(RandomSource):
     """Pseudo-random draws from ``random.Random(seed)``: shuffling a deck and turning its top
     cards is the same as sampling without replacement, which is what this does.
@@ -210,6 +215,7 @@ def _sample_places(getrandbits: Callable[[int], int], n: int, k: int) -> list[in
     return result
 
 
+@mypyc_attr(native_class=False)
 class ScriptedSource(RandomSource):
     """Draws the scripted cards and rolls in order ("stack the deck").
 

@@ -8,6 +8,7 @@ values.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -127,7 +128,7 @@ class SettingError(ValueError):
     """An unknown setting name, or a value the setting does not offer."""
 
 
-def resolve(overrides: dict | None = None) -> dict:
+def resolve(overrides: Mapping | None = None) -> dict:
     """The full settings: every default, with ``overrides`` applied.
 
     Raises :class:`SettingError` naming the setting for an unknown name or value.
