@@ -18,6 +18,7 @@ from combat import selectors, services
 from combat.card_tests import api as card_tests_api
 from combat.forms import MAX_ID, WEATHER_CHOICES
 from combat.models import Encounter, Job
+from combat.odds import api as odds_api
 from ships.models import Ship
 from ships.services import naval_setup
 
@@ -281,6 +282,7 @@ class JobView(APIView):
 
 urlpatterns = [
     *card_tests_api.urlpatterns,
+    *odds_api.urlpatterns,
     path("campaigns/<int:campaign_id>/encounters/", EncounterListView.as_view(),
          name="api-encounter-list"),
     path("encounters/<int:pk>/", EncounterDetailView.as_view(), name="api-encounter-detail"),

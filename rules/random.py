@@ -85,7 +85,7 @@ class Draw:
         return {"source": self._source, "purpose": self._purpose, "values": list(self.values)}
 
 
-@mypyc_attr(native_class=False)  # callers' tests subclass the sources
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass the sources
 class RandomSource(ABC):
     """Base class: draws cards from decks and rolls dice, recording each in ``log``."""
 
@@ -125,7 +125,7 @@ class RandomSource(ABC):
         """Choose ``count`` faces from 1..``sides``."""
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SeededSource(RandomSource):
     """Pseudo-random draws from ``random.Random(seed)``: shuffling a deck and turning its top
     cards is the same as sampling without replacement, which is what this does.
@@ -215,7 +215,7 @@ def _sample_places(getrandbits: Callable[[int], int], n: int, k: int) -> list[in
     return result
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ScriptedSource(RandomSource):
     """Draws the scripted cards and rolls in order ("stack the deck").
 

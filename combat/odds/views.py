@@ -179,6 +179,17 @@ def odds_cancel(request, pk):
     return redirect(back)
 
 
+def results_json(user, simulation) -> dict:
+    """The simulation as JSON for ``user`` (who may see it): its terms, progress and results
+    so far, the seed once revealed (the download, and the API's answer)."""
+    return {"id": simulation.pk, "title": simulation.title, "engine": simulation.engine,
+            "status": simulation.status, "games_done": simulation.games_done,
+            "games_planned": simulation.games_planned, "seed_hash": simulation.seed_hash,
+            "seed": simulation.seed if simulation.seed_revealed else None,
+            "decision": simulation.decision,
+            **odds_context(user, simulation, with_charts=False)["results"]}
+
+
 @login_required
 @require_GET
 def odds_download(request, pk, fmt):
@@ -190,12 +201,8 @@ def odds_download(request, pk, fmt):
     results = odds_context(request.user, simulation, with_charts=False)["results"]
     name = f"odds-{simulation.pk}"
     if fmt == "json":
-        body = {"title": simulation.title, "engine": simulation.engine,
-                "status": simulation.status, "games": simulation.games_done,
-                "seed_hash": simulation.seed_hash,
-                "seed": simulation.seed if simulation.seed_revealed else None,
-                "decision": simulation.decision, **results}
-        response = JsonResponse(body, json_dumps_params={"indent": 1})
+        response = JsonResponse(results_json(request.user, simulation),
+                                json_dumps_params={"indent": 1})
     else:
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         writer = csv.writer(response)

@@ -1177,7 +1177,7 @@ def start_simple(side: Side, source: RandomSource, settings: Mapping | None = No
     return _start("simple", (side,), source, settings, intent)
 
 
-def resume(pending: PendingTest, declarations: Mapping[str, Card | str | None],
+def resume(pending: PendingTest, declarations: Mapping[str, object],
            source: RandomSource) -> TestRecord | PendingTest:
     """Go on with ``pending`` once every side in ``pending.awaiting`` has named its Joker:
     ``declarations[who]`` is one of the 52 cards (``"7D"``), or ``None`` for the default,

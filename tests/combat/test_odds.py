@@ -35,6 +35,13 @@ MARKER = "GM-ONLY-MARKER-7731"
 """In the enemy's GM notes: never in a player's page, panel, download or stream."""
 
 
+@pytest.fixture(autouse=True)
+def one_slice(settings):
+    """A worker's slice long enough for each test's games however busy the machine is (in
+    production a slice ends after 5 s and the worker sends the simulation's next message)."""
+    settings.JOB_SLICE_SECONDS = 600
+
+
 @pytest.fixture
 def setup(pc_ship, enemy_ship):
     return naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather="steady_breeze",
@@ -244,3 +251,38 @@ def test_the_new_battle_page_asks_for_the_odds(campaign, gm_client, pc_ship, ene
     assert simulation.encounter is None and simulation.games == 500
     assert campaign.encounters.count() == 0  # nothing prepared
     json.dumps(simulation.labels)
+
+
+def test_the_api_asks_reads_and_stops_the_odds(battle, gm_client, player_a_client,
+                                               outsider_client, campaign, pc_ship, enemy_ship):
+    decision = get_engine("btq_naval").pending(battle.state)[0]
+    ask = reverse("api-odds-ask", args=[battle.pk])
+    answer = gm_client.post(ask, {"actor": decision.actor, "kind": decision.kind,
+                                  "games": 100}, content_type="application/json")
+    assert answer.status_code == 201, answer.content
+    body = answer.json()
+    assert body["status"] == "queued" and body["seed"] is None
+    assert {o["key"] for o in body["options"]} == {o.key for o in decision.options}
+    url = reverse("api-odds", args=[body["id"]])
+    simulation_run(simulation_id=body["id"])
+    done = gm_client.get(url).json()
+    assert done["status"] == "done" and done["seed"] and done["games_done"] == 100 * len(
+        decision.options)
+    assert player_a_client.get(url).status_code == 404
+    assert outsider_client.get(url).status_code == 404
+    assert player_a_client.post(ask, {}, content_type="application/json").status_code == 403
+    assert outsider_client.post(ask, {}, content_type="application/json").status_code == 404
+    for bad in ({"games": 0}, {"games": "x"}, {"games": services.MAX_GAMES + 1},
+                {"actor": "pc:1", "kind": "nothing"}):
+        refused = gm_client.post(ask, bad, content_type="application/json")
+        assert refused.status_code == 400, (bad, refused.content)
+    new = gm_client.post(reverse("api-odds-new", args=[campaign.pk]), {
+        "pc_ship": pc_ship.pk, "enemy_ship": enemy_ship.pk, "weather": "steady_breeze",
+        "games": 1_000}, content_type="application/json")
+    assert new.status_code == 201
+    stop = reverse("api-odds-cancel", args=[new.json()["id"]])
+    assert gm_client.post(stop).json()["status"] == "cancelled"
+    assert gm_client.post(stop).status_code == 400
+    assert gm_client.post(reverse("api-odds-new", args=[campaign.pk]), {
+        "pc_ship": 10**9, "enemy_ship": enemy_ship.pk, "weather": "steady_breeze"},
+        content_type="application/json").status_code == 400

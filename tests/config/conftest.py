@@ -7,8 +7,9 @@ of it, for the tests that walk every operation (``test_bad_input.py``,
 * ``api_world``: the personas' campaign (``tests/conftest.py``) with, made through the API
   itself as a table would, a reputation of pc_a, a card test the GM called for pc_a
   (awaiting player_a's confirmation), one player_a proposed, a running battle of the
-  personas' ships and its job, a second PC ship in a battle still in setup, and a live
-  invitation: ``{first path segment: the id (or token) a path of that resource takes}``;
+  personas' ships and its job, the odds of a battle of them, a second PC ship in a battle
+  still in setup, and a live invitation: ``{first path segment: the id (or token) a path
+  of that resource takes}``;
 * :func:`fill_path`: a path of the schema with the world's ids in it.
 """
 
@@ -58,10 +59,11 @@ def api_world(campaign, pc_a, pc_b, npc, pc_ship, enemy_ship, hidden_ship, gm_cl
          status=200)
     job = post(gm_client, "api-encounter-resolve", [running["id"]], None, status=202)
     invite = post(gm_client, "api-campaign-invite", [campaign.pk], None)
+    odds = post(gm_client, "api-odds-new", [campaign.pk], {**battle, "games": 500})
     return {
         "campaigns": campaign.pk, "characters": pc_a.pk, "reputations": reputation["id"],
         "ships": enemy_ship.pk, "card-tests": called["id"], "encounters": running["id"],
-        "jobs": job["id"], "invites": invite["token"],
+        "jobs": job["id"], "invites": invite["token"], "odds": odds["id"],
     }
 
 

@@ -46,6 +46,9 @@ def test_the_gm_asks_the_odds_and_what_if_and_a_player_sees_none(new_context, lo
         assert "HMS Hermes (22) wins: struck" in gm.locator("table.odds-outcomes").inner_text()
         assert gm.locator(".seed").text_content() == simulation.seed
         assert campaign.encounters.count() == 0  # asking the odds prepares no battle
+        gm.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing scrolls sideways
+        assert gm.evaluate("document.documentElement.scrollWidth") <= 390
+        gm.set_viewport_size({"width": 1280, "height": 900})
 
         hermes, corsair = campaign.ships.get(side="pc"), campaign.ships.get(side="enemy")
         battle = encounter_create(
