@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from math import sqrt
 from typing import Any
 
-from rules.engine import Engine, Outcome, State, play_out
+from rules.engine import GM, Engine, Outcome, State, play_out
 from rules.random import RandomSource, SeededSource
 
 NO_WINNER = "none"
@@ -241,27 +241,37 @@ class _Tally:
                        {str(r): g for r, g in sorted(self.rounds.items())}, damage)
 
 
-def side_of(engine: Engine, actor: str, summaries: Iterable[Summary]) -> str | None:
-    """The :attr:`Summary.winners` key that is a win for ``actor``: the engine's own
+def side_of(engine: Engine, actor: str, summaries: Iterable[Summary]
+            ) -> tuple[str | None, bool]:
+    """Whose wins judge ``actor``'s options: ``(winner key, against)``, ``against`` when
+    the actor plays against that side (fewer of its wins are better). The engine's own
     ``side_of(actor)`` if it has one; else the first of the actor itself, the side it names
     (``"side:enemy"`` -> ``"enemy"``) and, for a player's character, ``"pc"`` (the players'
-    side in Beat to Quarters) that some game in ``summaries`` was won by; ``None`` if none."""
+    side in Beat to Quarters) that some game in ``summaries`` was won by; for the referee
+    (``"gm"``, who decides for the players' enemies), the players' side ``"pc"``, against;
+    ``(None, False)`` if none of these."""
     own = getattr(engine, "side_of", None)
     if own is not None:
-        return own(actor)
+        side: tuple[str | None, bool] = own(actor)
+        return side
     seen = {w for s in summaries for w in s.winners}
+    if actor == GM:
+        return ("pc", True) if "pc" in seen else (None, False)
     candidates = [actor, actor.removeprefix("side:"), "pc" if actor.startswith("pc:") else ""]
-    return next((c for c in candidates if c and c in seen), None)
+    return next((c for c in candidates if c and c in seen), None), False
 
 
-def best_option(summaries: Mapping[str, Summary], side: str | None) -> str | None:
-    """The option key whose games ``side`` won most often (the first such key on a tie);
-    ``None`` without a side or games."""
+def best_option(summaries: Mapping[str, Summary], side: str | None, against: bool = False
+                ) -> str | None:
+    """The option key whose games ``side`` won most often (least often, ``against``; the
+    first such key on a tie); ``None`` without a side or games."""
     if side is None or not summaries:
         return None
     played = {k: s for k, s in summaries.items() if s.games}
     if not played:
         return None
+    if against:
+        return min(played, key=lambda k: played[k].share(side))
     return max(played, key=lambda k: played[k].share(side))
 
 

@@ -89,15 +89,17 @@ def _share(count: int, games: int) -> dict:
 def results_for(simulation: Simulation, summaries: dict[str, Summary]) -> dict:
     """The odds for a page or a download: ``{"options": [{"key", "label", "games",
     "outcomes": [{"key", "label", "games", "share", "low", "high"}], "win": share of the
-    actor's side with its interval or None, "best": bool}], "side", "rounds": [{"rounds",
+    actor's side (or of the side it plays against) with its interval or None, "best": bool}],
+    "side", "against", "rounds": [{"rounds",
     "games", "share"}], "mean_rounds", "damage": [{"ship", "name", "areas": [{"area",
     "mean", "boxes": [{"boxes", "games", "share"}]}]}]}``. Shares are fractions; the
     intervals are 95 % Wilson. Rounds and damage are those of the first option (all of
     them, without a decision)."""
     labels = {o["key"]: o["label"] for o in (simulation.decision or {}).get("options", [])}
     actor = (simulation.decision or {}).get("actor", "")
-    side = side_of(get_engine(simulation.engine), actor, summaries.values()) if actor else None
-    best = best_option(summaries, side) if len(summaries) > 1 else None
+    side, against = (side_of(get_engine(simulation.engine), actor, summaries.values())
+                     if actor else (None, False))
+    best = best_option(summaries, side, against) if len(summaries) > 1 else None
     options = []
     for key, summary in summaries.items():
         outcomes = [{"key": k, "label": outcome_label(simulation, k),
@@ -120,6 +122,6 @@ def results_for(simulation: Simulation, summaries: dict[str, Summary]) -> dict:
                          "boxes": [{"boxes": int(b), **_share(g, total)}
                                    for b, g in counts.items()]})
         damage.append({"ship": ship, "name": ships.get(ship, ship), "areas": rows})
-    return {"options": options, "side": side,
+    return {"options": options, "side": side, "against": against,
             "side_name": simulation.labels.get("winners", {}).get(side, side) if side else None,
             "rounds": rounds, "mean_rounds": first.mean_rounds, "damage": damage}

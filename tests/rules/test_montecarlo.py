@@ -187,8 +187,11 @@ def test_best_option_and_the_side_of_an_actor():
 
     a = Summary("btq_naval", 10, winners={"pc": 7, "enemy": 3})
     b = Summary("btq_naval", 10, winners={"pc": 4, "enemy": 6})
-    assert side_of(ENGINE, "pc:otoole", [a, b]) == "pc"
-    assert side_of(ENGINE, "side:enemy", [a, b]) == "enemy"
+    assert side_of(ENGINE, "pc:otoole", [a, b]) == ("pc", False)
+    assert side_of(ENGINE, "side:enemy", [a, b]) == ("enemy", False)
+    assert side_of(ENGINE, "gm", [a, b]) == ("pc", True)  # the GM decides for the enemy
+    assert side_of(ENGINE, "npc:x", [a, b]) == (None, False)
     assert best_option({"x": b, "y": a}, "pc") == "y"
     assert best_option({"x": b, "y": a}, "enemy") == "x"
+    assert best_option({"x": b, "y": a}, "pc", against=True) == "x"
     assert best_option({"x": b}, None) is None
