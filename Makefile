@@ -71,7 +71,7 @@ worker: install
 test: install-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: install-test
+bench: install
 	$(BIN)/python -m benchmarks
 
 # The modules of the kernel that mypyc compiles: the hot path of a game. rules/engine.py stays

@@ -33,7 +33,7 @@ from combat.models import Encounter, Simulation, SimulationChunk
 from combat.odds.selectors import odds_for_players, simulation_channel
 from combat.selectors import participant_ids_for
 from combat.services import _TAKEOVER, MAX_TAKEOVERS, _lease, new_seed, seed_hash
-from rules.engine import GM, Engine, get_engine
+from rules.engine import Engine, get_engine
 from rules.montecarlo import Summary, job_seeds, merge_all, precise_enough, run
 from rules.random import SeededSource
 
@@ -419,11 +419,3 @@ def simulation_replay(*, simulation: Simulation) -> dict:
                      if replayed[o] != simulation.results.get(o)), None)
     return {"matches": mismatch is None, "results": replayed, "mismatch": mismatch}
 
-
-def participants_of(user, simulation: Simulation) -> list[str]:
-    """The participants ``user`` is in the simulation's encounter (``["gm"]`` for a GM)."""
-    if membership_role(user, simulation.campaign) == "gm":
-        return [GM]
-    if simulation.encounter is None:
-        return []
-    return participant_ids_for(user, simulation.encounter)
