@@ -44,7 +44,7 @@ DEFAULT_GAMES = 10_000
 WHAT_IF_GAMES = 2_000
 """The games of each option of a "what if"."""
 MAX_GAMES = 100_000
-"""The most games one simulation may ask for (per option)."""
+"""The most games one simulation may ask for: per option, and in all."""
 PRECISE_BATCH = 2_000
 """The games added per batch to a simulation played until precise: 10,000 games always
 suffice (the widest 95 % interval, at 50 %, is then under one point), fewer for odds far
@@ -203,6 +203,10 @@ def simulation_create_from_encounter(*, encounter: Encounter, user, actor: str =
             raise PermissionDenied("You may ask what if only of your own decisions.")
         decision = pending[0].as_dict()
     games = _games(games, decision is not None)
+    if decision is not None and games * len(decision["options"]) > MAX_GAMES:
+        raise ValidationError({"games": f"{games:,} games for each of "
+                                        f"{len(decision['options'])} options is more than "
+                                        f"{MAX_GAMES:,} in all: ask for fewer."})
     if decision is not None:
         title = f"What if: {decision['prompt']}"
     else:

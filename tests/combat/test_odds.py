@@ -226,6 +226,11 @@ def test_bad_input_is_refused_with_a_reason(campaign, gm, gm_client, setup, batt
     with pytest.raises(ValidationError):
         simulation_create_from_setup(campaign=campaign, user=gm, engine="btq_naval",
                                      setup={"weather": "fog"}, title="t")
+    decision = get_engine("btq_naval").pending(battle.state)[0]
+    with pytest.raises(ValidationError, match="in all"):
+        simulation_create_from_encounter(encounter=battle, user=gm, actor=decision.actor,
+                                         decision_kind=decision.kind,
+                                         games=services.MAX_GAMES)
     with pytest.raises(ValidationError, match="not awaited"):
         simulation_create_from_encounter(encounter=battle, user=gm, actor="pc:0",
                                          decision_kind="nothing")
