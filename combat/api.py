@@ -19,6 +19,7 @@ from combat.card_tests import api as card_tests_api
 from combat.creation import api as creation_api
 from combat.forms import DECISION_TIMEOUT, MAX_ID, MAX_TYPED_INPUT, WEATHER_CHOICES
 from combat.models import Encounter, Job
+from combat.odds import api as odds_api
 from ships.models import Ship
 from ships.services import naval_setup
 
@@ -306,6 +307,7 @@ urlpatterns = [
     *card_tests_api.urlpatterns,
     *creation_api.urlpatterns,
     *healing_api.urlpatterns,
+    *odds_api.urlpatterns,
     path("campaigns/<int:campaign_id>/encounters/", EncounterListView.as_view(),
          name="api-encounter-list"),
     path("encounters/<int:pk>/", EncounterDetailView.as_view(), name="api-encounter-detail"),

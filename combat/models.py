@@ -212,3 +212,117 @@ class Job(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status in self.OPEN
+
+
+class Simulation(models.Model):
+    """A Monte Carlo of any engine (``rules.montecarlo``; issue 11): ``games`` games played
+    with the default policies from ``setup`` (the new-battle page's "What are the odds?")
+    or from ``state`` (a running ``encounter`` as it stands), and, for a "what if",
+    ``decision`` (a pending ``Decision.as_dict()``): the games are played once per option,
+    that option taken first. With ``until_precise`` the games are played in batches until
+    the 95 % interval of every outcome is within one point (``rules.montecarlo.
+    precise_enough``), ``games`` at most.
+
+    The games are cut into :class:`SimulationChunk` rows that workers claim with a lease,
+    as jobs are (``combat.odds.services``). Game ``i`` is played with
+    ``rules.montecarlo.game_seed(seed, i)``: ``seed`` is secret while the simulation runs
+    (only ``seed_hash`` is shown) and revealed when it ends, so anyone can play it again
+    (``manage.py odds_replay``). ``results`` is the merge of the chunks' summaries, made
+    once when the last chunk is in: option key (``""`` without a decision) ->
+    ``Summary.as_dict()``. ``players_see`` is set when the campaign's setting
+    ``odds_for_players`` allowed players the odds at the time it was asked (the simulation
+    knows hidden facts). ``step`` is how many decisions the encounter had taken when it was
+    asked (its odds are those of that moment); ``labels`` the names people read for the
+    winners and ships (``{"winners": {key: name}, "ships": {id: name}}``). ``heartbeat`` is
+    the last time a worker claimed or committed one of its chunks: the sweep sends it to the
+    workers again when it stalls.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    OPEN = (Status.QUEUED, Status.RUNNING)
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="simulations")
+    encounter = models.ForeignKey(
+        Encounter, on_delete=models.CASCADE, null=True, blank=True, related_name="simulations")
+    engine = models.CharField(max_length=50)
+    title = models.CharField(max_length=200)
+    setup = models.JSONField(null=True, blank=True)
+    state = models.JSONField(null=True, blank=True)
+    decision = models.JSONField(null=True, blank=True)
+    games = models.PositiveIntegerField()
+    until_precise = models.BooleanField(default=False)
+    chunk_games = models.PositiveIntegerField()
+    seed = models.CharField(max_length=40)
+    seed_hash = models.CharField(max_length=64)
+    players_see = models.BooleanField(default=False)
+    step = models.PositiveIntegerField(null=True, blank=True)
+    labels = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    games_done = models.PositiveIntegerField(default=0)
+    results = models.JSONField(null=True, blank=True)
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.status}, {self.games_done} games)"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in self.OPEN
+
+    @property
+    def options(self) -> list[str]:
+        """The option keys played: the decision's, or ``[""]``."""
+        return [o["key"] for o in self.decision["options"]] if self.decision else [""]
+
+    @property
+    def seed_revealed(self) -> bool:
+        """Whether the seed is public: once the simulation has ended, however it ended."""
+        return not self.is_open
+
+    @property
+    def games_planned(self) -> int:
+        """How many games the chunks made so far hold (the progress bar's end)."""
+        return sum(c.stop - c.start for c in self.chunks.all())
+
+
+class SimulationChunk(models.Model):
+    """Games ``start`` to ``stop - 1`` of a :class:`Simulation`, for ``option`` (``""``
+    without a decision). A worker claims it with a lease (``lease_owner``, ``lease_until``,
+    renewed while it plays) and commits its ``summary`` (``Summary.as_dict()``) and ``done``
+    in one transaction, only while it still holds the lease: a chunk whose worker died is
+    played again by another, and counted once."""
+
+    simulation = models.ForeignKey(Simulation, on_delete=models.CASCADE, related_name="chunks")
+    option = models.CharField(max_length=100, blank=True)
+    start = models.PositiveIntegerField()
+    stop = models.PositiveIntegerField()
+    done = models.BooleanField(default=False)
+    summary = models.JSONField(null=True, blank=True)
+    lease_owner = models.CharField(max_length=200, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    takeovers = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["simulation", "start", "option"]
+        constraints = [models.UniqueConstraint(fields=["simulation", "option", "start"],
+                                               name="one_chunk_per_games")]
+        indexes = [models.Index(fields=["simulation", "done"], name="simulation_chunk_open")]
+
+    def __str__(self) -> str:
+        return f"games {self.start}-{self.stop - 1} {self.option}".strip()

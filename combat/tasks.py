@@ -7,6 +7,7 @@ the jobs block of ``config/settings.py``.
 
 from celery import shared_task
 
+from combat.odds.services import simulation_run, simulation_sweep
 from combat.services import decision_sweep, job_run, job_sweep
 
 
@@ -20,8 +21,16 @@ def run_job(job_id: int) -> None:
 @shared_task(name="combat.sweep_jobs", ignore_result=True)
 def sweep_jobs() -> None:
     """Hand the open jobs whose lease ran out (their worker died) to the workers again;
-    celery beat sends this every ``JOB_SWEEP_SECONDS``."""
+    celery beat sends this every ``JOB_SWEEP_SECONDS``; and the stalled simulations."""
     job_sweep()
+    simulation_sweep()
+
+
+@shared_task(name="combat.run_simulation", ignore_result=True)
+def run_simulation(simulation_id: int) -> None:
+    """Play chunks of simulation ``simulation_id`` while there are any to claim (for a
+    slice; the slice sends the next message itself)."""
+    simulation_run(simulation_id=simulation_id)
 
 
 @shared_task(name="combat.sweep_decisions", ignore_result=True)

@@ -4,6 +4,7 @@ from django.urls import path
 
 from combat import replay_views, streams, views
 from combat.fights import views as fights
+from combat.odds import views as odds
 
 app_name = "combat"
 
@@ -23,4 +24,11 @@ urlpatterns = [
     path("<int:pk>/replay.json", replay_views.encounter_replay_json, name="replay_json"),
     path("heal/<int:pk>/", views.heal_test, name="heal_test"),
     path("repair/<int:pk>/", views.repair_test, name="repair_test"),
+    path("campaign/<int:campaign_id>/odds/", odds.odds_new, name="odds_new"),
+    path("<int:pk>/odds/", odds.odds_ask, name="odds_ask"),
+    path("odds/<int:pk>/", odds.odds_detail, name="odds"),
+    path("odds/<int:pk>/panel/", odds.odds_panel, name="odds_panel"),
+    path("odds/<int:pk>/events/", odds.odds_stream, name="odds_stream"),
+    path("odds/<int:pk>/cancel/", odds.odds_cancel, name="odds_cancel"),
+    path("odds/<int:pk>/results.<str:fmt>", odds.odds_download, name="odds_download"),
 ]

@@ -19,6 +19,7 @@ from characters.selectors import character_for_user
 from combat import healing, selectors, services
 from combat.forms import ActForm, NavalEncounterForm, VersionForm, typed_choice
 from combat.models import Encounter
+from combat.odds.forms import OddsForm
 from ships.selectors import ship_for_user
 from ships.services import naval_setup
 
@@ -76,7 +77,8 @@ def encounter_new(request, campaign_id):
         ))
         if encounter is not None:
             return redirect("combat:detail", pk=encounter.pk)
-    return render(request, "combat/new.html", {"campaign": campaign, "form": form})
+    return render(request, "combat/new.html", {"campaign": campaign, "form": form,
+                                               "odds_form": OddsForm()})
 
 
 def _battle_context(request, encounter) -> dict:

@@ -23,6 +23,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import FrozenInstanceError
+from typing import cast
+
+from mypy_extensions import mypyc_attr
 
 SUITS = ("D", "H", "C", "S")
 SUIT_NAMES = {"D": "Diamonds", "H": "Hearts", "C": "Clubs", "S": "Spades"}
@@ -35,10 +38,15 @@ GM_DECK = "gm"
 DECK_KINDS = (PLAYER_DECK, GM_DECK)
 
 
+@mypyc_attr(native_class=False)  # mypyc compiles no subclass of a built-in error
 class CardError(ValueError):
     """A card or deck was named or used in a way the rules do not allow."""
 
 
+_Key = tuple[int, str, "Card | None"]
+
+
+@mypyc_attr(native_class=False)  # interned through object.__new__, which a native class refuses
 class Card:
     """One playing card.
 
@@ -59,10 +67,13 @@ class Card:
     suit: str
     played_as: Card | None
     is_joker: bool
+    _text: str
 
-    def __new__(cls, rank: int, suit: str, played_as: Card | None = None) -> Card:
+    def __new__(cls, rank: object, suit: object, played_as: object = None) -> Card:
+        # object: any value is looked up and refused here with a reason (compiled, narrower
+        # types would refuse a wrong one before, with a bare TypeError)
         try:
-            return _INTERNED[rank, suit, played_as]
+            return _INTERNED[cast(_Key, (rank, suit, played_as))]
         except (KeyError, TypeError):
             raise CardError(f"Card({rank!r}, {suit!r}, {played_as!r}) is not a card: rank 2-14 "
                             f"and suit D, H, C or S, or rank 0 and suit '' for the Joker "
@@ -127,7 +138,7 @@ class Card:
         return f"Card('{self._text}')"
 
 
-_INTERNED: dict[tuple[int, str, Card | None], Card] = {}
+_INTERNED: dict[_Key, Card] = {}
 STANDARD_52: tuple[Card, ...] = tuple(Card._intern(r, s) for s in SUITS for r in range(2, 15))
 JOKER = Card._intern(JOKER_RANK, "")
 DECLARED_JOKERS: tuple[Card, ...] = tuple(Card._intern(JOKER_RANK, "", c) for c in STANDARD_52)
@@ -138,7 +149,7 @@ _BY_TEXT = {str(c): c for c in ALL_CARDS}
 _SPLIT = re.compile(r"[\s,]+")
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: object) -> Card:
     """Parse one card in the book's notation (case-insensitive): ``"10S"``, ``"ah"``,
     ``"JK"``, ``"JK=7D"``.
 

@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Protocol, runtime_checkable
 
+from mypy_extensions import mypyc_attr
+
 from rules.random import RandomSource
 
 GM = "gm"
@@ -54,6 +56,7 @@ GM = "gm"
 State = dict[str, Any]
 
 
+@mypyc_attr(native_class=False)  # mypyc compiles no subclass of a built-in error
 class IllegalAction(ValueError):
     """An action that the rules do not allow now: wrong participant, unknown choice, or a game
     that is over. The message says why; the state is unchanged."""

@@ -27,9 +27,12 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from math import ceil, log
 
+from mypy_extensions import mypyc_attr
+
 from rules.cards import Card, CardError, Deck, parse_card
 
 
+@mypyc_attr(native_class=False)  # mypyc compiles no subclass of a built-in error
 class ScriptExhausted(RuntimeError):
     """A scripted source was asked for more cards or rolls than its script holds."""
 
@@ -82,11 +85,15 @@ class Draw:
         return {"source": self._source, "purpose": self._purpose, "values": list(self.values)}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass the sources
 class RandomSource(ABC):
     """Base class: draws cards from decks and rolls dice, recording each in ``log``."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, record: bool = True) -> None:
         self.log: list[Draw] = []
+        self.record = record
+        """Whether draws are recorded in ``log`` (a Monte Carlo, which never reads it, sets
+        it off: the draws are the same)."""
 
     def draw(self, deck: Deck, count: int, *, purpose: str = "draw") -> list[Card]:
         """Turn ``count`` cards from ``deck`` (removing them from it) and return them in
@@ -96,7 +103,8 @@ class RandomSource(ABC):
             raise ValueError(f"cannot draw {count} cards")
         cards = self._pick(deck, min(count, len(deck.remaining)))
         deck.take_all(cards)
-        self.log.append(Draw(deck.name, purpose, cards))
+        if self.record:
+            self.log.append(Draw(deck.name, purpose, cards))
         return cards
 
     def roll(self, sides: int, count: int = 1, *, purpose: str = "roll") -> list[int]:
@@ -104,7 +112,8 @@ class RandomSource(ABC):
         if sides < 2 or count < 0:
             raise ValueError(f"cannot roll {count}d{sides}")
         faces = self._roll(sides, count)
-        self.log.append(Draw(f"d{sides}", purpose, faces))
+        if self.record:
+            self.log.append(Draw(f"d{sides}", purpose, faces))
         return faces
 
     @abstractmethod
@@ -116,46 +125,75 @@ class RandomSource(ABC):
         """Choose ``count`` faces from 1..``sides``."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SeededSource(RandomSource):
     """Pseudo-random draws from ``random.Random(seed)``: shuffling a deck and turning its top
-    cards is the same as sampling without replacement, which is what this does."""
+    cards is the same as sampling without replacement, which is what this does.
+    ``record=False`` keeps no ``log`` (the draws are the same)."""
 
-    def __init__(self, seed: int, state: list | None = None):
-        super().__init__()
+    def __init__(self, seed: int, state: list | None = None, *, record: bool = True):
+        super().__init__(record=record)
         self.seed = seed
         self._rng = _random.Random(seed)
         if state is not None:
             version, internal, gauss = state
             self._rng.setstate((version, tuple(internal), gauss))
+        self._getrandbits = self._rng.getrandbits
 
     def state(self) -> list:
         """The generator's position as JSON-serialisable data, for :meth:`__init__`."""
         version, internal, gauss = self._rng.getstate()
         return [version, list(internal), gauss]
 
+    def draw(self, deck: Deck, count: int, *, purpose: str = "draw") -> list[Card]:
+        """:meth:`RandomSource.draw`, the cards removed from the deck by their places in it
+        (the sample knows them) rather than looked for. One card (a Card of Fate), the
+        commonest draw, is :func:`_sample_places` for ``k = 1``, whose two ways are then the
+        same: one index below ``n``, drawn again while out of range."""
+        if count < 0:
+            raise ValueError(f"cannot draw {count} cards")
+        remaining = deck.remaining
+        n = len(remaining)
+        if count == 1 and n:
+            bits = n.bit_length()
+            j = self._getrandbits(bits)
+            while j >= n:
+                j = self._getrandbits(bits)
+            cards = [remaining.pop(j)]
+        else:
+            places = _sample_places(self._getrandbits, n, count if count < n else n)
+            cards = [remaining[j] for j in places]
+            for j in sorted(places, reverse=True):
+                del remaining[j]
+        deck.out.extend(cards)
+        if self.record:
+            self.log.append(Draw(deck.name, purpose, cards))
+        return cards
+
     def _pick(self, deck: Deck, count: int) -> list[Card]:
-        return _sample(self._rng.getrandbits, deck.remaining, count)
+        remaining = deck.remaining
+        return [remaining[j] for j in _sample_places(self._getrandbits, len(remaining), count)]
 
     def _roll(self, sides: int, count: int) -> list[int]:
         return [self._rng.randint(1, sides) for _ in range(count)]
 
 
-def _sample(getrandbits: Callable[[int], int], population: list, k: int) -> list:
-    """``random.Random.sample(population, k)`` with ``getrandbits`` the generator's method:
-    the algorithm of Python 3.11's ``Lib/random.py``, step for step, so it turns the same
-    cards and leaves the generator in the same state. Spelled out because a Monte Carlo
+def _sample_places(getrandbits: Callable[[int], int], n: int, k: int) -> list[int]:
+    """The places (indexes) of the items ``random.Random.sample(population, k)`` returns
+    for a population of ``n``, with ``getrandbits`` the generator's method: the algorithm of
+    Python 3.11's ``Lib/random.py``, step for step, so it turns the same cards and leaves the
+    generator in the same state. Spelled out because a Monte Carlo
     samples hundreds of thousands of times and the library's version pays for generality
     (counts, checks, a method call per random number); and so that seeded battles, which are
     stored and replayed, do not change if a later Python changes its ``sample``.
     """
-    n = len(population)
-    result = [None] * k
+    result = [0] * k
     setsize = 21  # the library's measure: a set of k indexes against a copy of the list
     if k > 5:
         setsize += 4 ** ceil(log(k * 3, 4))
     if n <= setsize:
         # Draw from a copy, moving the last card not yet drawn into each gap.
-        pool = list(population)
+        pool = list(range(n))
         for i in range(k):
             left = n - i
             bits = left.bit_length()
@@ -166,17 +204,18 @@ def _sample(getrandbits: Callable[[int], int], population: list, k: int) -> list
             pool[j] = pool[left - 1]
     else:
         # Draw indexes, drawing again when out of range or already drawn.
-        selected = set()
+        selected: set[int] = set()
         bits = n.bit_length()
         for i in range(k):
             j = getrandbits(bits)
             while j >= n or j in selected:
                 j = getrandbits(bits)
             selected.add(j)
-            result[i] = population[j]
+            result[i] = j
     return result
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ScriptedSource(RandomSource):
     """Draws the scripted cards and rolls in order ("stack the deck").
 

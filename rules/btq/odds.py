@@ -145,7 +145,7 @@ def _side(composition: tuple[int, int, int, int], pool: int, unskilled: bool) ->
         keys=keys,
         below=tuple(below),
         groups={key: tuple(g) for key, g in groups.items()},
-        level_weight=tuple(level_weight),
+        level_weight=(level_weight[0], level_weight[1], level_weight[2], level_weight[3]),
     )
 
 
@@ -199,7 +199,8 @@ def _tiebreak(ja: int, ka: int, jb: int, kb: int, shared: bool) -> tuple[int, in
     averaged over the 13 ranks of the CoF."""
     pairs = comb(_OTHER_RANKS, ka) * comb(_OTHER_RANKS - ka if shared else _OTHER_RANKS, kb)
     unit = _SCALE // (_RANKS * pairs)
-    return tuple(n * unit for n in _tiebreak_counts(ja, ka, jb, kb, shared))
+    a, b, tie = _tiebreak_counts(ja, ka, jb, kb, shared)
+    return a * unit, b * unit, tie * unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +274,7 @@ def _first_draw(a_pool: int, b_pool: int, a_deck: str, b_deck: str, a_unskilled:
     whole = side_a.total * side_b.total * _SCALE
     a_by_level = tuple(Fraction(n, whole) for n in a_win[1:])
     b_by_level = tuple(Fraction(n, whole) for n in b_win[1:])
-    return _Odds(sum(a_by_level), sum(b_by_level), Fraction(tie, whole),
+    return _Odds(sum(a_by_level, Fraction(0)), sum(b_by_level, Fraction(0)), Fraction(tie, whole),
                  Fraction(both_failed, whole), a_by_level, b_by_level)
 
 
@@ -313,7 +314,7 @@ def first_draw(
     """
     _check_contest(a_pool, b_pool, a_deck, b_deck)
     odds = _first_draw(a_pool, b_pool, a_deck, b_deck, bool(a_unskilled), bool(b_unskilled))
-    result = {
+    result: dict[str, Fraction | float | dict] = {
         "a": _out(odds.a, exact),
         "b": _out(odds.b, exact),
         "tie": _out(odds.tie, exact),
@@ -369,7 +370,8 @@ def final(
         raise ValueError(f"max_retests must be a whole number, at least 0, not {max_retests!r}")
     odds = _final(a_pool, b_pool, a_deck, b_deck, bool(a_unskilled), bool(b_unskilled),
                   max_retests)
-    result = {"a": _out(odds.a, exact), "b": _out(odds.b, exact),
+    result: dict[str, Fraction | float | dict] = {"a": _out(odds.a, exact),
+                                                  "b": _out(odds.b, exact),
               "stalemate": _out(odds.tie, exact)}
     if by_level:
         result["a_by_level"] = _by_level(odds.a_by_level, exact)

@@ -8,6 +8,7 @@ values.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -173,6 +174,18 @@ SETTINGS: dict[str, Setting] = {
             "DECISIONS D13; BtQ L1538-1540",
             used_by="missions",
         ),
+        Setting(
+            "odds_for_players",
+            "The odds of a battle and of each option of a decision (“What if”) are "
+            "offered to",
+            {False: "the GM only: the simulation knows what the players do not (the enemy's "
+                    "crew, her traits, her shot), and its odds give it away",
+             True: "the players too, for their own decisions and the battle as it stands "
+                   "(the odds reveal what the simulation knows of the enemy)"},
+            False,
+            "Quarterdeck, not the book (issue 11): the simulation plays with hidden facts",
+            used_by="odds",
+        ),
     )
 }
 
@@ -187,7 +200,7 @@ class SettingError(ValueError):
     """An unknown setting name, or a value the setting does not offer."""
 
 
-def resolve(overrides: dict | None = None) -> dict:
+def resolve(overrides: Mapping | None = None) -> dict:
     """The full settings: every default, with ``overrides`` applied.
 
     Raises :class:`SettingError` naming the setting for an unknown name or value.

@@ -95,7 +95,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import IntEnum
-from typing import Literal
+from typing import Any, Literal, cast
+
+from mypy_extensions import mypyc_attr
 
 from rules.btq.characters import MEASURES, SKILLS, DamageState
 from rules.btq.settings import resolve
@@ -136,6 +138,7 @@ DIFFICULTY = "difficulty"
 KINDS = ("contested", "static", "simple")
 
 
+@mypyc_attr(native_class=False)  # mypyc compiles no subclass of a built-in error
 class TestError(ValueError):
     """A test described or resumed in a way the rules do not allow; the message says why."""
 
@@ -193,7 +196,7 @@ def grade(card: Card, fate: Card, *, unskilled: bool = False) -> SuccessLevel:
 def _chain(cards: Iterable[Card], fate: Card, unskilled: bool) -> list[tuple[int, int, str]]:
     """The successes among ``cards`` as ``(level, rank, card text)``, best first."""
     matches = _MATCHES[fate]
-    found = []
+    found: list[tuple[int, int, str]] = []
     for card in cards:
         level, rank = matches[card]
         if level:
@@ -223,6 +226,7 @@ def summary(cards: Iterable[Card], fate: Card, *, unskilled: bool = False) -> tu
     return counts[3], counts[2], counts[1]
 
 
+@mypyc_attr(native_class=False)  # see _LOOSE
 @dataclass(frozen=True, slots=True)
 class Comparison:
     """What decided one draw (BtQ L1238-1239), or one simple test (D4).
@@ -320,8 +324,8 @@ def victor(
     The retest after a tie or a mutual failure belongs to the test procedure
     (``rules/DECISIONS.md`` D3), not to this comparison.
     """
-    return compare(a_cards, b_cards, fate, a_unskilled=a_unskilled,
-                   b_unskilled=b_unskilled).result
+    return cast(Victor, compare(a_cards, b_cards, fate, a_unskilled=a_unskilled,
+                                b_unskilled=b_unskilled).result)
 
 
 # --- Damage ---------------------------------------------------------------------------
@@ -393,12 +397,23 @@ def _name(value, what: str) -> str:
     return value
 
 
+# _LOOSE: the classes of this module are no native classes when mypyc compiles it (`make
+# fast`): their fields take looser values than their types say (a mapping for a Pool, a name
+# for a damage state) and __post_init__ normalises them or raises TestError with a reason,
+# where a native class would check the types first and raise TypeError. Their methods and the
+# module's functions are compiled all the same.
+
+_WHAT = {"Modifier": "a modifier", "Helper": "a helper"}
+"""What a :class:`_Pair` is called in an error (not a class attribute: the dataclasses
+compiled by mypyc would take it for a field)."""
+
+
+@mypyc_attr(native_class=False)  # see _LOOSE
 class _Pair:
     """A value of two fields that callers may also give as a mapping of them or as a pair,
     in field order (a :class:`Modifier` as ``("Crusty Old Seadog", 1)``)."""
 
     __slots__ = ()
-    _what = "a value"
 
     @classmethod
     def of(cls, value):
@@ -406,25 +421,28 @@ class _Pair:
         :class:`TestError` for anything else."""
         if isinstance(value, cls):
             return value
-        first, second = cls.__dataclass_fields__
+        # Every subclass is a dataclass; _Pair itself declares no fields.
+        first, second = cls.__dataclass_fields__  # type: ignore[attr-defined]
         if isinstance(value, Mapping):
             return cls(value.get(first), value.get(second))
         try:
             a, b = value
         except (TypeError, ValueError):
-            raise TestError(f"{cls._what} is a ({first}, {second}) pair, not {value!r}") from None
+            what = _WHAT.get(cls.__name__, "a value")
+            raise TestError(f"{what} is a ({first}, {second}) pair, not {value!r}") from None
         return cls(a, b)
 
     def as_dict(self) -> dict:
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+        fields = self.__dataclass_fields__  # type: ignore[attr-defined]
+        return {name: getattr(self, name) for name in fields}
 
 
+@mypyc_attr(native_class=False)  # see _LOOSE
 @dataclass(frozen=True, slots=True)
 class Modifier(_Pair):
     """Cards added to (``cards`` > 0) or taken from (< 0) a pool, and their ``source``
     (a trait, a curio, a damage state: "Health Maimed")."""
 
-    _what = "a modifier"
     source: str
     cards: int
 
@@ -433,6 +451,7 @@ class Modifier(_Pair):
         _whole(self.cards, f"the cards of {self.source}")
 
 
+@mypyc_attr(native_class=False)  # see _LOOSE
 @dataclass(frozen=True, slots=True)
 class Reputation:
     """A reputation added to a pool (BtQ L1210-1212): its ``name`` ("Distrusted by Captain
@@ -475,20 +494,21 @@ class Reputation:
             return value
         if not isinstance(value, Mapping):
             raise TestError(f"a reputation is described by name and value, not {value!r}")
-        return cls(value.get("name"), value.get("value"), value.get("cap"),
-                   value.get("state", DamageState.HEALTHY))
+        data: Any = value  # checked by __post_init__
+        return cls(data.get("name"), data.get("value"), data.get("cap"),
+                   data.get("state", DamageState.HEALTHY))
 
     def as_dict(self) -> dict:
         return {"name": self.name, "value": self.value, "cap": self.cap,
                 "state": self.state.name.lower()}
 
 
+@mypyc_attr(native_class=False)  # see _LOOSE
 @dataclass(frozen=True, slots=True)
 class Helper(_Pair):
     """A character assisting the test (BtQ L1280-1286): ``skill`` is their value in a skill
     that applies, 0 if they have none (an unskilled helper takes a card away)."""
 
-    _what = "a helper"
     who: str
     skill: int
 
@@ -501,6 +521,7 @@ def _label(skill: str) -> str:
     return SKILLS.get(skill) or MEASURES.get(skill) or skill
 
 
+@mypyc_attr(native_class=False)  # see _LOOSE
 @dataclass(frozen=True, slots=True)
 class Pool:
     """A card pool (BtQ L1202-1216): the base ``value`` of ``skill`` (a skill or Measure
@@ -575,9 +596,9 @@ class Pool:
             # The pool line shows the cards once: the helpers' own values only when they
             # differ from what they add (several helpers, or more than the cap).
             parts = " + ".join(str(h.skill) for h in skilled)
-            capped = total > HELPERS_MAX
-            how = ([parts] if len(skilled) > 1 or capped else []) + (
-                [f"at most {HELPERS_MAX}"] if capped else [])
+            over = total > HELPERS_MAX
+            how = ([parts] if len(skilled) > 1 or over else []) + (
+                [f"at most {HELPERS_MAX}"] if over else [])
             detail = f" ({', '.join(how)})" if how else ""
             out.append((f"help from {names}{detail}", min(HELPERS_MAX, total)))
         out += [(f"{h.who} unskilled helper", -1) for h in self.helpers if not h.skill]
@@ -627,6 +648,7 @@ class Pool:
                    bool(data.get("unskilled", False)), bool(data.get("personal", True)))
 
 
+@mypyc_attr(native_class=False)  # see _LOOSE
 @dataclass(frozen=True, slots=True)
 class AtRisk:
     """The damage area put at risk by the intent (A3), and its state before the test: the
@@ -650,9 +672,11 @@ class AtRisk:
             return value
         if isinstance(value, str):
             return cls(value)
-        return cls(value.get("area"), value.get("state", DamageState.HEALTHY))
+        data: Any = value  # checked by __post_init__
+        return cls(data.get("area"), data.get("state", DamageState.HEALTHY))
 
 
+@mypyc_attr(native_class=False)  # see _LOOSE
 @dataclass(frozen=True, slots=True)
 class Side:
     """One participant of a test: ``who`` (``"pc:otoole"``, ``"npc:jones"``), their
@@ -731,6 +755,7 @@ def _level(name: str | None) -> SuccessLevel | None:
     return None if name is None else SuccessLevel[name.upper()]
 
 
+@mypyc_attr(native_class=False)  # see _LOOSE
 @dataclass(frozen=True, slots=True)
 class Hand:
     """The cards one side turned in one round, in order, and the grade of each. ``joker``
@@ -751,16 +776,21 @@ class Hand:
     @property
     def summary(self) -> tuple[int, int, int]:
         """``(perfects, criticals, ordinaries)``."""
-        return tuple(sum(1 for lv in self.levels if lv == n) for n in (3, 2, 1))
+        levels = self.levels
+        return levels.count(3), levels.count(2), levels.count(1)
 
     @property
     def best(self) -> SuccessLevel | None:
         """The best success, ``None`` if there is none."""
-        found = [lv for lv in self.levels if lv]
+        # "is not None" and the level spelled out, not the truth of an Optional[SuccessLevel]:
+        # code compiled by mypyc takes every such value that is not None for true.
+        found = [lv for lv in self.levels if lv is not None and lv > SuccessLevel.FAILURE]
         return max(found) if found else None
 
     def chain(self) -> list[tuple[int, int, str]]:
-        found = [(lv, c.effective.rank, str(c)) for c, lv in zip(self.cards, self.levels) if lv]
+        found: list[tuple[int, int, str]] = [
+            (lv, c.effective.rank, str(c)) for c, lv in zip(self.cards, self.levels)
+            if lv is not None and lv > SuccessLevel.FAILURE]
         found.sort(key=lambda s: s[:2], reverse=True)
         return found
 
@@ -785,6 +815,7 @@ def _hand(who: str, deck: str, cards: Iterable[Card], fate: Card, unskilled: boo
     return Hand(who, deck, cards, levels, joker)
 
 
+@mypyc_attr(native_class=False)  # see _LOOSE
 @dataclass(frozen=True, slots=True)
 class Round:
     """One draw: ``number`` 1 for the first, 2 and on for retests (D3), the Card of ``fate``,
@@ -815,6 +846,7 @@ class Round:
                    None if comparison is None else Comparison.from_dict(comparison))
 
 
+@mypyc_attr(native_class=False)  # see _LOOSE
 @dataclass(frozen=True, slots=True)
 class Damage:
     """Damage dealt by a test: ``who`` took it in ``area``, from ``before`` to ``after``.
@@ -836,13 +868,17 @@ class Damage:
 
     @classmethod
     def from_dict(cls, data: Mapping) -> Damage:
-        return cls(data["who"], data["area"], data["cause"], _level(data["level"]),
-                   _state(data["from"]), _state(data["to"]))
+        level = _level(data["level"])
+        if level is None:
+            raise TestError("a damage has the level of a success")
+        return cls(data["who"], data["area"], data["cause"], level, _state(data["from"]),
+                   _state(data["to"]))
 
 
 _SETTINGS_USED = ("reputation_loss_mode", "personal_pool_floor")
 
 
+@mypyc_attr(native_class=False)  # see _LOOSE
 @dataclass(frozen=True, slots=True)
 class TestRecord:
     """Everything a finished test did, for the log, the sheet and a replay.
@@ -857,8 +893,6 @@ class TestRecord:
     * ``result``: the winner's best success, the quality of the outcome (BtQ L1256).
     * ``damage``: the :class:`Damage` dealt, in order.
     """
-
-    __test__ = False
 
     kind: str
     intent: str
@@ -900,6 +934,11 @@ class TestRecord:
                    tuple(Damage.from_dict(d) for d in data["damage"]))
 
 
+# Not a test class, for pytest. Set at run time: in the body of a dataclass compiled by mypyc
+# it would be a field, and mypyc does not compile the assignment either.
+setattr(TestRecord, "__test__", False)  # noqa: B010
+
+
 def _head_dict(test: TestRecord | PendingTest, reveal: bool) -> dict:
     """What a finished and a pending test both say in JSON: kind, intent, settings, sides
     (secret pools hidden unless ``reveal``) and the decided rounds."""
@@ -913,6 +952,7 @@ def _head_dict(test: TestRecord | PendingTest, reveal: bool) -> dict:
     }
 
 
+@mypyc_attr(native_class=False)  # see _LOOSE
 @dataclass(frozen=True, slots=True)
 class PendingTest:
     """A test waiting for players to name their Jokers (BtQ L1228; D5).
@@ -964,20 +1004,22 @@ def _decks(sides: tuple[Side, ...]) -> dict[str, Deck]:
     decks = {GM_DECK: Deck(GM_DECK)}
     for side in sides:
         if side.deck == PLAYER_DECK:
-            if side.deck_name in decks:
+            name = cast(str, side.deck_name)  # always set by Side.__post_init__
+            if name in decks:
                 raise TestError(f"two sides cannot turn from the same player deck "
                                 f"{side.deck_name!r}")
-            decks[side.deck_name] = Deck(PLAYER_DECK, side.deck_name)
+            decks[name] = Deck(PLAYER_DECK, name)
     return decks
 
 
-def check_sides(kind: str, sides: tuple[Side, ...]) -> tuple[Side, ...]:
+def check_sides(kind: str, given: tuple[object, ...]) -> tuple[Side, ...]:
     """``sides`` if they can meet in a test of ``kind``: :class:`Side` objects of different
     ``who``, no two turning from the same player deck, no area at risk in a simple test (D4).
     Raises :class:`TestError` saying why not. (The count of sides is the caller's.)"""
-    for side in sides:
+    for side in given:
         if not isinstance(side, Side):
             raise TestError(f"a test is made by Side objects, not {side!r}")
+    sides = cast(tuple[Side, ...], given)
     whos = [s.who for s in sides]
     if len(set(whos)) != len(whos):
         raise TestError(f"the two sides of a test must differ, both are {whos[0]!r}")
@@ -995,25 +1037,33 @@ def _deal(number: int, sides: tuple[Side, ...], settings: dict, source: RandomSo
     floor = settings["personal_pool_floor"]
     hands = []
     for side in sides:
-        cards = source.draw(decks[side.deck_name], side.pool.size(floor),
+        deck = cast(str, side.deck_name)  # always set by Side.__post_init__
+        cards = source.draw(decks[deck], side.pool.size(floor),
                             purpose=f"{side.who} pool{retest}")
-        hands.append(_hand(side.who, side.deck_name, cards, fate, side.pool.unskilled))
+        hands.append(_hand(side.who, deck, cards, fate, side.pool.unskilled))
     return Round(number, fate, tuple(hands))
 
 
 def _judge(kind: str, current: Round) -> Comparison:
     if kind == "simple":
         best = current.hands[0].best
-        return Comparison("pass", best.name.lower()) if best else Comparison("fail",
-                                                                             "no_success")
+        return Comparison("pass", best.name.lower()) if best is not None else Comparison(
+            "fail", "no_success")
     a, b = current.hands
     return _decide(a.chain(), b.chain())
+
+
+def _judged(round_: Round) -> Comparison:
+    """The comparison of a round that has been judged (no Joker waits in it)."""
+    if round_.comparison is None:
+        raise TestError(f"round {round_.number} waits for a Joker to be named")
+    return round_.comparison
 
 
 def _finish(kind: str, intent: str, sides: tuple[Side, ...], settings: dict,
             rounds: tuple[Round, ...]) -> TestRecord:
     last = rounds[-1]
-    result = last.comparison.result
+    result = _judged(last).result
     if kind == "simple":
         passed = result == "pass"
         return TestRecord(kind, intent, sides, settings, rounds,
@@ -1023,6 +1073,8 @@ def _finish(kind: str, intent: str, sides: tuple[Side, ...], settings: dict,
         return TestRecord(kind, intent, sides, settings, rounds, "stalemate", None, None, None)
     win, lose = (0, 1) if result == "a" else (1, 0)
     level = last.hands[win].best
+    if level is None:
+        raise TestError("a side won without a success")
     return TestRecord(kind, intent, sides, settings, rounds, "won", sides[win].who,
                       sides[lose].who, level, _damage(sides[lose], level, settings))
 
@@ -1060,7 +1112,7 @@ def _run(kind: str, intent: str, sides: tuple[Side, ...], settings: dict,
             deck.gather()
         if awaiting:
             return PendingTest(kind, intent, sides, settings, rounds, current, awaiting)
-        if current.comparison.result not in ("tie", "both_failed") or \
+        if _judged(current).result not in ("tie", "both_failed") or \
                 len(rounds) > MAX_RETESTS:
             return _finish(kind, intent, sides, settings, rounds)
         # D3: both sides shuffle, a new Card of Fate is turned from the whole GM deck (the old
@@ -1068,16 +1120,16 @@ def _run(kind: str, intent: str, sides: tuple[Side, ...], settings: dict,
         current = _deal(len(rounds) + 1, sides, settings, source, decks)
 
 
-def _start(kind: str, sides: tuple[Side, ...], source: RandomSource, settings: Mapping | None,
-           intent: str) -> TestRecord | PendingTest:
-    sides = check_sides(kind, sides)
+def _start(kind: str, given: tuple[object, ...], source: RandomSource,
+           settings: Mapping | None, intent: str) -> TestRecord | PendingTest:
+    sides = check_sides(kind, given)
     used = _settings(settings)
     decks = _decks(sides)
     return _run(kind, intent, sides, used, (), _deal(1, sides, used, source, decks), source,
                 decks)
 
 
-def difficulty_side(difficulty: str | int) -> Side:
+def difficulty_side(difficulty: object) -> Side:
     """The GM's side of a static test (BtQ L1258-1260): ``who`` :data:`DIFFICULTY`, a pool
     of the difficulty's size by key or label (``"challenging"``, ``"Damned Hard!"``) or a
     number of opposition cards (BtQ L1747), from the GM deck. Raises :class:`TestError` for
@@ -1094,7 +1146,7 @@ def difficulty_side(difficulty: str | int) -> Side:
     return Side(DIFFICULTY, pool, GM_DECK)
 
 
-def start_contested(a: Side, b: Side, source: RandomSource, settings: Mapping | None = None,
+def start_contested(a: object, b: object, source: RandomSource, settings: Mapping | None = None,
                     *, intent: str = "") -> TestRecord | PendingTest:
     """Start a contested test of ``a`` against ``b`` (BtQ L1195-1249): the Card of Fate,
     then ``a``'s and ``b``'s pools. Mutual failures and full ties are retested (D3).
@@ -1106,7 +1158,7 @@ def start_contested(a: Side, b: Side, source: RandomSource, settings: Mapping | 
     return _start("contested", (a, b), source, settings, intent)
 
 
-def start_static(side: Side, difficulty: str | int, source: RandomSource,
+def start_static(side: Side, difficulty: object, source: RandomSource,
                  settings: Mapping | None = None, *, intent: str = ""
                  ) -> TestRecord | PendingTest:
     """Start a static test of ``side`` against a difficulty pool turned by the GM (BtQ
@@ -1126,7 +1178,7 @@ def start_simple(side: Side, source: RandomSource, settings: Mapping | None = No
     return _start("simple", (side,), source, settings, intent)
 
 
-def resume(pending: PendingTest, declarations: Mapping[str, Card | str | None],
+def resume(pending: PendingTest, declarations: Mapping[str, object],
            source: RandomSource) -> TestRecord | PendingTest:
     """Go on with ``pending`` once every side in ``pending.awaiting`` has named its Joker:
     ``declarations[who]`` is one of the 52 cards (``"7D"``), or ``None`` for the default,
@@ -1161,7 +1213,7 @@ def resume(pending: PendingTest, declarations: Mapping[str, Card | str | None],
                 replace(current, hands=tuple(hands)), source, decks)
 
 
-def _declare(hand: Hand, declared: Card | str | None, fate: Card, unskilled: bool) -> Hand:
+def _declare(hand: Hand, declared: object, fate: Card, unskilled: bool) -> Hand:
     how = "default" if declared is None else "declared"
     if declared is None:
         declared = fate
@@ -1185,7 +1237,7 @@ def _complete(result: TestRecord | PendingTest, source: RandomSource,
     return result
 
 
-def contested_test(a: Side, b: Side, source: RandomSource, settings: Mapping | None = None,
+def contested_test(a: object, b: object, source: RandomSource, settings: Mapping | None = None,
                    *, intent: str = "", choose_joker: JokerChooser | None = None) -> TestRecord:
     """A whole contested test (:func:`start_contested`); Jokers are named by
     ``choose_joker(pending, who)``, by default as the Card of Fate (D5)."""
@@ -1193,7 +1245,7 @@ def contested_test(a: Side, b: Side, source: RandomSource, settings: Mapping | N
                      choose_joker)
 
 
-def static_test(side: Side, difficulty: str | int, source: RandomSource,
+def static_test(side: Side, difficulty: object, source: RandomSource,
                 settings: Mapping | None = None, *, intent: str = "",
                 choose_joker: JokerChooser | None = None) -> TestRecord:
     """A whole static test (:func:`start_static`); Jokers as in :func:`contested_test`."""

@@ -7,10 +7,10 @@ of it, for the tests that walk every operation (``test_bad_input.py``,
 * ``api_world``: the personas' campaign (``tests/conftest.py``) with, made through the API
   itself as a table would, a reputation of pc_a, a card test the GM called for pc_a
   (awaiting player_a's confirmation), one player_a proposed, a running battle of the
-  personas' ships and its job, a second PC ship in a battle still in setup, a live
-  invitation, a character player_a is making, and pc_a's prize share and Captain's
-  Favour (as a battle and a scene leave them): ``{first path segment: the id (or token) a
-  path of that resource takes}``;
+  personas' ships and its job, the odds of a battle of them, a second PC ship in a battle
+  still in setup, a live invitation, a character player_a is making, and pc_a's prize
+  share and Captain's Favour (as a battle and a scene leave them): ``{first path segment:
+  the id (or token) a path of that resource takes}``;
 * :func:`fill_path`: a path of the schema with the world's ids in it.
 """
 
@@ -71,12 +71,14 @@ def api_world(campaign, pc_a, pc_b, npc, pc_ship, enemy_ship, hidden_ship, gm_cl
     item = post(gm_client, "api-character-items", [pc_a.pk], {
         "kind": "curio", "name": "Sextant", "skill": "seamanship"})
     trait = post(gm_client, "api-character-traits", [pc_a.pk], {"trait": "swimming"})
+    odds = post(gm_client, "api-odds-new", [campaign.pk], {**battle, "games": 500})
     return {
         "items": item["id"], "character-traits": trait["id"],
         "campaigns": campaign.pk, "characters": pc_a.pk, "reputations": reputation["id"],
         "ships": enemy_ship.pk, "card-tests": called["id"], "encounters": running["id"],
         "jobs": job["id"], "invites": invite["token"], "prize-shares": share.pk,
         "scene-tokens": token.pk, "drafts": draft["id"],
+        "odds": odds["id"],
     }
 
 

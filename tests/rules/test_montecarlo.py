@@ -94,3 +94,104 @@ def test_empty_summary():
     empty = Summary("btq_naval")
     assert empty.mean_rounds is None and empty.share("pc") == 0.0
     assert empty.merge(empty) == empty
+
+
+# --- job seeds, intervals, distributions, what if (issue 11) --------------------------------
+
+def test_game_seeds_depend_on_the_job_seed_and_the_game_alone():
+    from rules.montecarlo import game_seed, job_seeds
+
+    assert list(job_seeds(42, 3, 6)) == [game_seed(42, i) for i in (3, 4, 5)]
+    assert len({game_seed(42, i) for i in range(1000)} | {game_seed(43, 0)}) == 1001
+    assert all(0 <= game_seed(2**62, i) < 2**63 for i in range(10))
+
+
+def test_wilson_interval_and_the_one_point_precision():
+    from rules.montecarlo import precise_enough, wilson
+
+    low, high = wilson(0, 20)
+    assert low == 0.0 and 0.16 < high < 0.17  # never the empty interval of the normal one
+    low, high = wilson(5_000, 10_000)
+    assert abs((high - low) / 2 - 0.0098) < 0.0001
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert precise_enough(Summary("x", 10_000, outcomes={"a/won": 5_000, "b/won": 5_000}))
+    assert not precise_enough(Summary("x", 9_000, outcomes={"a/won": 4_500, "b/won": 4_500}))
+    assert not precise_enough(Summary("x"))
+
+
+def test_95_percent_intervals_cover_the_exact_odds_of_a_contested_test():
+    """The interval check of issue 11: TV-11's contested test (O'Toole's 6 cards against
+    Jones's 4), whose exact odds ``rules.btq.odds.final`` counts, played in 200 independent
+    runs of 60 games each through the ``btq_test`` engine: the 95 % Wilson interval of
+    O'Toole's share covers the exact value in 90-99 % of the runs."""
+    from rules.btq.odds import final
+    from rules.montecarlo import job_seeds, wilson
+
+    engine = get_engine("btq_test")
+    setup = engine.scenarios()["otoole_vs_jones"].setup
+    exact = float(final(6, 4)["a"])
+    covered = 0
+    for job in range(200):
+        summary = run(engine, setup, seeds=job_seeds(job, 0, 60))
+        low, high = wilson(summary.winners.get("pc:otoole", 0), summary.games)
+        covered += low <= exact <= high
+    assert 180 <= covered <= 198, covered
+
+
+def test_round_counts_and_damage_merge_like_the_whole():
+    whole = run(ENGINE, SETUP, seeds=range(40))
+    parts = run(ENGINE, SETUP, seeds=range(0, 13)).merge(run(ENGINE, SETUP, seeds=range(13, 40)))
+    assert parts == whole
+    assert sum(whole.round_counts.values()) == whole.timed == 40
+    assert sum(int(r) * g for r, g in whole.round_counts.items()) == whole.rounds
+    assert set(whole.damage) == {"frigate", "sloop"}
+    assert all(sum(c.values()) == 40 for areas in whole.damage.values()
+               for c in areas.values())
+    assert Summary.from_dict(json.loads(json.dumps(whole.as_dict()))) == whole
+
+
+def test_what_if_takes_the_option_first_with_the_games_own_source():
+    """``run(..., first=(actor, option))`` is, game for game, the option applied with the
+    game's source and the rest played by the default policies."""
+    state, _ = ENGINE.start(SETUP, SeededSource(4))
+    decision = ENGINE.pending(state)[0]
+    for option in decision.options[:2]:
+        expected = Summary("btq_naval")
+        for seed in range(15):
+            source = SeededSource(seed)
+            after, _ = ENGINE.apply(state, decision.actor, option.key, source)
+            final_state, _ = play_out(ENGINE, after, source)
+            expected = expected.merge(run(_Finished(ENGINE, final_state), {}, seeds=[0]))
+        assert run(ENGINE, state, seeds=range(15),
+                   first=(decision.actor, option.key)).outcomes == expected.outcomes
+
+
+class _Finished:
+    """An engine whose every game is ``final_state`` (for counting one known ending)."""
+
+    def __init__(self, engine, final_state):
+        self.name, self._engine, self._final = engine.name, engine, final_state
+
+    def validate_setup(self, setup):
+        raise ValueError("a state")
+
+    def outcome(self, state):
+        return self._engine.outcome(self._final)
+
+    def auto_play(self, state, source):
+        return self._final
+
+
+def test_best_option_and_the_side_of_an_actor():
+    from rules.montecarlo import best_option, side_of
+
+    a = Summary("btq_naval", 10, winners={"pc": 7, "enemy": 3})
+    b = Summary("btq_naval", 10, winners={"pc": 4, "enemy": 6})
+    assert side_of(ENGINE, "pc:otoole", [a, b]) == ("pc", False)
+    assert side_of(ENGINE, "side:enemy", [a, b]) == ("enemy", False)
+    assert side_of(ENGINE, "gm", [a, b]) == ("pc", True)  # the GM decides for the enemy
+    assert side_of(ENGINE, "npc:x", [a, b]) == (None, False)
+    assert best_option({"x": b, "y": a}, "pc") == "y"
+    assert best_option({"x": b, "y": a}, "enemy") == "x"
+    assert best_option({"x": b, "y": a}, "pc", against=True) == "x"
+    assert best_option({"x": b}, None) is None

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.cards import GM_DECK, JOKER, PLAYER_DECK, Card, CardError, Deck, parse_cards
-from rules.random import Draw, ScriptedSource, ScriptExhausted, SeededSource, _sample
+from rules.random import Draw, ScriptedSource, ScriptExhausted, SeededSource, _sample_places
 
 
 def _draws(source, n_tests=20):
@@ -48,9 +48,16 @@ def test_seeded_sampling_is_the_standard_librarys():
         for k in range(n + 1):
             ours, theirs = random.Random(n * 100 + k), random.Random(n * 100 + k)
             for _ in range(3):
-                assert _sample(ours.getrandbits, population[:n], k) == theirs.sample(
-                    population[:n], k)
+                places = _sample_places(ours.getrandbits, n, k)
+                assert [population[j] for j in places] == theirs.sample(population[:n], k)
             assert ours.getstate() == theirs.getstate()
+
+
+def test_a_source_that_keeps_no_record_draws_the_same_cards():
+    recorded, unrecorded = SeededSource(7), SeededSource(7, record=False)
+    assert _draws(recorded, 6) == _draws(unrecorded, 6)
+    assert recorded.log and unrecorded.log == []
+    assert recorded.state() == unrecorded.state()
 
 
 def test_state_saved_as_json_and_restored_continues_the_same_sequence():
@@ -217,3 +224,16 @@ def test_seeded_draws_never_repeat_a_card_until_gathered(seed, counts):
         assert Counter(deck.remaining) + Counter(deck.out) == Counter(deck.cards)
     deck.gather()
     assert len(deck) == 53
+
+
+def test_one_card_drawn_is_the_standard_librarys_sample_of_one():
+    # SeededSource.draw takes a shortcut for one card: the same card and generator state.
+    for n in range(1, 54):
+        for seed in range(20):
+            deck = Deck(PLAYER_DECK)
+            deck.remaining = deck.remaining[:n]
+            before = list(deck.remaining)
+            source, theirs = SeededSource(seed), random.Random(seed)
+            assert source.draw(deck, 1) == theirs.sample(before, 1)
+            assert source._rng.getstate() == theirs.getstate()
+            assert deck.remaining == [c for c in before if c not in deck.out]

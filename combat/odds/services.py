@@ -1,0 +1,425 @@
+"""Use cases of the odds: ask for a simulation, play its chunks on the workers, cancel it.
+
+A :class:`combat.models.Simulation` is cut into :class:`combat.models.SimulationChunk` rows
+when it is asked for. Each Celery message (``combat.tasks.run_simulation``) claims open
+chunks one after another with the jobs' lease (a conditional update: of two workers, one
+wins), plays each with ``rules.montecarlo.run`` outside any transaction, renewing the lease
+while it plays, and commits the chunk's summary under the simulation's row lock only while
+it still holds the lease: a chunk whose worker died is claimed again once its lease runs out
+and counted once. The transaction that commits the last chunk merges the chunks' summaries,
+once (or, for "until precise", adds the next batch). :func:`simulation_sweep` hands stalled
+simulations back to the workers, as ``combat.services.job_sweep`` does for jobs; the timings
+are the jobs' (``config/settings.py``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import socket
+import time
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from campaigns.selectors import membership_role, require_gm
+from campaigns.services import log_append
+from combat import push
+from combat.models import Encounter, Simulation, SimulationChunk
+from combat.odds.selectors import odds_for_players, simulation_channel
+from combat.selectors import participant_ids_for
+from combat.services import _TAKEOVER, MAX_TAKEOVERS, _lease, new_seed, seed_hash
+from rules.engine import Engine, get_engine
+from rules.montecarlo import Summary, job_seeds, merge_all, precise_enough, run
+from rules.random import SeededSource
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_GAMES = 10_000
+"""The games of a simulation unless asked otherwise (issue 11)."""
+WHAT_IF_GAMES = 2_000
+"""The games of each option of a "what if"."""
+MAX_GAMES = 100_000
+"""The most games one simulation may ask for: per option, and in all."""
+PRECISE_BATCH = 2_000
+"""The games added per batch to a simulation played until precise: 10,000 games always
+suffice (the widest 95 % interval, at 50 %, is then under one point), fewer for odds far
+from even."""
+CHUNK_GAMES = 500
+"""The games of one chunk: a fraction of a second of one core for a battle, so that the
+chunks spread over the workers and a dead worker's chunk is little to play again."""
+PIECE_GAMES = 100
+"""A worker renews its chunk's lease (and learns of a cancel) between pieces this size."""
+MESSAGES = 4
+"""The messages sent when a simulation is asked for: each keeps a worker process playing
+chunks, so as many worker processes as this share one simulation."""
+
+
+def _engine(name: str) -> Engine:
+    try:
+        return get_engine(name)
+    except KeyError as exc:
+        raise ValidationError({"engine": str(exc.args[0])}) from None
+
+
+def _games(value, what_if: bool) -> int:
+    if value is None:
+        return WHAT_IF_GAMES if what_if else DEFAULT_GAMES
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_GAMES:
+        raise ValidationError({"games": f"The number of games is a whole number from 1 to "
+                                        f"{MAX_GAMES:,}."})
+    return value
+
+
+def _labels(kernel: Engine, state: dict) -> dict:
+    """The names people read for a game's winners and ships, from a state of it: the
+    engine's participants, and (where the state has them, as a Beat to Quarters battle's
+    does) its sides' and ships' names."""
+    winners = dict(kernel.participants(state))
+    ships = {}
+    if isinstance(state.get("ships"), dict):
+        ships = {str(sid): str(ship.get("name", sid)) for sid, ship in state["ships"].items()
+                 if isinstance(ship, dict)}
+    if isinstance(state.get("sides"), dict):
+        winners.update({side: ships.get(str(sid), side) for side, sid in state["sides"].items()})
+    return {"winners": winners, "ships": ships}
+
+
+def _plan(simulation: Simulation, start: int, stop: int) -> None:
+    """Chunks of games ``start`` to ``stop - 1`` for every option of ``simulation``."""
+    SimulationChunk.objects.bulk_create([
+        SimulationChunk(simulation=simulation, option=option, start=a,
+                        stop=min(a + simulation.chunk_games, stop))
+        for a in range(start, stop, simulation.chunk_games) for option in simulation.options
+    ])
+
+
+def _send(simulation_id: int, count: int = 1) -> None:
+    """Send ``count`` messages to the workers for ``simulation_id``; if the broker cannot
+    be reached the simulation is failed with the reason, not left queued forever."""
+    from combat.tasks import run_simulation  # the task module imports this one
+
+    try:
+        for _ in range(count):
+            run_simulation.delay(simulation_id)
+    except Exception as exc:  # any broker or transport error: the message was not sent
+        logger.exception("could not send simulation %s to the workers", simulation_id)
+        Simulation.objects.filter(pk=simulation_id, status__in=Simulation.OPEN).update(
+            status=Simulation.Status.FAILED, finished_at=timezone.now(),
+            error=f"The simulation could not be handed to the workers: {exc}"[:2000])
+        _announce(simulation_id)
+
+
+def _announce(simulation_id: int) -> None:
+    push.announce([simulation_channel(simulation_id)])
+
+
+def _create(*, campaign, user, kernel: Engine, title: str, setup=None, state=None,
+            encounter=None, decision=None, games: int, until_precise: bool,
+            players_see: bool, labels: dict) -> Simulation:
+    seed = new_seed()
+    simulation = Simulation.objects.create(
+        campaign=campaign, encounter=encounter, engine=kernel.name, title=title[:200],
+        setup=setup, state=state, decision=decision, games=games,
+        until_precise=until_precise, chunk_games=CHUNK_GAMES, seed=seed,
+        seed_hash=seed_hash(seed), players_see=players_see, labels=labels,
+        step=len(encounter.choices) if encounter is not None else None,
+        heartbeat=timezone.now(), created_by=user,
+    )
+    _plan(simulation, 0, min(games, PRECISE_BATCH) if until_precise else games)
+    chunks = simulation.chunks.count()
+    transaction.on_commit(lambda: _send(simulation.pk, min(MESSAGES, chunks)))
+    log_append(campaign=campaign, kind="odds.asked", actor=user,
+               text=f"{user} asked for the odds: {simulation.title}.",
+               data={"simulation": simulation.pk, "seed_hash": simulation.seed_hash},
+               gm_only=not players_see)
+    return simulation
+
+
+@transaction.atomic
+def simulation_create_from_setup(*, campaign, user, engine: str, setup: dict, title: str,
+                                 games: int | None = None, until_precise: bool = False
+                                 ) -> Simulation:
+    """The odds of a battle not fought yet (GMs only): ``games`` games (default
+    :data:`DEFAULT_GAMES`, at most :data:`MAX_GAMES`) of ``engine`` from ``setup``, or, with
+    ``until_precise``, batches of :data:`PRECISE_BATCH` until every outcome's 95 % interval
+    is within one point (``games`` at most). ``ValidationError`` with the engine's reason
+    for a bad setup or a bad number of games; ``PermissionDenied`` for a player."""
+    require_gm(user, campaign)
+    kernel = _engine(engine)
+    try:
+        setup = kernel.validate_setup(setup)
+    except ValueError as exc:
+        raise ValidationError({"setup": str(exc)}) from None
+    games = _games(games, False)
+    sample, _ = kernel.start(setup, SeededSource(0, record=False))
+    return _create(campaign=campaign, user=user, kernel=kernel, setup=setup,
+                   title=(title or kernel.title).strip(), games=games,
+                   until_precise=until_precise, players_see=False,
+                   labels=_labels(kernel, sample))
+
+
+def may_ask_odds(user, encounter: Encounter) -> bool:
+    """Whether ``user`` may ask for the odds of ``encounter`` as it stands: a GM of its
+    campaign, or a player taking part in it where the campaign's setting
+    ``odds_for_players`` allows it."""
+    role = membership_role(user, encounter.campaign)
+    if role == "gm":
+        return True
+    return role is not None and odds_for_players(encounter.campaign) and bool(
+        participant_ids_for(user, encounter))
+
+
+@transaction.atomic
+def simulation_create_from_encounter(*, encounter: Encounter, user, actor: str = "",
+                                     decision_kind: str = "", games: int | None = None,
+                                     until_precise: bool = False) -> Simulation:
+    """The odds of a running ``encounter`` from its current state: without ``actor`` and
+    ``decision_kind``, ``games`` games (default :data:`DEFAULT_GAMES`) played from here with
+    the default policies; with them, a "what if" of that pending decision: ``games``
+    (default :data:`WHAT_IF_GAMES`) for each of its options, the option taken first, all
+    options with the same seeds. A GM may ask; a player only where ``odds_for_players`` is
+    on, and a "what if" only for his own character's decision (``PermissionDenied``).
+    ``ValidationError``: the encounter is not running, the decision is not pending, bad
+    number of games."""
+    encounter = Encounter.objects.select_for_update().get(pk=encounter.pk)
+    if not may_ask_odds(user, encounter):
+        raise PermissionDenied("The odds are for the GM in this campaign.")
+    is_gm = membership_role(user, encounter.campaign) == "gm"
+    if encounter.status != Encounter.Status.ACTIVE:
+        raise ValidationError("The odds are asked of a battle in progress.")
+    kernel = _engine(encounter.engine)
+    decision = None
+    if actor or decision_kind:
+        pending = [d for d in kernel.pending(encounter.state)
+                   if d.actor == actor and d.kind == decision_kind]
+        if not pending:
+            raise ValidationError("That decision is not awaited now: reload the battle.")
+        if not is_gm and actor not in participant_ids_for(user, encounter):
+            raise PermissionDenied("You may ask what if only of your own decisions.")
+        decision = pending[0].as_dict()
+    games = _games(games, decision is not None)
+    if decision is not None and games * len(decision["options"]) > MAX_GAMES:
+        raise ValidationError({"games": f"{games:,} games for each of "
+                                        f"{len(decision['options'])} options is more than "
+                                        f"{MAX_GAMES:,} in all: ask for fewer."})
+    if decision is not None:
+        title = f"What if: {decision['prompt']}"
+    else:
+        title = f"Odds from here: {encounter.title}"
+    return _create(campaign=encounter.campaign, user=user, kernel=kernel, title=title,
+                   state=encounter.state, encounter=encounter, decision=decision, games=games,
+                   until_precise=until_precise,
+                   players_see=odds_for_players(encounter.campaign),
+                   labels=_labels(kernel, encounter.state))
+
+
+@transaction.atomic
+def simulation_cancel(*, simulation: Simulation, user) -> Simulation:
+    """Stop a simulation that is still playing (a GM, or whoever asked for it): it ends
+    ``cancelled`` with no result and its seed revealed; a worker playing one of its chunks
+    stops at its next piece and writes nothing. ``ValidationError`` if it has ended."""
+    simulation = Simulation.objects.select_for_update().get(pk=simulation.pk)
+    if simulation.created_by_id != user.pk:
+        require_gm(user, simulation.campaign)
+    if not simulation.is_open:
+        raise ValidationError("This simulation has ended: there is nothing to cancel.")
+    simulation.status = Simulation.Status.CANCELLED
+    simulation.finished_at = timezone.now()
+    simulation.save(update_fields=["status", "finished_at"])
+    simulation.chunks.filter(done=False).update(lease_owner="", lease_until=None)
+    _announce(simulation.pk)
+    return simulation
+
+
+class _Stop(Exception):
+    """The worker no longer holds the chunk's lease (cancelled, or taken over after this
+    worker stalled): it stops and writes nothing."""
+
+
+def _claim(simulation_id: int, owner: str) -> SimulationChunk | None:
+    """Take the lease of an open chunk of an open simulation for ``owner`` (the first games
+    first), or ``None`` if there is none to take. Taking a lease that ran out counts as a
+    takeover."""
+    now = timezone.now()
+    if not Simulation.objects.filter(pk=simulation_id, status__in=Simulation.OPEN).exists():
+        return None
+    free = Q(lease_owner="") | Q(lease_until__lt=now)
+    candidates = SimulationChunk.objects.filter(simulation_id=simulation_id, done=False).filter(
+        free).order_by("start", "option").values_list("pk", flat=True)[:8]
+    for pk in candidates:
+        if SimulationChunk.objects.filter(pk=pk, done=False).filter(free).update(
+                lease_owner=owner, lease_until=now + _lease(), takeovers=_TAKEOVER):
+            Simulation.objects.filter(pk=simulation_id, status=Simulation.Status.QUEUED).update(
+                status=Simulation.Status.RUNNING)
+            Simulation.objects.filter(pk=simulation_id).update(heartbeat=now)
+            return SimulationChunk.objects.select_related("simulation").get(pk=pk)
+    return None
+
+
+def _renew(chunk: SimulationChunk, owner: str) -> None:
+    if not SimulationChunk.objects.filter(
+            pk=chunk.pk, lease_owner=owner, done=False,
+            simulation__status__in=Simulation.OPEN).update(
+                lease_until=timezone.now() + _lease()):
+        raise _Stop
+
+
+def play_chunk(simulation: Simulation, start: int, stop: int, option: str = "",
+               between=None) -> Summary:
+    """The summary of games ``start`` to ``stop - 1`` of ``simulation`` for ``option``:
+    the kernel's Monte Carlo (``rules.montecarlo.run``) with the games' seeds derived from
+    the simulation's; ``between()`` is called between pieces of :data:`PIECE_GAMES` games.
+    The same in a worker and in :func:`simulation_replay`."""
+    kernel = get_engine(simulation.engine)
+    begin = simulation.setup if simulation.setup is not None else simulation.state
+    first = (simulation.decision["actor"], option) if simulation.decision else None
+    seed = int(simulation.seed)
+    summary = Summary(kernel.name)
+    for a in range(start, stop, PIECE_GAMES):
+        if between is not None and a > start:
+            between()
+        summary = summary.merge(run(kernel, begin, seeds=job_seeds(seed, a, min(
+            a + PIECE_GAMES, stop)), first=first))
+    return summary
+
+
+def _commit(chunk: SimulationChunk, owner: str, summary: Summary) -> None:
+    """Store a played chunk if ``owner`` still holds it, and, with the last chunk in, merge
+    the simulation's results or plan its next batch."""
+    with transaction.atomic():
+        simulation = Simulation.objects.select_for_update().get(pk=chunk.simulation_id)
+        held = SimulationChunk.objects.select_for_update().filter(
+            pk=chunk.pk, lease_owner=owner, done=False).first()
+        if held is None or not simulation.is_open:
+            raise _Stop
+        held.summary = summary.as_dict()
+        held.done = True
+        held.lease_owner = ""
+        held.lease_until = None
+        held.save(update_fields=["summary", "done", "lease_owner", "lease_until"])
+        simulation.games_done += summary.games
+        simulation.heartbeat = timezone.now()
+        if not simulation.chunks.filter(done=False).exists():
+            _finish_or_extend(simulation)
+        simulation.save()
+        _announce(simulation.pk)
+
+
+def merged_results(simulation: Simulation) -> dict[str, Summary]:
+    """Option key -> the merge of its done chunks' summaries."""
+    by_option: dict[str, list[Summary]] = {option: [] for option in simulation.options}
+    for option, summary in simulation.chunks.filter(done=True).order_by(
+            "start", "option").values_list("option", "summary"):
+        by_option[option].append(Summary.from_dict(summary))
+    return {option: merge_all(simulation.engine, parts) for option, parts in by_option.items()}
+
+
+def _finish_or_extend(simulation: Simulation) -> None:
+    """Every chunk is in: the results are merged and the simulation is done, unless it plays
+    until precise, is not yet, and may play more (then the next batch is planned)."""
+    merged = merged_results(simulation)
+    planned = max(simulation.chunks.values_list("stop", flat=True))
+    if simulation.until_precise and planned < simulation.games and not all(
+            precise_enough(s) for s in merged.values()):
+        _plan(simulation, planned, min(planned + PRECISE_BATCH, simulation.games))
+        count = min(MESSAGES, simulation.chunks.filter(done=False).count())
+        transaction.on_commit(lambda: _send(simulation.pk, count))
+        return
+    simulation.results = {option: s.as_dict() for option, s in merged.items()}
+    simulation.status = Simulation.Status.DONE
+    simulation.finished_at = timezone.now()
+
+
+def _fail(simulation_id: int, exc: Exception) -> None:
+    reason = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)
+    Simulation.objects.filter(pk=simulation_id, status__in=Simulation.OPEN).update(
+        status=Simulation.Status.FAILED, finished_at=timezone.now(),
+        error=f"{type(exc).__name__}: {reason}"[:2000])
+    _announce(simulation_id)
+
+
+def simulation_run(*, simulation_id: int) -> int:
+    """Play chunks of ``simulation_id`` until none is left to claim or
+    ``settings.JOB_SLICE_SECONDS`` have passed (then its next message is sent): what a
+    worker does with each message. Returns the chunks this call committed. A chunk taken
+    over more than ``combat.services.MAX_TAKEOVERS`` times fails the simulation (what killed
+    its workers would kill the next); so does an engine that refuses (``IllegalAction``)."""
+    owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+    slice_end = time.monotonic() + settings.JOB_SLICE_SECONDS
+    committed = 0
+    while (chunk := _claim(simulation_id, owner)) is not None:
+        try:
+            if chunk.takeovers > MAX_TAKEOVERS:
+                raise RuntimeError(f"its workers died {chunk.takeovers} times while playing "
+                                   f"games {chunk.start}-{chunk.stop - 1}")
+            renewed = [time.monotonic()]
+
+            def between(chunk=chunk, renewed=renewed):
+                if time.monotonic() - renewed[0] > settings.JOB_LEASE_SECONDS / 4:
+                    _renew(chunk, owner)
+                    renewed[0] = time.monotonic()
+
+            summary = play_chunk(chunk.simulation, chunk.start, chunk.stop, chunk.option,
+                                 between)
+            _commit(chunk, owner, summary)
+            committed += 1
+        except _Stop:
+            logger.info("simulation %s: chunk %s stopped, its lease is gone", simulation_id,
+                        chunk.pk)
+            continue
+        except Exception as exc:  # an engine that refuses, or anything else: it ends failed
+            logger.exception("simulation %s failed", simulation_id)
+            _fail(simulation_id, exc)
+            return committed
+        if time.monotonic() >= slice_end:
+            transaction.on_commit(lambda: _send(simulation_id))
+            break
+    return committed
+
+
+def simulation_sweep() -> list[int]:
+    """Hand stalled simulations back to the workers: a chunk whose lease ran out (its worker
+    died) is released (a takeover) and its simulation sent again; an open simulation that no
+    worker has touched for a lease (its messages were lost) is sent again. Run with the
+    jobs' sweep (``combat.tasks.sweep_jobs``). Returns the ids sent."""
+    now = timezone.now()
+    sent: set[int] = set()
+    expired = SimulationChunk.objects.filter(
+        done=False, simulation__status__in=Simulation.OPEN, lease_until__lt=now).exclude(
+            lease_owner="")
+    for pk, simulation_id in expired.values_list("pk", "simulation_id"):
+        if expired.filter(pk=pk).update(lease_owner="", lease_until=None,
+                                        takeovers=F("takeovers") + 1):
+            sent.add(simulation_id)
+    stalled = Simulation.objects.filter(status__in=Simulation.OPEN,
+                                        heartbeat__lt=now - _lease())
+    for simulation_id in stalled.values_list("pk", flat=True):
+        if stalled.filter(pk=simulation_id).update(heartbeat=now):
+            sent.add(simulation_id)
+    for simulation_id in sorted(sent):
+        logger.info("simulation %s stalled: sent to the workers again", simulation_id)
+        _send(simulation_id)
+    return sorted(sent)
+
+
+def simulation_replay(*, simulation: Simulation) -> dict:
+    """Play every game of an ended simulation again in this process from its revealed seed
+    and compare with its stored results: ``{"matches": bool, "results": option ->
+    Summary.as_dict(), "mismatch": None or the first option that differs}``.
+    ``ValidationError`` while its seed is secret or if it has no results (cancelled,
+    failed)."""
+    if not simulation.seed_revealed or simulation.results is None:
+        raise ValidationError("A simulation can be replayed once it is done and its seed "
+                              "is known.")
+    stop = max(simulation.chunks.values_list("stop", flat=True))
+    replayed = {option: play_chunk(simulation, 0, stop, option).as_dict()
+                for option in simulation.options}
+    mismatch = next((o for o in simulation.options
+                     if replayed[o] != simulation.results.get(o)), None)
+    return {"matches": mismatch is None, "results": replayed, "mismatch": mismatch}
+

@@ -1,0 +1,44 @@
+"""The odds on real Celery worker processes, against Redis and PostgreSQL (issue 11): two
+workers share a simulation's chunks; one is killed (SIGKILL) while it holds a chunk's
+lease; the other takes that chunk over once the lease runs out, and the merged summary is
+exactly that of the same seeds played in this one process: no game lost, none counted
+twice. The workers run with the shortened job timings of ``test_worker.py``."""
+
+import os
+import signal
+
+import pytest
+
+from combat.models import Simulation, SimulationChunk
+from combat.odds.services import simulation_create_from_setup
+from ships.services import naval_setup
+
+from .test_odds import in_one_process
+from .test_worker import Worker, real_services, wait_for  # noqa: F401  (the autouse fixture)
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_worker_killed_mid_simulation_changes_nothing_in_its_summary(
+        campaign, gm, pc_ship, enemy_ship):
+    simulation = simulation_create_from_setup(
+        campaign=campaign, user=gm, engine="btq_naval", title="Killed mid-job",
+        setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather="steady_breeze",
+                          start_distance=3),
+        games=8_000)
+    with Worker() as first, Worker() as second:
+        held = wait_for(lambda: SimulationChunk.objects.filter(
+            simulation=simulation, done=False,
+            lease_owner__contains=f":{first.pid}:").first(), "a chunk held by the first",
+            first, second)
+        assert simulation.chunks.filter(done=False).exists()
+        os.killpg(first.pid, signal.SIGKILL)
+        first.process.wait()
+        wait_for(lambda: not Simulation.objects.get(pk=simulation.pk).is_open,
+                 "the simulation to end", second)
+    simulation.refresh_from_db()
+    held.refresh_from_db()
+    assert simulation.status == Simulation.Status.DONE, simulation.error
+    assert held.done and held.takeovers == 1  # played again by the second worker
+    assert simulation.games_done == 8_000
+    assert simulation.results == {"": in_one_process(simulation).as_dict()}

@@ -1,0 +1,110 @@
+"""The kernel compiled with mypyc (``make fast``) plays exactly as the interpreted one
+(issue 11, "one source"): the same seeds played through both, each in a process of its own,
+give the same draws, one by one, the same events, final states and outcomes, and the same
+Monte Carlo summary. Uses the tree's own build when ``make fast`` made one, else builds the
+same modules into a temporary copy of the kernel (a minute or so); skipped, saying why,
+where there is no C compiler. ``make typecheck``'s mypy is checked here too."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = 40
+
+PLAY = r"""
+import json, sys
+from rules.engine import get_engine, play_out
+from rules.montecarlo import job_seeds, run
+from rules.random import SeededSource
+
+out = {"modules": {}, "games": []}
+for name in sys.argv[2:]:
+    __import__(name)
+    out["modules"][name] = sys.modules[name].__file__
+for engine_name, scenario in (("btq_naval", "hermes_vs_corsair"), ("btq_test", "otoole_vs_jones")):
+    engine = get_engine(engine_name)
+    setup = engine.scenarios()[scenario].setup
+    for seed in range(int(sys.argv[1])):
+        source = SeededSource(seed)
+        state, events = engine.start(setup, source)
+        state, more = play_out(engine, state, source)
+        out["games"].append({"draws": [str(d) for d in source.log], "state": state,
+                             "events": [e.as_dict() for e in events + more],
+                             "outcome": engine.outcome(state).as_dict()})
+    out[engine_name] = run(engine, setup, seeds=job_seeds(11, 0, 200)).as_dict()
+print(json.dumps(out, sort_keys=True))
+"""
+
+
+def fast_modules() -> list[str]:
+    """The files ``make fast`` compiles (the Makefile's ``FAST_MODULES``)."""
+    text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
+    return re.search(r"^FAST_MODULES := (.+)$", text, re.M).group(1).split()
+
+
+def module_name(path: str) -> str:
+    return path.removesuffix(".py").replace("/", ".")
+
+
+def built(root: Path, files: list[str]) -> bool:
+    return all(list((root / f).parent.glob(Path(f).stem + ".*.so")) for f in files)
+
+
+@pytest.fixture(scope="module")
+def compiled_root(tmp_path_factory) -> Path:
+    files = fast_modules()
+    if built(ROOT, files):
+        return ROOT
+    if shutil.which(os.environ.get("CC", "cc")) is None:
+        pytest.skip("no C compiler (cc): the kernel runs interpreted here, and there is no "
+                    "compiled build to compare with")
+    copy = tmp_path_factory.mktemp("compiled")
+    shutil.copytree(ROOT / "rules", copy / "rules",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copy(ROOT / "pyproject.toml", copy)
+    build = subprocess.run([str(Path(sys.executable).with_name("mypyc")), *files], cwd=copy,
+                           capture_output=True, text=True, timeout=900)
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    return copy
+
+
+def play(root: Path, *, pure: bool) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "QUARTERDECK_PURE_PYTHON"}
+    env["PYTHONPATH"] = str(root)
+    if pure:
+        env["QUARTERDECK_PURE_PYTHON"] = "1"
+    names = [module_name(f) for f in fast_modules()]
+    done = subprocess.run([sys.executable, "-c", PLAY, str(GAMES), *names], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+def test_the_compiled_kernel_plays_every_seed_as_the_interpreted_one(compiled_root):
+    compiled = play(compiled_root, pure=False)
+    interpreted = play(compiled_root, pure=True)
+    assert all(path.endswith(".so") for path in compiled["modules"].values()), compiled["modules"]
+    assert all(path.endswith(".py") for path in interpreted["modules"].values())
+    assert len(compiled["games"]) == 2 * GAMES
+    for i, (fast, slow) in enumerate(zip(compiled["games"], interpreted["games"])):
+        assert fast["draws"] == slow["draws"], i
+        assert fast["events"] == slow["events"], i
+        assert fast["state"] == slow["state"], i
+        assert fast["outcome"] == slow["outcome"], i
+    assert compiled["btq_naval"] == interpreted["btq_naval"]
+    assert compiled["btq_test"] == interpreted["btq_test"]
+
+
+def test_mypy_is_clean_on_the_kernel():
+    from mypy import api
+
+    stdout, stderr, status = api.run(["--config-file", str(ROOT / "pyproject.toml"),
+                                      str(ROOT / "rules")])
+    assert status == 0, stdout + stderr
