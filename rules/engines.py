@@ -3,3 +3,4 @@
 
 import rules.btq.naval  # noqa: F401
 import rules.btq.table  # noqa: F401
+import rules.brethren.engine  # noqa: F401
