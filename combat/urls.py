@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from combat import streams, views
+from combat import streams, views, wargames
 
 app_name = "combat"
 
 urlpatterns = [
     path("campaign/<int:campaign_id>/", views.encounter_list, name="list"),
     path("campaign/<int:campaign_id>/new/", views.encounter_new, name="new"),
+    path("campaign/<int:campaign_id>/wargame/", wargames.wargame_new, name="wargame_new"),
     path("<int:pk>/", views.encounter_detail, name="detail"),
     path("campaign/<int:campaign_id>/events/", streams.campaign_stream, name="campaign_stream"),
     path("<int:pk>/poll/", views.encounter_poll, name="poll"),

@@ -161,6 +161,8 @@ def validate_setup(setup: dict) -> dict:
     if not isinstance(wind, dict):
         raise ValueError("wind must be {'dir': 'N'..'NW', 'strength': 0-5}")
     wdir = wind.get("dir", "N")
+    if isinstance(wdir, int) and not isinstance(wdir, bool) and 0 <= wdir < 8:
+        wdir = COMPASS[wdir]  # a normalised setup again
     if wdir not in COMPASS:
         raise ValueError(f"the wind's direction must be one of {', '.join(COMPASS)}, "
                          f"not {wdir!r}")
@@ -1394,6 +1396,8 @@ class BrethrenEngine:
 
     name = ENGINE_NAME
     title = "Brethren of the Coast: a fleet action"
+    wargame = True
+    """Offered by the campaign's "New wargame" page (``combat.wargames``)."""
 
     def validate_setup(self, setup: dict) -> dict:
         return validate_setup(setup)

@@ -98,7 +98,7 @@ def over(st: dict) -> tuple[str, str] | None:
         if all(s.get("sunk") or s.get("gone") or s["side"] != s["start_side"] for s in convoy):
             return "convoy_done", "no merchantman of the convoy is left at sea"
     if m == "damn_the_torpedoes":
-        for s, sd in st["sides"].items():
+        for sd in st["sides"].values():
             if sd.get("role") == "attacker" and sd["points"] >= st["goal"]["troops"]:
                 return "landed", f"{sd['name']} has landed {sd['points']} troops in the town"
     if m == "smugglers_blues":

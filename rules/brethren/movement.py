@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from math import hypot
 
-from rules.brethren import crews, terrain, wind as winds
+from rules.brethren import crews, terrain
+from rules.brethren import wind as winds
 from rules.brethren.geometry import (
     EPSILON,
     LENGTHS,
