@@ -62,6 +62,17 @@ def critical(source: RandomSource, hull_hits: int) -> str | None:
     return "rudder" if die == 1 else "magazine" if die == 6 else "none"
 
 
+def blown_up(ship_id: str, ships: list[dict]) -> list[str]:
+    """The ships a magazine hit destroys (L76-L77): the ship and every ship fouled with her
+    (her ``fouled`` partner and those fouled with her)."""
+    me = next(s for s in ships if s["id"] == ship_id)
+    out = [ship_id]
+    for s in ships:
+        if s["id"] != ship_id and (s.get("fouled") == ship_id or me.get("fouled") == s["id"]):
+            out.append(s["id"])
+    return out
+
+
 def repair_roll(source: RandomSource, *, shipwright: bool = False, under_fire: bool = False,
                 purpose: str = "repair") -> tuple[bool, int]:
     """Unfouling, cutting away wreckage or a hull repair under the advanced rules (L83-L85):

@@ -734,10 +734,15 @@ def _activate(st, sh, plan, source, log):
                 f"action ({_action_words(st, actions[0])}) is taken twice.",
                 {"ship": sh["id"], "by": lucky})
             actions.insert(1, actions[0])
-    for a in actions:
+    every = st["settings"].get("brethren_st_croix") == "every_action" and "st_croix" in sh["crew"]
+    for k, a in enumerate(actions):
         if not _afloat(sh) or st["result"] is not None:
             break
         _do(st, sh, a, source, log)
+        if every and k > 0 and d6(source, "st_croix extra action") >= 5:
+            log("crew.extra_action", f"St. Croix aboard the {sh['name']} rolls 5 or 6: this "
+                "action is taken twice.", {"ship": sh["id"], "by": "st_croix"})
+            _do(st, sh, a, source, log)
     _kraken(st, sh, source, log)
 
 
