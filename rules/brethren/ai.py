@@ -19,6 +19,10 @@ from rules.brethren import crews, gunfire, movement
 from rules.brethren.geometry import COMPASS, L, S, heading_to, ship_gap, unit
 
 
+def _up(ship) -> int:
+    return sum(1 for m in ship["masts"] if m != "LOST")
+
+
 def _dist(a, b) -> float:
     return hypot(a["x"] - b["x"], a["y"] - b["y"])
 
@@ -98,7 +102,8 @@ def _aim(st, sh) -> tuple[str | None, bool]:
         if room <= 0 or (_dist(sh, isl) - isl["r"]) / speed >= left - 1:
             return home, False
     if mission == "movin_on_up" and room > 0:
-        prey = [o for o in foes if o["merchant"] and o["side"] == o["start_side"]]
+        prey = [o for o in foes if o["merchant"] and o["side"] == o["start_side"]
+                and ship_gap(sh, o) <= 2 * L and _up(o) <= _up(sh)]
         if prey:
             return _nearest(sh, prey), False
     if room > 0:
@@ -150,6 +155,8 @@ def _project(st, sh, key):
         want = heading_to(sh["x"], sh["y"], *p)
     else:
         want = COMPASS.index(parts[1]) * 45.0
+    if parts[1] == "to":
+        want = movement.clear_course(st, sh, want, L, goal=parts[2])
     h = movement.steer(sh, want, st["wind"])
     far = _reach(st, sh, h)
     if len(parts) > 2 and parts[1] != "to":
@@ -205,6 +212,8 @@ def choose(st: dict, ship_id: str, options: list[str]) -> str:
         if bears and "fire" in opts:
             return "fire"
         return _flee(st, sh, opts)
+    if st["kraken"] and st["kraken"]["on"] == ship_id:  # drive it off first
+        bears = "fire" in opts
     if "free" in opts:
         return _pick(opts, f"free+{attack}" if bears else "free", "free")
     if sh["derelict"]:
@@ -248,7 +257,8 @@ def _hunt(st, sh, opts, options, mark, attack, bears):
     ram = f"move:to:{mark}"
     role = st["sides"][sh["side"]].get("role", "")
     boarder = role == "revenue" or (foe["merchant"] or len(foe["crew"]) <= 1) and (
-        st["mission"] in ("sea_wolves", "movin_on_up", "smugglers_blues"))
+        st["mission"] in ("sea_wolves", "movin_on_up", "smugglers_blues")) and (
+        st["mission"] != "movin_on_up" or _up(sh) >= _up(foe)) and st["wind"]["strength"] < 4
     gap = ship_gap(sh, foe)
     if role == "revenue":  # fires only at a ship that will not heave to: it boards
         return _pick(opts, ram, "hold")

@@ -27,7 +27,8 @@ engine takes the one named here and says so in the log): a ram and a boarding wh
 bow touches an enemy (free actions, L59, L77), the side that fires and each battery's
 target (the side where most batteries bear; the nearest enemy, the weakest first), the
 mast a hit takes (:func:`rules.brethren.damage.weakest_mast`), the crew counter lost (the
-cheapest), a boarding's prize (a coin if there is one and room, else a crew counter),
+cheapest), a boarding's prize (the last crew counter, taking the ship; else a coin if
+there is one and room; else a crew counter),
 a hold filled with blind draws, and return fire by a ship whose orders include an attack
 it has not made yet (A33: it uses that attack).
 
@@ -813,7 +814,11 @@ def _move(st, sh, a, source, log):
                 p = _mark_point(st, mark)
                 if p is None:
                     return s["heading"]
-                return movement.steer(s, heading_to(s["x"], s["y"], *p), st["wind"])
+                want = heading_to(s["x"], s["y"], *p)
+                course = movement.clear_course(st, s, want, min(L, hypot(s["x"] - p[0],
+                                                                         s["y"] - p[1])),
+                                               goal=mark)
+                return movement.steer(s, course, st["wind"])
         nlegs = None
     else:
         fixed = COMPASS.index(parts[1]) * 45.0
@@ -1000,7 +1005,7 @@ def _board(st, sh, target, source, log):
         return
     _seize_contraband(st, win, lose, log)
     room = crews.capacity(win["cargo"], win["crew"]) - len(win["coins"])
-    if lose["coins"] and room > 0:
+    if lose["coins"] and room > 0 and len(lose["crew"]) > 1:
         coin = max(lose["coins"], key=lambda c: treasures.coin_value(c))
         lose["coins"].remove(coin)
         win["coins"].append(coin)

@@ -118,6 +118,31 @@ def steer(ship: dict, heading: float, wind: dict) -> float:
     return left if angle_between(heading, left) <= angle_between(heading, right) else right
 
 
+def clear_course(state: dict, ship: dict, heading: float, reach: float,
+                 goal: str | None = None) -> float:
+    """The heading nearest ``heading`` on which the next ``reach`` inches are clear of
+    islands and seascapes (but the ``goal`` island the ship steers for), trying 20°, 40°...
+    either side: a ship steering for a mark sails round an island or a reef in her way, as
+    a helmsman would."""
+    from rules.brethren.geometry import segment_hits_circle
+
+    x, y = ship["x"], ship["y"]
+    pad = ship["beam"] / 2 + 0.1
+    islands = [i for i in [*map(state["islands"].get, state["island_ids"]), *state["terrain"]]
+               if i["id"] != goal and hypot(i["x"] - x, i["y"] - y) - i["r"]
+               <= reach + ship["length"]]
+    if not islands:
+        return heading
+    for turn in (0, 20, -20, 40, -40, 60, -60, 80, -80, 100, -100, 120, -120):
+        h = (heading + turn) % 360
+        ux, uy = unit(h)
+        end = (x + ux * (reach + ship["length"] / 2), y + uy * (reach + ship["length"] / 2))
+        if not any(segment_hits_circle((x, y), end, i["x"], i["y"], i["r"] + pad)
+                   for i in islands):
+            return h
+    return heading
+
+
 def come_about(ship: dict) -> float:
     """The heading after coming about: turned in place so the bow is where the stern was
     (a move action, no distance; L56)."""
