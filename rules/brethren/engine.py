@@ -501,8 +501,8 @@ def _run(st, source, log):
 
 def _resolve_turn(st, source, log):
     if st["orders"]:
-        words = "; ".join(f"{st['ships'][s]['name']}: {describe_plan(st, k)}"
-                          for s, k in st["orders"].items())
+        words = "; ".join(f"{st['ships'][s]['name']}: {describe_plan(st, st['orders'][s])}"
+                          for s in st["order"] if s in st["orders"])
         log("orders.revealed", f"The orders are revealed. {words}.",
             {"orders": dict(st["orders"])})
     for sid in list(st["order"]):
@@ -1419,7 +1419,7 @@ class BrethrenEngine:
         st = _initial_state(setup, source, events)
         sides = "; ".join(f"{s['name']} ({FLAG_NAMES[s['flag']]}): "
                           + ", ".join(sh["name"] for sh in _ships(st) if sh["side"] == s["id"])
-                          for s in st["sides"].values())
+                          for s in map(st["sides"].get, st["side_ids"]))
         log("game.start", f"{st['title'] or 'A fleet action'}. {sides}. The wind: "
             f"{winds.describe(st['wind'])}.", {"mission": st["mission"],
                                                "wind": dict(st["wind"])})

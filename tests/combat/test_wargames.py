@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import CampaignLogEntry
+from combat import services
 from combat.models import Encounter
 from combat.wargames import wargame_create
 
@@ -131,3 +132,4 @@ def test_the_end_is_written_to_the_campaign_log(campaign, gm, gm_client):
     assert "The game ends" in entry.text
     assert entry.data["winner"] in ("a", "b", None)
     assert encounter.outcome["data"]["scores"].keys() == {"a", "b"}
+    assert services.encounter_replay(encounter=encounter)["matches"]
