@@ -1427,6 +1427,29 @@ class BrethrenEngine:
         _run(st, source, log)
         return st, events
 
+    def auto_start(self, setup: dict, source: RandomSource) -> State:
+        """The state :meth:`start` returns, drawn the same, without building its events (the
+        Monte Carlo's start, ``rules.montecarlo``)."""
+        st = _initial_state(validate_setup(setup), source, [])
+        log = _Log(None)
+        _begin_turn(st, source, log)
+        _run(st, source, log)
+        return st
+
+    def auto_play(self, state: State, source: RandomSource) -> State:
+        """The final state of ``state`` played to its end with the default policy: where
+        :func:`rules.engine.play_out` ends, drawn the same, without decisions or events (the
+        orders of a turn do not depend on each other, so their order does not matter)."""
+        st = _copy(state)
+        log = _Log(None)
+        while st["result"] is None:
+            for sid in st["awaiting"]:
+                if sid not in st["orders"]:
+                    st["orders"][sid] = ai.choose(st, sid, plan_options(st, st["ships"][sid]))
+            st["awaiting"] = []
+            _run(st, source, log)
+        return st
+
     def participants(self, state: State) -> dict[str, str]:
         out = {}
         for sid in state["side_ids"]:

@@ -174,8 +174,8 @@ def _blocked(state, ship, isl, shp, ter) -> tuple[str, str] | None:
     for i in isl:
         if gap_capsule_circle(h, i["x"], i["y"], i["r"]) < 0:
             return "island", i["id"]
-    for s in shp:
-        if gap_capsules(h, hull(s)) < 0:
+    for s, sh in shp:
+        if gap_capsules(h, sh) < 0:
             return "ship", s["id"]
     for t in ter:
         if t["kind"] == "wreck" and gap_capsule_circle(h, t["x"], t["y"], t["r"]) < 0:
@@ -199,6 +199,7 @@ def sail(state: dict, ship: dict, legs: list[str], heading_for, source: RandomSo
     inches}``."""
     total = length_of(legs)
     isl, shp, ter = _obstacles(state, ship, total)
+    shp = [(s, hull(s)) for s in shp]  # they lie still while she moves
     already = {t["id"] for t in ter if t["kind"] in ("reef", "sargasso", "fog")
                and gap_capsule_circle(hull(ship), t["x"], t["y"], t["r"]) < 0}
     moved = 0.0
