@@ -15,7 +15,7 @@ from rules.brethren import (
     treasure,
     wind,
 )
-from rules.random import ScriptExhausted, ScriptedSource
+from rules.random import ScriptedSource, ScriptExhausted
 
 from .conftest import make_ship, make_table
 
