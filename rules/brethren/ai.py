@@ -165,10 +165,34 @@ def _project(st, sh, key):
     if parts[1] == "to" and parts[2] in st["ships"]:
         far = min(far, max(0.0, ship_gap(sh, st["ships"][parts[2]])))
     ux, uy = unit(h)
+    far = _clear_run(st, sh, ux, uy, far, parts[2] if parts[1] == "to" else None)
     w, hh = st["board"]["w"], st["board"]["h"]
-    x = min(max(sh["x"] + ux * far, 1.0), w - 1.0)
-    y = min(max(sh["y"] + uy * far, 1.0), hh - 1.0)
-    return {**sh, "x": x, "y": y, "heading": h}
+    m = sh["length"] / 2
+    for u, pos, top in ((ux, sh["x"], w), (uy, sh["y"], hh)):  # the table's edge stops her
+        if u > 1e-9:
+            far = min(far, max(0.0, (top - m - pos) / u))
+        elif u < -1e-9:
+            far = min(far, max(0.0, (pos - m) / -u))
+    return {**sh, "x": sh["x"] + ux * far, "y": sh["y"] + uy * far, "heading": h}
+
+
+def _clear_run(st, sh, ux, uy, far, goal) -> float:
+    """How far the ship gets on a straight course before an island (not her ``goal``) or a
+    seascape stops or snares her, in half-inch steps."""
+    obstacles = [o for o in [*map(st["islands"].get, st["island_ids"]), *st["terrain"]]
+                 if o["id"] != goal and hypot(o["x"] - sh["x"], o["y"] - sh["y"]) - o["r"]
+                 <= far + sh["length"]]
+    if not obstacles:
+        return far
+    reach = sh["length"] / 2
+    d = 0.0
+    while d < far:
+        step = min(0.5, far - d)
+        x, y = sh["x"] + ux * (d + step), sh["y"] + uy * (d + step)
+        if any(hypot(o["x"] - x, o["y"] - y) < o["r"] + reach for o in obstacles):
+            return d
+        d += step
+    return far
 
 
 def _bearing(st, sh, foes) -> int:
@@ -234,6 +258,8 @@ def choose(st: dict, ship_id: str, options: list[str]) -> str:
         return _pick(opts, f"repair+{move}" if move else "repair", "repair", "hold")
     if mark is None:
         return _pick(opts, attack if bears else "hold", "hold")
+    if mark == "goal":
+        return _run_for_goal(st, sh, opts, options, attack, bears)
     move = f"move:to:{mark}"
     if move not in opts:
         return _pick(opts, attack if bears else "hold", "hold")
@@ -248,6 +274,36 @@ def choose(st: dict, ship_id: str, options: list[str]) -> str:
     if bears:
         return _pick(opts, f"{attack}+{move}", f"fire+{move}", move)
     return _pick(opts, f"{move}+{attack}", f"{move}+fire", move)
+
+
+def _goal_distance(st, p) -> float:
+    g = st["goal"]
+    if "exit" in g:
+        return hypot(p["x"] - g["exit"]["x"], p["y"] - g["exit"]["y"])
+    w, h = st["board"]["w"], st["board"]["h"]
+    return {"N": h - p["y"], "S": p["y"], "E": w - p["x"], "W": p["x"]}[g["coast"]]
+
+
+def _run_for_goal(st, sh, opts, options, attack, bears):
+    """Make for the goal (an exit, the coast) keeping clear of the enemy: the move that
+    gains the most ground, less a penalty for ending within reach of an enemy ship."""
+    foes = [o for o in _enemies(st, sh) if not o["derelict"]]
+    best, score = None, None
+    for key in options:
+        if not key.startswith("move:") or "+" in key or (
+                key.startswith("move:to:") and key != "move:to:goal"):
+            continue
+        p = _project(st, sh, key)
+        value = _goal_distance(st, sh) - _goal_distance(st, p)
+        for o in foes:
+            value -= 2.0 * max(0.0, 2 * L + 1 - _dist(o, p))
+        if score is None or value > score:
+            best, score = key, value
+    if best is None:
+        return _pick(opts, attack if bears else "hold", "hold")
+    if bears:
+        return _pick(opts, f"{attack}+{best}", best)
+    return _pick(opts, f"{best}+{attack}", best)
 
 
 def _hunt(st, sh, opts, options, mark, attack, bears):

@@ -167,25 +167,43 @@ def afloat(ship: dict) -> bool:
     return not ship.get("sunk") and not ship.get("gone")
 
 
-def _blocked(state, ship, isl, shp, ter) -> tuple[str, str] | None:
+def _blocked(state, ship, isl, shp, ter, swung=None) -> tuple[str, str] | None:
     """What the ship at her present place overlaps: ("island", id), ("ship", id),
-    ("wreck", id), ("edge", "") or None."""
+    ("wreck", id), ("edge", "") or None. ``swung``: id -> overlap of what her turn at the
+    start of the leg swung her hull into (a ship docked bow-on turning away): that does not
+    stop her while she draws away from it (the overlap shrinks), and is forgotten once she
+    is clear; it is updated here."""
     h = hull(ship)
-    for i in isl:
-        if gap_capsule_circle(h, i["x"], i["y"], i["r"]) < 0:
-            return "island", i["id"]
-    for s, sh in shp:
-        if gap_capsules(h, sh) < 0:
-            return "ship", s["id"]
-    for t in ter:
-        if t["kind"] == "wreck" and gap_capsule_circle(h, t["x"], t["y"], t["r"]) < 0:
-            return "wreck", t["id"]
+    found = None
+    for kind, oid, gap in _gaps(h, isl, shp, ter):
+        if swung is not None and oid in swung:
+            if gap < swung[oid] - 1e-9:
+                return kind, oid
+            if gap >= 0:
+                del swung[oid]
+            else:
+                swung[oid] = gap
+            continue
+        if gap < 0 and found is None:
+            found = (kind, oid)
+    if found:
+        return found
     w, hgt = state["board"]["w"], state["board"]["h"]
     a, b, r = h
     if min(a[0], b[0]) - r < 0 or min(a[1], b[1]) - r < 0 or max(a[0], b[0]) + r > w \
             or max(a[1], b[1]) + r > hgt:
         return "edge", ""
     return None
+
+
+def _gaps(h, isl, shp, ter):
+    for i in isl:
+        yield "island", i["id"], gap_capsule_circle(h, i["x"], i["y"], i["r"])
+    for s, sh in shp:
+        yield "ship", s["id"], gap_capsules(h, sh)
+    for t in ter:
+        if t["kind"] == "wreck":
+            yield "wreck", t["id"], gap_capsule_circle(h, t["x"], t["y"], t["r"])
 
 
 def sail(state: dict, ship: dict, legs: list[str], heading_for, source: RandomSource,
@@ -208,18 +226,20 @@ def sail(state: dict, ship: dict, legs: list[str], heading_for, source: RandomSo
         if not fixed:
             ship["heading"] = round(heading_for(ship) % 360, 1)
         ux, uy = unit(ship["heading"])
+        swung = {oid: gap for _, oid, gap in _gaps(hull(ship), isl, shp, ter) if gap < 0}
         left = LENGTHS[leg]
         while left > 1e-9:
             step = min(STEP, left)
             px, py = ship["x"], ship["y"]
+            before = dict(swung)
             ship["x"], ship["y"] = px + ux * step, py + uy * step
-            hit = _blocked(state, ship, isl, shp, ter)
+            hit = _blocked(state, ship, isl, shp, ter, swung)
             if hit is not None:
                 lo, hi = 0.0, step
                 for _ in range(6):  # place her touching, not overlapping
                     mid = (lo + hi) / 2
                     ship["x"], ship["y"] = px + ux * mid, py + uy * mid
-                    if _blocked(state, ship, isl, shp, ter):
+                    if _blocked(state, ship, isl, shp, ter, dict(before)):
                         hi = mid
                     else:
                         lo = mid
