@@ -121,14 +121,18 @@ def steer(ship: dict, heading: float, wind: dict) -> float:
 def clear_course(state: dict, ship: dict, heading: float, reach: float,
                  goal: str | None = None) -> float:
     """The heading nearest ``heading`` on which the next ``reach`` inches are clear of
-    islands and seascapes (but the ``goal`` island the ship steers for), trying 20°, 40°...
-    either side: a ship steering for a mark sails round an island or a reef in her way, as
-    a helmsman would."""
+    islands, seascapes and other ships (but the ``goal`` she steers for), trying 20°, 40°...
+    either side: a ship steering for a mark sails round an island, a reef or a ship in her
+    way, as a helmsman would."""
     from rules.brethren.geometry import segment_hits_circle
 
     x, y = ship["x"], ship["y"]
     pad = ship["beam"] / 2 + 0.1
-    islands = [i for i in [*map(state["islands"].get, state["island_ids"]), *state["terrain"]]
+    others = [{"id": s["id"], "x": s["x"], "y": s["y"], "r": s["length"] / 2}
+              for s in map(state["ships"].get, state["ship_ids"])
+              if s["id"] != ship["id"] and afloat(s)]
+    islands = [i for i in [*map(state["islands"].get, state["island_ids"]), *state["terrain"],
+                           *others]
                if i["id"] != goal and hypot(i["x"] - x, i["y"] - y) - i["r"]
                <= reach + ship["length"]]
     if not islands:
