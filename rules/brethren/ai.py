@@ -102,8 +102,9 @@ def _aim(st, sh) -> tuple[str | None, bool]:
         if room <= 0 or (_dist(sh, isl) - isl["r"]) / speed >= left - 1:
             return home, False
     if mission == "movin_on_up" and room > 0:
+        bare = _treasure_island(st, sh) is None
         prey = [o for o in foes if o["merchant"] and o["side"] == o["start_side"]
-                and ship_gap(sh, o) <= 2 * L and _up(o) <= _up(sh)]
+                and (bare or ship_gap(sh, o) <= 2 * L and _up(o) <= _up(sh))]
         if prey:
             return _nearest(sh, prey), False
     if room > 0:
@@ -245,6 +246,11 @@ def choose(st: dict, ship_id: str, options: list[str]) -> str:
                      attack if bears else "hold", "hold")
     if sh["fixed"]:
         return _pick(opts, attack if bears else "hold", "hold")
+    if _safe_at_home(st, sh):
+        home = _home(st, sh)
+        if sh["docked_at"] == home:
+            return _pick(opts, "repair", "hold")
+        return _pick(opts, f"move:to:{home}", "hold")
     mark, explore = _aim(st, sh)
     if sh["docked_at"] and _explorable(st, sh):
         nxt = f"move:to:{_home(st, sh)}" if _home(st, sh) else None
@@ -314,7 +320,8 @@ def _hunt(st, sh, opts, options, mark, attack, bears):
     role = st["sides"][sh["side"]].get("role", "")
     boarder = role == "revenue" or (foe["merchant"] or len(foe["crew"]) <= 1) and (
         st["mission"] in ("sea_wolves", "movin_on_up", "smugglers_blues")) and (
-        st["mission"] != "movin_on_up" or _up(sh) >= _up(foe)) and st["wind"]["strength"] < 4
+        st["mission"] != "movin_on_up" or _up(sh) >= _up(foe) or _treasure_island(st, sh) is None
+    ) and st["wind"]["strength"] < 4
     gap = ship_gap(sh, foe)
     if role == "revenue":  # fires only at a ship that will not heave to: it boards
         return _pick(opts, ram, "hold")
@@ -328,6 +335,32 @@ def _hunt(st, sh, opts, options, mark, attack, bears):
     if bears:
         return _pick(opts, f"{attack}+{best}", f"fire+{best}", best)
     return _pick(opts, f"{best}+{attack}", f"{best}+fire", best)
+
+
+def _safe_at_home(st, sh) -> bool:
+    """In a treasure game, a side that leads keeps its last working ship safe at home (a
+    ship docked at her home island cannot be shot, L67; the winner needs a working ship,
+    L93), and brings every ship home for the last turns."""
+    if st["mission"] not in ("treasure_hunt", "beware_the_kraken", "movin_on_up"):
+        return False
+    home = _home(st, sh)
+    if home is None:
+        return False
+    from rules.brethren.missions import treasure as gold
+    from rules.brethren.missions import working
+
+    mine = gold(st, sh["side"])
+    rivals = [gold(st, s) for s in st["side_ids"]
+              if s != sh["side"] and not st["sides"][s]["npc"]]
+    if not rivals or mine <= max(rivals):
+        return False
+    fleet = [o for o in map(st["ships"].get, st["ship_ids"])
+             if o["side"] == sh["side"] and working(o)]
+    left = st["turn_limit"] - st["round"]
+    isl = st["islands"][home]
+    far = (_dist(sh, isl) - isl["r"]) / max(_reach(st, sh, heading_to(
+        sh["x"], sh["y"], isl["x"], isl["y"])), S)
+    return len(fleet) <= 1 or far >= left - 1
 
 
 def _explorable(st, sh) -> bool:
