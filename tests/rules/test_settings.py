@@ -6,7 +6,7 @@ from rules.btq import naval
 from rules.btq.settings import SETTINGS, SettingError, resolve
 from rules.btq.tests import MAX_RETESTS
 
-USES = {"card tests", "ship-to-ship combat"}
+USES = {"card tests", "ship-to-ship combat", "Brethren of the Coast"}
 
 
 def test_resolve_fills_in_the_defaults_and_rejects_unknown_names_and_values():
