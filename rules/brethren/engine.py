@@ -408,10 +408,6 @@ def _commander(st, side) -> str:
     return st["sides"][side]["commander"]
 
 
-def _the(name: str) -> str:
-    return name
-
-
 # --- events ----------------------------------------------------------------------------------
 
 
@@ -936,6 +932,10 @@ def _dock_check(st, sh, log, source):
     elif sh["side"] in isl["streamers"] and _may_explore(st, sh):
         log("treasure.streamer", f"The {sh['name']} knows this island (her streamer flies "
             "there): she explores at once, a free action.", {"ship": sh["id"]})
+        _explore(st, sh, source, log)
+    elif "explorer" in sh["crew"] and _may_explore(st, sh) and isl["coins"]:
+        log("treasure.explorer", f"The {sh['name']}'s Explorer searches {isl['name']} the "
+            "moment she lands, a free action.", {"ship": sh["id"]})
         _explore(st, sh, source, log)
 
 

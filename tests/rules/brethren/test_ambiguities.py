@@ -305,3 +305,23 @@ def test_BR9_a_scuttled_ship_leaves_no_castaway():
               b={"crew": ["seaman", "shipwright", "seaman", "seaman"]})
     engine._sink(st, st["ships"]["b1"], None, "sunk")
     assert st["islands"]["isle"]["castaways"] == [{"crew": "shipwright", "from": "b"}]
+
+
+def test_A19_an_explorer_searches_free_the_moment_she_lands():
+    st = _two(a={"class": "schooner", "crew": ["seaman", "seaman", "explorer"], "x": 5,
+                 "y": 5, "heading": 90}, b={"x": 30, "y": 30},
+              islands=[{"id": "isle", "x": 14, "y": 5,
+                        "coins": [{"value": 2}, {"value": 3}]}])
+    events = []
+    engine._move(st, st["ships"]["a1"], "move:to:isle", rolls(1), engine._Log(events))
+    assert "treasure.explorer" in [e.kind for e in events]
+    assert len(st["ships"]["a1"]["coins"]) == 2
+
+
+def test_advanced_damage_pools():
+    """§6.7.2 (L73-L75): chain takes masts, round the hull (the cargo), grape the crew."""
+    sh = make_ship("brigantine", crew=["seaman"] * 4)
+    assert damage.advanced_hits(sh, {"chain": 2, "round": 1}) == {
+        "rigging": 0, "hull": 3, "crew": 4, "derelict": True, "sinks": False,
+        "surrenders": False}
+    assert damage.advanced_hits(sh, {"round": 4, "grape": 4})["sinks"]
