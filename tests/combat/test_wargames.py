@@ -133,3 +133,19 @@ def test_the_end_is_written_to_the_campaign_log(campaign, gm, gm_client):
     assert entry.data["winner"] in ("a", "b", None)
     assert encounter.outcome["data"]["scores"].keys() == {"a", "b"}
     assert services.encounter_replay(encounter=encounter)["matches"]
+
+
+def test_an_illegal_order_on_the_page_is_refused_with_the_reason(wargame, player_a_client,
+                                                                 pc_a, pc_b):
+    act = reverse("combat:act", args=[wargame.pk])
+    before = (wargame.version, wargame.events.count(), wargame.state)
+    response = player_a_client.post(act, {"actor": f"pc:{pc_a.pk}", "kind": "orders:e1",
+                                          "choice": "move:N:9", "version": wargame.version},
+                                    follow=True)
+    assert "is not one of the choices" in response.content.decode()
+    response = player_a_client.post(act, {"actor": f"pc:{pc_b.pk}", "kind": "orders:f1",
+                                          "choice": "hold", "version": wargame.version},
+                                    follow=True)
+    assert "your own character" in response.content.decode()
+    wargame.refresh_from_db()
+    assert (wargame.version, wargame.events.count(), wargame.state) == before
