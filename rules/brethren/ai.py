@@ -90,8 +90,11 @@ def _aim(st, sh) -> tuple[str | None, bool]:
             if "troops" in sh["crew"]:
                 return st["goal"]["town"], True
             return _nearest(sh, working), False
-        troopers = [o for o in foes if "troops" in o["crew"]]
-        return _nearest(sh, troopers or working), False
+        town = st["islands"][st["goal"]["town"]]  # who makes for the town, not who carries
+        near = [o for o in working if not o["lost"]]  # troops: the crews are not shown
+        if not near:
+            return None, False
+        return min(near, key=lambda o: (_dist(o, town), o["id"]))["id"], False
     # the treasure games: Movin' On Up, Beware the Kraken and the base game
     room = crews.capacity(sh["cargo"], sh["crew"]) - len(sh["coins"])
     home = _home(st, sh)
@@ -350,7 +353,7 @@ def _safe_at_home(st, sh) -> bool:
     from rules.brethren.missions import working
 
     mine = gold(st, sh["side"])
-    rivals = [gold(st, s) for s in st["side_ids"]
+    rivals = [_seen_treasure(st, s) for s in st["side_ids"]
               if s != sh["side"] and not st["sides"][s]["npc"]]
     if not rivals or mine <= max(rivals):
         return False
@@ -361,6 +364,15 @@ def _safe_at_home(st, sh) -> bool:
     far = (_dist(sh, isl) - isl["r"]) / max(_reach(st, sh, heading_to(
         sh["x"], sh["y"], isl["x"], isl["y"])), S)
     return len(fleet) <= 1 or far >= left - 1
+
+
+def _seen_treasure(st, side) -> float:
+    """A rival's treasure as his enemies may judge it: his coins lie face down (L37, L86),
+    so their number times the mean coin (2 gold: 12 gold in 6 coins, L36)."""
+    coins = len(st["sides"][side]["home_coins"]) + sum(
+        len(o["coins"]) for o in map(st["ships"].get, st["ship_ids"])
+        if o["side"] == side and not o["sunk"])
+    return 2.0 * coins
 
 
 def _explorable(st, sh) -> bool:
