@@ -18,6 +18,7 @@ from campaigns.services import StaleVersion
 from combat import selectors, services
 from combat.forms import ActForm, NavalEncounterForm, VersionForm
 from combat.models import Encounter
+from rules.engine import get_engine
 from ships.services import naval_setup
 
 STALE_MESSAGE = ("The battle moved on while you were deciding (someone else acted first). "
@@ -96,6 +97,8 @@ def _battle_context(request, encounter) -> dict:
         "poll_token": _poll_token(encounter, job),
         "engine_template": [f"combat/engines/{encounter.engine}.html",
                             "combat/engines/generic.html"],
+        # a wargame rolls dice: the legend of the cards would mislead
+        "turns_cards": not getattr(get_engine(encounter.engine), "wargame", False),
     }
 
 

@@ -63,6 +63,7 @@ def test_each_player_sees_his_own_orders_only_until_all_are_in(wargame, gm_clien
     act = reverse("combat:act", args=[wargame.pk])
     page_a = player_a_client.get(detail).content.decode()
     assert "<svg" in page_a and "HMS Arrow" in page_a and "La Gloire" in page_a
+    assert "Reading the cards" not in page_a  # dice, not cards
     assert 'name="kind" value="orders:e1"' in page_a
     assert "orders:f1" not in page_a  # the French line's orders are player_b's
     response = player_a_client.post(act, {"actor": f"pc:{pc_a.pk}", "kind": "orders:e1",
