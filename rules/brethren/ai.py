@@ -140,7 +140,7 @@ def _flee(st, sh, options):
     return key if key in options else "hold"
 
 
-def _project(st, sh, key):
+def _project(st, sh, key, ships=False):
     """Where a move order would roughly take the ship: her place and heading after sailing
     her allowance straight on the order's first heading (contacts ignored), as a copy."""
     parts = key.split(":")
@@ -169,7 +169,7 @@ def _project(st, sh, key):
     if parts[1] == "to" and parts[2] in st["ships"]:
         far = min(far, max(0.0, ship_gap(sh, st["ships"][parts[2]])))
     ux, uy = unit(h)
-    far = _clear_run(st, sh, ux, uy, far, parts[2] if parts[1] == "to" else None)
+    far = _clear_run(st, sh, ux, uy, far, parts[2] if parts[1] == "to" else None, ships)
     w, hh = st["board"]["w"], st["board"]["h"]
     m = sh["length"] / 2
     for u, pos, top in ((ux, sh["x"], w), (uy, sh["y"], hh)):  # the table's edge stops her
@@ -180,10 +180,13 @@ def _project(st, sh, key):
     return {**sh, "x": sh["x"] + ux * far, "y": sh["y"] + uy * far, "heading": h}
 
 
-def _clear_run(st, sh, ux, uy, far, goal) -> float:
-    """How far the ship gets on a straight course before an island (not her ``goal``) or a
-    seascape stops or snares her, in half-inch steps."""
-    obstacles = [o for o in [*map(st["islands"].get, st["island_ids"]), *st["terrain"]]
+def _clear_run(st, sh, ux, uy, far, goal, ships=False) -> float:
+    """How far the ship gets on a straight course before an island (not her ``goal``), a
+    seascape or, with ``ships``, another ship stops or snares her, in half-inch steps."""
+    others = [{"id": o["id"], "x": o["x"], "y": o["y"], "r": o["length"] / 2}
+              for o in map(st["ships"].get, st["ship_ids"])
+              if ships and o["id"] != sh["id"] and not o["sunk"] and not o["gone"]]
+    obstacles = [o for o in [*map(st["islands"].get, st["island_ids"]), *st["terrain"], *others]
                  if o["id"] != goal and hypot(o["x"] - sh["x"], o["y"] - sh["y"]) - o["r"]
                  <= far + sh["length"]]
     if not obstacles:
@@ -302,12 +305,14 @@ def _run_for_goal(st, sh, opts, options, attack, bears):
         if not key.startswith("move:") or "+" in key or (
                 key.startswith("move:to:") and key != "move:to:goal"):
             continue
-        p = _project(st, sh, key)
+        p = _project(st, sh, key, ships=True)
         value = _goal_distance(st, sh) - _goal_distance(st, p)
         for o in foes:
             value -= 2.0 * max(0.0, 2 * L + 1 - _dist(o, p))
         if score is None or value > score:
             best, score = key, value
+    if st["mission"] == "smugglers_blues":  # a shot at the Revenue lets it fire back
+        attack, bears = None, False
     if best is None:
         return _pick(opts, attack if bears else "hold", "hold")
     if bears:

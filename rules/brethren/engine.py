@@ -1119,7 +1119,7 @@ def _fire(st, sh, a, source, log):
         return
     mode = "broadside" if a == "broadside" else "bear"
     side = sh["fired_side"] if sh["fired_round"] == st["round"] else None
-    shots = gunfire.choose_fire(st, sh, _enemies(st, sh), mode=mode, side=side,
+    shots = gunfire.choose_fire(st, sh, _targets(st, sh), mode=mode, side=side,
                                 per_battery_sides=st["settings"].get(
                                     "brethren_fire_sides") == "battery")
     if not shots:
@@ -1134,12 +1134,15 @@ def _fire(st, sh, a, source, log):
         if (t["fired_round"] != st["round"] and not t["lost"] and _afloat(t)
                 and any(x in ("fire", "broadside") for x in order.split("+"))
                 and st["order"].index(tid) > st["order"].index(sh["id"])):
-            back = gunfire.choose_fire(st, t, [sh])
+            back = gunfire.choose_fire(st, t, [sh] if _targets(st, t, [sh]) else [])
             if back:
                 returns.append((t, back))
     volley = [(sh, shots, mode)] + [(t, back, "bear") for t, back in returns]
     applied = []
     for ship, ss, md in volley:
+        if st["mission"] == "smugglers_blues" and st["sides"][ship["side"]].get(
+                "role") != "revenue":
+            ship["refused"] = True  # she fired on the Revenue: she will not heave to
         bonus = 1 if "st_croix" in ship["crew"] else 0
         hits_on, rolls = gunfire.resolve_fire(
             source, ss, mode=md, bonus=bonus, reroll="cannoneer" in ship["crew"],
@@ -1175,11 +1178,21 @@ def _fire(st, sh, a, source, log):
     if crews.powder_pete(sh["crew"], source) and _afloat(sh):
         log("crew.powder_pete", f"Powder Pete aboard the {sh['name']}: she shoots again.",
             {"ship": sh["id"]})
-        again = gunfire.choose_fire(st, sh, _enemies(st, sh), side=sh["fired_side"])
+        again = gunfire.choose_fire(st, sh, _targets(st, sh), side=sh["fired_side"])
         hits_on, rolls = gunfire.resolve_fire(source, again,
                                               limit=crews.batteries_allowed(sh["crew"]))
         for tid, n in hits_on.items():
             _lose_masts(st, st["ships"][tid], n, log)
+
+
+def _targets(st, sh, among=None) -> list[dict]:
+    """The enemies ``sh`` may fire at: all of them, but in Smugglers' Blues a Revenue ship
+    fires only at a ship that will not heave to (L98-L99), read as one that has fired on
+    the Revenue."""
+    foes = _enemies(st, sh) if among is None else among
+    if st["mission"] == "smugglers_blues" and st["sides"][sh["side"]].get("role") == "revenue":
+        return [o for o in foes if o.get("refused")]
+    return foes
 
 
 def _repair(st, sh, log):

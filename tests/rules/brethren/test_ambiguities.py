@@ -325,3 +325,22 @@ def test_advanced_damage_pools():
         "rigging": 0, "hull": 3, "crew": 4, "derelict": True, "sinks": False,
         "surrenders": False}
     assert damage.advanced_hits(sh, {"round": 4, "grape": 4})["sinks"]
+
+
+def test_the_revenue_fires_only_at_a_ship_that_will_not_heave_to():
+    """Smugglers' Blues (L98-L99), read as: at a ship that has fired on the Revenue."""
+    st = make_table([
+        {"id": "r1", "class": "brigantine", "side": "rev", "x": 10, "y": 10, "heading": 0,
+         "crew": ["seaman"] * 4},
+        {"id": "s1", "class": "schooner", "side": "smug", "x": 12.5, "y": 10, "heading": 0,
+         "crew": ["seaman"] * 2}], sides=("rev", "smug"), mission="smugglers_blues",
+        goal={"coast": "N"})
+    st["sides"]["rev"]["role"], st["sides"]["smug"]["role"] = "revenue", "smugglers"
+    st["round"], st["order"] = 1, ["s1", "r1"]
+    events = []
+    engine._fire(st, st["ships"]["r1"], "fire", rolls(), engine._Log(events))
+    assert [e.kind for e in events] == ["fire.none"]
+    engine._fire(st, st["ships"]["s1"], "fire", rolls(1, 1), engine._Log(events))
+    assert st["ships"]["s1"]["refused"]
+    engine._fire(st, st["ships"]["r1"], "fire", rolls(1, 1), engine._Log(events))
+    assert events[-1].kind == "fire" and events[-1].data["ship"] == "r1"
