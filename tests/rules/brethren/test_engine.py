@@ -181,3 +181,11 @@ def test_every_game_ends_within_its_turn_limit(seed, name):
         steps += 1
         assert state["round"] <= state["turn_limit"]
     assert steps <= state["turn_limit"] * len(state["ships"])
+
+
+@pytest.mark.parametrize("name", ["treasure_hunt", "sea_wolves"])
+def test_the_monte_carlo_fast_path_ends_where_play_out_does(name):
+    setup = validate_setup(_setup(name))
+    slow, _ = play_out(ENGINE, ENGINE.start(setup, SeededSource(21))[0], SeededSource(22))
+    quick = ENGINE.auto_play(ENGINE.auto_start(setup, SeededSource(21)), SeededSource(22))
+    assert json.dumps(quick, sort_keys=True) == json.dumps(slow, sort_keys=True)
