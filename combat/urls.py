@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from combat import replay_views, streams, views
+from combat import replay_views, streams, views, wargames
 from combat.fights import views as fights
 from combat.odds import views as odds
 
@@ -11,6 +11,7 @@ app_name = "combat"
 urlpatterns = [
     path("campaign/<int:campaign_id>/", views.encounter_list, name="list"),
     path("campaign/<int:campaign_id>/new/", views.encounter_new, name="new"),
+    path("campaign/<int:campaign_id>/wargame/", wargames.wargame_new, name="wargame_new"),
     path("<int:pk>/", views.encounter_detail, name="detail"),
     path("campaign/<int:campaign_id>/events/", streams.campaign_stream, name="campaign_stream"),
     path("<int:pk>/poll/", views.encounter_poll, name="poll"),

@@ -20,6 +20,7 @@ from combat import healing, selectors, services
 from combat.forms import ActForm, NavalEncounterForm, VersionForm, typed_choice
 from combat.models import Encounter
 from combat.odds.forms import OddsForm
+from rules.engine import get_engine
 from ships.selectors import ship_for_user
 from ships.services import naval_setup
 
@@ -104,6 +105,8 @@ def _battle_context(request, encounter) -> dict:
         "poll_token": _poll_token(encounter, job),
         "engine_template": [f"combat/engines/{encounter.engine}.html",
                             "combat/engines/generic.html"],
+        # a wargame rolls dice: the legend of the cards would mislead
+        "turns_cards": not getattr(get_engine(encounter.engine), "wargame", False),
     }
 
 

@@ -1,6 +1,7 @@
 """Imports every encounter engine package so that each registers itself with
 :mod:`rules.engine`. Add a new engine's module here."""
 
+import rules.brethren.engine  # noqa: F401
 import rules.btq.boarding  # noqa: F401
 import rules.btq.creation  # noqa: F401
 import rules.btq.naval  # noqa: F401

@@ -1,0 +1,160 @@
+"""Starting a wargame from a campaign, for every engine that offers it (Brethren of the
+Coast now; Horse Foot and Guns, the Viking game and British vs Pirates follow the same way).
+
+A *wargame engine* is a registered engine with ``wargame = True`` whose scenarios' setups
+list their sides as ``"sides": [{"id", "name", "commander", ...}]``: the page offers each of
+its scenarios, and the GM gives each side a commander, one of the campaign's PCs
+(``"pc:<pk>"``, his player gives its orders) or himself (``"side:<id>"``). The encounter is
+then created and begun through :mod:`combat.services` like any battle (fair seed, events,
+pushes, replay, "Resolve the rest" on a worker), with the campaign's rule settings in its
+setup, and its end is written to the campaign log by the same code.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from campaigns.forms import Form
+from campaigns.selectors import campaign_for_user, require_gm
+from characters.models import Character
+from combat import services
+from rules.engine import engines
+
+GM_COMMANDS = "gm"
+"""The commander choice for a side the GM runs himself."""
+
+
+def wargame_engines() -> dict:
+    """The registered wargame engines (``wargame = True``) by name."""
+    return {name: e for name, e in sorted(engines().items()) if getattr(e, "wargame", False)}
+
+
+def wargame_scenarios() -> dict[str, tuple]:
+    """``"<engine>/<scenario>"`` -> ``(engine, scenario)`` for every scenario of every
+    wargame engine."""
+    out = {}
+    for name, engine in wargame_engines().items():
+        for key, scenario in engine.scenarios().items():
+            out[f"{name}/{key}"] = (engine, scenario)
+    return out
+
+
+def _pcs(campaign):
+    return list(campaign.characters.filter(kind=Character.Kind.PC).order_by("name", "pk"))
+
+
+class ScenarioForm(Form):
+    """The first step: which engine and scenario."""
+
+    scenario = forms.ChoiceField(label="Scenario")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        groups: dict[str, list] = {}
+        for key, (engine, scenario) in wargame_scenarios().items():
+            groups.setdefault(engine.title, []).append((key, scenario.title))
+        self.fields["scenario"].choices = list(groups.items())
+
+
+class CommandersForm(Form):
+    """The second step: a title and, for each side of the scenario, who commands it."""
+
+    title = forms.CharField(max_length=200, required=False,
+                            help_text="Leave empty for the scenario's title.")
+
+    def __init__(self, *args, campaign, sides, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(GM_COMMANDS, "The GM")] + [(f"pc:{pc.pk}", pc.title) for pc in _pcs(campaign)]
+        self.sides = sides
+        for side in sides:
+            self.fields[f"side_{side['id']}"] = forms.ChoiceField(
+                choices=choices, initial=GM_COMMANDS, label=f"{side['name']}: commanded by")
+
+    def clean(self):
+        data = super().clean()
+        taken: dict[str, str] = {}
+        for side in self.sides:
+            who = data.get(f"side_{side['id']}")
+            if who and who != GM_COMMANDS:
+                if who in taken:
+                    self.add_error(f"side_{side['id']}", "A character commands one side only: "
+                                   f"this one already commands {taken[who]}.")
+                taken[who] = side["name"]
+        return data
+
+
+def _commanded(scenario_setup: dict, commanders: dict[str, str], names: dict[str, str]) -> dict:
+    setup = copy.deepcopy(scenario_setup)
+    for side in setup["sides"]:
+        who = commanders.get(side["id"], GM_COMMANDS)
+        if side.get("npc"):
+            continue
+        if who == GM_COMMANDS:
+            side["commander"] = f"side:{side['id']}"
+        else:
+            side["commander"] = who
+            side["name"] = f"{side['name']} ({names[who]})"
+    return setup
+
+
+@transaction.atomic
+def wargame_create(*, campaign, user, scenario_key: str, commanders: dict[str, str],
+                   title: str = ""):
+    """Create and begin an encounter of the wargame scenario ``scenario_key``
+    (``"<engine>/<scenario>"``) in ``campaign`` (GMs only), each side commanded as
+    ``commanders`` says (side id -> ``"gm"`` or ``"pc:<pk>"`` of one of the campaign's PCs;
+    a side not named is the GM's), with the campaign's rule settings. Returns the begun
+    encounter. ``ValidationError`` naming the field for an unknown scenario or a character
+    who is not a PC of the campaign; the engine's refusal of the setup as well."""
+    require_gm(user, campaign)
+    found = wargame_scenarios().get(scenario_key)
+    if found is None:
+        raise ValidationError({"scenario": "Choose one of the scenarios offered."})
+    engine, scenario = found
+    pcs = {f"pc:{pc.pk}": pc.title for pc in _pcs(campaign)}
+    for side_id, who in commanders.items():
+        if who != GM_COMMANDS and who not in pcs:
+            raise ValidationError({f"side_{side_id}": "Choose the GM or one of the "
+                                                      "campaign's player characters."})
+    setup = _commanded(scenario.setup, commanders, pcs)
+    setup["settings"] = campaign.rules_settings()
+    encounter = services.encounter_create(campaign=campaign, user=user, engine=engine.name,
+                                          setup=setup, title=title or scenario.title)
+    return services.encounter_start(encounter=encounter, user=user,
+                                    expected_version=encounter.version)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def wargame_new(request, campaign_id):
+    """GET without a scenario: choose one; GET with one: its sides' commanders; POST: the
+    wargame begins and its page opens."""
+    campaign = campaign_for_user(request.user, campaign_id)
+    require_gm(request.user, campaign)
+    picked = ScenarioForm(request.GET or None)
+    if not picked.is_valid():
+        return render(request, "combat/wargame_new.html",
+                      {"campaign": campaign, "picked": picked, "form": None})
+    key = picked.cleaned_data["scenario"]
+    engine, scenario = wargame_scenarios()[key]
+    sides = [s for s in scenario.setup["sides"] if not s.get("npc")]
+    form = CommandersForm(request.POST or None, campaign=campaign, sides=sides)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        encounter = form.submit(lambda: wargame_create(
+            campaign=campaign, user=request.user, scenario_key=key,
+            commanders={s["id"]: data[f"side_{s['id']}"] for s in sides},
+            title=data["title"]))
+        if encounter is not None:
+            return redirect("combat:detail", pk=encounter.pk)
+    return render(request, "combat/wargame_new.html", {
+        "campaign": campaign, "picked": picked, "form": form, "engine": engine,
+        "scenario": scenario, "scenario_key": key,
+    })

@@ -1,0 +1,1610 @@
+"""The ``brethren`` encounter engine: a fleet action of Brethren of the Coast on a drawn sea
+(:mod:`rules.engine`; ``rules/brethren.md`` §4-§9).
+
+A turn (§5, L49-L54): upkeep (scuttled ships sink, Rum wears off), initiative (a d6 for
+every ship, lowest first, ties rolled again, A17), the weather (the wind dice rolled for the
+last ship in the order, fog drifts 1 S, a Storm drives every ship downwind, §7), then
+**orders**: every ship's commander writes her orders for the turn, kept hidden from the
+other sides until all are in (the turn is "taken as if simultaneous", L3); then they are
+revealed and each ship carries hers out in initiative order.
+
+Orders (decision kind ``orders:<ship id>``, asked of the side's commander). An order is
+one action, or two joined by ``+`` in the order they are taken, at most one move and one
+attack (L50-L54; one action for a single crew counter or a merchantman, L80, L95):
+
+* ``move:<point>``: sail the whole allowance on a compass heading (``move:NE``);
+  ``move:<point>:<n>``: only the first ``n`` legs;
+* ``move:to:<id>``: steer for an island (docking when the bow touches it, B5) or a ship
+  (ramming her when the bow touches her, L58-L59), re-aiming between legs (A5), tacking
+  when the mark is dead to windward; ``move:to:goal`` for the mission's goal (an exit, the
+  coast);
+* ``about`` (come about, L56), ``free`` (the freeing roll in the Sargasso, L32-L34),
+  ``fire`` (fire as they bear, L70-L71), ``broadside`` (L67-L70), ``repair`` (L82-L85),
+  ``explore`` (L85-L89), ``scuttle`` (a derelict, L60-L62), ``hold``.
+
+Standing choices (the rules give the player a choice the orders do not ask for; the
+engine takes the one named here and says so in the log): a ram and a boarding whenever the
+bow touches an enemy (free actions, L59, L77), the side that fires and each battery's
+target (the side where most batteries bear; the nearest enemy, the weakest first), the
+mast a hit takes (:func:`rules.brethren.damage.weakest_mast`), the crew counter lost (the
+cheapest), a boarding's prize (the last crew counter, taking the ship; else a coin if
+there is one and room; else a crew counter),
+a hold filled with blind draws, and return fire by a ship whose orders include an attack
+it has not made yet (A33: it uses that attack).
+
+Setup (:func:`validate_setup`)::
+
+    {"mission": one of rules.brethren.missions.MISSIONS, "title": str,
+     "board": {"w": inches, "h": inches}, "turn_limit": 4-40,
+     "wind": {"dir": "N".."NW", "strength": 0-5}, "settings": {...},
+     "sides": [{"id", "name", "commander": "pc:<pk>" | "side:<id>", "flag": "EN"|"ES"|"FR"|"PI",
+                "role": str, "npc": bool}, ...],
+     "islands": [{"id", "x", "y", "r", "kind": "wild"|"home"|"town", "home_of": side id,
+                  "coins": [{"value", "special"}]}],
+     "terrain": [{"id", "kind": "reef"|"sargasso"|"fog"|"wreck", "x", "y", "r"}],
+     "ships": [{"id", "class", "side", "name", "x", "y", "heading", "crew": [...],
+                "coins": [...], "merchant": bool, "convoy": bool, "contraband": n}],
+     "treasure": {"points": 30, "specials": ["ghost", "map", "rum"]} | null,
+     "goal": {"exit": {"x", "y", "r"}} | {"coast": "N"} | {"town": id, "troops": n}
+             | {"kraken": island id} | {}}
+
+Participants: each side's ``commander`` (a GM-run side ``"side:<id>"``, a player's
+``"pc:<pk>"``), named by the side's ``name``; an ``npc`` side has none (its ships follow the
+merchantmen's scripted policy, A38). Events are public but for the orders given, which only
+their commander (and the GM) sees until the reveal.
+"""
+
+from __future__ import annotations
+
+from math import hypot
+
+from rules.brethren import ai, boarding, crews, damage, gunfire, missions, movement, terrain
+from rules.brethren import treasure as treasures
+from rules.brethren import wind as winds
+from rules.brethren.data import cannon, crew_type, is_personality, ship_class
+from rules.brethren.geometry import (
+    COMPASS,
+    L,
+    S,
+    footprint,
+    gap_capsule_circle,
+    heading_to,
+    hull,
+    ship_gap,
+    unit,
+)
+from rules.btq.settings import SettingError, resolve
+from rules.dice import d6, order_by_dice, pick
+from rules.engine import (
+    GM,
+    Decision,
+    Event,
+    IllegalAction,
+    Option,
+    Outcome,
+    Scenario,
+    State,
+    load_scenarios,
+    register,
+)
+from rules.random import RandomSource
+
+ENGINE_NAME = "brethren"
+FLAGS = ("EN", "ES", "FR", "PI")
+FLAG_NAMES = {"EN": "England", "ES": "Spain", "FR": "France", "PI": "the Brethren of the Coast"}
+ISLAND_KINDS = ("wild", "home", "town")
+_SETUP_KEYS = {"mission", "title", "board", "turn_limit", "wind", "settings", "sides",
+               "islands", "terrain", "ships", "treasure", "goal", "notes"}
+MAX_SHIPS = 16
+MAX_ITEMS = 40
+ISLAND_R = 1.25
+"""A default island: a circle of 1.25 in (A1)."""
+
+
+# --- setup -----------------------------------------------------------------------------------
+
+
+def _num(value, what, low, high):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{what} must be a number, not {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{what} must be between {low} and {high}, not {value}")
+    return round(float(value), 3)
+
+
+def _ident(value, what):
+    if not isinstance(value, str) or not value or len(value) > 30 or not all(
+            c.isalnum() or c in "_-" for c in value):
+        raise ValueError(f"{what} must be a short id of letters, digits, - or _, not {value!r}")
+    return value
+
+
+def _coins(items, what):
+    if items is None:
+        return []
+    if not isinstance(items, list) or len(items) > MAX_ITEMS:
+        raise ValueError(f"{what} must be a list of at most {MAX_ITEMS} coins")
+    out = []
+    for c in items:
+        if not isinstance(c, dict) or set(c) - {"value", "special", "contraband"}:
+            raise ValueError(f"{what}: a coin is {{'value', 'special'}}, not {c!r}")
+        special = c.get("special")
+        if special not in (None, "ghost", "map", "rum"):
+            raise ValueError(f"{what}: unknown special treasure {special!r}")
+        value = int(_num(c.get("value", 0), f"{what}: a coin's value", 0, 20))
+        coin = {"value": value, "special": special}
+        if c.get("contraband"):
+            coin["contraband"] = True
+        out.append(coin)
+    return out
+
+
+def validate_setup(setup: dict) -> dict:
+    """Check a ``brethren`` setup (shape in the module docstring) and return it normalised.
+    ``ValueError`` with the reason: an unknown key, mission, ship class, crew, side or island;
+    a side without a commander; ships overlapping each other or an island (A1); a ship off
+    the table; a ship with no crew."""
+    if not isinstance(setup, dict):
+        raise ValueError("the setup of a Brethren game must be a mapping")
+    unknown = sorted(set(setup) - _SETUP_KEYS)
+    if unknown:
+        raise ValueError(f"unknown setup key {unknown[0]!r}")
+    mission = setup.get("mission", "treasure_hunt")
+    if mission not in missions.MISSIONS:
+        raise ValueError(f"unknown mission {mission!r}; known: {', '.join(missions.MISSIONS)}")
+    board = setup.get("board") or {}
+    if not isinstance(board, dict):
+        raise ValueError("board must be {'w': inches, 'h': inches}")
+    w = _num(board.get("w", 36), "the board's width", 10, 120)
+    h = _num(board.get("h", 30), "the board's height", 10, 120)
+    limit = int(_num(setup.get("turn_limit", 12), "the turn limit", 4, 40))
+    wind = setup.get("wind") or {}
+    if not isinstance(wind, dict):
+        raise ValueError("wind must be {'dir': 'N'..'NW', 'strength': 0-5}")
+    wdir = wind.get("dir", "N")
+    if isinstance(wdir, int) and not isinstance(wdir, bool) and 0 <= wdir < 8:
+        wdir = COMPASS[wdir]  # a normalised setup again
+    if wdir not in COMPASS:
+        raise ValueError(f"the wind's direction must be one of {', '.join(COMPASS)}, "
+                         f"not {wdir!r}")
+    wstr = int(_num(wind.get("strength", 2), "the wind's strength", 0, 5))
+    try:
+        settings = {k: v for k, v in resolve(dict(setup.get("settings") or {})).items()
+                    if k.startswith("brethren_")}
+    except SettingError as exc:
+        raise ValueError(str(exc)) from None
+    sides_in = setup.get("sides")
+    if not isinstance(sides_in, list) or not 2 <= len(sides_in) <= 6:
+        raise ValueError("a Brethren game has 2 to 6 sides")
+    sides = []
+    for i, sd in enumerate(sides_in, 1):
+        if not isinstance(sd, dict):
+            raise ValueError(f"side {i} must be a mapping")
+        sid = _ident(sd.get("id"), f"side {i}'s id")
+        name = sd.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"side {sid!r} needs a display name")
+        npc = bool(sd.get("npc", False))
+        commander = sd.get("commander", f"side:{sid}")
+        if not isinstance(commander, str) or not (
+                commander.startswith("pc:") and commander[3:].isalnum()
+                or commander.startswith("side:") and commander[5:]):
+            raise ValueError(f"side {sid!r}: its commander must be 'pc:<id>' or "
+                             f"'side:<id>', not {commander!r}")
+        flag = sd.get("flag", "PI")
+        if flag not in FLAGS:
+            raise ValueError(f"side {sid!r}: the flag must be one of {', '.join(FLAGS)}")
+        sides.append({"id": sid, "name": name.strip()[:80], "commander": commander,
+                      "flag": flag, "role": str(sd.get("role", ""))[:30], "npc": npc})
+    side_ids = [s["id"] for s in sides]
+    if len(set(side_ids)) != len(side_ids):
+        raise ValueError("two sides have the same id")
+    islands = []
+    for i, isl in enumerate(setup.get("islands") or [], 1):
+        if not isinstance(isl, dict):
+            raise ValueError(f"island {i} must be a mapping")
+        iid = _ident(isl.get("id"), f"island {i}'s id")
+        kind = isl.get("kind", "wild")
+        if kind not in ISLAND_KINDS:
+            raise ValueError(f"island {iid!r}: kind must be one of {', '.join(ISLAND_KINDS)}")
+        home_of = isl.get("home_of")
+        if home_of is not None and home_of not in side_ids:
+            raise ValueError(f"island {iid!r} is the home of no side: {home_of!r}")
+        islands.append({"id": iid, "x": _num(isl.get("x"), f"island {iid}'s x", 0, w),
+                        "y": _num(isl.get("y"), f"island {iid}'s y", 0, h),
+                        "r": _num(isl.get("r", ISLAND_R), f"island {iid}'s radius", 0.3, 6),
+                        "kind": "home" if home_of else kind, "home_of": home_of,
+                        "name": str(isl.get("name") or iid)[:40],
+                        "coins": _coins(isl.get("coins"), f"island {iid}")})
+    pieces = []
+    for i, t in enumerate(setup.get("terrain") or [], 1):
+        if not isinstance(t, dict) or t.get("kind") not in terrain.KINDS:
+            raise ValueError(f"terrain {i} must have a kind: {', '.join(terrain.KINDS)}")
+        tid = _ident(t.get("id", f"t{i}"), f"terrain {i}'s id")
+        pieces.append({"id": tid, "kind": t["kind"],
+                       "x": _num(t.get("x"), f"terrain {tid}'s x", 0, w),
+                       "y": _num(t.get("y"), f"terrain {tid}'s y", 0, h),
+                       "r": _num(t.get("r", 1.25), f"terrain {tid}'s radius", 0.3, 6),
+                       "rating": None})
+    ships_in = setup.get("ships")
+    if not isinstance(ships_in, list) or not ships_in or len(ships_in) > MAX_SHIPS:
+        raise ValueError(f"a Brethren game has 1 to {MAX_SHIPS} ships")
+    ships = []
+    for i, sh in enumerate(ships_in, 1):
+        if not isinstance(sh, dict):
+            raise ValueError(f"ship {i} must be a mapping")
+        shid = _ident(sh.get("id"), f"ship {i}'s id")
+        card = ship_class(sh.get("class"))  # ValueError: unknown ship
+        if sh.get("side") not in side_ids:
+            raise ValueError(f"ship {shid!r} sails for no side: {sh.get('side')!r}")
+        crew = sh.get("crew")
+        if not isinstance(crew, list) or not crew or len(crew) > 12:
+            raise ValueError(f"ship {shid!r} needs a crew: a list of 1 to 12 crew counters")
+        for c in crew:
+            crew_type(c)  # ValueError: unknown crew
+        ships.append({
+            "id": shid, "class": sh["class"], "side": sh["side"],
+            "name": str(sh.get("name") or card["name"])[:60],
+            "x": _num(sh.get("x"), f"ship {shid}'s x", 0, w),
+            "y": _num(sh.get("y"), f"ship {shid}'s y", 0, h),
+            "heading": _num(sh.get("heading", 0), f"ship {shid}'s heading", 0, 360) % 360,
+            "crew": list(crew), "coins": _coins(sh.get("coins"), f"ship {shid}"),
+            "merchant": bool(sh.get("merchant", False)), "convoy": bool(sh.get("convoy")),
+        })
+    ids = [s["id"] for s in ships] + [i["id"] for i in islands] + [t["id"] for t in pieces]
+    if len(set(ids)) != len(ids):
+        raise ValueError("two ships, islands or terrain pieces have the same id")
+    probe = [_new_ship(s) for s in ships]
+    for k, s in enumerate(probe):
+        other = movement.overlapping(s, probe[:k])
+        if other is not None:
+            raise ValueError(f"ships {other!r} and {s['id']!r} overlap: place them apart")
+        for isl in islands:
+            if gap_capsule_circle(hull(s), isl["x"], isl["y"], isl["r"]) < -0.01:
+                raise ValueError(f"ship {s['id']!r} lies on island {isl['id']!r}")
+    tre = setup.get("treasure")
+    if tre is not None:
+        if not isinstance(tre, dict) or set(tre) - {"points", "specials"}:
+            raise ValueError("treasure must be {'points': n, 'specials': [...]}")
+        specials = tre.get("specials", [])
+        if not isinstance(specials, list) or any(x not in ("ghost", "map", "rum")
+                                                 for x in specials):
+            raise ValueError("treasure specials are 'ghost', 'map' and 'rum'")
+        tre = {"points": int(_num(tre.get("points", 30), "the points of the game", 5, 200)),
+               "specials": list(specials)}
+        if not any(i["kind"] == "wild" for i in islands):
+            raise ValueError("treasure needs a wild island to lie on")
+    goal = setup.get("goal") or {}
+    if not isinstance(goal, dict):
+        raise ValueError("goal must be a mapping")
+    return {"mission": mission, "title": str(setup.get("title") or "")[:120],
+            "board": {"w": w, "h": h}, "turn_limit": limit,
+            "wind": {"dir": COMPASS.index(wdir), "strength": wstr}, "settings": settings,
+            "sides": sides, "islands": islands, "terrain": pieces, "ships": ships,
+            "treasure": tre, "goal": _goal(goal, islands, w, h),
+            "notes": str(setup.get("notes") or "")[:500]}
+
+
+def _goal(goal, islands, w, h):
+    out = {}
+    ids = {i["id"] for i in islands}
+    if "exit" in goal:
+        e = goal["exit"]
+        out["exit"] = {"x": _num(e.get("x"), "the exit's x", 0, w),
+                       "y": _num(e.get("y"), "the exit's y", 0, h),
+                       "r": _num(e.get("r", 3), "the exit's radius", 0.5, 20)}
+    if "coast" in goal:
+        if goal["coast"] not in ("N", "E", "S", "W"):
+            raise ValueError("the coast is the N, E, S or W edge")
+        out["coast"] = goal["coast"]
+    for key in ("town", "kraken"):
+        if key in goal:
+            if goal[key] not in ids:
+                raise ValueError(f"the {key} must be one of the islands")
+            out[key] = goal[key]
+    if "troops" in goal:
+        out["troops"] = int(_num(goal["troops"], "the troops to land", 1, 40))
+    return out
+
+
+def _new_ship(s: dict) -> dict:
+    card = ship_class(s["class"])
+    n = card["masts"]
+    length, beam = footprint(n)
+    return {
+        **s, "points": card["points"], "rig": card["rig"], "cargo": card["cargo"],
+        "hull": card["cargo"], "base_move": list(card["base_move"]),
+        "cannons": [cannon(c) for c in card["cannons"]], "masts_original": n,
+        "masts": ["UP"] * n, "fixed": bool(card.get("fixed")), "length": length,
+        "beam": beam, "start_side": s["side"], "derelict": False, "sunk": False,
+        "gone": False, "lost": False, "tangled": False, "freed_round": None,
+        "rudder_out": False, "docked_at": None, "fouled": None, "scuttle_pending": False,
+        "fired_round": None, "fired_side": None, "fired_ever": False, "broadside_round": None,
+        "drunk_round": None, "map_active": False, "barred": [], "under_fire_round": None,
+        "saves_round": None, "saves": 0, "kraken_attacks": 0,
+        "contraband": sum(1 for c in s["coins"] if c.get("contraband")),
+    }
+
+
+# --- state -----------------------------------------------------------------------------------
+
+
+def _copy(value):
+    if type(value) is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_copy(v) for v in value]
+    return value
+
+
+def _initial_state(setup: dict, source: RandomSource, events: list) -> State:
+    st: State = {
+        "engine": ENGINE_NAME, "mission": setup["mission"], "round": 0,
+        "turn_limit": setup["turn_limit"], "board": dict(setup["board"]),
+        "wind": dict(setup["wind"]), "settings": dict(setup["settings"]),
+        "goal": dict(setup["goal"]), "title": setup["title"],
+        "side_ids": [s["id"] for s in setup["sides"]],
+        "sides": {s["id"]: {**s, "home": None, "home_coins": [], "prisoners": [],
+                            "points": 0} for s in setup["sides"]},
+        "island_ids": [i["id"] for i in setup["islands"]],
+        "islands": {i["id"]: {**_copy(i), "streamers": [], "castaways": []}
+                    for i in setup["islands"]},
+        "terrain": _copy(setup["terrain"]),
+        "ship_ids": [s["id"] for s in setup["ships"]],
+        "ships": {s["id"]: _new_ship(_copy(s)) for s in setup["ships"]},
+        "order": [], "orders": {}, "awaiting": [], "kraken": None, "result": None,
+        "coin_seq": 0,
+    }
+    for isl in st["islands"].values():
+        if isl["home_of"]:
+            st["sides"][isl["home_of"]]["home"] = isl["id"]
+        for c in isl["coins"]:
+            _coin_id(st, c)
+    for sh in st["ships"].values():
+        for c in sh["coins"]:
+            _coin_id(st, c)
+        _dock_check(st, sh, None, None)
+    tre = setup["treasure"]
+    if tre:
+        pool = []
+        for sid in st["side_ids"]:
+            if st["sides"][sid]["npc"]:
+                continue
+            n, gold = treasures.coins_per_player(tre["points"])
+            pool += [{"value": v, "special": None} for v in treasures.spread_values(n, gold)]
+        pool += [{"value": 0, "special": sp} for sp in tre["specials"]]
+        for c in pool:
+            _coin_id(st, c)
+        wild = [i for i in st["island_ids"] if st["islands"][i]["kind"] == "wild"]
+        for iid, coins in treasures.deal(source, pool, wild).items():
+            st["islands"][iid]["coins"] += coins
+    if "kraken" in st["goal"]:
+        st["kraken"] = {"island": st["goal"]["kraken"], "on": None}
+    return st
+
+
+def _coin_id(st, coin):
+    st["coin_seq"] += 1
+    coin["id"] = f"c{st['coin_seq']}"
+
+
+def _ships(st) -> list[dict]:
+    return [st["ships"][i] for i in st["ship_ids"]]
+
+
+def _afloat(sh) -> bool:
+    return not sh["sunk"] and not sh["gone"]
+
+
+def _up(sh) -> int:
+    return damage.masts_remaining(sh["masts"])
+
+
+def _enemies(st, sh) -> list[dict]:
+    return [o for o in _ships(st) if o["side"] != sh["side"] and _afloat(o)]
+
+
+def _commander(st, side) -> str:
+    return st["sides"][side]["commander"]
+
+
+# --- events ----------------------------------------------------------------------------------
+
+
+class _Log:
+    """Collects the events of a step; ``None`` events (auto-play) build nothing."""
+
+    def __init__(self, events: list | None):
+        self.events = events
+
+    def __call__(self, kind, text, data=None, visible=None, gm=None):
+        if self.events is not None:
+            self.events.append(Event(kind, text, data or {}, gm or {},
+                                     None if visible is None else frozenset(visible)))
+
+
+# --- turns -----------------------------------------------------------------------------------
+
+
+def _begin_turn(st, source, log):
+    st["round"] += 1
+    rnd = st["round"]
+    for sh in _ships(st):
+        if sh["scuttle_pending"] and _afloat(sh):
+            _sink(st, sh, log, "scuttled", castaway=False)
+        sh["saves"] = crews.doctors(sh["crew"])
+    st["terrain"] = terrain.clear_ratings(st["terrain"])
+    active = [sh["id"] for sh in _ships(st) if _afloat(sh)]
+    st["order"] = order_by_dice(source, active, "initiative")
+    names = ", ".join(st["ships"][i]["name"] for i in st["order"])
+    log("turn.begin", f"Turn {rnd} of {st['turn_limit']}. Initiative, first to last: {names}.",
+        {"round": rnd, "order": list(st["order"])})
+    if st["settings"].get("brethren_wind_change", True) and rnd > 1 and st["order"]:
+        old = dict(st["wind"])
+        st["wind"], dice = winds.change(st["wind"], source)
+        if st["wind"] != old:
+            log("wind.change", f"The wind changes (dice {dice[0]}, {dice[1]}): "
+                f"{winds.describe(st['wind'])}.", {"wind": dict(st["wind"]), "dice": list(dice)})
+        else:
+            log("wind.same", f"The wind holds (dice {dice[0]}, {dice[1]}): "
+                f"{winds.describe(st['wind'])}.", {"wind": dict(st["wind"]), "dice": list(dice)})
+    if any(t["kind"] == "fog" for t in st["terrain"]) and rnd > 1:
+        st["terrain"] = [terrain.fog_drift(t, st["wind"]["dir"]) if t["kind"] == "fog" else t
+                         for t in st["terrain"]]
+    if st["wind"]["strength"] == winds.STORM:
+        _storm(st, source, log)
+    st["orders"], st["awaiting"] = {}, []
+    for sh in _ships(st):
+        if not _afloat(sh) or sh["id"] not in st["order"]:
+            continue
+        if _drunk(st, sh):
+            continue
+        options = plan_options(st, sh)
+        if [o for o in options if o != "hold"] == []:
+            st["orders"][sh["id"]] = "hold"
+        elif st["sides"][sh["side"]]["npc"]:
+            st["orders"][sh["id"]] = ai.choose(st, sh["id"], options)
+        else:
+            st["awaiting"].append(sh["id"])
+
+
+def _drunk(st, sh) -> bool:
+    return sh["drunk_round"] == st["round"]
+
+
+def _storm(st, source, log):
+    """Every ship drifts downwind S (cargo 3 or more) or L, until land or reef (§7, A32)."""
+    heading = winds.blows_toward(st["wind"])
+    for sh in _ships(st):
+        if not _afloat(sh) or sh["fixed"]:
+            continue
+        legs = ["S"] if sh["cargo"] >= 3 else ["L"]
+        keep = sh["heading"]
+        res = movement.sail(st, sh, legs, lambda s: heading, source, log)
+        sh["heading"] = keep
+        log("storm.drift", f"{sh['name']} drifts {res['moved']:.1f} in before the storm.",
+            {"ship": sh["id"], "moved": res["moved"]})
+        _after_terrain(st, sh, log)
+
+
+def _run(st, source, log):
+    """Carry out turns until orders are awaited or the game ends."""
+    while st["result"] is None and not st["awaiting"]:
+        _resolve_turn(st, source, log)
+        if st["result"] is None:
+            _begin_turn(st, source, log)
+
+
+def _resolve_turn(st, source, log):
+    if st["orders"]:
+        words = "; ".join(f"{st['ships'][s]['name']}: {describe_plan(st, st['orders'][s])}"
+                          for s in st["order"] if s in st["orders"])
+        log("orders.revealed", f"The orders are revealed. {words}.",
+            {"orders": dict(st["orders"])})
+    for sid in list(st["order"]):
+        sh = st["ships"][sid]
+        if not _afloat(sh):
+            continue
+        _activate(st, sh, st["orders"].get(sid, "hold"), source, log)
+        if _end_check(st, log):
+            return
+    st["orders"] = {}
+    if st["round"] >= st["turn_limit"]:
+        _finish(st, log, "turn_limit", f"the turn limit ({st['turn_limit']}) is reached")
+
+
+def _end_check(st, log) -> bool:
+    found = missions.over(st)
+    if found is None:
+        return False
+    _finish(st, log, *found)
+    return True
+
+
+def _finish(st, log, result, why):
+    sc = missions.scores(st)
+    win = missions.winner(st, sc)
+    name = st["sides"][win]["name"] if win else None
+    scores = ", ".join(f"{st['sides'][s]['name']} {sc[s]}" for s in st["side_ids"]
+                       if not st["sides"][s]["npc"])
+    summary = (f"The game ends: {why}. " + (f"{name} wins" if name else "Nobody wins outright")
+               + f" (scores: {scores}).")
+    st["result"] = {"result": result, "winner": win, "summary": summary, "scores": sc,
+                    "round": st["round"]}
+    st["awaiting"] = []
+    log("game.over", summary, {"winner": win, "result": result, "scores": sc})
+
+
+# --- orders ----------------------------------------------------------------------------------
+
+
+def _can_move(st, sh) -> bool:
+    if sh["fixed"] or sh["fouled"] or sh["tangled"] or sh["freed_round"] == st["round"]:
+        return False
+    if st["wind"]["strength"] == winds.STORM:
+        return False
+    if sh["derelict"] and "oarsman" not in sh["crew"]:
+        return False
+    return True
+
+
+def _marks(st, sh) -> list[str]:
+    out = [i for i in st["island_ids"] if i not in sh["barred"]]
+    out += [o["id"] for o in _enemies(st, sh) if not o["lost"]]
+    if "exit" in st["goal"] or "coast" in st["goal"]:
+        out.append("goal")
+    return out
+
+
+def _attack_kinds(st, sh) -> list[str]:
+    if st["wind"]["strength"] == winds.STORM or not any(m != "LOST" for m in sh["masts"]):
+        if "marines" not in sh["crew"]:
+            return []
+    if st["wind"]["strength"] == winds.STORM:
+        return []
+    out = ["fire"]
+    every = st["settings"].get("brethren_broadside_every") == "every_other_turn"
+    if sum(1 for m in sh["masts"] if m != "LOST") >= 1 and (
+            not sh["fired_ever"] if not every else
+            sh["broadside_round"] is None or sh["broadside_round"] <= st["round"] - 2):
+        out.append("broadside")
+    return out
+
+
+def _needs_repair(st, sh) -> bool:
+    at_home = sh["docked_at"] is not None and sh["docked_at"] == st["sides"][sh["side"]]["home"]
+    lost = any(m == "LOST" for m in sh["masts"])
+    return bool(sh["fouled"] or sh["rudder_out"] or any(m in ("HP", "HS") for m in sh["masts"])
+                or (lost and damage.masts_repaired(at_home=at_home,
+                                                   shipwright="shipwright" in sh["crew"])))
+
+
+def plan_options(st, sh) -> list[str]:
+    """Every legal order for ship ``sh`` this turn, as keys (module docstring), ``"hold"``
+    first. A derelict may only Explore, Attack or Repair (L57); a tangled ship may only try
+    to free herself (L32-L34); one action for a single crew counter or a merchantman (L80,
+    L95), who never repairs (L95, L101)."""
+    n = crews.actions_per_turn(sh["crew"], merchant=sh["merchant"])
+    if n == 0 or not _afloat(sh):
+        return ["hold"]
+    moves = []
+    if sh["tangled"]:
+        moves = ["free"]
+    elif _can_move(st, sh):
+        moves = [f"move:{p}" for p in COMPASS]
+        legs = len(sh["base_move"])
+        if legs > 1:
+            moves += [f"move:{p}:1" for p in COMPASS]
+        moves += [f"move:to:{m}" for m in _marks(st, sh)]
+        if not sh["rudder_out"] and not any(m in ("HP", "HS") for m in sh["masts"]):
+            moves.append("about")
+    attacks = _attack_kinds(st, sh)
+    if sh["merchant"]:
+        return ["hold", *moves, *attacks]
+    others = []
+    if _needs_repair(st, sh):
+        others.append("repair")
+    explore_now = _may_explore(st, sh)
+    singles = ["hold", *moves, *attacks, *others]
+    if explore_now:
+        singles.append("explore")
+    if sh["derelict"]:
+        singles += ["scuttle"] if not sh["scuttle_pending"] else []
+    if n == 1:
+        return singles
+    pairs = []
+    for m in moves:
+        for a in attacks:
+            pairs += [f"{m}+{a}", f"{a}+{m}"]
+        if "repair" in others and m != "free":
+            pairs.append(f"repair+{m}")
+        if m.startswith("move:to:") and m[8:] in st["islands"]:
+            pairs.append(f"{m}+explore")
+        if explore_now:
+            pairs.append(f"explore+{m}")
+    for a in attacks:
+        if "repair" in others:
+            pairs += [f"{a}+repair", f"repair+{a}"]
+        if explore_now:
+            pairs += [f"explore+{a}", f"{a}+explore"]
+    return singles + pairs
+
+
+def _may_explore(st, sh) -> bool:
+    isl = st["islands"].get(sh["docked_at"] or "")
+    if isl is None:
+        return False
+    if isl["id"] == st["goal"].get("town"):
+        return any(c == "troops" for c in sh["crew"])
+    return isl["home_of"] != sh["side"] and bool(isl["coins"] or isl["castaways"])
+
+
+def describe_plan(st, key: str) -> str:
+    """An order in words: "steer for Skull Island, then explore"."""
+    return ", then ".join(_action_words(st, a) for a in key.split("+"))
+
+
+def _action_words(st, a: str) -> str:
+    if a.startswith("move:to:"):
+        mark = a[8:]
+        if mark == "goal":
+            return "steer for the goal"
+        if mark in st["islands"]:
+            return f"steer for {st['islands'][mark]['name']}"
+        return f"steer for the {st['ships'][mark]['name']}" if mark in st["ships"] else a
+    if a.startswith("move:"):
+        parts = a.split(":")
+        return f"sail {parts[1]}" + (" one leg" if len(parts) > 2 else "")
+    return {"hold": "hold", "about": "come about", "free": "try to break free",
+            "fire": "fire as they bear", "broadside": "fire a broadside",
+            "repair": "repair", "explore": "explore", "scuttle": "scuttle her"}.get(a, a)
+
+
+def _decision(st, sid) -> Decision:
+    sh = st["ships"][sid]
+    keys = plan_options(st, sh)
+    words: dict[str, str] = {}
+
+    def said(a):
+        if a not in words:
+            words[a] = _action_words(st, a)
+        return words[a]
+
+    options = tuple(Option(k, _cap(", then ".join(map(said, k.split("+"))))) for k in keys)
+    default = ai.choose(st, sid, keys)
+    return Decision(_commander(st, sh["side"]), f"orders:{sid}",
+                    f"Orders for the {sh['name']} this turn", options, default)
+
+
+def _cap(text):
+    return text[:1].upper() + text[1:]
+
+
+def check_order(st, sid: str, key: str) -> None:
+    """Refuse an order the rules do not allow now, with the reason (``IllegalAction``): a
+    move longer than the ship may sail, a move for a ship that cannot move, two moves or two
+    attacks, an unknown mark."""
+    sh = st["ships"][sid]
+    if key in plan_options(st, sh):
+        return
+    actions = key.split("+") if isinstance(key, str) else []
+    n = crews.actions_per_turn(sh["crew"], merchant=sh["merchant"])
+    if len(actions) > n:
+        raise IllegalAction(f"the {sh['name']} has {n} action(s) this turn, not {len(actions)}")
+    kinds = [a.split(":")[0] for a in actions]
+    if kinds.count("move") > 1 or sum(k in ("fire", "broadside") for k in kinds) > 1:
+        raise IllegalAction("at most one move and one attack a turn")
+    for a in actions:
+        parts = a.split(":")
+        if parts[0] == "move":
+            if not _can_move(st, sh):
+                raise IllegalAction(f"the {sh['name']} cannot move this turn")
+            if len(parts) == 3 and parts[1] in COMPASS:
+                legs = movement.allowance(sh, COMPASS.index(parts[1]) * 45.0, st["wind"],
+                                          settings=st["settings"])
+                if not parts[2].isdigit() or int(parts[2]) > len(sh["base_move"]):
+                    raise IllegalAction(
+                        f"the {sh['name']} may sail at most {len(sh['base_move'])} leg(s) "
+                        f"({movement.length_of(legs):.1f} in on that heading), not {parts[2]}")
+    raise IllegalAction(f"{key!r} is not an order the {sh['name']} may give this turn")
+
+
+# --- activation ------------------------------------------------------------------------------
+
+
+def _activate(st, sh, plan, source, log):
+    if _drunk(st, sh):
+        log("ship.drunk", f"The crew of the {sh['name']} are drunk on the Rum: she does "
+            "nothing this turn.", {"ship": sh["id"]})
+        return
+    if sh["fouled"] and st["settings"].get("brethren_board_when_fouled"):
+        other = st["ships"].get(sh["fouled"])
+        if other and _afloat(other) and other["side"] != sh["side"]:
+            _board(st, sh, other, source, log)
+    actions = [] if plan == "hold" else plan.split("+")
+    if actions and not sh["merchant"]:
+        lucky = crews.extra_action_roll(sh["crew"], source) if any(
+            c in sh["crew"] for c in ("morgan", *crews.DOUBLERS)) else None
+        if lucky:
+            who = crew_type(lucky)["name"]
+            log("crew.extra_action", f"{who} aboard the {sh['name']} rolls 5 or 6: her first "
+                f"action ({_action_words(st, actions[0])}) is taken twice.",
+                {"ship": sh["id"], "by": lucky})
+            actions.insert(1, actions[0])
+    every = st["settings"].get("brethren_st_croix") == "every_action" and "st_croix" in sh["crew"]
+    for k, a in enumerate(actions):
+        if not _afloat(sh) or st["result"] is not None:
+            break
+        _do(st, sh, a, source, log)
+        if every and k > 0 and d6(source, "st_croix extra action") >= 5:
+            log("crew.extra_action", f"St. Croix aboard the {sh['name']} rolls 5 or 6: this "
+                "action is taken twice.", {"ship": sh["id"], "by": "st_croix"})
+            _do(st, sh, a, source, log)
+    _kraken(st, sh, source, log)
+
+
+def _do(st, sh, a, source, log):
+    if a == "hold":
+        return
+    if a == "about":
+        sh["heading"] = movement.come_about(sh)
+        log("move.about", f"The {sh['name']} comes about.", {"ship": sh["id"],
+                                                               "heading": sh["heading"]})
+    elif a == "free":
+        if terrain.free_from_sargasso(_up(sh), source):
+            sh["tangled"] = False
+            sh["freed_round"] = st["round"]
+            log("move.freed", f"The {sh['name']} breaks free of the Sargasso: she may move "
+                "from next turn.", {"ship": sh["id"]})
+        else:
+            log("move.still_tangled", f"The {sh['name']} stays tangled in the Sargasso.",
+                {"ship": sh["id"]})
+    elif a.startswith("move:"):
+        _move(st, sh, a, source, log)
+    elif a in ("fire", "broadside"):
+        _fire(st, sh, a, source, log)
+    elif a == "repair":
+        _repair(st, sh, log)
+    elif a == "explore":
+        _explore(st, sh, source, log)
+    elif a == "scuttle":
+        if damage.scuttle(source):
+            sh["scuttle_pending"] = True
+            log("ship.scuttle", f"The {sh['name']} is scuttled: she goes down at the start of "
+                "next turn.", {"ship": sh["id"]})
+        else:
+            log("ship.scuttle_failed", f"The attempt to scuttle the {sh['name']} fails.",
+                {"ship": sh["id"]})
+
+
+def _mark_point(st, mark):
+    if mark == "goal":
+        g = st["goal"]
+        if "exit" in g:
+            return g["exit"]["x"], g["exit"]["y"]
+        return None
+    if mark in st["islands"]:
+        i = st["islands"][mark]
+        return i["x"], i["y"]
+    if mark in st["ships"]:
+        o = st["ships"][mark]
+        return o["x"], o["y"]
+    return None
+
+
+def _move(st, sh, a, source, log):
+    if not _can_move(st, sh):
+        log("move.cannot", f"The {sh['name']} cannot move this turn.", {"ship": sh["id"]})
+        return
+    parts = a.split(":")
+    coast = st["goal"].get("coast")
+    if parts[1] == "to":
+        mark = parts[2]
+        if mark == "goal" and coast:
+            target = {"N": 0.0, "E": 90.0, "S": 180.0, "W": 270.0}[coast]
+
+            def heading_for(s):
+                return movement.steer(s, target, st["wind"])
+        else:
+            def heading_for(s):
+                p = _mark_point(st, mark)
+                if p is None:
+                    return s["heading"]
+                want = heading_to(s["x"], s["y"], *p)
+                course = movement.clear_course(st, s, want, min(L, hypot(s["x"] - p[0],
+                                                                         s["y"] - p[1])),
+                                               goal=mark)
+                return movement.steer(s, course, st["wind"])
+        nlegs = None
+    else:
+        fixed = COMPASS.index(parts[1]) * 45.0
+
+        def heading_for(s):
+            return fixed
+        nlegs = int(parts[2]) if len(parts) > 2 else None
+    if sh["lost"]:
+        if "covas" not in sh["crew"]:
+            way = pick(source, range(8), f"fog exit {sh['id']}") * 45.0
+
+            def heading_for(s, way=way):
+                return way
+    first = sh["heading"] if sh["rudder_out"] or any(m in ("HP", "HS") for m in sh["masts"]) \
+        else heading_for(sh)
+    lee = movement.in_lee(sh, [st["islands"][i] for i in st["island_ids"]], st["wind"])
+    legs = movement.allowance(sh, first, st["wind"], lee=lee, settings=st["settings"],
+                              source=source)
+    if nlegs is not None:
+        legs = legs[:nlegs]
+    if not legs:
+        log("move.becalmed", f"The {sh['name']} cannot make way on that heading "
+            f"({winds.point_of_sailing(first, st['wind']).replace('_', ' ')}, "
+            f"{winds.strength(st['wind']['strength'])['name']}).", {"ship": sh["id"]})
+        return
+    was_docked = sh["docked_at"]
+    sector = winds.point_of_sailing(first, st["wind"])
+    res = movement.sail(st, sh, legs, heading_for, source, log)
+    if res["moved"] > 0:
+        sh["docked_at"] = None
+        if was_docked and st["islands"][was_docked]["kind"] == "wild":
+            isl = st["islands"][was_docked]
+            if sh["side"] not in isl["streamers"]:
+                isl["streamers"].append(sh["side"])
+        for o in _ships(st):  # a ship fouled with her is free once she moves away
+            if o["fouled"] == sh["id"]:
+                o["fouled"] = None
+        if sh["lost"] and not _in_fog(st, sh):
+            sh["lost"] = False
+    stop = res["stopped"]
+    log("move", f"The {sh['name']} sails {res['moved']:.1f} in "
+        f"({'+'.join(legs)}, {sector.replace('_', ' ')})"
+        + (f" and stops against {_stop_words(st, stop)}" if stop else "") + ".",
+        {"ship": sh["id"], "x": sh["x"], "y": sh["y"], "heading": sh["heading"],
+         "moved": res["moved"], "legs": legs, "stopped": list(stop) if stop else None})
+    _after_terrain(st, sh, log)
+    if not _afloat(sh):
+        return
+    _dock_check(st, sh, log, source)
+    _goal_check(st, sh, log)
+    if not _afloat(sh) or sh["lost"] or res["moved"] <= 0.01:
+        return
+    _, rammed = movement.bow_contacts(st, sh)
+    for oid in rammed:
+        o = st["ships"][oid]
+        if o["side"] != sh["side"] and not o["lost"] and _afloat(o):
+            _ram(st, sh, o, source, log)
+            break
+
+
+def _stop_words(st, stop):
+    what, oid = stop
+    if what == "island":
+        return st["islands"][oid]["name"]
+    if what == "ship":
+        return f"the {st['ships'][oid]['name']}"
+    return {"edge": "the edge of the sea", "wreck": "a wreck", "reef": "a reef",
+            "sargasso": "the Sargasso"}.get(what, what)
+
+
+def _in_fog(st, sh):
+    h = hull(sh)
+    return any(t["kind"] == "fog" and gap_capsule_circle(h, t["x"], t["y"], t["r"]) < 0
+               for t in st["terrain"])
+
+
+def _after_terrain(st, sh, log):
+    if sh.pop("reef_sunk", False):
+        st["terrain"].append({"id": f"wreck-{sh['id']}", "kind": "wreck", "x": sh["x"],
+                              "y": sh["y"], "r": 0.8, "rating": None})
+        _sink(st, sh, log, "wrecked on a reef")
+        return
+    loss = sh.pop("reef_loss", 0)
+    if loss:
+        _lose_masts(st, sh, loss, log)
+
+
+def _dock_check(st, sh, log, source):
+    isl_ids, _ = movement.bow_contacts(st, sh)
+    if not isl_ids:
+        return
+    isl = st["islands"][isl_ids[0]]
+    sh["docked_at"] = isl["id"]
+    if log is None:
+        return
+    log("move.dock", f"The {sh['name']} docks at {isl['name']}.",
+        {"ship": sh["id"], "island": isl["id"]})
+    side = st["sides"][sh["side"]]
+    if isl["home_of"] == sh["side"]:
+        if sh["coins"]:
+            n = len(sh["coins"])
+            for c in sh["coins"]:
+                if c["special"] == "rum":
+                    c["worth"] = treasures.rum_value(sh["masts_original"])
+            side["home_coins"] += sh["coins"]
+            sh["coins"] = []
+            log("treasure.home", f"The {sh['name']} lands {n} treasure at home.",
+                {"ship": sh["id"], "coins": n})
+        hires = crews.rehire(sh["points"], len(sh["crew"]),
+                             st["settings"].get("brethren_rehire_mode", "top_up_to_min"))
+        if hires:
+            sh["crew"] += ["seaman"] * hires
+            log("crew.hired", f"The {sh['name']} hires {hires} crew at home.",
+                {"ship": sh["id"], "hired": hires})
+    elif sh["side"] in isl["streamers"] and _may_explore(st, sh):
+        log("treasure.streamer", f"The {sh['name']} knows this island (her streamer flies "
+            "there): she explores at once, a free action.", {"ship": sh["id"]})
+        _explore(st, sh, source, log)
+    elif "explorer" in sh["crew"] and _may_explore(st, sh) and isl["coins"]:
+        log("treasure.explorer", f"The {sh['name']}'s Explorer searches {isl['name']} the "
+            "moment she lands, a free action.", {"ship": sh["id"]})
+        _explore(st, sh, source, log)
+
+
+def _goal_check(st, sh, log):
+    g = st["goal"]
+    if "exit" in g and sh["convoy"] and sh["side"] == sh["start_side"]:
+        e = g["exit"]
+        if hypot(sh["x"] - e["x"], sh["y"] - e["y"]) <= e["r"]:
+            sh["gone"] = True
+            log("mission.escaped", f"The {sh['name']} reaches safety.", {"ship": sh["id"]})
+    if "coast" in g and sh["contraband"] and sh["side"] == sh["start_side"]:
+        w, h = st["board"]["w"], st["board"]["h"]
+        a, b, r = hull(sh)
+        edge = {"N": max(a[1], b[1]) + r >= h - 0.1, "S": min(a[1], b[1]) - r <= 0.1,
+                "E": max(a[0], b[0]) + r >= w - 0.1, "W": min(a[0], b[0]) - r <= 0.1}
+        if edge[g["coast"]]:
+            n = sum(1 for c in sh["coins"] if c.get("contraband"))
+            st["sides"][sh["side"]]["points"] += n
+            sh["gone"] = True
+            log("mission.delivered", f"The {sh['name']} runs her contraband ashore: {n} "
+                "delivered.", {"ship": sh["id"], "delivered": n})
+
+
+def _ram(st, sh, target, source, log):
+    lost, die = boarding.ram(_up(target), source, f"ram {sh['id']}")
+    log("ram", f"The {sh['name']} rams the {target['name']} (die {die} against "
+        f"{_up(target)} masts): " + ("she loses a mast." if lost else "no mast lost."),
+        {"ship": sh["id"], "target": target["id"], "die": die, "mast_lost": lost})
+    if st["wind"]["strength"] == winds.NEAR_GALE:
+        back = d6(source, f"ram {target['id']} back")
+        if back > _up(sh):
+            log("ram.back", f"In the near gale the {sh['name']} suffers too (die {back}): "
+                "she loses a mast.", {"ship": sh["id"], "die": back})
+            _lose_masts(st, sh, 1, log)
+    if lost:
+        _lose_masts(st, target, 1, log)
+    if not _afloat(target):
+        return
+    if boarding.rammer_fouled(target["derelict"]):
+        sh["fouled"] = target["id"]
+    _board(st, sh, target, source, log)
+
+
+def _board(st, sh, target, source, log):
+    if not winds.strength(st["wind"]["strength"])["boarding"] or sh["lost"] or target["lost"]:
+        return
+    if not target["crew"]:
+        _capture(st, target, sh, log)
+        return
+    if not sh["crew"]:
+        return
+    res = boarding.board(source, _up(sh), _up(target),
+                         attacker_bonus=boarding.boarding_bonus(sh["crew"]),
+                         defender_bonus=boarding.boarding_bonus(target["crew"]),
+                         attacker_rampage="red_rampage" in sh["crew"],
+                         defender_rampage="red_rampage" in target["crew"])
+    win, lose = (sh, target) if res["winner"] == "attacker" else (target, sh)
+    dice = "; ".join(f"{a} against {d}" for a, d in res["rolls"])
+    log("boarding", f"The {sh['name']} boards the {target['name']} (dice {dice}; totals "
+        f"{res['totals'][0]} to {res['totals'][1]}): the {win['name']} wins"
+        + (" and her enemy surrenders." if res["surrender"] else "."),
+        {"ship": sh["id"], "target": target["id"], "rolls": [list(r) for r in res["rolls"]],
+         "winner": win["id"], "surrender": res["surrender"]})
+    lose["under_fire_round"] = st["round"]
+    if res["surrender"]:
+        _capture(st, lose, win, log)
+        return
+    _seize_contraband(st, win, lose, log)
+    room = crews.capacity(win["cargo"], win["crew"]) - len(win["coins"])
+    if lose["coins"] and room > 0 and len(lose["crew"]) > 1:
+        coin = max(lose["coins"], key=lambda c: treasures.coin_value(c))
+        lose["coins"].remove(coin)
+        win["coins"].append(coin)
+        log("boarding.plunder", f"The {win['name']} takes a treasure from the "
+            f"{lose['name']}.", {"ship": win["id"], "from": lose["id"]})
+    else:
+        _crew_loss(st, lose, 1, log)
+        if not lose["crew"]:
+            _capture(st, lose, win, log)
+
+
+def _seize_contraband(st, win, lose, log):
+    """Smugglers' Blues: a Revenue ship that wins a boarding searches the hold and seizes the
+    contraband it finds (L97-L100)."""
+    if st["mission"] != "smugglers_blues" or st["sides"][win["side"]].get("role") != "revenue":
+        return
+    found = [c for c in lose["coins"] if c.get("contraband")]
+    if found:
+        lose["coins"] = [c for c in lose["coins"] if not c.get("contraband")]
+        lose["contraband"] = 0
+        st["sides"][win["side"]]["points"] += len(found)
+        log("mission.seized", f"The Revenue finds {len(found)} contraband aboard the "
+            f"{lose['name']} and seizes it.", {"ship": lose["id"], "seized": len(found)})
+
+
+def _capture(st, prize, by, log):
+    old = prize["side"]
+    prize["side"] = by["side"]
+    prize["fouled"] = None
+    by["fouled"] = None
+    if len(by["crew"]) > 1:  # a prize crew, so she can sail
+        i = max(range(len(by["crew"])), key=lambda k: (by["crew"][k] == "seaman", k))
+        prize["crew"].append(by["crew"].pop(i))
+    for c in list(prize["crew"]):
+        if is_personality(c) and not crews.may_serve(c, st["sides"][by["side"]]["flag"]):
+            prize["crew"].remove(c)
+            st["sides"][by["side"]]["prisoners"].append(c)
+    log("ship.captured", f"The {prize['name']} is captured: she joins the fleet of "
+        f"{st['sides'][by['side']]['name']}.",
+        {"ship": prize["id"], "by": by["side"], "from": old})
+
+
+def _crew_loss(st, sh, n, log):
+    for _ in range(n):
+        saved = sh["saves"] if sh["crew"] else 0
+        sh["crew"], lost = crews.lose_crew(sh["crew"], saved=saved)
+        if not lost and saved:
+            sh["saves"] -= 1
+            log("crew.saved", f"The doctor aboard the {sh['name']} saves a crew counter.",
+                {"ship": sh["id"]})
+        elif lost:
+            log("crew.lost", f"The {sh['name']} loses a crew counter ({len(sh['crew'])} "
+                "left).", {"ship": sh["id"], "crew_left": len(sh["crew"])})
+
+
+def _lose_masts(st, sh, n, log):
+    """``n`` hits on a ship under the basic damage rules (B4): a mast each, by the owner's
+    standing choice; a hit on a derelict sinks her (L57)."""
+    for _ in range(n):
+        if not _afloat(sh):
+            return
+        if sh["derelict"]:
+            _sink(st, sh, log, "sunk")
+            return
+        sh["masts"], lost = damage.remove_masts(sh["masts"], sh["cannons"], 1)
+        if _up(sh) == 0:
+            sh["derelict"] = True
+            for o in _ships(st):
+                if o["fouled"] == sh["id"]:
+                    o["fouled"] = None
+            log("ship.derelict", f"The {sh['name']} has lost her last mast: she is a derelict.",
+                {"ship": sh["id"]})
+        else:
+            log("ship.mast_lost", f"The {sh['name']} loses a mast ({_up(sh)} left).",
+                {"ship": sh["id"], "mast": lost[0] if lost else None, "left": _up(sh)})
+
+
+def _sink(st, sh, log, why, castaway=True):
+    """A ship goes down (L79-L80): her treasure and ordinary crew leave the game; her most
+    valuable special crew is cast away on the nearest island (not when scuttled, BR-9)."""
+    sh["sunk"] = True
+    special = [c for c in sh["crew"] if c != "seaman"]
+    if castaway and special and st["island_ids"]:
+        best = max(special, key=lambda c: crew_type(c)["cost"])
+        near = min(st["island_ids"], key=lambda i: hypot(st["islands"][i]["x"] - sh["x"],
+                                                         st["islands"][i]["y"] - sh["y"]))
+        st["islands"][near]["castaways"].append({"crew": best, "from": sh["side"]})
+    sh["crew"], sh["coins"] = [], []
+    sh["fouled"] = None
+    for o in _ships(st):
+        if o["fouled"] == sh["id"]:
+            o["fouled"] = None
+    if st["kraken"] and st["kraken"]["on"] == sh["id"]:
+        st["kraken"]["on"] = None
+    if log:
+        log("ship.sunk", f"The {sh['name']} goes down ({why}).", {"ship": sh["id"],
+                                                                  "why": why})
+
+
+def _fire(st, sh, a, source, log):
+    if sh["lost"]:
+        log("fire.lost", f"The {sh['name']} is lost in the fog and cannot fire.",
+            {"ship": sh["id"]})
+        return
+    if sh["fired_round"] == st["round"] and sh.get("returned_round") == st["round"]:
+        log("fire.spent", f"The {sh['name']} has already fired back this turn.",
+            {"ship": sh["id"]})
+        return
+    if st["kraken"] and st["kraken"]["on"] == sh["id"]:
+        _fire_at_kraken(st, sh, source, log)
+        return
+    mode = "broadside" if a == "broadside" else "bear"
+    side = sh["fired_side"] if sh["fired_round"] == st["round"] else None
+    shots = gunfire.choose_fire(st, sh, _targets(st, sh), mode=mode, side=side,
+                                per_battery_sides=st["settings"].get(
+                                    "brethren_fire_sides") == "battery")
+    if not shots:
+        log("fire.none", f"The {sh['name']} finds nothing her guns bear on.",
+            {"ship": sh["id"]})
+        return
+    # return fire (L51-L52, A33): each target whose orders hold an attack not yet made
+    returns = []
+    for tid in dict.fromkeys(s["target"] for s in shots):
+        t = st["ships"][tid]
+        order = st["orders"].get(tid, "")
+        if (t["fired_round"] != st["round"] and not t["lost"] and _afloat(t)
+                and any(x in ("fire", "broadside") for x in order.split("+"))
+                and st["order"].index(tid) > st["order"].index(sh["id"])):
+            back = gunfire.choose_fire(st, t, [sh] if _targets(st, t, [sh]) else [])
+            if back:
+                returns.append((t, back))
+    volley = [(sh, shots, mode)] + [(t, back, "bear") for t, back in returns]
+    applied = []
+    for ship, ss, md in volley:
+        if st["mission"] == "smugglers_blues" and st["sides"][ship["side"]].get(
+                "role") != "revenue":
+            ship["refused"] = True  # she fired on the Revenue: she will not heave to
+        bonus = 1 if "st_croix" in ship["crew"] else 0
+        hits_on, rolls = gunfire.resolve_fire(
+            source, ss, mode=md, bonus=bonus, reroll="cannoneer" in ship["crew"],
+            limit=crews.batteries_allowed(ship["crew"]),
+            reading=st["settings"].get("brethren_broadside_rank", "highest_number"))
+        ship["fired_round"] = st["round"]
+        ship["fired_ever"] = True
+        ship["fired_side"] = ss[0]["side"] if ss else None
+        if md == "broadside":
+            ship["broadside_round"] = st["round"]
+        if ship is not sh:
+            ship["returned_round"] = st["round"]
+        total = sum(hits_on.values())
+        targets = ", ".join(st["ships"][t]["name"] for t in dict.fromkeys(s["target"]
+                                                                           for s in ss))
+        dice = " ".join(str(d) for r in rolls for d in r["dice"])
+        verb = ("fires a broadside at" if md == "broadside" else
+                "fires back at" if ship is not sh else "fires at")
+        log("fire", f"The {ship['name']} {verb} {targets} (dice {dice}): "
+            f"{total} hit{'s' if total != 1 else ''}.",
+            {"ship": ship["id"], "mode": md, "rolls": rolls, "hits": hits_on,
+             "return": ship is not sh})
+        applied.append((ship, hits_on))
+    # the exchange is simultaneous: damage after all have rolled (L52)
+    for ship, hits_on in applied:
+        for tid, n in hits_on.items():
+            t = st["ships"][tid]
+            t["under_fire_round"] = st["round"]
+            if st["mission"] == "smugglers_blues" and st["sides"][ship["side"]].get(
+                    "role") == "revenue" and not t["contraband"]:
+                st["sides"][ship["side"]]["points"] -= n
+            _lose_masts(st, t, n, log)
+    if crews.powder_pete(sh["crew"], source) and _afloat(sh):
+        log("crew.powder_pete", f"Powder Pete aboard the {sh['name']}: she shoots again.",
+            {"ship": sh["id"]})
+        again = gunfire.choose_fire(st, sh, _targets(st, sh), side=sh["fired_side"])
+        hits_on, rolls = gunfire.resolve_fire(source, again,
+                                              limit=crews.batteries_allowed(sh["crew"]))
+        for tid, n in hits_on.items():
+            _lose_masts(st, st["ships"][tid], n, log)
+
+
+def _targets(st, sh, among=None) -> list[dict]:
+    """The enemies ``sh`` may fire at: all of them, but in Smugglers' Blues a Revenue ship
+    fires only at a ship that will not heave to (L98-L99), read as one that has fired on
+    the Revenue."""
+    foes = _enemies(st, sh) if among is None else among
+    if st["mission"] == "smugglers_blues" and st["sides"][sh["side"]].get("role") == "revenue":
+        return [o for o in foes if o.get("refused")]
+    return foes
+
+
+def _repair(st, sh, log):
+    at_home = sh["docked_at"] is not None and sh["docked_at"] == st["sides"][sh["side"]]["home"]
+    if sh["fouled"]:
+        other = st["ships"].get(sh["fouled"])
+        sh["fouled"] = None
+        log("repair.unfoul", f"The {sh['name']} cuts herself free"
+            + (f" of the {other['name']}." if other else "."), {"ship": sh["id"]})
+        return
+    if sh["rudder_out"]:
+        sh["rudder_out"] = False
+        log("repair.rudder", f"The {sh['name']} repairs her rudder.", {"ship": sh["id"]})
+        return
+    hanging = [i for i, m in enumerate(sh["masts"]) if m in ("HP", "HS")]
+    if hanging:
+        sh["masts"][hanging[0]] = "LOST"
+        log("repair.cut_away", f"The {sh['name']} cuts away a hanging mast.", {"ship": sh["id"]})
+        return
+    n = damage.masts_repaired(at_home=at_home, shipwright="shipwright" in sh["crew"])
+    fixed = 0
+    for i, m in enumerate(sh["masts"]):
+        if m == "LOST" and fixed < n:
+            sh["masts"][i] = "UP"
+            fixed += 1
+    if fixed:
+        sh["derelict"] = False
+        log("repair.mast", f"The {sh['name']} steps {fixed} new mast(s) ({_up(sh)} now).",
+            {"ship": sh["id"], "masts": fixed})
+    else:
+        log("repair.nothing", f"The {sh['name']} has nothing she can repair here.",
+            {"ship": sh["id"]})
+
+
+def _explore(st, sh, source, log):
+    isl = st["islands"].get(sh["docked_at"] or "")
+    if isl is None:
+        log("explore.none", f"The {sh['name']} is not at an island: nothing to explore.",
+            {"ship": sh["id"]})
+        return
+    if isl["id"] == st["goal"].get("town"):
+        troops = sum(1 for c in sh["crew"] if c == "troops")
+        keep = 1 if len(sh["crew"]) == troops else 0
+        landed = troops - keep
+        if landed:
+            for _ in range(landed):
+                sh["crew"].remove("troops")
+            st["sides"][sh["side"]]["points"] += landed
+            log("mission.landed", f"The {sh['name']} lands {landed} troops in the town.",
+                {"ship": sh["id"], "landed": landed})
+        return
+    for cast in list(isl["castaways"]):
+        isl["castaways"].remove(cast)
+        flag = st["sides"][sh["side"]]["flag"]
+        if cast["crew"] == "red_rampage" and flag != "PI":
+            _crew_loss(st, sh, 1, log)
+        if crews.may_serve(cast["crew"], flag):
+            sh["crew"].append(cast["crew"])
+            how = "joins the crew"
+        else:
+            st["sides"][sh["side"]]["prisoners"].append(cast["crew"])
+            how = "is held for ransom"
+        log("explore.castaway", f"The {sh['name']} finds a castaway, "
+            f"{crew_type(cast['crew'])['name']}, who {how}.", {"ship": sh["id"]})
+    room = crews.capacity(sh["cargo"], sh["crew"]) - len(sh["coins"])
+    if room <= 0 or not isl["coins"]:
+        if not isl["castaways"]:
+            log("explore.nothing", f"The {sh['name']} searches {isl['name']}"
+                + (": her hold is full." if room <= 0 else ", and finds nothing."),
+                {"ship": sh["id"], "island": isl["id"]})
+        return
+    if sh["map_active"] or "explorer" in sh["crew"]:
+        shown = (list(range(len(isl["coins"]))) if sh["map_active"]
+                 else treasures.explorer_look(source, isl["coins"]))
+        picks = treasures.choose_from(isl["coins"], room, shown)
+        taken = [isl["coins"][i] for i in picks]
+        isl["coins"] = [c for i, c in enumerate(isl["coins"]) if i not in picks]
+        how = "the Treasure Map shows her every coin" if sh["map_active"] else \
+            "her Explorer turns over three coins"
+        sh["map_active"] = False
+        if len(taken) < room and not shown == list(range(len(isl["coins"]) + len(taken))):
+            more, isl["coins"] = treasures.blind_draws(source, isl["coins"], room - len(taken))
+            taken += more
+    else:
+        how = "blind draws"
+        taken, isl["coins"] = treasures.blind_draws(source, isl["coins"], room)
+    ordinary = [c for c in taken if c["special"] is None]
+    sh["coins"] += ordinary
+    gold = sum(c["value"] for c in ordinary)
+    log("explore", f"The {sh['name']} explores {isl['name']} ({how}) and takes "
+        f"{len(ordinary)} treasure.", {"ship": sh["id"], "island": isl["id"],
+                                       "coins": len(ordinary)})
+    log("explore.values", f"The treasure the {sh['name']} took is worth {gold} gold.",
+        {"ship": sh["id"], "values": [c["value"] for c in ordinary]},
+        visible={_commander(st, sh["side"])})
+    for c in taken:
+        if c["special"] is not None:
+            _special(st, sh, isl, c, source, log)
+
+
+
+def _special(st, sh, isl, coin, source, log):
+    kind = coin["special"]
+    if kind == "map":
+        sh["map_active"] = True
+        sh["coins"].append(coin)
+        log("treasure.map", f"The {sh['name']} finds a Treasure Map: at the next island she "
+            "visits she sees every coin.", {"ship": sh["id"]})
+    elif kind == "rum":
+        coin["worth"] = treasures.rum_value(sh["masts_original"])
+        sh["coins"].append(coin)
+        sh["drunk_round"] = st["round"] + 1
+        log("treasure.rum", f"The {sh['name']} finds Rum: her crew will be drunk next turn; "
+            f"it is worth {coin['worth']} gold.", {"ship": sh["id"], "worth": coin["worth"]})
+    elif kind == "ghost":
+        result = treasures.ghost(source)
+        home = st["sides"][sh["side"]]["home"]
+        if result == "odd":
+            sh["coins"] = []
+            sh["barred"].append(isl["id"])
+            text = "the ghost takes all her treasure and she may never return here"
+        else:
+            best = treasures.best_coin(isl["coins"])
+            room = crews.capacity(sh["cargo"], sh["crew"]) - len(sh["coins"])
+            if best is not None and room > 0:
+                sh["coins"].append(isl["coins"].pop(best))
+            text = "the ghost leads her crew to the best treasure"
+        isl["coins"].append(coin)  # the ghost goes back into the island's treasure
+        log("treasure.ghost", f"A Ghostly Encounter on {isl['name']}: {text}.",
+            {"ship": sh["id"], "result": result})
+        if home is not None:
+            _place_home(st, sh, home, log)
+
+
+def _place_home(st, sh, home, log):
+    isl = st["islands"][home]
+    side = st["sides"][sh["side"]]
+    # put her bow against her home island, on the side facing where she was
+    bearing = heading_to(isl["x"], isl["y"], sh["x"], sh["y"])
+    for extra in range(0, 360, 30):
+        b = (bearing + extra) % 360
+        ux, uy = unit(b)
+        d = isl["r"] + sh["length"] / 2 + 0.02
+        sh["x"], sh["y"] = round(isl["x"] + ux * d, 3), round(isl["y"] + uy * d, 3)
+        sh["heading"] = round((b + 180) % 360, 1)
+        others = [o for o in _ships(st) if o["id"] != sh["id"] and _afloat(o)]
+        if movement.overlapping(sh, others) is None:
+            break
+    sh["docked_at"] = home
+    log("move.home", f"The {sh['name']} is placed back at her home island.",
+        {"ship": sh["id"], "x": sh["x"], "y": sh["y"]})
+    if sh["coins"]:
+        for c in sh["coins"]:
+            if c["special"] == "rum":
+                c["worth"] = treasures.rum_value(sh["masts_original"])
+        side["home_coins"] += sh["coins"]
+        sh["coins"] = []
+
+
+def _fire_at_kraken(st, sh, source, log):
+    hit = False
+    dice = []
+    for b in gunfire.batteries(sh)[:crews.batteries_allowed(sh["crew"]) or 99]:
+        h, ds = gunfire.fire_battery(source, b["rank"], purpose=f"gunfire {sh['id']} kraken")
+        dice += ds
+        hit = hit or h
+    if hit:
+        st["kraken"]["on"] = None
+    log("kraken.fire", f"The {sh['name']} fires at the Kraken (dice "
+        f"{' '.join(map(str, dice))}): " + ("it is driven off." if hit else "it holds on."),
+        {"ship": sh["id"], "driven_off": hit})
+    sh["fired_round"] = st["round"]
+
+
+KRAKEN_RESULTS = {1: "miss", 2: "mast", 3: "mast", 4: "hull", 5: "crew", 6: "crew"}
+"""The Kraken's attack die, a rank-2 battery (L109): 1 misses, 2-3 strip a mast, 4 one hull
+damage (a mast under the basic damage rules, A37), 5-6 a crew counter."""
+
+
+def _kraken(st, sh, source, log):
+    """Beware the Kraken (L107-L110): once a ship has acted, the Kraken surfaces beside her
+    on 5-6 if she is within 2 L of the central island and not docked, and it is not already
+    attacking; it attacks every turn until driven off by a hit, the crew are eaten, she
+    sinks, or she is more than 2 L from the island."""
+    k = st["kraken"]
+    if not k or not _afloat(sh):
+        return
+    isl = st["islands"][k["island"]]
+    dist = gap_capsule_circle(hull(sh), isl["x"], isl["y"], isl["r"])
+    if k["on"] == sh["id"]:
+        if dist > 2 * L or not sh["crew"]:
+            k["on"] = None
+            log("kraken.leaves", f"The Kraken lets the {sh['name']} go.", {"ship": sh["id"]})
+            return
+    elif k["on"] is None and dist <= 2 * L and sh["docked_at"] is None:
+        if d6(source, f"kraken {sh['id']}") >= 5:
+            k["on"] = sh["id"]
+            sh["kraken_attacks"] += 1
+            log("kraken.surfaces", f"The Kraken surfaces beside the {sh['name']}!",
+                {"ship": sh["id"]})
+        else:
+            return
+    else:
+        return
+    die = d6(source, f"kraken attack {sh['id']}")
+    what = KRAKEN_RESULTS[die]
+    log("kraken.attack", f"The Kraken attacks the {sh['name']} (die {die}): "
+        + {"miss": "it misses.", "mast": "it strips a mast.", "hull": "it smashes her hull.",
+           "crew": "it takes a crew counter."}[what], {"ship": sh["id"], "die": die})
+    if what in ("mast", "hull"):
+        _lose_masts(st, sh, 1, log)
+    elif what == "crew":
+        _crew_loss(st, sh, 1, log)
+        if not sh["crew"]:
+            k["on"] = None
+
+
+# --- the engine ------------------------------------------------------------------------------
+
+
+class BrethrenEngine:
+    """The ``brethren`` encounter engine (:class:`rules.engine.Engine`); see the module
+    docstring for the setup, the orders and the standing choices."""
+
+    name = ENGINE_NAME
+    title = "Brethren of the Coast: a fleet action"
+    wargame = True
+    """Offered by the campaign's "New wargame" page (``combat.wargames``)."""
+
+    def validate_setup(self, setup: dict) -> dict:
+        return validate_setup(setup)
+
+    def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
+        setup = validate_setup(setup)
+        events: list[Event] = []
+        log = _Log(events)
+        st = _initial_state(setup, source, events)
+        sides = "; ".join(f"{s['name']} ({FLAG_NAMES[s['flag']]}): "
+                          + ", ".join(sh["name"] for sh in _ships(st) if sh["side"] == s["id"])
+                          for s in map(st["sides"].get, st["side_ids"]))
+        log("game.start", f"{st['title'] or 'A fleet action'}. {sides}. The wind: "
+            f"{winds.describe(st['wind'])}.", {"mission": st["mission"],
+                                               "wind": dict(st["wind"])})
+        _begin_turn(st, source, log)
+        _run(st, source, log)
+        return st, events
+
+    def auto_start(self, setup: dict, source: RandomSource) -> State:
+        """The state :meth:`start` returns, drawn the same, without building its events (the
+        Monte Carlo's start, ``rules.montecarlo``)."""
+        st = _initial_state(validate_setup(setup), source, [])
+        log = _Log(None)
+        _begin_turn(st, source, log)
+        _run(st, source, log)
+        return st
+
+    def auto_play(self, state: State, source: RandomSource) -> State:
+        """The final state of ``state`` played to its end with the default policy: where
+        :func:`rules.engine.play_out` ends, drawn the same, without decisions or events (the
+        orders of a turn do not depend on each other, so their order does not matter)."""
+        st = _copy(state)
+        log = _Log(None)
+        while st["result"] is None:
+            for sid in st["awaiting"]:
+                if sid not in st["orders"]:
+                    st["orders"][sid] = ai.choose(st, sid, plan_options(st, st["ships"][sid]))
+            st["awaiting"] = []
+            _run(st, source, log)
+        return st
+
+    def participants(self, state: State) -> dict[str, str]:
+        out = {}
+        for sid in state["side_ids"]:
+            sd = state["sides"][sid]
+            if not sd["npc"]:
+                out.setdefault(sd["commander"], sd["name"])
+        return out
+
+    def pending(self, state: State) -> list[Decision]:
+        """One decision per commander: the orders of his first ship still without them
+        (a commander orders his ships one after another; the commanders of the other sides
+        at the same time)."""
+        if state["result"] is not None:
+            return []
+        out, seen = [], set()
+        for sid in state["awaiting"]:
+            who = _commander(state, state["ships"][sid]["side"])
+            if sid in state["orders"] or who in seen:
+                continue
+            seen.add(who)
+            out.append(_decision(state, sid))
+        return out
+
+    def apply(self, state: State, actor: str, choice: str, source: RandomSource
+              ) -> tuple[State, list[Event]]:
+        """``actor`` gives the orders ``choice`` of his ship that :meth:`pending` asks for;
+        the turn is played out once every ship's orders are in. ``IllegalAction`` with the
+        reason (:func:`check_order`), state unchanged."""
+        if state["result"] is not None:
+            raise IllegalAction(f"the game is over: {state['result']['summary']}")
+        mine = [s for s in state["awaiting"] if s not in state["orders"]
+                and _commander(state, state["ships"][s]["side"]) == actor]
+        if not mine:
+            raise IllegalAction(f"{actor} has no orders to give now")
+        ship_id = mine[0]
+        sh = state["ships"][ship_id]
+        if not isinstance(choice, str):
+            raise IllegalAction("an order is text")
+        check_order(state, ship_id, choice)
+        st = _copy(state)
+        events: list[Event] = []
+        log = _Log(events)
+        st["orders"][ship_id] = choice
+        log("orders.given", f"Orders for the {sh['name']}: {describe_plan(st, choice)}.",
+            {"ship": ship_id, "order": choice}, visible={actor})
+        log("orders.in", f"{st['sides'][sh['side']]['name']} has given the {sh['name']}'s "
+            "orders.", {"ship": ship_id})
+        if all(s in st["orders"] for s in st["awaiting"]):
+            st["awaiting"] = []
+            _run(st, source, log)
+        return st, events
+
+    def default_choice(self, state: State, decision: Decision) -> str:
+        sid = decision.kind.split(":", 1)[1]
+        return ai.choose(state, sid, plan_options(state, state["ships"][sid]))
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state["result"]
+        if r is None:
+            return None
+        return Outcome(r["winner"], r["result"], r["summary"],
+                       {"scores": dict(r["scores"]), "rounds": r["round"],
+                        "mission": state["mission"]})
+
+    def view(self, state: State, participant: str) -> dict:
+        """The GM sees everything. A commander sees the table (islands, terrain, wind, every
+        ship's place, heading, masts and state), his own ships in full (crew, treasure, their
+        orders), the others' crew and treasure as counts only (coins lie face down, L37,
+        L86; a convoy's cargo is hidden until boarded, L101), the number of coins on each
+        island, and of the orders of this turn only whether each is in."""
+        if participant == GM:
+            v = _copy(state)
+            v["you"] = GM
+            v["my_sides"] = list(state["side_ids"])
+            v["ranges"] = _ranges(state, None)
+            return v
+        mine = [s for s in state["side_ids"] if state["sides"][s]["commander"] == participant]
+        ships = []
+        for sid in state["ship_ids"]:
+            sh = state["ships"][sid]
+            public = {k: _copy(sh[k]) for k in (
+                "id", "name", "class", "side", "x", "y", "heading", "masts", "masts_original",
+                "cannons", "derelict", "sunk", "gone", "lost", "tangled", "docked_at",
+                "fouled", "length", "beam", "rudder_out", "merchant", "convoy")}
+            if sh["side"] in mine:
+                public.update(crew=list(sh["crew"]), coins=_copy(sh["coins"]),
+                              contraband=sh["contraband"])
+            else:
+                public.update(crew=len(sh["crew"]), coins=len(sh["coins"]))
+            ships.append(public)
+        sides = {}
+        for s in state["side_ids"]:
+            sd = state["sides"][s]
+            entry = {k: sd[k] for k in ("id", "name", "commander", "flag", "role", "npc",
+                                        "home")}
+            entry["home_coins"] = (_copy(sd["home_coins"]) if s in mine
+                                   else len(sd["home_coins"]))
+            entry["points"] = sd["points"]
+            sides[s] = entry
+        islands = {i: {**{k: state["islands"][i][k] for k in (
+            "id", "name", "x", "y", "r", "kind", "home_of", "streamers")},
+            "coins": len(state["islands"][i]["coins"]),
+            "castaways": len(state["islands"][i]["castaways"])} for i in state["island_ids"]}
+        orders = {s: (k if state["ships"][s]["side"] in mine else "given")
+                  for s, k in state["orders"].items() if s in state["awaiting"]}
+        return {
+            "engine": ENGINE_NAME, "mission": state["mission"], "title": state["title"],
+            "round": state["round"], "turn_limit": state["turn_limit"],
+            "board": dict(state["board"]), "wind": dict(state["wind"]),
+            "goal": _copy(state["goal"]), "side_ids": list(state["side_ids"]),
+            "sides": sides, "island_ids": list(state["island_ids"]), "islands": islands,
+            "terrain": [{k: t[k] for k in ("id", "kind", "x", "y", "r")}
+                        for t in state["terrain"]],
+            "ship_ids": list(state["ship_ids"]), "ships": {s["id"]: s for s in ships},
+            "order": list(state["order"]), "orders": orders,
+            "awaiting": list(state["awaiting"]), "kraken": _copy(state["kraken"]),
+            "result": _copy(state["result"]), "you": participant, "my_sides": mine,
+            "ranges": _ranges(state, mine),
+        }
+
+    def scenarios(self) -> dict[str, Scenario]:
+        """The base treasure game and the six mission variants (L94-L113), from
+        ``rules/brethren/scenarios/*.json``."""
+        return load_scenarios("rules.brethren", "scenarios")
+
+
+def _ranges(st, mine) -> list[dict]:
+    """Measured ranges from the viewer's ships (every ship for the GM) to each enemy within
+    2 L: inches, and whether that is within S, within L, or beyond."""
+    out = []
+    ships = [s for s in _ships(st) if _afloat(s)]
+    for a in ships:
+        if mine is not None and a["side"] not in mine:
+            continue
+        for b in ships:
+            if b["side"] == a["side"] or (mine is None and a["id"] > b["id"]):
+                continue
+            d = max(0.0, ship_gap(a, b))
+            if d <= 2 * L:
+                out.append({"from": a["id"], "to": b["id"], "inches": round(d, 1),
+                            "band": "S" if d <= S else "L" if d <= L else "2L"})
+    return out
+
+
+ENGINE = register(BrethrenEngine())

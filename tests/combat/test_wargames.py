@@ -1,0 +1,152 @@
+"""Starting a wargame from a campaign (``combat.wargames``) and playing a Brethren of the
+Coast game on its page and through the API: who sees what, bad input, the campaign log."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from campaigns.models import CampaignLogEntry
+from combat import services
+from combat.models import Encounter
+from combat.wargames import wargame_create
+
+pytestmark = pytest.mark.django_db
+
+SCENARIO = "brethren/fleet_action"
+
+
+@pytest.fixture
+def wargame(campaign, gm, pc_a, pc_b):
+    """Fleet Action: player_a's PC commands the English line, player_b's the French."""
+    return wargame_create(campaign=campaign, user=gm, scenario_key=SCENARIO,
+                          commanders={"en": f"pc:{pc_a.pk}", "fr": f"pc:{pc_b.pk}"})
+
+
+def test_the_gm_picks_a_scenario_then_the_commanders_and_it_begins(campaign, gm_client, pc_a):
+    url = reverse("combat:wargame_new", args=[campaign.pk])
+    page = gm_client.get(url).content.decode()
+    assert "Fleet Action" in page and "Beware the Kraken" in page
+    page = gm_client.get(url, {"scenario": SCENARIO}).content.decode()
+    assert "The English line: commanded by" in page and pc_a.title in page
+    response = gm_client.post(f"{url}?scenario={SCENARIO}",
+                              {"side_en": f"pc:{pc_a.pk}", "side_fr": "gm", "title": ""})
+    encounter = Encounter.objects.get(engine="brethren")
+    assert response.status_code == 302 and response.url == reverse("combat:detail",
+                                                                     args=[encounter.pk])
+    assert encounter.status == "active" and encounter.title == "Fleet Action"
+    sides = {s["id"]: s for s in encounter.setup["sides"]}
+    assert sides["en"]["commander"] == f"pc:{pc_a.pk}"
+    assert sides["en"]["name"] == f"The English line ({pc_a.title})"
+    assert sides["fr"]["commander"] == "side:fr"
+    assert encounter.setup["settings"]["brethren_sea_wolves_share"] == "0.75"
+
+
+def test_bad_choices_are_refused_per_field(campaign, gm_client, pc_a, player_a_client):
+    url = reverse("combat:wargame_new", args=[campaign.pk])
+    page = gm_client.get(url, {"scenario": "brethren/no_such"}).content.decode()
+    assert "Select a valid choice" in page
+    page = gm_client.post(f"{url}?scenario={SCENARIO}", {
+        "side_en": f"pc:{pc_a.pk}", "side_fr": f"pc:{pc_a.pk}"}).content.decode()
+    assert "A character commands one side only" in page
+    page = gm_client.post(f"{url}?scenario={SCENARIO}", {
+        "side_en": "pc:999999", "side_fr": "gm"}).content.decode()
+    assert "Select a valid choice" in page
+    assert not Encounter.objects.filter(engine="brethren").exists()
+    assert player_a_client.get(url).status_code == 403
+
+
+def test_each_player_sees_his_own_orders_only_until_all_are_in(wargame, gm_client,
+                                                              player_a_client,
+                                                              player_b_client, pc_a, pc_b):
+    detail = reverse("combat:detail", args=[wargame.pk])
+    act = reverse("combat:act", args=[wargame.pk])
+    page_a = player_a_client.get(detail).content.decode()
+    assert "<svg" in page_a and "HMS Arrow" in page_a and "La Gloire" in page_a
+    assert "Reading the cards" not in page_a  # dice, not cards
+    assert 'name="kind" value="orders:e1"' in page_a
+    assert "orders:f1" not in page_a  # the French line's orders are player_b's
+    response = player_a_client.post(act, {"actor": f"pc:{pc_a.pk}", "kind": "orders:e1",
+                                           "choice": "move:to:f3+fire",
+                                           "version": wargame.version})
+    assert response.status_code == 302
+    wargame.refresh_from_db()
+    assert wargame.state["orders"] == {"e1": "move:to:f3+fire"}
+    page_a = player_a_client.get(detail).content.decode()
+    assert "Steer for the La Mouette, then fire as they bear" in page_a
+    page_b = player_b_client.get(detail).content.decode()
+    assert "Steer for the La Mouette" not in page_b and "move:to:f3" not in page_b
+    assert "given (hidden until all are in)" in page_b
+    api_b = player_b_client.get(reverse("api-encounter-detail", args=[wargame.pk])).json()
+    assert "move:to:f3" not in json.dumps(api_b)
+    assert "move:to:f3" in json.dumps(gm_client.get(
+        reverse("api-encounter-detail", args=[wargame.pk])).json())
+    # the rest of the turn's orders: then everything is revealed
+    for _ in range(5):
+        wargame.refresh_from_db()
+        pending = [d for d in wargame.state["awaiting"] if d not in wargame.state["orders"]]
+        ship = pending[0]
+        client, pc = ((player_a_client, pc_a) if ship.startswith("e")
+                      else (player_b_client, pc_b))
+        assert client.post(act, {"actor": f"pc:{pc.pk}", "kind": f"orders:{ship}",
+                                 "choice": "hold", "version": wargame.version}).status_code == 302
+    wargame.refresh_from_db()
+    assert wargame.state["round"] == 2
+    page_b = player_b_client.get(detail).content.decode()
+    assert "HMS Arrow: steer for the La Mouette, then fire as they bear" in page_b  # revealed
+
+
+def test_an_illegal_order_changes_nothing(wargame, player_a_client, pc_a):
+    url = reverse("api-encounter-act", args=[wargame.pk])
+    before = (wargame.version, wargame.events.count(), wargame.state)
+    for choice in ("move:N:9", "fire+fire", "explore", "move:to:nowhere"):
+        response = player_a_client.post(url, {"actor": f"pc:{pc_a.pk}", "kind": "orders:e1",
+                                              "choice": choice, "version": wargame.version},
+                                        content_type="application/json")
+        assert response.status_code == 400, choice
+        assert "is not one of the choices" in response.content.decode()
+    wargame.refresh_from_db()
+    assert (wargame.version, wargame.events.count(), wargame.state) == before
+
+
+def test_outsiders_see_nothing(wargame, outsider_client):
+    assert outsider_client.get(reverse("combat:detail", args=[wargame.pk])).status_code == 404
+    assert outsider_client.get(
+        reverse("api-encounter-detail", args=[wargame.pk])).status_code == 404
+
+
+def test_the_end_is_written_to_the_campaign_log(campaign, gm, gm_client):
+    encounter = wargame_create(campaign=campaign, user=gm, scenario_key="brethren/first_broadside",
+                               commanders={})
+    act = reverse("combat:act", args=[encounter.pk])
+    for _ in range(30):
+        encounter.refresh_from_db()
+        if encounter.status != "active":
+            break
+        detail = gm_client.get(reverse("api-encounter-detail", args=[encounter.pk])).json()
+        decision = detail["decisions"][0]
+        gm_client.post(act, {"actor": decision["actor"], "kind": decision["kind"],
+                             "choice": decision["default"], "version": encounter.version})
+    encounter.refresh_from_db()
+    assert encounter.status == "finished"
+    entry = CampaignLogEntry.objects.filter(campaign=campaign, kind="battle.finished").get()
+    assert "The game ends" in entry.text
+    assert entry.data["winner"] in ("a", "b", None)
+    assert encounter.outcome["data"]["scores"].keys() == {"a", "b"}
+    assert services.encounter_replay(encounter=encounter)["matches"]
+
+
+def test_an_illegal_order_on_the_page_is_refused_with_the_reason(wargame, player_a_client,
+                                                                 pc_a, pc_b):
+    act = reverse("combat:act", args=[wargame.pk])
+    before = (wargame.version, wargame.events.count(), wargame.state)
+    response = player_a_client.post(act, {"actor": f"pc:{pc_a.pk}", "kind": "orders:e1",
+                                          "choice": "move:N:9", "version": wargame.version},
+                                    follow=True)
+    assert "is not one of the choices" in response.content.decode()
+    response = player_a_client.post(act, {"actor": f"pc:{pc_b.pk}", "kind": "orders:f1",
+                                          "choice": "hold", "version": wargame.version},
+                                    follow=True)
+    assert "your own character" in response.content.decode()
+    wargame.refresh_from_db()
+    assert (wargame.version, wargame.events.count(), wargame.state) == before

@@ -1,0 +1,89 @@
+"""A Brethren of the Coast fleet action in three browsers (issue 12, "Done when"): the GM
+starts it from the campaign with O'Toole commanding the English line and Bosworth the
+French; the two players write their ships' orders for two turns; each sees only his own
+orders until all are in, then everyone sees them revealed; the board is drawn and updated
+live, and a tap on it steers."""
+
+import pytest
+
+from characters.models import Character
+from combat.demo import DEMO_PASSWORD, demo_load
+
+from .test_battle import decide
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+ARROW_ORDER = "Steer for the La Mouette, then fire as they bear"
+GLOIRE_ORDER = "Steer for the HMS Pickle, then fire as they bear"
+
+
+def _order(page, kind, choice):
+    form = page.locator(f'form.decision[data-kind="{kind}"]')
+    form.wait_for()
+    decide(page, choice)
+
+
+def test_two_players_and_the_gm_play_two_turns(new_context, login):
+    campaign, _ = demo_load()
+    otoole_pc = Character.objects.get(campaign=campaign, name="Gregory O'Toole")
+    bosworth_pc = Character.objects.get(campaign=campaign, name="Bosworth")
+    gm = login(new_context(), "gm", DEMO_PASSWORD)
+    otoole = login(new_context(), "otoole", DEMO_PASSWORD)
+    bosworth = login(new_context(), "bosworth", DEMO_PASSWORD)
+
+    gm.goto(f"/combat/campaign/{campaign.pk}/")
+    gm.click("text=New wargame")
+    gm.select_option("select[name=scenario]", "brethren/fleet_action")
+    with gm.expect_navigation():
+        gm.click("text=Choose the commanders")
+    gm.select_option("select[name=side_en]", f"pc:{otoole_pc.pk}")
+    gm.select_option("select[name=side_fr]", f"pc:{bosworth_pc.pk}")
+    with gm.expect_navigation():
+        gm.click("text=Begin the wargame")
+    game = gm.url
+    assert gm.locator(".brethren-board svg .ship").count() == 6
+    for page in (otoole, bosworth):
+        page.goto(game)
+        page.locator(".brethren-board svg").wait_for()
+        assert "Turn 1 of 16" in page.inner_text("#battle-state")
+
+    # A tap on the Islet steers the first English ship's orders for it.
+    form = otoole.locator('form.decision[data-kind="orders:e1"]')
+    otoole.locator('.brethren-board .island[data-mark="islet"]').click()
+    assert form.locator("select[name=choice]").input_value().startswith("move:to:islet")
+
+    _order(otoole, "orders:e1", "move:to:f3+fire")
+    assert ARROW_ORDER in otoole.inner_text("#battle-state")
+    # Bosworth's page learns that the order is in, not what it is; the GM sees it.
+    bosworth.locator("text=given (hidden until all are in)").wait_for()
+    assert ARROW_ORDER not in bosworth.content()
+    gm.reload()
+    assert ARROW_ORDER in gm.inner_text("#battle-state")
+
+    _order(bosworth, "orders:f1", "move:to:e3+fire")
+    otoole.locator("text=given (hidden until all are in)").wait_for()
+    assert GLOIRE_ORDER not in otoole.content()
+    for kind in ("orders:e2", "orders:e3"):
+        _order(otoole, kind, "hold")
+    assert ARROW_ORDER not in bosworth.content()
+    _order(bosworth, "orders:f2", "hold")
+    _order(bosworth, "orders:f3", "hold")
+
+    # All in: revealed to everyone, and turn 2 begins on every page by itself.
+    revealed = "HMS Arrow: steer for the La Mouette, then fire as they bear"
+    for page in (otoole, bosworth, gm):
+        page.locator(f"#event-log li[data-kind='orders.revealed']:has-text('{revealed}')"
+                     ).wait_for()
+        page.locator("#battle-state header:has-text('Turn 2 of 16')").wait_for()
+    assert "La Gloire: steer for the HMS Pickle" in otoole.inner_text("#event-log")
+
+    for ship in ("e1", "e2", "e3"):
+        _order(otoole, f"orders:{ship}", "hold")
+    assert "Turn 2 of 16" in bosworth.inner_text("#battle-state")
+    for ship in ("f1", "f2", "f3"):
+        _order(bosworth, f"orders:{ship}", "hold")
+    for page in (otoole, bosworth, gm):
+        page.locator("#battle-state header:has-text('Turn 3 of 16')").wait_for()
+    otoole.set_viewport_size({"width": 390, "height": 844})
+    width = otoole.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
