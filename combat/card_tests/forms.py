@@ -21,8 +21,9 @@ _MODIFIER_LINE = re.compile(r"^(?P<source>.*?)\s*(?P<cards>[+-]\s*\d+)$")
 CUSTOM_CARDS = "cards"
 SERVICE_FIELDS = {"reputations": "reputation"}
 """Service field names that a form field of another name shows."""
-WEATHER_USES = [("", "Not a factor"), ("modifier", "A modifier on the pool (BtQ L1699-1709)"),
-                ("opponent", "The opponent: its own pool (BtQ L1711-1722)")]
+WEATHER_USES = [("", "Not a factor"), ("modifier", "A modifier on the pool"),
+                ("opponent", "The opponent: its own pool")]
+"""How the weather enters a test: a modifier (BtQ L1699-1709) or the opponent (L1711-1722)."""
 
 
 def modifiers_text(modifiers: list[dict]) -> str:

@@ -84,8 +84,13 @@ def _labels(kernel: Engine, state: dict) -> dict:
     if isinstance(state.get("ships"), dict):
         ships = {str(sid): str(ship.get("name", sid)) for sid, ship in state["ships"].items()
                  if isinstance(ship, dict)}
-    if isinstance(state.get("sides"), dict):
-        winners.update({side: ships.get(str(sid), side) for side, sid in state["sides"].items()})
+    if isinstance(state.get("sides"), dict):  # side -> its ship's id, or a list of them
+        for side, ids in state["sides"].items():
+            names = [ships.get(str(sid), str(sid))
+                     for sid in (ids if isinstance(ids, list) else [ids])]
+            if names:
+                winners[side] = names[0] if len(names) == 1 else (
+                    ", ".join(names[:-1]) + " and " + names[-1])
     return {"winners": winners, "ships": ships}
 
 
