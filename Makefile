@@ -14,10 +14,12 @@ HOST ?= 0.0.0.0
 PORT ?= 8000
 VAR := $(or $(QUARTERDECK_VAR_DIR),var)
 # The suite runs in one process per core (pytest-xdist; tests/isolation.py keeps them apart).
+# The long statistical checks (marked slow: an AI against a random policy over 1,000 games)
+# are make test-slow's, which CI runs too.
 PYTEST_ARGS ?= -n auto
 
 .PHONY: run dev reset test install install-test migrate demo worker bench lint check-python clean \
-	fast pure typecheck test-compiled
+	fast pure typecheck test-compiled test-slow
 
 check-python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Quarterdeck needs Python 3.11 or newer (found " + sys.version.split()[0] + ")")'
@@ -71,7 +73,10 @@ worker: install
 	$(BIN)/celery -A config worker -B --loglevel=INFO
 
 test: install-test
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(PYTEST_ARGS) -m "not slow"
+
+test-slow: install-test
+	$(BIN)/python -m pytest $(PYTEST_ARGS) -m slow
 
 bench: install
 	$(BIN)/python -m benchmarks
@@ -98,7 +103,7 @@ typecheck: install-test
 
 # The kernel's tests against the compiled build.
 test-compiled: fast
-	$(BIN)/python -m pytest tests/rules $(PYTEST_ARGS)
+	$(BIN)/python -m pytest tests/rules $(PYTEST_ARGS) -m "not slow"
 
 lint: install-test
 	$(BIN)/ruff check .

@@ -17,9 +17,10 @@ off), so the GM may call another:
   nobody;
 * ``btq_naval`` (a ship battle): the winner is the side ``"pc"``, the PCs' ship; the enemy
   winning fails it;
-* any other engine: the winner is a participant ``"pc:<id>"`` or ``"side:<id>"`` whose side
-  in the setup (``setup["sides"][<id>]["commander"]``) a PC commands, or the side called
-  ``"pc"`` / ``"players"``; another winner fails it.
+* any other engine: the winner is a participant ``"pc:<id>"``, or a side (``"<id>"`` or
+  ``"side:<id>"``) that a PC commands in the setup (``setup["sides"][<id>]["commander"]``,
+  or the entry of that ``id`` in a list of sides, as the wargames give them), or the side
+  called ``"pc"`` / ``"players"``; another winner fails it.
 """
 
 from __future__ import annotations
@@ -35,10 +36,14 @@ from combat.selectors import PC_PREFIX
 
 def _commanded_by_a_pc(setup: dict, side: str) -> bool:
     sides = setup.get("sides")
+    key = side.removeprefix("side:")
     if isinstance(sides, dict):
-        entry = sides.get(side.removeprefix("side:"))
-        return isinstance(entry, dict) and str(entry.get("commander", "")).startswith(PC_PREFIX)
-    return False
+        entry = sides.get(key)
+    elif isinstance(sides, list):
+        entry = next((e for e in sides if isinstance(e, dict) and e.get("id") == key), None)
+    else:
+        return False
+    return isinstance(entry, dict) and str(entry.get("commander", "")).startswith(PC_PREFIX)
 
 
 def players_won(encounter: Encounter, outcome) -> bool | None:

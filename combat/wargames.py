@@ -25,6 +25,7 @@ from campaigns.forms import Form
 from campaigns.selectors import campaign_for_user, require_gm
 from characters.models import Character
 from combat import services
+from combat.challenges import add_challenge_field
 from rules.engine import engines
 
 GM_COMMANDS = "gm"
@@ -71,6 +72,7 @@ class CommandersForm(Form):
 
     def __init__(self, *args, campaign, sides, **kwargs):
         super().__init__(*args, **kwargs)
+        add_challenge_field(self, campaign)
         choices = [(GM_COMMANDS, "The GM")] + [(f"pc:{pc.pk}", pc.title) for pc in _pcs(campaign)]
         self.sides = sides
         for side in sides:
@@ -106,11 +108,12 @@ def _commanded(scenario_setup: dict, commanders: dict[str, str], names: dict[str
 
 @transaction.atomic
 def wargame_create(*, campaign, user, scenario_key: str, commanders: dict[str, str],
-                   title: str = ""):
+                   title: str = "", challenge=None):
     """Create and begin an encounter of the wargame scenario ``scenario_key``
     (``"<engine>/<scenario>"``) in ``campaign`` (GMs only), each side commanded as
     ``commanders`` says (side id -> ``"gm"`` or ``"pc:<pk>"`` of one of the campaign's PCs;
-    a side not named is the GM's), with the campaign's rule settings. Returns the begun
+    a side not named is the GM's), with the campaign's rule settings, played for
+    ``challenge`` (a mission's, ``combat.challenges``) if given. Returns the begun
     encounter. ``ValidationError`` naming the field for an unknown scenario or a character
     who is not a PC of the campaign; the engine's refusal of the setup as well."""
     require_gm(user, campaign)
@@ -126,7 +129,8 @@ def wargame_create(*, campaign, user, scenario_key: str, commanders: dict[str, s
     setup = _commanded(scenario.setup, commanders, pcs)
     setup["settings"] = campaign.rules_settings()
     encounter = services.encounter_create(campaign=campaign, user=user, engine=engine.name,
-                                          setup=setup, title=title or scenario.title)
+                                          setup=setup, title=title or scenario.title,
+                                          challenge=challenge)
     return services.encounter_start(encounter=encounter, user=user,
                                     expected_version=encounter.version)
 
@@ -151,7 +155,7 @@ def wargame_new(request, campaign_id):
         encounter = form.submit(lambda: wargame_create(
             campaign=campaign, user=request.user, scenario_key=key,
             commanders={s["id"]: data[f"side_{s['id']}"] for s in sides},
-            title=data["title"]))
+            title=data["title"], challenge=data.get("challenge")))
         if encounter is not None:
             return redirect("combat:detail", pk=encounter.pk)
     return render(request, "combat/wargame_new.html", {

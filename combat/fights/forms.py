@@ -9,6 +9,7 @@ from django import forms
 
 from campaigns.forms import Form
 from characters.models import Character
+from combat.challenges import add_challenge_field
 from combat.fights import setups
 from rules.btq.personal_combat import (
     BAND_LABELS,
@@ -50,6 +51,7 @@ class _FightForm(Form):
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)
         self.campaign = campaign
+        add_challenge_field(self, campaign)
         self.trait_owners = list(_characters(campaign))
         for character in self.trait_owners:
             self.fields[f"traits_{character.pk}"] = forms.CharField(

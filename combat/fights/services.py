@@ -24,16 +24,17 @@ NOUNS = {"btq_skirmish": "skirmish", "btq_personal_combat": "fight", "btq_boardi
 
 @transaction.atomic
 def fight_create(*, campaign, user, engine: str, setup: dict, title: str, characters=(),
-                 ships=()) -> Encounter:
+                 ships=(), challenge=None) -> Encounter:
     """A new fight of ``engine`` (one of :data:`ENGINES`) in ``campaign``, not begun
     (GMs only; ``combat.services.encounter_create``, whose refusals it passes on).
     ``characters`` are the campaign's characters who fight, kept in the encounter's
     ``terms`` (``{"characters": [pk]}``) for the write-back; ``ships`` (a boarding's) are
-    held for this fight as a battle holds them."""
+    held for this fight as a battle holds them; ``challenge`` the mission's challenge it is
+    played for (``combat.challenges``), if any."""
     if engine not in ENGINES:
         raise ValueError(f"{engine!r} is not a fight of men")
     encounter = encounter_create(campaign=campaign, user=user, engine=engine, setup=setup,
-                                 title=title, ships=ships)
+                                 title=title, ships=ships, challenge=challenge)
     encounter.terms = {"characters": sorted({c.pk for c in characters})}
     encounter.save(update_fields=["terms"])
     return encounter

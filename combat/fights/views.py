@@ -27,7 +27,8 @@ def fight_new(request, campaign_id, kind):
         data = form.cleaned_data
         encounter = form.submit(lambda: services.fight_create(
             campaign=campaign, user=request.user, engine=engine, setup=data["setup"],
-            title=data["title"], characters=data["characters"], ships=data.get("ships", ())))
+            title=data["title"], characters=data["characters"], ships=data.get("ships", ()),
+            challenge=data.get("challenge")))
         if encounter is not None:
             return redirect("combat:detail", pk=encounter.pk)
     return render(request, "combat/fights/new.html", {

@@ -150,3 +150,32 @@ def test_an_illegal_order_on_the_page_is_refused_with_the_reason(wargame, player
     assert "your own character" in response.content.decode()
     wargame.refresh_from_db()
     assert (wargame.version, wargame.events.count(), wargame.state) == before
+
+
+def test_a_wargame_played_for_a_challenge_moves_its_missions_counter(campaign, gm, gm_client,
+                                                                    pc_a, pc_b):
+    """The New wargame page offers the mission's challenge (DECISIONS D6); the game's end
+    meets it if a side a PC commands wins, fails it if the other side does, and counts once
+    (``combat.challenges``)."""
+    from campaigns.missions import services as missions
+    from combat.challenges import players_won
+    from combat.services import encounter_resolve_rest, job_run
+    from rules.engine import get_engine
+
+    mission = missions.mission_load_sample(campaign=campaign, actor=gm, key="scout_soukir_bay",
+                                           characters=[pc_a.pk])
+    challenge = missions.challenge_create(campaign=campaign, actor=gm, missions=[mission],
+                                          description="beat the French line")
+    page = gm_client.get(reverse("combat:wargame_new", args=[campaign.pk]),
+                         {"scenario": SCENARIO}).content.decode()
+    assert "For a challenge" in page and "beat the French line" in page
+    encounter = wargame_create(campaign=campaign, user=gm, scenario_key=SCENARIO,
+                               commanders={"en": f"pc:{pc_a.pk}"}, challenge=challenge.pk)
+    job_run(job_id=encounter_resolve_rest(encounter=encounter, user=gm).pk)
+    encounter.refresh_from_db()
+    assert encounter.status == Encounter.Status.FINISHED and encounter.challenge_id == challenge.pk
+    won = players_won(encounter, get_engine("brethren").outcome(encounter.state))
+    mission.refresh_from_db()
+    assert (mission.successes, mission.failed) == {True: (1, 0), False: (0, 1),
+                                                   None: (0, 0)}[won]
+    assert won == {"en": True, "fr": False, None: None}[encounter.outcome["winner"]]
