@@ -542,6 +542,40 @@ def trait_add(*, character: Character, actor, trait: str, times: int = 1, parame
 
 
 @transaction.atomic
+def traits_record(*, character: Character, actor, taken) -> list[CharacterTrait]:
+    """``character``'s traits as character creation chose them (BtQ L1025-1115, Step 7):
+    ``taken`` ``[{"key", "times", "detail"}]``. The rows only: what the traits grant
+    (reputations, Lap of Luxury's Wealth) is already on the sheet creation built, so nothing
+    is granted again, unlike :func:`trait_add`. ``ValidationError`` for an unknown trait or a
+    take beyond its limit."""
+    character = _locked_character(character)
+    _require_gm(actor, character, "records a character's traits")
+    counts = character.trait_takes()
+    rows = []
+    for entry in taken:
+        key = entry.get("key")
+        if key not in TRAITS:
+            raise ValidationError({"trait": f"{key!r} is not a trait."})
+        times = int(entry.get("times") or 1)
+        counts[key] = counts.get(key, 0) + times
+        parameter = str(entry.get("detail") or "").strip()[:200]
+        row, created = CharacterTrait.objects.get_or_create(
+            character=character, trait=key, parameter=parameter, defaults={"times": times})
+        if not created:
+            row.times += times
+            row.save(update_fields=["times"])
+        rows.append(row)
+    try:
+        check_takes(counts)
+    except TraitError as exc:
+        raise ValidationError({"trait": str(exc)}) from None
+    if rows:
+        history_record(character=character, actor=actor, changes={
+            f"trait {TRAITS[r.trait].name}": [None, r.times] for r in rows})
+    return rows
+
+
+@transaction.atomic
 def trait_remove(*, character_trait: CharacterTrait, actor) -> None:
     """GM: remove a trait row. What it granted (reputations, Wealth) stays on the sheet for
     the GM to change by hand: the book has no rule for losing a trait."""

@@ -26,7 +26,7 @@ from campaigns.models import Campaign, Membership
 from campaigns.selectors import membership_role, require_gm
 from campaigns.services import log_append
 from characters.models import Character
-from characters.services import character_create, reputation_create
+from characters.services import character_create, reputation_create, traits_record
 from combat.models import Encounter
 from combat.selectors import USER_PREFIX
 from combat.services import encounter_act, encounter_begin, new_seed, seed_hash
@@ -122,8 +122,8 @@ def creation_decide(*, draft: Encounter, user, kind: str, values, version) -> li
 
 
 def _notes(sheet: dict) -> str:
-    """What the character sheet has no field for yet, in words (the sheet's traits, curios
-    and station land here until it grows them)."""
+    """What the character sheet has no field for yet, in words (the concept, the station,
+    the booty, the GM's marked overrides)."""
     lines = []
     if sheet.get("concept"):
         lines.append(f"Concept: {sheet['concept']}")
@@ -133,13 +133,6 @@ def _notes(sheet: dict) -> str:
         "social_class") else []
     if station:
         lines.append("Station: " + ", ".join(station))
-    if sheet["professions"]:
-        lines.append("Professions: " + ", ".join(f"{k} {v}" for k, v in
-                                                  sheet["professions"].items()))
-    if sheet["traits"]:
-        lines.append("Traits: " + ", ".join(
-            t["name"] + (f" ×{t['times']}" if t["times"] > 1 else "")
-            + (f" ({t['detail']})" if t["detail"] else "") for t in sheet["traits"]))
     if sheet["items"]:
         lines.append("Booty: " + "; ".join(f"{i['name']} (+{i['bonus']} {i['for']})"
                                            for i in sheet["items"]))
@@ -154,9 +147,10 @@ def _notes(sheet: dict) -> str:
 
 def character_from_sheet(*, campaign: Campaign, actor, sheet: dict, owner=None,
                          kind: str = Character.Kind.PC, gm_notes: str = "") -> Character:
-    """A ``characters.Character`` with its reputations from a creation sheet
-    (``rules.btq.creation.build_sheet``) through ``characters.services``. The Profession
-    skill takes the best of its trades (each is listed in the notes)."""
+    """A ``characters.Character`` with its reputations, traits and Profession
+    specialisations from a creation sheet (``rules.btq.creation.build_sheet``) through
+    ``characters.services``. The Profession skill takes the best of its trades; what the
+    sheet has no field for (concept, station, booty) goes into the notes."""
     skills = {k: v for k, v in sheet["skills"].items() if k in SKILLS}
     if sheet["professions"]:
         skills["profession"] = max(sheet["professions"].values())
@@ -165,11 +159,13 @@ def character_from_sheet(*, campaign: Campaign, actor, sheet: dict, owner=None,
         campaign=campaign, actor=actor, name=sheet.get("name") or "Unnamed", kind=kind,
         owner=owner, skills=skills, rank=sheet.get("position_title") or position.get(
             "name", ""), wealth=min(sheet["wealth"], 10), notes=_notes(sheet),
+        professions=dict(sheet["professions"]),
         gm_notes=gm_notes, **{k: sheet["measures"][k] for k in MEASURES})
     for rep in sheet["reputations"]:
         reputation_create(character=character, actor=actor, kind=rep["kind"],
                           descriptor=rep["descriptor"], subject=rep["subject"],
                           value=rep["value"])
+    traits_record(character=character, actor=actor, taken=sheet["traits"])
     return character
 
 

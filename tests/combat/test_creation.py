@@ -16,6 +16,7 @@ from characters.models import Character
 from combat.creation import selectors, services
 from combat.models import Encounter
 from combat.services import encounter_replay
+from rules.btq.traits import TRAITS
 from rules.engine import get_engine
 from ships.models import Ship
 
@@ -75,7 +76,14 @@ def test_the_book_build_through_the_services_and_the_gms_approval(draft, player_
     assert character.wealth == 3 and character.rank == "Ship's Master"
     assert character.skills["seamanship"] == 4 and character.skills["profession"] == 2
     assert character.reputations.count() == 7
-    assert "Jack Tar" in character.notes and "Set by the GM: Charm +1" in character.notes
+    # The traits and trades are the sheet's own, not words in the notes; what they grant
+    # (the reputations above) is not granted twice.
+    sheet = draft.outcome["data"]["character"]
+    assert character.trait_takes() == {t["key"]: t["times"] for t in sheet["traits"]}
+    assert "jack_tar" in character.trait_takes()
+    assert sum(TRAITS[k].cost * n for k, n in character.trait_takes().items()) == 10  # TV-07
+    assert character.professions == sheet["professions"] and character.professions
+    assert "Jack Tar" not in character.notes and "Set by the GM: Charm +1" in character.notes
     assert encounter_replay(encounter=draft)["matches"]
     assert draft.seed in draft.events.order_by("-seq").first().text
 
