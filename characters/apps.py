@@ -8,14 +8,16 @@ class CharactersConfig(AppConfig):
         """The characters' sections of the campaign page and the GM's dashboard
         (``campaigns.panels``), who the characters are for the records of ``campaigns``
         (``campaigns.directory``) and the journal's links to them (``campaigns.journal``),
-        and their release when their player leaves."""
+        their release when their player leaves, and a Voyage counted in every PC's career
+        when it ends."""
         from django.urls import reverse
 
         from campaigns import directory, journal
         from campaigns.panels import Panel, register, register_dashboard
-        from campaigns.signals import member_removed
+        from campaigns.signals import member_removed, voyage_recalled
         from characters.selectors import campaign_panel, dashboard_panel, directory_lookup
         from characters.services import characters_release
+        from characters.shipboard import voyage_completed
 
         register(Panel("characters", "characters/_campaign_panel.html", campaign_panel, 30))
         register_dashboard(Panel("characters", "characters/_dashboard_panel.html",
@@ -24,3 +26,4 @@ class CharactersConfig(AppConfig):
         journal.register_link("character",
                               lambda campaign_id, pk: reverse("characters:detail", args=[pk]))
         member_removed.connect(characters_release, dispatch_uid="characters_release")
+        voyage_recalled.connect(voyage_completed, dispatch_uid="characters_voyage_completed")

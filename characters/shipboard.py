@@ -218,6 +218,14 @@ def career_update(*, character: Character, actor, version, **changes) -> Career:
 
 
 @transaction.atomic
+def voyage_completed(sender, *, voyage, actor=None, **kwargs) -> None:
+    """``campaigns.signals.voyage_recalled`` receiver: the Voyage counts for every PC of its
+    campaign (:func:`character_voyage_completed`)."""
+    for character in Character.objects.filter(campaign_id=voyage.campaign_id,
+                                              kind=Character.Kind.PC).order_by("pk"):
+        character_voyage_completed(character=character, actor=actor)
+
+
 def character_voyage_completed(*, character: Character, actor=None) -> Career:
     """A Voyage ends with ``character`` aboard (the ship recalled to Britain, BtQ L1432):
     one more Voyage in all and since the last promotion, and a failed examination may be

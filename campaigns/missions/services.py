@@ -32,6 +32,7 @@ from campaigns.missions.models import (
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import membership_role
 from campaigns.services import check_version, log_append
+from campaigns.signals import voyage_recalled
 from rules.btq import missions as kernel
 
 
@@ -503,6 +504,7 @@ def voyage_recall(*, voyage: Voyage, actor, version) -> Voyage:
     log_append(campaign=voyage.campaign, kind="voyage.recalled", actor=actor,
                record=("voyage", voyage.pk), data={"voyage": voyage.pk},
                text=f"The voyage “{voyage}” is over: the ship is recalled to Britain.")
+    voyage_recalled.send(sender=Voyage, voyage=voyage, actor=actor)
     return voyage
 
 

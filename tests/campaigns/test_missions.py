@@ -226,7 +226,7 @@ def test_the_api_creates_refuses_and_shows_by_role(campaign, gm_client, player_a
                                 content_type="application/json").status_code == 403
 
 
-def test_voyages_and_sessions(campaign, gm, player_a, player_b, gm_client):
+def test_voyages_and_sessions(campaign, gm, player_a, player_b, gm_client, pc_a, pc_b):
     with pytest.raises(ValidationError, match="3 to 6"):
         services.voyage_create(campaign=campaign, actor=gm, name="Short", naval_missions_planned=2)
     voyage = services.voyage_create(campaign=campaign, actor=gm, name="The Mediterranean cruise",
@@ -245,6 +245,9 @@ def test_voyages_and_sessions(campaign, gm, player_a, player_b, gm_client):
     assert session.ended_at is not None and session.denouement == "Three cheers"
     voyage = services.voyage_recall(voyage=voyage, actor=gm, version=voyage.version)
     assert voyage.status == "recalled"
+    # Promotion counts Voyages (BtQ L2158-2198): the end of one counts for every PC.
+    from characters.shipboard import career_of
+    assert [career_of(pc).voyages_completed for pc in (pc_a, pc_b)] == [1, 1]
     journal = gm_client.get(reverse("campaigns:log", args=[campaign.pk]),
                             {"session": session.pk}).content.decode()
     assert "Deliver Admiral Gordon" in journal and "recalled to Britain" not in journal
