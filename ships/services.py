@@ -11,7 +11,7 @@ from campaigns.models import Campaign
 from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
 from characters.models import MAX_RATING, Character
-from rules.btq import damage
+from rules.btq import damage, traits
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS, DamageState
 from rules.btq.ships import (
     AREAS,
@@ -398,7 +398,8 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
     "pcs": [...]}``, each ship with its id (pk as text), name with guns, side, type, traits,
     ``overrides`` (only when set), damage tracks, Ship Morale (0-3) and crew skills; each PC
     posted aboard one of the players' side's ships with id, name, ship, seniority,
-    Discipline, all 22 skills and station. ``weather``, ``start_distance`` and
+    Discipline, all 22 skills, station and ``trait_cards`` (what his traits add to each
+    skill's tests in a battle: :func:`_naval_trait_cards`). ``weather``, ``start_distance`` and
     ``general_weather`` (``{"wind", "precipitation"}``, for the setting
     ``general_weather_in_ship_combat``; left out if ``None``) are passed through for the
     engine to check. Raises ``ValidationError`` if the ships are not of one
@@ -423,11 +424,12 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
         .order_by("-character__seniority", "character__name", "pk")
     )
     more = {"general_weather": general_weather} if general_weather else {}
+    settings = pc_ship.campaign.rules_settings()
     return {
         **more,
         "weather": weather,
         "start_distance": start_distance,
-        "settings": pc_ship.campaign.rules_settings(),
+        "settings": settings,
         "ships": [*(_ship_setup(s, "pc") for s in friends),
                   *(_ship_setup(s, "enemy") for s in foes)],
         "pcs": [
@@ -439,10 +441,24 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
                 "discipline": p.character.discipline,
                 "skills": p.character.skill_values(),
                 "station": p.station,
+                "trait_cards": _naval_trait_cards(p.character, settings),
             }
             for p in postings
         ],
     }
+
+
+def _naval_trait_cards(character, settings) -> dict[str, int]:
+    """What ``character``'s traits add to each skill's tests in a ship battle (tag
+    ``naval_combat``; ``rules.btq.traits.pool_modifiers``, BtQ L1028-1111, L2459-2460 "Any
+    traits from PCs"): skill -> cards, the skills they add nothing to left out."""
+    taken = character.trait_takes()
+    if not taken:
+        return {}
+    cards = {skill: sum(m.cards for m in traits.pool_modifiers(taken, skill, {"naval_combat"},
+                                                                settings))
+             for skill in SKILLS}
+    return {skill: min(n, 5) for skill, n in cards.items() if n > 0}
 
 
 def ship_morale_set(*, ship: Ship, state: DamageState, actor, note: str) -> None:

@@ -89,3 +89,17 @@ def test_record_battle_refuses_a_track_that_does_not_fit(enemy_ship):
         )
     enemy_ship.refresh_from_db()
     assert enemy_ship.hull_track == "..|..|.." and enemy_ship.version == 1
+
+
+def test_a_pcs_traits_reach_the_battle_as_cards_of_his_tests(pc_ship, enemy_ship, pc_a, gm,
+                                                           naval_engine):
+    """A PC's traits add to his pools in a ship battle (BtQ L2459-2460 "Any traits from
+    PCs"; ``rules.btq.traits``): Master Gunner taken twice adds 2 cards to his Gunnery."""
+    from characters.services import trait_add
+
+    trait_add(character=pc_a, actor=gm, trait="master_gunner", times=2)
+    setup = naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather="good_wind")
+    anne, ben = setup["pcs"]
+    assert anne["trait_cards"] == {"gunnery": 2} and ben["trait_cards"] == {}
+    state = naval_engine.validate_setup(setup)
+    assert {p["id"]: p["trait_cards"] for p in state["pcs"]}[str(pc_a.pk)] == {"gunnery": 2}
