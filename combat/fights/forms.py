@@ -133,6 +133,8 @@ class SkirmishForm(_FightForm):
         pcs = [self._fighter(pc, setups.skirmish_pc, weapons=weapons) for pc in data["pcs"]]
         foes = [self._fighter(npc, setups.fighter_of, weapons=[data["foe_weapon"]])
                 for npc in data.get("foes") or []]
+        if self.errors:  # a fighter who cannot fight (a dead one, say): the form says why
+            return data
         for foe in foes:
             if foe is not None:
                 foe["band"] = data["foe_band"]
@@ -189,6 +191,8 @@ class DuelForm(_FightForm):
             return data
         a = self._fighter("attacker", setups.fighter_of, weapons=data["attacker_weapons"])
         b = self._fighter("defender", setups.fighter_of, weapons=data["defender_weapons"])
+        if self.errors:  # a fighter who cannot fight (a dead one, say): the field says why
+            return data
         ranged = data["mode"] in ("fire", "shot") or (data["mode"] == "unengaged"
                                                       and data["band"] != MELEE)
         data["setup"] = {"fighters": [a, b], "mode": data["mode"],

@@ -282,3 +282,21 @@ def test_a_battle_that_ends_at_distance_0_leads_to_its_boarding(gm_client, playe
     form = gm_client.get(reverse("combat:fight_new", args=[campaign.pk, "boarding"]),
                          {"attacker": enemy_ship.pk, "defender": pc_ship.pk}).content.decode()
     assert f'<option value="{enemy_ship.pk}" selected>' in form
+
+
+def test_a_duel_with_a_dead_foe_is_refused_on_the_form(gm_client, campaign, pc_a, pc_b, gm):
+    """A Dead character cannot fight (BtQ L1326-1328): the form says so beside the field,
+    never a server error."""
+    from characters.services import character_update
+
+    pc_b.refresh_from_db()
+    character_update(character=pc_b, actor=gm, version=pc_b.version,
+                     health_state=DamageState.DEAD)
+    url = reverse("combat:fight_new", args=[campaign.pk, "duel"])
+    response = gm_client.post(url, {
+        "attacker": pc_a.pk, "attacker_weapons": ["pistol", "sword"], "defender": pc_b.pk,
+        "defender_weapons": ["pistol", "knife"], "mode": "melee", "band": "melee",
+        "wind": "light", "precipitation": "none"})
+    assert response.status_code == 200
+    assert 'role="alert"' in response.content.decode()
+    assert not Encounter.objects.filter(engine="btq_personal_combat").exists()
