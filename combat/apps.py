@@ -49,6 +49,6 @@ class CombatConfig(AppConfig):
         post_save.connect(push.on_campaign_record_saved, sender=Mission,
                           dispatch_uid="push_mission")
         journal.register_link("encounter", lambda campaign_id, pk: reverse(
-            "combat:detail", args=[pk]))
+            "combat:open", args=[pk]))
         journal.register_link("card_test", lambda campaign_id, pk: reverse(
             "card_tests:detail", args=[campaign_id, pk]))

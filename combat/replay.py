@@ -11,17 +11,22 @@ from django.http import Http404
 
 from combat import selectors, services
 from combat.card_tests.selectors import card_test_for_user
+from combat.creation.selectors import draft_for_user
+from combat.creation.services import ENGINES as DRAFT_ENGINES
 from combat.forms import MAX_ID
 from combat.models import Encounter
 from rules.engine import GM, get_engine
 
 
 def replay_encounter_for_user(user, pk) -> Encounter:
-    """The encounter ``pk`` if ``user`` may see it, a card test as its own pages decide
-    (``combat.card_tests.selectors.card_test_for_user``), any other as a battle
+    """The encounter ``pk`` if ``user`` may see it, a card test or a draft as its own pages
+    decide (``combat.card_tests.selectors.card_test_for_user``,
+    ``combat.creation.selectors.draft_for_user``), any other as a battle
     (:func:`combat.selectors.encounter_for_user`); ``Http404`` otherwise."""
     engine = Encounter.objects.filter(pk=pk).values_list("engine", flat=True).first() \
         if str(pk).isdigit() and int(pk) <= MAX_ID else None
+    if engine in DRAFT_ENGINES:
+        return draft_for_user(user, pk)
     if engine in selectors.OWN_PAGES:
         return card_test_for_user(user, pk)
     if engine is None:

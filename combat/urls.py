@@ -13,6 +13,7 @@ urlpatterns = [
     path("campaign/<int:campaign_id>/new/", views.encounter_new, name="new"),
     path("campaign/<int:campaign_id>/wargame/", wargames.wargame_new, name="wargame_new"),
     path("<int:pk>/", views.encounter_detail, name="detail"),
+    path("<int:pk>/open/", views.encounter_open, name="open"),
     path("campaign/<int:campaign_id>/events/", streams.campaign_stream, name="campaign_stream"),
     path("<int:pk>/poll/", views.encounter_poll, name="poll"),
     path("<int:pk>/events/", streams.battle_stream, name="stream"),

@@ -17,6 +17,7 @@ from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from campaigns.services import StaleVersion
 from characters.selectors import character_for_user
 from combat import healing, selectors, services
+from combat.creation.services import ENGINES as DRAFT_ENGINES
 from combat.forms import ActForm, NavalEncounterForm, VersionForm, typed_choice
 from combat.models import Encounter
 from combat.odds.forms import OddsForm
@@ -114,6 +115,23 @@ def _poll_token(encounter, job) -> str:
     """Changes whenever the page's panels would look different."""
     job_part = f"{job.pk}-{job.status}-{job.steps}" if job else "none"
     return f"{encounter.version}-{job_part}"
+
+
+@login_required
+@require_GET
+def encounter_open(request, pk):
+    """The page of encounter ``pk`` whatever its engine (the journal's link): a card test's
+    or a draft's own page, else the battle's. Reaches nothing the user may not see: each
+    page checks access itself, and an unknown id is a 404."""
+    found = Encounter.objects.filter(pk=pk).values_list("engine", "campaign_id").first()
+    if found is None:
+        raise Http404("No such battle.")
+    engine, campaign_id = found
+    if engine == "btq_test":
+        return redirect("card_tests:detail", campaign_id, pk)
+    if engine in DRAFT_ENGINES:
+        return redirect("creation:detail", campaign_id, pk)
+    return redirect("combat:detail", pk=pk)
 
 
 @login_required

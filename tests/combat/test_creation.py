@@ -385,3 +385,21 @@ def test_two_approvals_at_once_create_one_character(campaign, gm, player_a):
     assert sorted(results) == ["done", "refused"]
     assert Character.objects.filter(campaign=campaign, owner=player_a,
                                     name="Gregory O'Toole").count() == 1
+
+
+@pytest.mark.django_db
+def test_an_approved_drafts_replay_and_journal_links_open_for_its_player(
+        draft, player_a, gm, player_a_client, player_b_client):
+    """The fair-draws box of a finished draft links to its step-through replay, and the
+    journal's "Open" of a draft's entries to the draft's own page (``combat:open``)."""
+    play_book(draft, player_a, gm)
+    replay = player_a_client.get(reverse("combat:replay", args=[draft.pk]))
+    assert replay.status_code == 200 and draft.seed in replay.content.decode()
+    assert player_a_client.get(reverse("combat:replay_json", args=[draft.pk])).status_code == 200
+    assert player_b_client.get(reverse("combat:replay", args=[draft.pk])).status_code == 404
+    opened = player_a_client.get(reverse("combat:open", args=[draft.pk]))
+    assert opened.status_code == 302
+    assert opened["Location"] == reverse("creation:detail", args=[draft.campaign_id, draft.pk])
+    assert player_a_client.get(opened["Location"]).status_code == 200
+    journal = player_a_client.get(reverse("campaigns:log", args=[draft.campaign_id]))
+    assert reverse("combat:open", args=[draft.pk]) in journal.content.decode()
