@@ -588,6 +588,21 @@ def _other(pair, sid):
     return pair["b"] if pair["a"] == sid else pair["a"]
 
 
+def _pair_items(st):
+    """``(key, pair)`` of the range chart in the battle's order (``st["order"]``): a state
+    read back from the database may hold its mappings' keys in another order (PostgreSQL's
+    jsonb sorts them), and nothing the engine does may depend on that."""
+    at = {sid: i for i, sid in enumerate(st["order"])}
+    return sorted(st["pairs"].items(), key=lambda kv: (at[kv[1]["a"]], at[kv[1]["b"]]))
+
+
+def _by_order(st, mapping):
+    """The items of ``mapping`` (ship id -> anything) in the battle's order, whatever order
+    its keys were stored in (:func:`_pair_items`)."""
+    at = {sid: i for i, sid in enumerate(st["order"])}
+    return sorted(mapping.items(), key=lambda kv: at[kv[0]])
+
+
 def _afloat(ship):
     """Whether a ship is in the battle: she has joined and has not left it."""
     return ship["present"] and ship["out"] is None
@@ -596,7 +611,7 @@ def _afloat(ship):
 def _engaged(st):
     """The pairs on the range chart now: both ships in the battle, within Distance 5."""
     ships = st["ships"]
-    return [p for p in st["pairs"].values()
+    return [p for _, p in _pair_items(st)
             if _afloat(ships[p["a"]]) and _afloat(ships[p["b"]])
             and p["distance"] is not None and p["distance"] < BEYOND]
 
@@ -1207,7 +1222,7 @@ def _set_start(st, events, distance, by):
     """Every pair of ships at the start is at ``distance`` (an enemy ship's own distance
     first); ``by`` chose it."""
     pairs = {}
-    for key, pair in st["pairs"].items():
+    for key, pair in _pair_items(st):
         a, b = _ship(st, pair["a"]), _ship(st, pair["b"])
         if a["present"] and b["present"]:
             pair = {**pair, "distance": b["distance"] or distance}
@@ -1251,8 +1266,10 @@ def _discipline(st, source, events):
             _await(st, "discipline.cards", sid, pc=rs["queue"][0])
             return
         if events is not None:
-            given = {st["pcs"][p]["name"]: n for p, n in st["discipline_cards"].items()
-                     if st["pcs"][p]["ship"] == sid}
+            handed = sorted(st["discipline_cards"].items(),
+                            key=lambda kv: st["pc_order"].index(kv[0])
+                            if kv[0] in st["pc_order"] else len(st["pc_order"]))
+            given = {st["pcs"][p]["name"]: n for p, n in handed if st["pcs"][p]["ship"] == sid}
             text = (f"hands out his Discipline: {', '.join(f'{n} +{c}' for n, c in given.items())}"
                     if given else "hands out no Discipline cards")
             events.append(Event("discipline.cards", f"{st['pcs'][cmd]['name']} {text}.",
@@ -1325,8 +1342,8 @@ def _joiners(st, events):
         if ship["present"] or ship["joins_round"] != st["round"]:
             continue
         ship["present"] = True
-        pairs = dict(st["pairs"])
-        for key, pair in pairs.items():
+        pairs = dict(_pair_items(st))
+        for key, pair in list(pairs.items()):
             if sid in (pair["a"], pair["b"]) and _afloat(_ship(st, _other(pair, sid))):
                 pairs[key] = {**pair, "distance": ship["distance"]}
         st["pairs"] = pairs
@@ -1784,7 +1801,7 @@ def _broadside_step(st, source, events):
         return
     gm = Deck(GM_DECK)
     fate = source.draw(gm, 1, purpose="broadside card of fate")[0]
-    for sid, f in firing.items():
+    for sid, f in _by_order(st, firing):
         # One draw a ship: a split's sub-pools come from the same deck, in target order.
         cards = [str(c) for c in _draw(source, gm, f["pid"], sum(s["size"] for s in f["shots"]),
                                        f"broadside {_deck_label(st, sid, f['pid'])}")]
@@ -1801,7 +1818,7 @@ def _shots(st, sid, aim):
     ship = _ship(st, sid)
     total, breakdown = _broadside_total(st, sid)
     shots = []
-    for target, share in aim.items():
+    for target, share in _by_order(st, aim):
         if not _afloat(_ship(st, target)):
             continue
         distance = _pair(st, sid, target)["distance"]
@@ -1819,7 +1836,7 @@ def _shots(st, sid, aim):
 def _next_joker(st, events):
     """Ask the PC gunner who turned a Joker which card it is (its suit picks the area hit),
     one at a time; with none left, resolve the volley."""
-    for sid, f in st["rs"]["volley"]["firing"].items():
+    for sid, f in _by_order(st, st["rs"]["volley"]["firing"]):
         if f["pid"] is None:
             continue
         for i, shot in enumerate(f["shots"]):
@@ -1861,7 +1878,7 @@ def _resolve_volley(st, events):
     extra = st["settings"]["double_shot_extra"]
     many = len(st["pairs"]) > 1
     landed = []
-    for sid, f in volley["firing"].items():
+    for sid, f in _by_order(st, volley["firing"]):
         ship = _ship(st, sid)
         for shot in f["shots"]:
             cards = [parse_card(c) for c in shot["cards"]]

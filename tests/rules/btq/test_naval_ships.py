@@ -342,3 +342,40 @@ def test_setup_errors_of_several_ships(change, message):
     change(setup)
     with pytest.raises(ValueError, match=re.escape(message)):
         naval.validate_setup(setup)
+
+
+def _reordered(value):
+    """``value`` with every mapping's keys in reverse order, as a database may hand a stored
+    state back (PostgreSQL's jsonb sorts keys by length)."""
+    if isinstance(value, dict):
+        return {k: _reordered(value[k]) for k in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reordered(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_squadron_battle_does_not_depend_on_the_order_its_state_was_stored_in(seed):
+    """The live table reads the state back from the database before every decision; the
+    replay plays it in memory. Both must give the same events (the London, Condor and
+    Vulture, three ships, two pairs, split fire)."""
+    from rules.engine import get_engine
+    from rules.random import SeededSource
+
+    engine = get_engine("btq_naval")
+    setup = engine.scenarios()["london_condor_and_vulture"].setup
+
+    def play(reorder):
+        source = SeededSource(seed)
+        state, events = engine.start(engine.validate_setup(setup), source)
+        log = [e.as_dict() for e in events]
+        while engine.outcome(state) is None and len(log) < 2000:
+            if reorder:
+                state = _reordered(state)
+            decision = engine.pending(state)[0]
+            state, events = engine.apply(state, decision.actor,
+                                         engine.default_choice(state, decision), source)
+            log += [e.as_dict() for e in events]
+        return log
+
+    assert play(reorder=True) == play(reorder=False)
