@@ -59,6 +59,14 @@ from importlib import resources
 
 from rules.btq.characters import MEASURES, SKILLS
 from rules.btq.settings import resolve
+from rules.btq.traits import (
+    TRAIT_POINTS,
+    TRAITS,
+    TraitError,
+    meets_prerequisites,
+    reputation_grants,
+    wealth_bonus,
+)
 from rules.cards import PLAYER_DECK, Card, Deck, card_label, parse_card
 from rules.engine import (
     GM,
@@ -92,8 +100,6 @@ STEPS: tuple[tuple[str, str], ...] = (
 """The nine steps in the book's order (BtQ L224-245)."""
 STEP_KEYS = tuple(key for key, _ in STEPS)
 
-TRAIT_POINTS = 10
-"""The trait points of a new character (BtQ L1025-1026)."""
 MAX_EXPERIENCES = 12
 SURNAME_SUGGESTIONS = 6
 """How many surnames of Appendix VII the final step draws as suggestions."""
@@ -102,8 +108,9 @@ SURNAME_SUGGESTIONS = 6
 @cache
 def data() -> dict:
     """The creation tables (``rules/btq/data/creation.json``): social classes, positions,
-    naval professions, traits, nationalities, religions; and ``surnames`` (Appendix VII,
-    ``rules/btq/data/surnames.json``, nationality -> names). Read once."""
+    naval professions, nationalities, religions; and ``surnames`` (Appendix VII,
+    ``rules/btq/data/surnames.json``, nationality -> names). Read once. The traits are
+    ``rules.btq.traits.TRAITS``."""
     root = resources.files("rules.btq").joinpath("data")
     tables = json.loads(root.joinpath("creation.json").read_text(encoding="utf-8"))
     tables["surnames"] = json.loads(root.joinpath("surnames.json").read_text(encoding="utf-8"))
@@ -132,8 +139,8 @@ def captain_sheet(key: str, ship_name: str = "") -> dict:
         "skills": dict(row["skills"]), "professions": {}, "wealth": row["wealth"],
         "reputations": [{**r, "subject": r["subject"].replace("(ship)", ship)}
                         for r in row["reputations"]],
-        "traits": [{**t, "name": traits()[t["key"]]["name"],
-                    "cost": traits()[t["key"]]["cost"] * t["times"]} for t in row["traits"]],
+        "traits": [{**t, "name": TRAITS[t["key"]].name,
+                    "cost": TRAITS[t["key"]].cost * t["times"]} for t in row["traits"]],
         "items": [dict(i) for i in row["items"]], "overridden": {},
     }
 
@@ -159,12 +166,6 @@ def professions() -> dict[str, dict]:
     """Naval professions by key (BtQ L821-892): three ``skills`` +1 each, and the
     ``profession`` speciality their Profession skill names, if any."""
     return _by_key("professions")
-
-
-def traits() -> dict[str, dict]:
-    """The 55 traits by key (BtQ L1028-1111): ``cost``, ``max`` takes (``None``:
-    repeatable), ``positions`` allowed, ``reputations`` granted, ``wealth``, ``detail``."""
-    return _by_key("traits")
 
 
 def nationalities() -> dict[str, dict]:
@@ -422,10 +423,10 @@ def build_sheet(setup: dict, record: dict, overrides: list[dict]) -> dict:
             if exp["phase"] == "naval" and exp.get("gain"):
                 _apply_gain(sheet, exp["gain"])
     for take in record["traits"]:
-        trait = traits()[take["key"]]
-        sheet.traits.append({"key": take["key"], "name": trait["name"], "times": take["times"],
-                             "detail": take["detail"], "cost": trait["cost"] * take["times"]})
-        sheet.wealth["traits"] += trait.get("wealth", 0) * take["times"]
+        trait = TRAITS[take["key"]]
+        sheet.traits.append({"key": take["key"], "name": trait.name, "times": take["times"],
+                             "detail": take["detail"], "cost": trait.cost * take["times"]})
+        sheet.wealth["traits"] += wealth_bonus({take["key"]: take["times"]})
         for rep in take["reputations"]:
             sheet.reputation(rep["kind"], rep["descriptor"], rep["subject"], rep["value"])
     if record["details"]:
@@ -688,18 +689,19 @@ def _trait_decision(setup: dict, sheet: dict) -> Decision:
     options = [Option("done", "No more traits: go on")]
     if any(t["cost"] for t in sheet["traits"]):
         options.append(Option("undo", "Take back the last trait"))
-    for key, trait in traits().items():
-        if trait["max"] is not None and taken.get(key, 0) >= trait["max"]:
+    for key, trait in TRAITS.items():
+        if trait.max_takes is not None and taken.get(key, 0) >= trait.max_takes:
             continue
-        limit = "" if trait["max"] == 1 else (" (up to ×3)" if trait["max"] else
-                                               " (repeatable)")
-        options.append(Option(key, f"{trait['name']} ({trait['cost']}){limit}"))
+        limit = "" if trait.max_takes == 1 else (
+            f" (up to ×{trait.max_takes})" if trait.max_takes else " (repeatable)")
+        options.append(Option(key, f"{trait.name} ({trait.cost}){limit}"))
     descriptors, subjects = _rep_suggestions(sheet)
     fields = (
         Field("trait", "Trait", "choice", tuple(options), required=True),
         Field("times", "Times taken", "int", minimum=1, maximum=3, default=1),
         _text("detail", "Detail", help="A Second Language's language, an Agitator's cause, "
-                                       "why Lap of Luxury."),
+                                       "why Lap of Luxury, the captain, officer, family "
+                                       "member or contacts it names."),
         _text("rep1_descriptor", "Reputation it gives: how", suggestions=descriptors),
         _text("rep1_subject", "…by whom", suggestions=subjects),
         _text("rep2_descriptor", "A second reputation: how", suggestions=descriptors),
@@ -991,47 +993,49 @@ def _check_trait(values: dict, setup: dict, record: dict, sheet: dict) -> dict |
         if choice == "undo" and not record["traits"]:
             raise FieldErrors({"trait": "There is no trait to take back."})
         return choice
-    trait = traits()[choice]
+    trait = TRAITS[choice]
     times = values["times"] or 1
     errors: dict[str, str] = {}
     taken = sum(t["times"] for t in sheet["traits"] if t["key"] == choice)
     if choice == "read_and_write" and taken:
         errors["trait"] = "Your class already gives you Read and Write, free."
-    elif trait["max"] is not None and taken + times > trait["max"]:
-        errors["times"] = f"{trait['name']} can be taken {trait['max']} time(s) at most."
-    elif trait["max"] is None and times != 1:
-        errors["times"] = f"Take {trait['name']} once at a time, each with its detail."
-    cost = trait["cost"] * times
+    elif trait.max_takes is not None and taken + times > trait.max_takes:
+        errors["times"] = f"{trait.name} can be taken {trait.max_takes} time(s) at most."
+    elif trait.max_takes is None and times != 1:
+        errors["times"] = f"Take {trait.name} once at a time, each with its detail."
+    cost = trait.cost * times
     if sheet["trait_points"] + cost > TRAIT_POINTS:
-        errors["trait"] = (f"{trait['name']} costs {cost}: only "
+        errors["trait"] = (f"{trait.name} costs {cost}: only "
                            f"{TRAIT_POINTS - sheet['trait_points']} of your {TRAIT_POINTS} "
                            "points are left.")
-    allowed = trait.get("positions")
-    if allowed and record["concept"]["position"] not in allowed:
-        errors["trait"] = f"{trait['name']} is for officers and Ward Room Warrant Officers."
-    if trait.get("detail") and not values.get("detail"):
-        errors["detail"] = f"Say {trait['detail']}."
-    reps = []
-    for i, spec in enumerate(trait.get("reputations", []), start=1):
-        descriptor = spec.get("descriptor") or values.get(f"rep{i}_descriptor")
-        subject = spec.get("subject") or values.get(f"rep{i}_subject")
-        if spec.get("subjects"):
-            subject = values.get(f"rep{i}_subject")
-            if subject not in spec["subjects"]:
-                errors[f"rep{i}_subject"] = "One of: " + ", ".join(spec["subjects"]) + "."
-        if not descriptor:
-            if spec.get("subject"):
-                descriptor = "Respected by"
-            else:
-                errors[f"rep{i}_descriptor"] = f"{trait['name']} gives a reputation: how?"
-        if not subject:
-            errors[f"rep{i}_subject"] = f"{trait['name']} gives a reputation: by whom?"
-        reps.append({"kind": spec["kind"], "descriptor": descriptor or "",
-                     "subject": subject or "", "value": spec.get("value", 1) * times})
+    if not meets_prerequisites(choice, _trait_rank(record["concept"]["position"])):
+        errors["trait"] = f"{trait.name} is for officers and Ward Room Warrant Officers."
+    detail = (values.get("detail") or "").strip()
+    if trait.parameter and not detail and any(
+            g["reputation"]["subject"] == "{parameter}" for g in trait.effects_of("reputation")):
+        detail = (values.get("rep1_subject") or "").strip()  # the named captain, as a subject
+    if trait.parameter and not detail:
+        errors["detail"] = f"Say the {trait.parameter}."
+    wordings = [{"descriptor": values.get(f"rep{i}_descriptor"),
+                 "subject": values.get(f"rep{i}_subject")} for i in (1, 2)]
+    try:
+        reps = [{**rep, "value": rep["value"] * times}
+                for rep in reputation_grants(choice, detail, wordings)]
+    except TraitError as exc:
+        field = "detail" if exc.field == "parameter" else f"rep{exc.index + 1}_{exc.field}"
+        errors.setdefault(field, str(exc))
     if errors:
         raise FieldErrors(errors)
-    return {"key": choice, "times": times, "detail": values.get("detail") or "",
-            "reputations": reps}
+    return {"key": choice, "times": times, "detail": detail, "reputations": reps}
+
+
+_TRAIT_RANKS = {"wardroom_officer": "wardroom", "standing_officer": "standing"}
+
+
+def _trait_rank(position: str) -> str:
+    """A position's rank category as the traits' prerequisites name them (``officer``,
+    ``wardroom``, ``standing``, ``petty``, ``rating``; BtQ L260-289, L1052)."""
+    return _TRAIT_RANKS.get(position, positions()[position]["category"])
 
 
 # --- the engine -------------------------------------------------------------------------------
@@ -1301,14 +1305,14 @@ class CreationEngine:
                            "spent.", {"step": "traits_done"})]
         if take == "undo":
             gone = record["traits"].pop()
-            return [_event("creation.step", f"Trait taken back: {traits()[gone['key']]['name']}.",
+            return [_event("creation.step", f"Trait taken back: {TRAITS[gone['key']].name}.",
                            {"step": "trait_undo", "trait": gone})]
         record["traits"].append(take)
-        trait = traits()[take["key"]]
+        trait = TRAITS[take["key"]]
         times = f" ×{take['times']}" if take["times"] > 1 else ""
         detail = f" ({take['detail']})" if take["detail"] else ""
-        cost = trait["cost"] * take["times"]
-        return [_event("creation.step", f"Trait: {trait['name']}{times}{detail}, "
+        cost = trait.cost * take["times"]
+        return [_event("creation.step", f"Trait: {trait.name}{times}{detail}, "
                        f"{cost} point{'s' if cost != 1 else ''}.",
                        {"step": "trait", "trait": take})]
 

@@ -59,7 +59,14 @@ _USES = ("per_session", "per_naval_mission")
 
 class TraitError(ValueError):
     """An unknown trait, a trait taken more often than allowed, a missing parameter, or bad
-    trait data; the message says which."""
+    trait data; the message says which. ``field`` names the input at fault where there is
+    one: ``"parameter"``, or ``"descriptor"``/``"subject"`` with ``index`` the reputation's
+    place among the trait's grants (0, 1)."""
+
+    def __init__(self, message: str, *, field: str | None = None, index: int = 0) -> None:
+        super().__init__(message)
+        self.field = field
+        self.index = index
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +280,7 @@ def reputation_grants(key: str, parameter: str = "", wordings: Iterable[Mapping]
     grants = t.effects_of("reputation")
     if t.parameter and grants and not (parameter or "").strip() and any(
             "{parameter}" in str(g["reputation"]["subject"]) for g in grants):
-        raise TraitError(f"{t.name} needs the {t.parameter} named")
+        raise TraitError(f"{t.name} needs the {t.parameter} named", field="parameter")
     wordings = list(wordings)
     out = []
     for i, effect in enumerate(grants):
@@ -284,11 +291,13 @@ def reputation_grants(key: str, parameter: str = "", wordings: Iterable[Mapping]
             chosen = (given.get(part) or "").strip() if isinstance(given, Mapping) else ""
             if isinstance(value, list):
                 if chosen not in value:
-                    raise TraitError(f"{t.name}: the {part} is one of {', '.join(value)}")
+                    raise TraitError(f"{t.name}: the {part} is one of {', '.join(value)}",
+                                     field=part, index=i)
                 value = chosen
             elif value is None:
                 if not chosen:
-                    raise TraitError(f"{t.name}: give the {part} of reputation {i + 1}")
+                    raise TraitError(f"{t.name}: give the {part} of reputation {i + 1}",
+                                     field=part, index=i)
                 value = chosen
             elif part == "descriptor" and chosen:
                 value = chosen  # the book names the institution, not the words: a default

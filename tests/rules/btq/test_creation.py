@@ -371,6 +371,74 @@ def test_tv07_an_eleventh_point_a_second_jack_tar_and_a_ward_room_trait_are_refu
     assert "officers" in refused.value.errors["trait"]
 
 
+# The costs and take limits of the table creation kept beside rules.btq.traits until it read
+# that one: (cost, most takes), None for no limit (BtQ L1028-1111).
+CREATION_TRAIT_TABLE = {
+    "educated": (1, 1), "swimming": (1, 1), "read_and_write": (1, 1), "pitch_perfect": (1, 1),
+    "second_language": (1, None), "gods_servant": (1, 1), "iron_stomach": (1, 1),
+    "silver_tongue": (1, 1), "stargazer": (1, 1), "whittler": (1, 1), "natural_rider": (2, 1),
+    "strong_as_an_ox": (2, 1), "fearless": (2, 1), "fair_of_face": (2, 1),
+    "natural_mathematician": (2, 1), "hard_as_nails": (3, 1), "heartbreaker": (3, 1),
+    "is_but_a_scratch": (5, 1), "under_the_lash": (1, 1), "at_home_in_the_ward_room": (1, 1),
+    "tactical_genius": (2, 1), "known_below_decks": (1, 1), "topman": (1, 1),
+    "protege": (1, 3), "born_for_battle": (2, 1), "respect_of_the_men": (2, 1),
+    "jack_tar": (3, 1), "lap_of_luxury": (2, 1), "blameless": (2, 1), "naysayer": (2, 1),
+    "letter_from_london": (3, 1), "family_connections": (3, 1), "officer_patron": (3, 1),
+    "crusty_old_seadog": (3, 1), "jonah": (4, 1), "cheat_death": (2, 3), "crackshot": (1, 3),
+    "duellist": (1, 3), "strong_swordarm": (1, 3), "handy_in_a_scrap": (1, 3),
+    "hack_and_slay": (1, 3), "master_gunner": (1, 3), "knife_fighting": (1, 3),
+    "ferocious_boarder": (1, 3), "accurate_gunner": (3, 1), "cutpurse": (1, 1),
+    "scoundrel": (1, 1), "agitator": (1, 1), "grappler": (1, 1), "keen_eyed": (1, 1),
+    "cosmopolitan": (1, 1), "lower_deck_lawyer": (1, 1), "thief_in_the_night": (2, 1),
+    "gastronome": (2, 1), "physician": (2, 1)}
+
+ANY_WORDS = {"detail": "Captain Hale", "rep1_descriptor": "Liked by",
+             "rep1_subject": "the Gun Deck", "rep2_descriptor": "Known to",
+             "rep2_subject": "the Ward Room"}
+
+
+def test_creation_charges_the_one_trait_tables_costs_unchanged():
+    """Step 7 reads ``rules.btq.traits.TRAITS``: every trait is offered with the cost and
+    limit creation's own copy had, and taking it (once) spends that cost; the copy is gone
+    from the creation tables."""
+    from rules.btq.creation import data
+
+    assert "traits" not in data()
+    draft = Draft().play(steps("creation.trait"))
+    options = {o.key: o.label for o in next(
+        d for d in ENGINE.pending(draft.state) if d.kind == "creation.trait").fields[0].options}
+    assert set(CREATION_TRAIT_TABLE) <= set(options)
+    for key, (cost, most) in CREATION_TRAIT_TABLE.items():
+        limit = "" if most == 1 else (f" (up to ×{most})" if most else " (repeatable)")
+        assert options[key].endswith(f"({cost}){limit}"), key
+        start = draft.state
+        try:
+            draft.do("creation.trait", {"trait": key, **ANY_WORDS})
+        except FieldErrors as refused:  # Officer Patron's +3 is above Charm 2 at creation
+            assert key == "officer_patron" and "above its cap" in str(refused), key
+            continue
+        finally:
+            taken = draft.state
+            draft.state = start
+        assert taken["sheet"]["trait_points"] - start["sheet"]["trait_points"] == cost, key
+
+
+def test_traits_that_name_someone_take_the_name_as_their_reputations_subject():
+    """Protégé's captain, Letter from London's contacts: the detail names them, or the
+    reputation's "by whom" does; without either the detail is asked for."""
+    draft = Draft().play(steps("creation.trait"))
+    draft.do("creation.trait", {"trait": "protege", "times": 2, "rep1_subject": "Captain Hale"})
+    assert ("P", "Protégé of Captain Hale", 2) in rep_names(draft.sheet)
+    draft.do("creation.trait", {"trait": "letter_from_london", "detail": "the Admiralty"})
+    assert ("I", "Connected with the Admiralty", 1) in rep_names(draft.sheet)
+    with pytest.raises(FieldErrors) as refused:
+        draft.do("creation.trait", {"trait": "family_connections"})
+    assert "family member" in refused.value.errors["detail"]
+    with pytest.raises(FieldErrors) as refused:
+        draft.do("creation.trait", {"trait": "gastronome", "rep1_subject": "the Admiralty"})
+    assert "the Gun Deck, the Ward Room" in refused.value.errors["rep1_subject"]
+
+
 def test_a_french_character_must_take_second_language():
     """BtQ L304-305."""
     french = Draft().play([{**c, "choice": c["choice"].replace("american", "french")}
