@@ -27,6 +27,7 @@ from characters.models import (
 )
 from characters.selectors import character_access
 from rules.btq.characters import MEASURES, SKILLS, DamageState
+from rules.btq.creation import item_target
 from rules.btq.damage import HealError, HealRoute, check_heal
 from rules.btq.tests import TestError, overcome_great_hardship
 from rules.btq.traits import (
@@ -616,8 +617,9 @@ def _set_item_fields(item: Item, character: Character, fields: dict) -> None:
             value = value.strip()
         setattr(item, field, value)
     item.full_clean(exclude=["character", "reputation"])
-    if item.kind == Item.Kind.CURIO and not item.skill:
-        raise ValidationError({"skill": "A curio adds a card to one skill: choose it."})
+    if item.kind == Item.Kind.CURIO and not (item.skill or item.weapon):
+        raise ValidationError({"skill": "A curio adds a card to one skill or weapon: choose "
+                                        "it."})
 
 
 @transaction.atomic
@@ -637,6 +639,50 @@ def item_create(*, character: Character, actor, **fields) -> Item:
                text=f"{actor} gave {character} the {item.get_kind_display().lower()} "
                     f"“{item}”.", data={"character": character.pk, "item": item.pk})
     return item
+
+
+def _booty_fields(character: Character, booty: dict) -> dict:
+    """An item of a creation sheet (``{"kind", "name", "bonus", "for", "when"}``, BtQ
+    L522-530, L1007-1017) as :class:`Item` fields: what it adds to read as a skill or a
+    weapon (``rules.btq.creation.item_target``), else as one of the character's reputations
+    by its subject or whole name; what is none of these is kept in words in its condition."""
+    kind, target = item_target(booty.get("for") or "")
+    fields = {"kind": booty["kind"], "name": (booty.get("name") or "").strip()[:200] or "Booty"}
+    when = (booty.get("when") or "").strip()
+    if kind is None and target:
+        wanted = target.lower()
+        rep = next((r for r in character.reputations.all() if wanted in (
+            r.subject.lower(), f"{r.descriptor} {r.subject}".lower())), None)
+        if rep is not None:
+            fields["reputation"] = rep.pk
+        elif booty["kind"] == Item.Kind.SPECIAL_WEAPON:
+            kind = "weapon"
+        else:
+            when = f"for {target}" + (f", {when}" if when else "")
+    if kind is not None:
+        fields[kind] = target[:60] if kind == "weapon" else target
+    fields["condition"] = when[:200]
+    return fields
+
+
+@transaction.atomic
+def items_record(*, character: Character, actor, items) -> list[Item]:
+    """``character``'s booty as character creation drew it (BtQ L522-530, L1007-1017):
+    ``items`` ``[{"kind", "name", "bonus", "for", "when"}]`` as :class:`Item` rows
+    (:func:`_booty_fields`), one history entry for them all. GM only (approval);
+    ``ValidationError`` naming the field for a bad one, nothing written."""
+    character = _locked_character(character)
+    _require_gm(actor, character, "records a character's items")
+    made = []
+    for booty in items:
+        item = Item(character=character)
+        _set_item_fields(item, character, _booty_fields(character, booty))
+        item.save()
+        made.append(item)
+    if made:
+        history_record(character=character, actor=actor, changes={
+            f"item “{item}”": [None, item.applies_to or item.name] for item in made})
+    return made
 
 
 def _locked_item(item: Item) -> Item:

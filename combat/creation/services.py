@@ -26,7 +26,12 @@ from campaigns.models import Campaign, Membership
 from campaigns.selectors import membership_role, require_gm
 from campaigns.services import log_append
 from characters.models import Character
-from characters.services import character_create, reputation_create, traits_record
+from characters.services import (
+    character_create,
+    items_record,
+    reputation_create,
+    traits_record,
+)
 from combat.models import Encounter
 from combat.selectors import USER_PREFIX
 from combat.services import encounter_act, encounter_begin, new_seed, seed_hash
@@ -123,7 +128,7 @@ def creation_decide(*, draft: Encounter, user, kind: str, values, version) -> li
 
 def _notes(sheet: dict) -> str:
     """What the character sheet has no field for yet, in words (the concept, the station,
-    the booty, the GM's marked overrides)."""
+    the GM's marked overrides)."""
     lines = []
     if sheet.get("concept"):
         lines.append(f"Concept: {sheet['concept']}")
@@ -133,9 +138,6 @@ def _notes(sheet: dict) -> str:
         "social_class") else []
     if station:
         lines.append("Station: " + ", ".join(station))
-    if sheet["items"]:
-        lines.append("Booty: " + "; ".join(f"{i['name']} (+{i['bonus']} {i['for']})"
-                                           for i in sheet["items"]))
     for key in ("age", "appearance", "personality", "links"):
         if sheet.get(key):
             lines.append(f"{key.capitalize()}: {sheet[key]}")
@@ -148,9 +150,10 @@ def _notes(sheet: dict) -> str:
 def character_from_sheet(*, campaign: Campaign, actor, sheet: dict, owner=None,
                          kind: str = Character.Kind.PC, gm_notes: str = "") -> Character:
     """A ``characters.Character`` with its reputations, traits and Profession
-    specialisations from a creation sheet (``rules.btq.creation.build_sheet``) through
-    ``characters.services``. The Profession skill takes the best of its trades; what the
-    sheet has no field for (concept, station, booty) goes into the notes."""
+    specialisations, curios and other booty items from a creation sheet
+    (``rules.btq.creation.build_sheet``) through ``characters.services``. The Profession
+    skill takes the best of its trades; what the sheet has no field for (concept, station)
+    goes into the notes."""
     skills = {k: v for k, v in sheet["skills"].items() if k in SKILLS}
     if sheet["professions"]:
         skills["profession"] = max(sheet["professions"].values())
@@ -166,6 +169,7 @@ def character_from_sheet(*, campaign: Campaign, actor, sheet: dict, owner=None,
                           descriptor=rep["descriptor"], subject=rep["subject"],
                           value=rep["value"])
     traits_record(character=character, actor=actor, taken=sheet["traits"])
+    items_record(character=character, actor=actor, items=sheet["items"])
     return character
 
 

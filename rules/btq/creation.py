@@ -58,6 +58,7 @@ from functools import cache
 from importlib import resources
 
 from rules.btq.characters import MEASURES, SKILLS
+from rules.btq.personal_combat import WEAPONS
 from rules.btq.settings import resolve
 from rules.btq.traits import (
     TRAIT_POINTS,
@@ -237,6 +238,21 @@ def booty_meaning(row: str, phase: str, settings: dict) -> dict:
             "important_item", "ace": "priceless_item"}[cls]
     return {"kind": "item", "amount": 2 if cls == "ace" else 1, "item": item,
             "text": ITEM_TEXT[item]}
+
+
+def item_target(words: str) -> tuple[str | None, str]:
+    """What an item's "adds to" names: ``("skill", key)`` for a skill (its key or name, any
+    case), ``("weapon", label)`` for a weapon of the Tools of the Navy ("Pistols": Pistol,
+    BtQ L1584-1621), else ``(None, words)``, the person or body of a reputation."""
+    wanted = words.strip().lower()
+    for key, label in SKILLS.items():
+        if wanted in (key, label.lower()):
+            return "skill", key
+    for key, weapon in WEAPONS.items():
+        if wanted in (key, weapon.label.lower()) or wanted.rstrip("s") in (
+                key, weapon.label.lower().rstrip("s")):
+            return "weapon", weapon.label
+    return None, words.strip()
 
 
 ITEM_TEXT = {
@@ -629,9 +645,11 @@ def _experience_decision(setup: dict, exp: dict, number: int, sheet: dict) -> De
     else:
         fields += [_text("item", f"Booty: {meaning['text']}. Its name", required=True),
                    _text("item_for", "…what it adds to" + (
-                       " (the skill)" if meaning["item"] == "curio" else ""), required=True,
-                       suggestions=tuple(SKILLS.values()),
-                       help="A skill, a weapon, or the person or body of a reputation.")]
+                       " (a skill or a weapon)" if meaning["item"] == "curio" else ""),
+                       required=True, suggestions=tuple(SKILLS.values()),
+                       help="A skill, a weapon, or the person or body of a reputation."),
+                   _text("item_when", "…only when (if it has a condition)",
+                         help="“navigating the West Indies”: the curio applies only then.")]
     point = "Experience of Life" if exp["phase"] == "life" else "Experience of the Sea"
     fields += [
         Field("point", f"{point}: +1 to", "choice",
@@ -929,9 +947,14 @@ def _check_experience(values: dict, exp: dict, setup: dict, sheet: dict) -> dict
             _rep(values, f"rep{i}", meaning["rep_kind"], errors)
             for i in range(1, meaning["amount"] + 1)]}
     else:
+        target = (values.get("item_for") or "").strip()
+        if meaning["item"] == "curio" and target and item_target(target)[0] is None:
+            errors["item_for"] = ("A curio adds a card to one skill or weapon: name it "
+                                  "(Seamanship, Pistol).")
         gain["booty"] = {"kind": "item", "item": {
             "kind": meaning["item"], "name": values.get("item") or "",
-            "bonus": meaning["amount"], "for": values.get("item_for") or ""}}
+            "bonus": meaning["amount"], "for": target,
+            "when": (values.get("item_when") or "").strip()}}
     point = values["point"]
     if point == "skill":
         _need(values, "point_skill", errors, "Choose the skill.")

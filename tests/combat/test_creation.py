@@ -84,6 +84,11 @@ def test_the_book_build_through_the_services_and_the_gms_approval(draft, player_
     assert sum(TRAITS[k].cost * n for k, n in character.trait_takes().items()) == 10  # TV-07
     assert character.professions == sheet["professions"] and character.professions
     assert "Jack Tar" not in character.notes and "Set by the GM: Charm +1" in character.notes
+    # The booty curio is an item of the sheet, with its condition (TV-06), not notes.
+    reef = character.items.get(name="Reef Map of the West Indies")
+    assert (reef.kind, reef.skill, reef.condition) == (
+        "curio", "seamanship", "navigating the West Indies")
+    assert reef.applies_to == "+1 Seamanship" and "Reef Map" not in character.notes
     assert encounter_replay(encounter=draft)["matches"]
     assert draft.seed in draft.events.order_by("-seq").first().text
 
@@ -265,6 +270,9 @@ def test_reference_characters_load_once_through_the_services(campaign, gm, playe
     dodds = Character.objects.get(campaign=campaign, name="Captain Daniel Dodds")
     assert dodds.kind == Character.Kind.NPC and dodds.guts == 4 and dodds.wealth == 5
     assert dodds.reputations.filter(descriptor="Adored by", value=3).exists()
+    assert {(i.name, i.skill, i.weapon) for i in dodds.items.all()} == {
+        ("Perfectly-balanced Pistols", "", "Pistol"), ("Fighting Jacket", "command", ""),
+        ("Expert Sextant", "seamanship", ""), ("Fine German fighting sword", "", "Sword")}
     with pytest.raises(PermissionDenied):
         services.reference_characters_load(campaign=campaign, actor=player_a)
 

@@ -271,7 +271,8 @@ def test_tv06_naval_experiences_three_with_kh_turned_twice():
     assert sheet["skills"] == BOOK_SKILLS_TV06
     assert sum(sheet["skills"].values()) + sum(sheet["professions"].values()) == 23
     assert sheet["items"] == [{"kind": "curio", "name": "Reef Map of the West Indies",
-                               "bonus": 1, "for": "Seamanship"}]
+                               "bonus": 1, "for": "Seamanship",
+                               "when": "navigating the West Indies"}]
     assert rep_names(sheet) == {
         ("P", "Distrusted by Captain Jones", 1), ("P", "Friend of Captain Turner", 2),
         ("I", "Trusted by New Orleans Fisherman", 1), ("I", "Respected by the Ward Room", 2),
@@ -437,6 +438,21 @@ def test_traits_that_name_someone_take_the_name_as_their_reputations_subject():
     with pytest.raises(FieldErrors) as refused:
         draft.do("creation.trait", {"trait": "gastronome", "rep1_subject": "the Admiralty"})
     assert "the Gun Deck, the Ward Room" in refused.value.errors["rep1_subject"]
+
+
+def test_a_curio_names_a_skill_or_a_weapon_and_may_say_when_it_applies():
+    """A curio is +1 card to one skill (BtQ L522-524; the Appendix IV captains' pistols and
+    swords are curios too): anything else is refused on its field; the Reef Map's waters are
+    its condition (TV-06)."""
+    reef = choice_of("creation.experience", 3)
+    assert reef["item_when"] == "navigating the West Indies"
+    draft = Draft().play(otoole().choices[:12])  # the naval draw that turned the club
+    with pytest.raises(FieldErrors) as refused:
+        draft.do("creation.experience", {**reef, "item_for": "Captain Turner"})
+    assert "one skill or weapon" in refused.value.errors["item_for"]
+    draft.do("creation.experience", {**reef, "item_for": "pistols", "item_when": ""})
+    assert draft.sheet["items"] == [{"kind": "curio", "name": "Reef Map of the West Indies",
+                                     "bonus": 1, "for": "pistols", "when": ""}]
 
 
 def test_a_french_character_must_take_second_language():
