@@ -38,6 +38,18 @@ def measure_field(verbose_name: str) -> models.PositiveSmallIntegerField:
     )
 
 
+def titled(rank: str, name: str) -> str:
+    """Rank and name as one title, the rank once: a name that already begins with the rank's
+    last words ("Midshipman Hale" of a Midshipman, "Captain Dodds" of a Post Captain) does
+    not repeat them: "Midshipman Hale", "Post Captain Dodds"."""
+    ranks, names = rank.split(), name.split()
+    for k in range(min(len(ranks), len(names)), 0, -1):
+        if [w.lower() for w in ranks[-k:]] == [w.lower() for w in names[:k]]:
+            names = names[k:]
+            break
+    return " ".join(ranks + names)
+
+
 class Character(models.Model):
     """A PC (``owner`` is its player; ``None`` only if that user was deleted) or an NPC of
     the GM, in one campaign.
@@ -114,7 +126,7 @@ class Character(models.Model):
         ordering = ["campaign", "kind", "-seniority", "name", "id"]
 
     def __str__(self) -> str:
-        return f"{self.rank} {self.name}".strip()
+        return titled(self.rank, self.name)
 
     @property
     def title(self) -> str:

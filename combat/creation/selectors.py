@@ -77,11 +77,21 @@ def progress(state: dict) -> list[dict]:
             for i, (key, label) in enumerate(creation.STEPS)]
 
 
+DRAWS = ("creation.draw", "ship_creation.draw")
+STEPS = ("creation.step", "ship_creation.step")
+JOKER_STEPS = ("booty_joker", "crew_joker")
+"""Steps that name a Joker's row: the cards stay shown for the choices still to make."""
+
+
 def latest_draws(events: list[dict]) -> list[dict]:
     """The cards of the last draw among ``events`` (the viewer's), as ``{"text", "cards"}``
-    rows: what the wizard shows as cards after a draw."""
-    draws = [e for e in events if e["kind"] in ("creation.draw", "ship_creation.draw")]
-    if not draws:
+    rows: what the wizard shows as cards after a draw, while the choices on it are made.
+    Once a step follows it (the experience's choices made, the ship named), the cards are
+    no longer shown: they stay in the record."""
+    last_step = max((i for i, e in enumerate(events) if e["kind"] in STEPS
+                     and e["data"].get("step") not in JOKER_STEPS), default=-1)
+    draws = [e for e in events if e["kind"] in DRAWS]
+    if not draws or events.index(draws[-1]) < last_step:
         return []
     last = draws[-1]
     if last["kind"] == "ship_creation.draw" and "position" in last["data"]:

@@ -39,8 +39,8 @@ from rules.btq import creation, ship_creation
 from rules.btq.characters import MEASURES, SKILLS
 from rules.engine import get_engine, play_scenario
 from rules.random import ScriptedSource, SeededSource
-from ships.models import Ship, ShipType
-from ships.services import ship_create
+from ships.models import Ship, ShipPosting, ShipType
+from ships.services import posting_set, ship_create
 
 ENGINES = (creation.ENGINE_NAME, ship_creation.ENGINE_NAME)
 
@@ -85,7 +85,9 @@ def _create(campaign, user, engine: str, setup: dict, title: str, terms: dict) -
 def creation_start(*, campaign: Campaign, user) -> Encounter:
     """A player starts making their character: a draft at the Concept step, with the
     campaign's number of experiences (setting ``creation_experiences``, BtQ L255-258) and
-    its ship's name. One open draft per player and campaign (``ValidationError``);
+    the campaign's ships (the players' side) to choose among at Step 4, the first one's name
+    for the reputations until then. One open draft per player and campaign
+    (``ValidationError``);
     ``PermissionDenied`` for a GM (a GM makes NPCs on the character form), ``Http404`` for
     an outsider."""
     role = membership_role(user, campaign)
@@ -99,12 +101,13 @@ def creation_start(*, campaign: Campaign, user) -> Encounter:
         raise ValidationError("You are already making a character in this campaign: "
                               "carry on with it.")
     settings = campaign.rules_settings()
-    ship = _pc_ship(campaign)
+    ships = list(campaign.ships.filter(side=Ship.Side.PC).order_by("pk"))
     name = _name_of(user)
     draft = _create(campaign, user, creation.ENGINE_NAME, {
         "player": participant_of(user), "player_name": name,
         "experiences": settings["creation_experiences"],
-        "ship_name": ship.name if ship else "", "settings": settings,
+        "ship_name": ships[0].name if ships else "",
+        "ships": [{"key": str(s.pk), "name": s.name} for s in ships], "settings": settings,
     }, f"{name}'s new character", {"player": user.pk})
     log_append(campaign=campaign, kind="draft.started", actor=user,
                text=f"{user} began making a character.", data={"encounter": draft.pk})
@@ -183,9 +186,39 @@ def creation_write_back(*, encounter: Encounter, outcome, user) -> dict:
     character = character_from_sheet(campaign=encounter.campaign, actor=user,
                                      sheet=outcome.data["character"], owner=owner,
                                      gm_notes=outcome.data.get("gm_notes", ""))
+    _post_aboard(encounter, character, outcome.data["character"], user)
     encounter.terms = {**encounter.terms, "character": character.pk}
     return {"summary": f"{character.name} joins the campaign.",
             "data": {"character": character.pk}}
+
+
+STATIONS = {"lieutenant": "lieutenant", "midshipman": "midshipman",
+            "wardroom_officer": "master", "standing_officer": "boatswain",
+            "petty_officer": "mate", "able_seaman": "rating", "seaman": "rating",
+            "landsman": "rating"}
+"""A creation position -> the station aboard when the title names none (BtQ L260-289)."""
+
+
+def station_of(sheet: dict) -> str:
+    """The station aboard (``ships.ShipPosting.Station``) of a creation sheet: the one its
+    title names ("Ship's Master": master, "Purser", "Gunner"), else its position's."""
+    title = (sheet.get("position_title") or "").lower()
+    for station, label in ShipPosting.Station.choices:
+        if station in ("rating", "mate"):
+            continue
+        if station in title or label.lower() in title:
+            return station
+    return STATIONS.get(sheet.get("position", ""), "rating")
+
+
+def _post_aboard(encounter: Encounter, character: Character, sheet: dict, user) -> None:
+    """The approved character serves on the ship chosen at Step 4, at their station; a ship
+    named in words (the campaign had none) is left to the GM."""
+    key = sheet.get("ship")
+    ship = encounter.campaign.ships.filter(pk=int(key), side=Ship.Side.PC).first() if (
+        isinstance(key, str) and key.isdigit()) else None
+    if ship is not None:
+        posting_set(ship=ship, character=character, station=station_of(sheet), actor=user)
 
 
 @transaction.atomic

@@ -47,8 +47,8 @@ def _context(request, campaign, draft, *, posted=None, errors=None, error=""):
         "measures": [(label, state.get("sheet", {}).get("measures", {}).get(key))
                      for key, label in creation.MEASURES.items()] if state.get("sheet")
         else [],
-        "skills": [(creation.SKILLS[k], v) for k, v in state.get("sheet", {})
-                   .get("skills", {}).items()],
+        "skills": [(label, state["sheet"]["skills"][k]) for k, label in creation.SKILLS.items()
+                   if state.get("sheet", {}).get("skills", {}).get(k)],
         "your_turn": _your_turn(view, player, gm),
         "overridden": [(creation.override_targets(state["sheet"]).get(target, target), mark)
                        for target, mark in state.get("sheet", {}).get("overridden", {})

@@ -36,7 +36,9 @@ table any row the player chooses.
 Setup (:func:`validate_setup`)::
 
     {"player": participant id ("user:7"), "player_name": str, "experiences": 0-12,
-     "ship_name": str (the campaign's ship, for the [Your Ship] reputation), "settings": {}}
+     "ship_name": str (the campaign's ship, for the [Your Ship] reputation),
+     "ships": [{"key": str, "name": str}] (the campaign's ships the player may choose at
+     Step 4; none: the ship's name is typed), "settings": {}}
 
 State::
 
@@ -279,7 +281,7 @@ def validate_setup(setup: dict) -> dict:
     if not isinstance(setup, dict):
         raise ValueError("the setup of a character creation must be a mapping")
     unknown = sorted(set(setup) - {"player", "player_name", "experiences", "ship_name",
-                                   "settings"})
+                                   "ships", "settings"})
     if unknown:
         raise ValueError(f"unknown setup key {unknown[0]!r}")
     player = setup.get("player")
@@ -293,11 +295,18 @@ def validate_setup(setup: dict) -> dict:
     ship = setup.get("ship_name") or ""
     if not isinstance(name, str) or not isinstance(ship, str):
         raise ValueError("player_name and ship_name are text")
+    ships = setup.get("ships") or []
+    if not isinstance(ships, list) or not all(
+            isinstance(s, dict) and set(s) == {"key", "name"} and isinstance(s["key"], str)
+            and isinstance(s["name"], str) and s["name"].strip() for s in ships):
+        raise ValueError("ships must be a list of {key, name}, each with a name")
     settings = setup.get("settings") or {}
     if not isinstance(settings, dict):
         raise ValueError("settings must be a mapping of campaign settings")
     return {"player": player, "player_name": name.strip(), "experiences": experiences,
-            "ship_name": ship.strip(), "settings": resolve(settings)}
+            "ship_name": ship.strip(),
+            "ships": [{"key": s["key"], "name": s["name"].strip()} for s in ships],
+            "settings": resolve(settings)}
 
 
 def _fresh_record() -> dict:
@@ -433,6 +442,7 @@ def build_sheet(setup: dict, record: dict, overrides: list[dict]) -> dict:
             _apply_gain(sheet, exp["gain"])
     if record["ship"]:
         sheet.info["ship_name"] = record["ship"]["ship_name"]
+        sheet.info["ship"] = record["ship"].get("ship")
     if record["training"]:
         _apply_training(sheet, record)
         for exp in record["experiences"]:
@@ -669,10 +679,19 @@ def _experience_decision(setup: dict, exp: dict, number: int, sheet: dict) -> De
 
 
 def _ship_decision(setup: dict) -> Decision:
+    """Step 4: one of the campaign's ships, or its name typed when it has none yet (the
+    group makes it with the GM, :mod:`rules.btq.ship_creation`)."""
+    ships = setup.get("ships") or []
+    if ships:
+        field = Field("ship", "Ship", "choice", tuple(Option(s["key"], s["name"])
+                                                      for s in ships), required=True,
+                      default=ships[0]["key"])
+    else:
+        field = _text("ship_name", "Ship's name", required=True,
+                      default=setup["ship_name"] or None,
+                      help="The campaign has no ship yet: the GM adds the one you name.")
     return _decision(setup, "creation.ship", "Your ship: the group makes it with the GM. "
-                     "Which ship do you serve on?", (
-                         _text("ship_name", "Ship's name", required=True,
-                               default=setup["ship_name"] or None),))
+                     "Which ship do you serve on?", (field,))
 
 
 def _training_decision(setup: dict, record: dict, sheet: dict) -> Decision:
@@ -1307,9 +1326,14 @@ class CreationEngine:
                        {"step": "experience", "experience": index + 1, "gain": exp["gain"]})]
 
     def _on_ship(self, st, values, choice, source):
-        st["record"]["ship"] = {"ship_name": values["ship_name"]}
+        ships = {s["key"]: s["name"] for s in st["setup"].get("ships") or []}
+        if ships:
+            chosen = {"ship_name": ships[values["ship"]], "ship": values["ship"]}
+        else:
+            chosen = {"ship_name": values["ship_name"], "ship": None}
+        st["record"]["ship"] = chosen
         return [_event("creation.step", f"{_name(st['setup'])} serves on the "
-                       f"{values['ship_name']}.", {"step": "ship", "values": values})]
+                       f"{chosen['ship_name']}.", {"step": "ship", "values": values})]
 
     def _on_training(self, st, values, choice, source):
         st["record"]["training"] = _check_training(values, st["record"], st["sheet"])
@@ -1441,6 +1465,9 @@ def _default_values(state: State, decision: Decision) -> dict | None:
             values.update(item="A keepsake", item_for="Awareness")
         return values
     if kind == "creation.ship":
+        ships = state["setup"].get("ships") or []
+        if ships:
+            return {"ship": ships[0]["key"]}
         return {"ship_name": state["setup"]["ship_name"] or "Ship"}
     if kind == "creation.training":
         position = positions()[record["concept"]["position"]]

@@ -41,13 +41,25 @@ def decide(draft, user, kind, choice):
                                     version=draft.version)
 
 
-def play_book(draft, player, gm, *, until=None):
-    """O'Toole's steps through the services (the GM's marked override included)."""
-    stack(draft, ENGINE.scenarios()["otoole"].cards)
-    for c in book_choices():
+def in_campaign(choice, draft):
+    """A book choice as made in ``draft``'s campaign: the ship chosen among its ships."""
+    if choice["kind"] == "creation.ship" and draft.setup["ships"]:
+        return json.dumps({"ship": draft.setup["ships"][0]["key"]})
+    return choice["choice"]
+
+
+def play_book(draft, player, gm, *, until=None, since=None):
+    """O'Toole's steps through the services (the GM's marked override included), serving on
+    the campaign's ship; from the first of kind ``since`` if given (the earlier ones made)."""
+    choices = book_choices()
+    if since is None:
+        stack(draft, ENGINE.scenarios()["otoole"].cards)
+    else:
+        choices = choices[next(i for i, c in enumerate(choices) if c["kind"] == since):]
+    for c in choices:
         if c["kind"] == until:
             return
-        decide(draft, gm if c["actor"] == "gm" else player, c["kind"], c["choice"])
+        decide(draft, gm if c["actor"] == "gm" else player, c["kind"], in_campaign(c, draft))
 
 
 @pytest.fixture
@@ -91,6 +103,63 @@ def test_the_book_build_through_the_services_and_the_gms_approval(draft, player_
     assert reef.applies_to == "+1 Seamanship" and "Reef Map" not in character.notes
     assert encounter_replay(encounter=draft)["matches"]
     assert draft.seed in draft.events.order_by("-seq").first().text
+
+
+@pytest.mark.django_db
+def test_the_ship_step_offers_the_campaigns_ships_and_the_character_serves_on_it(
+        campaign, draft, player_a, gm):
+    """Step 4 chooses among the campaign's own ships (the players' side; an enemy's is not
+    offered); the approved character serves on the chosen one at the station their title
+    names (the Ship's Master: master), and their [Your Ship] reputation names it."""
+    testament = campaign.ships.get(name="HMS Testament")
+    assert draft.setup["ships"] == [{"key": str(testament.pk), "name": "HMS Testament"}]
+    play_book(draft, player_a, gm, until="creation.ship")
+    draft.refresh_from_db()
+    step = next(d for d in ENGINE.pending(draft.state) if d.kind == "creation.ship")
+    assert [(o.key, o.label) for o in step.fields[0].options] == [
+        (str(testament.pk), "HMS Testament")]
+    secret = campaign.ships.get(name="Le Secret")
+    with pytest.raises(ValidationError):
+        decide(draft, player_a, "creation.ship", {"ship": str(secret.pk)})
+    play_book(draft, player_a, gm, since="creation.ship")
+    draft.refresh_from_db()
+    character = Character.objects.get(pk=draft.terms["character"])
+    assert character.ship == testament
+    assert character.postings.get().station == "master"
+    assert character.reputations.filter(subject="HMS Testament").exists()
+
+
+@pytest.mark.django_db
+def test_a_campaign_without_a_ship_has_its_name_typed_and_no_posting(campaign, player_a, gm):
+    campaign.ships.filter(side=Ship.Side.PC).delete()
+    draft = services.creation_start(campaign=campaign, user=player_a)
+    assert draft.setup["ships"] == []
+    play_book(draft, player_a, gm)  # the book's "Hermes", typed
+    draft.refresh_from_db()
+    character = Character.objects.get(pk=draft.terms["character"])
+    assert character.ship is None
+    assert character.reputations.filter(subject="the Hermes").exists()
+
+
+def test_a_rank_typed_in_the_name_is_not_repeated_in_the_title():
+    from characters.models import titled
+
+    assert titled("Midshipman", "Midshipman Hale") == "Midshipman Hale"
+    assert titled("Post Captain", "Captain Daniel Dodds") == "Post Captain Daniel Dodds"
+    assert titled("Ship's Master", "Gregory O'Toole") == "Ship's Master Gregory O'Toole"
+    assert titled("", "Anne Able") == "Anne Able"
+    assert str(Character(rank="Lieutenant", name="lieutenant Bush")) == "Lieutenant Bush"
+
+
+@pytest.mark.django_db
+def test_the_cards_of_a_draw_are_shown_only_while_its_choices_are_made(
+        draft, player_a, gm, player_a_client):
+    url = reverse("creation:detail", args=[draft.campaign_id, draft.pk])
+    play_book(draft, player_a, gm, until="creation.experience")
+    assert 'id="cards"' in player_a_client.get(url).content.decode()
+    decide(draft, player_a, "creation.experience", book_choices()[6]["choice"])
+    page = player_a_client.get(url).content.decode()
+    assert 'id="cards"' not in page and "K♦" in page  # still in the record
 
 
 @pytest.mark.django_db

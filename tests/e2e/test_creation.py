@@ -1,6 +1,7 @@
 """In the browser, on a phone: a new player joins by the invitation link, creates a
 character from the first step to the GM's approval (the GM in a second browser), every draw
-shown as cards; the book's cards are stacked so the steps are O'Toole's (BtQ L443-1144)."""
+shown as cards, the ship chosen among the campaign's; the book's cards are stacked so the
+steps are O'Toole's (BtQ L443-1144)."""
 
 import json
 
@@ -65,6 +66,7 @@ def test_a_new_player_creates_a_character_up_to_the_gms_approval(campaign, newco
     assert player.locator(".steps li").count() == 9
     assert player.locator(".steps li[aria-current=step]").text_content() == "1. Concept"
     scenario = get_engine("btq_creation").scenarios()["otoole"]
+    testament = str(campaign.ships.get(name="HMS Testament").pk)
     draft.stacked_cards = scenario.cards.split()  # the book's deck, stacked by the GM
     draft.save(update_fields=["stacked_cards"])
 
@@ -78,7 +80,12 @@ def test_a_new_player_creates_a_character_up_to_the_gms_approval(campaign, newco
             continue  # the rule-correct O'Toole (TV-01 a): no override
         if c["kind"] == "creation.review":
             break
-        fill_step(player, c["choice"])
+        if c["kind"] == "creation.ship":  # the campaign's ship, offered by name
+            ship = player.locator("#step select[name=f_ship]")
+            assert ship.locator("option").all_text_contents() == ["HMS Testament"]
+            fill_step(player, json.dumps({"ship": testament}))
+        else:
+            fill_step(player, c["choice"])
         assert player.locator("p.message.error").count() == 0, player.inner_text("main")
         if c["kind"] == "creation.draw":
             draws += 1
@@ -100,6 +107,7 @@ def test_a_new_player_creates_a_character_up_to_the_gms_approval(campaign, newco
         review.locator("button[type=submit]").click()
     character = Character.objects.get(campaign=campaign, owner=newcomer)
     assert character.name == "Gregory O'Toole" and character.wealth == 3
+    assert str(character.ship.pk) == testament  # he serves on the ship he chose
     assert sum((character.guts, character.discipline, character.charm,
                 character.influence)) == 13  # TV-09, rule-correct
 
