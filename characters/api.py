@@ -364,6 +364,44 @@ class CharacterTraitsView(APIView):
         return Response(CharacterTraitSerializer(row).data, status=status.HTTP_201_CREATED)
 
 
+class TraitUseSerializer(serializers.Serializer):
+    """A trait of limited use and what is left of it now (``characters.services.trait_uses``):
+    ``per`` "session" or "Naval Mission", ``period`` null when none is under way."""
+
+    key = serializers.CharField()
+    name = serializers.CharField()
+    per = serializers.CharField()
+    uses = serializers.IntegerField()
+    left = serializers.IntegerField()
+    period = serializers.CharField(allow_null=True)
+
+
+class TraitUseInputSerializer(InputSerializer):
+    trait = serializers.ChoiceField(choices=TRAIT_CHOICES)
+    version = serializers.IntegerField(help_text="The character's version the user saw.")
+
+
+class CharacterTraitUsesView(APIView):
+    @extend_schema(responses=TraitUseSerializer(many=True))
+    def get(self, request, pk):
+        """The character's traits of limited use (Cheat Death!, Jonah, Jack Tar, Naysayer)
+        and the uses left in the session, or Naval Mission, under way."""
+        character = _sheet(request, pk)
+        return Response(TraitUseSerializer(services.trait_uses(character), many=True).data)
+
+    @extend_schema(request=TraitUseInputSerializer, responses=TraitUseSerializer(many=True))
+    def post(self, request, pk):
+        """The PC's player or the GM uses one (Jonah: the GM, as it costs the Naval Mission a
+        challenge); refused once spent until the next session or Naval Mission."""
+        character = selectors.character_for_user(request.user, pk)
+        selectors.require_character_edit(request.user, character)
+        data = TraitUseInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        character = services.trait_use(character=character, actor=request.user,
+                                       **data.validated_data)
+        return Response(TraitUseSerializer(services.trait_uses(character), many=True).data)
+
+
 class CharacterTraitDetailView(APIView):
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, pk):
@@ -567,6 +605,8 @@ urlpatterns = [
     path("traits/", TraitReferenceView.as_view(), name="api-traits"),
     path("characters/<int:pk>/traits/", CharacterTraitsView.as_view(),
          name="api-character-traits"),
+    path("characters/<int:pk>/trait-uses/", CharacterTraitUsesView.as_view(),
+         name="api-character-trait-uses"),
     path("character-traits/<int:pk>/", CharacterTraitDetailView.as_view(),
          name="api-character-trait-detail"),
     path("characters/<int:pk>/items/", CharacterItemsView.as_view(), name="api-character-items"),

@@ -103,6 +103,10 @@ class Character(models.Model):
     scratched = models.BooleanField(
         "scratched", default=False,
         help_text="Is But A Scratch, Sir!: the extra wound level is used (DECISIONS D12).")
+    trait_uses = models.JSONField(
+        "uses of limited traits", default=dict, blank=True,
+        help_text="Trait key -> {\"period\": the session or Naval Mission under way, "
+                  "\"used\": uses in it} (rules.btq.traits.use; BtQ L1060, L1074, L1084).")
     hardship = models.JSONField(
         "Great Hardship", default=dict, blank=True,
         help_text="Measure -> points spent under Overcoming Great Hardship until the end of "

@@ -12,6 +12,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from campaigns.missions.models import Mission, Session
+from campaigns.missions.services import mission_jonah
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import membership_role
 from campaigns.services import check_version, log_append
@@ -34,8 +36,11 @@ from rules.btq.traits import (
     TRAITS,
     TraitError,
     check_takes,
+    limited_use,
     meets_prerequisites,
     reputation_grants,
+    use,
+    uses_left,
     wealth_bonus,
 )
 
@@ -574,6 +579,93 @@ def traits_record(*, character: Character, actor, taken) -> list[CharacterTrait]
         history_record(character=character, actor=actor, changes={
             f"trait {TRAITS[r.trait].name}": [None, r.times] for r in rows})
     return rows
+
+
+def trait_period(character: Character, key: str) -> str | None:
+    """The period trait ``key``'s uses count in for ``character`` now: ``"session:<id>"``,
+    the session being played (not yet ended), for a per-session trait; ``"mission:<id>"``,
+    his Naval Mission under way, for Jack Tar; ``None`` when there is none (then the trait
+    cannot be used: there is no session, or he is on no Naval Mission)."""
+    if limited_use(key) == "per_naval_mission":
+        mission = Mission.objects.filter(
+            campaign=character.campaign, kind="naval", status=Mission.Status.ACTIVE,
+            cast__character_id=character.pk).order_by("pk").first()
+        return None if mission is None else f"mission:{mission.pk}"
+    session = Session.objects.filter(campaign=character.campaign, ended_at__isnull=True
+                                     ).order_by("-created_at", "-pk").first()
+    return None if session is None else f"session:{session.pk}"
+
+
+def trait_uses(character: Character) -> list[dict]:
+    """The character's traits of limited use with what is left of them now:
+    ``[{"key", "name", "per", "uses", "left", "period"}]`` (``per`` "session" or "Naval
+    Mission"; ``left`` 0 and ``period`` None when there is no session or Naval Mission under
+    way to use them in)."""
+    out = []
+    for key, times in character.trait_takes().items():
+        per = limited_use(key)
+        if per is None:
+            continue
+        period = trait_period(character, key)
+        out.append({"key": key, "name": TRAITS[key].name, "uses": times, "period": period,
+                    "per": "Naval Mission" if per == "per_naval_mission" else "session",
+                    "left": 0 if period is None else uses_left(key, times,
+                                                               character.trait_uses, period)})
+    return out
+
+
+@transaction.atomic
+def trait_use(*, character: Character, actor, trait: str, version) -> Character:
+    """The player (of their own PC) or the GM uses one of ``character``'s traits of limited
+    use (BtQ L1060, L1074, L1084; A18: one use per take): counted in the session under way,
+    or for Jack Tar in his Naval Mission under way, and refused once spent until the next
+    one. Jonah's use costs his Naval Mission a failed challenge
+    (``campaigns.missions.services.mission_jonah``), so only the GM records it. What the
+    trait then does at the table (a test repeated, a wound ignored) the GM applies.
+
+    ``ValidationError`` (field ``trait``) for a trait he has not taken or not of limited
+    use, none left, no session or Naval Mission under way; ``PermissionDenied`` for another
+    player; ``StaleVersion`` from an old ``version``.
+    """
+    character = _locked_character(character)
+    access = character_access(actor, character)
+    if access not in ("gm", "owner") or (trait == "jonah" and access != "gm"):
+        raise PermissionDenied("Only the GM records a use of Jonah (it costs the Naval "
+                               "Mission a challenge)." if access == "owner" else
+                               "You may use only your own character's traits.")
+    check_version(character, version)
+    times = character.trait_takes().get(trait)
+    if not times or trait not in TRAITS:
+        raise ValidationError({"trait": f"{character} has not taken that trait."})
+    definition = TRAITS[trait]
+    if limited_use(trait) is None:
+        raise ValidationError({"trait": f"{definition.name} is not of limited use: it "
+                                        "applies whenever it fits."})
+    period = trait_period(character, trait)
+    if period is None:
+        raise ValidationError({"trait": f"{definition.name} is used once per Naval Mission: "
+                                        f"{character} is on none under way."
+                               if limited_use(trait) == "per_naval_mission" else
+                               f"{definition.name} is used once per session: no session is "
+                               "being played (the GM starts one in the journal)."})
+    try:
+        ledger = use(trait, times, character.trait_uses, period)
+    except TraitError as exc:
+        raise ValidationError({"trait": str(exc)}) from None
+    left = uses_left(trait, times, ledger, period)
+    character.trait_uses = ledger
+    character.version += 1
+    character.save(update_fields=["trait_uses", "version", "updated_at"])
+    history_record(character=character, actor=actor,
+                   changes={f"uses of {definition.name} left": [left + 1, left]})
+    log_append(campaign=character.campaign, kind="character.trait_used", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{character} uses {definition.name} ({left} use"
+                    f"{'' if left == 1 else 's'} left).",
+               data={"character": character.pk, "trait": trait, "period": period})
+    if trait == "jonah":
+        mission_jonah(campaign=character.campaign, character_id=character.pk, actor=actor)
+    return character
 
 
 @transaction.atomic

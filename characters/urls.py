@@ -19,6 +19,7 @@ urlpatterns = [
     path("<int:pk>/export/", views.character_export, name="export"),
     path("<int:pk>/traits/add/", views.trait_add, name="trait_add"),
     path("traits/<int:pk>/remove/", views.trait_remove, name="trait_remove"),
+    path("<int:pk>/traits/use/", views.trait_use, name="trait_use"),
     path("<int:pk>/items/add/", views.item_add, name="item_add"),
     path("items/<int:pk>/remove/", views.item_remove, name="item_remove"),
     path("<int:pk>/heal/", views.heal_record, name="heal_record"),

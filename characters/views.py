@@ -18,6 +18,7 @@ from characters.forms import CharacterForm, ImportForm, ItemForm, ReputationForm
 from characters.models import Character, CharacterTrait, Item
 from characters.sections import sections_render
 from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
+from rules.btq.traits import application
 
 
 @login_required
@@ -61,7 +62,9 @@ def _sheet_context(request, character) -> dict:
         "ship_morale": None if hidden_ship else DamageState(ship.morale_state).label,
         "ship_morale_state": None if hidden_ship else ship.morale_state,
         "reputations": reputations,
-        "traits": character.traits.all(),
+        "traits": [{"row": t, "application": application(t.trait)[0]}
+                   for t in character.traits.all()],
+        "trait_uses": services.trait_uses(character),
         "items": character.items.select_related("reputation"),
         "healing": [{"area": area, "label": label, "state": DamageState(state),
                      "reputation": rep,
@@ -158,6 +161,22 @@ def trait_add(request, pk):
         return redirect("characters:detail", pk=character.pk)
     return _sheet_step(request, character, lambda: services.trait_add(
         character=character, actor=request.user, **form.changes()), "Trait added.")
+
+
+@login_required
+@require_POST
+def trait_use(request, pk):
+    """The player of the PC, or the GM, uses a trait of limited use (Jonah: the GM)."""
+    character = selectors.character_for_user(request.user, pk)
+    selectors.require_character_edit(request.user, character)
+    trait = request.POST.get("trait", "")
+    try:
+        return _sheet_step(request, character, lambda: services.trait_use(
+            character=character, actor=request.user, trait=trait,
+            version=request.POST.get("version")), "Use recorded.")
+    except PermissionDenied as exc:
+        messages.error(request, str(exc))
+        return redirect("characters:detail", pk=character.pk)
 
 
 @login_required

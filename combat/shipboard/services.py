@@ -209,9 +209,10 @@ def grog_start(*, character: Character, actor, drink: str, challenge: str,
                iron_stomach: bool = False) -> Started:
     """A drinker's Guts test against the drink's Grog Rating, its result a modifier of his
     pool for the scene's ``challenge`` (BtQ L1856-1868): the GM, or the PC's player.
-    ``iron_stomach``: the trait's +1 card."""
+    ``iron_stomach``: the trait's +1 card, given by itself to a drinker who took it."""
     character = _pc(character)
     gm = _gm(actor, character)
+    iron_stomach = iron_stomach or "iron_stomach" in character.trait_takes()
     try:
         label, rating = shipboard.drink(drink)
     except shipboard.ShipboardError:

@@ -258,13 +258,47 @@ def wealth_bonus(taken: Mapping[str, int]) -> int:
     return sum(e["wealth"] for k in check_takes(taken) for e in TRAITS[k].effects_of("wealth"))
 
 
+def limited_use(key: str) -> str | None:
+    """The period of trait ``key``'s uses, ``"per_session"`` (Naysayer, Jonah, Cheat Death!,
+    BtQ L1074-1084) or ``"per_naval_mission"`` (Jack Tar, L1060); ``None`` for a trait
+    whose use the book does not limit."""
+    return next((e["uses"] for e in trait(key).effects if "uses" in e), None)
+
+
 def uses_per_session(key: str, times: int) -> int:
     """How often a trait of limited use may be used per its period (``per_session`` or
     ``per_naval_mission``): once per take (Cheat Death! x3: three uses, A18)."""
     t = trait(key)
-    if not any("uses" in e for e in t.effects):
+    if limited_use(key) is None:
         raise TraitError(f"{t.name} is not of limited use")
     return times
+
+
+def uses_left(key: str, times: int, ledger: Mapping[str, Mapping], period: str) -> int:
+    """The uses of trait ``key`` (taken ``times``) left in ``period`` (the session or Naval
+    Mission under way, named by the caller: ``"session:12"``). ``ledger`` is what the
+    character has used, ``{key: {"period": str, "used": int}}``: uses counted in another
+    period are spent no more, so a new session (or Naval Mission, for Jack Tar) gives them
+    all back (BtQ L1060, L1074, L1084)."""
+    entry = ledger.get(key) or {}
+    used = int(entry.get("used", 0)) if entry.get("period") == period else 0
+    return max(0, uses_per_session(key, times) - used)
+
+
+def use(key: str, times: int, ledger: Mapping[str, Mapping], period: str) -> dict:
+    """``ledger`` with one more use of trait ``key`` in ``period`` (a new mapping; the
+    argument is unchanged). :class:`TraitError` when none is left, or the trait is not of
+    limited use: "Jack Tar is used once per Naval Mission: it is spent"."""
+    if uses_left(key, times, ledger, period) < 1:
+        t = trait(key)
+        what = "Naval Mission" if limited_use(key) == "per_naval_mission" else "session"
+        often = "once" if times == 1 else f"{times} times"
+        raise TraitError(f"{t.name} is used {often} per {what}: it is spent until the next "
+                         f"{what}.")
+    entry = ledger.get(key) or {}
+    used = int(entry.get("used", 0)) if entry.get("period") == period else 0
+    return {**{k: dict(v) for k, v in ledger.items()},
+            key: {"period": period, "used": used + 1}}
 
 
 def reputation_grants(key: str, parameter: str = "", wordings: Iterable[Mapping] = ()
@@ -306,3 +340,65 @@ def reputation_grants(key: str, parameter: str = "", wordings: Iterable[Mapping]
             rep[part] = value
         out.append(rep)
     return out
+
+
+AUTOMATIC_TAGS: dict[str, str] = {
+    "naval_combat": "in ship battles",
+    "maimed_gate": "in the Measure test a Maimed area asks for",
+    "grog": "in grog tests",
+    "healing_physical": "in the crew's tests to heal another's wounds",
+}
+"""Tags the app sets itself (the ship battle's, a Maimed area's gate, the shipboard grog
+test, a heal called for another): a trait triggered by one of them needs no one's word."""
+
+
+def _words(tag: str) -> str:
+    if tag.startswith("weapon:"):
+        weapon = tag.split(":", 1)[1]
+        return f"{'an' if weapon[0] in 'aeiou' else 'a'} {weapon}"
+    return tag.replace("_", " ")
+
+
+def application(key: str) -> tuple[str, bool]:
+    """How trait ``key`` comes into play, in words for its sheet, and whether the GM must
+    apply it (``True``) or the app does by itself (``False``). The app adds a trait's cards
+    where the rule needs no judgement: a test of its skills, the ship battle, a Maimed
+    area's gate, grog, a heal (:data:`AUTOMATIC_TAGS`), and grants its reputations and
+    Wealth when it is taken; the GM applies what depends on the fiction (a test "involving
+    academic knowledge", a fight with a pistol, a capability) and what a use of a limited
+    trait does (BtQ L1025-1115; ``rules/btq_characters.md`` A1)."""
+    t = trait(key)
+    auto, gm = [], []
+    for e in t.effects:
+        if "pool" in e:
+            skills = ", ".join(SKILLS.get(s) or MEASURES[s] for s in e.get("skills", ()))
+            of = f" to {skills}" if skills else ""
+            tags = e.get("tags") or ()
+            if "skill_setting" in e:
+                auto.append(f"+{e['pool']} to tests of the skill the campaign's settings name")
+            elif not tags:
+                auto.append(f"+{e['pool']}{of} in every test")
+            elif all(tag in AUTOMATIC_TAGS for tag in tags):
+                auto.append(f"+{e['pool']}{of} " + " and ".join(AUTOMATIC_TAGS[g] for g in tags))
+            else:
+                known = [AUTOMATIC_TAGS[g] for g in tags if g in AUTOMATIC_TAGS]
+                if known:
+                    auto.append(f"+{e['pool']}{of} " + " and ".join(known))
+                other = " or ".join(_words(g) for g in tags if g not in AUTOMATIC_TAGS)
+                gm.append(f"The GM adds +{e['pool']}{of} when a test or fight involves {other}.")
+        elif "crew_pool" in e:
+            auto.append(f"+{e['crew_pool']} to the others' tests "
+                        + " and ".join(AUTOMATIC_TAGS.get(g, _words(g)) for g in e["tags"]))
+        elif "reputation" in e or "wealth" in e:
+            if "granted when taken" not in auto:
+                auto.append("granted when taken")
+        elif "special" in e and e["special"] == "is_but_a_scratch":
+            auto.append("applied to wounds in card tests")
+            gm.append("In a fight the GM lists it among the fighter's traits.")
+        elif "special" in e and "uses" in e:
+            gm.append("Record each use on the sheet; the GM applies what it does.")
+        else:  # a capability, a ship pool, Born for Battle, Accurate Gunner's suit
+            gm.append("The GM applies it when it matters.")
+    parts = [f"Applied by the app: {'; '.join(auto)}."] if auto else []
+    parts += list(dict.fromkeys(gm))
+    return " ".join(parts), bool(gm)

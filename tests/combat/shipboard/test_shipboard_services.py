@@ -135,6 +135,16 @@ def test_tv13_grog_gives_kent_minus_one_card(pc_a, gm, player_a, turn):
     assert "drink" in exc.value.message_dict
 
 
+def test_a_drinker_who_took_iron_stomach_has_its_card_without_the_gms_word(pc_a, gm):
+    """Iron Stomach's +1 card in grog tests is a rule the app applies from the sheet."""
+    from characters.services import trait_add
+
+    trait_add(character=pc_a, actor=gm, trait="iron_stomach")
+    test = services.grog_start(character=pc_a, actor=gm, drink="spirits",
+                               challenge="Impress Anna Parkinson").test
+    assert {"source": "Iron Stomach", "cards": 1} in test.setup["sides"][0]["pool"]["modifiers"]
+
+
 def test_missions_tv14_the_captains_table_leaves_the_favour(pc_a, gm, player_a, npc, turn,
                                                             player_b):
     with pytest.raises(PermissionDenied):

@@ -9,15 +9,19 @@ from rules.btq.traits import (
     TAGS,
     TRAITS,
     TraitError,
+    application,
     check_takes,
     cost,
     crew_modifiers,
     discipline_for_cards,
+    limited_use,
     meets_prerequisites,
     pool_modifiers,
     reputation_grants,
     ship_pool_modifiers,
     trait,
+    use,
+    uses_left,
     uses_per_session,
     wealth_bonus,
 )
@@ -188,3 +192,43 @@ def test_grants_wealth_reputations_prerequisites_and_uses():
     assert uses_per_session("cheat_death", 3) == 3
     with pytest.raises(TraitError, match="not of limited use"):
         uses_per_session("swimming", 1)
+
+
+def test_limited_uses_are_counted_per_period_and_refused_when_spent():
+    """BtQ L1060 (Jack Tar, per Naval Mission), L1074 (Naysayer, Jonah), L1084 (Cheat Death!
+    per session, A18: a use per take); a new period gives every use back."""
+    assert [k for k in TRAITS if limited_use(k)] == ["jack_tar", "naysayer", "jonah",
+                                                      "cheat_death"]
+    assert limited_use("jack_tar") == "per_naval_mission" and limited_use("swimming") is None
+    ledger: dict = {}
+    ledger = use("cheat_death", 2, ledger, "session:1")
+    assert uses_left("cheat_death", 2, ledger, "session:1") == 1
+    after = use("cheat_death", 2, ledger, "session:1")
+    assert ledger["cheat_death"]["used"] == 1  # the argument is unchanged
+    with pytest.raises(TraitError, match="Cheat Death! is used 2 times per session"):
+        use("cheat_death", 2, after, "session:1")
+    assert uses_left("cheat_death", 2, after, "session:2") == 2
+    assert use("cheat_death", 2, after, "session:2")["cheat_death"] == {
+        "period": "session:2", "used": 1}
+    spent = use("jack_tar", 1, {}, "mission:4")
+    with pytest.raises(TraitError, match="once per Naval Mission"):
+        use("jack_tar", 1, spent, "mission:4")
+    with pytest.raises(TraitError, match="not of limited use"):
+        use("swimming", 1, {}, "session:1")
+
+
+@pytest.mark.parametrize("key, words, by_gm", [
+    ("natural_rider", "Applied by the app: +2 to Riding in every test.", False),
+    ("tactical_genius", "Applied by the app: +1 to Seamanship, Command in ship battles.",
+     False),
+    ("iron_stomach", "Applied by the app: +1 to Guts in grog tests.", False),
+    ("duellist", "The GM adds +1 when a test or fight involves a pistol.", True),
+    ("swimming", "The GM applies it when it matters.", True),
+    ("jonah", "Record each use on the sheet; the GM applies what it does.", True),
+    ("under_the_lash", "Applied by the app: granted when taken.", False),
+])
+def test_each_trait_says_whether_the_app_or_the_gm_applies_it(key, words, by_gm):
+    """A trait whose trigger needs the GM's word (A1: a weapon in a fight, "academic
+    knowledge") says so on the sheet; one the app applies by itself says where."""
+    assert application(key) == (words, by_gm)
+    assert all(application(k)[0] for k in TRAITS)
