@@ -103,6 +103,10 @@ class Character(models.Model):
     scratched = models.BooleanField(
         "scratched", default=False,
         help_text="Is But A Scratch, Sir!: the extra wound level is used (DECISIONS D12).")
+    scar_due = models.BooleanField(
+        "Scar card due", default=False,
+        help_text="Health was Maimed since it was last Healthy: the optional Scar rule turns "
+                  "a card when it is Healthy again (BtQ L1318-1320).")
     trait_uses = models.JSONField(
         "uses of limited traits", default=dict, blank=True,
         help_text="Trait key -> {\"period\": the session or Naval Mission under way, "

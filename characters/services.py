@@ -190,6 +190,8 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
         elif field == "professions":
             value = clean_professions(value)
         setattr(character, field, value)
+    if changes.get("health_state") == DamageState.MAIMED:
+        character.scar_due = True
     character.version += 1
     _save_checked(character)
     after = _snapshot(character)
@@ -390,6 +392,9 @@ def character_damage_set(*, character: Character, area: str, state: DamageState,
                                 DamageState(state).label]}
     setattr(character, field, state)
     fields = [field, "version", "updated_at"]
+    if area == "health" and state == DamageState.MAIMED and not character.scar_due:
+        character.scar_due = True  # the Scar rule's card once Healthy again (BtQ L1318)
+        fields.append("scar_due")
     if scratched is not None and scratched != character.scratched:
         changes["scratched"] = [character.scratched, scratched]
         character.scratched = scratched
@@ -896,6 +901,36 @@ def character_heal(*, character: Character, area: str, actor, how: str,
                data={"character": character.pk, "area": area, "how": how,
                      "from": before.label, "to": route.to.label})
     return route.to
+
+
+@transaction.atomic
+def character_scar(*, character: Character, actor, result: dict, note: str = "") -> Character:
+    """What the optional Scar rule's card left (``rules.btq.scar``'s outcome data: ``kind``,
+    ``text``, ``measure``; BtQ L1318-1320), written onto the sheet when its draw ends
+    (``combat.healing``): the Measure chosen loses 1 (never below 1, as no Measure goes),
+    and the scar, illness or loss is kept in the sheet's notes. The card is no longer due.
+    The draw decided it, whoever made its last choice; the Mission an infection costs is
+    the caller's (``campaigns.missions.services.mission_scar``)."""
+    character = _locked_character(character)
+    changes: dict = {}
+    measure = result.get("measure")
+    if measure in MEASURES:
+        old = getattr(character, measure)
+        setattr(character, measure, max(1, old - 1))
+        changes[MEASURES[measure]] = [old, getattr(character, measure)]
+    line = f"Scar: {result['text']}"
+    character.notes = (character.notes.rstrip() + "\n" + line).strip()
+    changes["notes"] = ["", line]
+    character.scar_due = False
+    character.version += 1
+    character.save()
+    history_record(character=character, actor=actor, changes=changes)
+    log_append(campaign=character.campaign, kind="character.scar", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{character}'s wound leaves its mark: {result['text']}{note}",
+               data={"character": character.pk, "kind": result["kind"],
+                     "measure": measure})
+    return character
 
 
 @transaction.atomic

@@ -65,6 +65,8 @@ def _sheet_context(request, character) -> dict:
         "traits": [{"row": t, "application": application(t.trait)[0]}
                    for t in character.traits.all()],
         "trait_uses": services.trait_uses(character),
+        "scar_due": character.scar_due and character.health_state == DamageState.HEALTHY
+        and character.campaign.rules_settings()["scar_rule"],
         "items": character.items.select_related("reputation"),
         "healing": [{"area": area, "label": label, "state": DamageState(state),
                      "reputation": rep,

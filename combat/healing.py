@@ -15,17 +15,27 @@ step makes (BtQ L2409-2416), a simple test of a repair skill (``"repair"`` in it
 the GM refits a ship in port with ``ships.services.ship_refit``. A Maimed area heals through
 a successful challenge and a Dead one through a Mission: those are
 ``characters.services.character_heal(how="challenge" | "mission")``, with no draw here.
+
+The optional Scar rule (campaign setting ``scar_rule``, BtQ L1318-1320): a character whose
+Health was Maimed turns the Scar card when it is Healthy again, an encounter of the engine
+``btq_scar`` (:mod:`rules.btq.scar`) opened by :func:`scar_draw_start` when the heal test
+ends (or by the GM, when he set Health Healthy by hand); :func:`scar_write_back` writes what
+it left when it ends.
 """
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from campaigns.missions.models import Mission
+from campaigns.missions.services import mission_scar
 from campaigns.models import Membership
 from campaigns.selectors import membership_role
 from characters.models import AREA_FIELDS, SHIP_MORALE, Character, Reputation
-from characters.services import character_heal, character_heal_failed, heal_check
+from characters.services import character_heal, character_heal_failed, character_scar, heal_check
 from combat.card_tests.services import card_test_call
 from combat.models import Encounter
+from combat.services import encounter_begin, new_seed, seed_hash
+from rules.btq import scar
 from rules.btq.characters import DAMAGE_AREAS, SKILLS, DamageState
 from rules.btq.damage import HealError, heal_route
 from rules.btq.naval import REPAIR_SKILLS
@@ -185,9 +195,81 @@ def heal_write_back(*, encounter: Encounter, record: TestRecord, user) -> str:
         if passed:
             state = character_heal(character=character, area=heal["area"], actor=user,
                                    how="test", reputation=reputation, note=note)
-            return f" Healed to {state.label}."
+            scarred = ""
+            if heal["area"] == "health" and state == DamageState.HEALTHY:
+                character.refresh_from_db()
+                scarred = " The Scar card is to be turned." if scar_due(character) else ""
+                if scarred:
+                    _scar_open(character, user)
+            return f" Healed to {state.label}.{scarred}"
         character_heal_failed(character=character, area=heal["area"], actor=user,
                               reputation=reputation, note=note)
     except ValidationError:
         return ""  # the GM changed the area meanwhile: nothing left to heal
     return " Not healed: no new attempt before another challenge."
+
+
+# --- The optional Scar rule -------------------------------------------------------------------
+
+
+def scar_due(character: Character) -> bool:
+    """Whether ``character`` is to turn the Scar card now: the campaign uses the rule, his
+    Health was Maimed since it was last Healthy, and it is Healthy again, with no Scar card
+    of his being turned (BtQ L1318-1320)."""
+    return (bool(character.campaign.rules_settings()["scar_rule"]) and character.scar_due
+            and character.health_state == DamageState.HEALTHY
+            and not character.campaign.encounters.filter(
+                engine=scar.ENGINE_NAME, status__in=Encounter.UNFINISHED,
+                terms__scar=character.pk).exists())
+
+
+@transaction.atomic
+def scar_draw_start(*, character: Character, actor) -> Encounter:
+    """The Scar card to turn for ``character`` (module docstring): an encounter of
+    ``btq_scar``, its seed's hash published at once, waiting for the player to turn the
+    card; the Missions he is on under way are those an infection may shorten. The heal test's
+    end opens it by itself; the GM may too. ``ValidationError`` when the card is not due
+    (the rule off, Health not Healthy again after Maimed, one already being turned);
+    ``PermissionDenied`` for a player who is not the character's."""
+    character = Character.objects.select_for_update().get(pk=character.pk)
+    role = membership_role(actor, character.campaign)
+    if role != Membership.Role.GM and character.owner_id != getattr(actor, "pk", None):
+        raise PermissionDenied("Only the GM, or the character's player, turns the Scar card.")
+    if not scar_due(character):
+        raise ValidationError("The Scar card is not due: the campaign does not use the Scar "
+                              "rule, or Health has not come back to Healthy from Maimed.")
+    return _scar_open(character, actor)
+
+
+def _scar_open(character: Character, actor) -> Encounter:
+    campaign = character.campaign
+    missions = Mission.objects.filter(campaign=campaign, status=Mission.Status.ACTIVE,
+                                      cast__character_id=character.pk).order_by("pk")
+    setup = scar.ENGINE.validate_setup({
+        "player": f"pc:{character.pk}", "name": character.title,
+        "missions": [{"key": str(m.pk), "name": m.name} for m in missions],
+        "settings": campaign.rules_settings()})
+    seed = new_seed()
+    encounter = Encounter.objects.create(
+        campaign=campaign, engine=scar.ENGINE_NAME, title=f"{character.title}: the Scar card",
+        setup=setup, seed=seed, seed_hash=seed_hash(seed), terms={"scar": character.pk},
+        created_by=actor)
+    return encounter_begin(encounter=encounter, user=actor)
+
+
+def scar_write_back(*, encounter: Encounter, outcome, user) -> dict:
+    """The end of a Scar card (``combat.services`` calls it once, in the transaction that
+    ends it): what the card left onto the sheet (``characters.services.character_scar``),
+    and an infection's Mission its Deadline reduced by 1 (the GM chose it). Returns the log's
+    words."""
+    character = Character.objects.filter(pk=encounter.terms.get("scar")).first()
+    if character is None:
+        return {"summary": outcome.summary, "data": {}}
+    character_scar(character=character, actor=user, result=outcome.data,
+                   note=f" (card {outcome.data['card']})")
+    mission = Mission.objects.filter(campaign=encounter.campaign,
+                                     pk=int(outcome.data["mission"] or 0)).first()
+    if mission is not None and mission.status == Mission.Status.ACTIVE:
+        mission_scar(mission=mission, actor=user, version=mission.version)
+    return {"summary": f"{character.title}: {outcome.data['text']}",
+            "data": {"character": character.pk}}

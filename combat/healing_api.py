@@ -2,9 +2,10 @@
 card tests, answered as ``/api/card-tests/<id>/`` answers."""
 
 from django.urls import path
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError as ApiValidationError
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.api_common import InputSerializer
@@ -79,7 +80,22 @@ class RepairTestView(APIView):
         return _view(request, test, status.HTTP_201_CREATED)
 
 
+class ScarDrawView(APIView):
+    @extend_schema(request=None, responses={201: OpenApiResponse(
+        description="The Scar card's encounter, as /api/encounters/<id>/ answers it.")})
+    def post(self, request, pk):
+        """The GM or the character's player: the Scar card that is due (the optional Scar
+        rule) is to be turned; answered as ``/api/encounters/<id>/`` answers, the player then
+        turns it there."""
+        from combat.api import _detail  # combat.api includes these routes
+
+        character = character_for_user(request.user, pk)
+        encounter = healing.scar_draw_start(character=character, actor=request.user)
+        return Response(_detail(request.user, encounter), status=status.HTTP_201_CREATED)
+
+
 urlpatterns = [
+    path("characters/<int:pk>/scar-card/", ScarDrawView.as_view(), name="api-scar-card"),
     path("characters/<int:pk>/heal-test/", HealTestView.as_view(), name="api-heal-test"),
     path("ships/<int:pk>/repair-test/", RepairTestView.as_view(), name="api-repair-test"),
 ]

@@ -1021,8 +1021,16 @@ def _record_creation(encounter: Encounter, kernel: Engine, outcome, user) -> dic
     return creation_write_back(encounter=encounter, outcome=outcome, user=user)
 
 
+def _record_scar(encounter: Encounter, kernel: Engine, outcome, user) -> dict:
+    """The Scar card's end onto the sheet (``combat.healing.scar_write_back``)."""
+    from combat.healing import scar_write_back
+
+    return scar_write_back(encounter=encounter, outcome=outcome, user=user)
+
+
 _AFTER_BATTLE = {"btq_naval": _record_btq_naval, "btq_test": _record_btq_test,
                  "btq_creation": _record_creation, "btq_ship_creation": _record_creation,
+                 "btq_scar": _record_scar,
                  **{name: _record_fight for name in _ON_BEGIN}}
 """Engine name -> what the end of its encounter changes in the campaign, beyond the log:
 ``recorder(encounter, kernel, outcome, user)``, which may return ``{"summary", "data"}`` for

@@ -25,6 +25,7 @@ urlpatterns = [
     path("<int:pk>/replay/", replay_views.encounter_replay_page, name="replay"),
     path("<int:pk>/replay.json", replay_views.encounter_replay_json, name="replay_json"),
     path("heal/<int:pk>/", views.heal_test, name="heal_test"),
+    path("scar/<int:pk>/", views.scar_draw, name="scar_draw"),
     path("repair/<int:pk>/", views.repair_test, name="repair_test"),
     path("campaign/<int:campaign_id>/odds/", odds.odds_new, name="odds_new"),
     path("<int:pk>/odds/", odds.odds_ask, name="odds_ask"),

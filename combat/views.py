@@ -265,6 +265,20 @@ def heal_test(request, pk):
 
 @login_required
 @require_POST
+def scar_draw(request, pk):
+    """The GM or the character's player turns the Scar card that is due (the optional Scar
+    rule): its page opens, for the player to turn it."""
+    character = character_for_user(request.user, pk)
+    try:
+        encounter = healing.scar_draw_start(character=character, actor=request.user)
+    except (ValidationError, PermissionDenied) as exc:
+        messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+        return redirect("characters:detail", pk=character.pk)
+    return redirect("combat:detail", pk=encounter.pk)
+
+
+@login_required
+@require_POST
 def repair_test(request, pk):
     """GM: between battles, call the repair test of one of a ship's areas."""
     ship = ship_for_user(request.user, pk)

@@ -29,7 +29,7 @@ from __future__ import annotations
 from rules.btq.characters import MEASURES
 from rules.btq.damage import Scar, scar
 from rules.btq.settings import resolve
-from rules.cards import PLAYER_DECK, Deck, card_label, parse_card
+from rules.cards import PLAYER_DECK, Deck, card_label
 from rules.engine import (
     GM,
     Decision,
@@ -39,6 +39,7 @@ from rules.engine import (
     Outcome,
     Scenario,
     State,
+    load_scenarios,
     register,
 )
 from rules.random import RandomSource
@@ -185,12 +186,13 @@ class ScarEngine:
 
     def view(self, state: State, participant: str) -> dict:
         card = state["card"]
-        return {"card": card_label(parse_card(card)) if card else None,
-                "result": (state["result"] or {}).get("text"),
-                "phase": state["phase"]}
+        return {"cards": [card] if card else [], "result": (state["result"] or {}).get("text"),
+                "phase": state["phase"], "name": state["setup"]["name"]}
 
     def scenarios(self) -> dict[str, Scenario]:
-        return {}
+        """A card of each kind that leaves a choice (BtQ L1318-1320):
+        ``rules/btq/scenarios/scar/*.json``."""
+        return load_scenarios("rules.btq", "scenarios/scar")
 
 
 ENGINE = register(ScarEngine())

@@ -69,3 +69,15 @@ def test_only_the_player_turns_the_card_once():
     state, _ = ENGINE.apply(state, PLAYER, "draw", source)
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, PLAYER, "draw", source)
+
+
+@pytest.mark.parametrize("name, result, measure, mission", [
+    ("infection", "infection", None, "convoy"), ("delirium", "delirium", "charm", None)])
+def test_the_scenarios_play_to_their_result(name, result, measure, mission):
+    from rules.engine import play_scenario
+
+    scenario = ENGINE.scenarios()[name]
+    state, _ = play_scenario(ENGINE, scenario, ScriptedSource(scenario.cards))
+    outcome = ENGINE.outcome(state)
+    assert (outcome.result, outcome.data["measure"], outcome.data["mission"]) == (
+        result, measure, mission)
