@@ -1093,9 +1093,12 @@ def character_import(*, campaign: Campaign, actor, data, owner=None) -> Characte
         if not isinstance(overcoming, list) or any(
                 a not in HARDSHIP_AREAS.values() for a in overcoming):
             raise _export_error("overcoming", "a list of areas (health, ship_morale, wealth)")
+        scar_due = sheet.get("scar_due", False)  # not in the exports made before the rule
+        if not isinstance(scar_due, bool):
+            raise _export_error("scar_due", "true or false")
         character.hardship, character.heal_locks = hardship, locks
-        character.overcoming = overcoming
-        character.save(update_fields=["hardship", "heal_locks", "overcoming"])
+        character.overcoming, character.scar_due = overcoming, scar_due
+        character.save(update_fields=["hardship", "heal_locks", "overcoming", "scar_due"])
     reps = {}
     for i, entry in enumerate(sheet.get("reputations") or []):
         if not isinstance(entry, dict):

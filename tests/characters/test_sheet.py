@@ -134,8 +134,11 @@ def test_a_stale_save_is_refused_with_nothing_lost(pc_a, gm, player_a, player_a_
 
 def _full_sheet(pc, gm):
     character_update(character=pc, actor=gm, version=pc.version,
-                     professions={"Fisherman": 2, "Mapmaker": 1}, wealth=3, health_state=1,
+                     professions={"Fisherman": 2, "Mapmaker": 1}, wealth=3, health_state=2,
                      notes="O'Toole's notes")
+    pc.refresh_from_db()
+    character_update(character=pc, actor=gm, version=pc.version, health_state=1)
+    pc.refresh_from_db()  # Maimed, now Injured: the Scar card is due once he is Healthy
     trait_add(character=pc, actor=gm, trait="second_language", parameter="French")
     trait_add(character=pc, actor=gm, trait="knife_fighting")
     trait_add(character=pc, actor=gm, trait="crusty_old_seadog", reputations=[
@@ -154,7 +157,7 @@ def _full_sheet(pc, gm):
 def test_export_then_import_gives_back_the_same_character(pc_a, gm, player_a, campaign):
     pc = _full_sheet(pc_a, gm)
     exported = character_export(gm, pc)
-    assert exported["version"] == 2
+    assert exported["version"] == 2 and exported["character"]["scar_due"] is True
     copy = character_import(campaign=campaign, actor=gm, data=exported, owner=player_a)
     assert copy.pk != pc.pk
     assert character_export(gm, copy) == exported
