@@ -3,7 +3,7 @@
 
 * :func:`wound`: the state an area takes from a hit of a success level, with the traits
   that change it: Is But A Scratch, Sir! (an extra wound level before Injured, D12), Cheat
-  Death! (D11) and Jonah (BtQ L1074).
+  Death! (D11) and Jonah (BtQ L1081-1082).
 * :func:`heal_route`: how an area in a state heals (BtQ L1361-1366): Injured by a simple
   test with the area's healing skill (D4), Maimed through a successful challenge of the
   current Mission, Dead through a whole new Mission, Health Dead never; :func:`healed` is
@@ -63,7 +63,7 @@ class HealError(ValueError):
 class Wound:
     """What a hit did to an area: ``before`` -> ``after``, ``scratched`` after it (Is But A
     Scratch's extra level used, D12), ``saved_by`` the trait that changed the result (its
-    name) and ``extra_failed_challenge`` when Jonah was used (BtQ L1074)."""
+    name) and ``extra_failed_challenge`` when Jonah was used (BtQ L1081-1082)."""
 
     before: DamageState
     after: DamageState
@@ -90,7 +90,7 @@ def wound(state: DamageState | int, level: SuccessLevel | int, *,
     * Cheat Death! (D11): in ``combat``, if the player uses it (``cheat_death``: a use left
       this session is the caller's to count, A18), a wound taking Injured or Maimed to Dead
       is ignored.
-    * Jonah (BtQ L1074): in ``combat``, if used (``jonah``), a Maimed or Dead result is
+    * Jonah (BtQ L1081-1082): in ``combat``, if used (``jonah``), a Maimed or Dead result is
       ignored and the current Naval Mission counts one more failed challenge.
     """
     state, level = DamageState(state), int(level)

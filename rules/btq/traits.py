@@ -260,7 +260,7 @@ def wealth_bonus(taken: Mapping[str, int]) -> int:
 
 def limited_use(key: str) -> str | None:
     """The period of trait ``key``'s uses, ``"per_session"`` (Naysayer, Jonah, Cheat Death!,
-    BtQ L1074-1084) or ``"per_naval_mission"`` (Jack Tar, L1060); ``None`` for a trait
+    BtQ L1074-1085) or ``"per_naval_mission"`` (Jack Tar, L1060); ``None`` for a trait
     whose use the book does not limit."""
     return next((e["uses"] for e in trait(key).effects if "uses" in e), None)
 
@@ -279,7 +279,7 @@ def uses_left(key: str, times: int, ledger: Mapping[str, Mapping], period: str) 
     Mission under way, named by the caller: ``"session:12"``). ``ledger`` is what the
     character has used, ``{key: {"period": str, "used": int}}``: uses counted in another
     period are spent no more, so a new session (or Naval Mission, for Jack Tar) gives them
-    all back (BtQ L1060, L1074, L1084)."""
+    all back (BtQ L1060, L1074, L1081-1082, L1084)."""
     entry = ledger.get(key) or {}
     used = int(entry.get("used", 0)) if entry.get("period") == period else 0
     return max(0, uses_per_session(key, times) - used)
