@@ -1,0 +1,148 @@
+"""The ``hfg`` engine (``rules/hfg.md`` §5-§12): its scenarios, bad setups and orders refused
+with the reason, a bound's sequence with every die recorded, replays through JSON, any seed
+ending, and the default AI against a random legal policy."""
+
+import copy
+import json
+import random
+
+import pytest
+
+from rules.engine import GM, IllegalAction, get_engine, play_out
+from rules.hfg.engine import ENGINE, validate_setup
+from rules.random import ScriptedSource, SeededSource
+
+
+def scenario(name="landing_party"):
+    return copy.deepcopy(ENGINE.scenarios()[name].setup)
+
+
+def start(name="landing_party", seed=1):
+    source = SeededSource(seed)
+    state, events = ENGINE.start(validate_setup(scenario(name)), source)
+    return state, events, source
+
+
+def test_registered_as_a_wargame_with_its_scenarios():
+    engine = get_engine("hfg")
+    assert engine is ENGINE and engine.wargame
+    scenarios = engine.scenarios()
+    assert set(scenarios) == {"landing_party", "first_manassas"}
+    for sc in scenarios.values():
+        assert [set(s) >= {"id", "name", "commander"} for s in sc.setup["sides"]] == [True] * 2
+        state, _ = engine.start(engine.validate_setup(sc.setup), SeededSource(0))
+        assert engine.pending(state)[0].actor == "side:" + sc.setup["attacker"]
+
+
+def test_a_bound_rolls_pips_then_moves_shoots_and_fights():
+    source = ScriptedSource(rolls=[4] + [3] * 40)
+    state, events = ENGINE.start(validate_setup(scenario()), source)
+    assert state["pips"] == {"party": 4} and str(source.log[0]) == "d6 PIPs party: 4"
+    decision = ENGINE.pending(state)[0]
+    keys = [o.key for o in decision.options]
+    assert keys[-1] == "end" and "advance:marines" in keys
+    state2, _ = ENGINE.apply(state, "side:a", "advance:marines", source)
+    assert state2["pips"]["party"] == 3 and state2["elements"]["marines"]["y"] == 1800
+    assert state["elements"]["marines"]["y"] == 1200  # the old state is untouched
+    assert "advance:marines" not in [o.key for o in ENGINE.pending(state2)[0].options]
+    state3, events = ENGINE.apply(state2, "side:a", "end", source)
+    assert state3["phasing"] == "b" and state3["bound"] == 2
+    kinds = [e.kind for e in events]
+    assert "combat" in kinds and kinds[-1] == "bound.start"
+    assert all(d.purpose.startswith(("PIPs", "combat")) for d in source.log)
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda s: s.update(sides=s["sides"][:1]), "two sides"),
+    (lambda s: s["elements"][2].update(type="XYZ"), "unknown troop type"),
+    (lambda s: s["elements"].append({**s["elements"][2], "id": "marines2", "x": 1700}),
+     "overlap"),
+    (lambda s: s["elements"][2].update(y=3300), "y must be between 0 and 3200"),
+    (lambda s: s["elements"][2].update(y=3190, heading=180), "not on the table"),
+    (lambda s: s["elements"][3].update(x=600, y=500), "ships stay on the waterway"),
+    (lambda s: s["elements"][2].update(dismounted=True), "cannot dismount"),
+    (lambda s: s["elements"][2].update(command="shore"), "its command"),
+    (lambda s: s.update(settings={"hfg_nonsense": 1}), "unknown HFG setting"),
+    (lambda s: s.update(max_bounds=99), "max_bounds"),
+    (lambda s: s["terrain"].append({"id": "x", "kind": "lava", "x": 0, "y": 0, "w": 100,
+                                    "h": 100}), "terrain is one of"),
+    (lambda s: s["sides"][0].update(army={"list": "gnw-swedish", "year": 1708,
+                                          "counts": {}}), "must have"),
+])
+def test_bad_setups_are_refused_with_the_rule(change, message):
+    setup = scenario()
+    change(setup)
+    with pytest.raises(IllegalAction, match=message):
+        validate_setup(setup)
+
+
+def test_bad_orders_are_refused_and_nothing_changes():
+    state, _, source = start()
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(IllegalAction, match="not an order the rules allow"):
+        ENGINE.apply(state, "side:a", "advance:battery", source)
+    with pytest.raises(IllegalAction, match="no orders to give"):
+        ENGINE.apply(state, "side:b", "end", source)
+    with pytest.raises(IllegalAction, match="not an order"):
+        ENGINE.apply(state, "side:a", "teleport:marines", source)
+    assert json.dumps(state, sort_keys=True) == before
+
+
+def test_the_army_battle_is_checked_against_its_lists():
+    setup = scenario("first_manassas")
+    assert validate_setup(setup)["sides"][0]["army"]["list"] == "acw1861-east-union"
+    setup["sides"][1]["army"]["counts"]["bay"] = 16
+    with pytest.raises(IllegalAction, match="10 to 15 of BAY"):
+        validate_setup(setup)
+
+
+def test_views_show_the_table_to_each_commander():
+    state, _, _ = start()
+    assert ENGINE.view(state, GM)["my_sides"] == ["a", "b"]
+    assert ENGINE.view(state, "side:b")["my_sides"] == ["b"]
+    assert ENGINE.participants(state) == {"side:a": "The landing party",
+                                          "side:b": "The shore defenders"}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_any_seed_ends_and_replays_through_json(seed):
+    state, _, source = start(seed=seed)
+    # half way through, the stored state (PostgreSQL's jsonb) plays on the same
+    for _ in range(10):
+        d = ENGINE.pending(state)[0]
+        state, _ = ENGINE.apply(state, d.actor, d.default, source)
+    stored = json.loads(json.dumps(state))
+    copy_source = SeededSource(0, state=source.state())
+    end_a, _ = play_out(ENGINE, state, source)
+    end_b, _ = play_out(ENGINE, stored, copy_source)
+    assert ENGINE.outcome(end_a) == ENGINE.outcome(end_b)
+    assert ENGINE.outcome(end_a).result in ("break", "time", "draw")
+    with pytest.raises(IllegalAction, match="the battle is over"):
+        ENGINE.apply(end_a, "side:a", "end", source)
+
+
+def ai_against_random(seeds, name="landing_party"):
+    """Games of the default AI against a random legal policy, the AI attacking in even
+    games and defending in odd ones; the seeds the AI won."""
+    won = []
+    for g in seeds:
+        source, rng = SeededSource(g), random.Random(g)
+        state, _ = ENGINE.start(validate_setup(scenario(name)), source)
+        ai_side = state["side_ids"][g % 2]
+        while ENGINE.outcome(state) is None:
+            d = ENGINE.pending(state)[0]
+            mine = d.actor == state["sides"][ai_side]["commander"]
+            choice = d.default if mine else rng.choice(d.options).key
+            state, _ = ENGINE.apply(state, d.actor, choice, source)
+        if ENGINE.outcome(state).data["winner_side"] == ai_side:
+            won.append(g)
+    return won
+
+
+def test_the_ai_beats_a_random_policy_16_games():
+    assert len(ai_against_random(range(16))) >= 14
+
+
+@pytest.mark.slow
+def test_the_ai_beats_a_random_policy_in_90_percent_of_500_games():
+    assert len(ai_against_random(range(500))) >= 450
