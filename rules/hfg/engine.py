@@ -143,7 +143,9 @@ def validate_setup(setup: dict) -> dict:
     table = setup.get("table") or {"w": 12000, "d": 6000}
     w = _int(table.get("w"), "the table's width", 1200, 24000)
     d = _int(table.get("d"), "the table's depth", 1200, 12000)
-    settings = dict(setup.get("settings") or {})
+    # a campaign passes all its rule settings: HFG keeps its own and checks them
+    settings = {k: v for k, v in dict(setup.get("settings") or {}).items()
+                if k.startswith("hfg_")}
     for name in settings:
         if name not in SETTINGS:
             raise IllegalAction(f"unknown HFG setting {name!r}")
