@@ -373,6 +373,8 @@ def _blocked(st: State, e: dict, r: Rect, *, ignore: tuple[str, ...] = (),
         if o["id"] == e["id"] or o["id"] in ignore:
             continue
         reach = (r.width + r.depth + o["width"] + o["depth"]) / 2
+        if abs(o["x"] - cx) > reach + o["depth"] or abs(o["y"] - cy) > reach + o["depth"]:
+            continue
         ox, oy = _rect(o).center()
         margin = -2 * EPS if clear_of_enemy and o["side"] != e["side"] else EPS
         if abs(ox - cx) < reach and abs(oy - cy) < reach and overlaps(
@@ -790,7 +792,11 @@ def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
 def _sight_blocked(st: State, a: dict, b: dict) -> bool:
     p, q = (a["x"], a["y"]), _rect(b).center()
     for t in st["terrain"]:
-        if t["kind"] in BLOCKS_SIGHT and segment_gap(p, q, _box(t)) == 0:
+        if t["kind"] not in BLOCKS_SIGHT or max(p[0], q[0]) < t["x"] or \
+                min(p[0], q[0]) > t["x"] + t["w"] or max(p[1], q[1]) < t["y"] or \
+                min(p[1], q[1]) > t["y"] + t["h"]:
+            continue
+        if segment_gap(p, q, _box(t)) == 0:
             if _in(st, a, t["kind"]) is not t and _in(st, b, t["kind"]) is not t:
                 return True
     return False
@@ -845,9 +851,14 @@ def _targets(st: State, e: dict) -> list[tuple[float, dict]]:
 
 
 def _fire_blocked(st: State, e: dict, o: dict) -> bool:
+    """Whether another element (not Skirmishers) stands on the line of fire (L268)."""
     p, q = (e["x"], e["y"]), _rect(o).center()
+    lo_x, hi_x = min(p[0], q[0]) - 900, max(p[0], q[0]) + 900
+    lo_y, hi_y = min(p[1], q[1]) - 900, max(p[1], q[1]) + 900
     for x in _live(st):
         if x["id"] in (e["id"], o["id"]) or x["type"] == "SK":
+            continue
+        if not (lo_x <= x["x"] <= hi_x and lo_y <= x["y"] <= hi_y):
             continue
         if segment_gap(p, q, _rect(x).corners()) == 0:
             return True

@@ -108,15 +108,11 @@ def _cross(o: Point, a: Point, b: Point) -> float:
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
-def segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
-    """Whether the segments a-b and c-d meet (touching counts)."""
+def _crosses(a: Point, b: Point, c: Point, d: Point) -> bool:
+    """Whether the segments a-b and c-d cross properly (touching is left to distances)."""
     d1, d2 = _cross(c, d, a), _cross(c, d, b)
     d3, d4 = _cross(a, b, c), _cross(a, b, d)
-    if ((d1 > 0) != (d2 > 0) and d1 != 0 and d2 != 0
-            and (d3 > 0) != (d4 > 0) and d3 != 0 and d4 != 0):
-        return True
-    return min(_seg_point(a, c, d), _seg_point(b, c, d), _seg_point(c, a, b),
-               _seg_point(d, a, b)) <= 1e-9
+    return ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4))
 
 
 def inside(p: Point, poly: tuple[Point, ...]) -> bool:
@@ -133,11 +129,11 @@ def segment_gap(a: Point, b: Point, poly: tuple[Point, ...]) -> float:
     best = float("inf")
     for i in range(n):
         c, d = poly[i], poly[(i + 1) % n]
-        if segments_cross(a, b, c, d):
+        if _crosses(a, b, c, d):
             return 0.0
         best = min(best, _seg_point(a, c, d), _seg_point(b, c, d), _seg_point(c, a, b),
                    _seg_point(d, a, b))
-    return best
+    return 0.0 if best <= 1e-9 else best
 
 
 def overlaps(p: tuple[Point, ...], q: tuple[Point, ...], margin: float = EPS) -> bool:
