@@ -7,8 +7,9 @@ most valuable first); strike: contacts whose expected value over the 36 dice pai
 (:func:`expected_value`) is worth it, the best first (concentrating on the weakest enemy);
 guns and shooters with no target turn to face the nearest enemy; holding, foot take the
 nearest town or wood (uses terrain) and the line stays; attacking, lines advance together
-(holds a line) to the 200p limit before enemy shooters, single elements too, guns until
-they have a target; then the bound ends.
+(holds a line) until any of them has a target, then stand and shoot (closer than that
+only brings canister on them); single elements the same, guns and Skirmishers never to
+within 100p of enemy musketry's reach; then the bound ends.
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ def choose(st: State, options: list[tuple[str, str, int]]) -> str:
             return occupy[0]
     else:
         for k in keys:
-            if k.startswith("line:"):  # foot and horse close to the 200p limit, then fire
+            if k.startswith("line:") and not any(
+                    eng._targets(st, m) for m in eng._line_of(st, els[k.split(":")[1]])):
                 return k
     in_lines = {m for k in keys if k.startswith("line:")
                 for m in (x["id"] for x in eng._line_of(st, els[k.split(":")[1]]))}
@@ -111,11 +113,28 @@ def choose(st: State, options: list[tuple[str, str, int]]) -> str:
         for k in keys:
             if k.startswith("advance:"):
                 e = els[k.split(":")[1]]
-                gun = troop_type(e["type"]).category == "artillery"
-                if (not (gun and eng._targets(st, e)) and e["id"] not in in_lines
+                if (not eng._targets(st, e) and e["id"] not in in_lines and _safe(st, e)
                         and e["type"] not in ("HQ", "CP", "NP", "LAA")):
                     return k
     return "end"
+
+
+def _safe(st: State, e: dict) -> bool:
+    """Whether advancing keeps guns and Skirmishers more than 100p beyond the reach of every
+    enemy foot element (A29: they do not walk into musketry); other troops always may."""
+    from rules.hfg import engine as eng
+
+    if troop_type(e["type"]).category != "artillery" and e["type"] != "SK":
+        return True
+    end = eng._rect(e).moved(eng._straight(st, e, 1))
+    for o in st["elements"].values():
+        if o["side"] == e["side"] or o["state"] != "ok":
+            continue
+        reach = eng.shooting_range(o["type"], year=st["year"], dismounted=o["dismounted"])
+        if reach and troop_type(o["type"]).category == "foot" and \
+                eng.segment_gap(*eng._rect(o).front(), end.corners()) <= reach + 100:
+            return False
+    return True
 
 
 def _nearest(st: State, e: dict) -> dict | None:
