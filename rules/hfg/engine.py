@@ -719,8 +719,7 @@ def apply_order(st: State, key: str, log: _Log) -> None:
     verb = parts[0]
     if verb == "rally":
         e["state"], e["routed_at"] = "ok", None
-        e["heading"] = (e["heading"] + 180) % 360
-        _place(e, _rect(e).moved(-e["depth"], turn=0))
+        _about_face(e)
         log("rally", f"{_name(st, e)} rallies and turns to face the enemy.", {"element": e["id"]})
     elif verb in ("advance", "retire"):
         sign = 1 if verb == "advance" else -1
@@ -957,10 +956,15 @@ def _back(st: State, e: dict, dist: int, log: _Log, why: str) -> None:
     log("outcome", f"{_name(st, e)} {why} {moved} paces.")
 
 
+def _about_face(e: dict) -> None:
+    """Turn ``e`` 180 degrees where it stands: its rear edge becomes its front."""
+    e["heading"] = (e["heading"] + 180) % 360
+    _place(e, _rect(e).moved(e["depth"]))
+
+
 def _rout_move(st: State, e: dict, log: _Log, *, again: bool = False) -> None:
     if not again:
-        e["heading"] = (e["heading"] + 180) % 360
-        _place(e, _rect(e).moved(-e["depth"]))
+        _about_face(e)
     r = _rect(e)
     w, d = st["table"]["w"], st["table"]["d"]
     dist = e["rout_distance"]

@@ -148,3 +148,37 @@ def test_the_ai_beats_a_random_policy_16_games():
                    "(100 seeds): it loses some attacks to the battery's long fire")
 def test_the_ai_beats_a_random_policy_in_90_percent_of_500_games():
     assert len(ai_against_random(range(500))) >= 450
+
+
+def duel():
+    """Bayonets (a) and Muskets (b) already at push of bayonet, each with a general far off."""
+    return validate_setup({
+        "title": "A duel", "year": 1800, "attacker": "a", "max_bounds": 8,
+        "sides": [{"id": s, "name": s.upper(), "commands": [{"id": s, "general": f"{s}-cp"}]}
+                  for s in ("a", "b")],
+        "elements": [
+            {"id": "a-cp", "side": "a", "command": "a", "type": "CP", "x": 3000, "y": 1000},
+            {"id": "bay", "side": "a", "command": "a", "type": "BAY", "x": 6000, "y": 3000},
+            {"id": "b-cp", "side": "b", "command": "b", "type": "CP", "x": 3000, "y": 5000,
+             "heading": 180},
+            {"id": "mus", "side": "b", "command": "b", "type": "MUS", "x": 6000, "y": 3000,
+             "heading": 180}]})
+
+
+def test_a_rout_then_a_rally_or_the_routers_end():
+    # a's PIPs 3; the combat: Bayonets 5 + 2, Muskets 1 + 3: beaten by Bayonets in their
+    # own bound, the Muskets rout 800 paces; then b's PIPs 6
+    source = ScriptedSource(rolls=[3, 5, 1, 6])
+    state, _ = ENGINE.start(duel(), source)
+    state, events = ENGINE.apply(state, "side:a", "end", source)
+    mus = state["elements"]["mus"]
+    assert mus["state"] == "routing" and mus["heading"] == 0 and mus["y"] == 3200 + 800
+    assert "Muskets (mus) routs 800 paces." in [e.text for e in events]
+    options = {o.key: o.label for o in ENGINE.pending(state)[0].options}
+    assert options["rally:mus"].endswith("(3 PIPs)")  # 2, and 1 more out of command
+    rallied, _ = ENGINE.apply(state, "side:b", "rally:mus", source)
+    assert rallied["elements"]["mus"]["state"] == "ok"
+    assert rallied["elements"]["mus"]["heading"] == 180 and rallied["pips"]["b"] == 3
+    lost, events = ENGINE.apply(state, "side:b", "end", ScriptedSource(rolls=[2]))
+    assert lost["elements"]["mus"]["state"] == "destroyed"  # not rallied in its own bound
+    assert "Muskets (mus) is not rallied and is lost." in [e.text for e in events]
