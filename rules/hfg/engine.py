@@ -27,11 +27,16 @@ features are axis-aligned rectangles: ``bua`` (500p, +2 to foot in it), ``wood``
 ``marsh`` (difficult; impassable to HQ, heavy guns and Laager), ``waterway`` (naval only).
 
 Standing choices the engine takes for the owner (the rules leave them to him; said in the
-log): repulses the least distance, pursuits 300p, press forward declined (halt), a mounted
-winner of a distant combat charges the primary shooter if it is within 600p straight ahead,
-dismountables keep the mode their setup gives. Not modelled yet (said here, not faked):
-march moves, rout contagion, pushing back friends, turning to face after combat, concealment,
-delayed arrivals, a Command Party leading the element behind it, BUA edge assaults.
+log): repulses the least distance, pursuits 300p (stopping short of anything in the way,
+no new combat), press forward only where the 200p bring the element into the beaten
+enemy's front (else halt), a mounted winner of a distant combat charges the primary shooter
+if it is within 600p straight ahead, dismountables keep the mode their setup gives. Not
+modelled yet (said here, not faked): march moves, rout contagion, pushing back friends (a
+move back stops short of them), turning to face after combat, concealment and the other
+preparations on the table (redoubts, entrenchments, strong points), delayed arrivals, a
+Command Party leading the element behind it, separate town-edge assaults, uphill,
+roads and water crossings, line of sight over hill crests, deployment zones (scenarios are
+placed as given), the general's line of sight for command (distance only).
 
 Setup (:func:`validate_setup`)::
 
