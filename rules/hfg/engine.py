@@ -34,9 +34,10 @@ if it is within 600p straight ahead, dismountables keep the mode their setup giv
 modelled yet (said here, not faked): march moves, rout contagion, pushing back friends (a
 move back stops short of them), turning to face after combat, concealment and the other
 preparations on the table (redoubts, entrenchments, strong points), delayed arrivals, a
-Command Party leading the element behind it, separate town-edge assaults, uphill,
-roads and water crossings, line of sight over hill crests, deployment zones (scenarios are
-placed as given), the general's line of sight for command (distance only).
+Command Party leading the element behind it, separate town-edge assaults, hill contours
+(an element standing on a hill is uphill of one standing off it), roads and
+water crossings, line of sight over hill crests, deployment zones (scenarios are placed
+as given), the general's line of sight for command (distance only).
 
 Setup (:func:`validate_setup`)::
 
@@ -784,13 +785,26 @@ def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
     defeated = command_defeated(
         [Unit(x["type"], x["grade"], x["command"], x["state"])
          for x in st["elements"].values() if x["side"] == e["side"]], e["command"])
+    hill = _hill_under(st, e)
+    uphill = close and hill is not None and _hill_under(st, enemy) is not hill
     return Fighter(
         type=e["type"], grade=e["grade"] if e["grade"] in ("E", "I", "HVY", "HOR") else None,
+        uphill=uphill,
         dismounted=e["dismounted"], routing=e["state"] == "routing", going=_going(st, r),
         in_bua=bool(bua), bua_afire=bool(bua and bua["id"] in st["afire"]),
         in_wood=bool(_in(st, e, "wood")), on_difficult_hill=bool(_in(st, e, "difficult_hill")),
         overlaps=min(overlapped, 2), flank_contact=flank, contacted_in_flank=flank,
         moved=e["moved"], defeated_command=defeated, repulsed_this_bound=e["repulsed"])
+
+
+def _hill_under(st: State, e: dict) -> dict | None:
+    """The hill ``e`` stands on (its centre), if any: hills have no contours in this model,
+    so an element on a hill is uphill of an opponent standing off it (A11)."""
+    c = _rect(e).center()
+    for t in st["terrain"]:
+        if t["kind"] in ("hill", "difficult_hill") and inside(c, _box(t)):
+            return t
+    return None
 
 
 def _sight_blocked(st: State, a: dict, b: dict) -> bool:

@@ -182,3 +182,16 @@ def test_a_rout_then_a_rally_or_the_routers_end():
     lost, events = ENGINE.apply(state, "side:b", "end", ScriptedSource(rolls=[2]))
     assert lost["elements"]["mus"]["state"] == "destroyed"  # not rallied in its own bound
     assert "Muskets (mus) is not rallied and is lost." in [e.text for e in events]
+
+
+def test_uphill_in_close_combat_only():
+    from rules.hfg.engine import _fighter, _initial_state
+
+    setup = duel()
+    setup["terrain"] = [{"id": "h", "kind": "hill", "x": 5000, "y": 3000, "w": 2000,
+                         "h": 1000, "name": "a hill"}]
+    st = _initial_state(validate_setup(setup))
+    mus, bay = st["elements"]["mus"], st["elements"]["bay"]
+    assert _fighter(st, mus, bay, close=True).uphill  # it stands on the hill
+    assert not _fighter(st, bay, mus, close=True).uphill
+    assert not _fighter(st, mus, bay, close=False).uphill  # A11: not in shooting
