@@ -618,10 +618,17 @@ _OPTIONS_CACHE: dict[tuple, list[tuple[str, str, int]]] = {}
 
 
 def _fingerprint(st: State) -> tuple:
-    return (st["bound"], st["phasing"], tuple(sorted(st["pips"].items())),
+    """Everything the legal orders depend on, so two battles never share a cache entry."""
+    return (st["year"], st["table"]["w"], st["table"]["d"],
+            tuple(sorted((k, str(v)) for k, v in st["settings"].items())),
+            tuple((t["id"], t["kind"], t["x"], t["y"], t["w"], t["h"]) for t in st["terrain"]),
+            tuple(sorted((s, tuple(c["general"] for c in sd["commands"]))
+                         for s, sd in st["sides"].items())),
+            st["bound"], st["phasing"], tuple(sorted(st["pips"].items())),
             tuple(st["afire"]), tuple(sorted(st["weather"].items())),
-            tuple((e["id"], e["x"], e["y"], e["heading"], e["state"], e["moved"],
-                   e["disabled"]) for e in st["elements"].values()))
+            tuple(sorted((e["id"], e["side"], e["command"], e["type"], e["grade"] or "",
+                          e["dismounted"], e["x"], e["y"], e["heading"], e["state"],
+                          e["moved"], e["disabled"]) for e in st["elements"].values())))
 
 
 def order_options(st: State) -> list[tuple[str, str, int]]:
