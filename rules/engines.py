@@ -10,3 +10,4 @@ import rules.btq.scar  # noqa: F401
 import rules.btq.ship_creation  # noqa: F401
 import rules.btq.skirmish  # noqa: F401
 import rules.btq.table  # noqa: F401
+import rules.hfg.engine  # noqa: F401

@@ -1,0 +1,1153 @@
+"""The ``hfg`` encounter engine: a Horse, Foot and Guns land battle played a bound at a
+time (:mod:`rules.engine`; ``rules/hfg.md`` §5-§12, errata F1-F21).
+
+A bound (§5): the phasing side's PIP dice, one per command (C-in-C first), with the weather
+read from the attacking C-in-C's first unadjusted roll and ended by the defender's, and a
+disabled general recovering on a 6; then **orders**: the side's commander spends PIPs one
+order at a time (decision ``hfg.orders``) until he ends the bound's moves; then every router
+of both sides routs again; distant shooting (the phasing side's targets first, each target
+answering its primary, aiders at most two); close combat of every frontal contact with its
+flank contacts and overlaps; the end of the bound (the phasing side's routers not rallied
+since they routed are destroyed; the army-break test). The battle ends when an army breaks
+or each side has had ``max_bounds`` bounds (the defender then holds the field, A2).
+
+Orders (option keys): ``advance:<id>`` (straight ahead, as far as the move allows, stopping
+short of anything in the way and of the 200p limit before enemy who must shoot at it),
+``line:<id>`` (the whole line that element stands in, at its slowest member's pace),
+``attack:<id>:<enemy>`` (into frontal contact with an enemy's front, conforming),
+``flank:<id>:<enemy>:<left|right>`` (onto an enemy flank, starting on that side),
+``face:<id>:<enemy>`` (pivot to face an enemy), ``retire:<id>`` (straight back),
+``occupy:<id>:<feature>`` (into a town or wood), ``rally:<id>`` and ``end``. Each costs
+PIPs by :func:`rules.hfg.command.pip_cost` (out of command beyond the general's easy command
+distance; slow movers; retiring within 400p of enemy).
+
+Geometry: :mod:`rules.hfg.geometry` (elements as oriented rectangles in paces). Terrain
+features are axis-aligned rectangles: ``bua`` (500p, +2 to foot in it), ``wood``,
+``difficult_hill`` (difficult going, block sight), ``hill`` (gentle: good going), ``slow``,
+``marsh`` (difficult; impassable to HQ, heavy guns and Laager), ``waterway`` (naval only).
+
+Standing choices the engine takes for the owner (the rules leave them to him; said in the
+log): repulses the least distance, pursuits 300p (stopping short of anything in the way,
+no new combat), press forward only where the 200p bring the element into the beaten
+enemy's front (else halt), a mounted winner of a distant combat charges the primary shooter
+if it is within 600p straight ahead, dismountables keep the mode their setup gives. Not
+modelled yet (said here, not faked): march moves, rout contagion, pushing back friends (a
+move back stops short of them), turning to face after combat, concealment and the other
+preparations on the table (redoubts, entrenchments, strong points), delayed arrivals, a
+Command Party leading the element behind it, separate town-edge assaults, hill contours
+(an element standing on a hill is uphill of one standing off it), roads and
+water crossings, line of sight over hill crests, deployment zones (scenarios are placed
+as given), the general's line of sight for command (distance only).
+
+Setup (:func:`validate_setup`)::
+
+    {"title": str, "year": int, "table": {"w": paces, "d": paces}, "max_bounds": 4-36,
+     "attacker": side id, "settings": {...},
+     "sides": [{"id", "name", "commander": "side:<id>" | "pc:<pk>", "ag": int,
+                "commands": [{"id", "general": element id}]  (the C-in-C's first),
+                "army": {"list", "year", "counts", "sections"} (optional, checked)}],
+     "terrain": [{"id", "kind", "x", "y", "w", "h"}],
+     "elements": [{"id", "side", "command", "type", "grade", "x", "y", "heading",
+                   "dismounted"}]}
+
+Landing parties (issue 13's shore actions) map a ship's people onto HFG elements one scale
+down (an element is a company, not a brigade; the ground scale and every rule unchanged):
+the marines are a Muskets element (Bayonets from 1776), Elite if the ship's marines are
+crack; armed sailors are Inferior Muskets, or Skirmishers where they fight loose; the
+boats' carronades are Light Artillery; the landing officer is a Command Party; the ship
+offshore a Sail element (Steamer from 1824) on the Waterway, Inferior if a sloop or smaller.
+
+Participants: each side's ``commander``. Nothing is hidden in HFG as built (no
+concealment): every event is public, and :meth:`HfgEngine.view` shows all of the table.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rules.engine import (
+    GM,
+    Decision,
+    Event,
+    IllegalAction,
+    Option,
+    Outcome,
+    Scenario,
+    State,
+    load_scenarios,
+    register,
+)
+from rules.hfg import command as cmd
+from rules.hfg.ai import choose
+from rules.hfg.combat import Fighter, fight
+from rules.hfg.data import troop_type, validate_army
+from rules.hfg.geometry import (
+    EPS,
+    Rect,
+    contact,
+    edge_gap,
+    facing_point,
+    flank_position,
+    in_corridor,
+    in_diagonal_arc,
+    inside,
+    move_distance,
+    opposite,
+    overlaps,
+    segment_gap,
+    side_by_side,
+)
+from rules.hfg.losses import Unit, battle_result, command_defeated
+from rules.hfg.movement import allowance, approach_limit, may_contact
+from rules.hfg.settings import SETTINGS, setting
+from rules.hfg.shooting import shooting_range
+from rules.random import RandomSource
+
+ENGINE_NAME = "hfg"
+TERRAIN_KINDS = ("bua", "wood", "difficult_hill", "hill", "slow", "marsh", "waterway")
+BLOCKS_SIGHT = ("bua", "wood", "difficult_hill")
+GOING_OF = {"bua": "good", "wood": "difficult", "difficult_hill": "difficult", "hill": "good",
+            "slow": "slow", "marsh": "difficult", "waterway": "good"}
+ON_TABLE = ("ok", "routing")
+STEP = 50
+"""Moves are tried in steps of 50p down from the full allowance until one is legal."""
+MAX_ELEMENTS = 120
+_SETUP_KEYS = {"title", "year", "table", "max_bounds", "attacker", "settings", "sides",
+               "terrain", "elements", "notes"}
+
+
+# --- setup -------------------------------------------------------------------------------
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        raise IllegalAction(f"{what} must be a whole number")
+    if not low <= value <= high:
+        raise IllegalAction(f"{what} must be between {low} and {high}, not {value}")
+    return int(value)
+
+
+def _ident(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value or len(value) > 40 or not all(
+            c.isalnum() or c in "_-" for c in value):
+        raise IllegalAction(f"{what} must be a short name of letters, digits, _ or -")
+    return value
+
+
+def validate_setup(setup: dict) -> dict:
+    """The setup checked and normalised (see the module docstring); IllegalAction naming
+    the first thing wrong: an unknown key, table, side, command, element, terrain, a setting,
+    an element off the table or overlapping another, a general not in his command, or an
+    army that breaks its list."""
+    if not isinstance(setup, dict):
+        raise IllegalAction("a setup is a JSON object")
+    unknown = sorted(set(setup) - _SETUP_KEYS)
+    if unknown:
+        raise IllegalAction(f"unknown setup key {unknown[0]!r}")
+    year = _int(setup.get("year", 1800), "the year", 1700, 1915)
+    table = setup.get("table") or {"w": 12000, "d": 6000}
+    w = _int(table.get("w"), "the table's width", 1200, 24000)
+    d = _int(table.get("d"), "the table's depth", 1200, 12000)
+    # a campaign passes all its rule settings: HFG keeps its own and checks them
+    settings = {k: v for k, v in dict(setup.get("settings") or {}).items()
+                if k.startswith("hfg_")}
+    for name in settings:
+        if name not in SETTINGS:
+            raise IllegalAction(f"unknown HFG setting {name!r}")
+        try:
+            setting(settings, name)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+    sides_in = setup.get("sides")
+    if not isinstance(sides_in, list) or len(sides_in) != 2:
+        raise IllegalAction("a battle has two sides")
+    sides = []
+    for s in sides_in:
+        sid = _ident(s.get("id"), "a side's id")
+        commands = s.get("commands")
+        if not isinstance(commands, list) or not 1 <= len(commands) <= 8:
+            raise IllegalAction(f"side {sid} needs 1 to 8 commands, the C-in-C's first")
+        sides.append({
+            "id": sid, "name": str(s.get("name") or sid)[:80],
+            "commander": str(s.get("commander") or f"side:{sid}"),
+            "ag": _int(s.get("ag", 0), f"side {sid}'s Ag", 0, 6),
+            "commands": [{"id": _ident(c.get("id"), "a command's id"),
+                          "general": _ident(c.get("general"), "a general")} for c in commands],
+            "army": s.get("army")})
+        if s.get("army") is not None:
+            validate_army(s["army"])
+    side_ids = [s["id"] for s in sides]
+    if len(set(side_ids)) != 2:
+        raise IllegalAction("the two sides need different ids")
+    attacker = setup.get("attacker", side_ids[0])
+    if attacker not in side_ids:
+        raise IllegalAction("the attacker must be one of the sides")
+    terrain = []
+    for t in setup.get("terrain") or []:
+        if t.get("kind") not in TERRAIN_KINDS:
+            raise IllegalAction(f"terrain is one of {', '.join(TERRAIN_KINDS)}, not "
+                                f"{t.get('kind')!r}")
+        terrain.append({"id": _ident(t.get("id"), "a terrain id"), "kind": t["kind"],
+                        "x": _int(t.get("x"), "terrain x", 0, w),
+                        "y": _int(t.get("y"), "terrain y", 0, d),
+                        "w": _int(t.get("w"), "terrain width", 100, w),
+                        "h": _int(t.get("h"), "terrain depth", 100, d),
+                        "name": str(t.get("name") or t["kind"])[:60]})
+    raw = setup.get("elements")
+    if not isinstance(raw, list) or not 2 <= len(raw) <= MAX_ELEMENTS:
+        raise IllegalAction(f"a battle has 2 to {MAX_ELEMENTS} elements")
+    commands = {c["id"]: s["id"] for s in sides for c in s["commands"]}
+    elements = []
+    for e in raw:
+        eid = _ident(e.get("id"), "an element's id")
+        if e.get("side") not in side_ids:
+            raise IllegalAction(f"element {eid}: its side must be one of {side_ids}")
+        if commands.get(e.get("command")) != e["side"]:
+            raise IllegalAction(f"element {eid}: its command must be one of its side's")
+        try:
+            t = troop_type(str(e.get("type")))
+        except ValueError as exc:
+            raise IllegalAction(f"element {eid}: {exc}") from None
+        grade = e.get("grade") or None
+        if grade not in (None, "A", "L", "E", "I", "HVY", "HOR"):
+            raise IllegalAction(f"element {eid}: unknown grade {grade!r}")
+        if bool(e.get("dismounted")) and not t.dismountable:
+            raise IllegalAction(f"element {eid}: {t.name} cannot dismount")
+        elements.append({"id": eid, "side": e["side"], "command": e["command"],
+                         "type": t.code, "grade": grade, "dismounted": bool(e.get("dismounted")),
+                         "x": _int(e.get("x"), f"element {eid}'s x", 0, w),
+                         "y": _int(e.get("y"), f"element {eid}'s y", 0, d),
+                         "heading": _int(e.get("heading", 0), f"element {eid}'s heading", 0, 359)})
+    ids = [e["id"] for e in elements]
+    if len(set(ids)) != len(ids):
+        raise IllegalAction("two elements share an id")
+    by_id = {e["id"]: e for e in elements}
+    for s in sides:
+        for c in s["commands"]:
+            g = by_id.get(c["general"])
+            if g is None or g["command"] != c["id"]:
+                raise IllegalAction(f"command {c['id']}: its general must be one of its "
+                                    "elements")
+    out = {"title": str(setup.get("title") or "A battle")[:120], "year": year,
+           "table": {"w": w, "d": d},
+           "max_bounds": _int(setup.get("max_bounds", 36), "max_bounds", 4, 36),
+           "attacker": attacker, "settings": settings, "sides": sides, "terrain": terrain,
+           "elements": elements, "notes": str(setup.get("notes") or "")[:2000]}
+    st = _initial_state(out)
+    for e in st["elements"].values():
+        r = _rect(e)
+        if any(not (-EPS <= x <= w + EPS and -EPS <= y <= d + EPS) for x, y in r.corners()):
+            raise IllegalAction(f"element {e['id']} is not on the table")
+        for o in st["elements"].values():
+            if o["id"] < e["id"] and overlaps(r.corners(), _rect(o).corners()):
+                raise IllegalAction(f"elements {o['id']} and {e['id']} overlap")
+        naval = troop_type(e["type"]).category == "naval"
+        wet = _terrain_under(st, r, "waterway")
+        if naval != bool(wet):
+            raise IllegalAction(f"element {e['id']}: ships stay on the waterway, land "
+                                "troops off it")
+    return out
+
+
+def _initial_state(setup: dict) -> State:
+    elements = {}
+    for e in setup["elements"]:
+        t = troop_type(e["type"])
+        elements[e["id"]] = {
+            "id": e["id"], "side": e["side"], "command": e["command"], "type": e["type"],
+            "grade": e["grade"], "dismounted": e["dismounted"], "x": e["x"], "y": e["y"],
+            "heading": e["heading"], "width": 100 if t.category == "naval" else 400,
+            "depth": max(t.depth, 100), "state": "ok", "moved": False, "shot": False,
+            "routed_at": None, "rout_distance": 0, "disabled": False, "repulsed": False}
+    first = setup["attacker"]
+    other = next(s["id"] for s in setup["sides"] if s["id"] != first)
+    return {
+        "setup": copy.deepcopy(setup), "year": setup["year"], "table": dict(setup["table"]),
+        "settings": dict(setup["settings"]), "attacker": first, "defender": other,
+        "sides": {s["id"]: {k: copy.deepcopy(s[k]) for k in ("id", "name", "commander",
+                                                            "ag", "commands")}
+                  for s in setup["sides"]},
+        "side_ids": [first, other], "terrain": copy.deepcopy(setup["terrain"]),
+        "afire": [], "elements": elements, "order": [e["id"] for e in setup["elements"]],
+        "bound": 0, "bounds_done": {first: 0, other: 0}, "phasing": first, "pips": {},
+        "weather": {"kind": "fair", "mist": False, "raining": False, "guns_slowed": False,
+                    "muddy_roads": False, "ones": 0},
+        "weather_set": False, "max_bounds": setup["max_bounds"], "result": None,
+        "awaiting": False}
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def _rect(e: dict) -> Rect:
+    return Rect(e["x"], e["y"], e["heading"], e["width"], e["depth"])
+
+
+def _place(e: dict, r: Rect) -> None:
+    e["x"], e["y"], e["heading"] = round(r.x), round(r.y), round(r.heading) % 360
+
+
+def _live(st: State, side: str | None = None) -> list[dict]:
+    return [st["elements"][i] for i in st["order"] if st["elements"][i]["state"] in ON_TABLE
+            and (side is None or st["elements"][i]["side"] == side)]
+
+
+def _enemy(st: State, side: str) -> str:
+    return next(s for s in st["side_ids"] if s != side)
+
+
+def _box(t: dict) -> tuple:
+    x, y, w, h = t["x"], t["y"], t["w"], t["h"]
+    return ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+
+
+def _terrain_under(st: State, r: Rect, *kinds: str) -> list[dict]:
+    pts = r.corners()
+    lo_x, hi_x = min(p[0] for p in pts), max(p[0] for p in pts)
+    lo_y, hi_y = min(p[1] for p in pts), max(p[1] for p in pts)
+    return [t for t in st["terrain"] if (not kinds or t["kind"] in kinds)
+            and lo_x < t["x"] + t["w"] and hi_x > t["x"] and lo_y < t["y"] + t["h"]
+            and hi_y > t["y"] and overlaps(pts, _box(t), margin=0)]
+
+
+def _going(st: State, *rects: Rect) -> str:
+    order = {"good": 0, "slow": 1, "difficult": 2}
+    worst = "good"
+    for r in rects:
+        for t in _terrain_under(st, r):
+            g = GOING_OF[t["kind"]]
+            if order[g] > order[worst]:
+                worst = g
+    return worst
+
+
+def _in(st: State, e: dict, kind: str) -> dict | None:
+    c = _rect(e).center()
+    return next((t for t in st["terrain"] if t["kind"] == kind and inside(c, _box(t))), None)
+
+
+def _weather(st: State) -> cmd.Weather:
+    return cmd.Weather(**st["weather"])
+
+
+def _allow(st: State, e: dict, going: str) -> int:
+    return allowance(e["type"], going, grade=e["grade"], year=st["year"],
+                     weather=_weather(st))
+
+
+def _general(st: State, e: dict) -> dict:
+    for s in st["sides"].values():
+        for c in s["commands"]:
+            if c["id"] == e["command"]:
+                return st["elements"][c["general"]]
+    raise KeyError(e["command"])
+
+
+def _in_command(st: State, e: dict) -> bool:
+    g = _general(st, e)
+    if g["state"] != "ok" or g["disabled"] or _front_enemy(st, g):
+        return False
+    if g["id"] == e["id"]:
+        return True
+    reach = cmd.easy_command_distance(g["type"])
+    gx, gy = _rect(g).center()
+    ex, ey = _rect(e).center()
+    return (gx - ex) ** 2 + (gy - ey) ** 2 <= reach * reach
+
+
+def _front_enemy(st: State, e: dict) -> dict | None:
+    """The enemy in frontal contact with ``e``, if any."""
+    r = _rect(e)
+    for o in _live(st, _enemy(st, e["side"])):
+        if abs(o["x"] - e["x"]) <= 2 * EPS + 1 and abs(o["y"] - e["y"]) <= 2 * EPS + 1 and \
+                contact(r, _rect(o)) == "front":
+            return o
+    return None
+
+
+def _blocked(st: State, e: dict, r: Rect, *, ignore: tuple[str, ...] = (),
+             clear_of_enemy: bool = False) -> bool:
+    """Whether ``e`` may not stand at ``r``: off the table, on another element (or touching
+    an enemy, with ``clear_of_enemy``: only an attack ends in contact), in terrain it cannot
+    enter (marsh for HQ, heavy guns and Laager; the waterway for land troops)."""
+    w, d = st["table"]["w"], st["table"]["d"]
+    if any(not (-EPS <= x <= w + EPS and -EPS <= y <= d + EPS) for x, y in r.corners()):
+        return True
+    cx, cy = r.center()
+    for o in _live(st):
+        if o["id"] == e["id"] or o["id"] in ignore:
+            continue
+        reach = (r.width + r.depth + o["width"] + o["depth"]) / 2
+        if abs(o["x"] - cx) > reach + o["depth"] or abs(o["y"] - cy) > reach + o["depth"]:
+            continue
+        ox, oy = _rect(o).center()
+        margin = -2 * EPS if clear_of_enemy and o["side"] != e["side"] else EPS
+        if abs(ox - cx) < reach and abs(oy - cy) < reach and overlaps(
+                r.corners(), _rect(o).corners(), margin=margin):
+            return True
+    naval = troop_type(e["type"]).category == "naval"
+    wet = _terrain_under(st, r, "waterway")
+    if naval != bool(wet):
+        return True
+    if _terrain_under(st, r, "marsh") and (e["type"] in ("HQ", "LAA") or (
+            troop_type(e["type"]).category == "artillery" and e["type"] != "LTA")):
+        return True
+    return False
+
+
+def _must_shoot_at(st: State, e: dict, r: Rect) -> bool:
+    """Whether ``r`` is closer than 200p to enemy foot or dismounted who would have ``e``
+    there as a target (L257-258)."""
+    limit = approach_limit(e["type"], dismounted=e["dismounted"])
+    if not limit:
+        return False
+    for o in _live(st, _enemy(st, e["side"])):
+        if o["state"] != "ok" or not (troop_type(o["type"]).category == "foot"
+                                       or o["dismounted"]):
+            continue
+        orr = _rect(o)
+        if abs(orr.x - r.x) > 1400 or abs(orr.y - r.y) > 1400:
+            continue
+        rng = shooting_range(o["type"], year=st["year"], dismounted=o["dismounted"])
+        if rng and in_corridor(orr, r) and edge_gap(orr, r) < limit - EPS:
+            return True
+    return False
+
+
+# --- the flow ------------------------------------------------------------------------------
+
+
+class _Log:
+    def __init__(self, events: list | None):
+        self.events = events
+
+    def __call__(self, kind: str, text: str, data: dict | None = None) -> None:
+        if self.events is not None:
+            self.events.append(Event(kind, text, data or {}))
+
+
+def _name(st: State, e: dict) -> str:
+    t = troop_type(e["type"])
+    grade = {"E": "Elite ", "I": "Inferior ", "HVY": "Heavy ", "HOR": "Horse ",
+             "A": "Active ", "L": "Lethargic "}.get(e["grade"] or "", "")
+    return f"{grade}{t.name} ({e['id']})"
+
+
+def _begin_bound(st: State, source: RandomSource, log: _Log) -> None:
+    side = st["phasing"]
+    st["bound"] += 1
+    for e in st["elements"].values():
+        e["moved"] = e["shot"] = e["repulsed"] = False
+    pips = {}
+    for c in st["sides"][side]["commands"]:
+        g = st["elements"][c["general"]]
+        if not any(e["command"] == c["id"] for e in _live(st)):
+            continue
+        raw = cmd.roll_pips(source, [(c["id"], None)])[c["id"]]["raw"]
+        grade = g["grade"] if g["grade"] in ("A", "L") and not g["disabled"] else None
+        pips[c["id"]] = cmd.graded_pips(raw, grade)
+        if g["disabled"] and cmd.recovers(raw):
+            g["disabled"], g["grade"] = False, None
+            log("general.recovers", f"{_name(st, g)} takes command again.")
+        if c is st["sides"][side]["commands"][0]:
+            _weather_roll(st, side, raw, log)
+    st["pips"] = pips
+    text = _pips_text(st)
+    log("bound.start", f"Bound {st['bound']}: {st['sides'][side]['name']} moves (PIPs: "
+        f"{text}).", {"side": side, "pips": dict(pips)})
+    st["awaiting"] = True
+
+
+def _pips_text(st: State) -> str:
+    """The phasing side's PIPs left, command by command in the side's order."""
+    cmds = [c["id"] for c in st["sides"][st["phasing"]]["commands"] if c["id"] in st["pips"]]
+    return ", ".join(f"{c} {st['pips'][c]}" for c in cmds)
+
+
+def _weather_roll(st: State, side: str, raw: int, log: _Log) -> None:
+    w = _weather(st)
+    if side == st["attacker"] and not st["weather_set"]:
+        st["weather_set"] = True
+        w = cmd.weather_from(raw)
+        if w.kind != "fair":
+            log("weather", "Mist lies on the field." if w.mist else "It is raining.")
+    elif side == st["defender"]:
+        after = cmd.weather_after_defender_roll(w, raw)
+        if after != w:
+            log("weather", "The mist lifts." if w.mist and not after.mist else
+                "The rain stops." if w.raining and not after.raining else
+                "The guns move freely again.")
+        w = after
+    st["weather"] = {k: getattr(w, k) for k in st["weather"]}
+
+
+def _end_moves(st: State, source: RandomSource, log: _Log) -> None:
+    st["awaiting"] = False
+    for e in _live(st):
+        if e["state"] == "routing":
+            _rout_move(st, e, log, again=True)
+    _shooting(st, source, log)
+    _close_combat(st, source, log)
+    side = st["phasing"]
+    for e in _live(st, side):
+        if e["state"] == "routing" and e["routed_at"] is not None and \
+                e["routed_at"] < st["bound"]:
+            e["state"] = "destroyed"
+            log("rout.destroyed", f"{_name(st, e)} is not rallied and is lost.")
+    st["bounds_done"][side] += 1
+    units = {s: [Unit(e["type"], e["grade"], e["command"], e["state"])
+                 for e in st["elements"].values() if e["side"] == s] for s in st["side_ids"]}
+    timed = all(n >= st["max_bounds"] for n in st["bounds_done"].values())
+    res = battle_result(units, defender=st["defender"], timed_out=timed,
+                        settings=st["settings"])
+    if res is not None:
+        _finish(st, res, log)
+        return
+    st["phasing"] = _enemy(st, side)
+    _begin_bound(st, source, log)
+
+
+def _finish(st: State, res: dict, log: _Log) -> None:
+    win = res["winner"]
+    name = st["sides"][win]["name"] if win else None
+    if res["how"] == "time":
+        summary = f"Time runs out after bound {st['bound']}: {name} holds the field."
+    elif res["how"] == "draw":
+        summary = "Both armies break in the same bound: a draw."
+    else:
+        broke = " and ".join(st["sides"][s]["name"] for s in res["broken"])
+        summary = f"{broke} breaks in bound {st['bound']}: {name} wins."
+    st["result"] = {"winner": win, "result": res["how"], "summary": summary,
+                    "bound": st["bound"]}
+    st["awaiting"] = False
+    log("game.over", summary, {"winner": win, "result": res["how"]})
+
+
+# --- orders ------------------------------------------------------------------------------
+
+
+def _cost(st: State, e: dict, action: str = "tactical", *, retiring: bool = False,
+          members: list[dict] | None = None) -> int:
+    group = members or [e]
+    slow = any(cmd.slow_mover(m["type"], m["grade"]) for m in group)
+    near = retiring and any(abs(o["x"] - m["x"]) < 1500 and abs(o["y"] - m["y"]) < 1500
+                            and _gap(st, m, o) <= cmd.RETIRE_NEAR for m in group
+                            for o in _live(st, _enemy(st, e["side"])))
+    return cmd.pip_cost(cmd.Move(action=action, land=troop_type(e["type"]).category != "naval",
+                                 in_command=all(_in_command(st, m) for m in group), slow=slow,
+                                 retiring_near_enemy=near))
+
+
+def _gap(st: State, a: dict, b: dict) -> float:
+    return segment_gap(*_rect(a).front(), _rect(b).corners())
+
+
+def _line_of(st: State, e: dict) -> list[dict]:
+    """The line ``e`` stands in: friends of its command and category (foot with foot,
+    mounted with mounted) side by side with it, transitively."""
+    found, todo = {e["id"]: e}, [e]
+    cat = troop_type(e["type"]).category
+    friends = [o for o in _live(st, e["side"]) if o["state"] == "ok"
+               and o["command"] == e["command"] and troop_type(o["type"]).category == cat]
+    while todo:
+        cur = todo.pop()
+        for o in friends:
+            if o["id"] not in found and side_by_side(_rect(cur), _rect(o)):
+                found[o["id"]] = o
+                todo.append(o)
+    return sorted(found.values(), key=lambda m: st["order"].index(m["id"]))
+
+
+def _movable(st: State, e: dict) -> bool:
+    """Whether ``e`` may make a tactical move: on its feet, not yet moved this bound, not
+    immobile, not held in close combat."""
+    return (e["state"] == "ok" and not e["moved"] and e["type"] not in ("SUP", "SPG")
+            and _front_enemy(st, e) is None)
+
+
+def _straight(st: State, e: dict, ahead_sign: int, members: list[dict] | None = None
+              ) -> int:
+    """How far ``e`` (or its line) may go straight ahead (+1) or back (-1): the longest
+    50p step that ends clear for every member."""
+    group = members or [e]
+    full = min(_allow(st, m, _going(st, _rect(m))) for m in group)
+    ids = tuple(m["id"] for m in group)
+    dist = full
+    while dist > 0:
+        ok = True
+        for m in group:
+            r = _rect(m).moved(ahead_sign * dist)
+            if (_blocked(st, m, r, ignore=ids, clear_of_enemy=True)
+                    or _allow(st, m, _going(st, _rect(m), r)) < dist
+                    or (ahead_sign > 0 and _must_shoot_at(st, m, r))):
+                ok = False
+                break
+        if ok:
+            return dist
+        dist -= STEP
+    return 0
+
+
+def _attack_rect(st: State, e: dict, target: dict, how: str) -> Rect | None:
+    """Where ``e`` would stand attacking ``target`` (front, or a flank), if it may: the move
+    within its allowance (mounted and staff at most 600p), a type that may contact, the
+    target's edge free, and for a flank the attacker starting on that side (L260)."""
+    if not may_contact(e["type"], 0) or e["type"] == "CP":
+        return None
+    tr = _rect(target)
+    if how == "front":
+        if _front_enemy(st, target) is not None:
+            return None
+        r = opposite(tr, e["width"], e["depth"])
+    else:
+        r = flank_position(tr, how, e["width"], e["depth"])
+        u, _ = tr.local(_rect(e).center())
+        if (how == "left" and u > -tr.width / 2) or (how == "right" and u < tr.width / 2):
+            return None
+    here = _rect(e)
+    dist = move_distance(here, r)
+    if not may_contact(e["type"], dist) or dist > _allow(st, e, _going(st, here, r)):
+        return None
+    if _blocked(st, e, r, ignore=(target["id"],)) or _must_shoot_at(st, e, r):
+        return None
+    return r
+
+
+_OPTIONS_CACHE: dict[tuple, list[tuple[str, str, int]]] = {}
+
+
+def _fingerprint(st: State) -> tuple:
+    """Everything the legal orders depend on, so two battles never share a cache entry."""
+    return (st["year"], st["table"]["w"], st["table"]["d"],
+            tuple(sorted((k, str(v)) for k, v in st["settings"].items())),
+            tuple((t["id"], t["kind"], t["x"], t["y"], t["w"], t["h"]) for t in st["terrain"]),
+            tuple(sorted((s, tuple(c["general"] for c in sd["commands"]))
+                         for s, sd in st["sides"].items())),
+            st["bound"], st["phasing"], tuple(sorted(st["pips"].items())),
+            tuple(st["afire"]), tuple(sorted(st["weather"].items())),
+            tuple(sorted((e["id"], e["side"], e["command"], e["type"], e["grade"] or "",
+                          e["dismounted"], e["x"], e["y"], e["heading"], e["state"],
+                          e["moved"], e["disabled"]) for e in st["elements"].values())))
+
+
+def order_options(st: State) -> list[tuple[str, str, int]]:
+    """The phasing side's legal orders now, as (key, label, PIPs), ``end`` last (the last
+    few answers are kept: the decision and its check ask for the same state)."""
+    key = _fingerprint(st)
+    if key not in _OPTIONS_CACHE:
+        if len(_OPTIONS_CACHE) > 8:
+            _OPTIONS_CACHE.clear()
+        _OPTIONS_CACHE[key] = _order_options(st)
+    return list(_OPTIONS_CACHE[key])
+
+
+def _order_options(st: State) -> list[tuple[str, str, int]]:
+    side = st["phasing"]
+    out: list[tuple[str, str, int]] = []
+    foes = [o for o in _live(st, _enemy(st, side))]
+    lines_done: set[str] = set()
+    for e in _live(st, side):
+        left = st["pips"].get(e["command"], 0)
+        if e["state"] == "routing":
+            c = _cost(st, e, "rally")
+            if c <= left:
+                out.append((f"rally:{e['id']}", f"Rally {_name(st, e)}", c))
+            continue
+        if not _movable(st, e):
+            continue
+        c = _cost(st, e)
+        if c > left:
+            continue
+        if _straight(st, e, 1):
+            out.append((f"advance:{e['id']}", f"{_name(st, e)} advances", c))
+        line = _line_of(st, e)
+        if len(line) > 1 and line[0]["id"] == e["id"] and e["id"] not in lines_done:
+            lines_done.update(m["id"] for m in line)
+            lc = _cost(st, e, members=line)
+            if lc <= left and all(_movable(st, m) for m in line) and _straight(st, e, 1, line):
+                out.append((f"line:{e['id']}", f"The line of {len(line)} with {e['id']} "
+                            "advances", lc))
+        rc = _cost(st, e, retiring=True)
+        if rc <= left and _straight(st, e, -1):
+            out.append((f"retire:{e['id']}", f"{_name(st, e)} retires", rc))
+        reach = _allow(st, e, "good") + 1000
+        for o in foes:
+            if abs(o["x"] - e["x"]) > reach or abs(o["y"] - e["y"]) > reach:
+                continue
+            for how in ("front", "left", "right"):
+                if _attack_rect(st, e, o, how) is not None:
+                    key = f"attack:{e['id']}:{o['id']}" if how == "front" else \
+                        f"flank:{e['id']}:{o['id']}:{how}"
+                    out.append((key, f"{_name(st, e)} attacks {_name(st, o)}"
+                                + ("" if how == "front" else f" in its {how} flank"), c))
+            if _face_rect(st, e, o) is not None:
+                out.append((f"face:{e['id']}:{o['id']}", f"{_name(st, e)} turns to face "
+                            f"{_name(st, o)}", c))
+        for t in st["terrain"]:
+            if _occupy_rect(st, e, t) is not None:
+                out.append((f"occupy:{e['id']}:{t['id']}", f"{_name(st, e)} moves into "
+                            f"{t['name']}", c))
+    out.append(("end", "End this bound's moves", 0))
+    return out
+
+
+def _face_rect(st: State, e: dict, o: dict) -> Rect | None:
+    here = _rect(e)
+    h = facing_point(here, _rect(o).center())
+    if abs(((h - e["heading"] + 180) % 360) - 180) < 10:
+        return None
+    r = Rect(here.x, here.y, h, here.width, here.depth)
+    if move_distance(here, r) > _allow(st, e, _going(st, here)) or _blocked(st, e, r):
+        return None
+    return r
+
+
+def _occupy_rect(st: State, e: dict, t: dict) -> Rect | None:
+    if t["kind"] not in ("bua", "wood") or troop_type(e["type"]).category != "foot":
+        return None
+    if _in(st, e, t["kind"]) is t:
+        return None
+    if t["kind"] == "bua" and any(_in(st, o, "bua") is t for o in _live(st)):
+        return None  # one garrison to a town (A21)
+    cx, cy = t["x"] + t["w"] / 2, t["y"] + t["h"] / 2
+    here = _rect(e)
+    r = Rect(cx + here.forward()[0] * e["depth"] / 2, cy + here.forward()[1] * e["depth"] / 2,
+             e["heading"], e["width"], e["depth"])
+    if move_distance(here, r) > _allow(st, e, _going(st, here, r)) or _blocked(st, e, r):
+        return None
+    if _must_shoot_at(st, e, r):
+        return None
+    return r
+
+
+def apply_order(st: State, key: str, log: _Log) -> None:
+    """Carry out the order ``key`` (one of :func:`order_options`) in place."""
+    costs = {k: c for k, _, c in order_options(st)}
+    if key not in costs:
+        raise IllegalAction(f"{key!r} is not an order the rules allow now")
+    parts = key.split(":")
+    e = st["elements"][parts[1]]
+    st["pips"][e["command"]] -= costs[key]
+    verb = parts[0]
+    if verb == "rally":
+        e["state"], e["routed_at"] = "ok", None
+        _about_face(e)
+        log("rally", f"{_name(st, e)} rallies and turns to face the enemy.", {"element": e["id"]})
+    elif verb in ("advance", "retire"):
+        sign = 1 if verb == "advance" else -1
+        d = _straight(st, e, sign)
+        _place(e, _rect(e).moved(sign * d))
+        e["moved"] = True
+        log("move", f"{_name(st, e)} {'advances' if sign > 0 else 'retires'} {d} paces.",
+            {"element": e["id"], "paces": d})
+    elif verb == "line":
+        line = _line_of(st, e)
+        d = _straight(st, e, 1, line)
+        for m in line:
+            _place(m, _rect(m).moved(d))
+            m["moved"] = True
+        log("move", f"A line of {len(line)} ({', '.join(m['id'] for m in line)}) advances "
+            f"{d} paces.", {"elements": [m["id"] for m in line], "paces": d})
+    elif verb in ("attack", "flank"):
+        o = st["elements"][parts[2]]
+        how = "front" if verb == "attack" else parts[3]
+        r = _attack_rect(st, e, o, how)
+        assert r is not None
+        _place(e, r)
+        e["moved"] = True
+        log("move", f"{_name(st, e)} attacks {_name(st, o)}"
+            + ("." if how == "front" else f" in its {how} flank."),
+            {"element": e["id"], "target": o["id"]})
+    elif verb == "face":
+        o = st["elements"][parts[2]]
+        r = _face_rect(st, e, o)
+        assert r is not None
+        _place(e, r)
+        e["moved"] = True
+        log("move", f"{_name(st, e)} turns to face {_name(st, o)}.", {"element": e["id"]})
+    elif verb == "occupy":
+        t = next(t for t in st["terrain"] if t["id"] == parts[2])
+        r = _occupy_rect(st, e, t)
+        assert r is not None
+        _place(e, r)
+        e["moved"] = True
+        log("move", f"{_name(st, e)} moves into {t['name']}.", {"element": e["id"]})
+
+
+# --- shooting and combat -------------------------------------------------------------------
+
+
+def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
+    bua = _in(st, e, "bua")
+    r = _rect(e)
+    flank = any(contact(_rect(o), r) in ("flank", "rear") for o in _live(st, enemy["side"]))
+    overlapped = 0
+    if close:
+        er = _rect(enemy)
+        for o in _live(st, enemy["side"]):
+            if o["id"] != enemy["id"] and side_by_side(er, _rect(o)) and \
+                    _front_enemy(st, o) is None:
+                overlapped += 1
+    defeated = command_defeated(
+        [Unit(x["type"], x["grade"], x["command"], x["state"])
+         for x in st["elements"].values() if x["side"] == e["side"]], e["command"])
+    hill = _hill_under(st, e)
+    uphill = close and hill is not None and _hill_under(st, enemy) is not hill
+    return Fighter(
+        type=e["type"], grade=e["grade"] if e["grade"] in ("E", "I", "HVY", "HOR") else None,
+        uphill=uphill,
+        dismounted=e["dismounted"], routing=e["state"] == "routing", going=_going(st, r),
+        in_bua=bool(bua), bua_afire=bool(bua and bua["id"] in st["afire"]),
+        in_wood=bool(_in(st, e, "wood")), on_difficult_hill=bool(_in(st, e, "difficult_hill")),
+        overlaps=min(overlapped, 2), flank_contact=flank, contacted_in_flank=flank,
+        moved=e["moved"], defeated_command=defeated, repulsed_this_bound=e["repulsed"])
+
+
+def _hill_under(st: State, e: dict) -> dict | None:
+    """The hill ``e`` stands on (its centre), if any: hills have no contours in this model,
+    so an element on a hill is uphill of an opponent standing off it (A11)."""
+    c = _rect(e).center()
+    for t in st["terrain"]:
+        if t["kind"] in ("hill", "difficult_hill") and inside(c, _box(t)):
+            return t
+    return None
+
+
+def _sight_blocked(st: State, a: dict, b: dict) -> bool:
+    p, q = (a["x"], a["y"]), _rect(b).center()
+    for t in st["terrain"]:
+        if t["kind"] not in BLOCKS_SIGHT or max(p[0], q[0]) < t["x"] or \
+                min(p[0], q[0]) > t["x"] + t["w"] or max(p[1], q[1]) < t["y"] or \
+                min(p[1], q[1]) > t["y"] + t["h"]:
+            continue
+        if segment_gap(p, q, _box(t)) == 0:
+            if _in(st, a, t["kind"]) is not t and _in(st, b, t["kind"]) is not t:
+                return True
+    return False
+
+
+def _targets(st: State, e: dict) -> list[tuple[float, dict]]:
+    """``e``'s valid targets, nearest the centre of its shooting edge first (digest 8.2)."""
+    if e["state"] != "ok" or e["shot"] or _front_enemy(st, e) is not None:
+        return []
+    rng = shooting_range(e["type"], year=st["year"], grade=e["grade"],
+                         dismounted=e["dismounted"], settings=st["settings"])
+    if not rng:
+        return []
+    vis = _weather(st).visibility
+    r = _rect(e)
+    any_edge = troop_type(e["type"]).any_edge or bool(_in(st, e, "bua"))
+    out = []
+    far = (max(rng, shooting_range(e["type"], year=st["year"], grade=e["grade"],
+                                   dismounted=e["dismounted"], long_target=True,
+                                   settings=st["settings"]) or 0) + 1700)
+    for o in _live(st, _enemy(st, e["side"])):
+        if abs(o["x"] - e["x"]) > far or abs(o["y"] - e["y"]) > far:
+            continue
+        orr = _rect(o)
+        if not any_edge and not in_corridor(r, orr):
+            continue
+        if any_edge:
+            gap = min(segment_gap(a, b, orr.corners()) for a, b in (
+                (r.corners()[i], r.corners()[(i + 1) % 4]) for i in range(4)))
+            arc = in_diagonal_arc(r, orr)
+        else:
+            gap = edge_gap(r, orr)
+            arc = in_corridor(r, orr)
+        long_target = bool(_in(st, o, "bua") or _in(st, o, "hill")
+                           or _in(st, o, "difficult_hill")
+                           or troop_type(o["type"]).category == "logistics")
+        reach = shooting_range(e["type"], year=st["year"], grade=e["grade"],
+                               dismounted=e["dismounted"], long_target=long_target,
+                               settings=st["settings"]) or rng
+        if not arc or gap > reach or (vis is not None and gap > vis):
+            continue
+        fe = _front_enemy(st, o)
+        if fe is not None and fe["state"] != "routing":
+            continue
+        if _sight_blocked(st, e, o) or _fire_blocked(st, e, o):
+            continue
+        cx, cy = r.x, r.y
+        ox, oy = orr.center()
+        out.append(((cx - ox) ** 2 + (cy - oy) ** 2, o))
+    out.sort(key=lambda t: (t[0], st["order"].index(t[1]["id"])))
+    return out
+
+
+def _fire_blocked(st: State, e: dict, o: dict) -> bool:
+    """Whether another element (not Skirmishers) stands on the line of fire (L268)."""
+    p, q = (e["x"], e["y"]), _rect(o).center()
+    lo_x, hi_x = min(p[0], q[0]) - 900, max(p[0], q[0]) + 900
+    lo_y, hi_y = min(p[1], q[1]) - 900, max(p[1], q[1]) + 900
+    for x in _live(st):
+        if x["id"] in (e["id"], o["id"]) or x["type"] == "SK":
+            continue
+        if not (lo_x <= x["x"] <= hi_x and lo_y <= x["y"] <= hi_y):
+            continue
+        if segment_gap(p, q, _rect(x).corners()) == 0:
+            return True
+    return False
+
+
+def _shooting(st: State, source: RandomSource, log: _Log) -> None:
+    """Distant shooting (digest 8): the phasing side's shooters choose their targets and
+    each target answers its primary; then the other side's who have not shot."""
+    for side in (st["phasing"], _enemy(st, st["phasing"])):
+        plans: dict[str, list[tuple[float, str]]] = {}
+        for e in _live(st, side):
+            ts = _targets(st, e)
+            if ts:
+                plans.setdefault(ts[0][1]["id"], []).append((ts[0][0], e["id"]))
+        for tid in [i for i in st["order"] if i in plans]:
+            target = st["elements"][tid]
+            if target["state"] not in ON_TABLE:
+                continue
+            shooters = [st["elements"][s] for _, s in sorted(plans[tid])
+                        if st["elements"][s]["state"] == "ok" and not st["elements"][s]["shot"]]
+            if not shooters:
+                continue
+            back = [t for _, t in _targets(st, target)]
+            primary = next((s for s in shooters if s in back), shooters[0])
+            shoots_back = primary in back
+            aiders = [s for s in shooters if s is not primary][:2]
+            _resolve(st, primary, target, source, log, close=False, aiders=len(aiders),
+                     shoots_back=shoots_back)
+            for s in [primary, *aiders]:
+                s["shot"] = True
+            if shoots_back:
+                target["shot"] = True
+
+
+def _close_combat(st: State, source: RandomSource, log: _Log) -> None:
+    done: set[str] = set()
+    for e in sorted(_live(st, st["phasing"]), key=lambda x: (x["x"], x["id"])):
+        if e["id"] in done or e["state"] not in ON_TABLE:
+            continue
+        o = _front_enemy(st, e)
+        if o is None:
+            continue
+        done.update((e["id"], o["id"]))
+        _resolve(st, e, o, source, log, close=True)
+
+
+def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: _Log, *, close: bool,
+             aiders: int = 0, shoots_back: bool = True) -> None:
+    fa, fb = _fighter(st, a, b, close=close), _fighter(st, b, a, close=close)
+    distance = round(_gap(st, a, b))
+    phasing = "a" if a["side"] == st["phasing"] else "b"
+    r = fight(fa, fb, source, close=close, phasing=phasing, distance=distance,
+              b_shoots_back=shoots_back, aiders=aiders, settings=st["settings"])
+    what = "fight hand to hand" if close else ("exchange fire" if shoots_back else "shoots at")
+    verb = f"{_name(st, a)} and {_name(st, b)} {what}" if close or shoots_back else \
+        f"{_name(st, a)} {what} {_name(st, b)}"
+    log("combat", f"{verb}: {r.scores[0]} to {r.scores[1]} (dice {r.dice[0]} and "
+        f"{r.dice[1]}).", {"a": a["id"], "b": b["id"], "close": close, "dice": list(r.dice),
+                           "scores": list(r.scores), "bands": list(r.bands),
+                           "outcomes": [o.kind for o in r.outcomes]})
+    # the loser moves first, then the winner (digest 11.1)
+    pairs = sorted([(a, b, r.outcomes[0]), (b, a, r.outcomes[1])],
+                   key=lambda p: p[2].kind in ("pursue", "charge", "press_forward"))
+    for me, foe, out in pairs:
+        _apply_outcome(st, me, foe, out, log, source)
+
+
+def _back(st: State, e: dict, dist: int, log: _Log, why: str) -> None:
+    """Move ``e`` straight back ``dist`` paces keeping its facing (recoil, repulse);
+    destroyed if an enemy front touches its rear or enemy or impassable ground is in the
+    way, off the table if it leaves it (L316-319)."""
+    r = _rect(e)
+    foes = _live(st, _enemy(st, e["side"]))
+    if any(contact(_rect(o), r) == "rear" for o in foes):
+        e["state"] = "destroyed"
+        log("outcome", f"{_name(st, e)} cannot get back and is destroyed.")
+        return
+    moved = dist
+    while moved > 0:
+        nr = r.moved(-moved)
+        if not _blocked(st, e, nr):
+            break
+        moved -= STEP
+    target = r.moved(-dist)
+    w, d = st["table"]["w"], st["table"]["d"]
+    if any(not (-EPS <= x <= w + EPS and -EPS <= y <= d + EPS) for x, y in target.corners()):
+        e["state"] = "off_table"
+        log("outcome", f"{_name(st, e)} is driven off the field.")
+        return
+    if moved < dist and any(overlaps(target.corners(), _rect(o).corners()) for o in foes):
+        e["state"] = "destroyed"
+        log("outcome", f"{_name(st, e)} runs into the enemy and is destroyed.")
+        return
+    _place(e, r.moved(-moved))
+    log("outcome", f"{_name(st, e)} {why} {moved} paces.")
+
+
+def _about_face(e: dict) -> None:
+    """Turn ``e`` 180 degrees where it stands: its rear edge becomes its front."""
+    e["heading"] = (e["heading"] + 180) % 360
+    _place(e, _rect(e).moved(e["depth"]))
+
+
+def _rout_move(st: State, e: dict, log: _Log, *, again: bool = False) -> None:
+    if not again:
+        _about_face(e)
+    r = _rect(e)
+    w, d = st["table"]["w"], st["table"]["d"]
+    dist = e["rout_distance"]
+    target = r.moved(dist)
+    if any(not (-EPS <= x <= w + EPS and -EPS <= y <= d + EPS) for x, y in target.corners()):
+        e["state"] = "off_table"
+        log("outcome", f"{_name(st, e)} flees off the field.")
+        return
+    moved = dist
+    while moved > 0 and _blocked(st, e, r.moved(moved)):
+        moved -= STEP
+    _place(e, r.moved(moved))
+    log("outcome", f"{_name(st, e)} {'routs on' if again else 'routs'} {moved} paces.")
+
+
+def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: _Log,
+                   source: RandomSource) -> None:
+    if e["state"] not in ON_TABLE:
+        return
+    if out.afire:
+        bua = _in(st, e, "bua")
+        if bua and bua["id"] not in st["afire"]:
+            st["afire"].append(bua["id"])
+            log("afire", f"{bua['name']} is set afire.")
+    k = out.kind
+    if k in ("destroyed", "spent"):
+        e["state"] = k
+        log("outcome", f"{_name(st, e)} is {'destroyed' if k == 'destroyed' else 'spent'}.")
+    elif k == "recoil":
+        _back(st, e, out.distance[0], log, "recoils")
+        if out.disabled and e["state"] == "ok":
+            e["disabled"] = True
+            log("outcome", f"{_name(st, e)} is disabled.")
+    elif k == "repulsed":
+        e["repulsed"] = True
+        _back(st, e, out.distance[0], log, "is repulsed")
+    elif k == "routed":
+        e["state"], e["routed_at"], e["rout_distance"] = "routing", st["bound"], \
+            out.distance[0]
+        _rout_move(st, e, log)
+    elif k == "pursue":
+        r = _rect(e)
+        d = 300
+        while d > 0 and _blocked(st, e, r.moved(d)):
+            d -= STEP
+        if d:
+            _place(e, r.moved(d))
+            log("outcome", f"{_name(st, e)} pursues {d} paces.")
+    elif k == "charge":
+        if foe["state"] == "ok" and in_corridor(_rect(e), _rect(foe)) and \
+                _gap(st, e, foe) <= 600 and _front_enemy(st, foe) is None:
+            nr = opposite(_rect(foe), e["width"], e["depth"])
+            if not _blocked(st, e, nr, ignore=(foe["id"],)):
+                _place(e, nr)
+                log("outcome", f"{_name(st, e)} charges {_name(st, foe)}.")
+    elif k == "press_forward":
+        _press_forward(st, e, foe, log)
+
+
+def _press_forward(st: State, e: dict, foe: dict, log: _Log) -> None:
+    """The standing choice: press forward only when the 200p bring the element into the
+    beaten enemy's front (close combat follows this bound after shooting, L323); else halt."""
+    if foe["state"] != "ok" or _front_enemy(st, foe) is not None or _front_enemy(st, e):
+        return
+    if not in_corridor(_rect(e), _rect(foe), spread=0) or _gap(st, e, foe) > 200:
+        return
+    nr = opposite(_rect(foe), e["width"], e["depth"])
+    if move_distance(_rect(e), nr) <= 200 + EPS and not _blocked(st, e, nr,
+                                                                  ignore=(foe["id"],)):
+        _place(e, nr)
+        log("outcome", f"{_name(st, e)} presses forward into {_name(st, foe)}.")
+
+
+# --- the engine ----------------------------------------------------------------------------
+
+
+def _commander(st: State, side: str) -> str:
+    return str(st["sides"][side]["commander"])
+
+
+class HfgEngine:
+    """The ``hfg`` encounter engine (:class:`rules.engine.Engine`); see the module
+    docstring for the setup, the orders and what is not modelled."""
+
+    name = ENGINE_NAME
+    title = "Horse, Foot and Guns: a land battle"
+    wargame = True
+    """Offered by the campaign's "New wargame" page (``combat.wargames``)."""
+
+    def validate_setup(self, setup: dict) -> dict:
+        return validate_setup(setup)
+
+    def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
+        st = _initial_state(validate_setup(setup))
+        events: list[Event] = []
+        log = _Log(events)
+        sides = "; ".join(f"{st['sides'][s]['name']}: {len(_live(st, s))} elements"
+                          for s in st["side_ids"])
+        log("game.start", f"{st['setup']['title']}. {sides}. "
+            f"{st['sides'][st['attacker']]['name']} attacks.", {})
+        _begin_bound(st, source, log)
+        return st, events
+
+    def participants(self, state: State) -> dict[str, str]:
+        return {state["sides"][s]["commander"]: state["sides"][s]["name"]
+                for s in state["side_ids"]}
+
+    def pending(self, state: State) -> list[Decision]:
+        if state["result"] is not None or not state["awaiting"]:
+            return []
+        side = state["phasing"]
+        opts = order_options(state)
+        options = tuple(Option(k, f"{label} ({c} PIP{'s' if c != 1 else ''})" if c else label)
+                        for k, label, c in opts)
+        pips = _pips_text(state)
+        return [Decision(_commander(state, side), "hfg.orders",
+                         f"Bound {state['bound']}: your orders (PIPs left: {pips})", options,
+                         choose(state, opts))]
+
+    def apply(self, state: State, actor: str, choice: str, source: RandomSource
+              ) -> tuple[State, list[Event]]:
+        if state["result"] is not None:
+            raise IllegalAction(f"the battle is over: {state['result']['summary']}")
+        if not state["awaiting"] or actor != _commander(state, state["phasing"]):
+            raise IllegalAction(f"{actor} has no orders to give now")
+        if not isinstance(choice, str):
+            raise IllegalAction("an order is text")
+        st = copy.deepcopy(state)
+        events: list[Event] = []
+        log = _Log(events)
+        if choice == "end":
+            _end_moves(st, source, log)
+        else:
+            apply_order(st, choice, log)
+        return st, events
+
+    def default_choice(self, state: State, decision: Decision) -> str:
+        return decision.default
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state["result"]
+        if r is None:
+            return None
+        win = r["winner"]
+        return Outcome(state["sides"][win]["name"] if win else None, r["result"],
+                       r["summary"], {"rounds": r["bound"], "winner_side": win})
+
+    def view(self, state: State, participant: str) -> dict:
+        """Everything on the table is open to both commanders (no concealment as built)."""
+        v = copy.deepcopy(state)
+        v["you"] = participant
+        v["my_sides"] = list(state["side_ids"]) if participant == GM else [
+            s for s in state["side_ids"] if state["sides"][s]["commander"] == participant]
+        return v
+
+    def scenarios(self) -> dict[str, Scenario]:
+        return load_scenarios("rules.hfg")
+
+
+ENGINE = register(HfgEngine())

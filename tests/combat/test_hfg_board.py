@@ -1,0 +1,23 @@
+"""The HFG battlefield on the page (``combat/templatetags/hfg.py``): terrain, every element on
+the table with its facing, type, grade and state, drawn from the engine's view."""
+
+from django.template.loader import render_to_string
+
+from rules.engine import GM
+from rules.hfg.engine import ENGINE, validate_setup
+from rules.random import SeededSource
+
+
+def test_the_board_draws_terrain_and_elements():
+    setup = validate_setup(ENGINE.scenarios()["landing_party"].setup)
+    state, _ = ENGINE.start(setup, SeededSource(3))
+    state["elements"]["sailors"]["state"] = "routing"
+    state["elements"]["garrison"]["state"] = "destroyed"
+    html = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, GM)})
+    assert html.count('class="terrain ') == 5 and 'data-terrain="village"' in html
+    assert 'data-element="marines"' in html and ">BAY/E<" in html
+    assert "marines: Elite Bayonets, facing 0°" in html
+    assert 'class="element routing" data-element="sailors"' in html
+    assert 'g class="element" data-element="garrison"' not in html  # gone from the table
+    assert "Inferior Muskets, destroyed" in html  # still in the army's list
+    assert "Bound 1" in html and "The landing party moves" in html and "(attacking)" in html

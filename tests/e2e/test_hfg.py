@@ -1,0 +1,52 @@
+"""A Horse, Foot and Guns landing party in two browsers (issue 13, "Done when"): the GM
+starts it from the campaign with O'Toole commanding the landing party and keeps the shore
+defenders himself; they fight three bounds, each giving his orders on the page, and both
+see the battlefield and the log updated."""
+
+import pytest
+
+from characters.models import Character
+from combat.demo import DEMO_PASSWORD, demo_load
+
+from .test_battle import decide
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_gm_and_a_player_fight_three_bounds(new_context, login):
+    campaign, _ = demo_load()
+    otoole_pc = Character.objects.get(campaign=campaign, name="Gregory O'Toole")
+    gm = login(new_context(), "gm", DEMO_PASSWORD)
+    otoole = login(new_context(), "otoole", DEMO_PASSWORD)
+
+    gm.goto(f"/combat/campaign/{campaign.pk}/")
+    gm.click("text=New wargame")
+    gm.select_option("select[name=scenario]", "hfg/landing_party")
+    with gm.expect_navigation():
+        gm.click("text=Choose the commanders")
+    gm.select_option("select[name=side_a]", f"pc:{otoole_pc.pk}")
+    with gm.expect_navigation():
+        gm.click("text=Begin the wargame")
+    game = gm.url
+    assert gm.locator(".hfg-board svg .element").count() == 12
+    otoole.goto(game)
+    otoole.locator(".hfg-board svg").wait_for()
+    assert "Bound 1" in otoole.inner_text("#battle-state")
+
+    # Bound 1: the landing party's marines advance, then the bound's moves end.
+    decide(otoole, "advance:marines")
+    otoole.locator("#event-log li:has-text('Elite Bayonets (marines) advances')").wait_for()
+    decide(otoole, "end")
+    for page in (otoole, gm):
+        page.locator("#battle-state header:has-text('Bound 2')").wait_for()
+    # Bound 2: the GM's shore defenders hold; bound 3: O'Toole again.
+    decide(gm, "end")
+    for page in (otoole, gm):
+        page.locator("#battle-state header:has-text('Bound 3')").wait_for()
+    decide(otoole, "end")
+    for page in (otoole, gm):
+        page.locator("#battle-state header:has-text('Bound 4')").wait_for()
+    gm.locator("#event-log li:has-text('Elite Bayonets (marines) advances')").wait_for()
+    assert gm.locator("#event-log li[data-kind='bound.start']").count() == 4
+    otoole.set_viewport_size({"width": 390, "height": 844})
+    assert otoole.evaluate("document.documentElement.scrollWidth") <= 390
