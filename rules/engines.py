@@ -9,3 +9,4 @@ import rules.btq.personal_combat  # noqa: F401
 import rules.btq.ship_creation  # noqa: F401
 import rules.btq.skirmish  # noqa: F401
 import rules.btq.table  # noqa: F401
+import rules.bvp.engine  # noqa: F401
