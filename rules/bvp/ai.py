@@ -13,8 +13,8 @@ when nothing scores above nothing:
   2 per hex toward its goal and shuns the enemy's arcs;
 * a Green card: 0.3 before a move with no shot yet; a Blue rally: 0.5 when morale is short.
 
-The opening choice: go first; the wind: blowing from the opponent's tiles toward our own
-(so the enemy sails toward us with the wind astern). In an attack it plays its best card.
+The opening choice: go first; the wind: see :func:`wind`. In an attack it plays its best
+card.
 """
 
 from __future__ import annotations
@@ -32,10 +32,15 @@ def opening(state: dict) -> str:
 
 
 def wind(state: dict) -> str:
-    """The wind toward the chooser's own start tile, from the wind tile (the nearest of the
-    six directions)."""
+    """From the wind tile toward the chooser's own start tile (the nearest of the six
+    directions), so the enemy sails toward us with the wind astern; in Merchant Escort
+    toward an opposing start tile, so our merchant sails home with it."""
     side = state["sides"][state["chooser"]]
-    tile = next(t for t in state["tiles"] if t["id"] == side["tile"])
+    tile_id = side["tile"]
+    if state["mode"] == "escort":
+        tile_id = next(state["sides"][s]["tile"] for s in state["side_ids"]
+                       if s != state["chooser"])
+    tile = next(t for t in state["tiles"] if t["id"] == tile_id)
     centre = next(t for t in state["tiles"] if t["wind"])
     b = hexes.bearing((centre["q"], centre["r"]), (tile["q"], tile["r"]))
     return str(round(b / 60) % 6)

@@ -536,7 +536,9 @@ def _do_turn(st: State, choice: str, source: RandomSource, log: _Log) -> None:
         card = choice.split(":", 1)[1]
         name = _skill(st, card)["name"]
         skills.discard(st, sid, card)
-        log("cards.discard", f"{side['name']} discards {name}.", {"side": sid, "card": card})
+        log("cards.discard", f"{side['name']} discards a skill card.", {"side": sid})
+        log("cards.discarded", f"You discard {name}.", {"side": sid, "card": card},
+            visible={side["commander"]})
         return
     ship_id, verb, rest = choice.split(":", 2)
     ship = st["ships"][ship_id]

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from combat.models import BvpCardSet, Encounter
+from combat.models import BvpCardSet, Encounter, Job
 from combat.wargames import wargame_create
 from rules.bvp.data import provisional
 
@@ -149,3 +149,32 @@ def test_a_stale_save_is_refused_and_players_and_outsiders_are_kept_out(
     assert player_a_client.post(url, {"data": json.dumps(_cards("Mine"))}).status_code == 403
     assert outsider_client.get(url).status_code == 404
     assert BvpCardSet.objects.get().data["name"] == "Second"
+
+
+def test_resolve_the_rest_plays_it_out_and_writes_the_end_to_the_campaign_log(campaign, gm):
+    from campaigns.models import CampaignLogEntry
+    from combat import services
+
+    encounter = wargame_create(campaign=campaign, user=gm, scenario_key="bvp/merchant_escort",
+                               commanders={})
+    job = services.encounter_resolve_rest(encounter=encounter, user=gm)
+    for _ in range(100):  # a slice a call: a long game is handed on from slice to slice
+        job = services.job_run(job_id=job.pk)
+        if job is None or job.status not in Job.OPEN:
+            break
+    encounter.refresh_from_db()
+    assert encounter.status == Encounter.Status.FINISHED
+    assert encounter.outcome["data"]["card_set"]["provisional"] is True
+    assert CampaignLogEntry.objects.filter(campaign=campaign, kind="battle.finished").exists()
+    assert services.encounter_replay(encounter=encounter)["matches"]
+
+
+def test_a_discarded_card_is_named_to_its_holder_only(game, player_a_client, pc_a):
+    act = reverse("combat:act", args=[game.pk])
+    card = game.state["sides"]["british"]["hand"][0]
+    player_a_client.post(act, {"actor": f"pc:{pc_a.pk}", "kind": "turn",
+                               "choice": f"discard:{card}", "version": game.version})
+    game.refresh_from_db()
+    named = game.events.get(kind="cards.discarded")
+    assert named.visible_to == [f"pc:{pc_a.pk}"]
+    assert game.events.get(kind="cards.discard").visible_to is None
