@@ -8,9 +8,10 @@ when nothing scores above nothing:
   +1 so that a shot is taken rather than waited for;
 * a boarding: 10 × (the chance to win - the chance to lose), from the 144 pairs of D12;
 * a move: the change in the ship's prospects: 10 × the expected hits of its best shot from
-  the new hex and heading (while it has not attacked), less 0.3 per hex to the nearest enemy,
-  less 0.5 for each enemy that would have it in an arc; a merchant in Merchant Escort counts
-  2 per hex toward its goal and shuns the enemy's arcs;
+  the new hex and heading (while it has not attacked; twice that at a merchant), less 0.3
+  per hex to the nearest enemy, less 0.5 for each enemy that would have it in an arc, plus
+  0.2 per hex of speed the wind gives the new heading; a merchant in Merchant Escort counts
+  2 per hex of her way home (:func:`_steps_home`) and shuns the enemy's arcs;
 * a Green card: 0.3 before a move with no shot yet; a Blue rally: 0.5 when morale is short.
 
 The opening choice: go first; the wind: see :func:`wind`. In an attack it plays its best
@@ -18,6 +19,9 @@ card.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
+from heapq import heappop, heappush
 
 from rules.bvp import combat, hexes, movement
 from rules.bvp.movement import afloat, captain_card, ship_goal
@@ -72,7 +76,7 @@ def _shot_value(state: dict, ship: dict, target: dict, side: str, dice: int | No
     t = combat.target_number(target["dice"], defence, side)
     left = (target["dice"][side] or 0) + (target["dice"]["structure"] or 0)
     p = _p_hit(prof[1], t)
-    return 10 * n * p + (3 * n * p if left <= 2 else 0)
+    return (10 * n * p + (3 * n * p if left <= 2 else 0)) * (2 if target["merchant"] else 1)
 
 
 def _best_shots(state: dict, ship: dict) -> float:
@@ -100,16 +104,47 @@ def _threats(state: dict, ship: dict) -> int:
 def _position(state: dict, ship: dict) -> float:
     here = (ship["q"], ship["r"])
     enemies = [s for s in state["ships"].values() if s["side"] != ship["side"] and afloat(s)]
+    way = 0.6 * movement.speed(state, ship)  # a heading the wind serves is worth a pivot
     if ship["merchant"]:
-        goal = ship_goal(state, ship)
-        near = min((hexes.distance(here, g) for g in goal), default=0)
-        return -2.0 * near - 1.0 * _threats(state, ship)
-    value = -0.5 * _threats(state, ship)
+        return -2.0 * _steps_home(state, ship, here, ship["heading"]) - _threats(state, ship)
+    value = way / 3 - 0.5 * _threats(state, ship)
     if enemies:
         value -= 0.3 * min(hexes.distance(here, (e["q"], e["r"])) for e in enemies)
     if not ship["attacked"]:
         value += _best_shots(state, ship)
     return value
+
+
+def _steps_home(state: dict, ship: dict, here: hexes.Hex, heading: int) -> float:
+    """How far the merchant is from her goal, sailing from ``here`` with her bow toward
+    ``heading``: hexes across the sea on headings the wind lets her make way on, and half a
+    hex for each pivot (the map's notches and a head wind make the straight distance a poor
+    guide)."""
+    card = movement.ship_card(state, ship)
+    ways = tuple(card["speed"][movement.wind_index(state, d)] > 0 for d in range(6))
+    table = _home_table(tuple((t["q"], t["r"]) for t in state["tiles"]),
+                        ship_goal(state, ship), ways)
+    cost: float = table.get((here, heading), 99.0)
+    return cost
+
+
+@lru_cache(maxsize=32)
+def _home_table(tiles: tuple, goal: frozenset, ways: tuple) -> dict:
+    sea = hexes.board_cells([{"q": q, "r": r} for q, r in tiles])
+    cost: dict = {}
+    queue = [(0.0, g, d) for g in goal for d in range(6)]
+    while queue:  # Dijkstra backwards from the goal over (hex, heading)
+        c, h, d = heappop(queue)
+        if (h, d) in cost:
+            continue
+        cost[(h, d)] = c
+        back = hexes.step(h, d + 3)
+        if ways[d] and back in sea and (back, d) not in cost:
+            heappush(queue, (c + 1.0, back, d))
+        for turn in (1, 5):
+            if h in sea and (h, (d + turn) % 6) not in cost:
+                heappush(queue, (c + 0.5, h, (d + turn) % 6))
+    return cost
 
 
 def _move_value(state: dict, ship: dict, plan: str) -> float:

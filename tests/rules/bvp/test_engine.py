@@ -138,15 +138,17 @@ def _ai_wins(games, name="annihilation_duel"):
                for seed in range(games))
 
 
-def test_the_default_policy_beats_a_random_one():
-    """The always-run check: 16 games, the default policy on each side in turn, at least
-    14 won (a draw is no win)."""
-    assert _ai_wins(16) >= 14
+@pytest.mark.parametrize("name", ["annihilation_duel", "merchant_escort"])
+def test_the_default_policy_beats_a_random_one(name):
+    """The always-run check: 16 games of each mode, the default policy on each side in
+    turn, at least 14 won (a draw is no win)."""
+    assert _ai_wins(16, name) >= 14
 
 
 @pytest.mark.slow
-def test_the_default_policy_beats_a_random_one_in_500_games():
-    assert _ai_wins(500) >= 450
+@pytest.mark.parametrize("name", ["annihilation_duel", "merchant_escort"])
+def test_the_default_policy_beats_a_random_one_in_500_games(name):
+    assert _ai_wins(500, name) >= 450
 
 
 @settings(max_examples=4, deadline=None)
