@@ -24,7 +24,7 @@ from functools import lru_cache
 from heapq import heappop, heappush
 
 from rules.bvp import combat, hexes, movement
-from rules.bvp.movement import afloat, captain_card, ship_goal
+from rules.bvp.movement import afloat, captain_card, fleet, ship_goal
 from rules.dice import pick
 from rules.engine import Decision, Option
 from rules.random import RandomSource
@@ -91,7 +91,7 @@ def _best_shots(state: dict, ship: dict) -> float:
 def _threats(state: dict, ship: dict) -> int:
     n = 0
     here = (ship["q"], ship["r"])
-    for other in state["ships"].values():
+    for other in fleet(state):
         if other["side"] == ship["side"] or not afloat(other):
             continue
         there = (other["q"], other["r"])
@@ -103,7 +103,7 @@ def _threats(state: dict, ship: dict) -> int:
 
 def _position(state: dict, ship: dict) -> float:
     here = (ship["q"], ship["r"])
-    enemies = [s for s in state["ships"].values() if s["side"] != ship["side"] and afloat(s)]
+    enemies = [s for s in fleet(state) if s["side"] != ship["side"] and afloat(s)]
     way = 0.6 * movement.speed(state, ship)  # a heading the wind serves is worth a pivot
     if ship["merchant"]:
         return -2.0 * _steps_home(state, ship, here, ship["heading"]) - _threats(state, ship)

@@ -10,7 +10,7 @@ through the random source; nothing here draws.
 from __future__ import annotations
 
 from rules.bvp import hexes
-from rules.bvp.movement import afloat, captain_card, ship_card, size_bonus
+from rules.bvp.movement import afloat, captain_card, fleet, ship_card, size_bonus
 
 RANGES = (1, 2, 3, 4)
 
@@ -109,7 +109,7 @@ def profile(state: dict, ship: dict, rng: int) -> tuple[int, int] | None:
 
 def blocked(state: dict) -> set[hexes.Hex]:
     """Hexes that block a line of sight: a ship afloat, or land [L119]."""
-    cells = {(s["q"], s["r"]) for s in state["ships"].values() if afloat(s)}
+    cells = {(s["q"], s["r"]) for s in fleet(state) if afloat(s)}
     return cells | set(hexes.land_cells(state["tiles"]))
 
 
@@ -125,7 +125,7 @@ def targets(state: dict, ship: dict) -> dict[str, list[tuple[str, str]]]:
     silent = {pen.get("guns_silent") for side, pen in ship_card(state, ship)["penalties"].items()
               if ship["dice"][side] is None}
     out: dict[str, list[tuple[str, str]]] = {"port": [], "starboard": []}
-    for other in state["ships"].values():
+    for other in fleet(state):
         if other["side"] == ship["side"] or not afloat(other):
             continue
         there = (other["q"], other["r"])

@@ -94,7 +94,7 @@ def stealing_wind(state: dict, ship: dict) -> bool:
     cone = int(state["settings"].get("bvp_downwind_cone", "30"))
     here = (ship["q"], ship["r"])
     size = SIZES[ship_card(state, ship)["size"]]
-    for other in state["ships"].values():
+    for other in fleet(state):
         if other is ship or not afloat(other):
             continue
         there = (other["q"], other["r"])
@@ -103,6 +103,12 @@ def stealing_wind(state: dict, ship: dict) -> bool:
                 and hexes.downwind_of(there, here, state["wind"], cone)):
             return True
     return False
+
+
+def fleet(state: dict) -> list[dict]:
+    """Every ship of the game, in the setup's order (never the stored mapping's, which a
+    database may sort)."""
+    return [state["ships"][s] for s in state["ship_ids"]]
 
 
 def afloat(ship: dict) -> bool:
@@ -130,7 +136,7 @@ def ship_goal(st: dict, ship: dict) -> frozenset[hexes.Hex]:
 
 def occupied(state: dict) -> set[hexes.Hex]:
     """The hexes that hold a ship afloat."""
-    return {(s["q"], s["r"]) for s in state["ships"].values() if afloat(s)}
+    return {(s["q"], s["r"]) for s in fleet(state) if afloat(s)}
 
 
 def turned(heading: int, pivots: str) -> int:
@@ -147,13 +153,18 @@ def parse_plan(plan: str) -> tuple[bool, str, int]:
     return parts[0] == "P", parts[1], int(parts[2])
 
 
-def path(state: dict, ship: dict, plan: str, goal: frozenset[hexes.Hex] = frozenset()
-         ) -> tuple[list[hexes.Hex], int]:
+def _obstacles(state: dict) -> tuple[frozenset[hexes.Hex], frozenset[hexes.Hex], set[hexes.Hex]]:
+    return hexes.board_cells(state["tiles"]), hexes.land_cells(state["tiles"]), occupied(state)
+
+
+def path(state: dict, ship: dict, plan: str, goal: frozenset[hexes.Hex] = frozenset(),
+         where: tuple | None = None) -> tuple[list[hexes.Hex], int]:
     """The hexes ``ship`` enters under ``plan`` and its heading at the end. ``ValueError``
     with the reason if the plan breaks a rule [L105-L109]: more pivots than allowed, more
     steps than the speed for the heading it moves on, a step off the sea, onto land, into
     another ship's hex or a half-hex (``goal`` holds the half-hexes this ship may enter:
-    a merchant's destination, A14), or a plan that does nothing."""
+    a merchant's destination, A14), or a plan that does nothing. ``where`` is
+    ``(sea, land, occupied hexes)`` when the caller has it already."""
     first, pivots, steps = parse_plan(plan)
     if not pivots and not steps:
         raise ValueError("a move pivots or moves at least once")
@@ -164,9 +175,7 @@ def path(state: dict, ship: dict, plan: str, goal: frozenset[hexes.Hex] = frozen
     allowed = speed(state, ship, heading)
     if steps > allowed:
         raise ValueError(f"the {ship['name']}'s speed is {allowed} on that heading")
-    sea = hexes.board_cells(state["tiles"])
-    land = hexes.land_cells(state["tiles"])
-    taken = occupied(state)
+    sea, land, taken = _obstacles(state) if where is None else where
     at = (ship["q"], ship["r"])
     out = []
     for i in range(steps):
@@ -188,6 +197,7 @@ def plans(state: dict, ship: dict, goal: frozenset[hexes.Hex] = frozenset()) -> 
     """Every legal move plan of ``ship`` now (see :func:`path`), pivot-first plans before
     move-first ones; a plan without pivots is listed once, as ``P``."""
     out = []
+    where = _obstacles(state)
     n = max_pivots(state, ship)
     turns = [""] + [d * k for k in range(1, n + 1) for d in "LR"]
     for first in (True, False):
@@ -200,7 +210,7 @@ def plans(state: dict, ship: dict, goal: frozenset[hexes.Hex] = frozenset()) -> 
                 if not piv and not steps:
                     continue
                 try:
-                    path(state, ship, plan, goal)
+                    path(state, ship, plan, goal, where)
                 except ValueError:
                     break  # a blocked step blocks every longer move on that heading
                 out.append(plan)
