@@ -24,16 +24,23 @@ TOP = 15
 
 
 def main() -> None:
-    engine = get_engine("brethren")
-    setup = engine.scenarios()["treasure_hunt"].setup
+    measure("brethren", "treasure_hunt", "six-ship")
+
+
+def measure(engine_name: str, scenario: str, label: str, games: int = GAMES) -> None:
+    """Print ``games`` seeded games of ``scenario`` of engine ``engine_name`` per second of
+    CPU time (best and median of :data:`RUNS` runs) and a cProfile of :data:`PROFILED`
+    games; ``label`` names the game in the report ("six-ship")."""
+    engine = get_engine(engine_name)
+    setup = engine.scenarios()[scenario].setup
     run(engine, setup, seeds=range(5))  # warm the caches
     rates, summary = [], None
     for _ in range(RUNS):
         cpu = time.process_time()
-        summary = run(engine, setup, seeds=range(GAMES))
-        rates.append(GAMES / (time.process_time() - cpu))
+        summary = run(engine, setup, seeds=range(games))
+        rates.append(games / (time.process_time() - cpu))
     rates.sort()
-    print(f"{GAMES} six-ship games x {RUNS}: {rates[-1]:,.1f} games/s of CPU time on one core "
+    print(f"{games} {label} games x {RUNS}: {rates[-1]:,.1f} games/s of CPU time on one core "
           f"at best, {rates[len(rates) // 2]:,.1f} median; mean {summary.mean_rounds:.1f} "
           f"turns; winners {summary.winners}")
     profile = cProfile.Profile()

@@ -326,3 +326,23 @@ class SimulationChunk(models.Model):
 
     def __str__(self) -> str:
         return f"games {self.start}-{self.stop - 1} {self.option}".strip()
+
+
+class BvpCardSet(models.Model):
+    """A campaign's own card data for British vs Pirates, entered by a GM from the physical
+    cards (the rulebook prints none of them: ``rules.bvp.data``). ``data`` is checked by
+    ``rules.bvp.data.validate_card_data``; with ``in_use`` the campaign's new British vs
+    Pirates games take it into their setup (else the provisional set). One per campaign;
+    ``version`` refuses a stale save. Changed through ``combat.bvp_cards`` only."""
+
+    campaign = models.OneToOneField("campaigns.Campaign", on_delete=models.CASCADE,
+                                    related_name="bvp_card_set")
+    data = models.JSONField()
+    in_use = models.BooleanField(default=True)
+    version = models.PositiveIntegerField(default=1)
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True, related_name="+")
+
+    def __str__(self) -> str:
+        return f"{self.data.get('name', 'card data')} ({self.campaign})"

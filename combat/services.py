@@ -39,7 +39,7 @@ from django.utils import timezone
 
 from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
-from combat import challenges
+from combat import bvp_cards, challenges
 from combat.models import Encounter, EncounterEvent, Job
 from combat.selectors import (
     PC_PREFIX,
@@ -346,6 +346,9 @@ def encounter_create(
     challenge = challenges.challenge_for(campaign, challenge)
     kernel = _engine(engine)
     title = (title or "").strip() or kernel.title
+    prepare = _PREPARE_SETUP.get(kernel.name)
+    if prepare is not None:
+        setup = prepare(campaign, setup)
     try:
         setup = kernel.validate_setup(setup)
     except ValueError as exc:
@@ -1005,6 +1008,10 @@ def _fight_begun(*, encounter: Encounter, user) -> None:
 
     fight_begun(encounter=encounter, user=user)
 
+
+_PREPARE_SETUP = {"bvp": bvp_cards.setup_with_card_set}
+"""What an engine's setup takes from its campaign when an encounter is created: a British vs
+Pirates game, the campaign's card data in use (``combat.bvp_cards``)."""
 
 _ON_BEGIN = {name: _fight_begun for name in ("btq_skirmish", "btq_personal_combat",
                                              "btq_boarding")}

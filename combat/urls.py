@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from combat import replay_views, streams, views, wargames
+from combat import bvp_cards, replay_views, streams, views, wargames
 from combat.fights import views as fights
 from combat.odds import views as odds
 
@@ -12,6 +12,7 @@ urlpatterns = [
     path("campaign/<int:campaign_id>/", views.encounter_list, name="list"),
     path("campaign/<int:campaign_id>/new/", views.encounter_new, name="new"),
     path("campaign/<int:campaign_id>/wargame/", wargames.wargame_new, name="wargame_new"),
+    path("campaign/<int:campaign_id>/bvp-cards/", bvp_cards.card_set_page, name="bvp_cards"),
     path("<int:pk>/", views.encounter_detail, name="detail"),
     path("<int:pk>/open/", views.encounter_open, name="open"),
     path("campaign/<int:campaign_id>/events/", streams.campaign_stream, name="campaign_stream"),

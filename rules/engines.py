@@ -11,3 +11,4 @@ import rules.btq.ship_creation  # noqa: F401
 import rules.btq.skirmish  # noqa: F401
 import rules.btq.table  # noqa: F401
 import rules.hfg.engine  # noqa: F401
+import rules.bvp.engine  # noqa: F401

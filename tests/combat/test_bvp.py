@@ -1,0 +1,180 @@
+"""A British vs Pirates game on its page (engine ``bvp``, started by the New wargame page)
+and the campaign's card data page (``combat.bvp_cards``): who sees which cards, bad input,
+a stale save, and a new game taking the GM's cards."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from combat.models import BvpCardSet, Encounter, Job
+from combat.wargames import wargame_create
+from rules.bvp.data import provisional
+
+pytestmark = pytest.mark.django_db
+
+SCENARIO = "bvp/first_broadside"
+
+
+@pytest.fixture
+def game(campaign, gm, pc_a, pc_b):
+    """First broadside: player_a's PC commands the British, player_b's the Pirates."""
+    return wargame_create(campaign=campaign, user=gm, scenario_key=SCENARIO,
+                          commanders={"british": f"pc:{pc_a.pk}", "pirates": f"pc:{pc_b.pk}"})
+
+
+def _hand_names(encounter, side):
+    state = encounter.state
+    return [state["cards"]["skills"][state["card_of"][c]]["name"]
+            for c in state["sides"][side]["hand"]]
+
+
+def test_the_page_shows_the_board_the_card_set_and_only_your_own_hand(
+        game, player_a_client, player_b_client, outsider_client, gm_client):
+    detail = reverse("combat:detail", args=[game.pk])
+    page_a = player_a_client.get(detail).content.decode()
+    assert "<svg" in page_a and "British Frigate" in page_a and "Pirate Frigate" in page_a
+    assert "provisional card data" in page_a
+    assert 'name="kind" value="turn"' in page_a
+    page_b = player_b_client.get(detail).content.decode()
+    assert 'name="kind" value="turn"' not in page_b
+    mine = set(_hand_names(game, "british")) - set(_hand_names(game, "pirates"))
+    for name in mine:
+        assert name in page_a and name not in page_b
+    api_b = json.dumps(player_b_client.get(
+        reverse("api-encounter-detail", args=[game.pk])).json())
+    assert all(name not in api_b for name in mine)
+    assert '"decks"' not in api_b
+    assert outsider_client.get(detail).status_code == 404
+    assert "Reading the cards" not in gm_client.get(detail).content.decode()
+
+
+def test_the_cards_of_an_attack_stay_hidden_until_both_are_in(game, player_a_client,
+                                                            player_b_client, pc_a, pc_b):
+    detail = reverse("combat:detail", args=[game.pk])
+    act = reverse("combat:act", args=[game.pk])
+    post = player_a_client.post(act, {"actor": f"pc:{pc_a.pk}", "kind": "turn",
+                                      "choice": "b1:fire:p1:starboard", "version": game.version})
+    assert post.status_code == 302
+    game.refresh_from_db()
+    assert game.state["phase"] == "cards"
+    assert player_a_client.post(act, {"actor": f"pc:{pc_a.pk}", "kind": "cards:attack",
+                                      "choice": "none", "version": game.version}
+                                ).status_code == 302
+    page_b = player_b_client.get(detail).content.decode()
+    assert "attacker: chosen (hidden until both are in)" in page_b
+    api_b = json.dumps(player_b_client.get(
+        reverse("api-encounter-detail", args=[game.pk])).json())
+    assert "You choose no card" not in api_b
+    game.refresh_from_db()
+    assert player_b_client.post(act, {"actor": f"pc:{pc_b.pk}", "kind": "cards:defend",
+                                      "choice": "none", "version": game.version}
+                                ).status_code == 302
+    game.refresh_from_db()
+    assert game.state["phase"] == "turn"
+    assert "cannons at 3 hexes" in player_b_client.get(detail).content.decode()
+
+
+def test_a_choice_not_offered_is_refused_and_changes_nothing(game, player_a_client, pc_a):
+    url = reverse("api-encounter-act", args=[game.pk])
+    before = (game.version, game.events.count(), game.state)
+    for choice in ("b1:move:P::9", "b1:board:p1", "p1:move:P::1", "end+end"):
+        response = player_a_client.post(url, {"actor": f"pc:{pc_a.pk}", "kind": "turn",
+                                              "choice": choice, "version": game.version},
+                                        content_type="application/json")
+        assert response.status_code == 400, choice
+    game.refresh_from_db()
+    assert (game.version, game.events.count(), game.state) == before
+
+
+def _cards(name="Our cards"):
+    data = provisional()
+    data.update(name=name, provisional=False)
+    data["ships"]["british_frigate"]["speed"] = [2, 2, 2, 1, 2, 2]
+    return data
+
+
+def test_the_gm_enters_the_card_data_and_new_games_use_it(campaign, gm, gm_client, pc_a):
+    url = reverse("combat:bvp_cards", args=[campaign.pk])
+    page = gm_client.get(url).content.decode()
+    assert "uses the provisional card data" in page and "18lb Exquisite Cannons" in page
+    response = gm_client.post(url, {"data": json.dumps(_cards()), "in_use": "on",
+                                    "version": ""})
+    assert response.status_code == 302
+    card_set = BvpCardSet.objects.get(campaign=campaign)
+    assert card_set.data["name"] == "Our cards" and card_set.in_use
+    encounter = wargame_create(campaign=campaign, user=gm, scenario_key=SCENARIO,
+                               commanders={})
+    assert encounter.setup["card_data"]["name"] == "Our cards"
+    assert encounter.state["card_set"] == {"name": "Our cards", "provisional": False}
+    page = gm_client.get(reverse("combat:detail", args=[encounter.pk])).content.decode()
+    assert "Cards: Our cards" in page and "provisional card data" not in page
+    response = gm_client.post(url, {"data": json.dumps(_cards()), "version": card_set.version})
+    card_set.refresh_from_db()
+    assert not card_set.in_use and card_set.version == 2
+    assert Encounter.objects.count() == 1
+    encounter = wargame_create(campaign=campaign, user=gm, scenario_key=SCENARIO, commanders={})
+    assert encounter.state["card_set"]["provisional"] is True
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    (lambda d: d["ships"]["british_frigate"].update(speed=[1, 2]), "six speeds"),
+    (lambda d: d["captains"]["redne"].update(morale=9), "captains.redne.morale"),
+    (lambda d: d["skills"]["brace"].update(colour="RED"), "a red card"),
+    (lambda d: d.pop("decks"), "'decks' is missing"),
+])
+def test_bad_card_data_is_refused_with_the_reason_and_nothing_is_saved(campaign, gm_client,
+                                                                      change, reason):
+    url = reverse("combat:bvp_cards", args=[campaign.pk])
+    data = _cards()
+    change(data)
+    page = gm_client.post(url, {"data": json.dumps(data), "in_use": "on"}).content.decode()
+    assert reason in page.replace("&#x27;", "'")
+    assert 'aria-invalid="true"' in page
+    assert not BvpCardSet.objects.exists()
+    page = gm_client.post(url, {"data": "{not json", "in_use": "on"}).content.decode()
+    assert 'aria-invalid="true"' in page and not BvpCardSet.objects.exists()
+
+
+def test_a_stale_save_is_refused_and_players_and_outsiders_are_kept_out(
+        campaign, gm_client, player_a_client, outsider_client):
+    url = reverse("combat:bvp_cards", args=[campaign.pk])
+    gm_client.post(url, {"data": json.dumps(_cards("First")), "in_use": "on", "version": ""})
+    gm_client.post(url, {"data": json.dumps(_cards("Second")), "in_use": "on", "version": 1})
+    page = gm_client.post(url, {"data": json.dumps(_cards("Third")), "in_use": "on",
+                                "version": 1}).content.decode()
+    assert "Another GM saved the card data" in page
+    assert BvpCardSet.objects.get().data["name"] == "Second"
+    assert player_a_client.get(url).status_code == 403
+    assert player_a_client.post(url, {"data": json.dumps(_cards("Mine"))}).status_code == 403
+    assert outsider_client.get(url).status_code == 404
+    assert BvpCardSet.objects.get().data["name"] == "Second"
+
+
+def test_resolve_the_rest_plays_it_out_and_writes_the_end_to_the_campaign_log(campaign, gm):
+    from campaigns.models import CampaignLogEntry
+    from combat import services
+
+    encounter = wargame_create(campaign=campaign, user=gm, scenario_key="bvp/merchant_escort",
+                               commanders={})
+    job = services.encounter_resolve_rest(encounter=encounter, user=gm)
+    for _ in range(100):  # a slice a call: a long game is handed on from slice to slice
+        job = services.job_run(job_id=job.pk)
+        if job is None or job.status not in Job.OPEN:
+            break
+    encounter.refresh_from_db()
+    assert encounter.status == Encounter.Status.FINISHED
+    assert encounter.outcome["data"]["card_set"]["provisional"] is True
+    assert CampaignLogEntry.objects.filter(campaign=campaign, kind="battle.finished").exists()
+    assert services.encounter_replay(encounter=encounter)["matches"]
+
+
+def test_a_discarded_card_is_named_to_its_holder_only(game, player_a_client, pc_a):
+    act = reverse("combat:act", args=[game.pk])
+    card = game.state["sides"]["british"]["hand"][0]
+    player_a_client.post(act, {"actor": f"pc:{pc_a.pk}", "kind": "turn",
+                               "choice": f"discard:{card}", "version": game.version})
+    game.refresh_from_db()
+    named = game.events.get(kind="cards.discarded")
+    assert named.visible_to == [f"pc:{pc_a.pk}"]
+    assert game.events.get(kind="cards.discard").visible_to is None

@@ -1,0 +1,89 @@
+"""A British vs Pirates battle in three browsers (issue 14, "Done when"): the GM starts it
+from the campaign's New wargame page with O'Toole commanding the British and Bosworth the
+Pirates; the two players play two turns each, firing at each other; the cards each writes
+for an attack stay hidden from the other until both are in, then the dice are rolled and
+every page shows them; the board is drawn and follows the game live."""
+
+import pytest
+
+from characters.models import Character
+from combat.demo import DEMO_PASSWORD, demo_load
+
+from .test_battle import decide
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def _form(page, kind):
+    form = page.locator(f'form.decision[data-kind="{kind}"]')
+    form.wait_for()
+    return form
+
+
+def _fire(page, ship):
+    """Fire ``ship``'s guns: the first fire option of the turn's list."""
+    select = _form(page, "turn").locator("select[name=choice]")
+    key = next(v for v in select.locator("option").evaluate_all("os => os.map(o => o.value)")
+               if v.startswith(f"{ship}:fire:"))
+    decide(page, key)
+
+
+def _play_a_card(page, kind):
+    """Choose the first card offered for the attack (``none`` if there is none); returns
+    the chosen card's label."""
+    form = _form(page, kind)
+    radios = form.locator("input[name=choice]")
+    pick = radios.nth(1) if radios.count() > 1 else radios.nth(0)
+    label = form.locator("label").nth(1 if radios.count() > 1 else 0).inner_text().strip()
+    value = pick.get_attribute("value")
+    decide(page, value)
+    return label
+
+
+def test_two_players_fire_for_two_turns_their_cards_hidden_until_both_are_in(new_context,
+                                                                             login):
+    campaign, _ = demo_load()
+    otoole_pc = Character.objects.get(campaign=campaign, name="Gregory O'Toole")
+    bosworth_pc = Character.objects.get(campaign=campaign, name="Bosworth")
+    gm = login(new_context(), "gm", DEMO_PASSWORD)
+    otoole = login(new_context(), "otoole", DEMO_PASSWORD)
+    bosworth = login(new_context(), "bosworth", DEMO_PASSWORD)
+
+    gm.goto(f"/combat/campaign/{campaign.pk}/")
+    gm.click("text=New wargame")
+    gm.select_option("select[name=scenario]", "bvp/first_broadside")
+    with gm.expect_navigation():
+        gm.click("text=Choose the commanders")
+    gm.select_option("select[name=side_british]", f"pc:{otoole_pc.pk}")
+    gm.select_option("select[name=side_pirates]", f"pc:{bosworth_pc.pk}")
+    with gm.expect_navigation():
+        gm.click("text=Begin the wargame")
+    game = gm.url
+    assert gm.locator(".bvp-board svg .ship").count() == 2
+    assert "provisional card data" in gm.inner_text("#battle-state")
+    for page in (otoole, bosworth):
+        page.goto(game)
+        page.locator(".bvp-board svg").wait_for()
+        assert "Round 1" in page.inner_text("#battle-state")
+
+    for rnd in (1, 2):
+        for shooter, target, ship in ((otoole, bosworth, "b1"), (bosworth, otoole, "p1")):
+            _fire(shooter, ship)
+            card = _play_a_card(shooter, "cards:attack")
+            # The other side learns that a card is chosen, not which; the GM sees it.
+            target.locator("text=attacker: chosen (hidden until both are in)").wait_for()
+            if card != "Play no card":
+                assert card not in target.content()
+            gm.reload()
+            assert gm.locator(".cards-status").count() == 1
+            _play_a_card(target, "cards:defend")
+            # Both in: the dice roll, on every page, by itself.
+            for page in (otoole, bosworth, gm):
+                page.locator("#event-log li[data-kind='cannon.roll']").nth(
+                    2 * (rnd - 1) + (0 if ship == "b1" else 1)).wait_for()
+            decide(shooter, "end")
+        for page in (otoole, bosworth, gm):
+            page.locator(f"#battle-state header:has-text('Round {rnd + 1}')").wait_for()
+
+    otoole.set_viewport_size({"width": 390, "height": 844})
+    assert otoole.evaluate("document.documentElement.scrollWidth") <= 390
