@@ -30,6 +30,9 @@ def test_an_item_cheaper_than_wealth_is_bought_without_a_test(wealthy_a, player_
     assert started.test is None and "without a test" in started.message
     entry = CampaignLogEntry.objects.filter(kind="wealth.purchase").get()
     assert "Standard Sword" in entry.text
+    item = wealthy_a.items.get()
+    assert (item.name, item.kind, entry.data["item_id"]) == ("Standard Sword", "other", item.pk)
+    assert wealthy_a.history.filter(changes__has_key="item “Standard Sword”").exists()
 
 
 def test_tv17_a_lost_wealth_test_injures_wealth_and_buys_nothing(wealthy_a, player_a, gm,
@@ -46,6 +49,7 @@ def test_tv17_a_lost_wealth_test_injures_wealth_and_buys_nothing(wealthy_a, play
     end = CampaignLogEntry.objects.filter(kind="test.finished").latest("pk")
     assert "is not bought" in end.text
     assert not CampaignLogEntry.objects.filter(kind="wealth.purchase").exists()
+    assert not wealthy_a.items.exists()
 
 
 def test_a_won_wealth_test_buys_the_item(wealthy_a, player_a, turn):
@@ -56,6 +60,7 @@ def test_a_won_wealth_test_buys_the_item(wealthy_a, player_a, turn):
     wealthy_a.refresh_from_db()
     assert wealthy_a.wealth_state == DamageState.HEALTHY
     assert "Officer's Dress Uniform" in CampaignLogEntry.objects.get(kind="wealth.purchase").text
+    assert [i.name for i in wealthy_a.items.all()] == ["Officer's Dress Uniform"]
 
 
 def test_a_prize_share_turns_the_lost_test_and_is_spent(wealthy_a, player_a, gm, turn):
