@@ -152,7 +152,8 @@ def infraction_record(*, character: Character, actor, article: int, punishment: 
     """GM: charge ``character`` under ``article`` and punish them with ``punishment`` (the
     Captain's choice where the Article offers several; all of a cumulative Article's)
     (BtQ L1914-2151; ``rules.btq.shipboard.check_punishment``). Loss of Prize Money forfeits
-    every held prize share. ``details`` is public, ``gm_notes`` the GM's alone (never
+    every held prize share and the share of every prize not yet in port (he is taken off
+    its crew, L1922-1923). ``details`` is public, ``gm_notes`` the GM's alone (never
     logged). ``ValidationError`` naming the field for a punishment the Article does not
     allow or more than 12 lashes."""
     require_gm(actor, character.campaign)
@@ -176,6 +177,9 @@ def infraction_record(*, character: Character, actor, article: int, punishment: 
     if "loss_of_prize" in applied:
         forfeited = character.prize_shares.filter(status=PrizeShare.Status.HELD).update(
             status=PrizeShare.Status.FORFEITED)
+        at_sea = list(character.prizes.filter(status="held"))
+        character.prizes.remove(*at_sea)
+        forfeited += len(at_sea)
     what = ", ".join(shipboard.PUNISHMENTS[p] for p in applied)
     if lashes:
         what += f", {lashes} lashes"

@@ -964,8 +964,9 @@ def encounter_replay(*, encounter: Encounter) -> dict:
 def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome, user) -> None:
     """Write a Beat to Quarters ship battle's end back to the campaign's ships: each ship's
     damage tracks and Ship Morale after the battle (BtQ L2602-2603; the engine's outcome
-    ``data["ships"]``, ship id -> ``{"tracks", "morale"}``); and a prize taken pays its
-    prize money (``combat.shipboard.services.prize_money_for_battle``)."""
+    ``data["ships"]``, ship id -> ``{"tracks", "morale"}``); a ship reputation used and
+    lost is damaged, and a prize taken is held until she reaches port
+    (``combat.shipboard.services.battle_ended``)."""
     from ships.services import ship_record_battle
 
     ships = {str(ship.pk): ship for ship in encounter.ships.all()}
@@ -975,9 +976,9 @@ def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome, user) -> No
             continue
         ship_record_battle(ship=ship, tracks=final["tracks"], morale=final["morale"],
                            note=f"{ship}, after “{encounter.title}”: {outcome.summary}")
-    from combat.shipboard.services import prize_money_for_battle
+    from combat.shipboard.services import battle_ended
 
-    prize_money_for_battle(encounter=encounter, outcome=outcome, user=user)
+    battle_ended(encounter=encounter, outcome=outcome, user=user)
 
 
 def _record_btq_test(encounter: Encounter, kernel: Engine, outcome, user) -> dict:

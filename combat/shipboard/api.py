@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.api_common import InputSerializer
+from campaigns.models import Campaign
 from campaigns.selectors import membership_role
 from characters import shipboard as records
 from characters.models import Character, PrizeShare, SceneToken
@@ -21,6 +22,8 @@ from combat.shipboard import selectors, services
 from rules.btq import promotion, shipboard, wealth, weather
 from rules.btq.characters import SKILLS
 from rules.btq.tests import DIFFICULTIES
+from ships import prizes
+from ships.models import Prize
 
 STARTED = inline_serializer("ShipboardStarted", {
     "test": serializers.IntegerField(allow_null=True,
@@ -269,7 +272,50 @@ class ShareSpentView(APIView):
         return Response({"id": share.pk, "status": share.status})
 
 
+PRIZE = inline_serializer("Prize", {
+    "id": serializers.IntegerField(), "captured": serializers.CharField(),
+    "battle": serializers.IntegerField(), "status": serializers.CharField(),
+    "version": serializers.IntegerField()})
+
+
+def _prize(prize: Prize) -> dict:
+    return {"id": prize.pk, "captured": prize.captured, "battle": prize.battle,
+            "status": prize.status, "version": prize.version}
+
+
+class PrizeListView(APIView):
+    @extend_schema(responses={200: serializers.ListSerializer(child=PRIZE)})
+    def get(self, request, pk):
+        """A campaign's prizes, newest first: held (on their way to port), arrived (their
+        prize money paid), lost or recaptured. Every member sees them."""
+        campaign = Campaign.objects.filter(pk=pk).first()
+        if campaign is None or membership_role(request.user, campaign) is None:
+            raise Http404("No such campaign.")
+        return Response([_prize(p) for p in campaign.prizes.all()])
+
+
+class PrizeResolveSerializer(InputSerializer):
+    status = serializers.ChoiceField(choices=[c for c, _ in Prize.Status.choices[1:]])
+    version = serializers.IntegerField()
+
+
+class PrizeResolveView(APIView):
+    @extend_schema(request=PrizeResolveSerializer, responses={200: PRIZE})
+    def post(self, request, pk):
+        """GM: a held prize reached port (``arrived``: her prize money is shared out by rank
+        to the PCs who took her, once), or was ``lost`` or ``recaptured`` (nothing paid)."""
+        prize = Prize.objects.filter(pk=pk).select_related("campaign").first()
+        if prize is None or membership_role(request.user, prize.campaign) is None:
+            raise Http404("No such prize.")
+        data = PrizeResolveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(_prize(prizes.prize_resolve(prize=prize, actor=request.user,
+                                                    **data.validated_data)))
+
+
 urlpatterns = [
+    path("campaigns/<int:pk>/prizes/", PrizeListView.as_view(), name="api-prizes"),
+    path("prizes/<int:pk>/resolve/", PrizeResolveView.as_view(), name="api-prize-resolve"),
     path("characters/<int:pk>/shipboard/", ShipboardView.as_view(), name="api-shipboard"),
     path("characters/<int:pk>/shipboard/buy/", BuyView.as_view(), name="api-shipboard-buy"),
     path("characters/<int:pk>/shipboard/supply/", SupplyView.as_view(),

@@ -31,6 +31,8 @@ from rules.btq import promotion, shipboard, wealth, weather
 from rules.btq.characters import SKILLS, DamageState
 from rules.btq.tests import DIFFICULTIES, SuccessLevel
 from rules.engine import Outcome
+from ships.prizes import prize_hold
+from ships.reputations import battle_reputation_result
 
 KEY = "shipboard"
 """The key of an encounter's ``terms`` that says what a shipboard test is for:
@@ -475,12 +477,15 @@ PRIZE_RESULTS = frozenset({"struck", "crew_dead"})
 (a sunk ship is no prize) (BtQ L2488-2496, L1769-1771)."""
 
 
-def prize_money_for_battle(*, encounter: Encounter, outcome: Outcome, user) -> list:
-    """When the players' side wins a ship battle, pay every PC aboard their share by rank of
-    each enemy ship taken in it (``Outcome.data["ships"][id]["out"]`` in
-    :data:`PRIZE_RESULTS`: struck, or her crew Dead), by the captured ship's rate (BtQ
-    L1769-1835; ``characters.shipboard.prize_shares_pay``, once per prize). Called by the
-    naval recorder. Returns the shares paid now."""
+def battle_ended(*, encounter: Encounter, outcome: Outcome, user) -> list:
+    """What a finished ship battle does besides the ships' damage: each ship reputation its
+    PCs used takes its damage if they lost (``ships.reputations.battle_reputation_result``),
+    and, when the players' side wins, every enemy ship taken in it
+    (``Outcome.data["ships"][id]["out"]`` in :data:`PRIZE_RESULTS`: struck, or her crew
+    Dead) is held as a prize (``ships.prizes.prize_hold``), crewed by the PCs aboard, whose
+    prize money is shared out when the GM marks her arrived in port (BtQ L1769-1835).
+    Called by the naval recorder. Returns the prizes held now."""
+    battle_reputation_result(setup=encounter.setup, winner=outcome.winner, actor=user)
     if outcome.winner != "pc":
         return []
     fates = (outcome.data or {}).get("ships") or {}
@@ -489,11 +494,11 @@ def prize_money_for_battle(*, encounter: Encounter, outcome: Outcome, user) -> l
     pcs = [int(str(p).split(":")[-1]) for p in (state.get("pcs") or {})]
     crew = list(Character.objects.filter(pk__in=pcs, campaign=encounter.campaign,
                                          kind=Character.Kind.PC))
-    paid = []
-    for prize in encounter.ships.select_related("ship_type").order_by("pk"):
-        if str(prize.pk) in taken:
-            paid += records.prize_shares_pay(
-                battle=encounter.pk, captured=prize.display_name,
-                rating=prize.ship_type.rating, crew=crew,
-                settings=encounter.campaign.rules_settings(), actor=user)
-    return paid
+    held = []
+    for ship in encounter.ships.select_related("ship_type").order_by("pk"):
+        if str(ship.pk) in taken:
+            prize = prize_hold(campaign=encounter.campaign, battle=encounter.pk, ship=ship,
+                               crew=crew, actor=user)
+            if prize is not None:
+                held.append(prize)
+    return held
