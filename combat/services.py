@@ -76,7 +76,8 @@ def new_seed() -> str:
 
 
 NOUNS = {"btq_test": "test", "btq_skirmish": "skirmish", "btq_personal_combat": "fight",
-         "btq_boarding": "boarding", "btq_creation": "draft", "btq_ship_creation": "draft"}
+         "btq_boarding": "boarding", "btq_creation": "draft", "btq_ship_creation": "draft",
+         "btq_scene": "scene"}
 """Engine name -> what its encounters are called in texts and log kinds, if not "battle"."""
 
 
@@ -1022,8 +1023,17 @@ def _record_creation(encounter: Encounter, kernel: Engine, outcome, user) -> dic
     return creation_write_back(encounter=encounter, outcome=outcome, user=user)
 
 
+def _record_scene(encounter: Encounter, kernel: Engine, outcome, user) -> dict:
+    """The token of the Captain's table or the gun deck, and the reputations it damaged
+    (``combat.shipboard.services.scene_recorded``)."""
+    from combat.shipboard.services import scene_recorded
+
+    return scene_recorded(encounter=encounter, outcome=outcome, user=user)
+
+
 _AFTER_BATTLE = {"btq_naval": _record_btq_naval, "btq_test": _record_btq_test,
                  "btq_creation": _record_creation, "btq_ship_creation": _record_creation,
+                 "btq_scene": _record_scene,
                  **{name: _record_fight for name in _ON_BEGIN}}
 """Engine name -> what the end of its encounter changes in the campaign, beyond the log:
 ``recorder(encounter, kernel, outcome, user)``, which may return ``{"summary", "data"}`` for

@@ -6,6 +6,7 @@ import rules.btq.boarding  # noqa: F401
 import rules.btq.creation  # noqa: F401
 import rules.btq.naval  # noqa: F401
 import rules.btq.personal_combat  # noqa: F401
+import rules.btq.scene  # noqa: F401
 import rules.btq.ship_creation  # noqa: F401
 import rules.btq.skirmish  # noqa: F401
 import rules.btq.table  # noqa: F401

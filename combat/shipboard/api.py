@@ -6,6 +6,7 @@ character's shipboard view, and one endpoint per use case. A use case that draws
 Answers: 400 bad input (the reason per field), 403 a step that is not the user's, 404 not a
 member (or a player asking for an NPC), 409 a stale ``version``; nothing is changed then."""
 
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.urls import path
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -85,10 +86,17 @@ class SceneSerializer(InputSerializer):
     scene = serializers.ChoiceField(choices=_choices(shipboard.SCENES))
     topic = serializers.CharField(max_length=200)
     skill = serializers.ChoiceField(choices=_choices(SKILLS))
-    opponent = serializers.IntegerField(help_text="The NPC who is the best of the table.")
-    opponent_skill = serializers.ChoiceField(choices=_choices(SKILLS))
-    reputation = serializers.IntegerField(required=False, allow_null=True)
-    silver_tongue = serializers.BooleanField(required=False, default=False)
+    others = serializers.ListField(child=serializers.IntegerField(), max_length=30,
+                                   required=False, default=list,
+                                   help_text="The other characters who take part.")
+    captain = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                       help_text="The Captain (an NPC), who tests his own "
+                                                 "skill at his table.")
+    captain_skill = serializers.ChoiceField(choices=_choices(SKILLS), required=False,
+                                            allow_blank=True, default="")
+    reputations = serializers.ListField(child=serializers.IntegerField(), max_length=30,
+                                        required=False, default=list,
+                                        help_text="Reputations used, one per participant.")
 
 
 class ExaminationSerializer(InputSerializer):
@@ -183,10 +191,17 @@ def _no_null(self, data: dict, character: Character) -> dict:
     return {k: v for k, v in data.items() if v is not None}
 
 
-def _opponent(self, data: dict, character: Character) -> dict:
-    opponent = Character.objects.filter(pk=data["opponent"], campaign=character.campaign,
-                                        kind=Character.Kind.NPC).first()
-    return {**data, "opponent": opponent}
+def _table(self, data: dict, character: Character) -> dict:
+    crew = Character.objects.filter(campaign=character.campaign)
+    others = list(crew.filter(pk__in=data["others"]))
+    if len(others) != len(set(data["others"])):
+        raise ValidationError({"others": "Choose characters of this campaign."})
+    captain = None
+    if data["captain"] is not None:
+        captain = crew.filter(pk=data["captain"]).first()
+        if captain is None:
+            raise ValidationError({"captain": "Choose a character of this campaign."})
+    return {**data, "others": others, "captain": captain}
 
 
 BuyView = _use_case("BuyView", BuySerializer, services.purchase_start,
@@ -197,7 +212,9 @@ SupplyView = _use_case("SupplyView", SupplySerializer, services.supply_start,
 GrogView = _use_case("GrogView", GrogSerializer, services.grog_start,
                      "A Guts test against the drink's Grog Rating.")
 SceneView = _use_case("SceneView", SceneSerializer, services.scene_start,
-                      "GM: the test of the Captain's table or the gun deck.", _opponent)
+                      "GM: the test of the Captain's table or the gun deck: everyone who takes "
+                      "part, one contested test, one winner. ``test`` is the scene's "
+                      "encounter (``/api/encounters/<id>/``).", _table)
 ExaminationView = _use_case("ExaminationView", ExaminationSerializer,
                             services.examination_start,
                             "GM: the Lieutenant's examination begins.")

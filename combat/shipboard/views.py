@@ -120,8 +120,10 @@ def shipboard_act(request, pk, action):
         return _page(request, character, access, (action, form), status=400)
     if isinstance(result, services.Started):
         messages.success(request, result.message)
-        if result.test is not None:
+        if result.test is not None and result.test.engine == "btq_test":
             return redirect("card_tests:detail", character.campaign_id, result.test.pk)
+        if result.test is not None:
+            return redirect("combat:detail", result.test.pk)
     else:
         messages.success(request, DONE.get(action, "Done."))
     return redirect("shipboard:character", character.pk)

@@ -140,24 +140,68 @@ def test_tv13_grog_gives_kent_minus_one_card(pc_a, gm, player_a, turn):
     assert "drink" in exc.value.message_dict
 
 
-def test_missions_tv14_the_captains_table_leaves_the_favour(pc_a, gm, player_a, npc, turn,
-                                                            player_b):
+@pytest.fixture
+def collingwood(pc_b, gm):
+    return reputation_create(character=pc_b, actor=gm, kind="personal", descriptor="Protégé of",
+                             subject="Cuthbert Collingwood", value=1)
+
+
+def _table(pc_a, pc_b, npc, gm, collingwood, cards):
+    """As TV-14: a PC sponsors the topic, another PC joins with a reputation, the Captain
+    joins with a skill of his own; one contested test of the three (BtQ L1872-1898)."""
+    return services.scene_start(
+        character=pc_a, actor=gm, scene="captains_table", skill="gunnery",
+        topic="Sailing the Cape in a storm", others=[pc_b], captain=npc,
+        captain_skill="command", reputations=[collingwood.pk], stacked_cards=cards).test
+
+
+def test_missions_tv14_the_captains_table_leaves_the_favour_to_its_one_winner(
+        pc_a, pc_b, gm, player_a, player_b, npc, collingwood):
     with pytest.raises(PermissionDenied):
         services.scene_start(character=pc_a, actor=player_a, scene="captains_table",
-                             skill="seamanship", topic="storms", opponent=npc,
-                             opponent_skill="command")
-    test = services.scene_start(character=pc_a, actor=gm, scene="captains_table",
-                                skill="seamanship", topic="Sailing the Cape in a storm",
-                                opponent=npc, opponent_skill="command").test
-    turn(test, player_a, "4S  4C KD 3S 2H  5D 6D 7D 8D 9D")
+                             skill="seamanship", topic="storms", others=[npc])
+    # Card of Fate 7H; Anne (Gunnery 2), Ben (Gunnery 3 + Collingwood 1), the Captain
+    # (his Command 5): Ben's two Criticals beat the Captain's Critical and Ordinary
+    scene = _table(pc_a, pc_b, npc, gm, collingwood,
+                   "7H  2C 3C  7C 7S 2D 3D  7D 2H 3S 4S 5C")
+    assert scene.engine == "btq_scene" and scene.status == "finished"
+    pools = {p["who"]: p["cards"] for p in scene.setup["participants"]}
+    assert pools == {f"pc:{pc_a.pk}": 2, f"pc:{pc_b.pk}": 4, f"npc:{npc.pk}": 5}
     token = SceneToken.objects.get()
-    assert (token.token, token.holder_id) == ("favour", pc_a.pk)
+    assert (token.token, token.holder_id) == ("favour", pc_b.pk)
+    collingwood.refresh_from_db()
+    assert collingwood.damage_state == DamageState.HEALTHY  # the winner's is safe
     with pytest.raises(PermissionDenied):
-        records.scene_token_spend(token=token, actor=player_b, challenge="the storm")
-    assert records.scene_token_spend(token=token, actor=player_a,
+        records.scene_token_spend(token=token, actor=player_a, challenge="the storm")
+    assert records.scene_token_spend(token=token, actor=player_b,
                                      challenge="The storm off the Cape")["cards"] == 4
     with pytest.raises(ValidationError):
-        records.scene_token_spend(token=token, actor=player_a, challenge="again")
+        records.scene_token_spend(token=token, actor=player_b, challenge="again")
+
+
+def test_the_captain_wins_the_ire_and_a_reputation_used_is_injured(pc_a, pc_b, gm, npc,
+                                                                   collingwood):
+    _table(pc_a, pc_b, npc, gm, collingwood, "7H  2C 3C  2D 3D 4C 5C  7D 2H 3S 4S 5C")
+    token = SceneToken.objects.get()
+    assert (token.token, token.holder_id) == ("ire", None)
+    collingwood.refresh_from_db()
+    assert collingwood.damage_state == DamageState.INJURED
+    end = CampaignLogEntry.objects.filter(kind="scene.finished").latest("pk")
+    assert "the PCs have earned the Captain's Ire" in end.text
+
+
+def test_a_scene_refuses_bad_tables_by_field(pc_a, pc_b, gm, npc, collingwood):
+    for bad, field in (({"others": []}, "others"),
+                       ({"others": [pc_b], "captain": pc_b, "captain_skill": "command"},
+                        "captain"),
+                       ({"others": [npc], "captain": npc, "captain_skill": ""},
+                        "captain_skill"),
+                       ({"others": [npc], "reputations": [collingwood.pk]}, "reputations")):
+        with pytest.raises(ValidationError) as exc:
+            services.scene_start(character=pc_a, actor=gm, scene="captains_table",
+                                 skill="gunnery", topic="x", **bad)
+        assert field in exc.value.message_dict
+    assert not SceneToken.objects.exists()
 
 
 def test_the_articles_of_war_with_loss_of_prize_money(pc_a, gm, player_a):
