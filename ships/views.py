@@ -56,14 +56,17 @@ def ship_detail(request, pk):
     return render(request, "ships/ship_detail.html", context)
 
 
-def _refused(request, form, exc=None) -> None:
-    if isinstance(exc, ValidationError):
-        form.add_service_error(exc)
-    elif exc is not None:
-        form.add_error(None, str(exc))
-    errors = [f"{form.fields[f].label or f}: {' '.join(e)}" if f in form.fields
-              else " ".join(e) for f, e in form.errors.items()]
-    messages.error(request, " ".join(errors))
+def _saved(request, ship, form, save, done):
+    """A GM's reputation form posted: ``save()`` (the service call) if ``form`` is valid,
+    then the ship's page with ``done(saved)`` or each reason it was refused."""
+    saved = form.submit(save) if form.is_valid() else None
+    if saved is None:
+        messages.error(request, " ".join(
+            f"{form.fields[f].label}: {' '.join(e)}" if f in form.fields else " ".join(e)
+            for f, e in form.errors.items()))
+    else:
+        messages.success(request, done(saved))
+    return redirect("ships:detail", pk=ship.pk)
 
 
 @login_required
@@ -72,17 +75,9 @@ def reputation_add(request, pk):
     """GM: a new reputation of the ship."""
     ship = _gm_ship(request, pk)
     form = ShipReputationForm(request.POST, prefix="new")
-    if form.is_valid():
-        try:
-            made = reputations.ship_reputation_create(ship=ship, actor=request.user,
-                                                      **form.changes())
-        except ValidationError as exc:
-            _refused(request, form, exc)
-        else:
-            messages.success(request, f"{ship} has the reputation “{made.label}”.")
-    else:
-        _refused(request, form)
-    return redirect("ships:detail", pk=ship.pk)
+    return _saved(request, ship, form, lambda: reputations.ship_reputation_create(
+        ship=ship, actor=request.user, **form.changes()),
+        lambda made: f"{ship} has the reputation “{made.label}”.")
 
 
 def _ship_reputation(request, pk, reputation_pk):
@@ -96,18 +91,9 @@ def reputation_edit(request, pk, reputation_pk):
     """GM: change a ship reputation (its value, its damage...), from the version seen."""
     ship, reputation = _ship_reputation(request, pk, reputation_pk)
     form = ShipReputationForm(request.POST, reputation=reputation)
-    if form.is_valid():
-        try:
-            saved = reputations.ship_reputation_update(
-                reputation=reputation, actor=request.user,
-                version=form.cleaned_data["version"], **form.changes())
-        except (Conflict, ValidationError) as exc:
-            _refused(request, form, exc)
-        else:
-            messages.success(request, f"Saved: “{saved.label}”.")
-    else:
-        _refused(request, form)
-    return redirect("ships:detail", pk=ship.pk)
+    return _saved(request, ship, form, lambda: reputations.ship_reputation_update(
+        reputation=reputation, actor=request.user, version=form.cleaned_data["version"],
+        **form.changes()), lambda saved: f"Saved: “{saved.label}”.")
 
 
 @login_required
@@ -137,17 +123,9 @@ def renowned_name(request, pk):
     """GM: the trait Renowned Name's +1, to a reputation of the ship or a new one."""
     ship = _gm_ship(request, pk)
     form = RenownedNameForm(request.POST, ship=ship, prefix="renowned")
-    if form.is_valid():
-        try:
-            made = reputations.renowned_name_apply(ship=ship, actor=request.user,
-                                                   **form.changes())
-        except ValidationError as exc:
-            _refused(request, form, exc)
-        else:
-            messages.success(request, f"Renowned Name: “{made.label}”.")
-    else:
-        _refused(request, form)
-    return redirect("ships:detail", pk=ship.pk)
+    return _saved(request, ship, form, lambda: reputations.renowned_name_apply(
+        ship=ship, actor=request.user, **form.changes()),
+        lambda made: f"Renowned Name: “{made.label}”.")
 
 
 def _gm_ship(request, pk):

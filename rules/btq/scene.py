@@ -35,7 +35,16 @@ from rules.btq.settings import resolve
 from rules.btq.shipboard import SCENES, TOKENS, scene_token
 from rules.btq.tests import SuccessLevel, compare_successes, damage_after, successes
 from rules.cards import GM_DECK, PLAYER_DECK, Deck
-from rules.engine import Decision, Event, IllegalAction, Outcome, Scenario, State, register
+from rules.engine import (
+    Decision,
+    Event,
+    IllegalAction,
+    Outcome,
+    Scenario,
+    State,
+    load_scenarios,
+    register,
+)
 from rules.random import RandomSource
 
 ENGINE_NAME = "btq_scene"
@@ -280,7 +289,7 @@ class SceneEngine:
         return seen
 
     def scenarios(self) -> dict[str, Scenario]:
-        return {}
+        return load_scenarios("rules.btq", "scenarios/scene")
 
 
 register(SceneEngine())

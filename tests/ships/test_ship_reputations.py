@@ -144,3 +144,33 @@ def test_the_gm_gives_renowned_names_plus_one_on_the_page(pc_ship, gm, gm_client
         "renowned-subject": "the Admiralty"})
     assert pc_ship.reputations.get().label == "Admired by the Admiralty +1"
     assert "renowned-name" not in gm_client.get(f"/ships/{pc_ship.pk}/").content.decode()
+
+
+def test_ship_reputations_through_the_api(feared, pc_ship, enemy_ship, gm, gm_client,
+                                          player_a_client):
+    reputations.ship_reputation_create(ship=enemy_ship, actor=gm, kind="institution",
+                                       descriptor="Hated by", subject=MARKER, value=1)
+    own = player_a_client.get(f"/api/ships/{pc_ship.pk}/").json()
+    assert [r["descriptor"] for r in own["reputations"]] == ["Feared by"]
+    assert "reputations" not in player_a_client.get(f"/api/ships/{enemy_ship.pk}/").json()
+    assert MARKER not in player_a_client.get(
+        f"/api/campaigns/{pc_ship.campaign_id}/ships/").content.decode()
+    url = f"/api/ships/{pc_ship.pk}/reputations/"
+    body = {"kind": "personal", "descriptor": "Sworn enemy of", "subject": "Black Bill",
+            "value": 2}
+    assert player_a_client.post(url, body, content_type="application/json"
+                                ).status_code == 403
+    made = gm_client.post(url, body, content_type="application/json")
+    assert made.status_code == 201 and made.json()["value"] == 2
+    one = f"{url}{feared.pk}/"
+    assert gm_client.patch(one, {"value": 0, "version": 1},
+                           content_type="application/json").status_code == 400
+    assert gm_client.patch(one, {"damage_state": 1, "version": 9},
+                           content_type="application/json").status_code == 409
+    saved = gm_client.patch(one, {"damage_state": 1, "version": 1},
+                            content_type="application/json")
+    assert saved.json()["damage_state"] == 1 and saved.json()["version"] == 2
+    assert gm_client.delete(one, {"version": 2}, content_type="application/json"
+                            ).status_code == 204
+    assert gm_client.delete(one, {"version": 2}, content_type="application/json"
+                            ).status_code == 404

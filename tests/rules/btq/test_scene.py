@@ -89,3 +89,11 @@ def test_a_pc_must_take_part_and_the_gun_deck_has_no_captains_exception():
     deck["participants"][1]["skill"] = "gambling"
     with pytest.raises(ValueError, match="everyone tests"):
         validate_setup(deck)
+
+
+def test_missions_tv14_as_the_engines_scenario():
+    from rules.engine import play_scenario
+
+    scenario = ENGINE.scenarios()["johnson_wins_the_captains_favour"]
+    state, _ = play_scenario(ENGINE, scenario, ScriptedSource(scenario.cards))
+    assert ENGINE.outcome(state).data["winner"] == "pc:johnson"
