@@ -174,3 +174,29 @@ def test_ship_reputations_through_the_api(feared, pc_ship, enemy_ship, gm, gm_cl
                             ).status_code == 204
     assert gm_client.delete(one, {"version": 2}, content_type="application/json"
                             ).status_code == 404
+
+
+def test_the_battle_form_and_api_take_the_reputation_that_fits(feared, pc_ship, enemy_ship,
+                                                              gm, gm_client):
+    from django.urls import reverse
+
+    from combat.models import Encounter
+
+    form = gm_client.get(reverse("combat:new", args=[pc_ship.campaign_id])).content.decode()
+    assert "HMS Testament: Feared by Smugglers +2" in form
+    response = gm_client.post(reverse("combat:new", args=[pc_ship.campaign_id]), {
+        "pc_ship": pc_ship.pk, "enemy_ship": enemy_ship.pk, "weather": "good_wind",
+        "ship_reputation": feared.pk})
+    assert response.status_code == 302
+    battle = Encounter.objects.get()
+    assert {p["ship_reputation"]["cards"] for p in battle.setup["pcs"]} == {2}
+    battle.delete()
+    url = reverse("api-encounter-list", args=[pc_ship.campaign_id])
+    body = {"pc_ship": pc_ship.pk, "enemy_ship": enemy_ship.pk, "weather": "storm"}
+    assert gm_client.post(url, {**body, "ship_reputation": 999999},
+                          content_type="application/json").status_code == 400
+    made = gm_client.post(url, {**body, "ship_reputation": feared.pk},
+                          content_type="application/json")
+    assert made.status_code == 201
+    assert Encounter.objects.get().setup["pcs"][0]["ship_reputation"]["name"] == (
+        "Feared by Smugglers")
