@@ -27,6 +27,8 @@ KINDS = {
     "character": "Characters",
     "reputation": "Reputations",
     "ship": "Ships",
+    "prize": "Prizes",
+    "scene": "The Captain's table and the gun deck",
     "member": "Members",
     "campaign": "The campaign",
 }

@@ -14,9 +14,17 @@ from django.db import transaction
 from campaigns.models import Campaign
 from campaigns.selectors import is_gm, require_gm
 from campaigns.services import check_version, log_append
-from characters.models import Career, Character, Infraction, PrizeShare, Reputation, SceneToken
+from characters.models import (
+    Career,
+    Character,
+    Infraction,
+    Item,
+    PrizeShare,
+    Reputation,
+    SceneToken,
+)
 from characters.selectors import character_access
-from characters.services import character_damage_set
+from characters.services import character_damage_set, history_record
 from rules.btq import promotion, shipboard, wealth
 from rules.btq.characters import DamageState
 from rules.btq.tests import SuccessLevel, damage_after
@@ -117,13 +125,21 @@ def prize_share_close(*, share: PrizeShare, actor) -> PrizeShare:
 # --- Purchases ------------------------------------------------------------------------------
 
 
-def purchase_record(*, character: Character, item: str, cost: int, how: str, actor) -> None:
-    """Log that ``character`` acquired ``item`` (cost ``cost``), ``how`` in words ("without a
-    test", "with a Wealth test"): a purchase changes no value on the sheet; a lost Wealth test
-    damages Wealth (the card test's own write-back) (BtQ L1743-1753)."""
+@transaction.atomic
+def purchase_record(*, character: Character, item: str, cost: int, how: str, actor) -> Item:
+    """``character`` acquires ``item`` (cost ``cost`` on the Wealth scale), ``how`` in words
+    ("without a test", "with a Wealth test"): the bought thing joins the sheet's items (an
+    "other equipment" row, which adds no card: only booty makes curios, BtQ L522-530), and the
+    purchase is logged. The value of Wealth does not change; a lost Wealth test damages it
+    (the card test's own write-back) (BtQ L1743-1753). Returns the new :class:`Item`."""
+    bought = Item.objects.create(character=character, kind=Item.Kind.OTHER, name=item[:200])
+    history_record(character=character, actor=actor,
+                   changes={f"item “{bought}”": [None, bought.name]})
     log_append(campaign=character.campaign, kind="wealth.purchase", actor=actor,
                text=f"{character.title} acquires {item} (cost {cost}) {how}.",
-               data={"character": character.pk, "item": item, "cost": cost})
+               data={"character": character.pk, "item": item, "cost": cost,
+                     "item_id": bought.pk})
+    return bought
 
 
 # --- The Articles of War --------------------------------------------------------------------
@@ -136,7 +152,8 @@ def infraction_record(*, character: Character, actor, article: int, punishment: 
     """GM: charge ``character`` under ``article`` and punish them with ``punishment`` (the
     Captain's choice where the Article offers several; all of a cumulative Article's)
     (BtQ L1914-2151; ``rules.btq.shipboard.check_punishment``). Loss of Prize Money forfeits
-    every held prize share. ``details`` is public, ``gm_notes`` the GM's alone (never
+    every held prize share and the share of every prize not yet in port (he is taken off
+    its crew, L1922-1923). ``details`` is public, ``gm_notes`` the GM's alone (never
     logged). ``ValidationError`` naming the field for a punishment the Article does not
     allow or more than 12 lashes."""
     require_gm(actor, character.campaign)
@@ -160,6 +177,9 @@ def infraction_record(*, character: Character, actor, article: int, punishment: 
     if "loss_of_prize" in applied:
         forfeited = character.prize_shares.filter(status=PrizeShare.Status.HELD).update(
             status=PrizeShare.Status.FORFEITED)
+        at_sea = list(character.prizes.filter(status="held"))
+        character.prizes.remove(*at_sea)
+        forfeited += len(at_sea)
     what = ", ".join(shipboard.PUNISHMENTS[p] for p in applied)
     if lashes:
         what += f", {lashes} lashes"

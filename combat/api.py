@@ -20,7 +20,7 @@ from combat.creation import api as creation_api
 from combat.forms import DECISION_TIMEOUT, MAX_ID, MAX_TYPED_INPUT, WEATHER_CHOICES
 from combat.models import Encounter, Job
 from combat.odds import api as odds_api
-from ships.models import Ship
+from ships.models import Ship, ShipReputation
 from ships.services import naval_setup
 
 
@@ -58,6 +58,10 @@ class EncounterCreateSerializer(InputSerializer):
                                    help_text="More ships of the players' side.")
     enemies = serializers.ListField(child=_id_field(), required=False, max_length=20,
                                     help_text="More enemy ships.")
+    ship_reputation = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=MAX_ID,
+        help_text="A reputation of a ship of the players' side that fits this enemy: its "
+                  "cards go to the tests of the PCs aboard her; lost battle, it is damaged.")
     decision_timeout = serializers.IntegerField(
         required=False, allow_null=True, min_value=DECISION_TIMEOUT[0],
         max_value=DECISION_TIMEOUT[1],
@@ -181,10 +185,17 @@ class EncounterListView(APIView):
         missing.update({f: "No such ship in this campaign." for f, ids in
                         (("allies", allies), ("enemies", enemies))
                         if any(i not in ships for i in ids)})
+        reputation = None
+        if data.get("ship_reputation") is not None:
+            reputation = ShipReputation.objects.filter(pk=data["ship_reputation"],
+                                                       ship__campaign=campaign).first()
+            if reputation is None:
+                missing["ship_reputation"] = "No such ship reputation in this campaign."
         if missing:
             return Response(missing, status=status.HTTP_400_BAD_REQUEST)
         pc_ship, enemy_ship = ships[data["pc_ship"]], ships[data["enemy_ship"]]
-        more = {"allies": [ships[i] for i in allies], "enemies": [ships[i] for i in enemies]}
+        more = {"allies": [ships[i] for i in allies], "enemies": [ships[i] for i in enemies],
+                "ship_reputation": reputation}
         encounter = services.encounter_create(
             campaign=campaign, user=request.user, engine="btq_naval",
             title=data.get("title") or f"{pc_ship.name} vs {enemy_ship.name}",

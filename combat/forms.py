@@ -7,9 +7,10 @@ from django import forms
 
 from campaigns.forms import Form
 from combat.challenges import add_challenge_field
+from rules.btq.characters import DamageState
 from rules.btq.naval import DISTANCES, GENERAL_PRECIPITATION, GENERAL_WIND, WEATHER
 from rules.engine import get_engine
-from ships.models import Ship
+from ships.models import Ship, ShipReputation
 
 MAX_ID = 2**63 - 1
 """The largest id or version a database integer column holds: larger numbers are refused as
@@ -100,6 +101,11 @@ class NavalEncounterForm(Form):
     more_enemies = forms.ModelMultipleChoiceField(
         queryset=Ship.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
         label="More enemy ships")
+    ship_reputation = forms.ModelChoiceField(
+        queryset=ShipReputation.objects.none(), required=False,
+        label="A reputation of the players' ship that fits this enemy",
+        help_text="Its cards go to the tests of the PCs aboard her; if the battle is lost, "
+                  "it is damaged.")
     weather = forms.ChoiceField(choices=WEATHER_CHOICES, initial="steady_breeze")
     start_distance = forms.ChoiceField(choices=START_DISTANCE_CHOICES, required=False,
                                        label="Starting distance")
@@ -137,6 +143,10 @@ class NavalEncounterForm(Form):
                 self.fields[name].initial = choices[0].pk
         self.fields["allies"].queryset = ships.filter(side=Ship.Side.PC)
         self.fields["more_enemies"].queryset = ships.filter(side=Ship.Side.ENEMY)
+        self.fields["ship_reputation"].queryset = ShipReputation.objects.filter(
+            ship__campaign=campaign, ship__side=Ship.Side.PC).exclude(
+            damage_state=DamageState.DEAD).select_related("ship")
+        self.fields["ship_reputation"].label_from_instance = lambda r: f"{r.ship.name}: {r.label}"
         self.damaged_ships = [ship for ship in ships if _is_damaged(ship)]
         add_challenge_field(self, campaign, challenge)
 

@@ -76,7 +76,8 @@ def new_seed() -> str:
 
 
 NOUNS = {"btq_test": "test", "btq_skirmish": "skirmish", "btq_personal_combat": "fight",
-         "btq_boarding": "boarding", "btq_creation": "draft", "btq_ship_creation": "draft"}
+         "btq_boarding": "boarding", "btq_creation": "draft", "btq_ship_creation": "draft",
+         "btq_scene": "scene"}
 """Engine name -> what its encounters are called in texts and log kinds, if not "battle"."""
 
 
@@ -967,8 +968,9 @@ def encounter_replay(*, encounter: Encounter) -> dict:
 def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome, user) -> None:
     """Write a Beat to Quarters ship battle's end back to the campaign's ships: each ship's
     damage tracks and Ship Morale after the battle (BtQ L2602-2603; the engine's outcome
-    ``data["ships"]``, ship id -> ``{"tracks", "morale"}``); and a prize taken pays its
-    prize money (``combat.shipboard.services.prize_money_for_battle``)."""
+    ``data["ships"]``, ship id -> ``{"tracks", "morale"}``); a ship reputation used and
+    lost is damaged, and a prize taken is held until she reaches port
+    (``combat.shipboard.services.battle_ended``)."""
     from ships.services import ship_record_battle
 
     ships = {str(ship.pk): ship for ship in encounter.ships.all()}
@@ -978,9 +980,9 @@ def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome, user) -> No
             continue
         ship_record_battle(ship=ship, tracks=final["tracks"], morale=final["morale"],
                            note=f"{ship}, after “{encounter.title}”: {outcome.summary}")
-    from combat.shipboard.services import prize_money_for_battle
+    from combat.shipboard.services import battle_ended
 
-    prize_money_for_battle(encounter=encounter, outcome=outcome, user=user)
+    battle_ended(encounter=encounter, outcome=outcome, user=user)
 
 
 def _record_btq_test(encounter: Encounter, kernel: Engine, outcome, user) -> dict:
@@ -1035,9 +1037,17 @@ def _record_scar(encounter: Encounter, kernel: Engine, outcome, user) -> dict:
     return scar_write_back(encounter=encounter, outcome=outcome, user=user)
 
 
+def _record_scene(encounter: Encounter, kernel: Engine, outcome, user) -> dict:
+    """The token of the Captain's table or the gun deck, and the reputations it damaged
+    (``combat.shipboard.services.scene_recorded``)."""
+    from combat.shipboard.services import scene_recorded
+
+    return scene_recorded(encounter=encounter, outcome=outcome, user=user)
+
+
 _AFTER_BATTLE = {"btq_naval": _record_btq_naval, "btq_test": _record_btq_test,
                  "btq_creation": _record_creation, "btq_ship_creation": _record_creation,
-                 "btq_scar": _record_scar,
+                 "btq_scar": _record_scar, "btq_scene": _record_scene,
                  **{name: _record_fight for name in _ON_BEGIN}}
 """Engine name -> what the end of its encounter changes in the campaign, beyond the log:
 ``recorder(encounter, kernel, outcome, user)``, which may return ``{"summary", "data"}`` for

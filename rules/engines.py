@@ -7,8 +7,9 @@ import rules.btq.creation  # noqa: F401
 import rules.btq.naval  # noqa: F401
 import rules.btq.personal_combat  # noqa: F401
 import rules.btq.scar  # noqa: F401
+import rules.btq.scene  # noqa: F401
 import rules.btq.ship_creation  # noqa: F401
 import rules.btq.skirmish  # noqa: F401
 import rules.btq.table  # noqa: F401
-import rules.hfg.engine  # noqa: F401
 import rules.bvp.engine  # noqa: F401
+import rules.hfg.engine  # noqa: F401

@@ -2,6 +2,7 @@
 (409 on a stale version). What a user sees of a ship is decided by ``ships.selectors``:
 players see only name, type and damage of any ship but their own, and never GM notes."""
 
+from django.http import Http404
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -11,8 +12,8 @@ from rest_framework.views import APIView
 from campaigns.api_common import InputSerializer, OneOfForViewer, damage_state_field
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from rules.btq.characters import NPC_CREW_SKILLS
-from ships import selectors, services
-from ships.models import Ship, ShipTrait, ShipType
+from ships import reputations, selectors, services
+from ships.models import Ship, ShipCrewMember, ShipReputation, ShipTrait, ShipType
 
 
 class ShipTypeSerializer(serializers.ModelSerializer):
@@ -56,10 +57,27 @@ class PostingSerializer(serializers.Serializer):
     station = serializers.CharField()
 
 
+class ShipReputationSerializer(serializers.ModelSerializer):
+    damage_state = damage_state_field(read_only=True)
+
+    class Meta:
+        model = ShipReputation
+        fields = ["id", "kind", "descriptor", "subject", "value", "damage_state", "renowned",
+                  "version"]
+
+
+class ShipCrewMemberSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ShipCrewMember
+        fields = ["position", "name", "competence", "key", "other", "disposition", "feature"]
+
+
 class ShipCrewSerializer(ShipPublicSerializer):
     """What a player sees of the players' own ship: all but the GM's fields."""
 
     traits = serializers.SlugRelatedField(slug_field="name", many=True, read_only=True)
+    reputations = ShipReputationSerializer(many=True, read_only=True)
+    roster = ShipCrewMemberSerializer(many=True, read_only=True)
     stats = serializers.SerializerMethodField()
     crew = serializers.SerializerMethodField()
     postings = serializers.SerializerMethodField()
@@ -67,7 +85,7 @@ class ShipCrewSerializer(ShipPublicSerializer):
 
     class Meta(ShipPublicSerializer.Meta):
         fields = [*ShipPublicSerializer.Meta.fields, "traits", "stats", "morale_state",
-                  "crew", "postings", "version"]
+                  "crew", "postings", "reputations", "roster", "version"]
 
     def get_stats(self, obj) -> dict:
         """Broadside, Speed, Handling and boxes per segment of each area (type + traits +
@@ -222,3 +240,75 @@ class ShipRefitView(APIView):
 
 
 urlpatterns += [path("ships/<int:pk>/refit/", ShipRefitView.as_view(), name="api-ship-refit")]
+
+
+class ShipReputationWriteSerializer(InputSerializer):
+    kind = serializers.ChoiceField(choices=ShipReputation.Kind.choices, required=False)
+    descriptor = serializers.CharField(max_length=100, required=False)
+    subject = serializers.CharField(max_length=200, required=False)
+    value = serializers.IntegerField(min_value=1, max_value=20, required=False)
+    damage_state = damage_state_field(required=False)
+
+
+class ShipReputationUpdateSerializer(ShipReputationWriteSerializer):
+    version = serializers.IntegerField(help_text="The version you saw (409 if stale).")
+
+
+class ShipReputationDeleteSerializer(InputSerializer):
+    version = serializers.IntegerField(help_text="The version you saw (409 if stale).")
+
+
+def _gm_ship(request, pk) -> Ship:
+    ship = selectors.ship_for_user(request.user, pk)
+    require_gm(request.user, ship.campaign)
+    return ship
+
+
+class ShipReputationsView(APIView):
+    @extend_schema(request=ShipReputationWriteSerializer,
+                   responses={201: ShipReputationSerializer})
+    def post(self, request, pk):
+        """GM: a new reputation of the ship (BtQ L770-779); its cards go to the PCs aboard in
+        a battle it is chosen for."""
+        data = ShipReputationWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        made = reputations.ship_reputation_create(ship=_gm_ship(request, pk),
+                                                  actor=request.user, **data.validated_data)
+        return Response(ShipReputationSerializer(made).data, status=status.HTTP_201_CREATED)
+
+
+class ShipReputationView(APIView):
+    def _reputation(self, request, pk, reputation_pk) -> ShipReputation:
+        ship = _gm_ship(request, pk)
+        found = ship.reputations.filter(pk=reputation_pk).first()
+        if found is None:
+            raise Http404("No such reputation of this ship.")
+        return found
+
+    @extend_schema(request=ShipReputationUpdateSerializer, responses=ShipReputationSerializer)
+    def patch(self, request, pk, reputation_pk):
+        """GM: change the fields given (heal or damage it, say). 409 if stale."""
+        data = ShipReputationUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        saved = reputations.ship_reputation_update(
+            reputation=self._reputation(request, pk, reputation_pk), actor=request.user,
+            **data.validated_data)
+        return Response(ShipReputationSerializer(saved).data)
+
+    @extend_schema(request=ShipReputationDeleteSerializer, responses={204: None})
+    def delete(self, request, pk, reputation_pk):
+        """GM: remove it. 409 if stale."""
+        data = ShipReputationDeleteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reputations.ship_reputation_delete(
+            reputation=self._reputation(request, pk, reputation_pk), actor=request.user,
+            **data.validated_data)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+urlpatterns += [
+    path("ships/<int:pk>/reputations/", ShipReputationsView.as_view(),
+         name="api-ship-reputations"),
+    path("ships/<int:pk>/reputations/<int:reputation_pk>/", ShipReputationView.as_view(),
+         name="api-ship-reputation"),
+]

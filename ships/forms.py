@@ -6,7 +6,7 @@ from campaigns.forms import Form, JSONField
 from characters.models import DAMAGE_STATE_CHOICES, MAX_RATING
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS
 from rules.btq.ships import AREAS
-from ships.models import Ship, ShipPosting
+from ships.models import Ship, ShipPosting, ShipReputation
 from ships.selectors import ship_traits, ship_types
 
 
@@ -104,3 +104,60 @@ class PostingForm(Form):
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["character"].queryset = campaign.characters.all()
+
+
+class ShipReputationForm(Form):
+    """A GM's new ship reputation, or an edit of one (``reputation`` given: with its
+    version)."""
+
+    kind = forms.ChoiceField(choices=ShipReputation.Kind.choices)
+    descriptor = forms.CharField(max_length=100, label="How",
+                                 help_text="“Feared by”, “Sworn enemy of”")
+    subject = forms.CharField(max_length=200, label="By whom",
+                              help_text="“Smugglers”, “Black Bill Forsyth”")
+    value = forms.IntegerField(min_value=1, max_value=MAX_RATING, initial=1)
+    damage_state = forms.TypedChoiceField(label="Damage", choices=DAMAGE_STATE_CHOICES,
+                                          coerce=int, initial=0)
+
+    def __init__(self, *args, reputation: ShipReputation | None = None, **kwargs):
+        if reputation is not None:
+            kwargs.setdefault("initial", {
+                "kind": reputation.kind, "descriptor": reputation.descriptor,
+                "subject": reputation.subject, "value": reputation.value,
+                "damage_state": reputation.damage_state, "version": reputation.version})
+            kwargs.setdefault("prefix", f"rep{reputation.pk}")
+        super().__init__(*args, **kwargs)
+        if reputation is not None:
+            self.fields["version"] = forms.IntegerField(widget=forms.HiddenInput)
+
+    def changes(self) -> dict:
+        return {k: v for k, v in self.cleaned_data.items() if k != "version"}
+
+
+class RenownedNameForm(Form):
+    """The trait Renowned Name's +1: to one of the ship's reputations, or a new one at +1."""
+
+    reputation = forms.ModelChoiceField(queryset=ShipReputation.objects.none(), required=False,
+                                        empty_label="a new reputation at +1",
+                                        label="+1 to")
+    kind = forms.ChoiceField(choices=ShipReputation.Kind.choices, required=False)
+    descriptor = forms.CharField(max_length=100, required=False, label="New one: how")
+    subject = forms.CharField(max_length=200, required=False, label="…by whom")
+
+    def __init__(self, *args, ship: Ship, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reputation"].queryset = ship.reputations.all()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("reputation") is None:
+            for field in ("descriptor", "subject"):
+                if not data.get(field):
+                    self.add_error(field, "A new reputation needs this.")
+        return data
+
+    def changes(self) -> dict:
+        data = self.cleaned_data
+        if data["reputation"] is not None:
+            return {"reputation": data["reputation"]}
+        return {k: data[k] for k in ("kind", "descriptor", "subject")}

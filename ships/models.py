@@ -8,7 +8,7 @@ Reference rows are copies of ``rules.btq.ships.SHIP_TYPES`` and ``SHIP_TRAITS`` 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
-from characters.models import DAMAGE_STATE_CHOICES
+from characters.models import DAMAGE_STATE_CHOICES, MAX_RATING, Reputation
 from rules.btq.characters import DamageState
 from rules.btq.ships import AREAS, DamageTrack
 
@@ -170,3 +170,98 @@ class ShipPosting(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character} ({self.get_station_display()}) on {self.ship}"
+
+
+class ShipReputation(models.Model):
+    """A reputation of a ship (BtQ L770-779): how a person (``personal``) or a group
+    (``institution``) regards her, "Feared by" ``descriptor`` "Smugglers" ``subject``, with
+    ``value`` cards and its own damage track ``damage_state`` (the ship sheet's INJ/MAIM/DEAD
+    boxes, BtQ L3834-3864). No Measure caps it (``rules/btq_characters.md`` A22). A new ship
+    takes 5 points of them; ``renowned`` marks the one that holds the ship trait Renowned
+    Name's +1 (BtQ L2344-2345). Players see the reputations of their own ship only."""
+
+    Kind = Reputation.Kind
+
+    ship = models.ForeignKey(Ship, on_delete=models.CASCADE, related_name="reputations")
+    kind = models.CharField(max_length=11, choices=Kind.choices, default=Kind.INSTITUTION)
+    descriptor = models.CharField(max_length=100, help_text="“Feared by”, “Sworn enemy of”")
+    subject = models.CharField(max_length=200, help_text="“Smugglers”, “Black Bill Forsyth”")
+    value = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(MAX_RATING)])
+    damage_state = models.PositiveSmallIntegerField(choices=DAMAGE_STATE_CHOICES,
+                                                    default=DamageState.HEALTHY)
+    renowned = models.BooleanField(default=False, editable=False)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["ship", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.descriptor} {self.subject}"
+
+    @property
+    def label(self) -> str:
+        """"Feared by Smugglers +2", with its damage state when it has one."""
+        state = DamageState(self.damage_state)
+        return f"{self} +{self.value}" + (f" ({state.label})" if state else "")
+
+
+class ShipCrewMember(models.Model):
+    """A named NPC of the ship's crew roster (BtQ L640-766; the ship creation's crew step):
+    his ``position``, ``competence`` with the ``key`` value of his position's key skills and
+    ``other`` for the rest, ``disposition`` towards the PCs and ``feature`` (an exceptional or
+    detrimental one, if his card gave one). ``card`` is the card drawn for him. GM-only on an
+    enemy ship, like its crew skills."""
+
+    ship = models.ForeignKey(Ship, on_delete=models.CASCADE, related_name="roster")
+    position = models.CharField(max_length=60)
+    name = models.CharField(max_length=200, blank=True)
+    competence = models.CharField(max_length=40, blank=True)
+    key = models.PositiveSmallIntegerField("key skills", default=4,
+                                           validators=[MaxValueValidator(MAX_RATING)])
+    other = models.PositiveSmallIntegerField("other skills", default=2,
+                                             validators=[MaxValueValidator(MAX_RATING)])
+    disposition = models.CharField(max_length=100, blank=True)
+    feature = models.CharField(max_length=200, blank=True)
+    card = models.CharField(max_length=8, blank=True)
+
+    class Meta:
+        ordering = ["ship", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.position}: {self.name}" if self.name else self.position
+
+
+class Prize(models.Model):
+    """An enemy ship taken in a battle (BtQ L1769-1835), held until she reaches port: the GM
+    marks her ``arrived`` (then her prize money is shared out by rank to the ``crew`` who
+    took her, once) or ``lost`` or ``recaptured`` (nothing is paid). ``battle`` is the
+    encounter's id, ``captured`` the prize's name as it was, ``rating`` her rate (``None``
+    un-rated)."""
+
+    class Status(models.TextChoices):
+        HELD = "held", "On her way to port"
+        ARRIVED = "arrived", "Reached port: prize money paid"
+        LOST = "lost", "Lost on the way"
+        RECAPTURED = "recaptured", "Recaptured by the enemy"
+
+    campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE,
+                                 related_name="prizes")
+    ship = models.ForeignKey(Ship, on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="prizes")
+    battle = models.PositiveIntegerField()
+    captured = models.CharField(max_length=200)
+    rating = models.PositiveSmallIntegerField(null=True, blank=True)
+    crew = models.ManyToManyField("characters.Character", blank=True, related_name="prizes")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.HELD)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["battle", "captured"],
+                                               name="one_prize_per_ship_per_battle")]
+
+    def __str__(self) -> str:
+        return self.captured

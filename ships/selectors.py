@@ -56,10 +56,10 @@ def _postings_in_order():
         "-character__seniority", "character__name")
 
 
-WITH_CREW = ("traits", Prefetch("postings", queryset=_postings_in_order(),
-                                 to_attr="postings_in_order"))
+WITH_CREW = ("traits", "reputations", "roster",
+             Prefetch("postings", queryset=_postings_in_order(), to_attr="postings_in_order"))
 """For a list of ships shown in full (``ships.prefetch_related(*WITH_CREW)``): their
-traits and postings in two queries, not two per ship."""
+traits, reputations, roster and postings in four queries, not four per ship."""
 
 
 def ship_postings(ship: Ship):

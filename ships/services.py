@@ -24,6 +24,7 @@ from rules.btq.ships import (
     ship_stats,
 )
 from ships.models import Ship, ShipPosting, ShipTrait, ShipType
+from ships.reputations import battle_reputation
 
 
 @transaction.atomic
@@ -390,7 +391,7 @@ def _ship_setup(ship: Ship, side: str) -> dict:
 
 
 def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None,
-                allies=(), enemies=(), general_weather=None) -> dict:
+                allies=(), enemies=(), general_weather=None, ship_reputation=None) -> dict:
     """The setup of a ``btq_naval`` encounter between the players' ship (with ``allies``,
     more ships of the players' side) and an enemy (with ``enemies``, more of hers):
 
@@ -399,12 +400,16 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
     ``overrides`` (only when set), damage tracks, Ship Morale (0-3) and crew skills; each PC
     posted aboard one of the players' side's ships with id, name, ship, seniority,
     Discipline, all 22 skills, station and ``trait_cards`` (what his traits add to each
-    skill's tests in a battle: :func:`_naval_trait_cards`). ``weather``, ``start_distance`` and
+    skill's tests in a battle: :func:`_naval_trait_cards`) and, aboard the ship of
+    ``ship_reputation`` (a ``ShipReputation`` of a ship of the players' side, the one that
+    fits this battle), that reputation as his ``ship_reputation``
+    (``ships.reputations.battle_reputation``). ``weather``, ``start_distance`` and
     ``general_weather`` (``{"wind", "precipitation"}``, for the setting
     ``general_weather_in_ship_combat``; left out if ``None``) are passed through for the
     engine to check. Raises ``ValidationError`` if the ships are not of one
     campaign, a ship of the players' side is not the players' (``Ship.Side.PC``), an enemy
-    not an enemy, or a ship is named twice.
+    not an enemy, a ship is named twice, or ``ship_reputation`` is Dead or not of the
+    players' side.
     """
     friends, foes = [pc_ship, *allies], [enemy_ship, *enemies]
     every = friends + foes
@@ -425,6 +430,12 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
     )
     more = {"general_weather": general_weather} if general_weather else {}
     settings = pc_ship.campaign.rules_settings()
+    used = {}
+    if ship_reputation is not None:
+        if ship_reputation.ship_id not in {ship.pk for ship in friends}:
+            raise ValidationError({"ship_reputation": "Choose a reputation of a ship of the "
+                                                      "players' side."})
+        used = {ship_reputation.ship_id: battle_reputation(ship_reputation)}
     return {
         **more,
         "weather": weather,
@@ -442,6 +453,7 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
                 "skills": p.character.skill_values(),
                 "station": p.station,
                 "trait_cards": _naval_trait_cards(p.character, settings),
+                **({"ship_reputation": used[p.ship_id]} if p.ship_id in used else {}),
             }
             for p in postings
         ],

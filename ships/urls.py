@@ -13,4 +13,10 @@ urlpatterns = [
     path("<int:pk>/postings/", views.posting_add, name="posting_add"),
     path("<int:pk>/postings/<int:posting_pk>/remove/", views.posting_remove,
          name="posting_remove"),
+    path("<int:pk>/reputations/", views.reputation_add, name="reputation_add"),
+    path("<int:pk>/reputations/<int:reputation_pk>/", views.reputation_edit,
+         name="reputation_edit"),
+    path("<int:pk>/reputations/<int:reputation_pk>/remove/", views.reputation_remove,
+         name="reputation_remove"),
+    path("<int:pk>/renowned-name/", views.renowned_name, name="renowned_name"),
 ]

@@ -12,9 +12,9 @@ from campaigns.confirm import confirmation
 from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import Conflict
 from rules.btq.characters import SKILLS
-from ships import selectors, services
-from ships.forms import PostingForm, ShipForm
-from ships.models import ShipPosting
+from ships import reputations, selectors, services
+from ships.forms import PostingForm, RenownedNameForm, ShipForm, ShipReputationForm
+from ships.models import ShipPosting, ShipReputation
 
 
 @login_required
@@ -42,11 +42,90 @@ def ship_detail(request, pk):
             "stats": services.ship_stats_of(ship),
             "crew": [(SKILLS[k], v) for k, v in services.clean_crew({}, base=ship.crew).items()],
             "postings": selectors.ship_postings(ship),
+            "reputations": list(ship.reputations.all()),
+            "roster": list(ship.roster.all()),
         })
     if access == "gm":
         context["posting_form"] = PostingForm(campaign=ship.campaign)
         context["repair_areas"] = [area for area, track, _ in ship.damage if "x" in track]
+        context["reputation_forms"] = [(r, ShipReputationForm(reputation=r))
+                                       for r in context["reputations"]]
+        context["reputation_form"] = ShipReputationForm(prefix="new")
+        if reputations.renowned_name_due(ship):
+            context["renowned_form"] = RenownedNameForm(ship=ship, prefix="renowned")
     return render(request, "ships/ship_detail.html", context)
+
+
+def _saved(request, ship, form, save, done):
+    """A GM's reputation form posted: ``save()`` (the service call) if ``form`` is valid,
+    then the ship's page with ``done(saved)`` or each reason it was refused."""
+    saved = form.submit(save) if form.is_valid() else None
+    if saved is None:
+        messages.error(request, " ".join(
+            f"{form.fields[f].label}: {' '.join(e)}" if f in form.fields else " ".join(e)
+            for f, e in form.errors.items()))
+    else:
+        messages.success(request, done(saved))
+    return redirect("ships:detail", pk=ship.pk)
+
+
+@login_required
+@require_POST
+def reputation_add(request, pk):
+    """GM: a new reputation of the ship."""
+    ship = _gm_ship(request, pk)
+    form = ShipReputationForm(request.POST, prefix="new")
+    return _saved(request, ship, form, lambda: reputations.ship_reputation_create(
+        ship=ship, actor=request.user, **form.changes()),
+        lambda made: f"{ship} has the reputation “{made.label}”.")
+
+
+def _ship_reputation(request, pk, reputation_pk):
+    ship = _gm_ship(request, pk)
+    return ship, get_object_or_404(ShipReputation, pk=reputation_pk, ship=ship)
+
+
+@login_required
+@require_POST
+def reputation_edit(request, pk, reputation_pk):
+    """GM: change a ship reputation (its value, its damage...), from the version seen."""
+    ship, reputation = _ship_reputation(request, pk, reputation_pk)
+    form = ShipReputationForm(request.POST, reputation=reputation)
+    return _saved(request, ship, form, lambda: reputations.ship_reputation_update(
+        reputation=reputation, actor=request.user, version=form.cleaned_data["version"],
+        **form.changes()), lambda saved: f"Saved: “{saved.label}”.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def reputation_remove(request, pk, reputation_pk):
+    """GM: GET asks first; POST removes the ship reputation."""
+    ship, reputation = _ship_reputation(request, pk, reputation_pk)
+    if request.method == "GET":
+        return confirmation(
+            request, question=f"Remove {ship}'s reputation “{reputation.label}”?",
+            consequence="It no longer adds cards in her battles.", button="Remove",
+            back=reverse("ships:detail", args=[ship.pk]),
+            fields={"version": reputation.version})
+    try:
+        reputations.ship_reputation_delete(reputation=reputation, actor=request.user,
+                                           version=request.POST.get("version"))
+    except (Conflict, ValidationError) as exc:
+        messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+    else:
+        messages.success(request, f"“{reputation.label}” removed.")
+    return redirect("ships:detail", pk=ship.pk)
+
+
+@login_required
+@require_POST
+def renowned_name(request, pk):
+    """GM: the trait Renowned Name's +1, to a reputation of the ship or a new one."""
+    ship = _gm_ship(request, pk)
+    form = RenownedNameForm(request.POST, ship=ship, prefix="renowned")
+    return _saved(request, ship, form, lambda: reputations.renowned_name_apply(
+        ship=ship, actor=request.user, **form.changes()),
+        lambda made: f"Renowned Name: “{made.label}”.")
 
 
 def _gm_ship(request, pk):

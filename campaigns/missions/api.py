@@ -209,7 +209,8 @@ class ChallengeSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Challenge
-        fields = ["id", "description", "kind", "missions", "session", "result", "created_at"]
+        fields = ["id", "description", "kind", "status", "missions", "session", "result",
+                  "created_at"]
 
     def get_missions(self, obj) -> list[int]:
         return sorted(m.pk for m in obj.visible_missions)
@@ -254,9 +255,10 @@ class ChallengeListView(APIView):
 
     @extend_schema(request=ChallengeCreateSerializer, responses={201: ChallengeSerializer})
     def post(self, request, pk):
-        """GM: call a challenge for one or more missions under way."""
+        """GM: call a challenge for one or more missions under way. A player proposes one
+        (``status`` ``proposed``, without GM notes) for missions he sees; the GM accepts or
+        declines it."""
         campaign = campaign_for_user(request.user, pk)
-        require_gm(request.user, campaign)
         data = ChallengeCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
@@ -285,6 +287,46 @@ class ChallengeRecordView(APIView):
         rows, cls = _challenges(request, campaign)
         return Response(cls(rows.get(pk=challenge.pk)).data,
                         status=status.HTTP_201_CREATED if recorded else status.HTTP_200_OK)
+
+
+class ChallengeAcceptSerializer(InputSerializer):
+    description = serializers.CharField(max_length=300, required=False,
+                                        help_text="The GM's changed wording, if any.")
+    kind = serializers.ChoiceField(choices=list(Challenge.KINDS), required=False)
+    gm_notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ChallengeDeclineSerializer(InputSerializer):
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True,
+                                   default="")
+
+
+def _proposal_step(request, pk, challenge_pk, serializer_class, service):
+    campaign = campaign_for_user(request.user, pk)
+    require_gm(request.user, campaign)
+    data = serializer_class(data=request.data)
+    data.is_valid(raise_exception=True)
+    challenge = get_object_or_404(Challenge, pk=challenge_pk, campaign=campaign)
+    service(challenge=challenge, actor=request.user, **data.validated_data)
+    rows, cls = _challenges(request, campaign)
+    return Response(cls(rows.get(pk=challenge.pk)).data)
+
+
+class ChallengeAcceptView(APIView):
+    @extend_schema(request=ChallengeAcceptSerializer, responses={200: ChallengeSerializer})
+    def post(self, request, pk, challenge_pk):
+        """GM: accept a player's proposed challenge, as proposed or changed; it is then
+        called. 409 if it is no longer proposed."""
+        return _proposal_step(request, pk, challenge_pk, ChallengeAcceptSerializer,
+                              services.challenge_accept)
+
+
+class ChallengeDeclineView(APIView):
+    @extend_schema(request=ChallengeDeclineSerializer, responses={200: ChallengeSerializer})
+    def post(self, request, pk, challenge_pk):
+        """GM: decline a player's proposed challenge. 409 if it is no longer proposed."""
+        return _proposal_step(request, pk, challenge_pk, ChallengeDeclineSerializer,
+                              services.challenge_decline)
 
 
 class VoyageSerializer(serializers.ModelSerializer):
@@ -396,6 +438,7 @@ class SessionEndView(APIView):
 class DashboardSerializer(serializers.Serializer):
     open_missions = MissionGMSerializer(many=True)
     proposed = serializers.ListField(child=serializers.IntegerField())
+    proposed_challenges = serializers.ListField(child=serializers.IntegerField())
     to_confirm = serializers.ListField(child=serializers.IntegerField())
     missing_initial_missions = serializers.ListField(child=serializers.DictField())
 
@@ -413,6 +456,7 @@ class DashboardView(APIView):
                 campaign=campaign, status__in=Mission.OPEN).prefetch_related("cast"),
                 many=True).data,
             "proposed": [m.pk for m in waiting["proposed"]],
+            "proposed_challenges": [c.pk for c in waiting["proposed_challenges"]],
             "to_confirm": [m.pk for m in waiting["to_confirm"]],
             "missing_initial_missions": [
                 {"character": row["character"].id, "missing": row["missing"]}
@@ -446,6 +490,10 @@ urlpatterns = [
            name=f"api-mission-{action}") for action in STEPS],
     path("campaigns/<int:pk>/challenges/", ChallengeListView.as_view(),
          name="api-challenge-list"),
+    path("campaigns/<int:pk>/challenges/<int:challenge_pk>/accept/",
+         ChallengeAcceptView.as_view(), name="api-challenge-accept"),
+    path("campaigns/<int:pk>/challenges/<int:challenge_pk>/decline/",
+         ChallengeDeclineView.as_view(), name="api-challenge-decline"),
     path("campaigns/<int:pk>/challenges/<int:challenge_pk>/result/",
          ChallengeRecordView.as_view(), name="api-challenge-result"),
     path("campaigns/<int:pk>/voyages/", VoyageListView.as_view(), name="api-voyage-list"),

@@ -8,6 +8,8 @@ from django import forms
 
 from campaigns.forms import Form, VersionedForm
 from campaigns.missions.models import STATIONS, Challenge, Mission, Voyage
+from campaigns.missions.selectors import missions_for_user
+from campaigns.selectors import is_gm
 from rules.btq import missions as kernel
 
 ENTRY_ROWS = 4
@@ -138,10 +140,24 @@ class ChallengeForm(Form):
     gm_notes = forms.CharField(label="GM notes", required=False,
                                widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args, campaign, **kwargs):
+    def __init__(self, *args, campaign, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["missions"].queryset = Mission.objects.filter(
-            campaign=campaign, status=Mission.Status.ACTIVE)
+        self.fields["missions"].queryset = missions_for_user(user, campaign).filter(
+            status=Mission.Status.ACTIVE)
+        if not is_gm(user, campaign):
+            del self.fields["gm_notes"]
+
+
+class ChallengeAcceptForm(Form):
+    """The GM's acceptance of a proposed challenge, with its wording as the GM wants it."""
+
+    description = forms.CharField(max_length=300)
+    kind = forms.ChoiceField(choices=list(Challenge.KINDS.items()))
+    gm_notes = forms.CharField(required=False, max_length=2000)
+
+
+class ChallengeDeclineForm(Form):
+    reason = forms.CharField(max_length=200, required=False)
 
 
 class ResultForm(Form):

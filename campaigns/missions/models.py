@@ -183,7 +183,16 @@ class Challenge(models.Model):
     """A test whose outcome matters to one or more missions (BtQ L1440-1441, L3362-3367):
     called for them, then met or failed by the encounter played for it (a card test, a
     battle, any engine: ``combat.Encounter.challenge``) or by the GM's word
-    (:class:`ChallengeResult`). ``hidden`` ones are the GMs' until they are played."""
+    (:class:`ChallengeResult`). ``hidden`` ones are the GMs' until they are played.
+
+    A player may propose one for a mission he sees (``status`` ``proposed``): it is played
+    only once the GM accepts it (``called``, possibly changed); a declined one stays on
+    record, never played."""
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", "Proposed by a player"
+        CALLED = "called", "Called"
+        DECLINED = "declined", "Declined"
 
     KINDS = {
         "test": "A test", "combat": "A fight", "skirmish": "A skirmish",
@@ -197,6 +206,8 @@ class Challenge(models.Model):
     session = models.ForeignKey(Session, on_delete=models.SET_NULL, null=True, blank=True,
                                 related_name="challenges")
     kind = models.CharField(max_length=12, choices=list(KINDS.items()), default="test")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.CALLED)
+    version = models.PositiveIntegerField(default=1)
     description = models.CharField(max_length=300)
     gm_notes = models.TextField("GM notes", blank=True)
     created_by = models.ForeignKey(django_settings.AUTH_USER_MODEL,

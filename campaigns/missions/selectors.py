@@ -56,6 +56,7 @@ def open_challenges(campaign: Campaign) -> QuerySet[Challenge]:
     """The challenges still to be played (no result, a mission under way): what a new
     encounter may be played for (the GM's forms; DECISIONS D6)."""
     return (Challenge.objects.filter(campaign=campaign, result__isnull=True,
+                                     status=Challenge.Status.CALLED,
                                      missions__status=Mission.Status.ACTIVE)
             .distinct().prefetch_related("missions").order_by("-created_at", "-id"))
 
@@ -113,12 +114,14 @@ def sessions_for_user(user, campaign: Campaign) -> QuerySet[Session]:
 
 
 def gm_waiting(campaign: Campaign) -> dict:
-    """What waits for the GM: proposed missions, missions whose challenges are met (to
-    confirm), PCs without their initial missions, sessions whose date has passed but are
-    not ended."""
+    """What waits for the GM: proposed missions and challenges, missions whose challenges
+    are met (to confirm), PCs without their initial missions, sessions whose date has passed
+    but are not ended."""
     missions = Mission.objects.filter(campaign=campaign)
     return {
         "proposed": list(missions.filter(status=Mission.Status.PROPOSED)),
+        "proposed_challenges": list(Challenge.objects.filter(
+            campaign=campaign, status=Challenge.Status.PROPOSED).prefetch_related("missions")),
         "to_confirm": list(missions.filter(status=Mission.Status.REQUIREMENT_MET)),
         "missing": missing_initial_missions(campaign),
     }

@@ -31,7 +31,7 @@ from campaigns.missions.models import (
 )
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import membership_role
-from campaigns.services import check_version, log_append
+from campaigns.services import Conflict, check_version, log_append
 from campaigns.signals import voyage_recalled
 from rules.btq import missions as kernel
 
@@ -357,17 +357,23 @@ def _end(mission: Mission, status: str, actor, text: str) -> Mission:
 def challenge_create(*, campaign: Campaign, actor, missions, description: str,
                      kind: str = "test", gm_notes: str = "",
                      session: Session | None = None) -> Challenge:
-    """A challenge called for one or more of the campaign's open missions (GMs only; BtQ
-    L1440-1441, L3362-3367). ``missions``: Mission rows or ids."""
-    _require_gm(actor, campaign)
+    """A challenge for one or more of the campaign's missions under way (BtQ L1440-1441,
+    L3362-3367): called by a GM, or proposed by a player for missions he sees (``status``
+    ``proposed``, played once the GM accepts it: :func:`challenge_accept`; a player gives no
+    GM notes). ``missions``: Mission rows or ids. ``ValidationError`` naming the field."""
+    gm = _role(actor, campaign) == Membership.Role.GM
     description = (description or "").strip()
     if not description:
         raise ValidationError({"description": "Say what the challenge is."})
     if kind not in Challenge.KINDS:
         raise ValidationError({"kind": "Choose what kind of challenge it is."})
+    if not gm and (gm_notes or "").strip():
+        raise PermissionDenied("Only the GM writes GM notes.")
     ids = [getattr(m, "pk", m) for m in (missions or ())]
-    chosen = list(Mission.objects.filter(campaign=campaign, pk__in=[
-        _id(pk, "missions", "A mission") for pk in ids]))
+    pool = Mission.objects.filter(campaign=campaign)
+    if not gm:
+        pool = pool.filter(hidden=False)
+    chosen = list(pool.filter(pk__in=[_id(pk, "missions", "A mission") for pk in ids]))
     if not chosen or len(chosen) != len(set(ids)):
         raise ValidationError({"missions": "Choose the missions, of this campaign, the "
                                            "challenge is for."})
@@ -379,11 +385,69 @@ def challenge_create(*, campaign: Campaign, actor, missions, description: str,
         raise ValidationError({"session": "The session must be one of this campaign's."})
     challenge = Challenge.objects.create(
         campaign=campaign, kind=kind, description=description[:300],
+        status=Challenge.Status.CALLED if gm else Challenge.Status.PROPOSED,
         gm_notes=(gm_notes or "").strip(), session=session, created_by=actor)
     challenge.missions.set(chosen)
-    _log_challenge(challenge, chosen, "challenge.called", actor,
-                   lambda names: f"{actor} called a challenge for {names}: "
+    if gm:
+        _log_challenge(challenge, chosen, "challenge.called", actor,
+                       lambda names: f"{actor} called a challenge for {names}: "
+                                     f"{challenge.description}.")
+    else:
+        _log_challenge(challenge, chosen, "challenge.proposed", actor,
+                       lambda names: f"{actor} proposed a challenge for {names}: "
+                                     f"{challenge.description}. The GM accepts or declines it.")
+    return challenge
+
+
+def _proposed(challenge: Challenge, actor) -> Challenge:
+    _require_gm(actor, challenge.campaign)
+    challenge = Challenge.objects.select_for_update().select_related("campaign").get(
+        pk=challenge.pk)
+    if challenge.status != Challenge.Status.PROPOSED:
+        raise Conflict(challenge, f"“{challenge}” is no longer waiting for the GM: it is "
+                                  f"{challenge.get_status_display().lower()}.")
+    return challenge
+
+
+@transaction.atomic
+def challenge_accept(*, challenge: Challenge, actor, description: str | None = None,
+                     kind: str | None = None, gm_notes: str = "") -> Challenge:
+    """GM: accept a player's proposed challenge, as proposed or with a new ``description``
+    and ``kind`` (and the GM's own notes); it is then called, to be played like any other.
+    ``Conflict`` if it is no longer proposed (accepted or declined already)."""
+    challenge = _proposed(challenge, actor)
+    if description is not None:
+        if not description.strip():
+            raise ValidationError({"description": "Say what the challenge is."})
+        challenge.description = description.strip()[:300]
+    if kind is not None:
+        if kind not in Challenge.KINDS:
+            raise ValidationError({"kind": "Choose what kind of challenge it is."})
+        challenge.kind = kind
+    if not challenge.missions.filter(status=Mission.Status.ACTIVE).exists():
+        raise ValidationError({"missions": "None of its missions is under way any more."})
+    challenge.status = Challenge.Status.CALLED
+    challenge.gm_notes = (gm_notes or "").strip()
+    challenge.version += 1
+    challenge.save()
+    _log_challenge(challenge, list(challenge.missions.all()), "challenge.called", actor,
+                   lambda names: f"{actor} accepted the challenge proposed for {names}: "
                                  f"{challenge.description}.")
+    return challenge
+
+
+@transaction.atomic
+def challenge_decline(*, challenge: Challenge, actor, reason: str = "") -> Challenge:
+    """GM: decline a player's proposed challenge (with a ``reason`` the players read); it
+    stays on record, never played. ``Conflict`` if it is no longer proposed."""
+    challenge = _proposed(challenge, actor)
+    challenge.status = Challenge.Status.DECLINED
+    challenge.version += 1
+    challenge.save()
+    why = f": {reason.strip()[:200]}" if (reason or "").strip() else ""
+    _log_challenge(challenge, list(challenge.missions.all()), "challenge.declined", actor,
+                   lambda names: f"{actor} declined the challenge proposed for {names} "
+                                 f"({challenge.description}){why}.")
     return challenge
 
 
@@ -404,7 +468,8 @@ def challenge_open_for(campaign: Campaign, challenge_id) -> Challenge:
     """The campaign's challenge ``challenge_id`` if it is still to be played (no result, one
     of its missions under way), for an encounter about to be created for it;
     ``ValidationError`` naming the field ``challenge`` otherwise."""
-    challenge = Challenge.objects.filter(campaign=campaign, pk=challenge_id).first()
+    challenge = Challenge.objects.filter(campaign=campaign, pk=challenge_id,
+                                         status=Challenge.Status.CALLED).first()
     if challenge is None or ChallengeResult.objects.filter(challenge=challenge).exists():
         raise ValidationError({"challenge": "That challenge is no longer to be played."})
     if not challenge.missions.filter(status=Mission.Status.ACTIVE).exists():
@@ -426,6 +491,11 @@ def challenge_record(*, challenge: Challenge, met: bool, actor=None,
     changes nothing and returns ``None``."""
     if encounter_id is None:
         _require_gm(actor, challenge.campaign)
+    if challenge.status != Challenge.Status.CALLED:
+        if encounter_id is not None:
+            return None
+        raise ValidationError("A proposed or declined challenge has no result: the GM "
+                              "accepts it first.")
     try:
         with transaction.atomic():
             result = ChallengeResult.objects.create(

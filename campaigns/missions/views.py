@@ -17,6 +17,8 @@ from campaigns import directory
 from campaigns.confirm import confirmation
 from campaigns.missions import selectors, services
 from campaigns.missions.forms import (
+    ChallengeAcceptForm,
+    ChallengeDeclineForm,
     ChallengeForm,
     EndForm,
     MissionEditForm,
@@ -52,7 +54,8 @@ def _mission_context(request, campaign, mission) -> dict:
         "campaign": campaign, "mission": mission, "is_gm": gm,
         "cast": selectors.cast_of(mission, characters),
         "challenges": selectors.challenges_for_user(request.user, campaign).filter(
-            missions=mission).order_by("created_at", "id"),
+            missions=mission).select_related("created_by").order_by("created_at", "id"),
+        "challenge_kinds": list(Challenge.KINDS.items()),
         "budget": kernel.budget(terms, tables),
         "rewards": _described(mission.rewards, kernel.REWARD, tables, characters),
         "failures": _described(mission.failures, kernel.FAILURE, tables, characters),
@@ -234,21 +237,45 @@ def mission_step(request, pk, mission_pk, action):
 @login_required
 def challenge_new(request, pk):
     """The GM calls a challenge for one or more missions, then plays it as a card test or a
-    battle (the links on the mission's page) or records its result."""
+    battle (the links on the mission's page) or records its result; a player proposes one
+    for the GM to accept or decline."""
     campaign = campaign_for_user(request.user, pk)
-    require_gm(request.user, campaign)
+    gm = is_gm(request.user, campaign)
     initial = {"missions": [int(m) for m in request.GET.getlist("mission")
                             if m.isascii() and m.isdigit()]}
-    form = ChallengeForm(request.POST or None, initial=initial, campaign=campaign)
+    form = ChallengeForm(request.POST or None, initial=initial, campaign=campaign,
+                         user=request.user)
     if request.method == "POST" and form.is_valid():
         challenge = form.submit(lambda: services.challenge_create(
             campaign=campaign, actor=request.user, **form.cleaned_data))
         if challenge is not None:
-            messages.success(request, f"Challenge called: {challenge}.")
+            messages.success(request, f"Challenge {'called' if gm else 'proposed'}: "
+                                      f"{challenge}.")
             first = challenge.missions.order_by("pk").first()
             return redirect("missions:detail", pk=campaign.pk, mission_pk=first.pk)
     return render(request, "campaigns/missions/challenge_form.html",
-                  {"campaign": campaign, "form": form})
+                  {"campaign": campaign, "form": form, "is_gm": gm})
+
+
+@login_required
+@require_POST
+def challenge_proposal(request, pk, challenge_pk, step):
+    """GM: accept (``step`` "accept", with the posted description, kind and GM notes) or
+    decline (with a reason) a player's proposed challenge."""
+    campaign = campaign_for_user(request.user, pk)
+    require_gm(request.user, campaign)
+    challenge = get_object_or_404(Challenge, pk=challenge_pk, campaign=campaign)
+    form = (ChallengeAcceptForm if step == "accept" else ChallengeDeclineForm)(request.POST)
+    if form.is_valid():
+        service = services.challenge_accept if step == "accept" else services.challenge_decline
+        if form.submit(lambda: service(challenge=challenge, actor=request.user,
+                                       **form.cleaned_data)) is not None:
+            messages.success(request, "Accepted: the challenge is called." if step == "accept"
+                             else "The proposed challenge is declined.")
+    if form.errors:
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+    first = challenge.missions.order_by("pk").first()
+    return redirect("missions:detail", pk=campaign.pk, mission_pk=first.pk)
 
 
 @login_required

@@ -40,6 +40,7 @@ from rules.btq.characters import MEASURES, SKILLS
 from rules.engine import get_engine, play_scenario
 from rules.random import ScriptedSource, SeededSource
 from ships.models import Ship, ShipPosting, ShipType
+from ships.reputations import ship_records_from_creation
 from ships.services import posting_set, ship_create
 
 ENGINES = (creation.ENGINE_NAME, ship_creation.ENGINE_NAME)
@@ -242,8 +243,9 @@ def ship_creation_start(*, campaign: Campaign, user, ship_type: str) -> Encounte
 
 def _ship_write_back(encounter: Encounter, outcome, user) -> dict:
     """The group's ship as the players' ``ships.Ship`` (``ships.services.ship_create``): its
-    type, guns and traits, the NPC crew's skills for battle; the origin, flavour, crew roster
-    and the 5 points of ship reputations in its notes (the ship has no fields for them)."""
+    type, guns and traits, the NPC crew's skills for battle, her 5 points of ship reputations
+    and her crew roster as records (``ships.reputations.ship_records_from_creation``); the
+    origin and flavour in its notes."""
     ship = outcome.data["ship"]
     ship_type = ShipType.objects.filter(name=ship["ship_type"]).first()
     if ship_type is None:
@@ -253,15 +255,11 @@ def _ship_write_back(encounter: Encounter, outcome, user) -> dict:
     lines += [f"{k.capitalize()}: {ship[k]}" for k in ("former_name", "tradition",
                                                        "superstition", "appearance",
                                                        "celebration") if ship.get(k)]
-    lines.append("Reputations: " + "; ".join(f"{r['descriptor']} {r['subject']} +{r['value']}"
-                                             for r in ship["reputations"]))
-    lines += [f"{m['position']}: {m['competence']} ({m['key']}/{m['other']}), "
-              f"{m['disposition']}" + (f": {m['feature']}" if m["feature"] else "")
-              for m in ship["crew"]]
     made = ship_create(campaign=encounter.campaign, actor=user, name=ship["name"],
                        ship_type=ship_type, guns=ship.get("guns"), side=Ship.Side.PC,
                        traits=ship["traits"], crew=ship["crew_skills"],
                        gm_notes="\n".join(lines))
+    ship_records_from_creation(ship=made, reputations=ship["reputations"], crew=ship["crew"])
     encounter.terms = {**encounter.terms, "ship": made.pk}
     return {"summary": f"the {made.name} is the group's ship.", "data": {"ship": made.pk}}
 

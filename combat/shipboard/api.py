@@ -6,6 +6,7 @@ character's shipboard view, and one endpoint per use case. A use case that draws
 Answers: 400 bad input (the reason per field), 403 a step that is not the user's, 404 not a
 member (or a player asking for an NPC), 409 a stale ``version``; nothing is changed then."""
 
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.urls import path
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -14,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.api_common import InputSerializer
+from campaigns.models import Campaign
 from campaigns.selectors import membership_role
 from characters import shipboard as records
 from characters.models import Character, PrizeShare, SceneToken
@@ -21,6 +23,8 @@ from combat.shipboard import selectors, services
 from rules.btq import promotion, shipboard, wealth, weather
 from rules.btq.characters import SKILLS
 from rules.btq.tests import DIFFICULTIES
+from ships import prizes
+from ships.models import Prize
 
 STARTED = inline_serializer("ShipboardStarted", {
     "test": serializers.IntegerField(allow_null=True,
@@ -82,10 +86,17 @@ class SceneSerializer(InputSerializer):
     scene = serializers.ChoiceField(choices=_choices(shipboard.SCENES))
     topic = serializers.CharField(max_length=200)
     skill = serializers.ChoiceField(choices=_choices(SKILLS))
-    opponent = serializers.IntegerField(help_text="The NPC who is the best of the table.")
-    opponent_skill = serializers.ChoiceField(choices=_choices(SKILLS))
-    reputation = serializers.IntegerField(required=False, allow_null=True)
-    silver_tongue = serializers.BooleanField(required=False, default=False)
+    others = serializers.ListField(child=serializers.IntegerField(), max_length=30,
+                                   required=False, default=list,
+                                   help_text="The other characters who take part.")
+    captain = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                       help_text="The Captain (an NPC), who tests his own "
+                                                 "skill at his table.")
+    captain_skill = serializers.ChoiceField(choices=_choices(SKILLS), required=False,
+                                            allow_blank=True, default="")
+    reputations = serializers.ListField(child=serializers.IntegerField(), max_length=30,
+                                        required=False, default=list,
+                                        help_text="Reputations used, one per participant.")
 
 
 class ExaminationSerializer(InputSerializer):
@@ -180,10 +191,17 @@ def _no_null(self, data: dict, character: Character) -> dict:
     return {k: v for k, v in data.items() if v is not None}
 
 
-def _opponent(self, data: dict, character: Character) -> dict:
-    opponent = Character.objects.filter(pk=data["opponent"], campaign=character.campaign,
-                                        kind=Character.Kind.NPC).first()
-    return {**data, "opponent": opponent}
+def _table(self, data: dict, character: Character) -> dict:
+    crew = Character.objects.filter(campaign=character.campaign)
+    others = list(crew.filter(pk__in=data["others"]))
+    if len(others) != len(set(data["others"])):
+        raise ValidationError({"others": "Choose characters of this campaign."})
+    captain = None
+    if data["captain"] is not None:
+        captain = crew.filter(pk=data["captain"]).first()
+        if captain is None:
+            raise ValidationError({"captain": "Choose a character of this campaign."})
+    return {**data, "others": others, "captain": captain}
 
 
 BuyView = _use_case("BuyView", BuySerializer, services.purchase_start,
@@ -194,7 +212,9 @@ SupplyView = _use_case("SupplyView", SupplySerializer, services.supply_start,
 GrogView = _use_case("GrogView", GrogSerializer, services.grog_start,
                      "A Guts test against the drink's Grog Rating.")
 SceneView = _use_case("SceneView", SceneSerializer, services.scene_start,
-                      "GM: the test of the Captain's table or the gun deck.", _opponent)
+                      "GM: the test of the Captain's table or the gun deck: everyone who takes "
+                      "part, one contested test, one winner. ``test`` is the scene's "
+                      "encounter (``/api/encounters/<id>/``).", _table)
 ExaminationView = _use_case("ExaminationView", ExaminationSerializer,
                             services.examination_start,
                             "GM: the Lieutenant's examination begins.")
@@ -269,7 +289,50 @@ class ShareSpentView(APIView):
         return Response({"id": share.pk, "status": share.status})
 
 
+PRIZE = inline_serializer("Prize", {
+    "id": serializers.IntegerField(), "captured": serializers.CharField(),
+    "battle": serializers.IntegerField(), "status": serializers.CharField(),
+    "version": serializers.IntegerField()})
+
+
+def _prize(prize: Prize) -> dict:
+    return {"id": prize.pk, "captured": prize.captured, "battle": prize.battle,
+            "status": prize.status, "version": prize.version}
+
+
+class PrizeListView(APIView):
+    @extend_schema(responses={200: serializers.ListSerializer(child=PRIZE)})
+    def get(self, request, pk):
+        """A campaign's prizes, newest first: held (on their way to port), arrived (their
+        prize money paid), lost or recaptured. Every member sees them."""
+        campaign = Campaign.objects.filter(pk=pk).first()
+        if campaign is None or membership_role(request.user, campaign) is None:
+            raise Http404("No such campaign.")
+        return Response([_prize(p) for p in campaign.prizes.all()])
+
+
+class PrizeResolveSerializer(InputSerializer):
+    status = serializers.ChoiceField(choices=[c for c, _ in Prize.Status.choices[1:]])
+    version = serializers.IntegerField()
+
+
+class PrizeResolveView(APIView):
+    @extend_schema(request=PrizeResolveSerializer, responses={200: PRIZE})
+    def post(self, request, pk):
+        """GM: a held prize reached port (``arrived``: her prize money is shared out by rank
+        to the PCs who took her, once), or was ``lost`` or ``recaptured`` (nothing paid)."""
+        prize = Prize.objects.filter(pk=pk).select_related("campaign").first()
+        if prize is None or membership_role(request.user, prize.campaign) is None:
+            raise Http404("No such prize.")
+        data = PrizeResolveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(_prize(prizes.prize_resolve(prize=prize, actor=request.user,
+                                                    **data.validated_data)))
+
+
 urlpatterns = [
+    path("campaigns/<int:pk>/prizes/", PrizeListView.as_view(), name="api-prizes"),
+    path("prizes/<int:pk>/resolve/", PrizeResolveView.as_view(), name="api-prize-resolve"),
     path("characters/<int:pk>/shipboard/", ShipboardView.as_view(), name="api-shipboard"),
     path("characters/<int:pk>/shipboard/buy/", BuyView.as_view(), name="api-shipboard-buy"),
     path("characters/<int:pk>/shipboard/supply/", SupplyView.as_view(),

@@ -4,9 +4,9 @@
 from django import forms
 
 from campaigns.forms import Form, VersionedForm
-from characters.models import Character
+from characters.models import Character, Reputation
 from rules.btq import promotion, shipboard, wealth
-from rules.btq.characters import SKILLS
+from rules.btq.characters import SKILLS, DamageState
 from rules.btq.tests import DIFFICULTY_LABELS
 
 BLANK = [("", "—")]
@@ -86,24 +86,40 @@ class GrogForm(Form):
 
 
 class SceneForm(Form):
+    """The GM's scene test: everyone who takes part, one contested test (BtQ L1872-1910)."""
+
     scene = forms.ChoiceField(choices=[(k, v["label"]) for k, v in shipboard.SCENES.items()])
     topic = forms.CharField(max_length=200)
     skill = forms.ChoiceField(label="Sponsored skill", choices=SKILL_CHOICES)
-    reputation = forms.ChoiceField(required=False)
-    silver_tongue = forms.BooleanField(label="Silver Tongue (+1 card)", required=False)
-    opponent = forms.ChoiceField(label="The best of the table (NPC)")
-    opponent_skill = forms.ChoiceField(label="The NPC's skill", choices=SKILL_CHOICES)
+    others = forms.ModelMultipleChoiceField(
+        queryset=Character.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
+        label="Who else takes part", help_text="The PCs who join in, the officers and guests.")
+    captain = forms.ModelChoiceField(
+        queryset=Character.objects.none(), required=False, label="The Captain, if he joins in",
+        help_text="At his own table he may test any skill he likes.")
+    captain_skill = forms.ChoiceField(label="The Captain's skill", required=False,
+                                      choices=BLANK + SKILL_CHOICES)
+    reputations = forms.ModelMultipleChoiceField(
+        queryset=Reputation.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
+        label="Reputations used", help_text="One at most for each who takes part; it is "
+                                            "damaged if he loses.")
 
     def __init__(self, *args, character: Character, gm: bool, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["reputation"] = _reputation_field(character)
-        self.fields["opponent"].choices = [
-            (str(c.pk), c.title) for c in character.campaign.characters.filter(
-                kind=Character.Kind.NPC)]
+        crew = character.campaign.characters.exclude(health_state=DamageState.DEAD)
+        self.fields["others"].queryset = crew.exclude(pk=character.pk)
+        self.fields["others"].label_from_instance = lambda c: c.title
+        self.fields["captain"].queryset = crew.filter(kind=Character.Kind.NPC)
+        self.fields["captain"].label_from_instance = lambda c: c.title
+        self.fields["reputations"].queryset = Reputation.objects.filter(
+            character__campaign=character.campaign).select_related("character")
+        self.fields["reputations"].label_from_instance = (
+            lambda r: f"{r.character.title}: {r.name} +{r.value}")
 
     def arguments(self) -> dict:
         data = dict(self.cleaned_data)
-        data["opponent"] = Character.objects.filter(pk=data["opponent"]).first()
+        data["others"] = list(data["others"])
+        data["reputations"] = [r.pk for r in data["reputations"]]
         return data
 
 

@@ -15,6 +15,7 @@ from characters.selectors import character_access, character_for_user, character
 from combat.models import Encounter
 from rules.btq import promotion, shipboard, wealth
 from rules.btq.characters import DamageState
+from ships.models import Prize
 
 OPEN_TOKEN = SceneToken.Status.HELD
 
@@ -97,11 +98,14 @@ def shipboard_view(user, character: Character, access: str) -> dict:
 
 def campaign_panel(request, campaign, role: str) -> dict:
     """The shipboard section of the campaign page: the PCs, each with a link to their
-    shipboard page, and the tokens held now."""
+    shipboard page, the tokens held now and the prizes on their way to port (for the GM to
+    mark arrived, lost or recaptured)."""
     pcs = [c for c in characters_for_user(request.user, campaign) if c.kind == Character.Kind.PC]
     held = SceneToken.objects.filter(campaign=campaign, status=OPEN_TOKEN).select_related(
         "holder")
     return {"shipboard_pcs": pcs, "shipboard_tokens": [_token(t) for t in held],
+            "shipboard_prizes": list(campaign.prizes.filter(status=Prize.Status.HELD)),
+            "prize_resolutions": Prize.Status.choices[1:],
             "shipboard_gm": role == Membership.Role.GM}
 
 

@@ -24,13 +24,19 @@ from campaigns.models import Membership
 from campaigns.selectors import membership_role
 from characters import shipboard as records
 from characters.models import Character, PrizeShare, Reputation
+from characters.services import character_damage_set
 from combat.card_tests import table
 from combat.card_tests.services import card_test_open
 from combat.models import Encounter
-from rules.btq import promotion, shipboard, wealth, weather
+from combat.services import encounter_create, encounter_start
+from rules.btq import promotion, shipboard, traits, wealth, weather
 from rules.btq.characters import SKILLS, DamageState
-from rules.btq.tests import DIFFICULTIES, SuccessLevel
+from rules.btq.scene import ENGINE_NAME as SCENE_ENGINE
+from rules.btq.tests import DIFFICULTIES, SuccessLevel, TestError
+from rules.cards import GM_DECK, PLAYER_DECK
 from rules.engine import Outcome
+from ships.prizes import prize_hold
+from ships.reputations import battle_reputation_result
 
 KEY = "shipboard"
 """The key of an encounter's ``terms`` that says what a shipboard test is for:
@@ -234,15 +240,46 @@ def grog_start(*, character: Character, actor, drink: str, challenge: str,
 # --- The Captain's table and the gun deck -------------------------------------------------
 
 
+SCENE_TAGS = {"captains_table": "captains_favour", "gun_deck": "ear_of_the_gun_deck"}
+"""What a scene's test involves, for the traits (Silver Tongue, BtQ L1028)."""
+
+
+def _scene_participant(character: Character, skill: str, scene: str,
+                       reputation: Reputation | None) -> dict:
+    """A character's place in the scene's test (``rules.btq.scene``): his pool of ``skill``
+    with his traits' cards (``combat.card_tests.table``'s, and those of the scene) and the
+    reputation he adds."""
+    settings = character.campaign.rules_settings()
+    pc = character.kind == Character.Kind.PC
+    mods = traits.pool_modifiers(character.trait_takes(), skill, {SCENE_TAGS[scene]}, settings)
+    try:
+        side = table._character_side(character, skill, mods, secret=False,
+                                     deck=PLAYER_DECK if pc else GM_DECK,
+                                     reputation=reputation)
+    except TestError as exc:
+        raise ValidationError({"others": _sentence(str(exc))}) from None
+    rep = None if reputation is None else {"id": str(reputation.pk), "name": reputation.name,
+                                           "state": reputation.damage_state}
+    return {"who": table.who(character), "name": character.title,
+            "deck": PLAYER_DECK if pc else GM_DECK,
+            "cards": side.pool.size(settings["personal_pool_floor"]),
+            "breakdown": dict(side.pool.lines()), "unskilled": side.pool.unskilled,
+            "skill": skill, "reputation": rep}
+
+
 @transaction.atomic
 def scene_start(*, character: Character, actor, scene: str, skill: str, topic: str,
-                opponent: Character, opponent_skill: str, reputation=None,
-                silver_tongue: bool = False) -> Started:
-    """GM: the social scene's test (BtQ L1872-1910): ``character`` tests the sponsored
-    ``skill`` against the best of the table, the NPC ``opponent`` (the Captain, who may
-    test any skill, or the gun deck's champion) with ``opponent_skill`` hidden from the
-    players. The winning PC holds the Favour (or the Ear); an NPC's win is the GM's Ire (or
-    Shame). A reputation used and lost is Injured (the card test's write-back)."""
+                others=(), captain: Character | None = None, captain_skill: str = "",
+                reputations=(), stacked_cards=None) -> Started:
+    """GM: the social scene's test as the book plays it (BtQ L1872-1910; engine
+    ``btq_scene``): ``character`` and every one of ``others`` who takes part (PCs, NPC
+    officers and guests) test the sponsored ``skill``, but the ``captain`` (an NPC, who
+    joins in) tests his own ``captain_skill`` at the Captain's table; ``reputations``
+    (ids), at most one of each participant's, add their cards. One contested test, one
+    winner: a PC holds the Favour (the Ear), an NPC's win earns the PCs the Ire (the Shame);
+    a reputation used and lost is damaged (:func:`scene_recorded`). ``stacked_cards``: the
+    GM's cards turned first (the Card of Fate, then each pool in the order above: the
+    character, ``others``, the Captain). ``ValidationError`` naming the field."""
     character = _pc(character)
     if not _gm(actor, character):
         raise PermissionDenied("The GM runs the Captain's table and the gun deck.")
@@ -253,22 +290,67 @@ def scene_start(*, character: Character, actor, scene: str, skill: str, topic: s
     topic = (topic or "").strip()
     if not topic:
         raise ValidationError({"topic": "Name the topic or activity."})
-    if not isinstance(opponent, Character) or opponent.kind != Character.Kind.NPC or \
-            opponent.campaign_id != character.campaign_id:
-        raise ValidationError({"opponent": "Choose the NPC who is the best of the table."})
-    if scene == "gun_deck" and opponent_skill != skill:
-        raise ValidationError({"opponent_skill": "On the gun deck everyone tests the "
-                                                 "sponsored skill."})
-    mods = [dict(zip(("source", "cards"), shipboard.SILVER_TONGUE))] if silver_tongue else []
+    campaign = character.campaign
+    everyone = [character, *[o for o in others if o.pk != character.pk]]
+    if captain is not None:
+        if captain.kind != Character.Kind.NPC or scene != "captains_table":
+            raise ValidationError({"captain": "Only the Captain, an NPC at his own table, "
+                                              "tests a skill of his choosing."})
+        if captain_skill not in SKILLS:
+            raise ValidationError({"captain_skill": "Choose the skill the Captain tests."})
+        everyone = [c for c in everyone if c.pk != captain.pk] + [captain]
+    if any(c.campaign_id != campaign.pk for c in everyone):
+        raise ValidationError({"others": "Everyone at the table must be of this campaign."})
+    if len(everyone) < 2:
+        raise ValidationError({"others": "Who else takes part? A scene's test needs two or "
+                                         "more."})
+    used: dict[int, Reputation] = {}
+    for rep in Reputation.objects.filter(pk__in=[int(r) for r in reputations],
+                                         character__in=everyone):
+        if rep.character_id in used:
+            raise ValidationError({"reputations": "Each adds one reputation at most."})
+        used[rep.character_id] = rep
+    if len(used) != len(set(reputations)):
+        raise ValidationError({"reputations": "Choose reputations of those taking part."})
+    participants = [_scene_participant(c, captain_skill if c == captain else skill, scene,
+                                       used.get(c.pk)) for c in everyone]
     label = shipboard.SCENES[scene]["label"]
-    test = _open(character, actor, True, {"action": "scene", "scene": scene,
-                                          "topic": topic[:200]},
-                 skill=skill, modifiers=mods, reputations=_reputation(character, reputation),
-                 opposition="npc", opponent=opponent.pk, opponent_skill=opponent_skill,
-                 intent=f"{label}: {topic[:150]}",
-                 stakes_win=shipboard.TOKENS[shipboard.scene_token(scene, True)]["label"],
-                 stakes_lose=shipboard.TOKENS[shipboard.scene_token(scene, False)]["label"])
-    return Started(test, f"{label}: {topic[:150]}.")
+    encounter = encounter_create(
+        campaign=campaign, user=actor, engine=SCENE_ENGINE, title=f"{label}: {topic[:150]}",
+        setup={"scene": scene, "skill": skill, "topic": topic[:200],
+               "settings": campaign.rules_settings(), "participants": participants},
+        stacked_cards=stacked_cards)
+    encounter = encounter_start(encounter=encounter, user=actor,
+                                expected_version=encounter.version)
+    return Started(encounter, f"{label}: {topic[:150]}.")
+
+
+def scene_recorded(*, encounter: Encounter, outcome: Outcome, user) -> dict:
+    """What the end of a scene's test writes: the token (the Favour or the Ear for the
+    winning PC, else the Ire or the Shame; ``characters.shipboard.scene_token_grant``, once)
+    and the damage of each reputation used by one who lost. Called by the recorder of
+    ``btq_scene``."""
+    setup = encounter.setup
+    people = {table.who(c): c for c in Character.objects.filter(
+        campaign=encounter.campaign, pk__in=[int(p["who"].split(":")[1])
+                                             for p in setup["participants"]])}
+    winner = outcome.data.get("winner")
+    if winner is None:
+        return {}
+    first_pc = next(people[p["who"]] for p in setup["participants"] if p["deck"] == PLAYER_DECK)
+    pc_won = outcome.winner == "pc"
+    token = records.scene_token_grant(
+        campaign=encounter.campaign, scene=setup["scene"],
+        winner=people[winner] if pc_won else None,
+        earned_by=people[winner] if pc_won else first_pc,
+        topic=setup["topic"], scene_test=encounter.pk)
+    for hurt in outcome.data.get("damage", ()):
+        owner = people[hurt["who"]]
+        rep = owner.reputations.filter(pk=int(hurt["id"])).first()
+        if rep is not None and rep.damage_state < hurt["after"]:
+            character_damage_set(character=owner, area="reputation", reputation=rep,
+                                 state=DamageState(hurt["after"]), actor=user)
+    return {"data": {"token": token.pk}}
 
 
 # --- The Lieutenant's examination ---------------------------------------------------------
@@ -413,13 +495,6 @@ def shipboard_finished(*, encounter: Encounter, outcome: Outcome, user, written:
         text = (f"{effect:+d} card{'s' if abs(effect) != 1 else ''} to "
                 f"{character.title}'s pool for “{info['challenge']}”." if effect else
                 f"No change to {character.title}'s pool for “{info['challenge']}”.")
-    elif action == "scene":
-        token = records.scene_token_grant(
-            campaign=character.campaign, scene=info["scene"], winner=character if won else None,
-            earned_by=character, topic=info["topic"], scene_test=encounter.pk)
-        label = shipboard.TOKENS[token.token]["label"]
-        text = (f"{character.title} holds {label}." if won else
-                f"The PCs have earned {label}: the GM's, once this session.")
     elif action == "examination":
         text = _examination_done(encounter, character, info, won, user)
     else:
@@ -476,12 +551,15 @@ PRIZE_RESULTS = frozenset({"struck", "crew_dead"})
 (a sunk ship is no prize) (BtQ L2488-2496, L1769-1771)."""
 
 
-def prize_money_for_battle(*, encounter: Encounter, outcome: Outcome, user) -> list:
-    """When the players' side wins a ship battle, pay every PC aboard their share by rank of
-    each enemy ship taken in it (``Outcome.data["ships"][id]["out"]`` in
-    :data:`PRIZE_RESULTS`: struck, or her crew Dead), by the captured ship's rate (BtQ
-    L1769-1835; ``characters.shipboard.prize_shares_pay``, once per prize). Called by the
-    naval recorder. Returns the shares paid now."""
+def battle_ended(*, encounter: Encounter, outcome: Outcome, user) -> list:
+    """What a finished ship battle does besides the ships' damage: each ship reputation its
+    PCs used takes its damage if they lost (``ships.reputations.battle_reputation_result``),
+    and, when the players' side wins, every enemy ship taken in it
+    (``Outcome.data["ships"][id]["out"]`` in :data:`PRIZE_RESULTS`: struck, or her crew
+    Dead) is held as a prize (``ships.prizes.prize_hold``), crewed by the PCs aboard, whose
+    prize money is shared out when the GM marks her arrived in port (BtQ L1769-1835).
+    Called by the naval recorder. Returns the prizes held now."""
+    battle_reputation_result(setup=encounter.setup, winner=outcome.winner, actor=user)
     if outcome.winner != "pc":
         return []
     fates = (outcome.data or {}).get("ships") or {}
@@ -490,11 +568,11 @@ def prize_money_for_battle(*, encounter: Encounter, outcome: Outcome, user) -> l
     pcs = [int(str(p).split(":")[-1]) for p in (state.get("pcs") or {})]
     crew = list(Character.objects.filter(pk__in=pcs, campaign=encounter.campaign,
                                          kind=Character.Kind.PC))
-    paid = []
-    for prize in encounter.ships.select_related("ship_type").order_by("pk"):
-        if str(prize.pk) in taken:
-            paid += records.prize_shares_pay(
-                battle=encounter.pk, captured=prize.display_name,
-                rating=prize.ship_type.rating, crew=crew,
-                settings=encounter.campaign.rules_settings(), actor=user)
-    return paid
+    held = []
+    for ship in encounter.ships.select_related("ship_type").order_by("pk"):
+        if str(ship.pk) in taken:
+            prize = prize_hold(campaign=encounter.campaign, battle=encounter.pk, ship=ship,
+                               crew=crew, actor=user)
+            if prize is not None:
+                held.append(prize)
+    return held

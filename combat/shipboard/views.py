@@ -8,16 +8,19 @@ test: the page goes on to that test, where the player turns the cards."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from campaigns.selectors import campaign_for_user, require_gm
+from campaigns.services import Conflict
 from characters import shipboard as records
 from characters.models import PrizeShare, SceneToken
 from combat.shipboard import forms, selectors, services
+from ships import prizes
+from ships.models import Prize
 
 ACTIONS = {
     # action: (form, GM only, use case)
@@ -117,8 +120,10 @@ def shipboard_act(request, pk, action):
         return _page(request, character, access, (action, form), status=400)
     if isinstance(result, services.Started):
         messages.success(request, result.message)
-        if result.test is not None:
+        if result.test is not None and result.test.engine == "btq_test":
             return redirect("card_tests:detail", character.campaign_id, result.test.pk)
+        if result.test is not None:
+            return redirect("combat:detail", result.test.pk)
     else:
         messages.success(request, DONE.get(action, "Done."))
     return redirect("shipboard:character", character.pk)
@@ -136,6 +141,27 @@ def shipboard_share_spent(request, pk):
     records.prize_share_close(share=share, actor=request.user)
     messages.success(request, "The share is spent.")
     return redirect("shipboard:character", share.character_id)
+
+
+@login_required
+@require_POST
+def shipboard_prize_resolve(request, pk):
+    """GM: a prize reached port (her prize money is shared out), or was lost or recaptured."""
+    prize = Prize.objects.filter(pk=pk).first()
+    if prize is None:
+        raise Http404("No such prize.")
+    campaign = campaign_for_user(request.user, prize.campaign_id)
+    try:
+        prize = prizes.prize_resolve(prize=prize, actor=request.user,
+                                     version=request.POST.get("version"),
+                                     status=request.POST.get("status", ""))
+    except Conflict as exc:
+        messages.error(request, str(exc))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"{prize}: {prize.get_status_display().lower()}.")
+    return redirect(reverse("campaigns:detail", args=[campaign.pk]))
 
 
 @login_required

@@ -525,6 +525,19 @@ def ship_reputation_cards(reputation: ShipReputation, *, gate_passed: bool = Tru
     return max(0, reputation.value - state.penalty)
 
 
+def ship_reputation_after_battle(state: int, *, winner: str | None) -> DamageState:
+    """The damage state of a ship reputation used in a battle, after it: when the players'
+    side lost (``winner == "enemy"``) it drops one level, Healthy to Injured to Maimed to
+    Dead ("If you have included a Reputation in your card pool and you lost, that
+    Reputation is INJURED...", BtQ L1241-1242; ``rules/DECISIONS.md`` D1); a won or drawn
+    battle (``"pc"``, ``None``) leaves it as it was. A battle has no one best success of the
+    winner, so it is one level in either reading of ``reputation_loss_mode``."""
+    current = DamageState(state)
+    if winner != "enemy" or current == DamageState.DEAD:
+        return current
+    return DamageState(current + 1)
+
+
 @dataclass(frozen=True, slots=True)
 class ReputationCap:
     """A reputation's standing against its Measure (D9): ``value`` stored, ``cap`` the

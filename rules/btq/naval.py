@@ -419,6 +419,7 @@ def _pc_setup(entry, i, pc_ships):
         "discipline": _int(entry.get("discipline", 1), f"{where}: discipline", 0, 20),
         "skills": _skills(entry.get("skills"), SKILLS, f"{where}: skills"),
         "trait_cards": _trait_cards(entry.get("trait_cards"), where),
+        "ship_reputation": _ship_reputation(entry.get("ship_reputation"), where),
         "profession": _profession(entry.get("profession"), where),
         "station": station,
     }
@@ -442,6 +443,20 @@ def _trait_cards(block, where):
     if unknown:
         raise ValueError(f"{where}: trait_cards: unknown skill {unknown[0]!r}")
     return {k: _int(v, f"{where}: trait_cards {k}", 1, 5) for k, v in block.items()}
+
+
+def _ship_reputation(block, where):
+    """The ship reputation a PC uses for his ship in this battle, ``{"id", "name", "cards"}``
+    (cards 0-20, as ``rules.btq.missions.ship_reputation_cards`` counts them), or ``None``:
+    one ship reputation instead of a personal one (BtQ L770-772; ``btq_characters.md``
+    A22)."""
+    if block is None:
+        return None
+    if not isinstance(block, dict) or set(block) != {"id", "name", "cards"}:
+        raise ValueError(f"{where}: ship_reputation must be a mapping of id, name and cards")
+    return {"id": _text(block["id"], f"{where}: ship_reputation id"),
+            "name": _text(block["name"], f"{where}: ship_reputation name"),
+            "cards": _int(block["cards"], f"{where}: ship_reputation cards", 0, 20)}
 
 
 def validate_setup(setup: dict) -> dict:
@@ -709,12 +724,16 @@ def _add_weather(breakdown, st, skill):
 
 
 def _add_own(breakdown, st, pid, skill):
-    """Add PC ``pid``'s Discipline cards and his traits' cards for ``skill`` to a pool."""
+    """Add PC ``pid``'s Discipline cards, his traits' cards for ``skill`` and the cards of
+    the ship reputation he uses (``ship_reputation``) to a pool."""
     cards, traits = _cards_of(st, pid), _traits_of(st, pid, skill)
     if cards:
         breakdown["discipline"] = cards
     if traits:
         breakdown["traits"] = traits
+    rep = st["pcs"][pid].get("ship_reputation") if pid is not None else None
+    if rep and rep["cards"]:
+        breakdown["ship_reputation"] = rep["cards"]
 
 
 def _skill_pool(skill, value, cards=0, traits=0, weather=0):
@@ -2448,6 +2467,7 @@ class NavalEngine:
          "pcs": [{"id", "name", "ship" (a 'pc' ship; default the first), "seniority",
                   "discipline", "skills": {...}, "station",
                   "trait_cards": {skill: 1-5} (what his traits add to those tests),
+                  "ship_reputation": {"id", "name", "cards": 0-20} (the one he uses),
                   "profession": "Carpenter" (his Profession skill's)}, ...]}
 
     Any number of ships on each side: the players' ships (``"pc"``, with or without PCs

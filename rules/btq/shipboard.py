@@ -87,9 +87,6 @@ TOKENS: dict[str, dict] = {
 cards it gives a challenge of the topic when surrendered, once in the session (BtQ
 L1889-1893, L1906-1910). Tokens expire at the session's end."""
 
-SILVER_TONGUE = ("Silver Tongue", 1)
-"""The trait's card in the Captain's Favour and Ear of the Gun Deck tests."""
-
 
 def scene_token(scene: str, pc_won: bool) -> str:
     """The token a scene leaves: the Favour or the Ear when a PC wins, the Ire or the Shame

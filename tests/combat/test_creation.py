@@ -326,7 +326,14 @@ def test_the_groups_ship_is_made_by_the_players_and_approved_into_one_ship(
     ship = Ship.objects.get(pk=Encounter.objects.get(pk=draft.pk).terms["ship"])
     assert ship.side == Ship.Side.PC and ship.guns == 22
     assert [t.name for t in ship.traits.all()] == ["Expertly Coppered Hull"]
-    assert "Feared by Smugglers +2" in ship.gm_notes
+    # TV-04: her 5 points of reputations and the crew roster are records, not notes
+    assert sorted((r.kind, r.label) for r in ship.reputations.all()) == [
+        ("institution", "Feared by French Couriers +1"),
+        ("institution", "Feared by Smugglers +2"),
+        ("personal", "Sworn enemy of Black Bill Forsyth +2")]
+    assert ship.roster.count() == len(draft.state["record"]["crew"]) > 0
+    assert all(m.disposition and m.key for m in ship.roster.all())
+    assert "Feared by" not in ship.gm_notes and ship.gm_notes.startswith("Origin: ")
 
 
 @pytest.mark.django_db

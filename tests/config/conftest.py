@@ -66,6 +66,11 @@ def api_world(campaign, pc_a, pc_b, npc, pc_ship, enemy_ship, hidden_ship, gm_cl
     share = PrizeShare.objects.create(character=pc_a, battle=running["id"], captured="Le Secret",
                                       prize_class="unrated", row="lieutenant",
                                       entries=[[4, 1], [3, 2], [2, 3], [1, 3]])
+    from ships.models import Prize
+
+    prize = Prize.objects.create(campaign=campaign, ship=enemy_ship, battle=running["id"],
+                                 captured=enemy_ship.display_name)
+    prize.crew.set([pc_a])
     token = SceneToken.objects.create(campaign=campaign, token="favour", holder=pc_a,
                                       earned_by=pc_a, topic="storms off the Cape")
     item = post(gm_client, "api-character-items", [pc_a.pk], {
@@ -78,7 +83,7 @@ def api_world(campaign, pc_a, pc_b, npc, pc_ship, enemy_ship, hidden_ship, gm_cl
         "ships": enemy_ship.pk, "card-tests": called["id"], "encounters": running["id"],
         "jobs": job["id"], "invites": invite["token"], "prize-shares": share.pk,
         "scene-tokens": token.pk, "drafts": draft["id"],
-        "odds": odds["id"],
+        "odds": odds["id"], "prizes": prize.pk,
     }
 
 

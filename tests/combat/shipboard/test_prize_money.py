@@ -1,22 +1,44 @@
 """Prize money: the book's battle, HMS Hermes against the Corsair (BtQ L2533-2603), played with
 the book's cards through the services until the Corsair strikes her colours at the end of
-round 1; every PC aboard the Hermes is paid his share by rank of an un-rated prize (BtQ
-L1769-1835, ``rules/btq_missions.md`` §7.6), once, even if the finish is recorded again."""
+round 1. The Corsair is held as a prize; only when the GM marks her arrived in port is every
+PC aboard the Hermes paid his share by rank of an un-rated prize (BtQ L1769-1835,
+``rules/btq_missions.md`` §7.6), once, even if the finish or the arrival is recorded again.
+A prize lost or recaptured pays nothing."""
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaigns.models import CampaignLogEntry
+from campaigns.services import Conflict, StaleVersion
 from characters.models import PrizeShare
+from characters.shipboard import infraction_record
 from combat.services import _AFTER_BATTLE
 from rules.engine import Outcome, get_engine
+from ships.models import Prize
+from ships.prizes import prize_resolve
 from tests.combat.conftest import ROUND_1
 
 
-def test_a_battle_that_takes_a_prize_pays_the_shares_by_rank_once(book_battle, play, hermes,
-                                                                  campaign, gm):
+@pytest.fixture
+def prize(book_battle, play):
     battle = play(book_battle, ROUND_1[:-1] + ["strike"])  # the Corsair strikes
     assert battle.status == "finished"
     assert (battle.outcome["result"], battle.outcome["winner"]) == ("struck", "pc")
+    return Prize.objects.get()
+
+
+def test_a_prize_is_paid_by_rank_once_when_she_reaches_port(prize, gm, campaign):
+    assert prize.status == "held" and prize.captured.startswith("Corsair")
+    assert {c.name for c in prize.crew.all()} == {"Gregory O'Toole", "Bosworth", "Smith"}
+    # nothing is paid at the capture (not Anne Able either: she serves elsewhere)
+    assert not PrizeShare.objects.exists()
+    assert CampaignLogEntry.objects.filter(kind="prize.taken").count() == 1
+    # the finish recorded a second time holds nothing more
+    battle = prize.campaign.encounters.get(pk=prize.battle)
+    _AFTER_BATTLE["btq_naval"](battle, get_engine("btq_naval"), Outcome(**battle.outcome), gm)
+    assert Prize.objects.count() == 1
+    prize_resolve(prize=prize, actor=gm, version=prize.version, status="arrived")
     shares = {s.character.name: s for s in PrizeShare.objects.select_related("character")}
-    assert set(shares) == {"Gregory O'Toole", "Bosworth", "Smith"}  # not Anne Able: elsewhere
     # a Cutter is un-rated: the Master and the Gunner share as Warrant Officers, Smith as a
     # Midshipman: 3(1), 2(3), 1(3)
     assert {n: (s.row, s.prize_class, s.entries) for n, s in shares.items()} == {
@@ -24,18 +46,82 @@ def test_a_battle_that_takes_a_prize_pays_the_shares_by_rank_once(book_battle, p
         "Bosworth": ("warrant_officer", "unrated", [[3, 1], [2, 3], [1, 3]]),
         "Smith": ("midshipman", "unrated", [[3, 1], [2, 3], [1, 3]]),
     }
-    assert all(s.battle == battle.pk and s.status == "held" for s in shares.values())
+    assert all(s.battle == prize.battle and s.status == "held" for s in shares.values())
     # Wealth itself does not change: a share is spending money (BtQ L1827-1835)
     assert {s.character.wealth for s in shares.values()} == {0}
     assert CampaignLogEntry.objects.filter(kind="prize.paid").count() == 1
-    # the finish recorded a second time pays nothing more
-    outcome = Outcome(**battle.outcome)
-    _AFTER_BATTLE["btq_naval"](battle, get_engine("btq_naval"), outcome, gm)
+    prize.refresh_from_db()
+    assert prize.status == "arrived"
+    with pytest.raises(Conflict, match="no longer on her way"):
+        prize_resolve(prize=prize, actor=gm, version=prize.version, status="arrived")
     assert PrizeShare.objects.count() == 3
-    assert CampaignLogEntry.objects.filter(kind="prize.paid").count() == 1
 
 
-def test_a_battle_without_a_prize_pays_nothing(book_battle, play):
+@pytest.mark.parametrize("status", ["lost", "recaptured"])
+def test_a_prize_lost_or_recaptured_pays_nothing(prize, gm, status):
+    prize_resolve(prize=prize, actor=gm, version=prize.version, status=status)
+    assert not PrizeShare.objects.exists()
+    assert CampaignLogEntry.objects.filter(kind=f"prize.{status}").count() == 1
+
+
+def test_only_the_gm_resolves_a_prize_with_the_version_seen(prize, gm, player_a):
+    with pytest.raises(PermissionDenied):
+        prize_resolve(prize=prize, actor=player_a, version=prize.version, status="arrived")
+    with pytest.raises(StaleVersion):
+        prize_resolve(prize=prize, actor=gm, version=prize.version + 1, status="arrived")
+    with pytest.raises(ValidationError):
+        prize_resolve(prize=prize, actor=gm, version=prize.version, status="sold")
+    prize.refresh_from_db()
+    assert prize.status == "held" and not PrizeShare.objects.exists()
+
+
+def test_loss_of_prize_money_takes_a_man_off_a_prize_at_sea(prize, gm):
+    smith = prize.crew.get(name="Smith")
+    infraction_record(character=smith, actor=gm, article=8, punishment="loss_of_prize")
+    prize_resolve(prize=prize, actor=gm, version=prize.version, status="arrived")
+    assert set(PrizeShare.objects.values_list("character__name", flat=True)) == {
+        "Gregory O'Toole", "Bosworth"}
+
+
+def test_a_battle_without_a_prize_holds_nothing(book_battle, play):
     battle = play(book_battle, ROUND_1[:-2] + ["strike", "continue"])  # the Hermes strikes
     assert battle.outcome["winner"] == "enemy"
+    assert not Prize.objects.exists() and not PrizeShare.objects.exists()
+
+
+def test_the_campaign_page_shows_held_prizes_and_the_gm_marks_one_arrived(
+        prize, gm_client, player_a_client, outsider_client):
+    page = player_a_client.get(f"/campaigns/{prize.campaign_id}/").content.decode()
+    assert prize.captured in page and "Reached port" not in page  # the buttons are the GM's
+    assert player_a_client.post(f"/shipboard/prize/{prize.pk}/",
+                                {"status": "arrived", "version": prize.version}
+                                ).status_code == 403
+    page = gm_client.get(f"/campaigns/{prize.campaign_id}/").content.decode()
+    assert "Reached port" in page
+    stale = gm_client.post(f"/shipboard/prize/{prize.pk}/",
+                           {"status": "arrived", "version": prize.version + 1}, follow=True)
+    assert "reload" in stale.content.decode().lower() and not PrizeShare.objects.exists()
+    gm_client.post(f"/shipboard/prize/{prize.pk}/",
+                   {"status": "arrived", "version": prize.version})
+    assert PrizeShare.objects.count() == 3
+    assert outsider_client.post(f"/shipboard/prize/{prize.pk}/",
+                                {"status": "lost", "version": 2}).status_code == 404
+
+
+def test_prizes_through_the_api(prize, gm_client, player_a_client, outsider_client):
+    listed = player_a_client.get(f"/api/campaigns/{prize.campaign_id}/prizes/").json()
+    assert [(p["id"], p["status"]) for p in listed] == [(prize.pk, "held")]
+    assert outsider_client.get(f"/api/campaigns/{prize.campaign_id}/prizes/").status_code == 404
+    body = {"status": "recaptured", "version": prize.version}
+    resolve = f"/api/prizes/{prize.pk}/resolve/"
+    assert player_a_client.post(resolve, body, content_type="application/json"
+                                ).status_code == 403
+    assert gm_client.post(resolve, {"status": "sunk", "version": 1},
+                          content_type="application/json").status_code == 400
+    assert gm_client.post(resolve, {**body, "version": 9},
+                          content_type="application/json").status_code == 409
+    answer = gm_client.post(resolve, body, content_type="application/json")
+    assert answer.json()["status"] == "recaptured"
+    assert gm_client.post(resolve, {**body, "version": 2},
+                          content_type="application/json").status_code == 409
     assert not PrizeShare.objects.exists()

@@ -153,29 +153,26 @@ def test_prize_shares_and_tokens_through_the_api(pc_a, gm_client, player_a_clien
     assert spent.json() == {"source": "The Captain's Favour", "cards": 4}
 
 
-def test_the_captains_hidden_pool_stays_hidden_from_players(pc_a, npc, gm, campaign,
-                                                            player_a_client, player_b_client):
-    from combat.card_tests.services import card_test_confirm
+def test_the_captains_skill_and_pool_stay_hidden_from_players(pc_a, pc_b, npc, gm, campaign,
+                                                              player_a_client,
+                                                              player_b_client, gm_client):
     from combat.shipboard import services
-    from tests.combat.shipboard.conftest import stack
 
-    test = services.scene_start(character=pc_a, actor=gm, scene="captains_table",
-                                skill="seamanship", topic="the Baltic", opponent=npc,
-                                opponent_skill="the_arts").test
-    pages = [f"/campaigns/{campaign.pk}/tests/{test.pk}/", f"/api/card-tests/{test.pk}/",
-             url(pc_a), f"/campaigns/{campaign.pk}/log/"]
+    scene = services.scene_start(character=pc_a, actor=gm, scene="captains_table",
+                                 skill="seamanship", topic="the Baltic", others=[pc_b],
+                                 captain=npc, captain_skill="the_arts",
+                                 stacked_cards="4S  4C KD 3S 2H  2C  5D 6D 7D 8D 9D").test
+    pages = [f"/combat/{scene.pk}/", f"/api/encounters/{scene.pk}/", url(pc_a),
+             f"/campaigns/{campaign.pk}/log/"]
     for client in (player_a_client, player_b_client):
         for page in pages:
             text = client.get(page).content.decode()
             assert "The Arts" not in text and "the_arts" not in text, page
-    stack(test, "4S  4C KD 3S 2H  5D 6D 7D 8D 9D")
-    test.refresh_from_db()
-    card_test_confirm(test=test, actor=pc_a.owner, version=test.version)
-    for client in (player_a_client, player_b_client):
-        for page in pages:
-            text = client.get(page).content.decode()
-            assert "The Arts" not in text and "the_arts" not in text and "npc-secret" not in text
+            assert "npc-secret" not in text
     assert "The Captain's Favour" in player_a_client.get(url(pc_a)).content.decode()
+    assert "the_arts" in gm_client.get(f"/api/encounters/{scene.pk}/").content.decode()
+    page = player_b_client.get(f"/combat/{scene.pk}/").content.decode()
+    assert "the Baltic" in page and "Card of Fate" in page and "wins" in page
 
 
 def test_the_call_form_takes_the_weather_as_a_modifier_or_as_the_opponent(

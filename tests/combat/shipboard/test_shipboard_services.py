@@ -30,6 +30,9 @@ def test_an_item_cheaper_than_wealth_is_bought_without_a_test(wealthy_a, player_
     assert started.test is None and "without a test" in started.message
     entry = CampaignLogEntry.objects.filter(kind="wealth.purchase").get()
     assert "Standard Sword" in entry.text
+    item = wealthy_a.items.get()
+    assert (item.name, item.kind, entry.data["item_id"]) == ("Standard Sword", "other", item.pk)
+    assert wealthy_a.history.filter(changes__has_key="item “Standard Sword”").exists()
 
 
 def test_tv17_a_lost_wealth_test_injures_wealth_and_buys_nothing(wealthy_a, player_a, gm,
@@ -46,6 +49,7 @@ def test_tv17_a_lost_wealth_test_injures_wealth_and_buys_nothing(wealthy_a, play
     end = CampaignLogEntry.objects.filter(kind="test.finished").latest("pk")
     assert "is not bought" in end.text
     assert not CampaignLogEntry.objects.filter(kind="wealth.purchase").exists()
+    assert not wealthy_a.items.exists()
 
 
 def test_a_won_wealth_test_buys_the_item(wealthy_a, player_a, turn):
@@ -56,6 +60,7 @@ def test_a_won_wealth_test_buys_the_item(wealthy_a, player_a, turn):
     wealthy_a.refresh_from_db()
     assert wealthy_a.wealth_state == DamageState.HEALTHY
     assert "Officer's Dress Uniform" in CampaignLogEntry.objects.get(kind="wealth.purchase").text
+    assert [i.name for i in wealthy_a.items.all()] == ["Officer's Dress Uniform"]
 
 
 def test_a_prize_share_turns_the_lost_test_and_is_spent(wealthy_a, player_a, gm, turn):
@@ -145,24 +150,68 @@ def test_a_drinker_who_took_iron_stomach_has_its_card_without_the_gms_word(pc_a,
     assert {"source": "Iron Stomach", "cards": 1} in test.setup["sides"][0]["pool"]["modifiers"]
 
 
-def test_missions_tv14_the_captains_table_leaves_the_favour(pc_a, gm, player_a, npc, turn,
-                                                            player_b):
+@pytest.fixture
+def collingwood(pc_b, gm):
+    return reputation_create(character=pc_b, actor=gm, kind="personal", descriptor="Protégé of",
+                             subject="Cuthbert Collingwood", value=1)
+
+
+def _table(pc_a, pc_b, npc, gm, collingwood, cards):
+    """As TV-14: a PC sponsors the topic, another PC joins with a reputation, the Captain
+    joins with a skill of his own; one contested test of the three (BtQ L1872-1898)."""
+    return services.scene_start(
+        character=pc_a, actor=gm, scene="captains_table", skill="gunnery",
+        topic="Sailing the Cape in a storm", others=[pc_b], captain=npc,
+        captain_skill="command", reputations=[collingwood.pk], stacked_cards=cards).test
+
+
+def test_missions_tv14_the_captains_table_leaves_the_favour_to_its_one_winner(
+        pc_a, pc_b, gm, player_a, player_b, npc, collingwood):
     with pytest.raises(PermissionDenied):
         services.scene_start(character=pc_a, actor=player_a, scene="captains_table",
-                             skill="seamanship", topic="storms", opponent=npc,
-                             opponent_skill="command")
-    test = services.scene_start(character=pc_a, actor=gm, scene="captains_table",
-                                skill="seamanship", topic="Sailing the Cape in a storm",
-                                opponent=npc, opponent_skill="command").test
-    turn(test, player_a, "4S  4C KD 3S 2H  5D 6D 7D 8D 9D")
+                             skill="seamanship", topic="storms", others=[npc])
+    # Card of Fate 7H; Anne (Gunnery 2), Ben (Gunnery 3 + Collingwood 1), the Captain
+    # (his Command 5): Ben's two Criticals beat the Captain's Critical and Ordinary
+    scene = _table(pc_a, pc_b, npc, gm, collingwood,
+                   "7H  2C 3C  7C 7S 2D 3D  7D 2H 3S 4S 5C")
+    assert scene.engine == "btq_scene" and scene.status == "finished"
+    pools = {p["who"]: p["cards"] for p in scene.setup["participants"]}
+    assert pools == {f"pc:{pc_a.pk}": 2, f"pc:{pc_b.pk}": 4, f"npc:{npc.pk}": 5}
     token = SceneToken.objects.get()
-    assert (token.token, token.holder_id) == ("favour", pc_a.pk)
+    assert (token.token, token.holder_id) == ("favour", pc_b.pk)
+    collingwood.refresh_from_db()
+    assert collingwood.damage_state == DamageState.HEALTHY  # the winner's is safe
     with pytest.raises(PermissionDenied):
-        records.scene_token_spend(token=token, actor=player_b, challenge="the storm")
-    assert records.scene_token_spend(token=token, actor=player_a,
+        records.scene_token_spend(token=token, actor=player_a, challenge="the storm")
+    assert records.scene_token_spend(token=token, actor=player_b,
                                      challenge="The storm off the Cape")["cards"] == 4
     with pytest.raises(ValidationError):
-        records.scene_token_spend(token=token, actor=player_a, challenge="again")
+        records.scene_token_spend(token=token, actor=player_b, challenge="again")
+
+
+def test_the_captain_wins_the_ire_and_a_reputation_used_is_injured(pc_a, pc_b, gm, npc,
+                                                                   collingwood):
+    _table(pc_a, pc_b, npc, gm, collingwood, "7H  2C 3C  2D 3D 4C 5C  7D 2H 3S 4S 5C")
+    token = SceneToken.objects.get()
+    assert (token.token, token.holder_id) == ("ire", None)
+    collingwood.refresh_from_db()
+    assert collingwood.damage_state == DamageState.INJURED
+    end = CampaignLogEntry.objects.filter(kind="scene.finished").latest("pk")
+    assert "the PCs have earned the Captain's Ire" in end.text
+
+
+def test_a_scene_refuses_bad_tables_by_field(pc_a, pc_b, gm, npc, collingwood):
+    for bad, field in (({"others": []}, "others"),
+                       ({"others": [pc_b], "captain": pc_b, "captain_skill": "command"},
+                        "captain"),
+                       ({"others": [npc], "captain": npc, "captain_skill": ""},
+                        "captain_skill"),
+                       ({"others": [npc], "reputations": [collingwood.pk]}, "reputations")):
+        with pytest.raises(ValidationError) as exc:
+            services.scene_start(character=pc_a, actor=gm, scene="captains_table",
+                                 skill="gunnery", topic="x", **bad)
+        assert field in exc.value.message_dict
+    assert not SceneToken.objects.exists()
 
 
 def test_the_articles_of_war_with_loss_of_prize_money(pc_a, gm, player_a):

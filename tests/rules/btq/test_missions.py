@@ -210,3 +210,13 @@ def test_the_budget_is_each_character_s_when_rewards_differ():
                              m.Entry("measure", scope="character", character=3),
                              m.Entry("skill", scope="character", character=5)])
     assert m.budget(t)["reward"] == 4
+
+
+def test_a_ship_reputation_used_in_a_lost_battle_drops_one_level():
+    """BtQ L1241-1242 and D1: a reputation in the pool of the side that lost is Injured, an
+    Injured one Maimed, a Maimed one Dead; a won or drawn battle leaves it."""
+    after = m.ship_reputation_after_battle
+    assert [after(s, winner="enemy") for s in DamageState] == [
+        DamageState.INJURED, DamageState.MAIMED, DamageState.DEAD, DamageState.DEAD]
+    assert after(DamageState.INJURED, winner="pc") == DamageState.INJURED
+    assert after(DamageState.HEALTHY, winner=None) == DamageState.HEALTHY
