@@ -9,3 +9,4 @@ import rules.btq.personal_combat  # noqa: F401
 import rules.btq.ship_creation  # noqa: F401
 import rules.btq.skirmish  # noqa: F401
 import rules.btq.table  # noqa: F401
+import rules.viking.engine  # noqa: F401
