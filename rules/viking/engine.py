@@ -270,7 +270,8 @@ def _initial_state(setup: dict, source: RandomSource, log: _Log) -> State:
     sides = "; ".join(
         f"{st['sides'][s]['name']}: " + ", ".join(
             f"{v['name']} ({CLASS_NAMES[v['cls']]}, {ORDER_NAMES[v['order']]})"
-            for v in st["vessels"].values() if v["side"] == s) for s in st["side_ids"])
+            for v in map(st["vessels"].get, st["vessel_ids"]) if v["side"] == s)
+        for s in st["side_ids"])
     log("game.start", f"{st['title'] or 'A Viking sea fight'}. {sides}. The wind: "
         f"{describe_wind(wind)}" + (f" (its {' and '.join(diced)} diced, {PROVISIONAL})"
                                     if diced else "") + ".",
@@ -361,9 +362,9 @@ def _resolve_turn(st: State, source: RandomSource, log: _Log) -> None:
         log("orders.revealed", f"The orders are revealed. {words}.",
             {"orders": {i: st["orders"][i] for i in st["awaiting"]}})
     plans = {i: od.parse(k) for i, k in st["orders"].items()}
-    for i, p in plans.items():  # phase 1: change orders
-        v = st["vessels"][i]
-        if p.change:
+    for i in st["vessel_ids"]:  # phase 1: change orders
+        v, p = st["vessels"][i], plans.get(i)
+        if p and p.change:
             v["order"], v["order_changed"] = p.change, True
             log("order.change", f"{v['name']} changes her order to {ORDER_NAMES[p.change]}.",
                 {"vessel": i, "order": p.change})
@@ -390,8 +391,8 @@ def _resolve_turn(st: State, source: RandomSource, log: _Log) -> None:
     if rules["fitness"]:
         house.RESOLVERS["fitness"][rules["fitness"]](vessels, source, log)
     if rules["break_off"]:
-        wants = {i for i, p in plans.items() if p.action == "break" and vessels[i]["grappled"]
-                 and house.afloat(vessels[i])}
+        wants = {i for i in st["vessel_ids"] if i in plans and plans[i].action == "break"
+                 and vessels[i]["grappled"] and house.afloat(vessels[i])}
         house.RESOLVERS["break_off"][rules["break_off"]](vessels, wants, source, log)
     off = undefined_phases(st)
     if off:

@@ -317,7 +317,7 @@ def easiest_enemy(st: dict, v: dict) -> dict | None:
     """The enemy most easily reached (A6): fewest turns to reach at full speed, turning at
     the full-speed facing allowance; ties to the nearer."""
     best = None
-    for e in st["vessels"].values():
+    for e in map(st["vessels"].get, st["vessel_ids"]):
         if e["side"] == v["side"] or e["sunk"] or e["struck"]:
             continue
         d = hypot(e["x"] - v["x"], e["y"] - v["y"])
