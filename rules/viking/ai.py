@@ -16,6 +16,9 @@ from rules.viking import house
 from rules.viking import movement as mv
 from rules.viking import orders as od
 
+SPEED_BONUS = 1.5
+"""Inches of approach a level of speed is worth (a faster ram does more harm)."""
+
 
 def wind_choice(st: dict, side: str) -> str:
     """The wind check: leave it (a re-dice is as likely to hurt as to help)."""
@@ -31,7 +34,9 @@ def choose(st: dict, vid: str, keys: list[str]) -> str:
     v = st["vessels"][vid]
     if v["grappled"]:
         foes = [st["vessels"][o] for o in v["grappled"]]
-        if "fight" in keys and v["crew"] >= 0.7 * max(f["crew"] for f in foes):
+        strongest = max(foes, key=lambda f: f["crew"])
+        if "fight" in keys and (v["crew"] >= strongest["crew"]
+                                or strongest["crew"] < strongest["crew_minimum"]):
             return "fight"
         return "break" if "break" in keys else keys[0]
     target = od.easiest_enemy(st, v)
@@ -50,7 +55,7 @@ def choose(st: dict, vid: str, keys: list[str]) -> str:
         end = od.end_of(st, v, plan)
         d = hypot(end["x"] - tx, end["y"] - ty)
         off = mv.angle_between(end["heading"], mv.bearing(end["x"], end["y"], tx, ty))
-        score = -d + off / 60.0 if weak else d + off / 30.0
+        score = -d + off / 60.0 if weak else d + off / 30.0 - SPEED_BONUS * plan.level
         if plan.change:
             score += 0.5
         if plan.action in ("oars", "raise", "lower", "drift"):

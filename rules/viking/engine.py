@@ -616,10 +616,9 @@ class VikingEngine:
         return st, events
 
     def default_choice(self, state: State, decision: Decision) -> str:
-        kind, key = decision.kind.split(":", 1)
-        if kind == "wind":
-            return ai.wind_choice(state, key)
-        return ai.choose(state, key, od.options(state, state["vessels"][key]))
+        """The default policy's choice (:mod:`rules.viking.ai`), which :meth:`pending` has
+        already put in the decision's ``default``."""
+        return decision.default
 
     def random_choice(self, state: State, decision: Decision, rng: random.Random) -> str:
         """A legal choice picked at random (the baseline the default policy is measured

@@ -208,6 +208,24 @@ def contact_point(v: dict[str, Any], other: dict[str, Any]) -> str:
     return "bow" if off <= 35.0 else "stern" if off >= 145.0 else "side"
 
 
+def glide(m: dict[str, Any], width: float, depth: float) -> tuple[float, float, float]:
+    """Where a lone vessel's move ``m`` (as :func:`simulate` takes it) ends, (x, y, heading):
+    the same slices and arithmetic as :func:`simulate` without another hull to meet."""
+    x, y, heading = m["x"], m["y"], m["heading"]
+    step = m["distance"] / SLICES
+    turn = m["turn"] / SLICES
+    for k in range(1, SLICES + 1):
+        heading = (heading + turn) % 360.0
+        if k == SLICES:
+            heading = (heading + m["turn_in_place"]) % 360.0
+        h = radians(heading)
+        nx, ny = x + sin(h) * step, y + cos(h) * step
+        if not (0 <= nx <= width and 0 <= ny <= depth):
+            break
+        x, y = nx, ny
+    return x, y, heading
+
+
 def simulate(moves: list[dict[str, Any]], enemies: set[frozenset[str]],
              width: float, depth: float) -> tuple[dict[str, dict[str, float]], list[dict]]:
     """Carry out simultaneous moves in :data:`SLICES` equal slices (A2).

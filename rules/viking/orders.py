@@ -182,8 +182,8 @@ def coast_level(st: dict, v: dict, plan: Plan) -> int:
 
 def end_of(st: dict, v: dict, plan: Plan) -> dict[str, float]:
     """Where the vessel would end this turn if nothing touched it."""
-    ends, _ = mv.simulate([move_shape(st, v, plan)], set(), st["board"]["w"], st["board"]["h"])
-    return ends[v["id"]]
+    x, y, heading = mv.glide(move_shape(st, v, plan), st["board"]["w"], st["board"]["h"])
+    return {"x": x, "y": y, "heading": heading}
 
 
 def raw_options(st: dict, v: dict, change: str | None = None) -> list[str]:
@@ -255,7 +255,8 @@ def _with_order(v: dict, order: str) -> dict:
     return {**v, "order": order}
 
 
-def limit_reason(st: dict, v: dict, plan: Plan, options: list[Plan]) -> str | None:
+def limit_reason(st: dict, v: dict, plan: Plan, options: list[Plan],
+                 ends: dict[Plan, dict[str, float]] | None = None) -> str | None:
     """Why the vessel's standing order forbids ``plan`` (``None`` if it does not), among the
     plans ``options`` the book allows: a sector order keeps the midpoint inside its region,
     or brings it closer at paced or faster when it can (A5, V-L33); Move as Flagship keeps
@@ -266,11 +267,19 @@ def limit_reason(st: dict, v: dict, plan: Plan, options: list[Plan]) -> str | No
     moves = [p for p in options if p.action == "move"]
     if plan.action != "move" or not moves:
         return None
+    if ends is None:
+        ends = {}
+
+    def end(p: Plan) -> dict[str, float]:
+        if p not in ends:
+            ends[p] = end_of(st, v, p)
+        return ends[p]
+
     if order in ("LEFT", "CENTER", "RIGHT"):
         base = st["sides"][v["side"]]["baseline"]
         w = st["board"]["w"]
         before = mv.sector_gap(order, v["x"], base, w)
-        after = mv.sector_gap(order, end_of(st, v, plan)["x"], base, w)
+        after = mv.sector_gap(order, end(plan)["x"], base, w)
         if before <= EPS:
             return None if after <= EPS else (
                 f"the order {ORDER_NAMES[order]} keeps her inside her part of the table")
@@ -304,10 +313,9 @@ def limit_reason(st: dict, v: dict, plan: Plan, options: list[Plan]) -> str | No
                         "faster")
         elif plan.level != min(reach, key=lambda lv: abs(lv - flag["last_level"])):
             return "moving as flagship: as near the flagship's speed as she can come"
-    best = min(mv.angle_between(end_of(st, v, p)["heading"], want) for p in moves
-               if p.level == plan.level and p.backward == plan.backward) if any(
-        p.level == plan.level and p.backward == plan.backward for p in moves) else 0.0
-    if mv.angle_between(end_of(st, v, plan)["heading"], want) > best + 0.5:
+    best = min((mv.angle_between(end(p)["heading"], want) for p in moves
+                if p.level == plan.level and p.backward == plan.backward), default=0.0)
+    if mv.angle_between(end(plan)["heading"], want) > best + 0.5:
         return ("the order keeps her heading as near the flagship's as she can turn"
                 if not side["engaged"] else "she must steer for the nearest enemy")
     return None
@@ -343,7 +351,8 @@ def options(st: dict, v: dict) -> list[str]:
 def _limited(st: dict, v: dict, change: str | None) -> list[str]:
     keys = raw_options(st, v, change)
     plans = [parse(k) for k in keys]
-    kept = [k for k, p in zip(keys, plans) if limit_reason(st, v, p, plans) is None]
+    ends: dict[Plan, dict[str, float]] = {}
+    kept = [k for k, p in zip(keys, plans) if limit_reason(st, v, p, plans, ends) is None]
     return kept or keys
 
 
@@ -387,9 +396,10 @@ def check(st: dict, v: dict, key: str) -> Plan:
     if abs(plan.facing) > allow + EPS:
         raise OrderError(f"moving {_num(plan.distance)} in at {LEVEL_WORDS[plan.level]} "
                          f"{v['name']} may face at most {_num(allow)} in")
-    limited = [p for p in plans if limit_reason(st, v, p, plans) is None]
+    ends: dict[Plan, dict[str, float]] = {}
+    limited = [p for p in plans if limit_reason(st, v, p, plans, ends) is None]
     if limited:
-        reason = limit_reason(st, v, plan, plans)
+        reason = limit_reason(st, v, plan, plans, ends)
         if reason:
             raise OrderError(reason)
     return plan
