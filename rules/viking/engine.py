@@ -630,7 +630,7 @@ class VikingEngine:
         if r is None:
             return None
         return Outcome(r["winner"], r["result"], r["summary"],
-                       {"turns": r["turn"], "harm": dict(r["harm"])})
+                       {"rounds": r["turn"], "harm": dict(r["harm"])})
 
     def view(self, state: State, participant: str) -> dict[str, Any]:
         """Everything on the table for everyone; of this turn's orders, a commander sees his
