@@ -10,6 +10,7 @@ from math import cos, radians, sin
 
 from django import template
 
+from combat.templatetags.brethren import _f
 from rules.viking.data import CLASS_NAMES, LEVEL_WORDS, ORDER_NAMES
 from rules.viking.engine import describe_wind
 from rules.viking.orders import describe
@@ -19,10 +20,6 @@ register = template.Library()
 SIDE_COLOURS = ("#b22222", "#1f4e9c")
 SAIL_WORDS = {"DOWN": "sail down", "UP": "sail up", "RAISING": "raising sail",
               "LOWERING": "lowering sail"}
-
-
-def _f(x: float) -> str:
-    return f"{x:.2f}".rstrip("0").rstrip(".")
 
 
 @register.inclusion_tag("combat/engines/_viking_board.html")
@@ -69,19 +66,23 @@ def viking_order(key: str) -> str:
 
 @register.filter
 def viking_wind(wind: dict) -> str:
+    """The wind in words."""
     return describe_wind(wind)
 
 
 @register.filter
 def viking_class(cls: str) -> str:
+    """A vessel class's name."""
     return CLASS_NAMES[cls]
 
 
 @register.filter
 def viking_standing(order: str) -> str:
+    """A standing order's name."""
     return ORDER_NAMES[order]
 
 
 @register.filter
 def viking_speed(vessel: dict) -> str:
+    """A vessel's speed level in words, "astern" when it backs."""
     return LEVEL_WORDS[vessel["level"]] + (" astern" if vessel["backward"] else "")

@@ -63,6 +63,7 @@ from rules.viking.data import (
     DOUBLE_MOVE_GAP,
     FULL,
     HEAVY,
+    HULL_LENGTH,
     LEVEL_OF,
     LEVEL_WORDS,
     LIGHT,
@@ -216,7 +217,7 @@ def validate_setup(setup: dict) -> dict:
 
 
 def _new_vessel(v: dict) -> dict:
-    length = {"DRAGONSHIP": 6.0, "LONGSHIP": 5.0, "KARFI": 4.0, "KAUPSHIP": 3.5}[v["class"]]
+    length = HULL_LENGTH[v["class"]]
     return {
         "id": v["id"], "name": v["name"], "side": v["side"], "cls": v["class"],
         "x": v["x"], "y": v["y"], "heading": v["heading"], "length": length,
@@ -496,7 +497,7 @@ def _end_check(st: State, log: _Log) -> None:
         win = a if ha > hb else b if hb > ha else None
         _finish(st, log, win, "turn_limit" if win else "draw",
                 f"the turn limit ({st['turn_limit']}) is reached; harm done {ha} to {hb} "
-                f"({house.MARK})")
+                f"[{house.MARK}]")
 
 
 def _finish(st: State, log: _Log, win: str | None, result: str, why: str) -> None:

@@ -86,7 +86,7 @@ def house_impact(vessels: Vessels, contacts: list[dict], source: RandomSource,
             if lvl >= 2:
                 s["ram"] = 2
             log("impact", f"{_name(s)} strikes {_name(t)} on the {their_point} (d6 {die}): "
-                f"{dmg} hull damage, {t['hull']} of {t['hull_max']} left ({MARK}).",
+                f"{dmg} hull damage, {t['hull']} of {t['hull_max']} left [{MARK}].",
                 {"striker": me, "target": other, "damage": dmg, "die": die,
                  "house_rule": True})
 
@@ -114,7 +114,7 @@ def house_missiles(vessels: Vessels, enemies_of: Callable[[str], list[str]],
         t["crew"] -= kills
         log("missiles", f"{_name(v)} throws rocks and spears at {_name(t)} (d10 {die}): "
             + (f"{kills} of her crew fall" if kills else "no harm done")
-            + f" ({MARK}).", {"vessel": vid, "target": t["id"], "die": die, "kills": kills,
+            + f" [{MARK}].", {"vessel": vid, "target": t["id"], "die": die, "kills": kills,
                              "house_rule": True})
 
 
@@ -135,7 +135,7 @@ def house_melee(vessels: Vessels, contacts: list[dict], source: RandomSource,
             b["grappled"].append(a["id"])
         log("grapple", f"Grapnels fly between {_name(a)} and {_name(b)} (d10 {die}): "
             + ("they are bound together" if die >= need else "they miss")
-            + f" ({MARK}).", {"a": a["id"], "b": b["id"], "die": die,
+            + f" [{MARK}].", {"a": a["id"], "b": b["id"], "die": die,
                              "grappled": die >= need, "house_rule": True})
     done: set[str] = set()
     for vid in sorted(vessels):
@@ -156,7 +156,7 @@ def house_melee(vessels: Vessels, contacts: list[dict], source: RandomSource,
                 x["ram"] = 0
             log("melee", f"Melee between {_name(v)} and {_name(o)} (totals {rolls[vid]} and "
                 f"{rolls[oid]}): {_name(v)} loses {losses[vid]}, {_name(o)} loses "
-                f"{losses[oid]} ({MARK}).", {"a": vid, "b": oid, "rolls": rolls,
+                f"{losses[oid]} [{MARK}].", {"a": vid, "b": oid, "rolls": rolls,
                                               "losses": losses, "house_rule": True})
         done.add(vid)
 
@@ -189,7 +189,7 @@ def house_fitness(vessels: Vessels, source: RandomSource, log: Log) -> None:
         if verdict == "continue":
             if die is not None:
                 log("fitness", f"{_name(v)} is under her minimum crew and fights on (d10 "
-                    f"{die}) ({MARK}).", {"vessel": vid, "die": die, "house_rule": True})
+                    f"{die}) [{MARK}].", {"vessel": vid, "die": die, "house_rule": True})
             continue
         if verdict == "sunk":
             v["sunk"] = True
@@ -203,7 +203,7 @@ def house_fitness(vessels: Vessels, source: RandomSource, log: Log) -> None:
         for o in v["grappled"]:
             vessels[o]["grappled"].remove(vid)
         v["grappled"] = []
-        log("fitness", f"{text} ({MARK}).", {"vessel": vid, "verdict": verdict, "die": die,
+        log("fitness", f"{text} [{MARK}].", {"vessel": vid, "verdict": verdict, "die": die,
                                             "house_rule": True})
 
 
@@ -226,7 +226,7 @@ def house_break_off(vessels: Vessels, wants: set[str], source: RandomSource,
                 o["grappled"].remove(vid)
             log("break_off", f"{_name(v)} tries to break away from {_name(o)}"
                 + (f" (d10 {die})" if die else "") + (": she is free" if ok else ": held fast")
-                + f" ({MARK}).", {"vessel": vid, "from": oid, "die": die, "free": ok,
+                + f" [{MARK}].", {"vessel": vid, "from": oid, "die": die, "free": ok,
                                  "house_rule": True})
 
 

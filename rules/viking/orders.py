@@ -148,6 +148,7 @@ def levels(st: dict, v: dict) -> list[tuple[int, bool]]:
 
 
 def crew_of(v: dict) -> str:
+    """The vessel's crew state (:func:`rules.viking.movement.crew_state`)."""
     return mv.crew_state(v["crew"], v["crew_full"], v["crew_minimum"])
 
 
