@@ -123,7 +123,8 @@ def house_melee(vessels: Vessels, contacts: list[dict], source: RandomSource,
     """Grappling and melee (house rule). Two vessels that touched this turn and are not
     grappled throw grapnels: a d10 of 4 or more (3 with a Viking crew aboard either) binds
     them. Then every grappled pair fights: each rolls a d10 (+1 a Viking crew, + a ram's
-    bonus once) and kills its crew x the roll / 50 of the other's (rounded, at least 1)."""
+    bonus once) and kills its crew x the roll / 50 of the other's (rounded, at least 1); a
+    vessel bound to several enemies shares its crew out evenly among them."""
     for c in contacts:
         a, b = vessels[c["a"]], vessels[c["b"]]
         if not (afloat(a) and afloat(b)) or b["id"] in a["grappled"]:
@@ -150,7 +151,8 @@ def house_melee(vessels: Vessels, contacts: list[dict], source: RandomSource,
                     1 if x["viking"] else 0) + x["ram"]
             losses = {}
             for x, y in ((v, o), (o, v)):
-                losses[y["id"]] = min(y["crew"], max(1, round(x["crew"] * rolls[x["id"]] / 50)))
+                share = x["crew"] / len(x["grappled"])
+                losses[y["id"]] = min(y["crew"], max(1, round(share * rolls[x["id"]] / 50)))
             for x in (v, o):
                 x["crew"] -= losses[x["id"]]
                 x["ram"] = 0

@@ -329,14 +329,20 @@ def easiest_enemy(st: dict, v: dict) -> dict | None:
     for e in map(st["vessels"].get, st["vessel_ids"]):
         if e["side"] == v["side"] or e["sunk"] or e["struck"]:
             continue
-        d = hypot(e["x"] - v["x"], e["y"] - v["y"])
-        off = mv.angle_between(v["heading"], mv.bearing(v["x"], v["y"], e["x"], e["y"]))
-        per_turn = mv.facing_degrees(FACING[v["cls"]][FULL], v["length"],
-                                     st["settings"]["viking_facing_inch"])
-        turns = d / SPEED[v["cls"]][FULL][1] + off / max(per_turn, 1.0)
-        if best is None or (turns, d) < best[0]:
-            best = ((turns, d), e)
+        key = (turns_to_reach(st, v, e), hypot(e["x"] - v["x"], e["y"] - v["y"]))
+        if best is None or key < best[0]:
+            best = (key, e)
     return None if best is None else best[1]
+
+
+def turns_to_reach(st: dict, v: dict, e: dict) -> float:
+    """About how many turns ``v`` needs to reach ``e`` (A6): the distance at full speed and
+    the turn toward it at the full-speed facing allowance."""
+    d = hypot(e["x"] - v["x"], e["y"] - v["y"])
+    off = mv.angle_between(v["heading"], mv.bearing(v["x"], v["y"], e["x"], e["y"]))
+    per_turn = mv.facing_degrees(FACING[v["cls"]][FULL], v["length"],
+                                 st["settings"]["viking_facing_inch"])
+    return d / SPEED[v["cls"]][FULL][1] + off / max(per_turn, 1.0)
 
 
 def options(st: dict, v: dict) -> list[str]:
