@@ -8,13 +8,11 @@ a few runs) and the top entries of a cProfile of a smaller run.
 
 from __future__ import annotations
 
-from benchmarks.brethren import measure
-
-GAMES = 20
+from benchmarks._games import report
 
 
 def main() -> None:
-    measure("bvp", "annihilation_duel", "four-ship", GAMES)
+    report("bvp", "annihilation_duel", "four-ship games", games=20)
 
 
 if __name__ == "__main__":

@@ -340,6 +340,35 @@ SETTINGS: dict[str, Setting] = {
             "none",
             "errata BV-1; BvP L183-L185",
             used_by="British vs Pirates",
+        # The Viking sea fight (rules/viking.md §9 and the errata): the recommended reading
+        # is the default.
+        Setting(
+            "viking_facing",
+            "Viking sea fight: facing beyond what the forward movement pays for",
+            {"strict": "not allowed: facing is at most the distance moved / the ratio",
+             "lenient": "the rest of the table's allowance may be turned in place"},
+            "strict",
+            "viking A4; Viking L117-L133",
+            used_by="Viking sea fight",
+        ),
+        Setting(
+            "viking_facing_inch",
+            "Viking sea fight: one inch of facing turns the vessel until",
+            {"asin": "its bow is one inch to the side (the arc a little more than an inch)",
+             "atan": "its bow reaches the inch mark of a ruler laid across the bow",
+             "arc": "its bow has travelled an inch of arc"},
+            "asin",
+            "errata VK-2; viking A3; Viking L129-L131",
+            used_by="Viking sea fight",
+        ),
+        Setting(
+            "viking_sail_lowering",
+            "Viking sea fight: lowering sail above the speed it can lose meanwhile",
+            {"keep_dropping": "allowed: the vessel goes on slowing a level a turn",
+             "wait_until_slow": "not allowed until the vessel is slow enough"},
+            "keep_dropping",
+            "errata VK-3; viking A8; Viking L161",
+            used_by="Viking sea fight",
         ),
     )
 }

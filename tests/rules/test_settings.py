@@ -11,7 +11,7 @@ from rules.btq.tests import MAX_RETESTS
 
 USES = {"card tests", "ship-to-ship combat", "skirmishes", "boarding actions", "prize money",
         "purchases", "grog", "character creation", "missions",
-        "odds", "Brethren of the Coast", "British vs Pirates"}
+        "odds", "Brethren of the Coast", "British vs Pirates", "Viking sea fight"}
 
 
 def test_resolve_fills_in_the_defaults_and_rejects_unknown_names_and_values():

@@ -1,0 +1,41 @@
+"""What the wargame engines' benchmarks share: seeded games of one scenario played to the end
+with the default policy on one core, the way the Monte Carlo plays them
+(:func:`rules.montecarlo.run`), reported as games per second of CPU time (the best and the
+median of a few runs), then the top entries of a cProfile of a smaller run."""
+
+from __future__ import annotations
+
+import cProfile
+import io
+import pstats
+import time
+
+from rules.engine import get_engine
+from rules.montecarlo import run
+
+TOP = 15
+
+
+def report(engine_name: str, scenario: str, what: str, *, games: int, runs: int = 3,
+           profiled: int = 10) -> None:
+    """Print the throughput of ``games`` games of ``scenario`` (``what`` names them, "six-ship
+    games"), ``runs`` times, and a profile of ``profiled`` more."""
+    engine = get_engine(engine_name)
+    setup = engine.scenarios()[scenario].setup
+    run(engine, setup, seeds=range(3))  # warm the caches
+    rates, summary = [], None
+    for _ in range(runs):
+        cpu = time.process_time()
+        summary = run(engine, setup, seeds=range(games))
+        rates.append(games / (time.process_time() - cpu))
+    rates.sort()
+    print(f"{games} {what} x {runs}: {rates[-1]:,.2f} games/s of CPU time on one core at "
+          f"best, {rates[len(rates) // 2]:,.2f} median; mean {summary.mean_rounds:.1f} turns; "
+          f"winners {summary.winners}")
+    profile = cProfile.Profile()
+    profile.enable()
+    run(engine, setup, seeds=range(profiled))
+    profile.disable()
+    out = io.StringIO()
+    pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(TOP)
+    print(out.getvalue())

@@ -1,0 +1,88 @@
+"""A Viking sea fight started from a campaign (``combat.wargames``): who sees which orders on
+the page and through the API, the house-rule mark on the page, a challenge met or failed by
+its end, and the end written to the campaign log."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from campaigns.models import CampaignLogEntry
+from combat import services
+from combat.models import Encounter
+from combat.wargames import wargame_create
+
+pytestmark = pytest.mark.django_db
+
+SCENARIO = "viking/fleet_battle"
+
+
+@pytest.fixture
+def wargame(campaign, gm, pc_a, pc_b):
+    """Two fleets meet: player_a's PC commands the Norsemen, player_b's the Danes."""
+    return wargame_create(campaign=campaign, user=gm, scenario_key=SCENARIO,
+                          commanders={"norse": f"pc:{pc_a.pk}", "danes": f"pc:{pc_b.pk}"})
+
+
+def _act(client, wargame, actor, kind, choice, **kw):
+    wargame.refresh_from_db()
+    return client.post(reverse("combat:act", args=[wargame.pk]), {
+        "actor": actor, "kind": kind, "choice": choice, "version": wargame.version}, **kw)
+
+
+def test_each_player_sees_his_own_orders_only_until_both_are_in(
+        wargame, gm_client, player_a_client, player_b_client, pc_a, pc_b):
+    detail = reverse("combat:detail", args=[wargame.pk])
+    page_a = player_a_client.get(detail).content.decode()
+    assert "<svg" in page_a and "Long Serpent" in page_a and "Raven" in page_a
+    assert "House rule (not in the source)" in page_a
+    assert 'value="wind:norse"' in page_a and "wind:danes" not in page_a
+    assert _act(player_a_client, wargame, f"pc:{pc_a.pk}", "wind:norse", "keep"
+                ).status_code == 302
+    assert _act(player_b_client, wargame, f"pc:{pc_b.pk}", "wind:danes", "keep"
+                ).status_code == 302
+    assert _act(player_a_client, wargame, f"pc:{pc_a.pk}", "orders:n1", "PACED@10/L4"
+                ).status_code == 302
+    wargame.refresh_from_db()
+    assert wargame.state["orders"] == {"n1": "PACED@10/L4"}
+    words = "Go paced, 10 in, facing 4 in to the left"
+    page_b = player_b_client.get(detail).content.decode()
+    status_b = page_b.split('class="orders-status"')[1].split("</p>")[0]
+    assert "given (hidden until all are in)" in status_b and words not in status_b
+    assert "facing 4 in to the left." not in page_b  # no log line tells it either
+    api_b = player_b_client.get(reverse("api-encounter-detail", args=[wargame.pk])).json()
+    assert '"n1": "given"' in json.dumps(api_b) and '"n1": "PACED@10/L4"' not in json.dumps(api_b)
+    assert '"n1": "PACED@10/L4"' in json.dumps(gm_client.get(
+        reverse("api-encounter-detail", args=[wargame.pk])).json())
+    assert words in player_a_client.get(detail).content.decode()
+    before = wargame.version
+    response = _act(player_a_client, wargame, f"pc:{pc_a.pk}", "orders:n2", "FULL@70",
+                    follow=True)
+    assert "is not one of the choices" in response.content.decode()
+    wargame.refresh_from_db()
+    assert wargame.version == before and "n2" not in wargame.state["orders"]
+
+
+def test_the_end_meets_a_challenge_and_is_written_to_the_campaign_log(campaign, gm, pc_a):
+    from campaigns.missions import services as missions
+    from combat.challenges import players_won
+    from combat.services import encounter_resolve_rest, job_run
+    from rules.engine import get_engine
+
+    mission = missions.mission_load_sample(campaign=campaign, actor=gm, key="scout_soukir_bay",
+                                           characters=[pc_a.pk])
+    challenge = missions.challenge_create(campaign=campaign, actor=gm, missions=[mission],
+                                          description="sink the Danes")
+    encounter = wargame_create(campaign=campaign, user=gm, scenario_key=SCENARIO,
+                               commanders={"norse": f"pc:{pc_a.pk}"}, challenge=challenge.pk)
+    job_run(job_id=encounter_resolve_rest(encounter=encounter, user=gm).pk)
+    encounter.refresh_from_db()
+    assert encounter.status == Encounter.Status.FINISHED
+    won = players_won(encounter, get_engine("viking").outcome(encounter.state))
+    assert won == {"norse": True, "danes": False, None: None}[encounter.outcome["winner"]]
+    mission.refresh_from_db()
+    assert (mission.successes, mission.failed) == {True: (1, 0), False: (0, 1),
+                                                   None: (0, 0)}[won]
+    entry = CampaignLogEntry.objects.filter(campaign=campaign, kind="battle.finished").get()
+    assert "The fight ends" in entry.text
+    assert services.encounter_replay(encounter=encounter)["matches"]
