@@ -340,6 +340,7 @@ SETTINGS: dict[str, Setting] = {
             "none",
             "errata BV-1; BvP L183-L185",
             used_by="British vs Pirates",
+        ),
         # The Viking sea fight (rules/viking.md §9 and the errata): the recommended reading
         # is the default.
         Setting(
