@@ -12,6 +12,7 @@ from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
 from characters.models import MAX_RATING, Character
 from rules.btq import damage, traits
+from rules.btq.boarding import POSTS as OFFICER_POSTS
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS, DamageState
 from rules.btq.ships import (
     AREAS,
@@ -386,7 +387,27 @@ def _ship_setup(ship: Ship, side: str) -> dict:
     }
     if ship.overrides:
         entry["overrides"] = dict(ship.overrides)
+    officers = ship_officers(ship)
+    if officers:
+        entry["officers"] = officers
     return entry
+
+
+def ship_officers(ship: Ship, weapons=("cutlass",)) -> list[dict]:
+    """The NPCs posted aboard ``ship`` at an officer's station, as the officers a boarding
+    fights (BtQ L2519-2528; ``rules.btq.boarding.officer``): id ``npc:<pk>``, name, post,
+    Command, Health and Guts from the sheet, and ``weapons`` (the sheet keeps none; the
+    cutlass by default). A Dead NPC is left out."""
+    out = []
+    for posting in ship.postings.select_related("character").order_by("station", "pk"):
+        npc = posting.character
+        if npc.kind != Character.Kind.NPC or posting.station not in OFFICER_POSTS or \
+                npc.health_state == DamageState.DEAD:
+            continue
+        out.append({"id": f"npc:{npc.pk}", "name": npc.title, "post": posting.station,
+                    "command": npc.skill("command"), "weapons": list(weapons),
+                    "health": DamageState(npc.health_state).name.lower(), "guts": npc.guts})
+    return out
 
 
 def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None,

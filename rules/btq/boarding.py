@@ -433,7 +433,9 @@ def apply(state: State, actor: str, choice: str, source: RandomSource
         events.append(Event("boarding.action", f"{st['fighters'][pid]['name']}: "
                             f"{decision.option(choice).label}.", {"who": pid, "action": choice}))
         if len(st["actions"]) == len(_acting(st)):
-            for p in list(st["actions"]):
+            # in the order of the PCs, not of the mapping (a stored state's keys may come
+            # back sorted)
+            for p in [p["id"] for p in st["setup"]["pcs"] if p["id"] in st["actions"]]:
                 events += _fight(st, p, source)
             events += _command_test(st, source)
     else:

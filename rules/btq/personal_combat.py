@@ -414,7 +414,7 @@ def gate(f: dict, source: RandomSource, settings=None) -> tuple[bool, Event | No
 
 def _turned(hand) -> str:
     if not hand.cards:
-        return "no card turned"
+        return "no card"
     best = hand.best
     cards = " ".join(card_label(c) for c in hand.cards)
     return f"{cards} ({'best ' + best.name.capitalize() if best else 'no success'})"

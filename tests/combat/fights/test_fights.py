@@ -256,29 +256,10 @@ def test_the_computer_resolves_the_rest_of_a_skirmish(gm_client, campaign, pc_a,
         assert character.health_state == DamageState[final["health"].upper()]
 
 
-def test_a_battle_that_ends_at_distance_0_leads_to_its_boarding(gm_client, player_a_client,
-                                                                campaign, pc_ship,
-                                                                enemy_ship, gm):
-    """BtQ L2512-2515: the ship battle ends when the ships reach Distance 0; the GM's page
-    offers the boarding with the attacker the battle named, and its form has both ships."""
-    from combat.services import encounter_create, encounter_start
-    from ships.services import naval_setup
-
-    setup = naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather="steady_breeze",
-                        start_distance=3)
-    battle = encounter_create(campaign=campaign, user=gm, engine="btq_naval", setup=setup,
-                              title="To Distance 0", ships=[pc_ship, enemy_ship])
-    battle = encounter_start(encounter=battle, user=gm, expected_version=battle.version)
-    battle.status = Encounter.Status.FINISHED
-    battle.outcome = {"winner": None, "result": "boarding", "summary": "Aboard!",
-                      "data": {"attacker": str(enemy_ship.pk), "ships": {
-                          str(pc_ship.pk): {}, str(enemy_ship.pk): {}}}}
-    battle.save()
-    page = gm_client.get(reverse("combat:detail", args=[battle.pk])).content.decode()
-    link = f"?attacker={enemy_ship.pk}&amp;defender={pc_ship.pk}"
-    assert link in page
-    assert "Fight the boarding" not in player_a_client.get(
-        reverse("combat:detail", args=[battle.pk])).content.decode()
+def test_the_new_boarding_form_takes_its_ships_from_the_address(gm_client, campaign, pc_ship,
+                                                               enemy_ship):
+    """A boarding fought on its own (BtQ L2512-2515; a boarding inside a battle is the
+    battle's own): the form has both ships, the attacker as the address names him."""
     form = gm_client.get(reverse("combat:fight_new", args=[campaign.pk, "boarding"]),
                          {"attacker": enemy_ship.pk, "defender": pc_ship.pk}).content.decode()
     assert f'<option value="{enemy_ship.pk}" selected>' in form

@@ -207,23 +207,26 @@ def test_setting_boarding_crew_loss_by_severity():
 
 def test_the_naval_engine_s_boarding_is_fought_from_its_state():
     """naval TV-N11 (BtQ L2512-2515): the book's Condor closes to Distance 0 and attacks;
-    the boarding sub-state built from the naval state (:func:`boarding.from_naval`) has the
-    two ships' Crew tracks and their crews' Command (N23), and is fought to its end."""
+    the battle embeds the boarding sub-state built from its own state
+    (:func:`boarding.from_naval`): the two ships' Crew tracks and their crews' Command
+    (N23); the battle is fought on through it to its end, the loser taken or struck."""
     from rules.engine import play_scenario
     from rules.random import ScriptedSource as Scripted
 
     naval = get_engine("btq_naval")
     scenario = naval.scenarios()["condor_boards_london"]
     state, _ = play_scenario(naval, scenario, Scripted(scenario.cards))
-    outcome = naval.outcome(state)
-    assert (outcome.result, outcome.data["attacker"]) == ("boarding", "condor")
-    sub = boarding.from_naval(state, attacker=outcome.data["attacker"])
+    assert naval.outcome(state) is None
+    sub = state["boarding"]["state"]
+    assert (state["boarding"]["attacker"], sub["attacker"]) == ("condor", "condor")
     assert sub["ships"]["condor"]["command"] == 3 and sub["ships"]["london"]["command"] == 0
     assert sub["ships"]["london"]["crew"] == state["ships"]["london"]["tracks"]["crew"]
-    fight, _ = boarding.begin(sub)
-    fight, _ = play_out(ENGINE, fight, SeededSource(2), max_steps=200)
-    report = boarding.report(fight)
-    assert report["result"] in ("taken", "repelled", "surrendered")
+    built = boarding.from_naval(state, attacker="condor", defender="london")
+    assert boarding.validate(built)["ships"] == sub["setup"]["ships"]
+    state, _ = play_out(naval, state, SeededSource(2), max_steps=500)
+    outcome = naval.outcome(state)
+    assert outcome.result in ("taken", "struck")
+    assert outcome.data["boardings"][0]["result"] in ("taken", "repelled", "surrendered")
 
 
 def firebrand_round(cards, skills=None):

@@ -151,12 +151,32 @@ def test_tv_n11_the_condor_closes_two_to_zero_with_a_critical_and_boards():
     move = ENGINE.pending(state)[0]
     assert (move.actor, move.kind) == (GM, "positioning.move") and "0" in [
         o.key for o in move.options]
-    state, events = ENGINE.apply(state, GM, "0", table.source)
-    outcome = ENGINE.outcome(state)
-    assert (outcome.result, outcome.winner) == ("boarding", None)
-    assert (outcome.data["attacker"], outcome.data["defender"]) == ("condor", "london")
-    assert outcome.data["pair"] == "london|condor"
-    assert "the Condor as the attacker" in outcome.summary
+    # The Condor boards; the London's Positioning against the Vulture goes on (BtQ
+    # L2498-2499): the Vulture's 2D wins, and she may close, but not to Distance 0 while
+    # the boarding is fought.
+    events = table.do(GM, "positioning.move", "0", "9D  2H 3H 4H 5H 6H 7H 8H  2D 3S 4S")
+    begin = next(e for e in events if e.kind == "boarding.begin")
+    assert begin.data == {"attacker": "condor"} and "The Condor boards HMS London" in begin.text
+    board = table.state["boarding"]
+    assert (board["attacker"], board["defender"], board["pair"]) == ("condor", "london",
+                                                                     "london|condor")
+    assert ENGINE.outcome(table.state) is None
+    move = table.expect(GM, "positioning.move")
+    assert table.state["await"]["pair"] == "london|vulture"
+    assert [o.key for o in move.options] == ["4", "5", "escape", "strike"]
+    assert "0" not in naval._move_options(1, 2, naval._closest(table.state, "london|vulture"))
+    # Neither grappled ship makes a Positioning test against the other in round 3.
+    table.do(GM, "positioning.move", "4")
+    # No PC fights: the GM turns the cards of the Command test, the London's crew
+    # (Command 0: no card) against the Condor's (Command 3, her 9D an Ordinary).
+    table.do(GM, "boarding.round", "go", "9H  2D 9D 3S")
+    table.do(GM, "boarding.surrender", "fight_on")
+    assert table.ship("london")["tracks"]["crew"].startswith("x")
+    # Continuing the Engagement: only the Vulture's captain is asked; the grappled ships
+    # fight on.
+    orders = table.expect(GM, "continue.orders")
+    assert table.state["await"]["ship"] == "vulture" and "strike" in [
+        o.key for o in orders.options]
 
 
 # --- ships leaving and joining; allies; PCs on two ships -------------------------------------
@@ -300,7 +320,7 @@ def test_two_a_side_with_random_choices_always_end_and_stay_legal():
         state, _ = play(state, SeededSource(seed + 100), pick)
         outcome = ENGINE.outcome(state)
         assert outcome.result in {"sunk", "crew_dead", "struck", "escaped", "disengaged",
-                                  "boarding", "both_lost"}
+                                  "taken", "both_lost"}
         assert set(outcome.data["ships"]) == {"london", "sparrow", "condor", "vulture"}
 
 
