@@ -1178,3 +1178,40 @@ def test_tv_n13_the_boatswain_puts_the_fire_out():
     assert hits == [["hull", 1]] * 2 + [["rigging", 1]] * 2 + [["guns", 1]]
     assert [e.data["fire"] for e in of(events, "repair.test")] == [2, 1, 0]
     assert state["ships"]["london"]["fire"] == 0 and state["round"] == 4
+
+
+def test_firebrands_in_a_boarding_set_the_battle_s_fire():
+    """BtQ L2663-2669 (N16, N17): Hale hurls firebrands instead of his boarding action: his
+    9C against the 9H is a Critical of Clubs (the Rigging) and beats the Routine pool, so
+    the Condor is on fire; at the start of the next round's Repair her fire turns a card
+    (the 5D, an Injured hit on her Guns), and the GM may fight it."""
+    table = Table(london_setup(start_distance=3), "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+    table.do("pc:gunner", "positioning.move", "0")
+    action = table.expect("pc:gunner", "boarding.action")
+    assert action.options[-1].label == "Firebrands and grenades (Gunnery)"
+    table.do("pc:gunner", "boarding.action", "firebrand",
+             "9H  9C 2D 3D 4D 5D  2S 3S 4S   8D  2S 3S 4S  9D")
+    assert table.state["boarding"]["state"]["fire"] == {"condor": 1}
+    events = table.do(GM, "boarding.surrender", "fight_on", "5D")
+    fire = of(events, "fire.start")
+    assert fire and fire[0].data == {"ship": "condor", "fire": 1}
+    assert of(events, "fire.damage")[0].data["hits"] == [["guns", 1]]
+    assert table.ship("condor")["tracks"]["guns"].startswith("x")
+    assert "fire:crew" in [o.key for o in table.expect(GM, "repair.action").options]
+
+
+def test_a_command_casualty_costs_the_ship_two_cards():
+    """BtQ L2526-2528: with her Master down, the mate makes the ship's Positioning tests at
+    -2; with her Gunner down, her Broadside! and gun repairs."""
+    table = Table(london_setup(start_distance=3), "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+    state = table.state
+    before = naval.positioning_pool(state, "condor")[0]
+    ships = dict(state["ships"])
+    ships["condor"] = {**ships["condor"], "casualties": {"positioning": -2, "broadside": -2,
+                                                         "gun_repair": -2}}
+    hurt = {**state, "ships": ships}
+    size, breakdown = naval.positioning_pool(hurt, "condor")
+    assert size == before - 2 and breakdown["command_casualty"] == -2
+    assert naval.broadside_pool(hurt, "condor", distance=1)[0] == naval.broadside_pool(
+        state, "condor", distance=1)[0] - 2
+    assert naval.repair_pool(hurt, "condor", "guns", "crew")[1]["command_casualty"] == -2
