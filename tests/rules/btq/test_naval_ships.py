@@ -399,3 +399,97 @@ def test_a_squadron_battle_does_not_depend_on_the_order_its_state_was_stored_in(
         return log
 
     assert play(reorder=True) == play(reorder=False)
+
+
+# --- boarding inside the battle, with a second enemy ship ------------------------------------
+
+def boarding_setup():
+    """HMS London (Lieutenant Vane in command, Gunner Hale) against the Condor, whose
+    Captain Black and Master Grey are named, and the Vulture at Distance 4."""
+    setup = book_setup(pcs=[
+        {"id": "vane", "name": "Lieutenant Vane", "seniority": 3, "discipline": 2,
+         "skills": {"seamanship": 4, "command": 3, "soldiering": 2}, "weapons": ["sword"]},
+        {"id": "hale", "name": "Gunner Hale", "seniority": 1, "discipline": 1,
+         "station": "gunner", "skills": {"gunnery": 5}}])
+    ship(setup, "condor")["officers"] = [
+        {"id": "npc:black", "name": "Captain Black", "post": "captain", "command": 3,
+         "weapons": ["cutlass"]},
+        {"id": "npc:grey", "name": "Master Grey", "post": "master", "command": 1,
+         "weapons": ["knife"]}]
+    return setup
+
+
+def boarder(state, decision):
+    """Close on the Condor to board her, on the Vulture to Distance 1; go for the
+    officers; else the default."""
+    keys = [o.key for o in decision.options]
+    if decision.kind == "positioning.move":
+        low = 1 if "vulture" in state["await"]["pair"] else 0
+        return min((k for k in keys if k.isdigit() and int(k) >= low), key=int)
+    if decision.kind == "boarding.action":
+        return next((k for k in keys if k.startswith(("duel:", "officers:"))),
+                    decision.default)
+    return decision.default
+
+
+def _reversed(value):
+    if isinstance(value, dict):
+        return {k: _reversed(value[k]) for k in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reversed(v) for v in value]
+    return value
+
+
+def test_a_boarding_beside_a_second_enemy_plays_the_same_whatever_the_state_s_key_order():
+    """The live table reads the state back from PostgreSQL (its keys sorted) before each
+    decision; the replay plays it in memory: a battle with a boarding must give the same
+    events either way."""
+    boarded = 0
+    for seed in range(6):
+        logs = []
+        for reorder in (False, True):
+            source = SeededSource(seed)
+            state, events = ENGINE.start(boarding_setup(), source)
+            log = [e.as_dict() for e in events]
+            for _ in range(800):
+                if ENGINE.outcome(state) is not None:
+                    break
+                if reorder:
+                    state = _reversed(state)
+                decision = ENGINE.pending(state)[0]
+                state, events = ENGINE.apply(state, decision.actor, boarder(state, decision),
+                                             source)
+                log += [e.as_dict() for e in events]
+            logs.append(log)
+        assert logs[0] == logs[1], seed
+        boarded += any(e["kind"] == "boarding.begin" for e in logs[0])
+        outcome = ENGINE.outcome(state)
+        assert outcome is not None and set(outcome.data["ships"]) == {"london", "condor",
+                                                                      "vulture"}
+    assert boarded >= 3
+
+
+def test_in_the_boarding_each_pc_decides_for_himself_and_the_officers_are_fought():
+    """BtQ L2517-2524: in the boarding each PC's action is asked of him; Vane fights through
+    to Captain Black and then meets him one on one; the player's view of the boarding has
+    the officers' names and health, not their figures."""
+    for seed in range(10):
+        source = SeededSource(seed)
+        state, _ = ENGINE.start(boarding_setup(), source)
+        asked, duel = [], False
+        for _ in range(800):
+            if ENGINE.outcome(state) is not None:
+                break
+            decision = ENGINE.pending(state)[0]
+            if decision.kind == "boarding.action":
+                asked.append(decision.actor)
+                view = ENGINE.view(state, "pc:hale")["boarding_view"]
+                black = view["ships"]["condor"]["officers"][0]
+                assert black["name"] == "Captain Black" and "command" not in black
+                assert "weapons" not in black and "crew_pool" not in view["ships"]["condor"]
+                duel = duel or any(o.key.startswith("duel:") for o in decision.options)
+            state, _ = ENGINE.apply(state, decision.actor, boarder(state, decision), source)
+        if duel:
+            break
+    assert duel and set(asked) == {"pc:vane", "pc:hale"}
+    assert asked[:2] == ["pc:vane", "pc:hale"]  # senior first (the draw order)
