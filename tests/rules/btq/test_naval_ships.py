@@ -14,6 +14,7 @@ from rules.btq.naval import broadside_pool
 from rules.engine import GM, play_out
 from rules.random import ScriptedSource, SeededSource
 from tests.rules.btq.test_naval import ENGINE, Table, of, roundtrip
+from tests.rules.test_engine_state_order import _reversed
 
 MISSES_LONDON_10 = "2C  3H 4H 5H 6H 7H 8H 9H 10H JH QH  3D 4D 5D 6D 7D 8D 9D"
 """A Broadside! against 2C where nobody hits: the London's 10 cards, the Condor's 7."""
@@ -430,14 +431,6 @@ def boarder(state, decision):
         return next((k for k in keys if k.startswith(("duel:", "officers:"))),
                     decision.default)
     return decision.default
-
-
-def _reversed(value):
-    if isinstance(value, dict):
-        return {k: _reversed(value[k]) for k in reversed(list(value))}
-    if isinstance(value, list):
-        return [_reversed(v) for v in value]
-    return value
 
 
 def test_a_boarding_beside_a_second_enemy_plays_the_same_whatever_the_state_s_key_order():
