@@ -585,7 +585,11 @@ def _command_side(st, key, who) -> Side:
         mods.append(Modifier(f"Ship Morale {morale.label}", -morale.penalty))
     if st["penalties"][key].get("command"):
         mods.append(Modifier("the Captain lost", st["penalties"][key]["command"]))
-    value = co["command"] if co else st["ships"][key]["command"]
+    crew = st["ships"][key]["command"]
+    if co is not None and co["command"] <= 0 < crew and co["id"].startswith("pc:"):
+        # a commanding PC with no Command leaves the test to his crew (BtQ L2360-2362)
+        return Side(who, Pool("command", crew, tuple(mods)), GM_DECK, secret=False)
+    value = co["command"] if co else crew
     deck = co["deck"] if co else GM_DECK
     return Side(who, Pool("command", value, tuple(mods)), deck,
                 deck_name=None if deck == GM_DECK else co["id"],

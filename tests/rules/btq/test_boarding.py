@@ -290,3 +290,18 @@ def test_firebrand_without_the_skills_turns_one_card():
     draw = next(e for e in events if e.kind == "boarding.draw")
     assert draw.data["pools"]["a"]["cards"] == ["9C"]
     assert boarding.report(state)["fire"] == {}
+
+
+def test_a_commander_without_command_leaves_the_command_test_to_his_crew():
+    """BtQ L2360-2362: Anne, in command of the London, has no Command; her crew's Command 2
+    makes the end-of-round test (2 + 1 for her win, from the GM deck)."""
+    setup = defended()
+    setup["pcs"][0]["command"] = 0
+    setup["ships"]["london"]["command"] = 2
+    state, _ = boarding.begin(setup)
+    state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
+    state, events = boarding.apply(state, "pc:anne", "melee", ScriptedSource(
+        "7S  7H 2D 3D 4D  9S 2C   8D  9D 2S 3S  2H 3H 4H"))
+    command = next(e for e in events if e.kind == "boarding.command")
+    assert command.data["pools"]["a"]["breakdown"] == {"Command": 2, "PCs who won": 1}
+    assert command.data["pools"]["a"]["cards"] == ["9D", "2S", "3S"]
