@@ -519,8 +519,9 @@ def _firebrand(st, pid, source) -> list[Event]:
     """Firebrands, grenades, burning torches (BtQ L2663-2664; N16): instead of his action
     this round the PC tests his best of :data:`FIREBRAND_SKILLS` (with his Discipline cards)
     against a Card of Fate and a Routine pool; if he wins and his best success is a Critical
-    or a Perfect of Clubs (Rigging) or Spades (Hull), the enemy ship is on fire (one card
-    more if she burns already, N17). He wins or loses his action as the D2 victor."""
+    or a Perfect of Clubs (Rigging) or Spades (Hull) (under the setting ``firebrand_fire =
+    "any"``: any such success among his cards), the enemy ship is on fire (one card more if
+    she burns already, N17). He wins or loses his action as the D2 victor."""
     pc = st["fighters"][pid]
     enemy = _other(st, pc["ship"])
     skill, value = _firebrand_skill(pc)
@@ -535,11 +536,15 @@ def _firebrand(st, pid, source) -> list[Event]:
     won = record.winner == pid
     st["results"][pid] = "won" if won else "lost"
     hand = record.rounds[-1].hand(pid)
-    best = max(((lv or 0, c.played_as or record.rounds[-1].fate if c.is_joker else c)
-                for c, lv in zip(hand.cards, hand.levels)),
-               key=lambda lc: (lc[0], lc[1].rank), default=(0, None))
-    level, card = best
-    if won and level >= SuccessLevel.CRITICAL and card.suit in FIRE_SUITS:
+    played = sorted(((lv or 0, c.played_as or record.rounds[-1].fate if c.is_joker else c)
+                     for c, lv in zip(hand.cards, hand.levels)),
+                    key=lambda lc: (lc[0], lc[1].rank), reverse=True)
+    if st["setup"]["settings"]["firebrand_fire"] == "best":
+        played = played[:1]
+    # the setting "any": his best such card among them
+    level, card = next(((lv, c) for lv, c in played if lv >= SuccessLevel.CRITICAL
+                        and c.suit in FIRE_SUITS), (0, None))
+    if won and card is not None:
         st["fire"][enemy] = st["fire"].get(enemy, 0) + 1
         area = "Rigging" if card.suit == "C" else "Hull"
         events.append(Event("boarding.fire", f"{SuccessLevel(level).name.capitalize()} on "

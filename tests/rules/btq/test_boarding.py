@@ -305,3 +305,19 @@ def test_a_commander_without_command_leaves_the_command_test_to_his_crew():
     command = next(e for e in events if e.kind == "boarding.command")
     assert command.data["pools"]["a"]["breakdown"] == {"Command": 2, "PCs who won": 1}
     assert command.data["pools"]["a"]["cards"] == ["9D", "2S", "3S"]
+
+
+def test_firebrand_reading_any_critical_of_clubs_or_spades():
+    """The setting ``firebrand_fire``: Anne's best success is the 9H's Perfect (the Crew),
+    her 9C a Critical of Clubs. The digest's reading (the best success's suit, N16) sets
+    nothing alight; the other ("a Critical or Perfect Success on the Rigging or the Hull"
+    among her cards, BtQ L2663-2664) sets the Condor on fire."""
+    cards = "9H  9H 9C  2S 3S 4S   8D  9D 2S 3S 4S 5S  2H 3H 4H"
+    state, _ = firebrand_round(cards)
+    assert boarding.report(state)["fire"] == {}
+    setup = defended(settings={"firebrand_fire": "any"})
+    setup["pcs"][0]["skills"] = {"engineering": 2}
+    state, _ = boarding.begin(setup)
+    state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
+    state, _ = boarding.apply(state, "pc:anne", "firebrand", ScriptedSource(cards))
+    assert boarding.report(state)["fire"] == {"condor": 1}
