@@ -486,3 +486,23 @@ def test_in_the_boarding_each_pc_decides_for_himself_and_the_officers_are_fought
             break
     assert duel and set(asked) == {"pc:vane", "pc:hale"}
     assert asked[:2] == ["pc:vane", "pc:hale"]  # senior first (the draw order)
+
+
+def test_from_a_boarding_the_fast_path_plays_out_as_the_decisions_do():
+    """A "what if" or a Monte Carlo started during a boarding: :meth:`auto_play` (no
+    decisions, no events) ends the battle as :func:`play_out` with the defaults does."""
+    done = 0
+    for seed in range(8):
+        source = SeededSource(seed)
+        state, _ = ENGINE.start(boarding_setup(), source)
+        while state["boarding"] is None and ENGINE.outcome(state) is None:
+            decision = ENGINE.pending(state)[0]
+            state, _ = ENGINE.apply(state, decision.actor, boarder(state, decision), source)
+        if state["boarding"] is None:
+            continue
+        slow, _ = play_out(ENGINE, state, SeededSource(100 + seed), max_steps=3000)
+        fast = ENGINE.auto_play(state, SeededSource(100 + seed))
+        assert fast["result"] == slow["result"] and fast["ships"] == slow["ships"]
+        assert fast["boardings"] == slow["boardings"] and fast["boardings"]
+        done += 1
+    assert done >= 3
