@@ -6,11 +6,13 @@ event (``combat.replay``)."""
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.test import Client
 from django.urls import reverse
 
 from characters.models import Character
 from characters.services import character_create
 from combat.models import Encounter
+from combat.replay import replay_for
 from combat.services import encounter_act, encounter_create, encounter_replay, encounter_start
 from rules.btq.characters import DamageState
 from rules.engine import GM, get_engine
@@ -101,6 +103,17 @@ def test_a_boarding_with_a_second_enemy_ship_played_by_each_player(
     assert asked and asked <= set(owners)
     [boarding] = encounter.outcome["data"]["boardings"]
     assert encounter_replay(encounter=encounter)["matches"]
+    # the step-through replay (combat.replay): event by event as played, the boarding in
+    # its views; a player's shows nothing of the GM's
+    replay = replay_for(encounter, [GM])
+    assert replay["matches"] and len(replay["steps"]) == encounter.events.count()
+    assert any(s["view"].get("boarding_view") for s in replay["steps"])
+    owner = next(iter(owners.values()))
+    client = Client()
+    client.force_login(owner)
+    exported = client.get(reverse("combat:replay_json", args=[encounter.pk])).content.decode()
+    assert "black-secret-marker" not in exported and '"gm_data"' not in exported
+    assert '"crew_pool"' not in exported and "Boarding, round 1" in exported
     # the wounds of the fight with the captain are on the sheets (BtQ L2522-2524)
     for fid, fought in boarding["fighters"].items():
         character = Character.objects.get(pk=int(fid.partition(":")[2]))
