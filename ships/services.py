@@ -417,9 +417,11 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
 
     ``{"weather", "start_distance", "settings", "ships": [pc, *allies, enemy, *enemies],
     "pcs": [...]}``, each ship with its id (pk as text), name with guns, side, type, traits,
-    ``overrides`` (only when set), damage tracks, Ship Morale (0-3) and crew skills; each PC
-    posted aboard one of the players' side's ships with id, name, ship, seniority,
-    Discipline, all 22 skills, station and ``trait_cards`` (what his traits add to each
+    ``overrides`` (only when set), damage tracks, Ship Morale (0-3), crew skills and
+    ``officers`` (only when any: :func:`ship_officers`, for a boarding); each PC
+    posted aboard one of the players' side's ships (a Dead one is not) with id, name, ship,
+    seniority, Discipline, all 22 skills, station, Health and Guts (for a boarding's fights)
+    and ``trait_cards`` (what his traits add to each
     skill's tests in a battle: :func:`_naval_trait_cards`). ``weather``, ``start_distance`` and
     ``general_weather`` (``{"wind", "precipitation"}``, for the setting
     ``general_weather_in_ship_combat``; left out if ``None``) are passed through for the
@@ -441,6 +443,7 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
             raise ValidationError(f"{ship} is not an enemy ship.")
     postings = (
         ShipPosting.objects.filter(ship__in=friends, character__kind=Character.Kind.PC)
+        .exclude(character__health_state=DamageState.DEAD)
         .select_related("character")
         .order_by("-character__seniority", "character__name", "pk")
     )
@@ -463,6 +466,8 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
                 "skills": p.character.skill_values(),
                 "station": p.station,
                 "trait_cards": _naval_trait_cards(p.character, settings),
+                "health": DamageState(p.character.health_state).name.lower(),
+                "guts": p.character.guts,
             }
             for p in postings
         ],

@@ -448,7 +448,17 @@ def _pc_setup(entry, i, pc_ships):
         "profession": _profession(entry.get("profession"), where),
         "station": station,
         "weapons": _weapons_setup(entry.get("weapons"), where),
+        "health": _health_setup(entry.get("health", "healthy"), where),
+        "guts": _int(entry.get("guts", 1), f"{where}: guts", 1, 20),
     }
+
+
+def _health_setup(health, where):
+    """A PC's Health as his sheet has it, for a boarding's fights (BtQ L1309-1328): healthy,
+    injured or maimed (a Dead man fights no battle)."""
+    if health not in ("healthy", "injured", "maimed"):
+        raise ValueError(f"{where}: health must be healthy, injured or maimed, not {health!r}")
+    return health
 
 
 def _weapons_setup(weapons, where):
@@ -2652,7 +2662,9 @@ class NavalEngine:
                   "trait_cards": {skill: 1-5} (what his traits add to those tests),
                   "profession": "Carpenter" (his Profession skill's),
                   "weapons": [his hand-to-hand weapons in a boarding; the cutlass if
-                              none]}, ...]}
+                              none],
+                  "health": "healthy" | "injured" | "maimed", "guts": n (for a
+                  boarding's fights)}, ...]}
 
     Any number of ships on each side: the players' ships (``"pc"``, with or without PCs
     aboard: an allied NPC ship has none) and the enemy's.

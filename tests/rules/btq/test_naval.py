@@ -1215,3 +1215,21 @@ def test_a_command_casualty_costs_the_ship_two_cards():
     assert naval.broadside_pool(hurt, "condor", distance=1)[0] == naval.broadside_pool(
         state, "condor", distance=1)[0] - 2
     assert naval.repair_pool(hurt, "condor", "guns", "crew")[1]["command_casualty"] == -2
+
+
+def test_a_pc_boards_with_the_health_his_sheet_has():
+    """BtQ L1314-1316: Hale, Injured, turns one card fewer in the Grand Melee (the cutlass's
+    4 less 1); a Dead man fights no battle."""
+    setup = london_setup(start_distance=3)
+    setup["pcs"][0].update(health="injured", guts=3)
+    table = Table(setup, "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+    table.do("pc:gunner", "positioning.move", "0")
+    fighter = table.state["boarding"]["state"]["fighters"]["pc:gunner"]
+    assert (fighter["health"], fighter["guts"]) == ("injured", 3)
+    events = table.do("pc:gunner", "boarding.action", "melee",
+                      "7S  7H 2D 3D  9S 2C 3C 4C   8D  2S 3S 4S  9D")
+    draw = next(e for e in events if e.kind == "boarding.draw")
+    assert len(draw.data["pools"]["a"]["cards"]) == 3
+    setup["pcs"][0]["health"] = "dead"
+    with pytest.raises(ValueError, match="health"):
+        naval.validate_setup(setup)
