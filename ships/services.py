@@ -14,6 +14,7 @@ from characters.models import MAX_RATING, Character
 from rules.btq import damage, traits
 from rules.btq.boarding import POSTS as OFFICER_POSTS
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS, DamageState
+from rules.btq.personal_combat import COMBAT_TRAITS
 from rules.btq.ships import (
     AREAS,
     SHIP_TRAITS,
@@ -393,11 +394,20 @@ def _ship_setup(ship: Ship, side: str) -> dict:
     return entry
 
 
+def combat_traits(character: Character) -> dict[str, int]:
+    """The traits of ``character`` that personal combat applies
+    (``rules.btq.personal_combat.COMBAT_TRAITS``), by name -> times taken: what he brings to
+    a boarding's fights (BtQ L1086-1101)."""
+    taken = character.trait_takes()
+    return {traits.TRAITS[k].name: n for k, n in sorted(taken.items())
+            if traits.TRAITS[k].name in COMBAT_TRAITS}
+
+
 def ship_officers(ship: Ship, weapons=("cutlass",)) -> list[dict]:
     """The NPCs posted aboard ``ship`` at an officer's station, as the officers a boarding
     fights (BtQ L2519-2528; ``rules.btq.boarding.officer``): id ``npc:<pk>``, name, post,
-    Command, Health and Guts from the sheet, and ``weapons`` (the sheet keeps none; the
-    cutlass by default). A Dead NPC is left out."""
+    Command, Health, Guts and :func:`combat_traits` from the sheet, and ``weapons`` (the
+    sheet keeps none; the cutlass by default). A Dead NPC is left out."""
     out = []
     for posting in ship.postings.select_related("character").order_by("station", "pk"):
         npc = posting.character
@@ -406,6 +416,7 @@ def ship_officers(ship: Ship, weapons=("cutlass",)) -> list[dict]:
             continue
         out.append({"id": f"npc:{npc.pk}", "name": npc.title, "post": posting.station,
                     "command": npc.skill("command"), "weapons": list(weapons),
+                    "traits": combat_traits(npc),
                     "health": DamageState(npc.health_state).name.lower(), "guts": npc.guts})
     return out
 
@@ -420,7 +431,8 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
     ``overrides`` (only when set), damage tracks, Ship Morale (0-3), crew skills and
     ``officers`` (only when any: :func:`ship_officers`, for a boarding); each PC
     posted aboard one of the players' side's ships (a Dead one is not) with id, name, ship,
-    seniority, Discipline, all 22 skills, station, Health and Guts (for a boarding's fights)
+    seniority, Discipline, all 22 skills, station, Health, Guts and ``combat_traits`` (for a
+    boarding's fights: :func:`combat_traits`)
     and ``trait_cards`` (what his traits add to each
     skill's tests in a battle: :func:`_naval_trait_cards`). ``weather``, ``start_distance`` and
     ``general_weather`` (``{"wind", "precipitation"}``, for the setting
@@ -468,6 +480,7 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
                 "trait_cards": _naval_trait_cards(p.character, settings),
                 "health": DamageState(p.character.health_state).name.lower(),
                 "guts": p.character.guts,
+                "combat_traits": combat_traits(p.character),
             }
             for p in postings
         ],

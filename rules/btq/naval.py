@@ -193,7 +193,7 @@ import marshal
 
 from rules.btq import boarding as _boarding
 from rules.btq.characters import MEASURES, NPC_CREW_SKILLS, SKILLS, DamageState
-from rules.btq.personal_combat import MELEE, usable
+from rules.btq.personal_combat import COMBAT_TRAITS, MELEE, usable
 from rules.btq.settings import resolve
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
 from rules.btq.tests import MAX_RETESTS, compare_successes, grade, successes
@@ -450,7 +450,19 @@ def _pc_setup(entry, i, pc_ships):
         "weapons": _weapons_setup(entry.get("weapons"), where),
         "health": _health_setup(entry.get("health", "healthy"), where),
         "guts": _int(entry.get("guts", 1), f"{where}: guts", 1, 20),
+        "combat_traits": _combat_traits_setup(entry.get("combat_traits"), where),
     }
+
+
+def _combat_traits_setup(block, where):
+    """The traits a PC brings to a boarding's fights: name -> times
+    (:data:`rules.btq.personal_combat.COMBAT_TRAITS`); none by default."""
+    if block is None:
+        return {}
+    if not isinstance(block, dict) or set(block) - set(COMBAT_TRAITS):
+        raise ValueError(f"{where}: combat_traits maps traits of personal combat "
+                         f"({', '.join(COMBAT_TRAITS)}) to the times taken")
+    return {k: _int(v, f"{where}: {k}", 1, 3) for k, v in block.items()}
 
 
 def _health_setup(health, where):
@@ -2663,8 +2675,8 @@ class NavalEngine:
                   "profession": "Carpenter" (his Profession skill's),
                   "weapons": [his hand-to-hand weapons in a boarding; the cutlass if
                               none],
-                  "health": "healthy" | "injured" | "maimed", "guts": n (for a
-                  boarding's fights)}, ...]}
+                  "health": "healthy" | "injured" | "maimed", "guts": n,
+                  "combat_traits": {trait name: times} (for a boarding's fights)}, ...]}
 
     Any number of ships on each side: the players' ships (``"pc"``, with or without PCs
     aboard: an allied NPC ship has none) and the enemy's.

@@ -150,3 +150,26 @@ def test_the_player_s_pages_keep_the_officer_and_the_seed_hidden(
     assert "Boarding, round 1" in gm_page and "crew 4 cards" in gm_page
     assert "black-secret-marker" not in seen and encounter.seed not in seen
     assert '"command": 7' not in seen and "crew_pool" not in seen
+
+
+def test_the_sample_captain_and_the_pcs_bring_their_combat_traits(campaign, gm, hermes,
+                                                                 corsair):
+    """A sample NPC posted as the enemy's captain fights a boarding with his sheet's
+    traits of personal combat (Fournier: Cheat Death!, Duellist 2, Strong Swordarm 3; BtQ
+    L2891-2907), and so does a PC."""
+    from characters.samples import sample_npcs_load
+    from characters.services import trait_add
+
+    sample_npcs_load(campaign=campaign, actor=gm)
+    fournier = campaign.characters.get(name="André Fournier")
+    posting_set(ship=corsair, character=fournier, station="captain", actor=gm)
+    otoole = campaign.characters.get(name="Gregory O'Toole")
+    trait_add(character=otoole, actor=gm, trait="ferocious_boarder")
+    setup = naval_setup(pc_ship=hermes, enemy_ship=corsair, weather="good_wind")
+    [captain] = setup["ships"][1]["officers"]
+    assert (captain["name"], captain["post"], captain["command"]) == (
+        "Chef de Division André Fournier", "captain", 6)
+    assert captain["traits"] == {"Cheat Death!": 1, "Duellist": 2, "Strong Swordarm": 3}
+    pc = next(p for p in setup["pcs"] if p["id"] == str(otoole.pk))
+    assert pc["combat_traits"] == {"Ferocious Boarder": 1}
+    assert ENGINE.validate_setup(setup)["ships"][1]["officers"][0]["cheat_death"] == 1

@@ -1233,3 +1233,19 @@ def test_a_pc_boards_with_the_health_his_sheet_has():
     setup["pcs"][0]["health"] = "dead"
     with pytest.raises(ValueError, match="health"):
         naval.validate_setup(setup)
+
+
+def test_a_pc_s_combat_traits_go_with_him_into_the_boarding():
+    """BtQ L1092-1101: Hale's Strong Swordarm (2) adds two cards to his cutlass in the Grand
+    Melee; a trait personal combat does not know is refused."""
+    setup = london_setup(start_distance=3)
+    setup["pcs"][0]["combat_traits"] = {"Strong Swordarm": 2}
+    table = Table(setup, "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+    table.do("pc:gunner", "positioning.move", "0")
+    events = table.do("pc:gunner", "boarding.action", "melee",
+                      "7S  7H 2D 3D 4D 5D 6D  9S 2C 3C 4C   8D  2S 3S 4S  9D")
+    draw = next(e for e in events if e.kind == "boarding.draw")
+    assert len(draw.data["pools"]["a"]["cards"]) == 6
+    setup["pcs"][0]["combat_traits"] = {"Stargazer": 1}
+    with pytest.raises(ValueError, match="combat_traits"):
+        naval.validate_setup(setup)
