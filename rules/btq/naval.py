@@ -1213,6 +1213,8 @@ def _settle(st, events, left, escaper=None):
             ship["morale"] = min(3, ship["morale"] + 1)
         if how == "struck":
             ship["struck"] = True
+    if any(sid in left for sid in _grappled(st)):  # sunk, say, while boarding
+        _end_boarding(st, events, None)
     remaining = {side: _afloat_ids(st, side) for side in SIDES}
     empty = [side for side in SIDES if not remaining[side]]
     if not empty and _engaged(st):
@@ -1510,9 +1512,12 @@ def _repair_options(st, sid):
 
 
 def _repairs(st, sid):
-    """The repairs ship ``sid`` can make, as ``"<area>:<who>"`` keys, one at a time."""
+    """The repairs ship ``sid`` can make, as ``"<area>:<who>"`` keys, one at a time. A ship
+    locked in a boarding does not tend her Crew: her men are fighting it out (a reading;
+    else a First Aid each round would undo the boarding's losses, BtQ L2528-2531)."""
     ship = _ship(st, sid)
-    areas = [a for a in AREAS if "x" in ship["tracks"][a]]
+    grappled = sid in _grappled(st)
+    areas = [a for a in AREAS if "x" in ship["tracks"][a] and not (grappled and a == "crew")]
     if ship["fire"]:
         areas.append("fire")
     testers = [f"pc:{p}" for p in _aboard(st, sid)] + ["crew"]
@@ -2147,9 +2152,6 @@ def _boarding_step(st, source, events):
     the battle's: what the guns or the fire did to them counts in the melee, and what the
     melee does counts in the battle."""
     b, rs = st["boarding"], st["rs"]
-    if not all(_afloat(_ship(st, s)) for s in _grappled(st)):
-        _end_boarding(st, events, None)
-        return
     sub = b["state"]
     if "board_round" not in rs:
         rs["board_round"] = sub["round"]
@@ -2197,14 +2199,16 @@ def _answer_boarding(st, aw, choice, source, events):
 
 def _end_boarding(st, events, report):
     """The boarding is over (``report``: :func:`rules.btq.boarding.report`, ``None`` when
-    one of the ships left the battle otherwise): a ship taken, or whose boarders were
+    one of the ships left the battle otherwise: then it is recorded as broken off, with
+    what it had done so far): a ship taken, or whose boarders were
     repelled, is taken (N20); one that surrendered has struck; the ships that broke apart
     are at Distance 1. Then the battle goes on, or ends if a side has no ship left."""
     b = st["boarding"]
     st["boarding"] = None
     done = {"pair": b["pair"], "attacker": b["attacker"], "defender": b["defender"]}
     if report is None:
-        st["boardings"] = [*st["boardings"], {**done, "result": "broken_off"}]
+        st["boardings"] = [*st["boardings"], {**done, **_boarding.report(b["state"]),
+                                              "result": "broken_off"}]
         if events is not None:
             ships = _names(st, (b["attacker"], b["defender"]))
             events.append(Event("boarding.end", f"The boarding is over: {ships} are no "

