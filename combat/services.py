@@ -965,12 +965,14 @@ def encounter_replay(*, encounter: Encounter) -> dict:
             "outcome": outcome_dict, "mismatch": mismatch}
 
 
-def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome, user) -> None:
+def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome, user) -> dict | None:
     """Write a Beat to Quarters ship battle's end back to the campaign's ships: each ship's
     damage tracks and Ship Morale after the battle (BtQ L2602-2603; the engine's outcome
     ``data["ships"]``, ship id -> ``{"tracks", "morale"}``); a ship reputation used and
     lost is damaged, and a prize taken is held until she reaches port
-    (``combat.shipboard.services.battle_ended``)."""
+    (``combat.shipboard.services.battle_ended``); the wounds of a boarding's duels go onto
+    the sheets (``combat.fights.services.boarding_health_write_back``), and the log's entry
+    says so."""
     from ships.services import ship_record_battle
 
     ships = {str(ship.pk): ship for ship in encounter.ships.all()}
@@ -983,6 +985,10 @@ def _record_btq_naval(encounter: Encounter, kernel: Engine, outcome, user) -> No
     from combat.shipboard.services import battle_ended
 
     battle_ended(encounter=encounter, outcome=outcome, user=user)
+    from combat.fights.services import boarding_health_write_back, changes_logged
+
+    changes = boarding_health_write_back(encounter=encounter, outcome=outcome)
+    return changes_logged(outcome, changes) if changes else None
 
 
 def _record_btq_test(encounter: Encounter, kernel: Engine, outcome, user) -> dict:

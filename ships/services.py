@@ -12,7 +12,9 @@ from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
 from characters.models import MAX_RATING, Character
 from rules.btq import damage, traits
+from rules.btq.boarding import POSTS as OFFICER_POSTS
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS, DamageState
+from rules.btq.personal_combat import COMBAT_TRAITS
 from rules.btq.ships import (
     AREAS,
     SHIP_TRAITS,
@@ -387,7 +389,37 @@ def _ship_setup(ship: Ship, side: str) -> dict:
     }
     if ship.overrides:
         entry["overrides"] = dict(ship.overrides)
+    officers = ship_officers(ship)
+    if officers:
+        entry["officers"] = officers
     return entry
+
+
+def combat_traits(character: Character) -> dict[str, int]:
+    """The traits of ``character`` that personal combat applies
+    (``rules.btq.personal_combat.COMBAT_TRAITS``), by name -> times taken: what he brings to
+    a boarding's fights (BtQ L1086-1101)."""
+    taken = character.trait_takes()
+    return {traits.TRAITS[k].name: n for k, n in sorted(taken.items())
+            if traits.TRAITS[k].name in COMBAT_TRAITS}
+
+
+def ship_officers(ship: Ship, weapons=("cutlass",)) -> list[dict]:
+    """The NPCs posted aboard ``ship`` at an officer's station, as the officers a boarding
+    fights (BtQ L2519-2528; ``rules.btq.boarding.officer``): id ``npc:<pk>``, name, post,
+    Command, Health, Guts and :func:`combat_traits` from the sheet, and ``weapons`` (the
+    sheet keeps none; the cutlass by default). A Dead NPC is left out."""
+    out = []
+    for posting in ship.postings.select_related("character").order_by("station", "pk"):
+        npc = posting.character
+        if npc.kind != Character.Kind.NPC or posting.station not in OFFICER_POSTS or \
+                npc.health_state == DamageState.DEAD:
+            continue
+        out.append({"id": f"npc:{npc.pk}", "name": npc.title, "post": posting.station,
+                    "command": npc.skill("command"), "weapons": list(weapons),
+                    "traits": combat_traits(npc),
+                    "health": DamageState(npc.health_state).name.lower(), "guts": npc.guts})
+    return out
 
 
 def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None,
@@ -397,9 +429,11 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
 
     ``{"weather", "start_distance", "settings", "ships": [pc, *allies, enemy, *enemies],
     "pcs": [...]}``, each ship with its id (pk as text), name with guns, side, type, traits,
-    ``overrides`` (only when set), damage tracks, Ship Morale (0-3) and crew skills; each PC
-    posted aboard one of the players' side's ships with id, name, ship, seniority,
-    Discipline, all 22 skills, station and ``trait_cards`` (what his traits add to each
+    ``overrides`` (only when set), damage tracks, Ship Morale (0-3), crew skills and
+    ``officers`` (only when any: :func:`ship_officers`, for a boarding); each PC posted
+    aboard one of the players' side's ships (a Dead one is not) with id, name, ship,
+    seniority, Discipline, all 22 skills, station, Health, Guts, ``combat_traits`` (for a
+    boarding's fights: :func:`combat_traits`), ``trait_cards`` (what his traits add to each
     skill's tests in a battle: :func:`_naval_trait_cards`) and, aboard the ship of
     ``ship_reputation`` (a ``ShipReputation`` of a ship of the players' side, the one that
     fits this battle), that reputation as his ``ship_reputation``
@@ -425,6 +459,7 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
             raise ValidationError(f"{ship} is not an enemy ship.")
     postings = (
         ShipPosting.objects.filter(ship__in=friends, character__kind=Character.Kind.PC)
+        .exclude(character__health_state=DamageState.DEAD)
         .select_related("character")
         .order_by("-character__seniority", "character__name", "pk")
     )
@@ -453,6 +488,9 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
                 "skills": p.character.skill_values(),
                 "station": p.station,
                 "trait_cards": _naval_trait_cards(p.character, settings),
+                "health": DamageState(p.character.health_state).name.lower(),
+                "guts": p.character.guts,
+                "combat_traits": combat_traits(p.character),
                 **({"ship_reputation": used[p.ship_id]} if p.ship_id in used else {}),
             }
             for p in postings

@@ -113,6 +113,9 @@ class SkirmishForm(_FightForm):
         help_text="Or leave empty and give the cards of the opposing commander below.")
     opposing_command = forms.IntegerField(min_value=0, max_value=20, initial=3, required=False,
                                           label="Opposing commander's cards (without an NPC)")
+    opposing_commander_name = forms.CharField(
+        max_length=100, required=False, label="Opposing commander's name (without an NPC)",
+        help_text="“the sergeant of the guard”; left empty, the first of the foes leads them.")
     with_crew = forms.BooleanField(required=False, label="Fought with the crew (Ship Morale "
                                    "counts)")
 
@@ -123,7 +126,8 @@ class SkirmishForm(_FightForm):
         self.fields["foes"].queryset = npcs
         self.fields["opposing_commander"].queryset = npcs
         self.order_fields(["title", "pcs", "pc_weapons", "foes", "foe_weapon", "foe_band",
-                           "opposing_commander", "opposing_command", "with_crew"])
+                           "opposing_commander", "opposing_command",
+                           "opposing_commander_name", "with_crew"])
 
     def clean(self):
         data = super().clean()
@@ -141,9 +145,10 @@ class SkirmishForm(_FightForm):
         co = max(data["pcs"], key=lambda c: c.seniority)
         ship = co.ship
         commander = data.get("opposing_commander")
+        named = (data.get("opposing_commander_name") or "").strip() or (
+            data["foes"][0].title if data.get("foes") else "the enemy's leader")
         opposing = {"name": commander.title, "command": commander.skill("command")} \
-            if commander else {"name": "the enemy commander",
-                               "command": data.get("opposing_command") or 0}
+            if commander else {"name": named, "command": data.get("opposing_command") or 0}
         data["setup"] = {
             "pcs": pcs, "opposition": foes, "weather": data["weather"],
             "stakes": data["stakes"], "with_crew": bool(data.get("with_crew")),

@@ -64,9 +64,26 @@ def fight_write_back(*, encounter: Encounter, outcome, user) -> dict:
     outcome, and the sheets changed, in words) and ``data`` (``changes``: who, area, from,
     to)."""
     data = outcome.data or {}
-    wanted = {_pk(fid): final for fid, final in data.get("fighters", {}).items()
-              if _pk(fid) is not None}
-    known = set(encounter.terms.get("characters", []))
+    changes = _health_write_back(encounter, data.get("fighters", {}),
+                                 set(encounter.terms.get("characters", [])))
+    if encounter.engine == "btq_skirmish":
+        changes += _skirmish_morale(encounter, data, user)
+    elif encounter.engine == "btq_boarding":
+        changes += _boarding_ships(encounter, data, user)
+    return changes_logged(outcome, changes)
+
+
+def changes_logged(outcome, changes: list[dict]) -> dict:
+    """The log entry of a fight's end: the outcome's summary and the ``changes`` (who, area,
+    from, to) in words, and ``data`` with the changes."""
+    said = "".join(f" {c['who']}'s {c['area']}: {c['from']} → {c['to']}." for c in changes)
+    return {"summary": f"{outcome.summary}{said}", "data": {"changes": changes}}
+
+
+def _health_write_back(encounter, fighters: dict, known: set) -> list[dict]:
+    """Each of ``fighters`` (fighter id -> ``{"health"}``) whose character's pk is in
+    ``known``: his Health as the fight left it, unless the sheet is worse already."""
+    wanted = {_pk(fid): final for fid, final in fighters.items() if _pk(fid) is not None}
     changes = []
     characters = Character.objects.select_for_update().filter(
         pk__in=[pk for pk in wanted if pk in known], campaign=encounter.campaign).order_by("pk")
@@ -77,12 +94,21 @@ def fight_write_back(*, encounter: Encounter, outcome, user) -> dict:
             character_damage_set(character=character, area="health", state=final)
             changes.append({"who": character.title, "area": "Health", "from": before.label,
                             "to": final.label})
-    if encounter.engine == "btq_skirmish":
-        changes += _skirmish_morale(encounter, data, user)
-    elif encounter.engine == "btq_boarding":
-        changes += _boarding_ships(encounter, data, user)
-    said = "".join(f" {c['who']}'s {c['area']}: {c['from']} → {c['to']}." for c in changes)
-    return {"summary": f"{outcome.summary}{said}", "data": {"changes": changes}}
+    return changes
+
+
+def boarding_health_write_back(*, encounter, outcome) -> list[dict]:
+    """A ship battle's boardings (``btq_naval``'s ``outcome.data["boardings"]``, BtQ
+    L2519-2524): the Health of the PCs and officers who fought one on one, as
+    :func:`fight_write_back` writes a fight's; the ships are the battle's own write-back.
+    Returns the changes (who, area, from, to)."""
+    fighters: dict = {}
+    for boarding in (outcome.data or {}).get("boardings", []):
+        fighters.update(boarding.get("fighters") or {})
+    setup = encounter.setup or {}
+    known = {_pk(f"pc:{p['id']}") for p in setup.get("pcs", [])}
+    known |= {_pk(o["id"]) for ship in setup.get("ships", []) for o in ship.get("officers", [])}
+    return _health_write_back(encounter, fighters, known - {None})
 
 
 def _skirmish_morale(encounter, data, user) -> list[dict]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 
 from characters.models import Character
-from rules.btq.boarding import POSTS
 from rules.btq.characters import DamageState
 from rules.btq.personal_combat import COMBAT_TRAITS, CombatError
+from ships.services import ship_officers
 
 BORN_FOR_BATTLE = "Born for Battle"
 
@@ -76,14 +76,7 @@ def boarding_ship(ship, *, crew_pool: int, officer_weapons: list[str]) -> dict:
     Melee and their Command (for a ship none of whose officers stands, N23), and the NPCs
     posted aboard at an officer's station (BtQ L2526-2528) as her officers, with their
     Command."""
-    officers = []
-    for posting in ship.postings.select_related("character").all():
-        npc = posting.character
-        if npc.kind != Character.Kind.NPC or posting.station not in POSTS or \
-                npc.health_state == DamageState.DEAD:
-            continue
-        officers.append({**fighter_of(npc, weapons=officer_weapons), "post": posting.station,
-                         "command": npc.skill("command")})
+    officers = ship_officers(ship, officer_weapons)
     return {"name": ship.name, "crew": ship.tracks["crew"],
             "morale": DamageState(ship.morale_state).name.lower(), "crew_pool": crew_pool,
             "command": int((ship.crew or {}).get("command", 0)), "officers": officers}

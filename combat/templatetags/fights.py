@@ -1,8 +1,6 @@
 """Template tags of the fights of men's pages: the kernel's keys in the book's words."""
 
 from django import template
-from django.urls import reverse
-from django.utils.http import urlencode
 
 from rules.btq.characters import SKILLS
 from rules.btq.personal_combat import (
@@ -74,19 +72,3 @@ def action_words(view, pid) -> str:
         words = f"a {SKILLS.get(action['target'], action['target'])} test"
     cards = (view.get("cards") or {}).get(pid)
     return words + (f", +{cards} Discipline card{'s' if cards != 1 else ''}" if cards else "")
-
-
-@register.simple_tag
-def boarding_link(encounter, outcome) -> str:
-    """For a ship battle that ended at Distance 0 (``btq_naval``'s result ``"boarding"``,
-    its ``data["attacker"]`` the attacking ship's id): the address of the new-boarding page
-    with the two ships chosen, the attacker first (BtQ L2512-2515); else ``""``."""
-    if not isinstance(outcome, dict) or outcome.get("result") != "boarding":
-        return ""
-    data = outcome.get("data") or {}
-    attacker = str(data.get("attacker", ""))
-    others = [sid for sid in (data.get("ships") or {}) if sid != attacker]
-    if not attacker.isdigit() or len(others) != 1 or not others[0].isdigit():
-        return ""
-    query = urlencode({"attacker": attacker, "defender": others[0]})
-    return f"{reverse('combat:fight_new', args=[encounter.campaign_id, 'boarding'])}?{query}"

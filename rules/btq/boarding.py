@@ -15,8 +15,12 @@ Each round of the boarding (BtQ L2517-2531):
    Officers, for the attackers only: this round he fights through to the officer, as the
    Grand Melee but his hits do no harm to the enemy's Crew (BtQ L2519-2522); next round
    (``"duel:<id>"``) the two fight one on one and the wounds fall on them (BtQ
-   L2522-2524; :func:`rules.btq.personal_combat.clash`). A PC wins his action as the D2
-   victor of his test (N18).
+   L2522-2524; :func:`rules.btq.personal_combat.clash`). ``"firebrand"``: firebrands,
+   grenades, burning torches (BtQ L2663-2664; N16): his best of Engineering, Gunnery or
+   Soldiering against a Routine pool; a won test whose best success is a Critical or a
+   Perfect of Clubs (Rigging) or Spades (Hull) sets the enemy ship on fire (``fire`` in the
+   report, for the naval engine's fire rule, BtQ L2666-2674). A PC wins his action as the
+   D2 victor of his test (N18).
 3. Command casualties (BtQ L2526-2528): an officer Maimed or killed hands his post down:
    the Captain's ship then makes its Command tests at -2, the Gunner's its Broadside! and
    gun repair tests at -2, the Master's its Positioning tests at -2 (``penalties``).
@@ -48,6 +52,7 @@ The sub-state API, for ``rules/btq/naval.py`` to embed (no other module is neede
                       "penalties": {key: {"command": -2, "broadside": -2, "gun_repair": -2,
                                           "positioning": -2}},
                       "casualties": [{"id", "name", "ship", "post", "health"}],
+                      "fire": {key: fires set aboard her by firebrands},
                       "fighters": {id: {"name", "health_before", "health", "unconscious",
                                         "scratch", "cheat_death"}}}
 
@@ -60,7 +65,8 @@ What it takes from a naval state (``boarding``)::
                                 of hers stands (N23; default 0),
                      "officers": [Fighter + {"post": one of POSTS, "command": int}]}},
                                            # exactly two ships, keyed as the naval state
-     "pcs": [Fighter + {"ship": key, "seniority": int, "command": int, "cards": int}],
+     "pcs": [Fighter + {"ship": key, "seniority": int, "command": int, "cards": int,
+                        "skills": {"engineering"|"gunnery"|"soldiering": int}}],
      "settings": {...}}
 
 (Fighter: :mod:`rules.btq.personal_combat`; a PC's ``cards`` are his Discipline cards of the
@@ -69,7 +75,7 @@ state as that engine has it today. Draw order per round: each PC's action in the
 of ``pcs`` (its gates, Card of Fate, the PC's pool, then the crew's or the officer's), then
 the Command test (Card of Fate, the boarded ship's commander, the boarders').
 Events: ``boarding.begin``, ``boarding.round``, ``boarding.tide``, ``boarding.action``,
-``boarding.draw``, ``boarding.crew``, ``combat.wound``, ``boarding.casualty``,
+``boarding.draw``, ``boarding.crew``, ``boarding.fire``, ``combat.wound``, ``boarding.casualty``,
 ``boarding.command``, ``boarding.surrender``, ``boarding.end``.
 """
 
@@ -78,7 +84,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 
-from rules.btq.characters import DamageState
+from rules.btq.characters import SKILLS, DamageState
 from rules.btq.personal_combat import (
     MELEE,
     WEAPONS,
@@ -94,7 +100,15 @@ from rules.btq.personal_combat import (
 )
 from rules.btq.settings import resolve
 from rules.btq.ships import DamageTrack
-from rules.btq.tests import Modifier, Pool, Side, SuccessLevel, contested_test, damage_after
+from rules.btq.tests import (
+    Modifier,
+    Pool,
+    Side,
+    SuccessLevel,
+    contested_test,
+    damage_after,
+    static_test,
+)
 from rules.cards import GM_DECK
 from rules.engine import (
     GM,
@@ -126,7 +140,16 @@ MAX_ROUNDS = 40
 """Safeguard, not a rule: every decided round crosses a box off a Crew, so a boarding ends
 long before; only a run of stalemated Command tests could reach it."""
 
-_PC_KEYS = frozenset({"ship", "seniority", "command", "cards"})
+FIREBRAND_SKILLS = ("engineering", "gunnery", "soldiering")
+"""The skills of a firebrand or a grenade thrown at Distance 0 (BtQ L2663-2664, L2447
+"create ad hoc grenades from powder charges"; N16): the PC tests his best of them."""
+FIREBRAND_DIFFICULTY = 3
+"""The static pool a firebrand is tested against: Routine (N16; the book names no test)."""
+FIRE_SUITS = frozenset({"C", "S"})
+"""The suits of the Rigging and the Hull (BtQ L2457-2458): a Critical or Perfect success
+on either sets a ship on fire (BtQ L2663-2664)."""
+
+_PC_KEYS = frozenset({"ship", "seniority", "command", "cards", "skills"})
 _OFFICER_KEYS = frozenset({"post", "command"})
 
 
@@ -180,16 +203,9 @@ def validate(boarding: Mapping) -> dict:
             crew = str(DamageTrack.parse(ship.get("crew", "..|..|..")))
         except ValueError as exc:
             raise CombatError(f"{where}: {exc}") from None
-        officers = []
-        for i, data in enumerate(ship.get("officers") or []):
-            o = fighter(data, f"{where}'s officer {i + 1}", extra=_OFFICER_KEYS)
-            if data.get("post") not in POSTS:
-                raise CombatError(f"{where}'s officer {o['name']}: post must be one of "
-                                  f"{', '.join(POSTS)}")
-            o.update(post=data["post"], command=_whole(data.get("command", 2),
-                                                       f"{o['name']}'s Command"))
-            officers.append(o)
-            ids.append(o["id"])
+        officers = [officer(data, f"{where}'s officer {i + 1}")
+                    for i, data in enumerate(ship.get("officers") or [])]
+        ids += [o["id"] for o in officers]
         name = ship.get("name")
         if not isinstance(name, str) or not name.strip():
             raise CombatError(f"{where} needs a name")
@@ -212,10 +228,16 @@ def validate(boarding: Mapping) -> dict:
         if not [w for w in pc["weapons"] if usable(w, MELEE)]:
             raise CombatError(f"{pc['name']} needs a hand-to-hand weapon to board "
                               "(A5: only melee at Distance 0)")
+        skills = data.get("skills") or {}
+        if not isinstance(skills, Mapping) or set(skills) - set(FIREBRAND_SKILLS):
+            raise CombatError(f"{where} ({pc['name']}): skills are the firebrand's "
+                              f"({', '.join(FIREBRAND_SKILLS)})")
         pc.update(ship=data["ship"], seniority=_whole(data.get("seniority", 0),
                                                       f"{where}'s seniority", 0, 99),
                   command=_whole(data.get("command", 0), f"{where}'s Command"),
-                  cards=_whole(data.get("cards", 0), f"{where}'s Discipline cards"))
+                  cards=_whole(data.get("cards", 0), f"{where}'s Discipline cards"),
+                  skills={k: _whole(skills[k], f"{pc['name']}'s {k}")
+                          for k in FIREBRAND_SKILLS if k in skills})
         pcs.append(pc)
         ids.append(pc["id"])
     if len(set(ids)) != len(ids):
@@ -224,28 +246,54 @@ def validate(boarding: Mapping) -> dict:
             "settings": resolve(dict(boarding.get("settings") or {}))}
 
 
+def officer(data: Mapping, where: str = "an officer") -> dict:
+    """One officer of a ship in a boarding, normalised: a Fighter
+    (:func:`rules.btq.personal_combat.fighter`) with his ``post`` (one of :data:`POSTS`)
+    and his ``command`` (0-30, default 2). ``CombatError`` naming ``where``."""
+    o = fighter(data, where, extra=_OFFICER_KEYS)
+    if data.get("post") not in POSTS:
+        raise CombatError(f"{where} ({o['name']}): post must be one of {', '.join(POSTS)}")
+    o.update(post=data["post"], command=_whole(data.get("command", 2),
+                                               f"{o['name']}'s Command"))
+    return o
+
+
 # --- the state -----------------------------------------------------------------------------------
 
 
-def from_naval(naval: Mapping, *, attacker: str, weapons=("cutlass",),
-               crew_pool: int = DEFAULT_CREW_POOL) -> dict:
-    """The boarding sub-state of a ``btq_naval`` state whose ships have reached Distance 0
-    (its ``result["attacker"]``, or the Positioning winner's ship id, as ``attacker``): both
-    ships' names, Crew tracks and Ship Morale, each crew's Command (N23) and Grand Melee
-    pool, the PCs aboard (``pc:<id>``, their seniority, Command and Discipline cards, with
-    ``weapons``, Healthy: the naval state keeps no Health), no named officers (the naval
-    state has none). Give the result to :func:`validate`/:func:`begin`; ``KeyError`` or
-    ``ValueError`` for a state of another shape."""
+def from_naval(naval: Mapping, *, attacker: str, defender: str | None = None,
+               weapons=("cutlass",), crew_pool: int = DEFAULT_CREW_POOL) -> dict:
+    """The boarding sub-state of a ``btq_naval`` state whose ships ``attacker`` (who won the
+    Positioning to Distance 0) and ``defender`` have reached Distance 0 (``defender`` may be
+    left out when the battle has only two ships): both ships' names, Crew tracks and Ship
+    Morale, each crew's Command (N23) and Grand Melee pool, their ``officers`` as the
+    battle's setup gives them, the PCs aboard either (``pc:<id>``, their seniority, Command,
+    Discipline cards, the skills of a firebrand, their Health, Guts and combat traits,
+    with their own ``weapons`` if the setup gives them, else ``weapons``). Give the result
+    to :func:`validate`/:func:`begin`; ``KeyError`` or ``ValueError`` for a state of
+    another shape."""
     morale = ("healthy", "injured", "maimed", "dead")
+    keys = list(naval["ships"]) if defender is None else [attacker, defender]
     ships = {sid: {"name": ship["name"], "crew": ship["tracks"]["crew"],
                    "morale": morale[int(ship["morale"])], "crew_pool": crew_pool,
-                   "command": int(ship.get("crew", {}).get("command", 0)), "officers": []}
-             for sid, ship in naval["ships"].items()}
+                   "command": int(ship.get("crew", {}).get("command", 0)),
+                   "officers": list(ship.get("officers") or [])}
+             for sid, ship in ((k, naval["ships"][k]) for k in keys)}
     cards = naval.get("discipline_cards", {})
-    pcs = [{"id": f"pc:{pid}", "name": pc["name"], "ship": pc["ship"],
-            "seniority": pc.get("seniority", 0), "command": pc.get("skills", {}).get(
-                "command", 0), "cards": int(cards.get(pid, 0)), "weapons": list(weapons)}
-           for pid, pc in naval.get("pcs", {}).items()]
+    order = naval.get("pc_order") or list(naval.get("pcs", {}))
+    pcs = []
+    for pid in order:
+        pc = naval["pcs"][pid]
+        if pc["ship"] not in ships:
+            continue
+        skills = pc.get("skills", {})
+        pcs.append({"id": f"pc:{pid}", "name": pc["name"], "ship": pc["ship"],
+                    "seniority": pc.get("seniority", 0), "command": skills.get("command", 0),
+                    "cards": int(cards.get(pid, 0)),
+                    "weapons": list(pc.get("weapons") or weapons),
+                    "health": pc.get("health", "healthy"), "guts": pc.get("guts", 1),
+                    "traits": dict(pc.get("combat_traits") or {}),
+                    "skills": {k: skills[k] for k in FIREBRAND_SKILLS if skills.get(k)}})
     return {"attacker": attacker, "ships": ships, "pcs": pcs,
             "settings": dict(naval.get("settings", {}))}
 
@@ -290,7 +338,7 @@ def begin(sub: Mapping) -> tuple[State, list[Event]]:
     st = {"setup": sub, "ships": copy.deepcopy(sub["ships"]), "attacker": sub["attacker"],
           "fighters": fighters, "round": 0, "phase": "tide", "drive": False, "actions": {},
           "results": {}, "through": {}, "penalties": {k: {} for k in sub["ships"]},
-          "casualties": [], "loser": None, "result": None, "winner": None}
+          "casualties": [], "fire": {}, "loser": None, "result": None, "winner": None}
     a, b = sub["attacker"], _other(st, sub["attacker"])
     events = [Event("boarding.begin", f"{_The(st['ships'][a]['name'])} boards "
                     f"{_the(st['ships'][b]['name'])}: her men swing over, and "
@@ -325,6 +373,9 @@ def _action_options(st, pid) -> tuple[Option, ...]:
             if _standing(o) and o["id"] != target:
                 options.append(Option(f"officers:{o['id']}",
                                       f"Fight through to {o['name']} ({o['post']})"))
+    skill, value = _firebrand_skill(pc)
+    options.append(Option("firebrand", f"Firebrands and grenades ({SKILLS[skill]}"
+                          f"{'' if value else ', unskilled'})"))
     return tuple(options)
 
 
@@ -384,7 +435,9 @@ def apply(state: State, actor: str, choice: str, source: RandomSource
         events.append(Event("boarding.action", f"{st['fighters'][pid]['name']}: "
                             f"{decision.option(choice).label}.", {"who": pid, "action": choice}))
         if len(st["actions"]) == len(_acting(st)):
-            for p in list(st["actions"]):
+            # in the order of the PCs, not of the mapping (a stored state's keys may come
+            # back sorted)
+            for p in [p["id"] for p in st["setup"]["pcs"] if p["id"] in st["actions"]]:
                 events += _fight(st, p, source)
             events += _command_test(st, source)
     else:
@@ -417,6 +470,8 @@ def _fight(st, pid, source) -> list[Event]:
     weapon = best_weapon(pc, MELEE)
     extra = (("Discipline cards", pc["cards"]),) if pc["cards"] else ()
     kind, _, target = choice.partition(":")
+    if kind == "firebrand":
+        return _firebrand(st, pid, source)
     if kind == "duel":
         foe = st["fighters"][target]
         foe_weapon = best_weapon(foe, MELEE) if any(usable(w, MELEE) for w in foe["weapons"]) \
@@ -456,6 +511,53 @@ def _fight(st, pid, source) -> list[Event]:
     return events
 
 
+def _firebrand_skill(pc) -> tuple[str, int]:
+    """The PC's best skill of :data:`FIREBRAND_SKILLS` and its value (the first, 0, if he
+    has none of them)."""
+    return max(((k, pc["skills"].get(k, 0)) for k in FIREBRAND_SKILLS), key=lambda kv: kv[1])
+
+
+def _firebrand(st, pid, source) -> list[Event]:
+    """Firebrands, grenades, burning torches (BtQ L2663-2664; N16): instead of his action
+    this round the PC tests his best of :data:`FIREBRAND_SKILLS` (with his Discipline cards)
+    against a Card of Fate and a Routine pool; if he wins and his best success is a Critical
+    or a Perfect of Clubs (Rigging) or Spades (Hull) (under the setting ``firebrand_fire =
+    "any"``: any such success among his cards), the enemy ship is on fire (one card more if
+    she burns already, N17). He wins or loses his action as the D2 victor."""
+    pc = st["fighters"][pid]
+    enemy = _other(st, pc["ship"])
+    skill, value = _firebrand_skill(pc)
+    mods = (Modifier("Discipline cards", pc["cards"]),) if pc["cards"] and value else ()
+    side = Side(pid, Pool(skill, value, mods, unskilled=not value), pc["deck"],
+                secret=pc["secret"])
+    what = f"{pc['name']} hurls firebrands at {_the(st['ships'][enemy]['name'])}"
+    record = static_test(side, FIREBRAND_DIFFICULTY, source, st["setup"]["settings"],
+                         intent=what)
+    events = draw_events("boarding.draw", record, {pid: pc["name"]},
+                         {pid} if pc["secret"] else set(), what=what)
+    won = record.winner == pid
+    st["results"][pid] = "won" if won else "lost"
+    hand = record.rounds[-1].hand(pid)
+    played = sorted(((lv or 0, c.played_as or record.rounds[-1].fate if c.is_joker else c)
+                     for c, lv in zip(hand.cards, hand.levels)),
+                    key=lambda lc: (lc[0], lc[1].rank), reverse=True)
+    if st["setup"]["settings"]["firebrand_fire"] == "best":
+        played = played[:1]
+    # the setting "any": his best such card among them
+    level, card = next(((lv, c) for lv, c in played if lv >= SuccessLevel.CRITICAL
+                        and c.suit in FIRE_SUITS), (0, None))
+    if won and card is not None:
+        st["fire"][enemy] = st["fire"].get(enemy, 0) + 1
+        area = "Rigging" if card.suit == "C" else "Hull"
+        events.append(Event("boarding.fire", f"{SuccessLevel(level).name.capitalize()} on "
+                            f"the {area}: {_the(st['ships'][enemy]['name'])} is on fire.",
+                            {"ship": enemy, "by": pid, "card": str(card), "level": level}))
+    else:
+        events.append(Event("boarding.fire", f"{pc['name']}'s firebrands set nothing alight.",
+                            {"ship": None, "by": pid}))
+    return events
+
+
 def _casualty(st, oid) -> list[Event]:
     o = st["fighters"][oid]
     if o["health"] not in ("maimed", "dead") or any(c["id"] == oid for c in st["casualties"]):
@@ -490,7 +592,11 @@ def _command_side(st, key, who) -> Side:
         mods.append(Modifier(f"Ship Morale {morale.label}", -morale.penalty))
     if st["penalties"][key].get("command"):
         mods.append(Modifier("the Captain lost", st["penalties"][key]["command"]))
-    value = co["command"] if co else st["ships"][key]["command"]
+    crew = st["ships"][key]["command"]
+    if co is not None and co["command"] <= 0 < crew and co["id"].startswith("pc:"):
+        # a commanding PC with no Command leaves the test to his crew (BtQ L2360-2362)
+        return Side(who, Pool("command", crew, tuple(mods)), GM_DECK, secret=False)
+    value = co["command"] if co else crew
     deck = co["deck"] if co else GM_DECK
     return Side(who, Pool("command", value, tuple(mods)), deck,
                 deck_name=None if deck == GM_DECK else co["id"],
@@ -593,6 +699,7 @@ def report(state: State) -> dict:
         "crew": {k: s["crew"] for k, s in st["ships"].items()},
         "morale": {k: s["morale"] for k, s in st["ships"].items()},
         "penalties": copy.deepcopy(st["penalties"]), "casualties": copy.deepcopy(st["casualties"]),
+        "fire": dict(st.get("fire", {})),
         "fighters": {fid: {"name": f["name"], "health_before": before[fid],
                            "health": f["health"], "unconscious": f["unconscious"],
                            "scratch": f["scratch"], "cheat_death": f["cheat_death"]}
@@ -620,7 +727,8 @@ def view(state: State, participant: str) -> dict:
                 for p in st["setup"]["pcs"]],
         "actions": dict(st["actions"]), "results": dict(st["results"]),
         "casualties": copy.deepcopy(st["casualties"]),
-        "penalties": copy.deepcopy(st["penalties"]), "result": st["result"],
+        "penalties": copy.deepcopy(st["penalties"]), "fire": dict(st.get("fire", {})),
+        "result": st["result"],
     }
     if gm:
         out["full"] = copy.deepcopy(state)

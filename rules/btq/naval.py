@@ -19,6 +19,8 @@ The battle, step by step (BtQ L2363-2496):
    (each of the players' ships against each enemy, with her full pool each time, BtQ
    L2498-2499); the winner moves that pair's distance by up to 1, 2 or 3 (BtQ L2418-2436);
    the Weather Gage (D17); Distance 0 means boarding, beyond 5 the pair loses contact.
+   The ships of a boarding make no Positioning test against each other while it lasts, and
+   no other pair may close to Distance 0 meanwhile (one boarding at a time).
 5. How Will You Fight?: on each of the players' ships that will fire this round, each PC
    aboard not locked out by a repair makes a test, +1 to her Broadside! per success, -1 per
    failure (BtQ L2438-2453; N12, D19).
@@ -27,25 +29,32 @@ The battle, step by step (BtQ L2363-2496):
    split, BtQ L2498-2506); every success card is a hit, its suit the area, its level the
    damage (BtQ L2457-2479), adjusted by the shot (BtQ L2609-2655; N13, N14, D21); all the
    hits are found before any is applied.
+   Boarding: while two ships are locked at Distance 0, one round of their boarding
+   (:mod:`rules.btq.boarding`, BtQ L2512-2533) is fought after Step 6 (step
+   ``"boarding"``): each PC aboard either ship makes his own choices in it (decisions
+   ``boarding.*``), the GM the NPCs'; their Crew tracks are the battle's. Their PCs take no
+   part in Step 5 and the two do not fire at each other (a ship may still fire at another
+   in range). Firebrands that set a ship on fire light the battle's fire (BtQ L2663-2669);
+   a command casualty costs the ship's Positioning, Broadside! or gun repair -2 for the rest
+   of the battle (BtQ L2526-2528). When it ends, the ship taken, or whose boarders are
+   repelled, leaves the battle ``"taken"`` (N20), a ship that surrendered has struck, and
+   ships that broke apart are at Distance 1; the battle goes on, or ends if a side has no
+   ship left.
 7. Continuing the Engagement: each captain continues, disengages or strikes his colours
-   (BtQ L2481-2496); then back to Step 3.
+   (BtQ L2481-2496); the captains of ships locked in a boarding are not asked; then back to
+   Step 3.
 
 A ship leaves the battle when she is sunk (Hull Dead), her Crew is Dead, her captain strikes,
-or she is beyond Distance 5 of every ship of the other side (escaped); a ship with
+she is taken by boarding, or she is beyond Distance 5 of every ship of the other side
+(escaped); a ship with
 ``joins_round`` enters it at the start of that round, at her ``distance`` from every ship of
 the other side (BtQ L2502). The battle ends when a side has no ship left in it (the other
-wins; nobody, if its last ship escaped), when no two ships are within Distance 5, when every
-captain disengages, or when two ships reach Distance 0 (boarding is fought as a skirmish,
-BtQ L2512-2533, outside this engine: the battle ends with result ``"boarding"``, the
-``attacker``, the ``defender`` and the ``pair``). Safeguard, not a rule of the book: night
+wins; nobody, if its last ship escaped), when no two ships are within Distance 5, or when
+every captain disengages (the outcome's ``boardings`` has each boarding's
+:func:`rules.btq.boarding.report`). Safeguard, not a rule of the book: night
 falls after :data:`NIGHTFALL_ROUND` rounds and the ships lose each other (result
 ``"disengaged"``). A ship that is lost (sunk, crew Dead, struck) takes one level of Ship
 Morale (N22).
-
-Boarding, for the sub-game to come: the finished state keeps every ship, pair and PC as they
-were at Distance 0; ``result["attacker"]`` and ``result["defender"]`` name the two ships,
-``result["pair"]`` their range chart; the participants are the PCs aboard either ship
-(``"pc:<id>"``, their ``ship`` key) and the GM for the crews.
 
 Readings chosen where the book is silent (see also DECISIONS.md):
 
@@ -137,6 +146,8 @@ Decision kinds (option keys in brackets):
   in range.
 * ``broadside.joker`` (a card such as ``"KD"``) - the PC gunner who turned a Joker.
 * ``continue.orders`` (``"continue"``, ``"disengage"``, ``"strike"``) - each captain.
+* ``boarding.tide``, ``boarding.action``, ``boarding.round``, ``boarding.surrender`` - the
+  boarding's (:mod:`rules.btq.boarding`): each PC his own, the GM the NPCs'.
 
 Draw order (what a :class:`rules.random.ScriptedSource` must hold, in order). For every test
 the Card of Fate is turned first from the GM deck, then the PC ship's pool, then the enemy's
@@ -153,7 +164,8 @@ lists them. Within a round:
    gates (Rigging Maimed: Maritime, once a round a ship) and the Positioning test;
 5. How Will You Fight?, one test per acting PC, ship by ship, in order of seniority;
 6. Broadside! gates (Guns Maimed: Gunnery, then Hull Maimed: Seamanship), ship by ship; one
-   shared Card of Fate; each firing ship's cards in one draw (a split's parts in turn).
+   shared Card of Fate; each firing ship's cards in one draw (a split's parts in turn);
+7. a boarding's round, as :mod:`rules.btq.boarding` draws it.
 
 The state is a JSON dict. Keys the web layer may read: ``round``, ``step`` (one of
 :data:`STEPS`), ``weather``, ``pairs`` (``"<pc ship>|<enemy ship>"`` -> ``{"a", "b",
@@ -166,7 +178,8 @@ area -> text, ``states`` area -> 0-3, ``morale``, ``fire``, ``ammo``, ``struck``
 :meth:`NavalEngine.view` for anything shown to a player.
 
 Event kinds: ``battle.start``, ``awareness.test``, ``start.distance``,
-``discipline.hardship``, ``discipline.cards``, ``round.start``, ``fire.damage``,
+``discipline.hardship``, ``discipline.cards``, ``round.start``, the boarding's
+(``boarding.begin`` ... ``boarding.end``, :mod:`rules.btq.boarding`), ``fire.damage``,
 ``fire.spreads``, ``gate.test``, ``gate.mutiny``, ``repair.test``, ``positioning.test``,
 ``positioning.move``, ``weather_gage``, ``fight.action``, ``fight.test``, ``fight.total``,
 ``broadside.ammo``, ``broadside.split``, ``broadside.cannot_fire``, ``broadside.fire``,
@@ -178,7 +191,9 @@ from __future__ import annotations
 
 import marshal
 
+from rules.btq import boarding as _boarding
 from rules.btq.characters import MEASURES, NPC_CREW_SKILLS, SKILLS, DamageState
+from rules.btq.personal_combat import COMBAT_TRAITS, MELEE, usable
 from rules.btq.settings import resolve
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
 from rules.btq.tests import MAX_RETESTS, compare_successes, grade, successes
@@ -207,7 +222,7 @@ SIDES = ("pc", "enemy")
 OTHER = {"pc": "enemy", "enemy": "pc"}
 
 STEPS = ("conditions", "discipline", "repair", "positioning", "how_will_you_fight",
-         "broadside", "continue", "over")
+         "broadside", "boarding", "continue", "over")
 """The value of ``state["step"]``: the book's seven steps (Repair opens each round) and the end."""
 
 WEATHER: dict[str, tuple[str, int | None, int | None]] = {
@@ -388,7 +403,18 @@ def _ship_setup(entry, i):
         "ammo": ammo,
         "distance": distance,
         "joins_round": joins,
+        "officers": _officers_setup(entry.get("officers"), where),
     }
+
+
+def _officers_setup(officers, where):
+    """A ship's named officers, for a boarding (BtQ L2519-2528): each a fighter with his
+    ``post`` and ``command`` (:func:`rules.btq.boarding.officer`); none by default."""
+    if officers is None:
+        return []
+    if not isinstance(officers, list):
+        raise ValueError(f"{where}: officers must be a list")
+    return [_boarding.officer(o, f"{where}: officer {i + 1}") for i, o in enumerate(officers)]
 
 
 def _pc_setup(entry, i, pc_ships):
@@ -422,7 +448,46 @@ def _pc_setup(entry, i, pc_ships):
         "ship_reputation": _ship_reputation(entry.get("ship_reputation"), where),
         "profession": _profession(entry.get("profession"), where),
         "station": station,
+        "weapons": _weapons_setup(entry.get("weapons"), where),
+        "health": _health_setup(entry.get("health", "healthy"), where),
+        "guts": _int(entry.get("guts", 1), f"{where}: guts", 1, 20),
+        "combat_traits": _combat_traits_setup(entry.get("combat_traits"), where),
     }
+
+
+def _combat_traits_setup(block, where):
+    """The traits a PC brings to a boarding's fights: name -> times
+    (:data:`rules.btq.personal_combat.COMBAT_TRAITS`); none by default."""
+    if block is None:
+        return {}
+    if not isinstance(block, dict) or set(block) - set(COMBAT_TRAITS):
+        raise ValueError(f"{where}: combat_traits maps traits of personal combat "
+                         f"({', '.join(COMBAT_TRAITS)}) to the times taken")
+    return {k: _int(v, f"{where}: {k}", 1, 3) for k, v in block.items()}
+
+
+def _health_setup(health, where):
+    """A PC's Health as his sheet has it, for a boarding's fights (BtQ L1309-1328): healthy,
+    injured or maimed (a Dead man fights no battle)."""
+    if health not in ("healthy", "injured", "maimed"):
+        raise ValueError(f"{where}: health must be healthy, injured or maimed, not {health!r}")
+    return health
+
+
+def _weapons_setup(weapons, where):
+    """A PC's hand-to-hand weapons for a boarding (BtQ L1584-1621; A5: only melee at
+    Distance 0); ``None`` for the cutlass, the sailor's weapon (BtQ L1611)."""
+    if weapons is None:
+        return None
+    if not isinstance(weapons, list) or not weapons:
+        raise ValueError(f"{where}: weapons must list at least one weapon")
+    try:
+        melee = [w for w in weapons if usable(w, MELEE)]
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+    if not melee:
+        raise ValueError(f"{where}: name a hand-to-hand weapon to board with")
+    return list(weapons)
 
 
 def _profession(name, where):
@@ -532,7 +597,8 @@ def _initial_state(setup: dict) -> State:
                     boxes={a: list(stats.boxes[a]) for a in AREAS},
                     states={a: int(DamageTrack.parse(t).state) for a, t in entry["tracks"].items()},
                     fired=False, ammo_changed=False, struck=False,
-                    hardship=False, present=entry["joins_round"] is None, out=None)
+                    hardship=False, present=entry["joins_round"] is None, out=None,
+                    casualties={})
         ships[entry["id"]] = ship
     sides = {side: [s["id"] for s in setup["ships"] if s["side"] == side] for side in SIDES}
     order = sorted(setup["pcs"], key=lambda p: -p["seniority"])
@@ -560,6 +626,8 @@ def _initial_state(setup: dict) -> State:
         "discipline_cards": {},
         "rs": {},
         "await": None,
+        "boarding": None,
+        "boardings": [],
         "result": None,
     }
 
@@ -766,6 +834,14 @@ def _morale_penalty(ship):
     return _MORALE_PENALTY[ship["morale"]]
 
 
+def _add_casualty(breakdown, ship, test):
+    """A command casualty of a boarding: the mate who took over makes ``test``
+    (``"positioning"``, ``"broadside"``, ``"gun_repair"``) at -2 (BtQ L2526-2528)."""
+    p = ship["casualties"].get(test)
+    if p:
+        breakdown["command_casualty"] = p
+
+
 def _add_penalties(breakdown, ship, areas):
     states = ship["states"]
     for area in areas:
@@ -830,6 +906,7 @@ def positioning_pool(state: State, ship: str, against: str | None = None
     if diff:
         breakdown["speed"] = diff
     _add_penalties(breakdown, own, ("hull", "crew", "rigging"))
+    _add_casualty(breakdown, own, "positioning")
     return max(0, sum(breakdown.values())), breakdown
 
 
@@ -867,6 +944,7 @@ def _broadside_total(st, sid, situational=True):
         if ship["ammo_changed"]:
             breakdown["changing_shot"] = -_CHANGE_PENALTY
     _add_penalties(breakdown, ship, ("hull", "crew", "guns"))
+    _add_casualty(breakdown, ship, "broadside")
     return sum(breakdown.values()), breakdown
 
 
@@ -929,6 +1007,8 @@ def repair_pool(state: State, ship: str, area: str, who: str) -> tuple[int, dict
     p = _morale_penalty(_ship(state, sid))
     if p:
         breakdown["ship_morale"] = -p
+    if area == "guns":
+        _add_casualty(breakdown, _ship(state, sid), "gun_repair")
     return max(0, sum(breakdown.values())), breakdown
 
 
@@ -1126,10 +1206,11 @@ def _hit_ship(st, sid, hits):
 
 
 _LEAVES = {"sunk": "is holed and sinking: abandon ship!",
+           "taken": "is taken by boarding.",
            "crew_dead": "has lost her crew and can fight no more.",
            "escaped": "is beyond Distance 5 of every enemy: she has escaped.",
            "struck": "strikes her colours."}
-_LOST = frozenset({"sunk", "crew_dead", "struck"})
+_LOST = frozenset({"sunk", "crew_dead", "struck", "taken"})
 
 
 def _names(st, ids):
@@ -1151,6 +1232,8 @@ def _settle(st, events, left, escaper=None):
             ship["morale"] = min(3, ship["morale"] + 1)
         if how == "struck":
             ship["struck"] = True
+    if any(sid in left for sid in _grappled(st)):  # sunk, say, while boarding
+        _end_boarding(st, events, None)
     remaining = {side: _afloat_ids(st, side) for side in SIDES}
     empty = [side for side in SIDES if not remaining[side]]
     if not empty and _engaged(st):
@@ -1448,9 +1531,12 @@ def _repair_options(st, sid):
 
 
 def _repairs(st, sid):
-    """The repairs ship ``sid`` can make, as ``"<area>:<who>"`` keys, one at a time."""
+    """The repairs ship ``sid`` can make, as ``"<area>:<who>"`` keys, one at a time. A ship
+    locked in a boarding does not tend her Crew: her men are fighting it out (a reading;
+    else a First Aid each round would undo the boarding's losses, BtQ L2528-2531)."""
     ship = _ship(st, sid)
-    areas = [a for a in AREAS if "x" in ship["tracks"][a]]
+    grappled = sid in _grappled(st)
+    areas = [a for a in AREAS if "x" in ship["tracks"][a] and not (grappled and a == "crew")]
     if ship["fire"]:
         areas.append("fire")
     testers = [f"pc:{p}" for p in _aboard(st, sid)] + ["crew"]
@@ -1594,7 +1680,7 @@ def _positioning_step(st, source, events):
     while rs["pair_queue"]:
         key, rs["pair_queue"] = rs["pair_queue"][0], rs["pair_queue"][1:]
         pair = st["pairs"][key]
-        if key not in {_key(p["a"], p["b"]) for p in _engaged(st)}:
+        if key not in {_key(p["a"], p["b"]) for p in _engaged(st)} or _grappled_pair(st, key):
             continue
         testers = []
         for side, sid in (("pc", pair["a"]), ("enemy", pair["b"])):
@@ -1620,8 +1706,10 @@ def _positioning_step(st, source, events):
     st["step"] = "how_will_you_fight"
 
 
-def _move_options(distance, reach):
-    targets = sorted({min(BEYOND, max(0, distance + k)) for k in range(-reach, reach + 1)})
+def _move_options(distance, reach, closest=0):
+    """The keys of a Positioning winner's moves; ``closest`` 1 keeps a ship out of
+    Distance 0 (:func:`_closest`)."""
+    targets = sorted({min(BEYOND, max(closest, distance + k)) for k in range(-reach, reach + 1)})
     return ["escape" if t == BEYOND else str(t) for t in targets]
 
 
@@ -1647,11 +1735,7 @@ def _answer_move(st, aw, choice, source, events):
             _settle(st, events, alone, escaper=sid)
         return
     if new == 0:
-        _finish(st, events, "boarding", None,
-                f"{_the(ship['name'])} lays {_the(other['name'], False)} aboard at Distance 0: "
-                "the boarding is to be fought as a skirmish, with "
-                f"{_the(ship['name'], False)} as the attacker.",
-                attacker=sid, defender=foe, pair=aw["pair"])
+        _begin_boarding(st, events, sid, foe, aw["pair"])
         return
     if pair["gage"] is None and _in_range(ship, new) and not _in_range(ship, old):
         # The Weather Gage: once a pair, to the winner whose move brings her into range;
@@ -1693,7 +1777,8 @@ def _fight_step(st, source, events):
     L2438-2453)."""
     rs = st["rs"]
     if "fight_queue" not in rs:
-        ships = [s for s in _afloat_ids(st, "pc") if _aboard(st, s) and _will_fire(st, s)]
+        ships = [s for s in _afloat_ids(st, "pc") if _aboard(st, s) and _will_fire(st, s)
+                 and s not in _grappled(st)]
         rs["fight_ships"] = ships
         rs["fight_queue"] = [p for s in ships for p in _aboard(st, s) if p not in rs["locked"]]
         rs["fight_results"] = []
@@ -1965,13 +2050,16 @@ def _continue_step(st, source, events):
     """Step Seven: each captain continues, disengages or strikes (BtQ L2481-2496). The
     battle ends when every captain disengages; a ship that strikes leaves it."""
     rs = st["rs"]
+    if st["boarding"] is not None and not rs.get("boarded"):
+        st["step"] = "boarding"
+        return
     orders = rs.setdefault("orders", {})
-    ids = _afloat_ids(st)
+    ids = [s for s in _afloat_ids(st) if s not in _grappled(st)]
     for sid in ids:
         if sid not in orders:
             _await(st, "continue.orders", sid)
             return
-    if events is not None:
+    if events is not None and ids:
         events.append(Event("continue.orders", "Continuing the Engagement: " + "; ".join(
             f"{_the(_ship(st, s)['name'], False)} {_ORDERS[orders[s]]}" for s in ids) + ".",
             {"orders": {s: orders[s] for s in ids}}))
@@ -1980,7 +2068,7 @@ def _continue_step(st, source, events):
         _settle(st, events, strikers)
         if st["result"] is not None:
             return
-    if all(orders[s] == "disengage" for s in _afloat_ids(st)):
+    if not _grappled(st) and all(orders[s] == "disengage" for s in _afloat_ids(st)):
         _finish(st, events, "disengaged", None, "Both captains disengage: the ships "
                 "separate and sail away from each other." if len(ids) == 2 else
                 "Every captain disengages: the ships separate and sail away from each other.")
@@ -2001,6 +2089,9 @@ def _answer(st, aw, choice, source, events):
     """Apply the answer ``choice`` to the awaited decision ``aw``."""
     if choice == "strike" and aw["kind"] in _STRIKE_ANYTIME:
         _settle(st, events, {aw["ship"]: "struck"})
+        return
+    if aw["kind"].startswith(_BOARDING):
+        _answer_boarding(st, aw, choice, source, events)
         return
     _ANSWERS[aw["kind"]](st, aw, choice, source, events)
 
@@ -2035,6 +2126,124 @@ def _answer_cards(st, aw, choice, source, events):
     rs["queue"] = rs["queue"][1:]
 
 
+# --- boarding (BtQ L2512-2533) ---------------------------------------------------------------
+
+_BOARDING = "boarding."
+"""The prefix of the decisions of a boarding fought inside the battle
+(:mod:`rules.btq.boarding`)."""
+
+
+def _grappled(st):
+    """The two ships locked in the boarding, or none."""
+    b = st["boarding"]
+    return (b["attacker"], b["defender"]) if b is not None else ()
+
+
+def _grappled_pair(st, key):
+    return st["boarding"] is not None and st["boarding"]["pair"] == key
+
+
+def _closest(st, key):
+    """How close a Positioning may bring pair ``key``: 1 while a boarding is fought (one
+    boarding at a time, a reading: the book has one), else 0."""
+    return 1 if st["boarding"] is not None and not _grappled_pair(st, key) else 0
+
+
+def _begin_boarding(st, events, attacker, defender, key):
+    """The ships of pair ``key`` are at Distance 0: ``attacker``, who won the Positioning,
+    boards ``defender`` (BtQ L2512-2515). The boarding's sub-state
+    (:func:`rules.btq.boarding.from_naval`) is fought one boarding round a battle round,
+    after Step 6; the other pairs go on with the battle's steps."""
+    sub, evs = _boarding.begin(_boarding.from_naval(st, attacker=attacker, defender=defender))
+    st["boarding"] = {"pair": key, "attacker": attacker, "defender": defender, "state": sub,
+                      "fire": {}}
+    if events is not None:
+        events.extend(evs)
+
+
+def _boarding_decision(st) -> Decision:
+    return _boarding.pending(st["boarding"]["state"])[0]
+
+
+def _boarding_step(st, source, events):
+    """One round of the boarding (:mod:`rules.btq.boarding`), its decisions asked of each
+    PC and of the GM for the NPCs, then back to Step 7. The grappled ships' Crew tracks are
+    the battle's: what the guns or the fire did to them counts in the melee, and what the
+    melee does counts in the battle."""
+    b, rs = st["boarding"], st["rs"]
+    sub = b["state"]
+    if "board_round" not in rs:
+        rs["board_round"] = sub["round"]
+        sub = {**sub, "ships": {k: {**v, "crew": _ship(st, k)["tracks"]["crew"]}
+                                for k, v in sub["ships"].items()}}
+        st["boarding"] = b = {**b, "state": sub}
+    if sub["result"] is None and sub["round"] == rs["board_round"]:
+        decision = _boarding.pending(sub)[0]
+        _await(st, decision.kind, actor=decision.actor)
+        return
+    report = _boarding.report(sub)
+    fire = dict(b["fire"])
+    for sid, n in _by_order(st, report["fire"]):
+        if n > fire.get(sid, 0):
+            ship = _ship(st, sid)
+            ship["fire"] += n - fire.get(sid, 0)
+            fire[sid] = n
+            if events is not None:
+                events.append(Event("fire.start", f"Firebrands set {_the(ship['name'], False)} "
+                                    f"on fire ({_cards(ship['fire'])}).",
+                                    {"ship": sid, "fire": ship["fire"]}))
+    for sid, penalties in report["penalties"].items():
+        _ship(st, sid)["casualties"] = dict(penalties)
+    st["boarding"] = {**b, "fire": fire}
+    rs["boarded"] = True
+    st["step"] = "continue"
+    if report["result"] != "continuing":
+        _end_boarding(st, events, report)
+    else:
+        _check_out(st, events)
+
+
+def _answer_boarding(st, aw, choice, source, events):
+    b = st["boarding"]
+    sub, evs = _boarding.apply(b["state"], aw["actor"], choice, source)
+    st["boarding"] = {**b, "state": sub}
+    if events is not None:
+        events.extend(evs)
+    for sid, ship in sub["ships"].items():
+        own = _ship(st, sid)
+        if own["tracks"]["crew"] != ship["crew"]:
+            own["tracks"] = {**own["tracks"], "crew": ship["crew"]}
+            own["states"] = {**own["states"], "crew": int(DamageTrack.parse(ship["crew"]).state)}
+
+
+def _end_boarding(st, events, report):
+    """The boarding is over (``report``: :func:`rules.btq.boarding.report`, ``None`` when
+    one of the ships left the battle otherwise: then it is recorded as broken off, with
+    what it had done so far): a ship taken, or whose boarders were
+    repelled, is taken (N20); one that surrendered has struck; the ships that broke apart
+    are at Distance 1. Then the battle goes on, or ends if a side has no ship left."""
+    b = st["boarding"]
+    st["boarding"] = None
+    done = {"pair": b["pair"], "attacker": b["attacker"], "defender": b["defender"]}
+    if report is None:
+        st["boardings"] = [*st["boardings"], {**done, **_boarding.report(b["state"]),
+                                              "result": "broken_off"}]
+        if events is not None:
+            ships = _names(st, (b["attacker"], b["defender"]))
+            events.append(Event("boarding.end", f"The boarding is over: {ships} are no "
+                                "longer locked together.",
+                                {"result": "broken_off", "winner": None, "loser": None}))
+        return
+    st["boardings"] = [*st["boardings"], {**done, **report}]
+    if report["result"] == "broken_off":
+        st["pairs"] = {**st["pairs"], b["pair"]: {**st["pairs"][b["pair"]], "distance": 1}}
+    else:
+        how = "struck" if report["result"] == "surrendered" else "taken"
+        _settle(st, events, {report["loser"]: how})
+    if st["result"] is None:
+        _check_out(st, events)
+
+
 _STEPS = {
     "conditions": _conditions,
     "discipline": _discipline,
@@ -2042,6 +2251,7 @@ _STEPS = {
     "positioning": _positioning_step,
     "how_will_you_fight": _fight_step,
     "broadside": _broadside_step,
+    "boarding": _boarding_step,
     "continue": _continue_step,
 }
 
@@ -2103,6 +2313,9 @@ def _split_options(st, sid):
 
 def _choices(st, aw):
     kind, sid = aw["kind"], aw.get("ship")
+    if kind.startswith(_BOARDING):
+        decision = _boarding_decision(st)
+        return decision.prompt, [(o.key, o.label) for o in decision.options]
     ship = _ship(st, sid) if sid else None
     if kind == "start.distance":
         return ("Establishing Distance: at what distance does the battle start?",
@@ -2145,7 +2358,7 @@ def _choices(st, aw):
         d = pair["distance"]
         foe = _ship(st, _other(pair, sid))
         options = []
-        for key in _move_options(d, aw["reach"]):
+        for key in _move_options(d, aw["reach"], _closest(st, aw["pair"])):
             t = BEYOND if key == "escape" else int(key)
             verb = ("Escape beyond Distance 5" if t == BEYOND else
                     f"Hold at Distance {t}" if t == d else
@@ -2309,7 +2522,7 @@ def _policy_move(st, aw):
     sid = aw["ship"]
     pair = st["pairs"][aw["pair"]]
     foe = _other(pair, sid)
-    keys = _move_options(pair["distance"], aw["reach"])
+    keys = _move_options(pair["distance"], aw["reach"], _closest(st, aw["pair"]))
     if not _stronger(st, sid, foe):
         return keys[-1]
     target = _preferred_distance(st, sid, foe)
@@ -2412,6 +2625,8 @@ _POLICIES = {
 
 
 def _policy(st, aw):
+    if aw["kind"].startswith(_BOARDING):
+        return _boarding_decision(st).default
     return _POLICIES[aw["kind"]](st, aw)
 
 
@@ -2440,6 +2655,17 @@ def _thaw(state):
     return st
 
 
+def _boarding_view(state, participant):
+    """The boarding being fought as ``participant`` sees it
+    (:func:`rules.btq.boarding.view`: the enemy officers' statistics and the crews' pools
+    are the GM's), with its ``pair``, ``attacker`` and ``defender``; ``None`` if none is."""
+    b = state["boarding"]
+    if b is None:
+        return None
+    seen = _boarding.view(b["state"], participant)
+    return {**seen, "pair": b["pair"], "attacker": b["attacker"], "defender": b["defender"]}
+
+
 # --- the engine ------------------------------------------------------------------------------
 
 ENGINE_NAME = "btq_naval"
@@ -2463,12 +2689,18 @@ class NavalEngine:
                     "crew": {skill: value}, "discipline": n (NPC captain), "fire": n,
                     "ammo": load,
                     "distance": 3-5 (an enemy's own start; 1-5 for a ship that joins),
-                    "joins_round": n (she enters the battle at the start of round n)}, ...],
+                    "joins_round": n (she enters the battle at the start of round n),
+                    "officers": [named officers for a boarding: rules.btq.boarding.officer
+                                 (a fighter with "post" and "command")]}, ...],
          "pcs": [{"id", "name", "ship" (a 'pc' ship; default the first), "seniority",
                   "discipline", "skills": {...}, "station",
                   "trait_cards": {skill: 1-5} (what his traits add to those tests),
                   "ship_reputation": {"id", "name", "cards": 0-20} (the one he uses),
-                  "profession": "Carpenter" (his Profession skill's)}, ...]}
+                  "profession": "Carpenter" (his Profession skill's),
+                  "weapons": [his hand-to-hand weapons in a boarding; the cutlass if
+                              none],
+                  "health": "healthy" | "injured" | "maimed", "guts": n,
+                  "combat_traits": {trait name: times} (for a boarding's fights)}, ...]}
 
     Any number of ships on each side: the players' ships (``"pc"``, with or without PCs
     aboard: an allied NPC ship has none) and the enemy's.
@@ -2561,17 +2793,20 @@ class NavalEngine:
         ships = {sid: {"tracks": dict(s["tracks"]), "morale": s["morale"], "out": s["out"]}
                  for sid, s in state["ships"].items()}
         data = {k: v for k, v in result.items() if k not in ("result", "winner", "summary")}
+        if state["boardings"]:
+            data["boardings"] = _copy(state["boardings"])
         return Outcome(result["winner"], result["result"], result["summary"],
                        {"ships": ships, "rounds": state["round"], **data})
 
     def view(self, state: State, participant: str) -> dict:
-        """The GM sees the whole state. Anyone else sees the weather, round, step, every
+        """The GM sees the whole state. Both see the boarding being fought as
+        ``boarding_view`` (:func:`_boarding_view`). Anyone else sees the weather, round, step, every
         pair's distance and Weather Gage, every ship's name, side, type and damage, the
         players' ships in full, the PCs' names and stations, and their own PCs in full; never
         an enemy's crew, traits, figures, morale or shot, nor a ship that has not yet joined
         the battle."""
         if participant == GM:
-            return _copy(state)
+            return {**_copy(state), "boarding_view": _boarding_view(state, GM)}
         own = participant[3:] if participant.startswith("pc:") else None
         # A ship that has not joined yet is the GM's secret (a reinforcement on its way).
         seen = [s for s in state["order"] if state["ships"][s]["present"]]
@@ -2596,6 +2831,8 @@ class NavalEngine:
             "pc_order": list(state["pc_order"]), "commanders": dict(state["commanders"]),
             "discipline_cards": dict(state["discipline_cards"]),
             "waiting_for": None if aw is None else {"actor": aw["actor"], "kind": aw["kind"]},
+            "boarding_view": _boarding_view(state, participant),
+            "boardings": _copy(state["boardings"]),
             "result": _copy(state["result"]),
         }
 

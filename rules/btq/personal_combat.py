@@ -414,7 +414,7 @@ def gate(f: dict, source: RandomSource, settings=None) -> tuple[bool, Event | No
 
 def _turned(hand) -> str:
     if not hand.cards:
-        return "no card turned"
+        return "no card"
     best = hand.best
     cards = " ".join(card_label(c) for c in hand.cards)
     return f"{cards} ({'best ' + best.name.capitalize() if best else 'no success'})"
@@ -728,15 +728,17 @@ class PersonalCombatEngine:
 
     def view(self, state: State, participant: str) -> dict:
         """What ``participant`` sees: the mode, band, weather and stakes, the fighters
-        (:func:`public_fighter`: no secret fighter's weapons and traits), the weapons chosen
-        (before the cards are turned only one's own) and the result. The GM's view has the
-        same keys, every fighter in full and every choice, and ``full``, the whole state."""
+        (:func:`public_fighter`: no secret fighter's traits) with the weapons each carries
+        (two men face to face see each other's arms), the weapon each chose (before the
+        cards are turned only one's own) and the result. The GM's view has the same keys,
+        every fighter in full and every choice, and ``full``, the whole state."""
         gm = participant == GM
         done = state["result"] is not None
         out = {
             "mode": state["setup"]["mode"], "band": state["setup"]["band"],
             "weather": state["setup"]["weather"], "stakes": state["setup"]["stakes"],
             "fighters": [public_fighter(state["fighters"][f["id"]], gm=gm)
+                         | {"weapons": list(state["fighters"][f["id"]]["weapons"])}
                          for f in state["setup"]["fighters"]],
             "weapons": {fid: w for fid, w in state["weapons"].items()
                         if gm or done or state["fighters"][fid]["controller"] == participant},

@@ -134,6 +134,15 @@ SETTINGS: dict[str, Setting] = {
             used_by="boarding actions",
         ),
         Setting(
+            "firebrand_fire",
+            "Firebrands and grenades set the enemy ship on fire with",
+            {"best": "a best success that is a Critical or Perfect of Clubs or Spades",
+             "any": "any Critical or Perfect success of Clubs or Spades among his cards"},
+            "best",
+            "btq_naval N16; BtQ L2663-2664",
+            used_by="boarding actions",
+        ),
+        Setting(
             "scar_rule",
             "The optional Scar rule (a card when Health is healed after being Maimed)",
             {False: "not used", True: "used"},

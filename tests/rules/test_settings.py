@@ -38,6 +38,7 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("skirmish_morale_loss", "skirmishes"),
     ("odds_for_players", "odds"),
     ("boarding_crew_loss", "boarding actions"),
+    ("firebrand_fire", "boarding actions"),
     ("prize_share_lasts", "purchases"),
     ("grog_critical_failure", "grog"),
     ("mission_injured_cost", "missions"),

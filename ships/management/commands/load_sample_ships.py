@@ -1,25 +1,11 @@
-from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
-
-from campaigns.models import Campaign
+from campaigns.commands import CampaignLoadCommand
 from ships.services import sample_ships_load
 
 
-class Command(BaseCommand):
+class Command(CampaignLoadCommand):
     help = ("Add the sample ships of Beat to Quarters (Friends and Foes, and the book's "
             "examples) to a campaign, hidden from its players (safe to run again).")
+    noun = "Sample ships"
 
-    def add_arguments(self, parser):
-        parser.add_argument("campaign", type=int, help="The campaign's id.")
-        parser.add_argument("--as", dest="username", required=True,
-                            help="The GM of the campaign who adds them.")
-
-    def handle(self, *args, campaign, username, **options):
-        try:
-            target = Campaign.objects.get(pk=campaign)
-            gm = get_user_model().objects.get(username=username)
-        except (Campaign.DoesNotExist, get_user_model().DoesNotExist) as exc:
-            raise CommandError(str(exc)) from None
-        added = sample_ships_load(campaign=target, actor=gm)
-        self.stdout.write(f"Sample ships: {len(added)} added to “{target}”"
-                          + (f": {', '.join(map(str, added))}." if added else "."))
+    def load(self, campaign, gm):
+        return sample_ships_load(campaign=campaign, actor=gm)

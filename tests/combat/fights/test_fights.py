@@ -58,7 +58,7 @@ def prepare_skirmish(gm_client, campaign, pc_a, pc_b, npc, soldier, **more):
         "wind": "light", "precipitation": "none", "stakes_win": "they escape",
         "stakes_lose": "they are taken", f"traits_{pc_b.pk}": "Duellist", **more})
     assert response.status_code == 302, response.content.decode()[:3000]
-    return Encounter.objects.get(engine="btq_skirmish")
+    return Encounter.objects.filter(engine="btq_skirmish").latest("pk")
 
 
 def test_a_skirmish_through_the_pages(gm_client, player_a_client, player_b_client, campaign,
@@ -256,32 +256,47 @@ def test_the_computer_resolves_the_rest_of_a_skirmish(gm_client, campaign, pc_a,
         assert character.health_state == DamageState[final["health"].upper()]
 
 
-def test_a_battle_that_ends_at_distance_0_leads_to_its_boarding(gm_client, player_a_client,
-                                                                campaign, pc_ship,
-                                                                enemy_ship, gm):
-    """BtQ L2512-2515: the ship battle ends when the ships reach Distance 0; the GM's page
-    offers the boarding with the attacker the battle named, and its form has both ships."""
-    from combat.services import encounter_create, encounter_start
-    from ships.services import naval_setup
-
-    setup = naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather="steady_breeze",
-                        start_distance=3)
-    battle = encounter_create(campaign=campaign, user=gm, engine="btq_naval", setup=setup,
-                              title="To Distance 0", ships=[pc_ship, enemy_ship])
-    battle = encounter_start(encounter=battle, user=gm, expected_version=battle.version)
-    battle.status = Encounter.Status.FINISHED
-    battle.outcome = {"winner": None, "result": "boarding", "summary": "Aboard!",
-                      "data": {"attacker": str(enemy_ship.pk), "ships": {
-                          str(pc_ship.pk): {}, str(enemy_ship.pk): {}}}}
-    battle.save()
-    page = gm_client.get(reverse("combat:detail", args=[battle.pk])).content.decode()
-    link = f"?attacker={enemy_ship.pk}&amp;defender={pc_ship.pk}"
-    assert link in page
-    assert "Fight the boarding" not in player_a_client.get(
-        reverse("combat:detail", args=[battle.pk])).content.decode()
+def test_the_new_boarding_form_takes_its_ships_from_the_address(gm_client, campaign, pc_ship,
+                                                               enemy_ship):
+    """A boarding fought on its own (BtQ L2512-2515; a boarding inside a battle is the
+    battle's own): the form has both ships, the attacker as the address names him."""
     form = gm_client.get(reverse("combat:fight_new", args=[campaign.pk, "boarding"]),
                          {"attacker": enemy_ship.pk, "defender": pc_ship.pk}).content.decode()
     assert f'<option value="{enemy_ship.pk}" selected>' in form
+
+
+def test_the_duel_page_lists_the_npc_s_weapons_not_his_traits(gm_client, player_a_client,
+                                                              campaign, pc_a, soldier):
+    """Face to face, each sees the other's arms; the NPC's traits stay the GM's."""
+    url = reverse("combat:fight_new", args=[campaign.pk, "duel"])
+    response = gm_client.post(url, {
+        "attacker": pc_a.pk, "attacker_weapons": ["sword"], "defender": soldier.pk,
+        "defender_weapons": ["axe", "pistol"], "mode": "melee", "band": "melee",
+        "wind": "light", "precipitation": "none", f"traits_{soldier.pk}": "Duellist"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    encounter = Encounter.objects.get(engine="btq_personal_combat")
+    begin(gm_client, encounter)
+    page = player_a_client.get(reverse("combat:detail", args=[encounter.pk])).content.decode()
+    assert "Weapons: Axe, Pistol" in page and "Duellist" not in page
+    assert "Duellist" in gm_client.get(reverse("combat:detail", args=[encounter.pk])
+                                       ).content.decode()
+
+
+def test_a_skirmish_says_who_commands_the_foes(gm_client, player_a_client, campaign, pc_a,
+                                                pc_b, npc, soldier):
+    """Without an NPC in command, the foes' commander is the one the GM names, else the
+    first of the foes, never a bare "the enemy commander"."""
+    named = prepare_skirmish(gm_client, campaign, pc_a, pc_b, npc, soldier,
+                             opposing_commander="", opposing_command=2,
+                             opposing_commander_name="the sergeant of the guard")
+    first = prepare_skirmish(gm_client, campaign, pc_a, pc_b, npc, soldier,
+                             opposing_commander="", opposing_command=2)
+    assert named.setup["opposing_commander"] == {"name": "the sergeant of the guard",
+                                                 "command": 2}
+    assert first.setup["opposing_commander"]["name"] == "Corporal Soldat Secret"
+    begin(gm_client, first)
+    page = player_a_client.get(reverse("combat:detail", args=[first.pk])).content.decode()
+    assert "Their commander: Corporal Soldat Secret" in page
 
 
 def test_a_duel_with_a_dead_foe_is_refused_on_the_form(gm_client, campaign, pc_a, pc_b, gm):

@@ -83,7 +83,7 @@ def test_attack_the_officers_two_rounds_and_the_captain_casualty():
     Command test at -2 (his Command 2, so no card), and the Corsair strikes."""
     state, _ = boarding.begin(attacking())
     options = [o.key for o in boarding.pending(state)[0].options]
-    assert options == ["melee", "officers:npc:cap", "officers:npc:gun"]
+    assert options == ["melee", "officers:npc:cap", "officers:npc:gun", "firebrand"]
     state, events = boarding.apply(state, "pc:anne", "officers:npc:cap", ScriptedSource(
         "7S  7H 2D 3D 4D  9S 2C   8D  9D 2S 3S  2H 3H 4H"))
     report = boarding.report(state)
@@ -150,8 +150,8 @@ def test_turning_the_tide():
     state, _ = boarding.apply(state, "gm", "fight_on", SeededSource(1))
     # the Condor is boarded now: nobody of hers defends, so no drive is offered; Anne may
     # go for her officers
-    assert [o.key for o in boarding.pending(state)[0].options] == ["melee",
-                                                                    "officers:npc:black"]
+    assert [o.key for o in boarding.pending(state)[0].options] == [
+        "melee", "officers:npc:black", "firebrand"]
 
 
 def test_no_tide_without_every_pc_winning():
@@ -207,20 +207,117 @@ def test_setting_boarding_crew_loss_by_severity():
 
 def test_the_naval_engine_s_boarding_is_fought_from_its_state():
     """naval TV-N11 (BtQ L2512-2515): the book's Condor closes to Distance 0 and attacks;
-    the boarding sub-state built from the naval state (:func:`boarding.from_naval`) has the
-    two ships' Crew tracks and their crews' Command (N23), and is fought to its end."""
+    the battle embeds the boarding sub-state built from its own state
+    (:func:`boarding.from_naval`): the two ships' Crew tracks and their crews' Command
+    (N23); the battle is fought on through it to its end, the loser taken or struck."""
     from rules.engine import play_scenario
     from rules.random import ScriptedSource as Scripted
 
     naval = get_engine("btq_naval")
     scenario = naval.scenarios()["condor_boards_london"]
     state, _ = play_scenario(naval, scenario, Scripted(scenario.cards))
-    outcome = naval.outcome(state)
-    assert (outcome.result, outcome.data["attacker"]) == ("boarding", "condor")
-    sub = boarding.from_naval(state, attacker=outcome.data["attacker"])
+    assert naval.outcome(state) is None
+    sub = state["boarding"]["state"]
+    assert (state["boarding"]["attacker"], sub["attacker"]) == ("condor", "condor")
     assert sub["ships"]["condor"]["command"] == 3 and sub["ships"]["london"]["command"] == 0
     assert sub["ships"]["london"]["crew"] == state["ships"]["london"]["tracks"]["crew"]
-    fight, _ = boarding.begin(sub)
-    fight, _ = play_out(ENGINE, fight, SeededSource(2), max_steps=200)
-    report = boarding.report(fight)
-    assert report["result"] in ("taken", "repelled", "surrendered")
+    built = boarding.from_naval(state, attacker="condor", defender="london")
+    assert boarding.validate(built)["ships"] == sub["setup"]["ships"]
+    state, _ = play_out(naval, state, SeededSource(2), max_steps=500)
+    outcome = naval.outcome(state)
+    assert outcome.result in ("taken", "struck")
+    assert outcome.data["boardings"][0]["result"] in ("taken", "repelled", "surrendered")
+
+
+def firebrand_round(cards, skills=None):
+    """Anne (Engineering 2) hurls firebrands at the Condor in round 1; then the Command
+    test (Anne 4 + 1 or - 1, Captain Black 3)."""
+    pcs_skills = {"engineering": 2} if skills is None else skills
+    setup = defended()
+    setup["pcs"][0]["skills"] = pcs_skills
+    state, _ = boarding.begin(setup)
+    state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
+    action = boarding.pending(state)[0]
+    assert action.options[-1].key == "firebrand" and action.default == "melee"
+    return boarding.apply(state, "pc:anne", "firebrand", ScriptedSource(cards))
+
+
+def test_firebrand_critical_on_the_rigging_sets_the_enemy_on_fire():
+    """BtQ L2663-2664 ("Use firebrands, grenades, burning torches etc. - this can only be
+    done at Distance 0. If you score a Critical or Perfect Success on the Rigging or the
+    Hull, the ship is on FIRE"); N16: Anne's Engineering (2 cards) against a Routine pool
+    (3 cards): her 9C against the Card of Fate 9H is a Critical of Clubs, the Rigging."""
+    state, events = firebrand_round("9H  9C 2D  2S 3S 4S   8D  9D 2S 3S 4S 5S  2H 3H 4H")
+    draw = next(e for e in events if e.kind == "boarding.draw")
+    assert draw.data["card_of_fate"] == "9H" and draw.data["pools"]["a"]["cards"] == ["9C", "2D"]
+    fire = next(e for e in events if e.kind == "boarding.fire")
+    assert fire.data["ship"] == "condor" and "Rigging" in fire.text
+    assert boarding.report(state)["fire"] == {"condor": 1}
+    # she won her action: +1 to her side's Command test
+    command = next(e for e in events if e.kind == "boarding.command")
+    assert command.data["pools"]["a"]["breakdown"] == {"Command": 4, "PCs who won": 1}
+    # and nothing is done to either Crew by a firebrand
+    assert boarding.report(state)["crew"] == {"london": "....|....|....", "condor": "..|..|.."}
+
+
+def test_firebrand_perfect_on_the_hull_sets_fire_but_the_crew_and_ordinary_do_not():
+    """A Perfect of Spades (the Hull) sets a fire; a Critical of Hearts (the Crew) does not,
+    nor an Ordinary of Clubs (BtQ L2663-2664: only a Critical or Perfect, only Rigging or
+    Hull)."""
+    state, _ = firebrand_round("9S  9S 2D  2H 3H 4H   8D  9D 2S 3S 4S 5S  2H 3H 4H")
+    assert boarding.report(state)["fire"] == {"condor": 1}
+    for cards in ("9S  9H 2D  2C 3C 4C   8D  9D 2S 3S 4S 5S  2H 3H 4H",
+                  "9C  KC 2D  2H 3H 4H   8D  9D 2S 3S 4S 5S  2H 3H 4H"):
+        state, events = firebrand_round(cards)
+        assert boarding.report(state)["fire"] == {}
+        assert any(e.kind == "boarding.fire" and e.data["ship"] is None for e in events)
+
+
+def test_firebrand_lost_to_the_routine_pool_sets_nothing_alight():
+    """N16: the Routine pool's two Criticals beat Anne's one (D2): no fire, and she lost her
+    action (-1 to her side's Command test)."""
+    state, events = firebrand_round("9H  9C 2D  9D 9S 4S   8D  9D 2S 3S  2H 3H 4H")
+    assert boarding.report(state)["fire"] == {}
+    command = next(e for e in events if e.kind == "boarding.command")
+    assert command.data["pools"]["a"]["breakdown"] == {"Command": 4, "PCs who lost": -1}
+
+
+def test_firebrand_without_the_skills_turns_one_card():
+    """With none of Engineering, Gunnery or Soldiering, Anne turns a single card
+    (BtQ L1266-1269), whose success counts as Ordinary at best: no fire."""
+    state, events = firebrand_round("9H  9C  2S 3S 4S   8D  9D 2S 3S 4S 5S  2H 3H 4H",
+                                    skills={})
+    draw = next(e for e in events if e.kind == "boarding.draw")
+    assert draw.data["pools"]["a"]["cards"] == ["9C"]
+    assert boarding.report(state)["fire"] == {}
+
+
+def test_a_commander_without_command_leaves_the_command_test_to_his_crew():
+    """BtQ L2360-2362: Anne, in command of the London, has no Command; her crew's Command 2
+    makes the end-of-round test (2 + 1 for her win, from the GM deck)."""
+    setup = defended()
+    setup["pcs"][0]["command"] = 0
+    setup["ships"]["london"]["command"] = 2
+    state, _ = boarding.begin(setup)
+    state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
+    state, events = boarding.apply(state, "pc:anne", "melee", ScriptedSource(
+        "7S  7H 2D 3D 4D  9S 2C   8D  9D 2S 3S  2H 3H 4H"))
+    command = next(e for e in events if e.kind == "boarding.command")
+    assert command.data["pools"]["a"]["breakdown"] == {"Command": 2, "PCs who won": 1}
+    assert command.data["pools"]["a"]["cards"] == ["9D", "2S", "3S"]
+
+
+def test_firebrand_reading_any_critical_of_clubs_or_spades():
+    """The setting ``firebrand_fire``: Anne's best success is the 9H's Perfect (the Crew),
+    her 9C a Critical of Clubs. The digest's reading (the best success's suit, N16) sets
+    nothing alight; the other ("a Critical or Perfect Success on the Rigging or the Hull"
+    among her cards, BtQ L2663-2664) sets the Condor on fire."""
+    cards = "9H  9H 9C  2S 3S 4S   8D  9D 2S 3S 4S 5S  2H 3H 4H"
+    state, _ = firebrand_round(cards)
+    assert boarding.report(state)["fire"] == {}
+    setup = defended(settings={"firebrand_fire": "any"})
+    setup["pcs"][0]["skills"] = {"engineering": 2}
+    state, _ = boarding.begin(setup)
+    state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
+    state, _ = boarding.apply(state, "pc:anne", "firebrand", ScriptedSource(cards))
+    assert boarding.report(state)["fire"] == {"condor": 1}

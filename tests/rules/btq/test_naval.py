@@ -585,14 +585,57 @@ def test_repair_options_and_crew_repair():
     assert table.ship("london")["tracks"]["hull"] == "xx..|....|...."
 
 
-def test_boarding_ends_the_battle_for_a_skirmish():
+def test_boarding_is_fought_inside_the_battle_to_its_end():
+    """BtQ L2512-2533: the London wins the Positioning to Distance 0 and boards; the battle
+    goes on through the boarding's decisions, each asked of its own participant: Gunner
+    Hale's action (he fights for himself), the Condor's surrender (the GM's). The Grand
+    Melee's hits fall on the Crews of the battle's ships; the Condor strikes and the London
+    wins, the Condor a level of Ship Morale down (N18, N22)."""
     table = Table(london_setup(start_distance=3), "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
     move = table.expect("pc:gunner", "positioning.move")
     assert move.default != "0"
-    table.do("pc:gunner", "positioning.move", "0")
+    events = table.do("pc:gunner", "positioning.move", "0")
+    assert [e.kind for e in events][-2:] == ["boarding.begin", "boarding.round"]
+    assert table.state["step"] == "boarding" and table.state["boarding"]["attacker"] == "london"
+    action = table.expect("pc:gunner", "boarding.action")
+    assert [o.key for o in action.options] == ["melee", "firebrand"]
+    # Hale's 7H is a Critical against the 7S; the crew's 9S an Ordinary. Then the Command
+    # test: the Condor's crew (Command 3) fails, Hale (Command 0, +1 for his win) 9D.
+    events = table.do("pc:gunner", "boarding.action", "melee",
+                      "7S  7H 2D 3D 4D  9S 2C 3C 4C   8D  2S 3S 4S  9D")
+    assert table.ship("condor")["tracks"]["crew"] == "..|x.|.."
+    assert table.ship("london")["tracks"]["crew"] == "x...|....|...."
+    assert table.ship("london")["states"]["crew"] == 0
+    assert any(e.kind == "boarding.command" and e.data.get("loser") == "condor" for e in events)
+    table.expect(GM, "boarding.surrender")
+    events = table.do(GM, "boarding.surrender", "surrender")
     outcome = ENGINE.outcome(table.state)
-    assert (outcome.result, outcome.winner) == ("boarding", None)
-    assert outcome.data["attacker"] == "london" and "skirmish" in outcome.summary
+    assert (outcome.result, outcome.winner) == ("struck", "pc")
+    assert outcome.data["boardings"][0]["result"] == "surrendered"
+    assert table.ship("condor")["morale"] == 1 and table.ship("london")["morale"] == 0
+    assert table.state["boarding"] is None
+
+
+def test_a_boarding_lost_by_the_boarders_takes_their_ship():
+    """N20: a boarding party whose Crew is Dead is repelled, and the attacking ship is taken
+    in turn: with her Crew two boxes from Dead, the London's Hale loses the melee (an
+    Injured hit) and the Command test, and fights on (a box): her Crew is Dead, the Condor
+    wins."""
+    setup = london_setup(start_distance=3)
+    setup["ships"][0]["tracks"] = {"crew": "xxxx|xxxx|xx.."}
+    # her Crew Maimed: Hale's Command gate (unskilled, one card) passes; she makes no
+    # repair and wins the Positioning with 7 - 3 cards
+    table = Table(setup, "9H  2H")
+    table.do("pc:gunner", "repair.action", "none", "4C  4C 5H 6H 7H  5S 6S 7S 8S 9S")
+    table.do("pc:gunner", "positioning.move", "0")
+    table.do("pc:gunner", "boarding.action", "melee",
+             "7S  2D 3D 4D 5D  8S 2C 3C 4C   8D  9D 2S 3S")
+    assert table.ship("london")["tracks"]["crew"] == "xxxx|xxxx|xxx."
+    table.do("pc:gunner", "boarding.surrender", "fight_on")
+    outcome = ENGINE.outcome(table.state)
+    assert (outcome.result, outcome.winner) == ("taken", "enemy")
+    assert outcome.data["boardings"][0]["result"] == "repelled"
+    assert outcome.data["fates"] == {"london": "taken"}
 
 
 def test_escape_beyond_distance_five():
@@ -826,7 +869,7 @@ def test_random_choices_in_random_battles_stay_legal():
         roundtrip(state)
         outcome = ENGINE.outcome(state)
         assert outcome.result in {"sunk", "crew_dead", "struck", "escaped", "disengaged",
-                                  "boarding", "both_lost"}
+                                  "taken", "both_lost"}
         assert set(outcome.data["ships"]) == {"a", "b"}
 
 
@@ -1110,9 +1153,9 @@ def test_tv_n10_london_vs_vulture_one_on_one():
 
 def test_tv_n11_the_condor_boards_and_is_the_attacker():
     state, events = book("condor_boards_london")
-    outcome = ENGINE.outcome(state)
-    assert distance(state) == 0
-    assert outcome.result == "boarding" and outcome.data["attacker"] == "condor"
+    assert distance(state) == 0 and ENGINE.outcome(state) is None
+    assert state["boarding"]["attacker"] == "condor"
+    assert next(e for e in events if e.kind == "boarding.begin").data == {"attacker": "condor"}
     pos = of(events, "positioning.test")[-1]
     assert pos.data["winner"] == "enemy" and ["9C", "critical"] in pos.data["pools"]["enemy"][
         "cards"]
@@ -1135,3 +1178,74 @@ def test_tv_n13_the_boatswain_puts_the_fire_out():
     assert hits == [["hull", 1]] * 2 + [["rigging", 1]] * 2 + [["guns", 1]]
     assert [e.data["fire"] for e in of(events, "repair.test")] == [2, 1, 0]
     assert state["ships"]["london"]["fire"] == 0 and state["round"] == 4
+
+
+def test_firebrands_in_a_boarding_set_the_battle_s_fire():
+    """BtQ L2663-2669 (N16, N17): Hale hurls firebrands instead of his boarding action: his
+    9C against the 9H is a Critical of Clubs (the Rigging) and beats the Routine pool, so
+    the Condor is on fire; at the start of the next round's Repair her fire turns a card
+    (the 5D, an Injured hit on her Guns), and the GM may fight it."""
+    table = Table(london_setup(start_distance=3), "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+    table.do("pc:gunner", "positioning.move", "0")
+    action = table.expect("pc:gunner", "boarding.action")
+    assert action.options[-1].label == "Firebrands and grenades (Gunnery)"
+    table.do("pc:gunner", "boarding.action", "firebrand",
+             "9H  9C 2D 3D 4D 5D  2S 3S 4S   8D  2S 3S 4S  9D")
+    assert table.state["boarding"]["state"]["fire"] == {"condor": 1}
+    events = table.do(GM, "boarding.surrender", "fight_on", "5D")
+    fire = of(events, "fire.start")
+    assert fire and fire[0].data == {"ship": "condor", "fire": 1}
+    assert of(events, "fire.damage")[0].data["hits"] == [["guns", 1]]
+    assert table.ship("condor")["tracks"]["guns"].startswith("x")
+    assert "fire:crew" in [o.key for o in table.expect(GM, "repair.action").options]
+
+
+def test_a_command_casualty_costs_the_ship_two_cards():
+    """BtQ L2526-2528: with her Master down, the mate makes the ship's Positioning tests at
+    -2; with her Gunner down, her Broadside! and gun repairs."""
+    table = Table(london_setup(start_distance=3), "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+    state = table.state
+    before = naval.positioning_pool(state, "condor")[0]
+    ships = dict(state["ships"])
+    ships["condor"] = {**ships["condor"], "casualties": {"positioning": -2, "broadside": -2,
+                                                         "gun_repair": -2}}
+    hurt = {**state, "ships": ships}
+    size, breakdown = naval.positioning_pool(hurt, "condor")
+    assert size == before - 2 and breakdown["command_casualty"] == -2
+    assert naval.broadside_pool(hurt, "condor", distance=1)[0] == naval.broadside_pool(
+        state, "condor", distance=1)[0] - 2
+    assert naval.repair_pool(hurt, "condor", "guns", "crew")[1]["command_casualty"] == -2
+
+
+def test_a_pc_boards_with_the_health_his_sheet_has():
+    """BtQ L1314-1316: Hale, Injured, turns one card fewer in the Grand Melee (the cutlass's
+    4 less 1); a Dead man fights no battle."""
+    setup = london_setup(start_distance=3)
+    setup["pcs"][0].update(health="injured", guts=3)
+    table = Table(setup, "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+    table.do("pc:gunner", "positioning.move", "0")
+    fighter = table.state["boarding"]["state"]["fighters"]["pc:gunner"]
+    assert (fighter["health"], fighter["guts"]) == ("injured", 3)
+    events = table.do("pc:gunner", "boarding.action", "melee",
+                      "7S  7H 2D 3D  9S 2C 3C 4C   8D  2S 3S 4S  9D")
+    draw = next(e for e in events if e.kind == "boarding.draw")
+    assert len(draw.data["pools"]["a"]["cards"]) == 3
+    setup["pcs"][0]["health"] = "dead"
+    with pytest.raises(ValueError, match="health"):
+        naval.validate_setup(setup)
+
+
+def test_a_pc_s_combat_traits_go_with_him_into_the_boarding():
+    """BtQ L1092-1101: Hale's Strong Swordarm (2) adds two cards to his cutlass in the Grand
+    Melee; a trait personal combat does not know is refused."""
+    setup = london_setup(start_distance=3)
+    setup["pcs"][0]["combat_traits"] = {"Strong Swordarm": 2}
+    table = Table(setup, "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+    table.do("pc:gunner", "positioning.move", "0")
+    events = table.do("pc:gunner", "boarding.action", "melee",
+                      "7S  7H 2D 3D 4D 5D 6D  9S 2C 3C 4C   8D  2S 3S 4S  9D")
+    draw = next(e for e in events if e.kind == "boarding.draw")
+    assert len(draw.data["pools"]["a"]["cards"]) == 6
+    setup["pcs"][0]["combat_traits"] = {"Stargazer": 1}
+    with pytest.raises(ValueError, match="combat_traits"):
+        naval.validate_setup(setup)

@@ -14,6 +14,7 @@ from rules.btq.naval import broadside_pool
 from rules.engine import GM, play_out
 from rules.random import ScriptedSource, SeededSource
 from tests.rules.btq.test_naval import ENGINE, Table, of, roundtrip
+from tests.rules.test_engine_state_order import _reversed
 
 MISSES_LONDON_10 = "2C  3H 4H 5H 6H 7H 8H 9H 10H JH QH  3D 4D 5D 6D 7D 8D 9D"
 """A Broadside! against 2C where nobody hits: the London's 10 cards, the Condor's 7."""
@@ -151,12 +152,32 @@ def test_tv_n11_the_condor_closes_two_to_zero_with_a_critical_and_boards():
     move = ENGINE.pending(state)[0]
     assert (move.actor, move.kind) == (GM, "positioning.move") and "0" in [
         o.key for o in move.options]
-    state, events = ENGINE.apply(state, GM, "0", table.source)
-    outcome = ENGINE.outcome(state)
-    assert (outcome.result, outcome.winner) == ("boarding", None)
-    assert (outcome.data["attacker"], outcome.data["defender"]) == ("condor", "london")
-    assert outcome.data["pair"] == "london|condor"
-    assert "the Condor as the attacker" in outcome.summary
+    # The Condor boards; the London's Positioning against the Vulture goes on (BtQ
+    # L2498-2499): the Vulture's 2D wins, and she may close, but not to Distance 0 while
+    # the boarding is fought.
+    events = table.do(GM, "positioning.move", "0", "9D  2H 3H 4H 5H 6H 7H 8H  2D 3S 4S")
+    begin = next(e for e in events if e.kind == "boarding.begin")
+    assert begin.data == {"attacker": "condor"} and "The Condor boards HMS London" in begin.text
+    board = table.state["boarding"]
+    assert (board["attacker"], board["defender"], board["pair"]) == ("condor", "london",
+                                                                     "london|condor")
+    assert ENGINE.outcome(table.state) is None
+    move = table.expect(GM, "positioning.move")
+    assert table.state["await"]["pair"] == "london|vulture"
+    assert [o.key for o in move.options] == ["4", "5", "escape", "strike"]
+    assert "0" not in naval._move_options(1, 2, naval._closest(table.state, "london|vulture"))
+    # Neither grappled ship makes a Positioning test against the other in round 3.
+    table.do(GM, "positioning.move", "4")
+    # No PC fights: the GM turns the cards of the Command test, the London's crew
+    # (Command 0: no card) against the Condor's (Command 3, her 9D an Ordinary).
+    table.do(GM, "boarding.round", "go", "9H  2D 9D 3S")
+    table.do(GM, "boarding.surrender", "fight_on")
+    assert table.ship("london")["tracks"]["crew"].startswith("x")
+    # Continuing the Engagement: only the Vulture's captain is asked; the grappled ships
+    # fight on.
+    orders = table.expect(GM, "continue.orders")
+    assert table.state["await"]["ship"] == "vulture" and "strike" in [
+        o.key for o in orders.options]
 
 
 # --- ships leaving and joining; allies; PCs on two ships -------------------------------------
@@ -300,7 +321,7 @@ def test_two_a_side_with_random_choices_always_end_and_stay_legal():
         state, _ = play(state, SeededSource(seed + 100), pick)
         outcome = ENGINE.outcome(state)
         assert outcome.result in {"sunk", "crew_dead", "struck", "escaped", "disengaged",
-                                  "boarding", "both_lost"}
+                                  "taken", "both_lost"}
         assert set(outcome.data["ships"]) == {"london", "sparrow", "condor", "vulture"}
 
 
@@ -379,3 +400,136 @@ def test_a_squadron_battle_does_not_depend_on_the_order_its_state_was_stored_in(
         return log
 
     assert play(reorder=True) == play(reorder=False)
+
+
+# --- boarding inside the battle, with a second enemy ship ------------------------------------
+
+def boarding_setup():
+    """HMS London (Lieutenant Vane in command, Gunner Hale) against the Condor, whose
+    Captain Black and Master Grey are named, and the Vulture at Distance 4."""
+    setup = book_setup(pcs=[
+        {"id": "vane", "name": "Lieutenant Vane", "seniority": 3, "discipline": 2,
+         "skills": {"seamanship": 4, "command": 3, "soldiering": 2}, "weapons": ["sword"]},
+        {"id": "hale", "name": "Gunner Hale", "seniority": 1, "discipline": 1,
+         "station": "gunner", "skills": {"gunnery": 5}}])
+    ship(setup, "condor")["officers"] = [
+        {"id": "npc:black", "name": "Captain Black", "post": "captain", "command": 3,
+         "weapons": ["cutlass"]},
+        {"id": "npc:grey", "name": "Master Grey", "post": "master", "command": 1,
+         "weapons": ["knife"]}]
+    return setup
+
+
+def boarder(state, decision):
+    """Close on the Condor to board her, on the Vulture to Distance 1; go for the
+    officers; else the default."""
+    keys = [o.key for o in decision.options]
+    if decision.kind == "positioning.move":
+        low = 1 if "vulture" in state["await"]["pair"] else 0
+        return min((k for k in keys if k.isdigit() and int(k) >= low), key=int)
+    if decision.kind == "boarding.action":
+        return next((k for k in keys if k.startswith(("duel:", "officers:"))),
+                    decision.default)
+    return decision.default
+
+
+def test_a_boarding_beside_a_second_enemy_plays_the_same_whatever_the_state_s_key_order():
+    """The live table reads the state back from PostgreSQL (its keys sorted) before each
+    decision; the replay plays it in memory: a battle with a boarding must give the same
+    events either way."""
+    boarded = 0
+    for seed in range(6):
+        logs = []
+        for reorder in (False, True):
+            source = SeededSource(seed)
+            state, events = ENGINE.start(boarding_setup(), source)
+            log = [e.as_dict() for e in events]
+            for _ in range(800):
+                if ENGINE.outcome(state) is not None:
+                    break
+                if reorder:
+                    state = _reversed(state)
+                decision = ENGINE.pending(state)[0]
+                state, events = ENGINE.apply(state, decision.actor, boarder(state, decision),
+                                             source)
+                log += [e.as_dict() for e in events]
+            logs.append(log)
+        assert logs[0] == logs[1], seed
+        boarded += any(e["kind"] == "boarding.begin" for e in logs[0])
+        outcome = ENGINE.outcome(state)
+        assert outcome is not None and set(outcome.data["ships"]) == {"london", "condor",
+                                                                      "vulture"}
+    assert boarded >= 3
+
+
+def test_in_the_boarding_each_pc_decides_for_himself_and_the_officers_are_fought():
+    """BtQ L2517-2524: in the boarding each PC's action is asked of him; Vane fights through
+    to Captain Black and then meets him one on one; the player's view of the boarding has
+    the officers' names and health, not their figures."""
+    for seed in range(10):
+        source = SeededSource(seed)
+        state, _ = ENGINE.start(boarding_setup(), source)
+        asked, duel = [], False
+        for _ in range(800):
+            if ENGINE.outcome(state) is not None:
+                break
+            decision = ENGINE.pending(state)[0]
+            if decision.kind == "boarding.action":
+                asked.append(decision.actor)
+                view = ENGINE.view(state, "pc:hale")["boarding_view"]
+                black = view["ships"]["condor"]["officers"][0]
+                assert black["name"] == "Captain Black" and "command" not in black
+                assert "weapons" not in black and "crew_pool" not in view["ships"]["condor"]
+                duel = duel or any(o.key.startswith("duel:") for o in decision.options)
+            state, _ = ENGINE.apply(state, decision.actor, boarder(state, decision), source)
+        if duel:
+            break
+    assert duel and set(asked) == {"pc:vane", "pc:hale"}
+    assert asked[:2] == ["pc:vane", "pc:hale"]  # senior first (the draw order)
+
+
+def test_from_a_boarding_the_fast_path_plays_out_as_the_decisions_do():
+    """A "what if" or a Monte Carlo started during a boarding: :meth:`auto_play` (no
+    decisions, no events) ends the battle as :func:`play_out` with the defaults does."""
+    done = 0
+    for seed in range(8):
+        source = SeededSource(seed)
+        state, _ = ENGINE.start(boarding_setup(), source)
+        while state["boarding"] is None and ENGINE.outcome(state) is None:
+            decision = ENGINE.pending(state)[0]
+            state, _ = ENGINE.apply(state, decision.actor, boarder(state, decision), source)
+        if state["boarding"] is None:
+            continue
+        slow, _ = play_out(ENGINE, state, SeededSource(100 + seed), max_steps=3000)
+        fast = ENGINE.auto_play(state, SeededSource(100 + seed))
+        assert fast["result"] == slow["result"] and fast["ships"] == slow["ships"]
+        assert fast["boardings"] == slow["boardings"] and fast["boardings"]
+        done += 1
+    assert done >= 3
+
+
+def test_a_grappled_ship_lost_to_the_other_enemy_ends_the_boarding_on_the_record():
+    """While the London boards the Condor, the Vulture's guns can take her crew: the
+    boarding ends with her, recorded as broken off with what it had done; and neither
+    grappled ship tends her Crew meanwhile (her men are in the melee)."""
+    found = False
+    for seed in range(80):
+        source = SeededSource(seed)
+        state, _ = ENGINE.start(boarding_setup(), source)
+        log = []
+        while ENGINE.outcome(state) is None:
+            decision = ENGINE.pending(state)[0]
+            if decision.kind == "repair.action" and state["boarding"] is not None and \
+                    state["await"]["ship"] in ("london", "condor"):
+                assert not any(o.key.startswith("crew:") for o in decision.options)
+            state, events = ENGINE.apply(state, decision.actor, boarder(state, decision),
+                                         source)
+            log += events
+        boardings = ENGINE.outcome(state).data.get("boardings", [])
+        lost = state["ships"]["london"]["out"] in ("sunk", "crew_dead")
+        if boardings and boardings[0]["result"] == "broken_off" and lost:
+            assert boardings[0]["fighters"]["pc:vane"]["name"] == "Lieutenant Vane"
+            assert [e.kind for e in log].count("boarding.end") == 1
+            found = True
+            break
+    assert found
