@@ -592,13 +592,18 @@ def _pair_items(st):
     """``(key, pair)`` of the range chart in the battle's order (``st["order"]``): a state
     read back from the database may hold its mappings' keys in another order (PostgreSQL's
     jsonb sorts them), and nothing the engine does may depend on that."""
+    pairs = st["pairs"]
+    if len(pairs) == 1:  # one ship a side, the commonest battle: nothing to sort
+        return list(pairs.items())
     at = {sid: i for i, sid in enumerate(st["order"])}
-    return sorted(st["pairs"].items(), key=lambda kv: (at[kv[1]["a"]], at[kv[1]["b"]]))
+    return sorted(pairs.items(), key=lambda kv: (at[kv[1]["a"]], at[kv[1]["b"]]))
 
 
 def _by_order(st, mapping):
     """The items of ``mapping`` (ship id -> anything) in the battle's order, whatever order
     its keys were stored in (:func:`_pair_items`)."""
+    if len(mapping) < 2:
+        return list(mapping.items())
     at = {sid: i for i, sid in enumerate(st["order"])}
     return sorted(mapping.items(), key=lambda kv: at[kv[0]])
 
@@ -610,21 +615,39 @@ def _afloat(ship):
 
 def _engaged(st):
     """The pairs on the range chart now: both ships in the battle, within Distance 5."""
-    ships = st["ships"]
-    return [p for _, p in _pair_items(st)
-            if _afloat(ships[p["a"]]) and _afloat(ships[p["b"]])
-            and p["distance"] is not None and p["distance"] < BEYOND]
+    return [p for _, p in _pair_items(st) if _within(st["ships"], p)]
+
+
+def _within(ships, p):
+    """Whether pair ``p`` is on the range chart now (:func:`_engaged`); ``ships``: the
+    state's ships."""
+    a, b, distance = ships[p["a"]], ships[p["b"]], p["distance"]
+    return (a["present"] and a["out"] is None and b["present"] and b["out"] is None
+            and distance is not None and distance < BEYOND)
 
 
 def _foes(st, sid):
     """The ships engaged with ship ``sid``, as ``[(foe id, distance)]`` in battle order."""
-    found = {_other(p, sid): p["distance"] for p in _engaged(st) if sid in (p["a"], p["b"])}
+    ships = st["ships"]
+    found = {}
+    for p in st["pairs"].values():  # put in battle order below
+        if p["a"] == sid:
+            foe = p["b"]
+        elif p["b"] == sid:
+            foe = p["a"]
+        else:
+            continue
+        if _within(ships, p):
+            found[foe] = p["distance"]
+    if len(found) < 2:
+        return list(found.items())
     return [(f, found[f]) for f in st["order"] if f in found]
 
 
 def _afloat_ids(st, side=None):
-    return [s for s in st["order"] if _afloat(st["ships"][s])
-            and (side is None or st["ships"][s]["side"] == side)]
+    ships = st["ships"]
+    return [s for s in st["order"] if ships[s]["present"] and ships[s]["out"] is None
+            and (side is None or ships[s]["side"] == side)]
 
 
 def _resolve_ship(st, ship):
@@ -1665,8 +1688,8 @@ def _will_fire(st, sid):
     ship = _ship(st, sid)
     if not (st["rs"]["acts"].get(sid) and ship["states"]["guns"] != _DEAD):
         return False
-    targets = _targets(st, sid)
-    return any(broadside_pool(st, sid, target=t, situational=False)[0] > 0 for t, _ in targets)
+    total = _broadside_total(st, sid, False)[0]  # broadside_pool, less each target's range
+    return any(total - _range_penalty(ship["rating"], d) > 0 for _, d in _targets(st, sid))
 
 
 def _fight_step(st, source, events):
@@ -2207,13 +2230,21 @@ def _free_boxes(ship):
     return tracks["hull"].count(".") + tracks["crew"].count(".")
 
 
-def _threat(st, sid, foe):
-    """How hard ship ``sid`` hits ``foe``: her Broadside! pool at Distance 1 over the foe's
-    free Hull and Crew boxes."""
-    ship = _ship(st, sid)
-    pool = 0 if ship["states"]["guns"] == _DEAD else broadside_pool(
-        st, sid, distance=1, situational=False)[0]
-    return pool / max(1, _free_boxes(_ship(st, foe)))
+def _firepower(st, sid):
+    """Ship ``sid``'s Broadside! pool at Distance 1 without this round's parts and the shot
+    (:func:`broadside_pool` with ``situational=False``, where no range is taken off); 0 with
+    her Guns Dead."""
+    if _ship(st, sid)["states"]["guns"] == _DEAD:
+        return 0
+    return max(0, _broadside_total(st, sid, False)[0])
+
+
+def _threat(st, sid, foe, power=None):
+    """How hard ship ``sid`` hits ``foe``: her :func:`_firepower` (``power``, if worked out
+    already) over the foe's free Hull and Crew boxes."""
+    if power is None:
+        power = _firepower(st, sid)
+    return power / max(1, _free_boxes(_ship(st, foe)))
 
 
 def _stronger(st, sid, foe):
@@ -2230,13 +2261,12 @@ def _preferred_distance(st, sid, foe):
     return 1
 
 
-def _should_strike(st, sid):
-    """Strike against a foe in range whose guns work when ship ``sid``'s guns are out and her
-    Hull is Maimed, or her Crew is Maimed and the foe barely hurt, or both guns out and Crew
-    Maimed."""
+def _should_strike(st, sid, guns_out):
+    """Strike against a foe in range whose guns work when ship ``sid``'s guns are out (no
+    :func:`_firepower`, ``guns_out``) and her Hull is Maimed, or her Crew is Maimed and the
+    foe barely hurt, or both guns out and Crew Maimed."""
     ship = _ship(st, sid)
     s = ship["states"]
-    guns_out = _threat(st, sid, _first_foe(st, sid)) == 0
     for foe, d in _foes(st, sid):
         other = _ship(st, foe)
         if not _in_range(other, d) or other["states"]["guns"] == _DEAD:
@@ -2345,10 +2375,11 @@ _HARM = (0, 1, 3, 8)  # how much worse each damage state is for the ship that ha
 
 def _policy_orders(st, aw):
     sid = aw["ship"]
-    if _should_strike(st, sid):
+    power = _firepower(st, sid)
+    if _should_strike(st, sid, power == 0):
         return "strike"
     foe = _first_foe(st, sid)
-    return "continue" if _threat(st, sid, foe) >= _threat(st, foe, sid) else "disengage"
+    return "continue" if _threat(st, sid, foe, power) >= _threat(st, foe, sid) else "disengage"
 
 
 def _policy_cards(st, aw):
