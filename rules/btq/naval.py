@@ -182,7 +182,7 @@ from rules.btq.characters import MEASURES, NPC_CREW_SKILLS, SKILLS, DamageState
 from rules.btq.settings import resolve
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
 from rules.btq.tests import MAX_RETESTS, compare_successes, grade, successes
-from rules.cards import GM_DECK, PLAYER_DECK, SUITS, Card, Deck, card_label, parse_card
+from rules.cards import GM_DECK, JOKER, PLAYER_DECK, SUITS, Card, Deck, card_label, parse_card
 from rules.engine import (
     GM,
     Decision,
@@ -683,8 +683,9 @@ def _officer(st, sid, skill, station=None):
     Among the PCs aboard, the one posted to ``station`` goes first, else the one with the
     highest skill; with none who has it, the crew (BtQ L2360-2361)."""
     best = None
-    for pid in _aboard(st, sid):
-        pc = st["pcs"][pid]
+    pcs = st["pcs"]
+    for pid in st["aboard"].get(sid, ()):  # _aboard
+        pc = pcs[pid]
         value = pc["skills"][skill]
         if value < 1:
             continue
@@ -694,7 +695,7 @@ def _officer(st, sid, skill, station=None):
             best = (pid, value)
     if best is not None:
         return best
-    return None, _ship(st, sid)["crew"].get(skill, 0)
+    return None, st["ships"][sid]["crew"].get(skill, 0)
 
 
 def _cards(n):
@@ -726,14 +727,19 @@ def _weather_mod(st, skill):
 
 
 def _add_weather(breakdown, st, skill):
-    mod = _weather_mod(st, skill)
-    if mod:
-        breakdown["general_weather"] = mod
+    mods = st["weather_mods"]
+    if mods["tests"] or mods["awareness"]:  # else no modifier (_weather_mod)
+        mod = _weather_mod(st, skill)
+        if mod:
+            breakdown["general_weather"] = mod
 
 
 def _add_own(breakdown, st, pid, skill):
     """Add PC ``pid``'s Discipline cards and his traits' cards for ``skill`` to a pool."""
-    cards, traits = _cards_of(st, pid), _traits_of(st, pid, skill)
+    if pid is None:  # the crew: neither (_cards_of, _traits_of)
+        return
+    cards = st["discipline_cards"].get(pid, 0)
+    traits = st["pcs"][pid]["trait_cards"].get(skill, 0)
     if cards:
         breakdown["discipline"] = cards
     if traits:
@@ -776,9 +782,10 @@ def _add_penalties(breakdown, ship, areas):
         p = _PENALTY[states[area]]
         if p:
             breakdown[area] = -p
-    p = _morale_penalty(ship)
-    if p:
-        breakdown["ship_morale"] = -p
+    if ship["morale"]:  # else no penalty (_morale_penalty)
+        p = _morale_penalty(ship)
+        if p:
+            breakdown["ship_morale"] = -p
 
 
 def _sailing(st, sid):
@@ -852,17 +859,18 @@ def _in_range(ship, distance):
 def _broadside_total(st, sid, situational=True):
     """``(total, breakdown)`` of ship ``sid``'s Broadside! before the range: what a split
     divides (BtQ L2499-2500, L2504-2505; N24). Not floored."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     pid, value = _officer(st, sid, "gunnery", "gunner")
     breakdown = {"gunnery": value}
-    _add_own(breakdown, st, pid, "gunnery")
+    if pid is not None:
+        _add_own(breakdown, st, pid, "gunnery")
     _add_weather(breakdown, st, "gunnery")
     breakdown["broadside"] = ship["broadside"]
     if situational:
         rs = st["rs"]
         if sid in rs.get("gage", ()):
             breakdown["weather_gage"] = GAGE_BONUS
-        step5 = rs.get("step5", {}).get(sid)
+        step5 = rs["step5"].get(sid) if "step5" in rs else None
         if step5:
             breakdown["how_will_you_fight"] = step5
         ammo_cost = _AMMO_PENALTY.get(ship["ammo"], 0)
@@ -978,7 +986,9 @@ def _shown(cards, fate, unskilled=False):
 
 def _as_fate(cards, fate):
     """Undeclared Jokers played as the Card of Fate (the best card a test can have)."""
-    return [c.declare(fate) if c.rank == 0 and c.played_as is None else c for c in cards]
+    if JOKER not in cards:  # cards are interned: the undeclared Joker is JOKER itself
+        return cards
+    return [JOKER.declare(fate) if c is JOKER else c for c in cards]
 
 
 def _draw(source, gm, pid, size, purpose):
@@ -1023,10 +1033,11 @@ def _contest(st, source, events, kind, sides, text, one_draw_if_empty=False):
     for attempt in range(1 if single else MAX_RETESTS + 1):
         gm = Deck(GM_DECK)
         fate = source.draw(gm, 1, purpose=f"{kind} card of fate")[0]
-        hands = [_as_fate(_draw(source, gm, s["pid"], s["size"], f"{kind} {s['label']}"), fate)
-                 for s in sides]
-        found = [successes(cards, fate, unskilled=s.get("unskilled", False))
-                 for s, cards in zip(sides, hands)]
+        # the two sides spelled out, a then b (a comprehension costs a call of its own)
+        hands = (_as_fate(_draw(source, gm, a["pid"], a["size"], f"{kind} {a['label']}"), fate),
+                 _as_fate(_draw(source, gm, b["pid"], b["size"], f"{kind} {b['label']}"), fate))
+        found = (successes(hands[0], fate, unskilled=a.get("unskilled", False)),
+                 successes(hands[1], fate, unskilled=b.get("unskilled", False)))
         verdict = compare_successes(*found)
         won = _WON.get(verdict)  # the index of the winning side
         winner = None if won is None else sides[won]["key"]
@@ -1598,7 +1609,7 @@ def _positioning_step(st, source, events):
     while rs["pair_queue"]:
         key, rs["pair_queue"] = rs["pair_queue"][0], rs["pair_queue"][1:]
         pair = st["pairs"][key]
-        if key not in {_key(p["a"], p["b"]) for p in _engaged(st)}:
+        if not _within(st["ships"], pair):  # no longer on the range chart (_engaged)
             continue
         testers = []
         for side, sid in (("pc", pair["a"]), ("enemy", pair["b"])):
@@ -1689,7 +1700,10 @@ def _will_fire(st, sid):
     if not (st["rs"]["acts"].get(sid) and ship["states"]["guns"] != _DEAD):
         return False
     total = _broadside_total(st, sid, False)[0]  # broadside_pool, less each target's range
-    return any(total - _range_penalty(ship["rating"], d) > 0 for _, d in _targets(st, sid))
+    for _, d in _targets(st, sid):
+        if total - _range_penalty(ship["rating"], d) > 0:
+            return True
+    return False
 
 
 def _fight_step(st, source, events):
@@ -2331,7 +2345,8 @@ def _policy_move(st, aw):
 def _policy_fight_action(st, aw):
     pid = aw["pc"]
     skills = st["pcs"][pid]["skills"]
-    skill = max(skills, key=skills.get)
+    top = max(skills.values())
+    skill = next(k for k, v in skills.items() if v == top)  # the first of his best skills
     size = _skill_pool(skill, skills[skill], _cards_of(st, pid), _traits_of(st, pid, skill))[0]
     return skill if size >= 3 else "none"
 
