@@ -187,10 +187,10 @@ def _sample_places(getrandbits: Callable[[int], int], n: int, k: int) -> list[in
     (counts, checks, a method call per random number); and so that seeded battles, which are
     stored and replayed, do not change if a later Python changes its ``sample``.
     """
-    result = [0] * k
     setsize = _SETSIZES[k] if k < len(_SETSIZES) else _setsize(k)
     if n <= setsize:
         # Draw from a copy, moving the last card not yet drawn into each gap.
+        result = [0] * k
         pool = list(range(n))
         for i in range(k):
             left = n - i
@@ -200,17 +200,17 @@ def _sample_places(getrandbits: Callable[[int], int], n: int, k: int) -> list[in
                 j = getrandbits(bits)
             result[i] = pool[j]
             pool[j] = pool[left - 1]
-    else:
-        # Draw indexes, drawing again when out of range or already drawn.
-        selected: set[int] = set()
-        bits = n.bit_length()
-        for i in range(k):
+        return result
+    # Draw indexes, drawing again when out of range or already drawn (the library's set;
+    # a dict keeps them in the order drawn).
+    selected: dict[int, None] = {}
+    bits = n.bit_length()
+    for _ in range(k):
+        j = getrandbits(bits)
+        while j >= n or j in selected:
             j = getrandbits(bits)
-            while j >= n or j in selected:
-                j = getrandbits(bits)
-            selected.add(j)
-            result[i] = j
-    return result
+        selected[j] = None
+    return list(selected)
 
 
 def _setsize(k: int) -> int:

@@ -791,7 +791,7 @@ def _add_penalties(breakdown, ship, areas):
 def _sailing(st, sid):
     """``(speed, weather's handling modifier)`` of a ship in this weather (BtQ L2365-2367,
     L2346-2347, L2479)."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     mods = WEATHER[st["weather"]]
     if mods[1] is None:  # Becalmed: Speed 0 and Handling 0
         speed, handling_mod = 0, -ship["handling"]
@@ -814,7 +814,7 @@ def _first_foe(st, sid):
     foes = _foes(st, sid)
     if foes:
         return foes[0][0]
-    side = OTHER[_ship(st, sid)["side"]]
+    side = OTHER[st["ships"][sid]["side"]]
     return (_afloat_ids(st, side) or st["sides"][side])[0]
 
 
@@ -828,7 +828,7 @@ def positioning_pool(state: State, ship: str, against: str | None = None
     sid = _resolve_ship(state, ship)
     if against is None:
         against = _first_foe(state, sid)
-    own = _ship(state, sid)
+    own = state["ships"][sid]
     pid, value = _officer(state, sid, "seamanship", "master")
     breakdown = {"seamanship": value}
     _add_own(breakdown, state, pid, "seamanship")
@@ -1218,7 +1218,7 @@ def _check_out(st, events):
     L2488-2490)."""
     left = {}
     for sid in _afloat_ids(st):
-        states = _ship(st, sid)["states"]
+        states = st["ships"][sid]["states"]
         if states["hull"] == _DEAD:
             left[sid] = "sunk"
         elif states["crew"] == _DEAD:
@@ -1542,11 +1542,25 @@ def _answer_repair(st, aw, choice, source, events):
 def _clear_box(ship, area, best, level):
     """Clear the box of ``level`` (``None``: the default one) that a repair success of
     ``best`` allows in the ship's ``area``; returns the level cleared or ``None``."""
-    track, cleared = DamageTrack.parse(ship["tracks"][area]).repair(best, level)
+    key = (ship["tracks"][area], best, level)
+    repaired = _REPAIRED.get(key)
+    if repaired is None:
+        track, cleared = DamageTrack.parse(key[0]).repair(best, level)
+        repaired = (str(track), int(track.state), cleared)
+        if len(_REPAIRED) < _REPAIRS_KEPT:
+            _REPAIRED[key] = repaired
+    text, state, cleared = repaired
     if cleared is not None:
-        ship["tracks"] = {**ship["tracks"], area: str(track)}
-        ship["states"] = {**ship["states"], area: int(track.state)}
+        ship["tracks"] = {**ship["tracks"], area: text}
+        ship["states"] = {**ship["states"], area: state}
     return cleared
+
+
+_REPAIRED: dict[tuple, tuple] = {}
+"""``(track text, success, level)`` -> ``(track text, state, level cleared)`` of
+:func:`_clear_box`: a track's repair depends on nothing else, and a Monte Carlo repairs the
+same few tracks over and over."""
+_REPAIRS_KEPT = 50_000
 
 
 def _answer_repair_box(st, aw, choice, source, events):
@@ -1614,7 +1628,7 @@ def _positioning_step(st, source, events):
         testers = []
         for side, sid in (("pc", pair["a"]), ("enemy", pair["b"])):
             foe = _other(pair, sid)
-            ship = _ship(st, sid)
+            ship = st["ships"][sid]
             pid, _ = _officer(st, sid, "seamanship", "master")
             size, breakdown = positioning_pool(st, sid, foe)
             if size and not _positions(st, source, events, sid):
@@ -1689,14 +1703,14 @@ def _answer_move(st, aw, choice, source, events):
 def _targets(st, sid):
     """The ships ship ``sid`` may fire at now: in her range and not struck (BtQ L2379,
     L2494-2496), as ``[(id, distance)]``."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     return [(f, d) for f, d in _foes(st, sid) if _in_range(ship, d)]
 
 
 def _will_fire(st, sid):
     """Whether ship ``sid`` can fire this round: acting, a target in range, Guns not Dead,
     and a pool above 0 (BtQ L2379, L2476-2479, L2594-2595; D16)."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     if not (st["rs"]["acts"].get(sid) and ship["states"]["guns"] != _DEAD):
         return False
     total = _broadside_total(st, sid, False)[0]  # broadside_pool, less each target's range
@@ -2248,7 +2262,7 @@ def _firepower(st, sid):
     """Ship ``sid``'s Broadside! pool at Distance 1 without this round's parts and the shot
     (:func:`broadside_pool` with ``situational=False``, where no range is taken off); 0 with
     her Guns Dead."""
-    if _ship(st, sid)["states"]["guns"] == _DEAD:
+    if st["ships"][sid]["states"]["guns"] == _DEAD:
         return 0
     return max(0, _broadside_total(st, sid, False)[0])
 
@@ -2258,7 +2272,7 @@ def _threat(st, sid, foe, power=None):
     already) over the foe's free Hull and Crew boxes."""
     if power is None:
         power = _firepower(st, sid)
-    return power / max(1, _free_boxes(_ship(st, foe)))
+    return power / max(1, _free_boxes(st["ships"][foe]))
 
 
 def _stronger(st, sid, foe):
@@ -2279,10 +2293,10 @@ def _should_strike(st, sid, guns_out):
     """Strike against a foe in range whose guns work when ship ``sid``'s guns are out (no
     :func:`_firepower`, ``guns_out``) and her Hull is Maimed, or her Crew is Maimed and the
     foe barely hurt, or both guns out and Crew Maimed."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     s = ship["states"]
     for foe, d in _foes(st, sid):
-        other = _ship(st, foe)
+        other = st["ships"][foe]
         if not _in_range(other, d) or other["states"]["guns"] == _DEAD:
             continue
         barely_hurt = max(other["states"].values()) <= _INJURED
