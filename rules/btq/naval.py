@@ -2359,8 +2359,7 @@ def _policy_move(st, aw):
 def _policy_fight_action(st, aw):
     pid = aw["pc"]
     skills = st["pcs"][pid]["skills"]
-    top = max(skills.values())
-    skill = next(k for k, v in skills.items() if v == top)  # the first of his best skills
+    skill = max(skills, key=skills.__getitem__)
     size = _skill_pool(skill, skills[skill], _cards_of(st, pid), _traits_of(st, pid, skill))[0]
     return skill if size >= 3 else "none"
 
