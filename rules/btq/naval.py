@@ -808,10 +808,11 @@ def _sailing(st, sid):
     return speed, handling_mod
 
 
-def _first_foe(st, sid):
-    """The first ship engaged with ``sid``, else the first of the other side in the
-    battle."""
-    foes = _foes(st, sid)
+def _first_foe(st, sid, foes=None):
+    """The first ship engaged with ``sid`` (of ``foes``, her :func:`_foes` if worked out
+    already), else the first of the other side in the battle."""
+    if foes is None:
+        foes = _foes(st, sid)
     if foes:
         return foes[0][0]
     side = OTHER[st["ships"][sid]["side"]]
@@ -2289,13 +2290,13 @@ def _preferred_distance(st, sid, foe):
     return 1
 
 
-def _should_strike(st, sid, guns_out):
-    """Strike against a foe in range whose guns work when ship ``sid``'s guns are out (no
-    :func:`_firepower`, ``guns_out``) and her Hull is Maimed, or her Crew is Maimed and the
-    foe barely hurt, or both guns out and Crew Maimed."""
+def _should_strike(st, sid, guns_out, foes):
+    """Strike against a foe in range whose guns work (of ``foes``, her :func:`_foes`) when
+    ship ``sid``'s guns are out (no :func:`_firepower`, ``guns_out``) and her Hull is Maimed,
+    or her Crew is Maimed and the foe barely hurt, or both guns out and Crew Maimed."""
     ship = st["ships"][sid]
     s = ship["states"]
-    for foe, d in _foes(st, sid):
+    for foe, d in foes:
         other = st["ships"][foe]
         if not _in_range(other, d) or other["states"]["guns"] == _DEAD:
             continue
@@ -2404,9 +2405,10 @@ _HARM = (0, 1, 3, 8)  # how much worse each damage state is for the ship that ha
 def _policy_orders(st, aw):
     sid = aw["ship"]
     power = _firepower(st, sid)
-    if _should_strike(st, sid, power == 0):
+    foes = _foes(st, sid)
+    if _should_strike(st, sid, power == 0, foes):
         return "strike"
-    foe = _first_foe(st, sid)
+    foe = _first_foe(st, sid, foes)
     return "continue" if _threat(st, sid, foe, power) >= _threat(st, foe, sid) else "disengage"
 
 
