@@ -32,9 +32,10 @@ from schemathesis.specs.openapi.checks import (
 from tests.config.conftest import OPERATIONS, SCHEMA
 from tests.conftest import PASSWORD
 
-MAX_EXAMPLES = int(os.environ.get("API_PROPERTY_EXAMPLES", "10"))
-"""Requests per operation and persona; set ``API_PROPERTY_EXAMPLES`` to search longer (25
-was the default until the suite's time was cut, issue 11)."""
+MAX_EXAMPLES = int(os.environ.get("API_PROPERTY_EXAMPLES", "20"))
+"""Requests per operation and persona; set ``API_PROPERTY_EXAMPLES`` to search longer. 20
+finds what 25 found: with a 500 planted on any empty text in a request body, 25 and 20
+requests failed the same four of eight POST operations tried, 15 and 10 only two."""
 PERSONAS = ("gm", "player_a")
 API = schemathesis.openapi.from_dict(SCHEMA)
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
