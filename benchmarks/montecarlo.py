@@ -2,7 +2,8 @@
 
 * battles/s of the default Hermes-vs-Corsair setup (BtQ L2533-2603) played as the Monte
   Carlo plays them, on one core (CPU time, best of a few runs): the kernel before issue 11
-  (:data:`BASELINE`, from git), this tree interpreted (``QUARTERDECK_PURE_PYTHON=1``) and
+  (:data:`BASELINE`, from git), ``main`` before the hot path's second pass
+  (:data:`PREVIOUS`), this tree interpreted (``QUARTERDECK_PURE_PYTHON=1``) and
   compiled (``make fast``; "not built" otherwise), each in a process of its own;
 * a 10,000-battle simulation from request to result through Celery, Redis and PostgreSQL,
   with 1 worker process and with 2 (``DATABASE_URL`` and ``REDIS_URL`` must be set, the
@@ -27,6 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE = "25080cd"
 """The commit before issue 11's work on the kernel."""
+PREVIOUS = "2d708fb"
+"""``main`` before the second pass on the hot path (issue 11's speed goals: 2,500 battles/s
+interpreted, 5,000 compiled)."""
 BATTLES = 2_000
 RATE = r"""
 import sys, time
@@ -55,8 +59,9 @@ def _rate(path: Path, *, pure: bool) -> tuple[float, str]:
     return float(out[0]), out[1]
 
 
-def _baseline(into: Path) -> Path:
-    archive = subprocess.run(["git", "archive", BASELINE, "rules"], cwd=ROOT,
+def _baseline(into: Path, commit: str = BASELINE) -> Path:
+    """The kernel (``rules/``) at ``commit``, from git, extracted into ``into``."""
+    archive = subprocess.run(["git", "archive", commit, "rules"], cwd=ROOT,
                              capture_output=True, check=True).stdout
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
@@ -66,14 +71,19 @@ def _baseline(into: Path) -> Path:
 def kernel() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         before, _ = _rate(_baseline(Path(tmp)), pure=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        previous, _ = _rate(_baseline(Path(tmp), PREVIOUS), pure=True)
     pure, _ = _rate(ROOT, pure=True)
     compiled, where = _rate(ROOT, pure=False)
     built = where.endswith(".so")
     print(f"Hermes v Corsair, battles/s of CPU on one core (best of 3 x {BATTLES:,}):")
     print(f"  before issue 11 ({BASELINE}) {before:8,.0f}")
-    print(f"  interpreted              {pure:8,.0f}  x{pure / before:.2f}")
+    print(f"  main at {PREVIOUS}          {previous:8,.0f}  x{previous / before:.2f}")
+    print(f"  interpreted              {pure:8,.0f}  x{pure / before:.2f} "
+          f"(x{pure / previous:.2f} of {PREVIOUS}; goal 2,500)")
     if built:
-        print(f"  compiled (make fast)     {compiled:8,.0f}  x{compiled / before:.2f}")
+        print(f"  compiled (make fast)     {compiled:8,.0f}  x{compiled / before:.2f} "
+              f"(goal 5,000)")
     else:
         print("  compiled                 not built (make fast)")
 

@@ -162,7 +162,7 @@ class SeededSource(RandomSource):
             cards = [remaining.pop(j)]
         else:
             places = _sample_places(self._getrandbits, n, count if count < n else n)
-            cards = [remaining[j] for j in places]
+            cards = list(map(remaining.__getitem__, places))
             for j in sorted(places, reverse=True):
                 del remaining[j]
         deck.out.extend(cards)
@@ -187,12 +187,10 @@ def _sample_places(getrandbits: Callable[[int], int], n: int, k: int) -> list[in
     (counts, checks, a method call per random number); and so that seeded battles, which are
     stored and replayed, do not change if a later Python changes its ``sample``.
     """
-    result = [0] * k
-    setsize = 21  # the library's measure: a set of k indexes against a copy of the list
-    if k > 5:
-        setsize += 4 ** ceil(log(k * 3, 4))
+    setsize = _SETSIZES[k] if k < len(_SETSIZES) else _setsize(k)
     if n <= setsize:
         # Draw from a copy, moving the last card not yet drawn into each gap.
+        result = [0] * k
         pool = list(range(n))
         for i in range(k):
             left = n - i
@@ -202,17 +200,27 @@ def _sample_places(getrandbits: Callable[[int], int], n: int, k: int) -> list[in
                 j = getrandbits(bits)
             result[i] = pool[j]
             pool[j] = pool[left - 1]
-    else:
-        # Draw indexes, drawing again when out of range or already drawn.
-        selected: set[int] = set()
-        bits = n.bit_length()
-        for i in range(k):
+        return result
+    # Draw indexes, drawing again when out of range or already drawn (the library's set;
+    # a dict keeps them in the order drawn).
+    selected: dict[int, None] = {}
+    bits = n.bit_length()
+    for _ in range(k):
+        j = getrandbits(bits)
+        while j >= n or j in selected:
             j = getrandbits(bits)
-            while j >= n or j in selected:
-                j = getrandbits(bits)
-            selected.add(j)
-            result[i] = j
-    return result
+        selected[j] = None
+    return list(selected)
+
+
+def _setsize(k: int) -> int:
+    """The library's measure in ``sample``: above it, a set of ``k`` indexes is cheaper than
+    a copy of the list."""
+    return 21 + (4 ** ceil(log(k * 3, 4)) if k > 5 else 0)
+
+
+_SETSIZES = tuple(_setsize(k) for k in range(64))
+""":func:`_setsize` of the draws a game makes (a pool is seldom above 20 cards)."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -197,7 +197,7 @@ from rules.btq.personal_combat import COMBAT_TRAITS, MELEE, usable
 from rules.btq.settings import resolve
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
 from rules.btq.tests import MAX_RETESTS, compare_successes, grade, successes
-from rules.cards import GM_DECK, PLAYER_DECK, SUITS, Card, Deck, card_label, parse_card
+from rules.cards import GM_DECK, JOKER, PLAYER_DECK, SUITS, Card, Deck, card_label, parse_card
 from rules.engine import (
     GM,
     Decision,
@@ -675,13 +675,18 @@ def _pair_items(st):
     """``(key, pair)`` of the range chart in the battle's order (``st["order"]``): a state
     read back from the database may hold its mappings' keys in another order (PostgreSQL's
     jsonb sorts them), and nothing the engine does may depend on that."""
+    pairs = st["pairs"]
+    if len(pairs) == 1:  # one ship a side, the commonest battle: nothing to sort
+        return list(pairs.items())
     at = {sid: i for i, sid in enumerate(st["order"])}
-    return sorted(st["pairs"].items(), key=lambda kv: (at[kv[1]["a"]], at[kv[1]["b"]]))
+    return sorted(pairs.items(), key=lambda kv: (at[kv[1]["a"]], at[kv[1]["b"]]))
 
 
 def _by_order(st, mapping):
     """The items of ``mapping`` (ship id -> anything) in the battle's order, whatever order
     its keys were stored in (:func:`_pair_items`)."""
+    if len(mapping) < 2:
+        return list(mapping.items())
     at = {sid: i for i, sid in enumerate(st["order"])}
     return sorted(mapping.items(), key=lambda kv: at[kv[0]])
 
@@ -693,21 +698,39 @@ def _afloat(ship):
 
 def _engaged(st):
     """The pairs on the range chart now: both ships in the battle, within Distance 5."""
-    ships = st["ships"]
-    return [p for _, p in _pair_items(st)
-            if _afloat(ships[p["a"]]) and _afloat(ships[p["b"]])
-            and p["distance"] is not None and p["distance"] < BEYOND]
+    return [p for _, p in _pair_items(st) if _within(st["ships"], p)]
+
+
+def _within(ships, p):
+    """Whether pair ``p`` is on the range chart now (:func:`_engaged`); ``ships``: the
+    state's ships."""
+    a, b, distance = ships[p["a"]], ships[p["b"]], p["distance"]
+    return (a["present"] and a["out"] is None and b["present"] and b["out"] is None
+            and distance is not None and distance < BEYOND)
 
 
 def _foes(st, sid):
     """The ships engaged with ship ``sid``, as ``[(foe id, distance)]`` in battle order."""
-    found = {_other(p, sid): p["distance"] for p in _engaged(st) if sid in (p["a"], p["b"])}
+    ships = st["ships"]
+    found = {}
+    for p in st["pairs"].values():  # put in battle order below
+        if p["a"] == sid:
+            foe = p["b"]
+        elif p["b"] == sid:
+            foe = p["a"]
+        else:
+            continue
+        if _within(ships, p):
+            found[foe] = p["distance"]
+    if len(found) < 2:
+        return list(found.items())
     return [(f, found[f]) for f in st["order"] if f in found]
 
 
 def _afloat_ids(st, side=None):
-    return [s for s in st["order"] if _afloat(st["ships"][s])
-            and (side is None or st["ships"][s]["side"] == side)]
+    ships = st["ships"]
+    return [s for s in st["order"] if ships[s]["present"] and ships[s]["out"] is None
+            and (side is None or ships[s]["side"] == side)]
 
 
 def _resolve_ship(st, ship):
@@ -743,8 +766,9 @@ def _officer(st, sid, skill, station=None):
     Among the PCs aboard, the one posted to ``station`` goes first, else the one with the
     highest skill; with none who has it, the crew (BtQ L2360-2361)."""
     best = None
-    for pid in _aboard(st, sid):
-        pc = st["pcs"][pid]
+    pcs = st["pcs"]
+    for pid in st["aboard"].get(sid, ()):  # _aboard
+        pc = pcs[pid]
         value = pc["skills"][skill]
         if value < 1:
             continue
@@ -754,7 +778,7 @@ def _officer(st, sid, skill, station=None):
             best = (pid, value)
     if best is not None:
         return best
-    return None, _ship(st, sid)["crew"].get(skill, 0)
+    return None, st["ships"][sid]["crew"].get(skill, 0)
 
 
 def _cards(n):
@@ -786,20 +810,26 @@ def _weather_mod(st, skill):
 
 
 def _add_weather(breakdown, st, skill):
-    mod = _weather_mod(st, skill)
-    if mod:
-        breakdown["general_weather"] = mod
+    mods = st["weather_mods"]
+    if mods["tests"] or mods["awareness"]:  # else no modifier (_weather_mod)
+        mod = _weather_mod(st, skill)
+        if mod:
+            breakdown["general_weather"] = mod
 
 
 def _add_own(breakdown, st, pid, skill):
     """Add PC ``pid``'s Discipline cards, his traits' cards for ``skill`` and the cards of
     the ship reputation he uses (``ship_reputation``) to a pool."""
-    cards, traits = _cards_of(st, pid), _traits_of(st, pid, skill)
+    if pid is None:  # the crew: none of them (_cards_of, _traits_of)
+        return
+    pc = st["pcs"][pid]
+    cards = st["discipline_cards"].get(pid, 0)
+    traits = pc["trait_cards"].get(skill, 0)
     if cards:
         breakdown["discipline"] = cards
     if traits:
         breakdown["traits"] = traits
-    rep = st["pcs"][pid].get("ship_reputation") if pid is not None else None
+    rep = pc.get("ship_reputation")
     if rep and rep["cards"]:
         breakdown["ship_reputation"] = rep["cards"]
 
@@ -848,15 +878,16 @@ def _add_penalties(breakdown, ship, areas):
         p = _PENALTY[states[area]]
         if p:
             breakdown[area] = -p
-    p = _morale_penalty(ship)
-    if p:
-        breakdown["ship_morale"] = -p
+    if ship["morale"]:  # else no penalty (_morale_penalty)
+        p = _morale_penalty(ship)
+        if p:
+            breakdown["ship_morale"] = -p
 
 
 def _sailing(st, sid):
     """``(speed, weather's handling modifier)`` of a ship in this weather (BtQ L2365-2367,
     L2346-2347, L2479)."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     mods = WEATHER[st["weather"]]
     if mods[1] is None:  # Becalmed: Speed 0 and Handling 0
         speed, handling_mod = 0, -ship["handling"]
@@ -873,13 +904,14 @@ def _sailing(st, sid):
     return speed, handling_mod
 
 
-def _first_foe(st, sid):
-    """The first ship engaged with ``sid``, else the first of the other side in the
-    battle."""
-    foes = _foes(st, sid)
+def _first_foe(st, sid, foes=None):
+    """The first ship engaged with ``sid`` (of ``foes``, her :func:`_foes` if worked out
+    already), else the first of the other side in the battle."""
+    if foes is None:
+        foes = _foes(st, sid)
     if foes:
         return foes[0][0]
-    side = OTHER[_ship(st, sid)["side"]]
+    side = OTHER[st["ships"][sid]["side"]]
     return (_afloat_ids(st, side) or st["sides"][side])[0]
 
 
@@ -893,7 +925,7 @@ def positioning_pool(state: State, ship: str, against: str | None = None
     sid = _resolve_ship(state, ship)
     if against is None:
         against = _first_foe(state, sid)
-    own = _ship(state, sid)
+    own = state["ships"][sid]
     pid, value = _officer(state, sid, "seamanship", "master")
     breakdown = {"seamanship": value}
     _add_own(breakdown, state, pid, "seamanship")
@@ -925,17 +957,18 @@ def _in_range(ship, distance):
 def _broadside_total(st, sid, situational=True):
     """``(total, breakdown)`` of ship ``sid``'s Broadside! before the range: what a split
     divides (BtQ L2499-2500, L2504-2505; N24). Not floored."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     pid, value = _officer(st, sid, "gunnery", "gunner")
     breakdown = {"gunnery": value}
-    _add_own(breakdown, st, pid, "gunnery")
+    if pid is not None:
+        _add_own(breakdown, st, pid, "gunnery")
     _add_weather(breakdown, st, "gunnery")
     breakdown["broadside"] = ship["broadside"]
     if situational:
         rs = st["rs"]
         if sid in rs.get("gage", ()):
             breakdown["weather_gage"] = GAGE_BONUS
-        step5 = rs.get("step5", {}).get(sid)
+        step5 = rs["step5"].get(sid) if "step5" in rs else None
         if step5:
             breakdown["how_will_you_fight"] = step5
         ammo_cost = _AMMO_PENALTY.get(ship["ammo"], 0)
@@ -1054,7 +1087,9 @@ def _shown(cards, fate, unskilled=False):
 
 def _as_fate(cards, fate):
     """Undeclared Jokers played as the Card of Fate (the best card a test can have)."""
-    return [c.declare(fate) if c.rank == 0 and c.played_as is None else c for c in cards]
+    if JOKER not in cards:  # cards are interned: the undeclared Joker is JOKER itself
+        return cards
+    return [JOKER.declare(fate) if c is JOKER else c for c in cards]
 
 
 def _draw(source, gm, pid, size, purpose):
@@ -1099,10 +1134,11 @@ def _contest(st, source, events, kind, sides, text, one_draw_if_empty=False):
     for attempt in range(1 if single else MAX_RETESTS + 1):
         gm = Deck(GM_DECK)
         fate = source.draw(gm, 1, purpose=f"{kind} card of fate")[0]
-        hands = [_as_fate(_draw(source, gm, s["pid"], s["size"], f"{kind} {s['label']}"), fate)
-                 for s in sides]
-        found = [successes(cards, fate, unskilled=s.get("unskilled", False))
-                 for s, cards in zip(sides, hands)]
+        # the two sides spelled out, a then b (a comprehension costs a call of its own)
+        hands = (_as_fate(_draw(source, gm, a["pid"], a["size"], f"{kind} {a['label']}"), fate),
+                 _as_fate(_draw(source, gm, b["pid"], b["size"], f"{kind} {b['label']}"), fate))
+        found = (successes(hands[0], fate, unskilled=a.get("unskilled", False)),
+                 successes(hands[1], fate, unskilled=b.get("unskilled", False)))
         verdict = compare_successes(*found)
         won = _WON.get(verdict)  # the index of the winning side
         winner = None if won is None else sides[won]["key"]
@@ -1286,7 +1322,7 @@ def _check_out(st, events):
     L2488-2490)."""
     left = {}
     for sid in _afloat_ids(st):
-        states = _ship(st, sid)["states"]
+        states = st["ships"][sid]["states"]
         if states["hull"] == _DEAD:
             left[sid] = "sunk"
         elif states["crew"] == _DEAD:
@@ -1613,11 +1649,25 @@ def _answer_repair(st, aw, choice, source, events):
 def _clear_box(ship, area, best, level):
     """Clear the box of ``level`` (``None``: the default one) that a repair success of
     ``best`` allows in the ship's ``area``; returns the level cleared or ``None``."""
-    track, cleared = DamageTrack.parse(ship["tracks"][area]).repair(best, level)
+    key = (ship["tracks"][area], best, level)
+    repaired = _REPAIRED.get(key)
+    if repaired is None:
+        track, cleared = DamageTrack.parse(key[0]).repair(best, level)
+        repaired = (str(track), int(track.state), cleared)
+        if len(_REPAIRED) < _REPAIRS_KEPT:
+            _REPAIRED[key] = repaired
+    text, state, cleared = repaired
     if cleared is not None:
-        ship["tracks"] = {**ship["tracks"], area: str(track)}
-        ship["states"] = {**ship["states"], area: int(track.state)}
+        ship["tracks"] = {**ship["tracks"], area: text}
+        ship["states"] = {**ship["states"], area: state}
     return cleared
+
+
+_REPAIRED: dict[tuple, tuple] = {}
+"""``(track text, success, level)`` -> ``(track text, state, level cleared)`` of
+:func:`_clear_box`: a track's repair depends on nothing else, and a Monte Carlo repairs the
+same few tracks over and over."""
+_REPAIRS_KEPT = 50_000
 
 
 def _answer_repair_box(st, aw, choice, source, events):
@@ -1680,12 +1730,12 @@ def _positioning_step(st, source, events):
     while rs["pair_queue"]:
         key, rs["pair_queue"] = rs["pair_queue"][0], rs["pair_queue"][1:]
         pair = st["pairs"][key]
-        if key not in {_key(p["a"], p["b"]) for p in _engaged(st)} or _grappled_pair(st, key):
+        if not _within(st["ships"], pair) or _grappled_pair(st, key):  # (_engaged)
             continue
         testers = []
         for side, sid in (("pc", pair["a"]), ("enemy", pair["b"])):
             foe = _other(pair, sid)
-            ship = _ship(st, sid)
+            ship = st["ships"][sid]
             pid, _ = _officer(st, sid, "seamanship", "master")
             size, breakdown = positioning_pool(st, sid, foe)
             if size and not _positions(st, source, events, sid):
@@ -1758,18 +1808,21 @@ def _answer_move(st, aw, choice, source, events):
 def _targets(st, sid):
     """The ships ship ``sid`` may fire at now: in her range and not struck (BtQ L2379,
     L2494-2496), as ``[(id, distance)]``."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     return [(f, d) for f, d in _foes(st, sid) if _in_range(ship, d)]
 
 
 def _will_fire(st, sid):
     """Whether ship ``sid`` can fire this round: acting, a target in range, Guns not Dead,
     and a pool above 0 (BtQ L2379, L2476-2479, L2594-2595; D16)."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     if not (st["rs"]["acts"].get(sid) and ship["states"]["guns"] != _DEAD):
         return False
-    targets = _targets(st, sid)
-    return any(broadside_pool(st, sid, target=t, situational=False)[0] > 0 for t, _ in targets)
+    total = _broadside_total(st, sid, False)[0]  # broadside_pool, less each target's range
+    for _, d in _targets(st, sid):
+        if total - _range_penalty(ship["rating"], d) > 0:
+            return True
+    return False
 
 
 def _fight_step(st, source, events):
@@ -2439,13 +2492,21 @@ def _free_boxes(ship):
     return tracks["hull"].count(".") + tracks["crew"].count(".")
 
 
-def _threat(st, sid, foe):
-    """How hard ship ``sid`` hits ``foe``: her Broadside! pool at Distance 1 over the foe's
-    free Hull and Crew boxes."""
-    ship = _ship(st, sid)
-    pool = 0 if ship["states"]["guns"] == _DEAD else broadside_pool(
-        st, sid, distance=1, situational=False)[0]
-    return pool / max(1, _free_boxes(_ship(st, foe)))
+def _firepower(st, sid):
+    """Ship ``sid``'s Broadside! pool at Distance 1 without this round's parts and the shot
+    (:func:`broadside_pool` with ``situational=False``, where no range is taken off); 0 with
+    her Guns Dead."""
+    if st["ships"][sid]["states"]["guns"] == _DEAD:
+        return 0
+    return max(0, _broadside_total(st, sid, False)[0])
+
+
+def _threat(st, sid, foe, power=None):
+    """How hard ship ``sid`` hits ``foe``: her :func:`_firepower` (``power``, if worked out
+    already) over the foe's free Hull and Crew boxes."""
+    if power is None:
+        power = _firepower(st, sid)
+    return power / max(1, _free_boxes(st["ships"][foe]))
 
 
 def _stronger(st, sid, foe):
@@ -2462,15 +2523,14 @@ def _preferred_distance(st, sid, foe):
     return 1
 
 
-def _should_strike(st, sid):
-    """Strike against a foe in range whose guns work when ship ``sid``'s guns are out and her
-    Hull is Maimed, or her Crew is Maimed and the foe barely hurt, or both guns out and Crew
-    Maimed."""
-    ship = _ship(st, sid)
+def _should_strike(st, sid, guns_out, foes):
+    """Strike against a foe in range whose guns work (of ``foes``, her :func:`_foes`) when
+    ship ``sid``'s guns are out (no :func:`_firepower`, ``guns_out``) and her Hull is Maimed,
+    or her Crew is Maimed and the foe barely hurt, or both guns out and Crew Maimed."""
+    ship = st["ships"][sid]
     s = ship["states"]
-    guns_out = _threat(st, sid, _first_foe(st, sid)) == 0
-    for foe, d in _foes(st, sid):
-        other = _ship(st, foe)
+    for foe, d in foes:
+        other = st["ships"][foe]
         if not _in_range(other, d) or other["states"]["guns"] == _DEAD:
             continue
         barely_hurt = max(other["states"].values()) <= _INJURED
@@ -2533,7 +2593,7 @@ def _policy_move(st, aw):
 def _policy_fight_action(st, aw):
     pid = aw["pc"]
     skills = st["pcs"][pid]["skills"]
-    skill = max(skills, key=skills.get)
+    skill = max(skills, key=skills.__getitem__)
     size = _skill_pool(skill, skills[skill], _cards_of(st, pid), _traits_of(st, pid, skill))[0]
     return skill if size >= 3 else "none"
 
@@ -2577,10 +2637,12 @@ _HARM = (0, 1, 3, 8)  # how much worse each damage state is for the ship that ha
 
 def _policy_orders(st, aw):
     sid = aw["ship"]
-    if _should_strike(st, sid):
+    power = _firepower(st, sid)
+    foes = _foes(st, sid)
+    if _should_strike(st, sid, power == 0, foes):
         return "strike"
-    foe = _first_foe(st, sid)
-    return "continue" if _threat(st, sid, foe) >= _threat(st, foe, sid) else "disengage"
+    foe = _first_foe(st, sid, foes)
+    return "continue" if _threat(st, sid, foe, power) >= _threat(st, foe, sid) else "disengage"
 
 
 def _policy_cards(st, aw):

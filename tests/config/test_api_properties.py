@@ -6,7 +6,9 @@ and every answer, its status, content type and body, as the schema says.
 Bounded for CI: :data:`MAX_EXAMPLES` requests per operation and persona, no deadline, and
 derandomized (the same requests on every run, no example database), so a failure is
 reproducible by running the test again. Three in four valid requests go to the world's real
-records with their current ``version`` (else nearly all would be 404 or 409).
+records with their current ``version`` (else nearly all would be 404 or 409). One world is
+made per operation: each persona's requests are made in a savepoint rolled back after them,
+so the player meets the world as it was made, not as the GM's requests left it.
 """
 
 import base64
@@ -16,7 +18,7 @@ import pytest
 import schemathesis
 from django.core import signals
 from django.core.handlers.wsgi import WSGIHandler
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
@@ -30,8 +32,11 @@ from schemathesis.specs.openapi.checks import (
 from tests.config.conftest import OPERATIONS, SCHEMA
 from tests.conftest import PASSWORD
 
-MAX_EXAMPLES = int(os.environ.get("API_PROPERTY_EXAMPLES", "25"))
-"""Requests per operation and persona; set ``API_PROPERTY_EXAMPLES`` to search longer."""
+MAX_EXAMPLES = int(os.environ.get("API_PROPERTY_EXAMPLES", "20"))
+"""Requests per operation and persona; set ``API_PROPERTY_EXAMPLES`` to search longer. 20
+finds what 25 found: with a 500 planted on any empty text in a request body, 25 and 20
+requests failed the same four of eight POST operations tried, 15 and 10 only two."""
+PERSONAS = ("gm", "player_a")
 API = schemathesis.openapi.from_dict(SCHEMA)
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance, negative_data_rejection]
@@ -68,12 +73,23 @@ def _on_real_record(case, world, app, headers) -> None:
             case.body["version"] = detail.json().get("version", case.body["version"])
 
 
-@pytest.mark.parametrize("persona", ["gm", "player_a"])
 @pytest.mark.parametrize(("method", "path"), OPERATIONS)
-def test_every_operation_answers_as_its_schema_says(method, path, persona, api_world,
-                                                     wsgi_app, request):
+def test_every_operation_answers_as_its_schema_says(method, path, api_world, wsgi_app, request):
     operation = API[path][method]
-    headers = _auth(request.getfixturevalue(persona))
+    for persona in PERSONAS:
+        with transaction.atomic():  # a savepoint: the next persona meets the same world
+            try:
+                _check_operation(operation, _auth(request.getfixturevalue(persona)),
+                                 api_world, wsgi_app)
+            except BaseException as failure:
+                failure.add_note(f"(as the persona {persona})")
+                raise
+            transaction.set_rollback(True)
+
+
+def _check_operation(operation, headers, api_world, wsgi_app) -> None:
+    """:data:`MAX_EXAMPLES` generated requests of ``operation`` with ``headers``, each
+    checked with :data:`CHECKS`."""
     cases = st.one_of(
         st.tuples(operation.as_strategy(schemathesis.GenerationMode.POSITIVE),
                   st.sampled_from([True, True, True, False])),
