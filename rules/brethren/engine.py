@@ -670,10 +670,31 @@ def _decision(st, sid) -> Decision:
             words[a] = _action_words(st, a)
         return words[a]
 
-    options = tuple(Option(k, _cap(", then ".join(map(said, k.split("+"))))) for k in keys)
+    options = tuple(Option(k, _cap(", then ".join(map(said, k.split("+")))), order_group(k))
+                    for k in keys)
     default = ai.choose(st, sid, keys)
     return Decision(_commander(st, sh["side"]), f"orders:{sid}",
                     f"Orders for the {sh['name']} this turn", options, default)
+
+
+def _action_kind(a: str) -> str:
+    if a.startswith("move:to:"):
+        return "steer for a mark"
+    if a.startswith("move:"):
+        return "sail a heading"
+    if a in ("fire", "broadside"):
+        return "fire"
+    return "come about" if a == "about" else a
+
+
+def order_group(key: str) -> str:
+    """The heading an order is listed under among a ship's ~100 (a phone's picker shows
+    them): its actions' kinds in order, "Sail a heading, then fire"; the single orders that
+    neither move nor fire under "Hold, turn, repair or explore"."""
+    kinds = [_action_kind(a) for a in key.split("+")]
+    if len(kinds) == 1 and kinds[0] not in ("steer for a mark", "sail a heading", "fire"):
+        return "Hold, turn, repair or explore"
+    return _cap(", then ".join(kinds))
 
 
 def _cap(text):
@@ -1421,6 +1442,8 @@ class BrethrenEngine:
     title = "Brethren of the Coast: a fleet action"
     wargame = True
     """Offered by the campaign's "New wargame" page (``combat.wargames``)."""
+    round_word = "Turn"
+    """What the log calls a round: the game's turn (§5)."""
 
     def validate_setup(self, setup: dict) -> dict:
         return validate_setup(setup)
