@@ -60,7 +60,7 @@ def brethren_board(view: dict) -> dict:
         n = s["masts_original"]
         masts = [{"cy": _f(-(half - length * (k + 1) / (n + 1))), "state": s["masts"][k],
                   "label": MAST_STATES[s["masts"][k]]} for k in range(n)]
-        up = sum(1 for m in s["masts"] if m != "LOST")
+        up = sum(1 for m in s["masts"] if m == "UP")
         ships.append({"id": sid, "name": s["name"], "side": s["side"],
                       "colour": colours[s["side"]],
                       "transform": f"translate({_f(s['x'])} {_f(h - s['y'])}) "
@@ -149,4 +149,4 @@ def get_item(mapping, key):
 
 @register.filter
 def masts_left(masts) -> int:
-    return sum(1 for m in masts if m != "LOST")
+    return sum(1 for m in masts if m == "UP")

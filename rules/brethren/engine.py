@@ -70,7 +70,9 @@ from rules.brethren.geometry import (
     gap_capsule_circle,
     heading_to,
     hull,
+    nearest_point_on_ship,
     ship_gap,
+    side_of,
     unit,
 )
 from rules.btq.settings import SettingError, resolve
@@ -484,7 +486,7 @@ def _storm(st, source, log):
         sh["heading"] = keep
         log("storm.drift", f"{sh['name']} drifts {res['moved']:.1f} in before the storm.",
             {"ship": sh["id"], "moved": res["moved"]})
-        _after_terrain(st, sh, log)
+        _after_terrain(st, sh, log, source)
 
 
 def _run(st, source, log):
@@ -557,14 +559,14 @@ def _marks(st, sh) -> list[str]:
 
 
 def _attack_kinds(st, sh) -> list[str]:
-    if st["wind"]["strength"] == winds.STORM or not any(m != "LOST" for m in sh["masts"]):
+    if st["wind"]["strength"] == winds.STORM or not any(m == "UP" for m in sh["masts"]):
         if "marines" not in sh["crew"]:
             return []
     if st["wind"]["strength"] == winds.STORM:
         return []
     out = ["fire"]
     every = st["settings"].get("brethren_broadside_every") == "every_other_turn"
-    if sum(1 for m in sh["masts"] if m != "LOST") >= 1 and (
+    if sum(1 for m in sh["masts"] if m == "UP") >= 1 and (
             not sh["fired_ever"] if not every else
             sh["broadside_round"] is None or sh["broadside_round"] <= st["round"] - 2):
         out.append("broadside")
@@ -575,7 +577,7 @@ def _needs_repair(st, sh) -> bool:
     at_home = sh["docked_at"] is not None and sh["docked_at"] == st["sides"][sh["side"]]["home"]
     lost = any(m == "LOST" for m in sh["masts"])
     return bool(sh["fouled"] or sh["rudder_out"] or any(m in ("HP", "HS") for m in sh["masts"])
-                or (lost and damage.masts_repaired(at_home=at_home,
+                or sh["hull"] < sh["cargo"] or (lost and damage.masts_repaired(at_home=at_home,
                                                    shipwright="shipwright" in sh["crew"])))
 
 
@@ -785,7 +787,7 @@ def _do(st, sh, a, source, log):
     elif a in ("fire", "broadside"):
         _fire(st, sh, a, source, log)
     elif a == "repair":
-        _repair(st, sh, log)
+        _repair(st, sh, log, source)
     elif a == "explore":
         _explore(st, sh, source, log)
     elif a == "scuttle":
@@ -881,13 +883,20 @@ def _move(st, sh, a, source, log):
         + (f" and stops against {_stop_words(st, stop)}" if stop else "") + ".",
         {"ship": sh["id"], "x": sh["x"], "y": sh["y"], "heading": sh["heading"],
          "moved": res["moved"], "legs": legs, "stopped": list(stop) if stop else None})
-    _after_terrain(st, sh, log)
+    _after_terrain(st, sh, log, source)
     if not _afloat(sh):
         return
     _dock_check(st, sh, log, source)
     _goal_check(st, sh, log)
     if not _afloat(sh) or sh["lost"] or res["moved"] <= 0.01:
         return
+    for o in _ships(st):
+        if (o["side"] != sh["side"] and _afloat(o) and not o["crew"] and not o["lost"]
+                and ship_gap(sh, o) <= 0.05 and sh["crew"]):
+            log("boarding.unmanned", f"The {sh['name']} comes alongside the {o['name']}, who "
+                "has no crew to resist: a free action takes her.", {"ship": sh["id"],
+                                                                  "target": o["id"]})
+            _capture(st, o, sh, log)
     _, rammed = movement.bow_contacts(st, sh)
     for oid in rammed:
         o = st["ships"][oid]
@@ -912,7 +921,7 @@ def _in_fog(st, sh):
                for t in st["terrain"])
 
 
-def _after_terrain(st, sh, log):
+def _after_terrain(st, sh, log, source):
     if sh.pop("reef_sunk", False):
         st["terrain"].append({"id": f"wreck-{sh['id']}", "kind": "wreck", "x": sh["x"],
                               "y": sh["y"], "r": 0.8, "rating": None})
@@ -920,7 +929,7 @@ def _after_terrain(st, sh, log):
         return
     loss = sh.pop("reef_loss", 0)
     if loss:
-        _lose_masts(st, sh, loss, log)
+        _lose_masts(st, sh, loss, log, source)
 
 
 def _dock_check(st, sh, log, source):
@@ -990,9 +999,9 @@ def _ram(st, sh, target, source, log):
         if back > _up(sh):
             log("ram.back", f"In the near gale the {sh['name']} suffers too (die {back}): "
                 "she loses a mast.", {"ship": sh["id"], "die": back})
-            _lose_masts(st, sh, 1, log)
+            _lose_masts(st, sh, 1, log, source, target)
     if lost:
-        _lose_masts(st, target, 1, log)
+        _lose_masts(st, target, 1, log, source, sh)
     if not _afloat(target):
         return
     if boarding.rammer_fouled(target["derelict"]):
@@ -1082,9 +1091,14 @@ def _crew_loss(st, sh, n, log):
                 "left).", {"ship": sh["id"], "crew_left": len(sh["crew"])})
 
 
-def _lose_masts(st, sh, n, log):
-    """``n`` hits on a ship under the basic damage rules (B4): a mast each, by the owner's
-    standing choice; a hit on a derelict sinks her (L57)."""
+def _lose_masts(st, sh, n, log, source=None, by=None):
+    """``n`` masts lost (a hit under the basic damage rules, B4; a chainshot hit; a ram, a
+    reef, the Kraken), each by the owner's standing choice; a hit on a derelict sinks her
+    (L57). With Loss of Rigging (``brethren_loss_of_rigging``, L71-L73) a d6 for each: 1-4
+    its wreckage hangs over the side (port on an odd roll), and if ``by``, the enemy who
+    shot it away, lies on that side within S (A24; touching her with
+    ``brethren_hanging_fouls`` = ``contact``) the two ships are fouled."""
+    rigging = source is not None and st["settings"].get("brethren_loss_of_rigging")
     for _ in range(n):
         if not _afloat(sh):
             return
@@ -1092,6 +1106,11 @@ def _lose_masts(st, sh, n, log):
             _sink(st, sh, log, "sunk")
             return
         sh["masts"], lost = damage.remove_masts(sh["masts"], sh["cannons"], 1)
+        if rigging and lost:
+            fall = damage.rigging_falls(d6(source, f"loss of rigging {sh['id']}"))
+            sh["masts"][lost[0]] = fall
+            if fall != "LOST":
+                _hanging(st, sh, fall, by, log)
         if _up(sh) == 0:
             sh["derelict"] = True
             for o in _ships(st):
@@ -1102,6 +1121,84 @@ def _lose_masts(st, sh, n, log):
         else:
             log("ship.mast_lost", f"The {sh['name']} loses a mast ({_up(sh)} left).",
                 {"ship": sh["id"], "mast": lost[0] if lost else None, "left": _up(sh)})
+
+
+def _hanging(st, sh, fall, by, log):
+    """A mast's wreckage hangs over a side (Loss of Rigging, L72-L73) and, by A24, fouls the
+    enemy who shot it away if he lies on that side close enough."""
+    side = "port" if fall == "HP" else "starboard"
+    log("ship.mast_hanging", f"A mast of the {sh['name']} goes over the {side} side and hangs "
+        "there: she cannot fire to that side or turn until it is cut away.",
+        {"ship": sh["id"], "side": side})
+    if by is None or not _afloat(by) or by["side"] == sh["side"] or sh["fouled"]:
+        return
+    reach = 0.05 if st["settings"].get("brethren_hanging_fouls") == "contact" else S
+    if ship_gap(sh, by) > reach:
+        return
+    if side_of(sh, *nearest_point_on_ship((sh["x"], sh["y"]), by)) != side:
+        return
+    sh["fouled"] = by["id"]
+    log("ship.fouled", f"The wreckage fouls the {sh['name']} with the {by['name']}.",
+        {"ship": sh["id"], "with": by["id"]})
+
+
+def _hits(st, t, hits: dict[str, int], log, source, by):
+    """A target's hits of one exchange, ``{ammo: n}`` (``"chain"`` for every hit under the
+    basic rules, B4). With Advanced Damage (L73-L75): chainshot takes masts, roundshot hull
+    points (0: she sinks), grapeshot crew counters (a Doctor may save one; 0: she
+    surrenders, and the first enemy to touch her takes her, A23); a derelict sinks under any
+    hit, or only roundshot with ``brethren_derelict_hit`` = ``roundshot`` (A22). Returns the
+    hull points taken (for a critical hit)."""
+    if not st["settings"].get("brethren_advanced_damage"):
+        _lose_masts(st, t, sum(hits.values()), log, source, by)
+        return 0
+    mode = st["settings"].get("brethren_derelict_hit", "any")
+    if t["derelict"] and any(n and damage.hit_sinks_derelict(a, mode) for a, n in hits.items()):
+        _sink(st, t, log, "sunk")
+        return 0
+    if hits.get("chain") and not t["derelict"]:
+        _lose_masts(st, t, hits["chain"], log, source, by)
+    holes = min(hits.get("round", 0), t["hull"]) if _afloat(t) else 0
+    if holes:
+        t["hull"] -= holes
+        log("ship.hull", f"The {t['name']} is holed ({t['hull']} hull left).",
+            {"ship": t["id"], "hull_left": t["hull"]})
+        if t["hull"] == 0:
+            _sink(st, t, log, "holed below the waterline")
+            return holes
+    if hits.get("grape") and _afloat(t):
+        _crew_loss(st, t, hits["grape"], log)
+        if not t["crew"]:
+            log("ship.surrenders", f"The {t['name']} has no crew left: she surrenders, to be "
+                "taken by the first enemy who comes alongside.", {"ship": t["id"]})
+    return holes
+
+
+def _critical(st, t, holes, source, log):
+    """Two or more hull points in one exchange (critical hits, L75-L77): 1 her rudder is
+    destroyed, 6 her magazine blows up, with every ship fouled with her."""
+    if not st["settings"].get("brethren_critical_hits") or not _afloat(t):
+        return
+    what = damage.critical(source, holes)
+    if what == "rudder":
+        t["rudder_out"] = True
+        log("ship.rudder", f"A critical hit destroys the {t['name']}'s rudder: she cannot "
+            "turn until it is repaired.", {"ship": t["id"]})
+    elif what == "magazine":
+        log("ship.magazine", f"A critical hit reaches the {t['name']}'s magazine: she blows "
+            "up.", {"ship": t["id"]})
+        for sid in damage.blown_up(t["id"], _ships(st)):
+            if _afloat(st["ships"][sid]):
+                _sink(st, st["ships"][sid], log, "blown up")
+
+
+def _by_ammo(rolls, target) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for r in rolls:
+        if r["target"] == target and r["hit"]:
+            ammo = r.get("ammo") or "chain"
+            out[ammo] = out.get(ammo, 0) + r["hit"]
+    return out
 
 
 def _sink(st, sh, log, why, castaway=True):
@@ -1140,9 +1237,10 @@ def _fire(st, sh, a, source, log):
         return
     mode = "broadside" if a == "broadside" else "bear"
     side = sh["fired_side"] if sh["fired_round"] == st["round"] else None
+    advanced = bool(st["settings"].get("brethren_advanced_damage"))
     shots = gunfire.choose_fire(st, sh, _targets(st, sh), mode=mode, side=side,
                                 per_battery_sides=st["settings"].get(
-                                    "brethren_fire_sides") == "battery")
+                                    "brethren_fire_sides") == "battery", advanced=advanced)
     if not shots:
         log("fire.none", f"The {sh['name']} finds nothing her guns bear on.",
             {"ship": sh["id"]})
@@ -1155,7 +1253,8 @@ def _fire(st, sh, a, source, log):
         if (t["fired_round"] != st["round"] and not t["lost"] and _afloat(t)
                 and any(x in ("fire", "broadside") for x in order.split("+"))
                 and st["order"].index(tid) > st["order"].index(sh["id"])):
-            back = gunfire.choose_fire(st, t, [sh] if _targets(st, t, [sh]) else [])
+            back = gunfire.choose_fire(st, t, [sh] if _targets(st, t, [sh]) else [],
+                                       advanced=advanced)
             if back:
                 returns.append((t, back))
     volley = [(sh, shots, mode)] + [(t, back, "bear") for t, back in returns]
@@ -1186,24 +1285,30 @@ def _fire(st, sh, a, source, log):
             f"{total} hit{'s' if total != 1 else ''}.",
             {"ship": ship["id"], "mode": md, "rolls": rolls, "hits": hits_on,
              "return": ship is not sh})
-        applied.append((ship, hits_on))
+        applied.append((ship, hits_on, rolls))
     # the exchange is simultaneous: damage after all have rolled (L52)
-    for ship, hits_on in applied:
+    holed: dict[str, int] = {}
+    for ship, hits_on, rolls in applied:
         for tid, n in hits_on.items():
             t = st["ships"][tid]
             t["under_fire_round"] = st["round"]
             if st["mission"] == "smugglers_blues" and st["sides"][ship["side"]].get(
                     "role") == "revenue" and not t["contraband"]:
                 st["sides"][ship["side"]]["points"] -= n
-            _lose_masts(st, t, n, log)
+            holed[tid] = holed.get(tid, 0) + _hits(st, t, _by_ammo(rolls, tid), log, source,
+                                                   ship)
+    for tid, holes in holed.items():
+        _critical(st, st["ships"][tid], holes, source, log)
     if crews.powder_pete(sh["crew"], source) and _afloat(sh):
         log("crew.powder_pete", f"Powder Pete aboard the {sh['name']}: she shoots again.",
             {"ship": sh["id"]})
-        again = gunfire.choose_fire(st, sh, _targets(st, sh), side=sh["fired_side"])
+        again = gunfire.choose_fire(st, sh, _targets(st, sh), side=sh["fired_side"],
+                                    advanced=advanced)
         hits_on, rolls = gunfire.resolve_fire(source, again,
                                               limit=crews.batteries_allowed(sh["crew"]))
-        for tid, n in hits_on.items():
-            _lose_masts(st, st["ships"][tid], n, log)
+        for tid in hits_on:
+            hull = _hits(st, st["ships"][tid], _by_ammo(rolls, tid), log, source, sh)
+            _critical(st, st["ships"][tid], hull, source, log)
 
 
 def _targets(st, sh, among=None) -> list[dict]:
@@ -1216,13 +1321,31 @@ def _targets(st, sh, among=None) -> list[dict]:
     return foes
 
 
-def _repair(st, sh, log):
+def _repair_roll(st, sh, source, log, what) -> bool:
+    """Whether an unfouling, a cutting away or a hull repair succeeds: always under the
+    basic rules; with Advanced Damage a d6, +1 with a Shipwright, -1 if she was under fire or
+    boarded this turn, 4 or more (L83-L85)."""
+    if not st["settings"].get("brethren_advanced_damage"):
+        return True
+    ok, die = damage.repair_roll(source, shipwright="shipwright" in sh["crew"],
+                                 under_fire=sh["under_fire_round"] == st["round"],
+                                 purpose=f"{what} {sh['id']}")
+    if not ok:
+        log("repair.failed", f"The {sh['name']}'s attempt to {what} fails (die {die}).",
+            {"ship": sh["id"], "die": die, "what": what})
+    return ok
+
+
+def _repair(st, sh, log, source):
+    """One Repair action (L82-L85), on the first of: the fouling, the rudder (A25), hanging
+    wreckage, the hull (Advanced Damage: one point, up to her cargo rating), the masts."""
     at_home = sh["docked_at"] is not None and sh["docked_at"] == st["sides"][sh["side"]]["home"]
     if sh["fouled"]:
-        other = st["ships"].get(sh["fouled"])
-        sh["fouled"] = None
-        log("repair.unfoul", f"The {sh['name']} cuts herself free"
-            + (f" of the {other['name']}." if other else "."), {"ship": sh["id"]})
+        if _repair_roll(st, sh, source, log, "cut herself free"):
+            other = st["ships"].get(sh["fouled"])
+            sh["fouled"] = None
+            log("repair.unfoul", f"The {sh['name']} cuts herself free"
+                + (f" of the {other['name']}." if other else "."), {"ship": sh["id"]})
         return
     if sh["rudder_out"]:
         sh["rudder_out"] = False
@@ -1230,8 +1353,16 @@ def _repair(st, sh, log):
         return
     hanging = [i for i, m in enumerate(sh["masts"]) if m in ("HP", "HS")]
     if hanging:
-        sh["masts"][hanging[0]] = "LOST"
-        log("repair.cut_away", f"The {sh['name']} cuts away a hanging mast.", {"ship": sh["id"]})
+        if _repair_roll(st, sh, source, log, "cut away the wreckage"):
+            sh["masts"][hanging[0]] = "LOST"
+            log("repair.cut_away", f"The {sh['name']} cuts away a hanging mast.",
+                {"ship": sh["id"]})
+        return
+    if sh["hull"] < sh["cargo"]:
+        if _repair_roll(st, sh, source, log, "repair her hull"):
+            sh["hull"] += 1
+            log("repair.hull", f"The {sh['name']} patches her hull ({sh['hull']} now).",
+                {"ship": sh["id"], "hull": sh["hull"]})
         return
     n = damage.masts_repaired(at_home=at_home, shipwright="shipwright" in sh["crew"])
     fixed = 0
@@ -1423,8 +1554,10 @@ def _kraken(st, sh, source, log):
     log("kraken.attack", f"The Kraken attacks the {sh['name']} (die {die}): "
         + {"miss": "it misses.", "mast": "it strips a mast.", "hull": "it smashes her hull.",
            "crew": "it takes a crew counter."}[what], {"ship": sh["id"], "die": die})
-    if what in ("mast", "hull"):
-        _lose_masts(st, sh, 1, log)
+    if what == "hull" and st["settings"].get("brethren_advanced_damage"):
+        _hits(st, sh, {"round": 1}, log, source, None)
+    elif what in ("mast", "hull"):
+        _lose_masts(st, sh, 1, log, source)
     elif what == "crew":
         _crew_loss(st, sh, 1, log)
         if not sh["crew"]:
@@ -1569,7 +1702,8 @@ class BrethrenEngine:
             public = {k: _copy(sh[k]) for k in (
                 "id", "name", "class", "side", "x", "y", "heading", "masts", "masts_original",
                 "cannons", "derelict", "sunk", "gone", "lost", "tangled", "docked_at",
-                "fouled", "length", "beam", "rudder_out", "merchant", "convoy")}
+                "fouled", "length", "beam", "rudder_out", "merchant", "convoy", "hull",
+                "cargo")}
             if sh["side"] in mine:
                 public.update(crew=list(sh["crew"]), coins=_copy(sh["coins"]),
                               contraband=sh["contraband"])

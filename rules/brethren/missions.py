@@ -53,7 +53,7 @@ def treasure(st: dict, side: str) -> int:
 
 
 def _strength(st: dict, side: str) -> int:
-    return sum(sum(1 for m in s["masts"] if m != "LOST") for s in side_ships(st, side)
+    return sum(sum(1 for m in s["masts"] if m == "UP") for s in side_ships(st, side)
                if working(s))
 
 

@@ -87,7 +87,7 @@ def allowance(ship: dict, heading: float, wind: dict, *, lee: bool = False,
     wind_mod = row["move"] if ship["cargo"] >= 3 else row["small_move"]
     if level == winds.LIGHT_AIR and settings.get("brethren_light_air") == "plus_minus_S":
         wind_mod = -1 if d6(source, f"light air {ship['id']}") <= 3 else 1
-    derelict = ship.get("derelict") or not any(m != "LOST" for m in ship["masts"])
+    derelict = ship.get("derelict") or not any(m == "UP" for m in ship["masts"])
     sail_ok = sail_mod is not None and wind_mod is not None and not derelict and legs
     sail = []
     if sail_ok:
@@ -273,7 +273,7 @@ def _terrain(ship, ter, already, source, log):
             log("move.fog", f"The {ship['name']} sails into a fog bank and is lost in it.",
                 {"ship": ship["id"], "terrain": t["id"]})
         elif t["kind"] == "reef":
-            up = sum(1 for m in ship["masts"] if m != "LOST")
+            up = sum(1 for m in ship["masts"] if m == "UP")
             loss, sinks = terrain.reef_check(t, ship["masts_original"], up, source,
                                              covas="covas" in ship["crew"])
             log("move.reef", f"The {ship['name']} strikes a reef (depth {t['rating']}): "

@@ -176,6 +176,89 @@ def test_A22_any_hit_sinks_a_derelict():
     assert t["sunk"]
 
 
+def test_A22_with_the_roundshot_reading_only_roundshot_sinks_a_derelict():
+    st = _two(settings={"brethren_advanced_damage": True, "brethren_derelict_hit": "roundshot"})
+    t = st["ships"]["b1"]
+    t["masts"], t["derelict"] = ["LOST", "LOST"], True
+    engine._hits(st, t, {"chain": 2, "grape": 1}, engine._Log(None), rolls(), None)
+    assert not t["sunk"] and len(t["crew"]) == 3  # the grapeshot still kills
+    engine._hits(st, t, {"round": 1}, engine._Log(None), rolls(), None)
+    assert t["sunk"]
+    st = _two(settings={"brethren_advanced_damage": True})  # the default: any hit
+    t = st["ships"]["b1"]
+    t["masts"], t["derelict"] = ["LOST", "LOST"], True
+    engine._hits(st, t, {"grape": 1}, engine._Log(None), rolls(), None)
+    assert t["sunk"]
+
+
+def test_advanced_damage_each_shot_against_its_pool():
+    """L73-L75: chainshot the masts, roundshot the hull (0: she sinks), grapeshot the crew
+    (0: she surrenders); the standing choice loads against the pool she has least of."""
+    st = _two(settings={"brethren_advanced_damage": True})
+    t = st["ships"]["b1"]  # a brigantine: 2 masts, hull 4, crew 4
+    assert gunfire.choose_ammo(t, 1.0) == "chain"
+    t["hull"] = 2
+    assert gunfire.choose_ammo(t, 1.0) == "round"
+    t["crew"] = ["seaman"]
+    assert gunfire.choose_ammo(t, 1.0) == "grape" and gunfire.choose_ammo(t, S + 0.5) == "round"
+    t["hull"], t["crew"] = 4, ["seaman"] * 4
+    events = []
+    engine._hits(st, t, {"chain": 1, "round": 2, "grape": 1}, engine._Log(events), rolls(), None)
+    assert (damage.masts_remaining(t["masts"]), t["hull"], len(t["crew"])) == (1, 2, 3)
+    engine._hits(st, t, {"grape": 3}, engine._Log(events), rolls(), None)
+    assert t["crew"] == [] and not t["sunk"] and events[-1].kind == "ship.surrenders"
+    engine._hits(st, t, {"round": 5}, engine._Log(events), rolls(), None)
+    assert t["sunk"] and t["hull"] == 0
+
+
+def test_advanced_damage_in_an_exchange_and_a_hull_repair():
+    st = _two(settings={"brethren_advanced_damage": True}, b={"x": 12.0})
+    a1, b1 = st["ships"]["a1"], st["ships"]["b1"]
+    st["order"], st["orders"] = ["a1", "b1"], {"a1": "fire", "b1": "hold"}
+    b1["hull"] = 1  # the pool she has least of: roundshot
+    events = []
+    engine._do(st, a1, "fire", rolls(6, 1, 1), engine._Log(events))
+    assert b1["sunk"] and any(e.data.get("why") == "holed below the waterline" for e in events)
+    a1["hull"], a1["under_fire_round"] = 2, 1
+    engine._repair(st, a1, engine._Log(None), rolls(4))  # 4 - 1 under fire: fails
+    assert a1["hull"] == 2
+    engine._repair(st, a1, engine._Log(None), rolls(3))  # 3 - 1 + 1 Shipwright? none: fails
+    a1["crew"].append("shipwright")
+    engine._repair(st, a1, engine._Log(None), rolls(4))  # 4 - 1 + 1 = 4: patched
+    assert a1["hull"] == 3
+
+
+def test_A23_the_first_enemy_to_touch_an_unmanned_ship_takes_her():
+    st = _two(b={"x": 16.0, "heading": 90})
+    a1, b1 = st["ships"]["a1"], st["ships"]["b1"]
+    a1["heading"] = 90
+    b1["crew"] = []
+    st["wind"] = {"dir": 2, "strength": 2}  # blowing toward the east: a1 runs before it
+    engine._move(st, a1, "move:to:b1", rolls(1, 1, 1), engine._Log(None))
+    assert ship_gap(a1, b1) <= 0.05 and b1["side"] == "a" and len(b1["crew"]) == 1
+
+
+def test_A24_hanging_wreckage_fouls_the_enemy_on_that_side_within_S_or_by_contact():
+    rig = {"brethren_loss_of_rigging": True}
+    st = _two(settings=rig, b={"x": 12.0})  # b1 to starboard (east), 1.2 in off
+    a1, b1 = st["ships"]["a1"], st["ships"]["b1"]
+    engine._lose_masts(st, a1, 1, engine._Log(None), rolls(2), b1)  # even: to starboard
+    assert a1["fouled"] == "b1"
+    st = _two(settings=rig, b={"x": 12.0})
+    engine._lose_masts(st, st["ships"]["a1"], 1, engine._Log(None), rolls(1),
+                       st["ships"]["b1"])  # odd: to port, away from her
+    assert st["ships"]["a1"]["fouled"] is None
+    st = _two(settings=rig, b={"x": 10 + S + 1.5})  # beyond S
+    engine._lose_masts(st, st["ships"]["a1"], 1, engine._Log(None), rolls(2),
+                       st["ships"]["b1"])
+    assert st["ships"]["a1"]["fouled"] is None
+    st = _two(settings={**rig, "brethren_hanging_fouls": "contact"}, b={"x": 12.0})
+    engine._lose_masts(st, st["ships"]["a1"], 1, engine._Log(None), rolls(2),
+                       st["ships"]["b1"])
+    assert st["ships"]["a1"]["fouled"] is None  # within S but not touching
+    assert SETTINGS["brethren_hanging_fouls"].default == "within_S"
+
+
 def test_A23_a_ship_with_no_crew_is_taken_without_a_roll():
     st = _two()
     st["ships"]["b1"]["crew"] = []
@@ -188,7 +271,7 @@ def test_A25_the_rudder_is_repaired_by_one_action_without_a_roll():
     st = _two()
     st["ships"]["a1"]["rudder_out"] = True
     assert "repair" in engine.plan_options(st, st["ships"]["a1"])
-    engine._repair(st, st["ships"]["a1"], engine._Log(None))
+    engine._repair(st, st["ships"]["a1"], engine._Log(None), ScriptedSource(rolls=[]))
     assert not st["ships"]["a1"]["rudder_out"]
 
 
