@@ -323,7 +323,7 @@ def _new_ship(s: dict) -> dict:
         "rudder_out": False, "docked_at": None, "fouled": None, "scuttle_pending": False,
         "fired_round": None, "fired_side": None, "fired_ever": False, "broadside_round": None,
         "drunk_round": None, "map_active": False, "barred": [], "under_fire_round": None,
-        "saves_round": None, "saves": 0, "kraken_attacks": 0,
+        "saves_round": None, "saves": 0, "kraken_attacks": 0, "towing": None, "towed_by": None,
         "contraband": sum(1 for c in s["coins"] if c.get("contraband")),
     }
 
@@ -541,7 +541,8 @@ def _finish(st, log, result, why):
 
 
 def _can_move(st, sh) -> bool:
-    if sh["fixed"] or sh["fouled"] or sh["tangled"] or sh["freed_round"] == st["round"]:
+    if sh["fixed"] or sh["fouled"] or sh["tangled"] or sh["freed_round"] == st["round"] \
+            or sh["towed_by"]:
         return False
     if st["wind"]["strength"] == winds.STORM:
         return False
@@ -877,6 +878,8 @@ def _move(st, sh, a, source, log):
                 o["fouled"] = None
         if sh["lost"] and not _in_fog(st, sh):
             sh["lost"] = False
+    if sh["towing"]:
+        _trail(st, sh)
     stop = res["stopped"]
     log("move", f"The {sh['name']} sails {res['moved']:.1f} in "
         f"({'+'.join(legs)}, {sector.replace('_', ' ')})"
@@ -888,6 +891,8 @@ def _move(st, sh, a, source, log):
         return
     _dock_check(st, sh, log, source)
     _goal_check(st, sh, log)
+    if parts[1] == "to" and parts[2] in st["ships"]:
+        _take_tow(st, sh, st["ships"][parts[2]], log)
     if not _afloat(sh) or sh["lost"] or res["moved"] <= 0.01:
         return
     for o in _ships(st):
@@ -903,6 +908,43 @@ def _move(st, sh, a, source, log):
         if o["side"] != sh["side"] and not o["lost"] and _afloat(o):
             _ram(st, sh, o, source, log)
             break
+
+
+def _take_tow(st, sh, o, log):
+    """Taking up a tow (L62-L64), a free action after a move: when the ship steered for an
+    enemy derelict (the player's intent; the standing choice takes her then) and touches
+    her bow, the derelict and all aboard join her fleet, a scuttling begun on her fails
+    (L61-L62), and she is placed bow to the tower's stern."""
+    if (not o["derelict"] or not _afloat(o) or o["side"] == sh["side"] or o["towed_by"]
+            or sh["towing"] or sh["towed_by"] or sh["derelict"] or o["lost"]):
+        return
+    if sh["id"] not in movement.bow_contacts(st, o)[1]:
+        return
+    o["scuttle_pending"] = False
+    _capture(st, o, sh, log)
+    sh["towing"], o["towed_by"] = o["id"], sh["id"]
+    sh["fouled"] = o["fouled"] = None
+    _trail(st, sh)
+    log("move.tow", f"The {sh['name']} takes the {o['name']} in tow: her own move is S "
+        "while she tows.", {"ship": sh["id"], "towing": o["id"]})
+
+
+def _trail(st, sh):
+    """The towed ship follows her tower, a free action (L63-L64): her bow at the tower's
+    stern, on the tower's heading."""
+    o = st["ships"][sh["towing"]]
+    ux, uy = unit(sh["heading"])
+    back = sh["length"] / 2 + o["length"] / 2 + 0.02
+    o["x"], o["y"] = round(sh["x"] - ux * back, 3), round(sh["y"] - uy * back, 3)
+    o["heading"] = sh["heading"]
+    o["docked_at"] = None
+
+
+def _release_tow(st, sh):
+    for key, other in (("towing", "towed_by"), ("towed_by", "towing")):
+        if sh[key]:
+            st["ships"][sh[key]][other] = None
+            sh[key] = None
 
 
 def _stop_words(st, stop):
@@ -942,6 +984,11 @@ def _dock_check(st, sh, log, source):
         return
     log("move.dock", f"The {sh['name']} docks at {isl['name']}.",
         {"ship": sh["id"], "island": isl["id"]})
+    if sh["towing"]:  # her tow docks with her, a free action (L64)
+        tow = st["ships"][sh["towing"]]
+        tow["docked_at"] = isl["id"]
+        log("move.dock", f"The {tow['name']}, in tow, docks at {isl['name']} with her.",
+            {"ship": tow["id"], "island": isl["id"]})
     side = st["sides"][sh["side"]]
     if isl["home_of"] == sh["side"]:
         if sh["coins"]:
@@ -1213,6 +1260,7 @@ def _sink(st, sh, log, why, castaway=True):
         st["islands"][near]["castaways"].append({"crew": best, "from": sh["side"]})
     sh["crew"], sh["coins"] = [], []
     sh["fouled"] = None
+    _release_tow(st, sh)
     for o in _ships(st):
         if o["fouled"] == sh["id"]:
             o["fouled"] = None
@@ -1372,6 +1420,7 @@ def _repair(st, sh, log, source):
             fixed += 1
     if fixed:
         sh["derelict"] = False
+        _release_tow(st, sh)  # she sails on her own again
         log("repair.mast", f"The {sh['name']} steps {fixed} new mast(s) ({_up(sh)} now).",
             {"ship": sh["id"], "masts": fixed})
     else:
@@ -1703,7 +1752,7 @@ class BrethrenEngine:
                 "id", "name", "class", "side", "x", "y", "heading", "masts", "masts_original",
                 "cannons", "derelict", "sunk", "gone", "lost", "tangled", "docked_at",
                 "fouled", "length", "beam", "rudder_out", "merchant", "convoy", "hull",
-                "cargo")}
+                "cargo", "towing", "towed_by")}
             if sh["side"] in mine:
                 public.update(crew=list(sh["crew"]), coins=_copy(sh["coins"]),
                               contraband=sh["contraband"])

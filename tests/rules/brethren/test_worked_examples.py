@@ -181,6 +181,37 @@ def test_T28_a_tow_makes_the_base_move_S():
     assert movement.allowance(sh, 0, FRESH) == ["S"]
 
 
+def test_T28_taking_up_a_tow_through_the_engine():
+    """L62-L64: a ship that touches an enemy derelict's bow after a move takes her in tow, a
+    free action: the derelict joins her fleet, a scuttling begun fails, the tower's move is
+    S, the tow follows her and docks with her."""
+    st = make_table([{"id": "a1", "class": "frigate", "side": "a", "x": 10, "y": 8,
+                      "heading": 0, "crew": ["seaman"] * 6},
+                     {"id": "b1", "class": "brigantine", "side": "b", "x": 10, "y": 14,
+                      "heading": 180, "crew": ["seaman"] * 2}],
+                    islands=[{"id": "port", "x": 10, "y": 30, "kind": "wild"}])
+    st["round"] = 1
+    a1, b1 = st["ships"]["a1"], st["ships"]["b1"]
+    b1["masts"], b1["derelict"], b1["scuttle_pending"] = ["LOST", "LOST"], True, True
+    events = []
+    engine._move(st, a1, "move:to:b1", rolls(), engine._Log(events))
+    assert a1["towing"] == "b1" and b1["towed_by"] == "a1" and b1["side"] == "a"
+    assert not b1["scuttle_pending"] and "move.tow" in [e.kind for e in events]
+    assert not b1["sunk"]  # no ram: she is taken, not sunk
+    assert movement.allowance(a1, 0.0, st["wind"]) == ["S"]
+    assert not engine._can_move(st, b1)
+    y = a1["y"]
+    engine._move(st, a1, "move:N", rolls(), engine._Log(None))
+    assert a1["y"] == pytest.approx(y + 2.5, abs=0.01)  # S, not L+S
+    assert b1["heading"] == a1["heading"] == 0
+    assert b1["y"] == pytest.approx(a1["y"] - (a1["length"] + b1["length"]) / 2, abs=0.05)
+    for _ in range(8):  # on to the island: the tow docks with her
+        engine._move(st, a1, "move:to:port", rolls(), engine._Log(None))
+        if a1["docked_at"]:
+            break
+    assert a1["docked_at"] == b1["docked_at"] == "port"
+
+
 def _rammer_and_target(target_cls="frigate"):
     st = make_table([{"id": "r", "class": "brigantine", "side": "a", "x": 10, "y": 10,
                       "heading": 90, "crew": ["seaman"] * 4},
