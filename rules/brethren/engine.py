@@ -756,10 +756,19 @@ def _activate(st, sh, plan, source, log):
                 {"ship": sh["id"], "by": lucky})
             actions.insert(1, actions[0])
     every = st["settings"].get("brethren_st_croix") == "every_action" and "st_croix" in sh["crew"]
+    midway = st["settings"].get("brethren_fire_during_move", True)
+    fired_midway = False
     for k, a in enumerate(actions):
         if not _afloat(sh) or st["result"] is not None:
             break
-        _do(st, sh, a, source, log)
+        if fired_midway and a in ("fire", "broadside"):
+            fired_midway = False  # taken during the move
+            continue
+        after = actions[k + 1] if k + 1 < len(actions) else None
+        if midway and a.startswith("move:") and after in ("fire", "broadside"):
+            fired_midway = _move(st, sh, a, source, log, fire=after)
+        else:
+            _do(st, sh, a, source, log)
         if every and k > 0 and d6(source, "st_croix extra action") >= 5:
             log("crew.extra_action", f"St. Croix aboard the {sh['name']} rolls 5 or 6: this "
                 "action is taken twice.", {"ship": sh["id"], "by": "st_croix"})
@@ -816,10 +825,30 @@ def _mark_point(st, mark):
     return None
 
 
-def _move(st, sh, a, source, log):
+def _move(st, sh, a, source, log, fire=None) -> bool:
+    """The move ``a`` (module docstring). With ``fire`` (the attack her orders take after
+    it, ``"fire"`` or ``"broadside"``) she fires it the moment an enemy first bears during
+    the move, then sails on (errata BR-5, ``brethren_fire_during_move``). Returns whether
+    she fired so."""
+    fired = False
+
+    def during(s):
+        nonlocal fired
+        if fired or not _afloat(s) or s["lost"]:
+            return
+        foes = [o for o in _targets(st, s) if _afloat(o)
+                and hypot(o["x"] - s["x"], o["y"] - s["y"]) <= L + 4.0]
+        if foes and gunfire.choose_fire(st, s, foes, mode="broadside" if fire == "broadside"
+                                        else "bear", side=None):
+            fired = True
+            log("move.fires", f"The {s['name']} comes into range during her move and fires "
+                "there, then sails on.", {"ship": s["id"], "x": round(s["x"], 2),
+                                          "y": round(s["y"], 2)})
+            _fire(st, s, fire, source, log)
+
     if not _can_move(st, sh):
         log("move.cannot", f"The {sh['name']} cannot move this turn.", {"ship": sh["id"]})
-        return
+        return False
     parts = a.split(":")
     coast = st["goal"].get("coast")
     if parts[1] == "to":
@@ -863,10 +892,11 @@ def _move(st, sh, a, source, log):
         log("move.becalmed", f"The {sh['name']} cannot make way on that heading "
             f"({winds.point_of_sailing(first, st['wind']).replace('_', ' ')}, "
             f"{winds.strength(st['wind']['strength'])['name']}).", {"ship": sh["id"]})
-        return
+        return fired
     was_docked = sh["docked_at"]
     sector = winds.point_of_sailing(first, st["wind"])
-    res = movement.sail(st, sh, legs, heading_for, source, log)
+    res = movement.sail(st, sh, legs, heading_for, source, log,
+                        during=during if fire else None)
     if res["moved"] > 0:
         sh["docked_at"] = None
         if was_docked and st["islands"][was_docked]["kind"] == "wild":
@@ -888,13 +918,13 @@ def _move(st, sh, a, source, log):
          "moved": res["moved"], "legs": legs, "stopped": list(stop) if stop else None})
     _after_terrain(st, sh, log, source)
     if not _afloat(sh):
-        return
+        return fired
     _dock_check(st, sh, log, source)
     _goal_check(st, sh, log)
     if parts[1] == "to" and parts[2] in st["ships"]:
         _take_tow(st, sh, st["ships"][parts[2]], log)
     if not _afloat(sh) or sh["lost"] or res["moved"] <= 0.01:
-        return
+        return fired
     for o in _ships(st):
         if (o["side"] != sh["side"] and _afloat(o) and not o["crew"] and not o["lost"]
                 and ship_gap(sh, o) <= 0.05 and sh["crew"]):
@@ -908,6 +938,7 @@ def _move(st, sh, a, source, log):
         if o["side"] != sh["side"] and not o["lost"] and _afloat(o):
             _ram(st, sh, o, source, log)
             break
+    return fired
 
 
 def _take_tow(st, sh, o, log):

@@ -211,14 +211,15 @@ def _gaps(h, isl, shp, ter):
 
 
 def sail(state: dict, ship: dict, legs: list[str], heading_for, source: RandomSource,
-         log) -> dict:
+         log, during=None) -> dict:
     """Sail ``ship`` (changed in place) her ``legs`` one at a time, each on the heading
     ``heading_for(ship)`` gives at its start (a rudderless ship or one with a mast hanging
     keeps hers, L72-L73, L76). She stops at once where she touches an island, a ship, a
     wreck or the table's edge (L56), or is tangled in the Sargasso (L30-L32); a reef she
     moves onto takes its masts (L27-L29), fog makes her lost (L25-L26). ``log(kind, text,
-    data)`` records what happened. Returns ``{"stopped": None | (what, id), "moved":
-    inches}``."""
+    data)`` records what happened; ``during(ship)``, if given, is called after every step
+    she makes (firing during a move, errata BR-5). Returns ``{"stopped": None | (what, id),
+    "moved": inches}``."""
     total = length_of(legs)
     isl, shp, ter = _obstacles(state, ship, total)
     shp = [(s, hull(s)) for s in shp]  # they lie still while she moves
@@ -253,6 +254,8 @@ def sail(state: dict, ship: dict, legs: list[str], heading_for, source: RandomSo
             moved += step
             left -= step
             stop = _terrain(ship, ter, already, source, log)
+            if during is not None and not stop:
+                during(ship)
             if stop:
                 ship["x"], ship["y"] = round(ship["x"], 3), round(ship["y"], 3)
                 return {"stopped": stop, "moved": round(moved, 3)}

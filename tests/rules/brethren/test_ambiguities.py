@@ -427,3 +427,38 @@ def test_the_revenue_fires_only_at_a_ship_that_will_not_heave_to():
     assert st["ships"]["s1"]["refused"]
     engine._fire(st, st["ships"]["r1"], "fire", rolls(1, 1), engine._Log(events))
     assert events[-1].kind == "fire" and events[-1].data["ship"] == "r1"
+
+
+def _passing(settings):
+    """A frigate sailing north past an enemy frigate off her starboard bow: she comes within
+    L of her partway through her move (L+S, running before a fresh wind)."""
+    st = make_table([{"id": "a1", "class": "frigate", "side": "a", "x": 10, "y": 5,
+                      "heading": 0, "crew": ["seaman"] * 6},
+                     {"id": "b1", "class": "frigate", "side": "b", "x": 13, "y": 12,
+                      "heading": 0, "crew": ["seaman"] * 6}], settings=settings)
+    st["round"], st["order"] = 1, ["a1", "b1"]
+    st["orders"] = {"a1": "move:N+fire", "b1": "hold"}
+    events = []
+    engine._activate(st, st["ships"]["a1"], "move:N+fire", rolls(6, 6, 6, 6),
+                     engine._Log(events))
+    return st, events
+
+
+def test_BR5_a_ship_fires_the_moment_an_enemy_comes_into_range_during_her_move():
+    st, events = _passing({})
+    kinds = [e.kind for e in events]
+    assert kinds.index("move.fires") < kinds.index("fire") < kinds.index("move")
+    where = next(e.data for e in events if e.kind == "move.fires")
+    a1 = st["ships"]["a1"]
+    assert 5.5 < where["y"] < a1["y"] - 1  # partway, not at the end of her move
+    assert a1["y"] == pytest.approx(11.0, abs=0.01)  # then she sails on, the whole L+S
+    shots = next(e for e in events if e.kind == "fire").data["rolls"]
+    assert [r["battery"] for r in shots] == [0]  # only her L cannon reached there
+    assert kinds.count("fire") == 1  # the attack of her orders is spent
+
+
+def test_BR5_with_the_setting_off_she_fires_where_her_orders_put_it():
+    st, events = _passing({"brethren_fire_during_move": False})
+    kinds = [e.kind for e in events]
+    assert "move.fires" not in kinds and kinds.index("move") < kinds.index("fire")
+    assert st["ships"]["a1"]["y"] == pytest.approx(11.0, abs=0.01)
