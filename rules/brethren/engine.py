@@ -58,7 +58,17 @@ from __future__ import annotations
 
 from math import hypot
 
-from rules.brethren import ai, boarding, crews, damage, gunfire, missions, movement, terrain
+from rules.brethren import (
+    ai,
+    boarding,
+    crews,
+    damage,
+    gunfire,
+    missions,
+    movement,
+    procedure,
+    terrain,
+)
 from rules.brethren import treasure as treasures
 from rules.brethren import wind as winds
 from rules.brethren.data import cannon, crew_type, is_personality, ship_class
@@ -96,7 +106,7 @@ FLAGS = ("EN", "ES", "FR", "PI")
 FLAG_NAMES = {"EN": "England", "ES": "Spain", "FR": "France", "PI": "the Brethren of the Coast"}
 ISLAND_KINDS = ("wild", "home", "town")
 _SETUP_KEYS = {"mission", "title", "board", "turn_limit", "wind", "settings", "sides",
-               "islands", "terrain", "ships", "treasure", "goal", "notes"}
+               "islands", "terrain", "ships", "treasure", "goal", "notes", "procedure"}
 MAX_SHIPS = 16
 MAX_ITEMS = 40
 ISLAND_R = 1.25
@@ -201,6 +211,10 @@ def validate_setup(setup: dict) -> dict:
     side_ids = [s["id"] for s in sides]
     if len(set(side_ids)) != len(side_ids):
         raise ValueError("two sides have the same id")
+    by_procedure = setup.get("procedure", False)
+    if not isinstance(by_procedure, bool):
+        raise ValueError("procedure is true (the set-up procedure places islands and ships) "
+                         "or false")
     islands = []
     for i, isl in enumerate(setup.get("islands") or [], 1):
         if not isinstance(isl, dict):
@@ -212,6 +226,9 @@ def validate_setup(setup: dict) -> dict:
         home_of = isl.get("home_of")
         if home_of is not None and home_of not in side_ids:
             raise ValueError(f"island {iid!r} is the home of no side: {home_of!r}")
+        if by_procedure and home_of is not None:
+            raise ValueError(f"island {iid!r}: with the set-up procedure the players choose "
+                             "the home islands")
         islands.append({"id": iid, "x": _num(isl.get("x"), f"island {iid}'s x", 0, w),
                         "y": _num(isl.get("y"), f"island {iid}'s y", 0, h),
                         "r": _num(isl.get("r", ISLAND_R), f"island {iid}'s radius", 0.3, 6),
@@ -228,6 +245,8 @@ def validate_setup(setup: dict) -> dict:
                        "y": _num(t.get("y"), f"terrain {tid}'s y", 0, h),
                        "r": _num(t.get("r", 1.25), f"terrain {tid}'s radius", 0.3, 6),
                        "rating": None})
+    if by_procedure:
+        islands = _procedure_islands(islands, pieces, sides, settings, w, h)
     ships_in = setup.get("ships")
     if not isinstance(ships_in, list) or not ships_in or len(ships_in) > MAX_SHIPS:
         raise ValueError(f"a Brethren game has 1 to {MAX_SHIPS} ships")
@@ -247,8 +266,10 @@ def validate_setup(setup: dict) -> dict:
         ships.append({
             "id": shid, "class": sh["class"], "side": sh["side"],
             "name": str(sh.get("name") or card["name"])[:60],
-            "x": _num(sh.get("x"), f"ship {shid}'s x", 0, w),
-            "y": _num(sh.get("y"), f"ship {shid}'s y", 0, h),
+            "x": _num(sh.get("x", w / 2) if by_procedure else sh.get("x"), f"ship {shid}'s x",
+                      0, w),
+            "y": _num(sh.get("y", h / 2) if by_procedure else sh.get("y"), f"ship {shid}'s y",
+                      0, h),
             "heading": _num(sh.get("heading", 0), f"ship {shid}'s heading", 0, 360) % 360,
             "crew": list(crew), "coins": _coins(sh.get("coins"), f"ship {shid}"),
             "merchant": bool(sh.get("merchant", False)), "convoy": bool(sh.get("convoy")),
@@ -256,7 +277,7 @@ def validate_setup(setup: dict) -> dict:
     ids = [s["id"] for s in ships] + [i["id"] for i in islands] + [t["id"] for t in pieces]
     if len(set(ids)) != len(ids):
         raise ValueError("two ships, islands or terrain pieces have the same id")
-    probe = [_new_ship(s) for s in ships]
+    probe = [] if by_procedure else [_new_ship(s) for s in ships]  # placed at the start
     for k, s in enumerate(probe):
         other = movement.overlapping(s, probe[:k])
         if other is not None:
@@ -284,7 +305,56 @@ def validate_setup(setup: dict) -> dict:
             "wind": {"dir": COMPASS.index(wdir), "strength": wstr}, "settings": settings,
             "sides": sides, "islands": islands, "terrain": pieces, "ships": ships,
             "treasure": tre, "goal": _goal(goal, islands, w, h),
-            "notes": str(setup.get("notes") or "")[:500]}
+            "notes": str(setup.get("notes") or "")[:500], "procedure": by_procedure}
+
+
+def _procedure_islands(islands, pieces, sides, settings, w, h) -> list[dict]:
+    """The islands of a set-up by the procedure (:mod:`rules.brethren.procedure`): those
+    given, or as many as the players' number asks (A29, BR-6) placed by the standing
+    choice, all wild until the players choose their homes at the start."""
+    if islands:
+        return islands
+    players = sum(1 for s in sides if not s["npc"])
+    n = procedure.island_count(players, settings.get("brethren_island_count",
+                                                     "players_plus_2"))
+    places = procedure.island_places(w, h, n, ISLAND_R, pieces)
+    return [{"id": f"isle{k}", "x": x, "y": y, "r": ISLAND_R, "kind": "wild",
+             "home_of": None, "name": ISLAND_NAMES[(k - 1) % len(ISLAND_NAMES)], "coins": []}
+            for k, (x, y) in enumerate(places, 1)]
+
+
+ISLAND_NAMES = ("Tortuga", "Skull Island", "Isla Verde", "Dead Man's Chest", "Port Royal",
+                "Gallows Cay", "Cayo Largo", "Black Rock")
+"""The names the set-up procedure gives its islands, in the order they are placed."""
+
+
+def _procedure_start(st, source, log) -> None:
+    """The set-up procedure's rolls and choices at the start (:mod:`rules.brethren.procedure`,
+    L23, L34-L36, A29): the player order, each player's home island, his ships' places
+    with their bows touching it."""
+    players = [s for s in st["side_ids"] if not st["sides"][s]["npc"]]
+    order = procedure.player_order(source, players)
+    log("setup.order", "Player order: " + ", ".join(st["sides"][s]["name"] for s in order)
+        + ".", {"order": order})
+    places = [(st["islands"][i]["x"], st["islands"][i]["y"]) for i in st["island_ids"]]
+    homes = procedure.choose_homes(order, places)
+    centre = (st["board"]["w"] / 2, st["board"]["h"] / 2)
+    for side in order:
+        isl = st["islands"][st["island_ids"][homes[side]]]
+        isl["kind"], isl["home_of"] = "home", side
+        st["sides"][side]["home"] = isl["id"]
+        mine = [sh for sh in _ships(st) if sh["side"] == side]
+        for sh, (x, y, heading) in zip(mine, procedure.berths(
+                isl, [sh["masts_original"] for sh in mine], centre)):
+            sh["x"], sh["y"], sh["heading"] = x, y, heading
+        log("setup.home", f"{isl['name']} is the home of {st['sides'][side]['name']}.",
+            {"side": side, "island": isl["id"]})
+    ships = _ships(st)
+    for k, sh in enumerate(ships):
+        other = movement.overlapping(sh, ships[:k])
+        if other is not None:
+            raise ValueError(f"the set-up procedure cannot berth the {sh['name']} at her home "
+                             "island beside the others: fewer ships, or larger islands")
 
 
 def _goal(goal, islands, w, h):
@@ -357,6 +427,8 @@ def _initial_state(setup: dict, source: RandomSource, events: list) -> State:
         "order": [], "orders": {}, "awaiting": [], "kraken": None, "result": None,
         "coin_seq": 0,
     }
+    if setup.get("procedure"):
+        _procedure_start(st, source, _Log(events))
     for isl in st["islands"].values():
         if isl["home_of"]:
             st["sides"][isl["home_of"]]["home"] = isl["id"]

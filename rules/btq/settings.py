@@ -309,6 +309,15 @@ SETTINGS: dict[str, Setting] = {
             used_by="Brethren of the Coast",
         ),
         Setting(
+            "brethren_island_count",
+            "Brethren of the Coast: the set-up procedure places",
+            {"players_plus_2": "one island per player and two more",
+             "six": "six islands (the base game's advice for a 30-point game)"},
+            "players_plus_2",
+            "brethren A29, errata BR-6; Brethren L23-L24",
+            used_by="Brethren of the Coast",
+        ),
+        Setting(
             "brethren_wind_change",
             "Brethren of the Coast: the optional wind change each turn",
             {True: "used", False: "not used: the wind stays as set"},

@@ -462,3 +462,59 @@ def test_BR5_with_the_setting_off_she_fires_where_her_orders_put_it():
     kinds = [e.kind for e in events]
     assert "move.fires" not in kinds and kinds.index("move") < kinds.index("fire")
     assert st["ships"]["a1"]["y"] == pytest.approx(11.0, abs=0.01)
+
+
+def _by_procedure(players=2, settings=None, **more):
+    sides = [{"id": s, "name": f"Side {s}"} for s in "abcdef"[:players]]
+    ships = [{"id": f"{s['id']}{k}", "class": cls, "side": s["id"], "crew": ["seaman"] * 6}
+             for s in sides for k, cls in enumerate(("frigate", "sloop"))]
+    return engine.validate_setup({"mission": "treasure_hunt", "procedure": True,
+                                  "board": {"w": 36, "h": 28}, "sides": sides,
+                                  "ships": ships, "settings": settings or {},
+                                  "treasure": {"points": 30, "specials": []}, **more})
+
+
+def test_A29_the_set_up_procedure_places_players_plus_two_islands_2L_apart():
+    setup = _by_procedure(3)
+    isles = setup["islands"]
+    assert len(isles) == 5 and all(i["kind"] == "wild" and not i["home_of"] for i in isles)
+    for k, a in enumerate(isles):
+        for b in isles[:k]:
+            assert ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5 - 2 * a["r"] >= 2 * L
+    assert len(_by_procedure(2, {"brethren_island_count": "six"})["islands"]) == 6  # BR-6
+    assert SETTINGS["brethren_island_count"].default == "players_plus_2"
+    assert engine.validate_setup(setup) == setup  # a normalised setup validates again
+
+
+def test_A29_player_order_homes_and_ships_at_home():
+    """L23: a d6 each, highest first (ties again); L34-L36, A29: each home chosen in turn,
+    all different; the ships start with their bows touching it, docked; the treasure lies
+    on the wild islands only."""
+    setup = _by_procedure(3)
+    events = []
+    st = engine._initial_state(setup, ScriptedSource(rolls=[2, 5, 5, 1, 6] + [1] * 40),
+                               events)
+    # a 2, b 5, c 5; b and c roll again: 1 and 6
+    assert events[0].kind == "setup.order" and events[0].data["order"] == ["c", "b", "a"]
+    homes = {s: st["sides"][s]["home"] for s in "abc"}
+    assert len(set(homes.values())) == 3 and homes["c"] == "isle1"
+    for sh in st["ship_ids"]:
+        ship = st["ships"][sh]
+        assert ship["docked_at"] == homes[ship["side"]]
+    ships = [st["ships"][s] for s in st["ship_ids"]]
+    assert all(ship_gap(a, b) > 0 for k, a in enumerate(ships) for b in ships[:k])
+    for iid in st["island_ids"]:
+        isl = st["islands"][iid]
+        assert (isl["kind"] == "home") == (iid in homes.values())
+        assert not isl["coins"] or isl["kind"] == "wild"
+    assert sum(len(st["islands"][i]["coins"]) for i in st["island_ids"]) == 18
+
+
+def test_the_set_up_procedure_refuses_what_breaks_it():
+    with pytest.raises(ValueError, match="players choose the home islands"):
+        _by_procedure(2, islands=[{"id": "x", "x": 5, "y": 5, "home_of": "a"}])
+    with pytest.raises(ValueError, match="too small"):
+        engine.validate_setup({**_by_procedure(2), "board": {"w": 12, "h": 12},
+                               "islands": []})
+    with pytest.raises(ValueError, match="within S of an island"):
+        _by_procedure(2, terrain=[{"id": "reef1", "kind": "reef", "x": 5.5, "y": 14}])
