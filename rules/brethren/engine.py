@@ -393,7 +393,8 @@ def _new_ship(s: dict) -> dict:
         "rudder_out": False, "docked_at": None, "fouled": None, "scuttle_pending": False,
         "fired_round": None, "fired_side": None, "fired_ever": False, "broadside_round": None,
         "drunk_round": None, "map_active": False, "barred": [], "under_fire_round": None,
-        "saves_round": None, "saves": 0, "kraken_attacks": 0, "towing": None, "towed_by": None,
+        "saves_round": None, "saves": 0, "kraken_attacks": 0, "kraken_voyages": 0,
+        "towing": None, "towed_by": None,
         "contraband": sum(1 for c in s["coins"] if c.get("contraband")),
     }
 
@@ -425,6 +426,7 @@ def _initial_state(setup: dict, source: RandomSource, events: list) -> State:
         "ship_ids": [s["id"] for s in setup["ships"]],
         "ships": {s["id"]: _new_ship(_copy(s)) for s in setup["ships"]},
         "order": [], "orders": {}, "awaiting": [], "kraken": None, "result": None,
+        "navy": None,
         "coin_seq": 0,
     }
     if setup.get("procedure"):
@@ -482,6 +484,14 @@ def _commander(st, side) -> str:
     return st["sides"][side]["commander"]
 
 
+def _orderer(st, sh) -> str:
+    """Who gives the ship her orders: her side's commander; a ship of the Royal Navy
+    squadron of Movin' On Up, the commander of the lowest-ranked pirate (L96)."""
+    if sh.get("navy") and st.get("navy"):
+        return st["navy"]["commander"]
+    return _commander(st, sh["side"])
+
+
 # --- events ----------------------------------------------------------------------------------
 
 
@@ -508,6 +518,8 @@ def _begin_turn(st, source, log):
             _sink(st, sh, log, "scuttled", castaway=False)
         sh["saves"] = crews.doctors(sh["crew"])
     st["terrain"] = terrain.clear_ratings(st["terrain"])
+    if st["mission"] == "movin_on_up" and st.get("navy") is None:
+        _navy_check(st, log)
     active = [sh["id"] for sh in _ships(st) if _afloat(sh)]
     st["order"] = order_by_dice(source, active, "initiative")
     names = ", ".join(st["ships"][i]["name"] for i in st["order"])
@@ -536,10 +548,55 @@ def _begin_turn(st, source, log):
         options = plan_options(st, sh)
         if [o for o in options if o != "hold"] == []:
             st["orders"][sh["id"]] = "hold"
-        elif st["sides"][sh["side"]]["npc"]:
+        elif st["sides"][sh["side"]]["npc"] and not sh.get("navy"):
             st["orders"][sh["id"]] = ai.choose(st, sh["id"], options)
         else:
             st["awaiting"].append(sh["id"])
+
+
+NAVY_SQUADRON = (("frigate", "HMS Swiftsure"), ("frigate", "HMS Dauntless"),
+                 ("brigantine", "HMS Sparrow"))
+"""The Royal Navy squadron of Movin' On Up (L96): three ships, the class and name of each."""
+
+
+def _navy_check(st, log):
+    """Movin' On Up (L96-L97): the turn after a player first holds a ship of four masts or
+    more, a Royal Navy squadron of three ships appears, on the side of the merchantmen,
+    at the edge of the sea farthest from every ship, and it is commanded by the
+    lowest-ranked pirate (the least treasure, the other players than the hunted one; the
+    last of equals). It hunts the biggest pirate: taking or sinking her ends the game and
+    puts her fleet out of the running (:func:`rules.brethren.missions.over`)."""
+    players = [s for s in st["side_ids"] if not st["sides"][s]["npc"]]
+    big = [sh for sh in _ships(st) if _afloat(sh) and sh["side"] in players
+           and sh["masts_original"] >= 4]
+    npc = [s for s in st["side_ids"] if st["sides"][s]["npc"]]
+    if not big or not npc:
+        return
+    quarry = max(big, key=lambda sh: (sh["masts_original"], sh["points"]))
+    others = [s for s in players if s != quarry["side"]] or players
+    low = min(reversed(others), key=lambda s: missions.treasure(st, s))
+    w, h = st["board"]["w"], st["board"]["h"]
+    edges = {"west": (2.0, h / 2, 90.0, (0, 1)), "east": (w - 2.0, h / 2, 270.0, (0, 1)),
+             "south": (w / 2, 2.0, 0.0, (1, 0)), "north": (w / 2, h - 2.0, 180.0, (1, 0))}
+    name, (x, y, heading, (dx, dy)) = max(edges.items(), key=lambda e: min(
+        hypot(o["x"] - e[1][0], o["y"] - e[1][1]) for o in _ships(st) if _afloat(o)))
+    st["navy"] = {"commander": _commander(st, low), "quarry": quarry["id"],
+                  "hunted": quarry["side"], "by": low}
+    for k, (cls, ship_name) in enumerate(NAVY_SQUADRON):
+        sid = f"rn{k + 1}"
+        card = ship_class(cls)
+        ship = _new_ship({"id": sid, "class": cls, "side": npc[0], "name": ship_name,
+                          "x": x + dx * (k - 1) * 4.0, "y": y + dy * (k - 1) * 4.0,
+                          "heading": heading, "crew": ["seaman"] * crews.min_crew(
+                              card["points"]), "coins": [], "merchant": False,
+                          "convoy": False})
+        ship["navy"] = True
+        st["ships"][sid] = ship
+        st["ship_ids"].append(sid)
+    log("mission.navy", f"The {quarry['name']} has {quarry['masts_original']} masts: a Royal "
+        f"Navy squadron of three ships appears at the {name} edge to hunt her, commanded "
+        f"by {st['sides'][low]['name']}.", {"quarry": quarry["id"], "commander": low,
+                                             "ships": [f"rn{k + 1}" for k in range(3)]})
 
 
 def _drunk(st, sh) -> bool:
@@ -597,7 +654,7 @@ def _end_check(st, log) -> bool:
 
 def _finish(st, log, result, why):
     sc = missions.scores(st)
-    win = missions.winner(st, sc)
+    win = missions.winner(st, sc, result)
     name = st["sides"][win]["name"] if win else None
     scores = ", ".join(f"{st['sides'][s]['name']} {sc[s]}" for s in st["side_ids"]
                        if not st["sides"][s]["npc"])
@@ -748,7 +805,7 @@ def _decision(st, sid) -> Decision:
     options = tuple(Option(k, _cap(", then ".join(map(said, k.split("+")))), order_group(k))
                     for k in keys)
     default = ai.choose(st, sid, keys)
-    return Decision(_commander(st, sh["side"]), f"orders:{sid}",
+    return Decision(_orderer(st, sh), f"orders:{sid}",
                     f"Orders for the {sh['name']} this turn", options, default)
 
 
@@ -1103,8 +1160,12 @@ def _dock_check(st, sh, log, source):
             sh["coins"] = []
             log("treasure.home", f"The {sh['name']} lands {n} treasure at home.",
                 {"ship": sh["id"], "coins": n})
-        hires = crews.rehire(sh["points"], len(sh["crew"]),
-                             st["settings"].get("brethren_rehire_mode", "top_up_to_min"))
+        if st["mission"] == "beware_the_kraken" and sh["kraken_attacks"]:
+            _kraken_home(st, sh, log)  # her crew bought, at the Kraken's price
+            hires = 0
+        else:
+            hires = crews.rehire(sh["points"], len(sh["crew"]),
+                                 st["settings"].get("brethren_rehire_mode", "top_up_to_min"))
         if hires:
             sh["crew"] += ["seaman"] * hires
             log("crew.hired", f"The {sh['name']} hires {hires} crew at home.",
@@ -1117,6 +1178,39 @@ def _dock_check(st, sh, log, source):
         log("treasure.explorer", f"The {sh['name']}'s Explorer searches {isl['name']} the "
             "moment she lands, a free action.", {"ship": sh["id"]})
         _explore(st, sh, source, log)
+
+
+def _kraken_home(st, sh, log):
+    """Beware the Kraken (L110-L112): a ship the Kraken attacked loses her remaining crew
+    when she reaches home, and her owner buys her minimum crew again, at 1 gold a crew
+    point (A26) times 2**k, k the voyages on which she was attacked, paid with the
+    treasure landed at home, the smallest coins first (no change is given); as many
+    counters as he can pay for."""
+    sh["kraken_voyages"] += 1
+    sh["kraken_attacks"] = 0
+    gone = len(sh["crew"])
+    sh["crew"] = []
+    price = crews.kraken_crew_price(crew_type("seaman")["cost"], sh["kraken_voyages"])
+    side = st["sides"][sh["side"]]
+    purse = sorted(side["home_coins"], key=lambda c: (treasures.coin_value(c), c["id"]))
+    hired, paid, spent = 0, 0, []
+    for _ in range(crews.min_crew(sh["points"])):
+        while paid < price * (hired + 1) and purse:
+            coin = purse.pop(0)
+            spent.append(coin)
+            paid += treasures.coin_value(coin)
+        if paid < price * (hired + 1):
+            break
+        hired += 1
+    if paid > price * hired:  # the last coins bought no one: they stay at home
+        while spent and paid - treasures.coin_value(spent[-1]) >= price * hired:
+            paid -= treasures.coin_value(spent.pop())
+    side["home_coins"] = [c for c in side["home_coins"] if c not in spent]
+    sh["crew"] = ["seaman"] * hired
+    log("crew.kraken", f"The crew of the {sh['name']} will not sail with the Kraken again: "
+        f"{gone} counters leave her. New hands cost {price} gold each: {hired} hired for "
+        f"{paid} gold.", {"ship": sh["id"], "left": gone, "hired": hired, "paid": paid,
+                          "price": price})
 
 
 def _goal_check(st, sh, log):
@@ -1591,7 +1685,7 @@ def _explore(st, sh, source, log):
                                        "coins": len(ordinary)})
     log("explore.values", f"The treasure the {sh['name']} took is worth {gold} gold.",
         {"ship": sh["id"], "values": [c["value"] for c in ordinary]},
-        visible={_commander(st, sh["side"])})
+        visible={_orderer(st, sh)})
     for c in taken:
         if c["special"] is not None:
             _special(st, sh, isl, c, source, log)
@@ -1787,7 +1881,7 @@ class BrethrenEngine:
             return []
         out, seen = [], set()
         for sid in state["awaiting"]:
-            who = _commander(state, state["ships"][sid]["side"])
+            who = _orderer(state, state["ships"][sid])
             if sid in state["orders"] or who in seen:
                 continue
             seen.add(who)
@@ -1802,7 +1896,7 @@ class BrethrenEngine:
         if state["result"] is not None:
             raise IllegalAction(f"the game is over: {state['result']['summary']}")
         mine = [s for s in state["awaiting"] if s not in state["orders"]
-                and _commander(state, state["ships"][s]["side"]) == actor]
+                and _orderer(state, state["ships"][s]) == actor]
         if not mine:
             raise IllegalAction(f"{actor} has no orders to give now")
         ship_id = mine[0]
@@ -1856,7 +1950,7 @@ class BrethrenEngine:
                 "cannons", "derelict", "sunk", "gone", "lost", "tangled", "docked_at",
                 "fouled", "length", "beam", "rudder_out", "merchant", "convoy", "hull",
                 "cargo", "towing", "towed_by")}
-            if sh["side"] in mine:
+            if sh["side"] in mine or _orderer(state, sh) == participant:
                 public.update(crew=list(sh["crew"]), coins=_copy(sh["coins"]),
                               contraband=sh["contraband"])
             else:
@@ -1875,7 +1969,8 @@ class BrethrenEngine:
             "id", "name", "x", "y", "r", "kind", "home_of", "streamers")},
             "coins": len(state["islands"][i]["coins"]),
             "castaways": len(state["islands"][i]["castaways"])} for i in state["island_ids"]}
-        orders = {s: (k if state["ships"][s]["side"] in mine else "given")
+        orders = {s: (k if state["ships"][s]["side"] in mine
+                      or _orderer(state, state["ships"][s]) == participant else "given")
                   for s, k in state["orders"].items() if s in state["awaiting"]}
         return {
             "engine": ENGINE_NAME, "mission": state["mission"], "title": state["title"],

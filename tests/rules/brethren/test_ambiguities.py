@@ -518,3 +518,34 @@ def test_the_set_up_procedure_refuses_what_breaks_it():
                                "islands": []})
     with pytest.raises(ValueError, match="within S of an island"):
         _by_procedure(2, terrain=[{"id": "reef1", "kind": "reef", "x": 5.5, "y": 14}])
+
+
+def test_movin_on_up_a_royal_navy_squadron_hunts_the_first_pirate_with_four_masts():
+    """L96-L97: when a player holds a ship of 4 or more masts a squadron of three appears,
+    commanded by the lowest-ranked pirate; taking or sinking the biggest pirate ends the
+    game with her fleet out of the running."""
+    st, _ = engine.ENGINE.start(engine.ENGINE.scenarios()["movin_on_up"].setup, SeededSource(5))
+    assert st["navy"] is None and "rn1" not in st["ships"]
+    st["ships"]["m3"]["side"] = "a"  # Calico Jack has taken the galleon
+    st["ships"]["m3"]["crew"] = ["seaman"] * 3
+    events = []
+    engine._begin_turn(st, SeededSource(6), engine._Log(events))
+    assert st["navy"]["quarry"] == "m3" and st["navy"]["commander"] == "side:b"
+    rn = [st["ships"][f"rn{k}"] for k in (1, 2, 3)]
+    assert all(s["side"] == "m" and s["navy"] for s in rn)
+    assert any(e.kind == "mission.navy" for e in events)
+    ships = [st["ships"][s] for s in st["ship_ids"] if not st["ships"][s]["sunk"]]
+    assert all(ship_gap(a, b) > 0 for k, a in enumerate(ships) for b in ships[:k])
+    # Black Bart's commander orders the squadron, one ship after his own, in secret
+    assert {s["id"] for s in rn} <= set(st["awaiting"])
+    actors = {d.kind: d.actor for d in engine.ENGINE.pending(st)}
+    assert set(actors.values()) == {"side:a", "side:b"}
+    seen = engine.ENGINE.view(st, "side:b")
+    assert isinstance(seen["ships"]["rn1"]["crew"], list)  # his to command: in full
+    assert isinstance(engine.ENGINE.view(st, "side:a")["ships"]["rn1"]["crew"], int)
+    # the galleon goes down: the Navy has succeeded, and Calico Jack is out of the running
+    engine._sink(st, st["ships"]["m3"], engine._Log(None), "sunk")
+    assert missions.over(st)[0] == "navy_success"
+    st["sides"]["a"]["home_coins"] = [{"id": "x", "value": 9, "special": None}]
+    assert missions.winner(st, missions.scores(st), "navy_success") == "b"
+    assert missions.winner(st, missions.scores(st)) == "a"

@@ -465,6 +465,28 @@ def test_T53_kraken_crew_price_doubles_per_voyage_attacked():
     assert crews.kraken_crew_price(3, 2) == 12
 
 
+
+def test_T53_a_ship_the_kraken_attacked_buys_her_crew_again_at_home():
+    """L110-L112: her crew leave her at home; new crew at 2**k the price (A26: 1 gold a
+    crew point), paid with the treasure landed there."""
+    st = make_table([{"id": "s1", "class": "sloop", "side": "a", "x": 10, "y": 12.02,
+                      "heading": 180, "crew": ["seaman"] * 3}],
+                    islands=[{"id": "home", "x": 10, "y": 10, "home_of": "a"}],
+                    mission="beware_the_kraken", sides=("a", "b"))
+    sh, side = st["ships"]["s1"], st["sides"]["a"]
+    side["home_coins"] = [{"id": f"c{v}", "value": v, "special": None} for v in (5, 1, 2, 3)]
+    sh["kraken_attacks"] = 1
+    events = []
+    engine._dock_check(st, sh, engine._Log(events), None)
+    assert sh["docked_at"] == "home"
+    # a sloop of 4 points: 2 counters at 2 gold each; the coins 1, 2 and 3 pay 6 for them
+    assert sh["crew"] == ["seaman", "seaman"]
+    assert [c["value"] for c in side["home_coins"]] == [5]
+    assert next(e for e in events if e.kind == "crew.kraken").data["price"] == 2
+    sh["kraken_attacks"] = 1  # attacked on a second voyage: 4 gold a counter
+    engine._dock_check(st, sh, engine._Log(None), None)
+    assert sh["crew"] == ["seaman"] and side["home_coins"] == []
+
 def test_T54_a_single_crew_counter():
     assert crews.actions_per_turn(["seaman"]) == 1 and crews.batteries_allowed(["seaman"]) == 1
     st = make_table([{"id": "s1", "class": "frigate", "side": "a", "x": 10, "y": 10,
