@@ -369,9 +369,7 @@ class WargameListView(APIView):
     def post(self, request, campaign_id):
         campaign = campaign_for_user(request.user, campaign_id)
         require_gm(request.user, campaign)
-        serializer = WargameCreateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = _valid(WargameCreateSerializer, request.data)
         encounter = wargame_create(campaign=campaign, user=request.user,
                                    scenario_key=data["scenario"],
                                    commanders=dict(data.get("commanders") or {}),
