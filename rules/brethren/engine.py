@@ -1182,10 +1182,11 @@ def _dock_check(st, sh, log, source):
 
 def _kraken_home(st, sh, log):
     """Beware the Kraken (L110-L112): a ship the Kraken attacked loses her remaining crew
-    when she reaches home, and her owner buys her minimum crew again, at 1 gold a crew
-    point (A26) times 2**k, k the voyages on which she was attacked, paid with the
-    treasure landed at home, the smallest coins first (no change is given); as many
-    counters as he can pay for."""
+    when she reaches home, and new hands cost 1 gold a crew point (A26) times 2**k, k the
+    voyages on which she was attacked, paid with the treasure landed at home, the smallest
+    coins first (no change is given). The standing choice for how many: one counter, the
+    fewest that keep her a working ship (A27, L93) without spending the fleet's score on
+    a full crew."""
     sh["kraken_voyages"] += 1
     sh["kraken_attacks"] = 0
     gone = len(sh["crew"])
@@ -1193,18 +1194,14 @@ def _kraken_home(st, sh, log):
     price = crews.kraken_crew_price(crew_type("seaman")["cost"], sh["kraken_voyages"])
     side = st["sides"][sh["side"]]
     purse = sorted(side["home_coins"], key=lambda c: (treasures.coin_value(c), c["id"]))
-    hired, paid, spent = 0, 0, []
-    for _ in range(crews.min_crew(sh["points"])):
-        while paid < price * (hired + 1) and purse:
-            coin = purse.pop(0)
-            spent.append(coin)
-            paid += treasures.coin_value(coin)
-        if paid < price * (hired + 1):
-            break
-        hired += 1
-    if paid > price * hired:  # the last coins bought no one: they stay at home
-        while spent and paid - treasures.coin_value(spent[-1]) >= price * hired:
-            paid -= treasures.coin_value(spent.pop())
+    spent, paid = [], 0
+    while paid < price and purse:
+        coin = purse.pop(0)
+        spent.append(coin)
+        paid += treasures.coin_value(coin)
+    hired = 1 if paid >= price else 0
+    if not hired:
+        spent, paid = [], 0
     side["home_coins"] = [c for c in side["home_coins"] if c not in spent]
     sh["crew"] = ["seaman"] * hired
     log("crew.kraken", f"The crew of the {sh['name']} will not sail with the Kraken again: "

@@ -479,13 +479,16 @@ def test_T53_a_ship_the_kraken_attacked_buys_her_crew_again_at_home():
     events = []
     engine._dock_check(st, sh, engine._Log(events), None)
     assert sh["docked_at"] == "home"
-    # a sloop of 4 points: 2 counters at 2 gold each; the coins 1, 2 and 3 pay 6 for them
-    assert sh["crew"] == ["seaman", "seaman"]
-    assert [c["value"] for c in side["home_coins"]] == [5]
+    # her three counters leave; one new hand (the standing choice) at 2 gold: coins 1 and 2
+    assert sh["crew"] == ["seaman"]
+    assert sorted(c["value"] for c in side["home_coins"]) == [3, 5]
     assert next(e for e in events if e.kind == "crew.kraken").data["price"] == 2
     sh["kraken_attacks"] = 1  # attacked on a second voyage: 4 gold a counter
     engine._dock_check(st, sh, engine._Log(None), None)
-    assert sh["crew"] == ["seaman"] and side["home_coins"] == []
+    assert sh["crew"] == ["seaman"] and side["home_coins"] == []  # 3 + 5 pay the 4
+    sh["kraken_attacks"] = 1  # a third: 8 gold, and nothing left to pay with
+    engine._dock_check(st, sh, engine._Log(None), None)
+    assert sh["crew"] == []
 
 def test_T54_a_single_crew_counter():
     assert crews.actions_per_turn(["seaman"]) == 1 and crews.batteries_allowed(["seaman"]) == 1
