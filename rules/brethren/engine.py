@@ -30,7 +30,11 @@ mast a hit takes (:func:`rules.brethren.damage.weakest_mast`), the crew counter 
 cheapest), a boarding's prize (the last crew counter, taking the ship; else a coin if
 there is one and room; else a crew counter),
 a hold filled with blind draws, and return fire by a ship whose orders include an attack
-it has not made yet (A33: it uses that attack).
+it has not made yet (A33: it uses that attack); under Advanced Damage each battery's shot
+(:func:`rules.brethren.gunfire.choose_ammo`); a tow taken up when a ship that steered for
+an enemy derelict touches her bow (L62-L64); an order to move then fire fires the moment
+an enemy first bears during the move (errata BR-5, a setting); one new hand bought for a
+ship the Kraken attacked, back home (L110-L112).
 
 Setup (:func:`validate_setup`)::
 
@@ -46,7 +50,12 @@ Setup (:func:`validate_setup`)::
                 "coins": [...], "merchant": bool, "convoy": bool, "contraband": n}],
      "treasure": {"points": 30, "specials": ["ghost", "map", "rum"]} | null,
      "goal": {"exit": {"x", "y", "r"}} | {"coast": "N"} | {"town": id, "troops": n}
-             | {"kraken": island id} | {}}
+             | {"kraken": island id} | {},
+     "procedure": bool}
+
+With ``"procedure": true`` the set-up procedure (:mod:`rules.brethren.procedure`, §4)
+places the islands (unless given) and, at the start, rolls the player order, chooses the
+homes and berths the ships there: their ``x``, ``y`` and ``heading`` are not needed.
 
 Participants: each side's ``commander`` (a GM-run side ``"side:<id>"``, a player's
 ``"pc:<pk>"``), named by the side's ``name``; an ``npc`` side has none (its ships follow the
