@@ -20,6 +20,7 @@ islands and the ships' places itself.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import atan2, cos, hypot, pi, sin
 
 from rules.brethren.geometry import EPSILON, L, S, footprint, heading_to
@@ -35,7 +36,7 @@ def island_count(players: int, mode: str = "players_plus_2") -> int:
 
 
 def island_places(w: float, h: float, n: int, r: float,
-                  terrain: list[dict] = ()) -> list[tuple[float, float]]:
+                  terrain: Sequence[dict] = ()) -> list[tuple[float, float]]:
     """Where the ``n`` islands of radius ``r`` go on a ``w`` x ``h`` sea (the standing
     choice): evenly on an ellipse round the centre, the first at the west. ``ValueError``
     when the sea is too small to keep them 2 L apart (BR-6) and clear of the terrain by
