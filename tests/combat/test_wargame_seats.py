@@ -138,3 +138,21 @@ def test_the_players_decisions_sit_apart_on_the_gms_battle_page(book_battle, gm_
     page_a = player_a_client.get(reverse("combat:detail", args=[book_battle.pk])
                                  ).content.decode()
     assert "decide-for-player" not in page_a and '<form method="post"' in page_a
+
+
+def test_a_gm_waiting_to_give_orders_may_not_ask_the_odds(gm_plays_france, gm, gm_client,
+                                                          player_a_client, pc_a):
+    """The games of the odds would be played with the players' hidden orders."""
+    from combat.odds.services import may_ask_odds
+
+    game = gm_plays_france
+    _order(player_a_client, game, f"pc:{pc_a.pk}", "e1", "move:to:f3+fire")
+    page = gm_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
+    assert not may_ask_odds(gm, game)
+    response = gm_client.post(reverse("combat:odds_ask", args=[game.pk]), {})
+    assert response.status_code in (302, 403) and not game.simulations.exists()
+    assert "What if" not in page and "The odds from here" not in page
+    for ship in ("f1", "f2", "f3"):
+        _order(gm_client, game, "side:fr", ship)
+    page = gm_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
+    assert "The odds from here" in page
