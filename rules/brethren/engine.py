@@ -33,7 +33,8 @@ a hold filled with blind draws, and return fire by a ship whose orders include a
 it has not made yet (A33: it uses that attack); under Advanced Damage each battery's shot
 (:func:`rules.brethren.gunfire.choose_ammo`); a tow taken up when a ship that steered for
 an enemy derelict touches her bow (L62-L64); an order to move then fire fires the moment
-an enemy first bears during the move (errata BR-5, a setting); one new hand bought for a
+an enemy first bears during the move with ``brethren_fire_during_move`` (errata BR-5; off
+by default: the default AI plans its fire for the end of the move); one new hand for a
 ship the Kraken attacked, back home (L110-L112).
 
 Setup (:func:`validate_setup`)::
@@ -894,7 +895,7 @@ def _activate(st, sh, plan, source, log):
                 {"ship": sh["id"], "by": lucky})
             actions.insert(1, actions[0])
     every = st["settings"].get("brethren_st_croix") == "every_action" and "st_croix" in sh["crew"]
-    midway = st["settings"].get("brethren_fire_during_move", True)
+    midway = st["settings"].get("brethren_fire_during_move", False)
     fired_midway = False
     for k, a in enumerate(actions):
         if not _afloat(sh) or st["result"] is not None:

@@ -304,7 +304,7 @@ SETTINGS: dict[str, Setting] = {
             "Brethren of the Coast: a ship ordered to move and fire",
             {True: "fires the moment an enemy comes into range during her move, then sails on",
              False: "fires where her orders put it, before or after the whole move"},
-            True,
+            False,
             "errata BR-5; Brethren L51-L52",
             used_by="Brethren of the Coast",
         ),
