@@ -13,13 +13,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.api_common import InputSerializer
-from campaigns.selectors import campaign_for_user, membership_role
+from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from combat import healing_api, selectors, services
 from combat.card_tests import api as card_tests_api
 from combat.creation import api as creation_api
 from combat.forms import DECISION_TIMEOUT, MAX_ID, MAX_TYPED_INPUT, WEATHER_CHOICES
 from combat.models import Encounter, Job
 from combat.odds import api as odds_api
+from combat.wargames import GM_COMMANDS, commanded_sides, wargame_create, wargame_scenarios
 from ships.models import Ship, ShipReputation
 from ships.services import naval_setup
 
@@ -75,6 +76,8 @@ class DecisionSerializer(serializers.Serializer):
     prompt = serializers.CharField()
     options = serializers.ListField(child=serializers.DictField())
     default = serializers.CharField()
+    for_player = serializers.BooleanField(
+        help_text="True for a player's decision the GM may make for him (GM only).")
 
 
 class EventSerializer(serializers.Serializer):
@@ -314,6 +317,78 @@ class JobView(APIView):
         return Response(_job(request.user, selectors.job_for_user(request.user, pk)))
 
 
+# Starting a wargame (combat.wargames), as the campaign's "New wargame" page does: the GMs of
+# the campaign only (403 for a player, 404 for an outsider); bad input is a 400 naming the
+# field and the reason, and nothing is written.
+
+WARGAME_MAX_SIDES = 16
+"""More commanders than any scenario has sides is refused before it is read."""
+
+
+class WargameSideSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+
+
+class WargameScenarioSerializer(serializers.Serializer):
+    """A scenario a wargame may be started from."""
+
+    key = serializers.CharField(help_text="``<engine>/<scenario>``, what ``scenario`` takes.")
+    engine = serializers.CharField()
+    engine_title = serializers.CharField()
+    title = serializers.CharField()
+    sides = WargameSideSerializer(many=True, help_text="The sides that take a commander.")
+
+
+class WargameCreateSerializer(InputSerializer):
+    """A new wargame: a scenario, who commands each side, and optionally a title and the
+    mission challenge it is played for."""
+
+    scenario = serializers.CharField(max_length=200,
+                                     help_text="A scenario's ``key`` from the GET list.")
+    commanders = serializers.DictField(
+        child=serializers.CharField(max_length=40), required=False,
+        help_text=f"Side id -> `{GM_COMMANDS}` (the GM commands it) or `pc:<pk>` "
+                  "(one of the campaign's player characters; a PC commands one side only). "
+                  "A side not named is the GM's.")
+    title = serializers.CharField(max_length=200, required=False, allow_blank=True,
+                                  help_text="Empty or left out: the scenario's title.")
+    challenge = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1,
+        help_text="The challenge of a mission the game is played for (its result meets or "
+                  "fails it).")
+
+    def validate_commanders(self, value):
+        if len(value) > WARGAME_MAX_SIDES:
+            raise serializers.ValidationError(f"At most {WARGAME_MAX_SIDES} sides.")
+        return value
+
+
+class WargameListView(APIView):
+    @extend_schema(responses=WargameScenarioSerializer(many=True))
+    def get(self, request, campaign_id):
+        campaign = campaign_for_user(request.user, campaign_id)
+        require_gm(request.user, campaign)
+        rows = [{"key": key, "engine": engine.name, "engine_title": engine.title,
+                 "title": scenario.title,
+                 "sides": [{"id": s["id"], "name": s["name"]}
+                           for s in commanded_sides(scenario)]}
+                for key, (engine, scenario) in wargame_scenarios().items()]
+        return Response(WargameScenarioSerializer(rows, many=True).data)
+
+    @extend_schema(request=WargameCreateSerializer, responses={201: EncounterDetailSerializer})
+    def post(self, request, campaign_id):
+        campaign = campaign_for_user(request.user, campaign_id)
+        require_gm(request.user, campaign)
+        data = _valid(WargameCreateSerializer, request.data)
+        encounter = wargame_create(campaign=campaign, user=request.user,
+                                   scenario_key=data["scenario"],
+                                   commanders=dict(data.get("commanders") or {}),
+                                   title=data.get("title") or "",
+                                   challenge=data.get("challenge"))
+        return Response(_detail(request.user, encounter), status=status.HTTP_201_CREATED)
+
+
 urlpatterns = [
     *card_tests_api.urlpatterns,
     *creation_api.urlpatterns,
@@ -331,4 +406,6 @@ urlpatterns = [
     path("encounters/<int:pk>/resolve-rest/", EncounterResolveView.as_view(),
          name="api-encounter-resolve"),
     path("jobs/<int:pk>/", JobView.as_view(), name="api-job"),
+    path("campaigns/<int:campaign_id>/wargames/", WargameListView.as_view(),
+         name="api-wargame-list"),
 ]

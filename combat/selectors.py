@@ -109,6 +109,31 @@ def participant_ids_for(user, encounter: Encounter) -> list[str]:
     return [p for p in ids if p[len(PC_PREFIX):] in own] + himself
 
 
+def for_player(actor: str) -> bool:
+    """Whether a decision's ``actor`` is a player's (one of his PCs, or himself while he
+    makes a character): on the GM's page such a decision is "decided for a player", apart
+    from the GM's own (his sides, his NPCs, his rulings)."""
+    return actor.startswith((PC_PREFIX, USER_PREFIX))
+
+
+def seated(encounter: Encounter, participants: list[str]) -> list[str]:
+    """The participants whose eyes ``participants`` see the table with. The GM sees
+    everything as the referee, but not while he is a player too: in a wargame (an engine
+    with ``wargame = True``, whose sides give hidden orders) where a side he commands
+    (``"side:<id>"``) has orders still to give, he sees what that side's commander sees, so
+    the others' hidden orders stay hidden from him until his own are in. Anyone else, and
+    the GM at any other time, sees as ``participants``."""
+    if GM not in participants or encounter.state is None \
+            or encounter.status != Encounter.Status.ACTIVE:
+        return participants
+    engine = get_engine(encounter.engine)
+    if not getattr(engine, "wargame", False):
+        return participants
+    seats = [d.actor for d in engine.pending(encounter.state)
+             if d.actor != GM and not for_player(d.actor)]
+    return list(dict.fromkeys(seats)) or participants
+
+
 def viewer_id(participants: list[str]) -> str:
     """The participant whose view of the state a user is shown: the GM's, else his first PC's,
     else an observer's."""
@@ -129,7 +154,9 @@ def events_for(encounter: Encounter, participants: list[str], *, after: int = 0
                ) -> list[dict]:
     """The events after sequence number ``after`` that ``participants`` may see, in order,
     as dicts ``{seq, kind, text, data, round, created_at}``; ``gm_data`` and ``visible_to``
-    are included for the GM only."""
+    are included for the GM only, and not while he waits to give a side's orders
+    (:func:`seated`)."""
+    participants = seated(encounter, participants)
     gm = GM in participants
     rows = []
     for event in encounter.events.filter(seq__gt=after).order_by("seq"):
@@ -154,7 +181,9 @@ def decisions_for(encounter: Encounter, participants: list[str]) -> tuple[list[d
     """The pending decisions: ``(mine, waiting)``. ``mine`` are those ``participants`` may make
     (all of them for the GM), as ``Decision.as_dict()`` plus the actor's display name, the
     GM's ``default`` being the next stacked decision when it fits;
-    ``waiting`` the display names of the others' actors, without their options. While a job
+    ``waiting`` the display names of the others' actors, without their options. Each of the
+    GM's has ``for_player``: a player's decision he may make for him (:func:`for_player`),
+    which his page keeps apart from his own. While a job
     resolves the battle, nobody else decides: ``([], ["the computer"])``."""
     if encounter.status != Encounter.Status.ACTIVE:
         return [], []
@@ -167,10 +196,11 @@ def decisions_for(encounter: Encounter, participants: list[str]) -> tuple[list[d
         if GM in participants:  # the stacked decisions are the GM's secret
             planned = encounter.stacked_choice_for(decision)
             mine.append({**decision.as_dict(), "default": planned or decision.default,
-                         "actor_name": names.get(decision.actor, decision.actor)})
+                         "actor_name": names.get(decision.actor, decision.actor),
+                         "for_player": for_player(decision.actor)})
         elif decision.actor in participants:
-            mine.append({**decision.as_dict(), "actor_name": names.get(decision.actor,
-                                                                     decision.actor)})
+            mine.append({**decision.as_dict(), "for_player": False,
+                         "actor_name": names.get(decision.actor, decision.actor)})
         else:
             name = names.get(decision.actor, decision.actor)
             if name not in waiting:
@@ -179,11 +209,12 @@ def decisions_for(encounter: Encounter, participants: list[str]) -> tuple[list[d
 
 
 def view_for(encounter: Encounter, participants: list[str]) -> dict | None:
-    """What the user may see of the state (the engine's view for :func:`viewer_id`), or
-    ``None`` before the battle begins."""
+    """What the user may see of the state (the engine's view for :func:`viewer_id` of the
+    :func:`seated` participants), or ``None`` before the battle begins."""
     if encounter.state is None:
         return None
-    return get_engine(encounter.engine).view(encounter.state, viewer_id(participants))
+    return get_engine(encounter.engine).view(encounter.state,
+                                             viewer_id(seated(encounter, participants)))
 
 
 def outcome_for(encounter: Encounter, participants: list[str]) -> dict | None:

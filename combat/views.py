@@ -90,7 +90,10 @@ def _battle_context(request, encounter) -> dict:
     events = selectors.events_for(encounter, participants)
     is_gm = "gm" in participants
     job = selectors.latest_job(encounter)
-    own = [d for d in mine if d["actor"] in participants]
+    own = [d for d in mine if not d["for_player"]]
+    # the players' decisions the GM may make for them sit apart, behind their own control
+    # (_decisions.html), so that he does not take a player's turn by mistake
+    theirs = [d for d in mine if d["for_player"]]
     return {
         "your_turn": "; ".join(f"{d['actor_name']}: {d['prompt']}" for d in own),
         "turn_live": encounter.status in Encounter.UNFINISHED,
@@ -99,8 +102,10 @@ def _battle_context(request, encounter) -> dict:
         "is_gm": is_gm,
         "view": selectors.view_for(encounter, participants),
         "outcome": selectors.outcome_for(encounter, participants),
-        "decisions": mine,
-        "waiting": waiting,
+        "decisions": own,
+        "for_players": theirs,
+        "waiting": waiting + [n for n in dict.fromkeys(d["actor_name"] for d in theirs)
+                              if n not in waiting],
         "events": events,
         "last_seq": events[-1]["seq"] if events else 0,
         "job": job,

@@ -79,18 +79,6 @@ class CommandersForm(Form):
             self.fields[f"side_{side['id']}"] = forms.ChoiceField(
                 choices=choices, initial=GM_COMMANDS, label=f"{side['name']}: commanded by")
 
-    def clean(self):
-        data = super().clean()
-        taken: dict[str, str] = {}
-        for side in self.sides:
-            who = data.get(f"side_{side['id']}")
-            if who and who != GM_COMMANDS:
-                if who in taken:
-                    self.add_error(f"side_{side['id']}", "A character commands one side only: "
-                                   f"this one already commands {taken[who]}.")
-                taken[who] = side["name"]
-        return data
-
 
 def _commanded(scenario_setup: dict, commanders: dict[str, str], names: dict[str, str]) -> dict:
     setup = copy.deepcopy(scenario_setup)
@@ -106,6 +94,36 @@ def _commanded(scenario_setup: dict, commanders: dict[str, str], names: dict[str
     return setup
 
 
+def commanded_sides(scenario) -> list[dict]:
+    """The sides of ``scenario`` that are given a commander (its ``npc`` sides follow a
+    script and have none)."""
+    return [s for s in scenario.setup["sides"] if not s.get("npc")]
+
+
+def _check_commanders(campaign, scenario, commanders: dict[str, str]) -> None:
+    """``ValidationError`` naming the field (``side_<id>``) for a side the scenario does not
+    give a commander, a commander who is neither the GM nor one of the campaign's PCs, or a
+    character named for two sides."""
+    sides = {s["id"]: s["name"] for s in commanded_sides(scenario)}
+    pcs = {f"pc:{pc.pk}" for pc in _pcs(campaign)}
+    errors: dict[str, str] = {}
+    taken: dict[str, str] = {}
+    for side_id, who in commanders.items():
+        field = f"side_{side_id}"
+        if side_id not in sides:
+            errors[field] = ("This scenario has no such side to command; its sides are "
+                             f"{', '.join(sides)}.")
+        elif not isinstance(who, str) or (who != GM_COMMANDS and who not in pcs):
+            errors[field] = "Choose the GM or one of the campaign's player characters."
+        elif who != GM_COMMANDS and who in taken:
+            errors[field] = ("A character commands one side only: this one already commands "
+                             f"{taken[who]}.")
+        elif who != GM_COMMANDS:
+            taken[who] = sides[side_id]
+    if errors:
+        raise ValidationError(errors)
+
+
 @transaction.atomic
 def wargame_create(*, campaign, user, scenario_key: str, commanders: dict[str, str],
                    title: str = "", challenge=None):
@@ -114,18 +132,17 @@ def wargame_create(*, campaign, user, scenario_key: str, commanders: dict[str, s
     ``commanders`` says (side id -> ``"gm"`` or ``"pc:<pk>"`` of one of the campaign's PCs;
     a side not named is the GM's), with the campaign's rule settings, played for
     ``challenge`` (a mission's, ``combat.challenges``) if given. Returns the begun
-    encounter. ``ValidationError`` naming the field for an unknown scenario or a character
-    who is not a PC of the campaign; the engine's refusal of the setup as well."""
+    encounter. ``ValidationError`` naming the field (``scenario``, ``side_<id>``) for an
+    unknown scenario, a side it does not have, a commander who is neither the GM nor a PC of
+    the campaign, or a PC named for two sides; the engine's refusal of the setup as well;
+    ``PermissionDenied`` for anyone but a GM of the campaign."""
     require_gm(user, campaign)
     found = wargame_scenarios().get(scenario_key)
     if found is None:
         raise ValidationError({"scenario": "Choose one of the scenarios offered."})
     engine, scenario = found
+    _check_commanders(campaign, scenario, commanders)
     pcs = {f"pc:{pc.pk}": pc.title for pc in _pcs(campaign)}
-    for side_id, who in commanders.items():
-        if who != GM_COMMANDS and who not in pcs:
-            raise ValidationError({f"side_{side_id}": "Choose the GM or one of the "
-                                                      "campaign's player characters."})
     setup = _commanded(scenario.setup, commanders, pcs)
     setup["settings"] = campaign.rules_settings()
     encounter = services.encounter_create(campaign=campaign, user=user, engine=engine.name,
@@ -148,7 +165,7 @@ def wargame_new(request, campaign_id):
                       {"campaign": campaign, "picked": picked, "form": None})
     key = picked.cleaned_data["scenario"]
     engine, scenario = wargame_scenarios()[key]
-    sides = [s for s in scenario.setup["sides"] if not s.get("npc")]
+    sides = commanded_sides(scenario)
     form = CommandersForm(request.POST or None, campaign=campaign, sides=sides)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

@@ -142,10 +142,19 @@ class Field:
 @dataclass(frozen=True, slots=True)
 class Option:
     """One choice of a decision: ``key`` is what :meth:`Engine.apply` takes, ``label`` what a
-    person reads."""
+    person reads, ``group`` (optional) the heading it is listed under where a decision has
+    many options (a wargame's orders: "Sail, then fire"), ``""`` for none."""
 
     key: str
     label: str
+    group: str = ""
+
+    def as_dict(self) -> dict:
+        """JSON: ``{"key", "label"}``, and ``"group"`` when it has one."""
+        data = {"key": self.key, "label": self.label}
+        if self.group:
+            data["group"] = self.group
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +221,7 @@ class Decision:
             "actor": self.actor,
             "kind": self.kind,
             "prompt": self.prompt,
-            "options": [{"key": o.key, "label": o.label} for o in self.options],
+            "options": [o.as_dict() for o in self.options],
             "default": self.default,
         }
         if self.fields:

@@ -31,9 +31,9 @@ from campaigns.services import log_append
 from combat import push
 from combat.models import Encounter, Simulation, SimulationChunk
 from combat.odds.selectors import odds_for_players, simulation_channel
-from combat.selectors import participant_ids_for
+from combat.selectors import participant_ids_for, seated
 from combat.services import _TAKEOVER, MAX_TAKEOVERS, _lease, new_seed, seed_hash
-from rules.engine import Engine, get_engine
+from rules.engine import GM, Engine, get_engine
 from rules.montecarlo import Summary, job_seeds, merge_all, precise_enough, run
 from rules.random import SeededSource
 
@@ -170,11 +170,12 @@ def simulation_create_from_setup(*, campaign, user, engine: str, setup: dict, ti
 
 def may_ask_odds(user, encounter: Encounter) -> bool:
     """Whether ``user`` may ask for the odds of ``encounter`` as it stands: a GM of its
-    campaign, or a player taking part in it where the campaign's setting
-    ``odds_for_players`` allows it."""
+    campaign (but not while he waits to give a wargame side's hidden orders: the games
+    would be played with the others' orders, ``combat.selectors.seated``), or a player
+    taking part in it where the campaign's setting ``odds_for_players`` allows it."""
     role = membership_role(user, encounter.campaign)
     if role == "gm":
-        return True
+        return seated(encounter, [GM]) == [GM]
     return role is not None and odds_for_players(encounter.campaign) and bool(
         participant_ids_for(user, encounter))
 

@@ -22,6 +22,12 @@ MAST_STATES = {"UP": "standing", "HP": "hanging to port", "HS": "hanging to star
                "LOST": "lost"}
 
 
+PHONE_BOARD_PX = 360
+"""About how wide the board is drawn on a phone (390 px less the page's margins)."""
+PHONE_LABEL_PX = 12
+"""How tall a board label is there, in screen pixels, to be read without zooming."""
+
+
 def _f(x: float) -> str:
     return f"{x:.2f}".rstrip("0").rstrip(".")
 
@@ -54,7 +60,7 @@ def brethren_board(view: dict) -> dict:
         n = s["masts_original"]
         masts = [{"cy": _f(-(half - length * (k + 1) / (n + 1))), "state": s["masts"][k],
                   "label": MAST_STATES[s["masts"][k]]} for k in range(n)]
-        up = sum(1 for m in s["masts"] if m != "LOST")
+        up = sum(1 for m in s["masts"] if m == "UP")
         ships.append({"id": sid, "name": s["name"], "side": s["side"],
                       "colour": colours[s["side"]],
                       "transform": f"translate({_f(s['x'])} {_f(h - s['y'])}) "
@@ -76,7 +82,10 @@ def brethren_board(view: dict) -> dict:
     goal = view.get("goal") or {}
     exit_zone = goal.get("exit")
     return {
-        "w": _f(view["board"]["w"]), "h": _f(h), "islands": islands, "terrain": terrain,
+        "w": _f(view["board"]["w"]), "h": _f(h), "islands": islands,
+        # on a phone the board is about 360 px across: labels of about 12 px (the page's CSS)
+        "phone_label": _f(max(0.8, view["board"]["w"] * PHONE_LABEL_PX / PHONE_BOARD_PX)),
+        "terrain": terrain,
         "ships": ships, "ranges": ranges, "colours": colours,
         "wind": {"x1": _f(wx - ux * 1.5), "y1": _f(wy + uy * 1.5), "x2": _f(wx + ux * 1.5),
                  "y2": _f(wy - uy * 1.5), "name": strength(wind["strength"])["name"],
@@ -140,4 +149,4 @@ def get_item(mapping, key):
 
 @register.filter
 def masts_left(masts) -> int:
-    return sum(1 for m in masts if m != "LOST")
+    return sum(1 for m in masts if m == "UP")

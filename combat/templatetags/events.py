@@ -5,8 +5,16 @@ text a person reads."""
 from django import template
 
 from rules.btq.characters import SKILLS
+from rules.engine import engines
 
 register = template.Library()
+
+
+@register.filter
+def round_word(engine_name: str) -> str:
+    """What an engine's game calls one of its rounds in the log: an engine's ``round_word``
+    (a wargame's "Turn"), else "Round" (a battle's, a skirmish's)."""
+    return getattr(engines().get(engine_name), "round_word", "Round")
 
 
 def _term(key) -> str:

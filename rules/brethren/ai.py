@@ -20,7 +20,7 @@ from rules.brethren.geometry import COMPASS, L, S, heading_to, ship_gap, unit
 
 
 def _up(ship) -> int:
-    return sum(1 for m in ship["masts"] if m != "LOST")
+    return sum(1 for m in ship["masts"] if m == "UP")
 
 
 def _dist(a, b) -> float:
@@ -124,7 +124,7 @@ def _weakest_near(sh, ships):
     nearest."""
     near = [o for o in ships if not o["lost"] and ship_gap(sh, o) <= 3 * L]
     if near:
-        return min(near, key=lambda o: (sum(m != "LOST" for m in o["masts"]), _dist(sh, o),
+        return min(near, key=lambda o: (sum(m == "UP" for m in o["masts"]), _dist(sh, o),
                                         o["id"]))["id"]
     return _nearest(sh, ships)
 

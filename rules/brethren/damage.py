@@ -1,8 +1,14 @@
 """Damage, derelicts, sinking, scuttling and repair (Brethren B4, L52, L56-L62, L71-L80,
 L82-L85; ``rules/brethren.md`` §6.7-§6.9, A9, A22, A24, A25).
 
-Masts are a list, bow first, of ``"UP"`` (standing), ``"HP"``/``"HS"`` (hanging to port or
-starboard, Loss of Rigging) or ``"LOST"``. A hanging mast still counts (§3.2).
+Masts are a list, bow first, of ``"UP"`` (standing), ``"HP"``/``"HS"`` (shot away, its
+wreckage hanging over the port or starboard side, Loss of Rigging) or ``"LOST"``.
+
+A hanging mast is a mast **lost** (L72: "for each mast lost ... the mast is hanging over the
+side"): its cannon is gone and it does not count among the masts left; what hangs is the
+wreckage, which keeps the ship from firing on that side and from turning until it is cut
+away. The book wins here over the digest's §3.2, which counts a hanging mast as standing:
+that reading would make the optional rule spare a ship the loss of the mast.
 """
 
 from __future__ import annotations
@@ -12,17 +18,23 @@ from rules.random import RandomSource
 
 
 def masts_remaining(masts: list[str]) -> int:
-    return sum(1 for m in masts if m != "LOST")
+    """The masts still standing (a hanging one is lost, module docstring)."""
+    return sum(1 for m in masts if m == "UP")
+
+
+def hanging_sides(masts: list[str]) -> set[str]:
+    """The sides (``"port"``, ``"starboard"``) wreckage hangs over (L72-L73)."""
+    return {{"HP": "port", "HS": "starboard"}[m] for m in masts if m in ("HP", "HS")}
 
 
 def weakest_mast(masts: list[str], cannons: list[dict]) -> int | None:
-    """The mast an owner gives up first (the standing choice for "the owner chooses", B4): a
-    hanging one, else the one whose cannon is hardest to hit with (the largest rank), the
-    sternmost of equals; ``None`` if none stands."""
-    left = [i for i, m in enumerate(masts) if m != "LOST"]
+    """The mast an owner gives up first (the standing choice for "the owner chooses", B4):
+    the standing one whose cannon is hardest to hit with (the largest rank), the sternmost
+    of equals; ``None`` if none stands."""
+    left = [i for i, m in enumerate(masts) if m == "UP"]
     if not left:
         return None
-    return max(left, key=lambda i: (masts[i] in ("HP", "HS"), cannons[i]["rank"], i))
+    return max(left, key=lambda i: (cannons[i]["rank"], i))
 
 
 def remove_masts(masts: list[str], cannons: list[dict], n: int) -> tuple[list[str], list[int]]:

@@ -30,7 +30,12 @@ mast a hit takes (:func:`rules.brethren.damage.weakest_mast`), the crew counter 
 cheapest), a boarding's prize (the last crew counter, taking the ship; else a coin if
 there is one and room; else a crew counter),
 a hold filled with blind draws, and return fire by a ship whose orders include an attack
-it has not made yet (A33: it uses that attack).
+it has not made yet (A33: it uses that attack); under Advanced Damage each battery's shot
+(:func:`rules.brethren.gunfire.choose_ammo`); a tow taken up when a ship that steered for
+an enemy derelict touches her bow (L62-L64); an order to move then fire fires the moment
+an enemy first bears during the move with ``brethren_fire_during_move`` (errata BR-5; off
+by default: the default AI plans its fire for the end of the move); one new hand for a
+ship the Kraken attacked, back home (L110-L112).
 
 Setup (:func:`validate_setup`)::
 
@@ -46,7 +51,12 @@ Setup (:func:`validate_setup`)::
                 "coins": [...], "merchant": bool, "convoy": bool, "contraband": n}],
      "treasure": {"points": 30, "specials": ["ghost", "map", "rum"]} | null,
      "goal": {"exit": {"x", "y", "r"}} | {"coast": "N"} | {"town": id, "troops": n}
-             | {"kraken": island id} | {}}
+             | {"kraken": island id} | {},
+     "procedure": bool}
+
+With ``"procedure": true`` the set-up procedure (:mod:`rules.brethren.procedure`, §4)
+places the islands (unless given) and, at the start, rolls the player order, chooses the
+homes and berths the ships there: their ``x``, ``y`` and ``heading`` are not needed.
 
 Participants: each side's ``commander`` (a GM-run side ``"side:<id>"``, a player's
 ``"pc:<pk>"``), named by the side's ``name``; an ``npc`` side has none (its ships follow the
@@ -58,7 +68,17 @@ from __future__ import annotations
 
 from math import hypot
 
-from rules.brethren import ai, boarding, crews, damage, gunfire, missions, movement, terrain
+from rules.brethren import (
+    ai,
+    boarding,
+    crews,
+    damage,
+    gunfire,
+    missions,
+    movement,
+    procedure,
+    terrain,
+)
 from rules.brethren import treasure as treasures
 from rules.brethren import wind as winds
 from rules.brethren.data import cannon, crew_type, is_personality, ship_class
@@ -70,7 +90,9 @@ from rules.brethren.geometry import (
     gap_capsule_circle,
     heading_to,
     hull,
+    nearest_point_on_ship,
     ship_gap,
+    side_of,
     unit,
 )
 from rules.btq.settings import SettingError, resolve
@@ -94,7 +116,7 @@ FLAGS = ("EN", "ES", "FR", "PI")
 FLAG_NAMES = {"EN": "England", "ES": "Spain", "FR": "France", "PI": "the Brethren of the Coast"}
 ISLAND_KINDS = ("wild", "home", "town")
 _SETUP_KEYS = {"mission", "title", "board", "turn_limit", "wind", "settings", "sides",
-               "islands", "terrain", "ships", "treasure", "goal", "notes"}
+               "islands", "terrain", "ships", "treasure", "goal", "notes", "procedure"}
 MAX_SHIPS = 16
 MAX_ITEMS = 40
 ISLAND_R = 1.25
@@ -199,6 +221,10 @@ def validate_setup(setup: dict) -> dict:
     side_ids = [s["id"] for s in sides]
     if len(set(side_ids)) != len(side_ids):
         raise ValueError("two sides have the same id")
+    by_procedure = setup.get("procedure", False)
+    if not isinstance(by_procedure, bool):
+        raise ValueError("procedure is true (the set-up procedure places islands and ships) "
+                         "or false")
     islands = []
     for i, isl in enumerate(setup.get("islands") or [], 1):
         if not isinstance(isl, dict):
@@ -210,6 +236,9 @@ def validate_setup(setup: dict) -> dict:
         home_of = isl.get("home_of")
         if home_of is not None and home_of not in side_ids:
             raise ValueError(f"island {iid!r} is the home of no side: {home_of!r}")
+        if by_procedure and home_of is not None:
+            raise ValueError(f"island {iid!r}: with the set-up procedure the players choose "
+                             "the home islands")
         islands.append({"id": iid, "x": _num(isl.get("x"), f"island {iid}'s x", 0, w),
                         "y": _num(isl.get("y"), f"island {iid}'s y", 0, h),
                         "r": _num(isl.get("r", ISLAND_R), f"island {iid}'s radius", 0.3, 6),
@@ -226,6 +255,8 @@ def validate_setup(setup: dict) -> dict:
                        "y": _num(t.get("y"), f"terrain {tid}'s y", 0, h),
                        "r": _num(t.get("r", 1.25), f"terrain {tid}'s radius", 0.3, 6),
                        "rating": None})
+    if by_procedure:
+        islands = _procedure_islands(islands, pieces, sides, settings, w, h)
     ships_in = setup.get("ships")
     if not isinstance(ships_in, list) or not ships_in or len(ships_in) > MAX_SHIPS:
         raise ValueError(f"a Brethren game has 1 to {MAX_SHIPS} ships")
@@ -245,8 +276,10 @@ def validate_setup(setup: dict) -> dict:
         ships.append({
             "id": shid, "class": sh["class"], "side": sh["side"],
             "name": str(sh.get("name") or card["name"])[:60],
-            "x": _num(sh.get("x"), f"ship {shid}'s x", 0, w),
-            "y": _num(sh.get("y"), f"ship {shid}'s y", 0, h),
+            "x": _num(sh.get("x", w / 2) if by_procedure else sh.get("x"), f"ship {shid}'s x",
+                      0, w),
+            "y": _num(sh.get("y", h / 2) if by_procedure else sh.get("y"), f"ship {shid}'s y",
+                      0, h),
             "heading": _num(sh.get("heading", 0), f"ship {shid}'s heading", 0, 360) % 360,
             "crew": list(crew), "coins": _coins(sh.get("coins"), f"ship {shid}"),
             "merchant": bool(sh.get("merchant", False)), "convoy": bool(sh.get("convoy")),
@@ -254,7 +287,7 @@ def validate_setup(setup: dict) -> dict:
     ids = [s["id"] for s in ships] + [i["id"] for i in islands] + [t["id"] for t in pieces]
     if len(set(ids)) != len(ids):
         raise ValueError("two ships, islands or terrain pieces have the same id")
-    probe = [_new_ship(s) for s in ships]
+    probe = [] if by_procedure else [_new_ship(s) for s in ships]  # placed at the start
     for k, s in enumerate(probe):
         other = movement.overlapping(s, probe[:k])
         if other is not None:
@@ -282,7 +315,56 @@ def validate_setup(setup: dict) -> dict:
             "wind": {"dir": COMPASS.index(wdir), "strength": wstr}, "settings": settings,
             "sides": sides, "islands": islands, "terrain": pieces, "ships": ships,
             "treasure": tre, "goal": _goal(goal, islands, w, h),
-            "notes": str(setup.get("notes") or "")[:500]}
+            "notes": str(setup.get("notes") or "")[:500], "procedure": by_procedure}
+
+
+def _procedure_islands(islands, pieces, sides, settings, w, h) -> list[dict]:
+    """The islands of a set-up by the procedure (:mod:`rules.brethren.procedure`): those
+    given, or as many as the players' number asks (A29, BR-6) placed by the standing
+    choice, all wild until the players choose their homes at the start."""
+    if islands:
+        return islands
+    players = sum(1 for s in sides if not s["npc"])
+    n = procedure.island_count(players, settings.get("brethren_island_count",
+                                                     "players_plus_2"))
+    places = procedure.island_places(w, h, n, ISLAND_R, pieces)
+    return [{"id": f"isle{k}", "x": x, "y": y, "r": ISLAND_R, "kind": "wild",
+             "home_of": None, "name": ISLAND_NAMES[(k - 1) % len(ISLAND_NAMES)], "coins": []}
+            for k, (x, y) in enumerate(places, 1)]
+
+
+ISLAND_NAMES = ("Tortuga", "Skull Island", "Isla Verde", "Dead Man's Chest", "Port Royal",
+                "Gallows Cay", "Cayo Largo", "Black Rock")
+"""The names the set-up procedure gives its islands, in the order they are placed."""
+
+
+def _procedure_start(st, source, log) -> None:
+    """The set-up procedure's rolls and choices at the start (:mod:`rules.brethren.procedure`,
+    L23, L34-L36, A29): the player order, each player's home island, his ships' places
+    with their bows touching it."""
+    players = [s for s in st["side_ids"] if not st["sides"][s]["npc"]]
+    order = procedure.player_order(source, players)
+    log("setup.order", "Player order: " + ", ".join(st["sides"][s]["name"] for s in order)
+        + ".", {"order": order})
+    places = [(st["islands"][i]["x"], st["islands"][i]["y"]) for i in st["island_ids"]]
+    homes = procedure.choose_homes(order, places)
+    centre = (st["board"]["w"] / 2, st["board"]["h"] / 2)
+    for side in order:
+        isl = st["islands"][st["island_ids"][homes[side]]]
+        isl["kind"], isl["home_of"] = "home", side
+        st["sides"][side]["home"] = isl["id"]
+        mine = [sh for sh in _ships(st) if sh["side"] == side]
+        for sh, (x, y, heading) in zip(mine, procedure.berths(
+                isl, [sh["masts_original"] for sh in mine], centre)):
+            sh["x"], sh["y"], sh["heading"] = x, y, heading
+        log("setup.home", f"{isl['name']} is the home of {st['sides'][side]['name']}.",
+            {"side": side, "island": isl["id"]})
+    ships = _ships(st)
+    for k, sh in enumerate(ships):
+        other = movement.overlapping(sh, ships[:k])
+        if other is not None:
+            raise ValueError(f"the set-up procedure cannot berth the {sh['name']} at her home "
+                             "island beside the others: fewer ships, or larger islands")
 
 
 def _goal(goal, islands, w, h):
@@ -321,7 +403,8 @@ def _new_ship(s: dict) -> dict:
         "rudder_out": False, "docked_at": None, "fouled": None, "scuttle_pending": False,
         "fired_round": None, "fired_side": None, "fired_ever": False, "broadside_round": None,
         "drunk_round": None, "map_active": False, "barred": [], "under_fire_round": None,
-        "saves_round": None, "saves": 0, "kraken_attacks": 0,
+        "saves_round": None, "saves": 0, "kraken_attacks": 0, "kraken_voyages": 0,
+        "towing": None, "towed_by": None,
         "contraband": sum(1 for c in s["coins"] if c.get("contraband")),
     }
 
@@ -353,8 +436,11 @@ def _initial_state(setup: dict, source: RandomSource, events: list) -> State:
         "ship_ids": [s["id"] for s in setup["ships"]],
         "ships": {s["id"]: _new_ship(_copy(s)) for s in setup["ships"]},
         "order": [], "orders": {}, "awaiting": [], "kraken": None, "result": None,
+        "navy": None,
         "coin_seq": 0,
     }
+    if setup.get("procedure"):
+        _procedure_start(st, source, _Log(events))
     for isl in st["islands"].values():
         if isl["home_of"]:
             st["sides"][isl["home_of"]]["home"] = isl["id"]
@@ -408,6 +494,14 @@ def _commander(st, side) -> str:
     return st["sides"][side]["commander"]
 
 
+def _orderer(st, sh) -> str:
+    """Who gives the ship her orders: her side's commander; a ship of the Royal Navy
+    squadron of Movin' On Up, the commander of the lowest-ranked pirate (L96)."""
+    if sh.get("navy") and st.get("navy"):
+        return st["navy"]["commander"]
+    return _commander(st, sh["side"])
+
+
 # --- events ----------------------------------------------------------------------------------
 
 
@@ -434,6 +528,8 @@ def _begin_turn(st, source, log):
             _sink(st, sh, log, "scuttled", castaway=False)
         sh["saves"] = crews.doctors(sh["crew"])
     st["terrain"] = terrain.clear_ratings(st["terrain"])
+    if st["mission"] == "movin_on_up" and st.get("navy") is None:
+        _navy_check(st, log)
     active = [sh["id"] for sh in _ships(st) if _afloat(sh)]
     st["order"] = order_by_dice(source, active, "initiative")
     names = ", ".join(st["ships"][i]["name"] for i in st["order"])
@@ -462,10 +558,55 @@ def _begin_turn(st, source, log):
         options = plan_options(st, sh)
         if [o for o in options if o != "hold"] == []:
             st["orders"][sh["id"]] = "hold"
-        elif st["sides"][sh["side"]]["npc"]:
+        elif st["sides"][sh["side"]]["npc"] and not sh.get("navy"):
             st["orders"][sh["id"]] = ai.choose(st, sh["id"], options)
         else:
             st["awaiting"].append(sh["id"])
+
+
+NAVY_SQUADRON = (("frigate", "HMS Swiftsure"), ("frigate", "HMS Dauntless"),
+                 ("brigantine", "HMS Sparrow"))
+"""The Royal Navy squadron of Movin' On Up (L96): three ships, the class and name of each."""
+
+
+def _navy_check(st, log):
+    """Movin' On Up (L96-L97): the turn after a player first holds a ship of four masts or
+    more, a Royal Navy squadron of three ships appears, on the side of the merchantmen,
+    at the edge of the sea farthest from every ship, and it is commanded by the
+    lowest-ranked pirate (the least treasure, the other players than the hunted one; the
+    last of equals). It hunts the biggest pirate: taking or sinking her ends the game and
+    puts her fleet out of the running (:func:`rules.brethren.missions.over`)."""
+    players = [s for s in st["side_ids"] if not st["sides"][s]["npc"]]
+    big = [sh for sh in _ships(st) if _afloat(sh) and sh["side"] in players
+           and sh["masts_original"] >= 4]
+    npc = [s for s in st["side_ids"] if st["sides"][s]["npc"]]
+    if not big or not npc:
+        return
+    quarry = max(big, key=lambda sh: (sh["masts_original"], sh["points"]))
+    others = [s for s in players if s != quarry["side"]] or players
+    low = min(reversed(others), key=lambda s: missions.treasure(st, s))
+    w, h = st["board"]["w"], st["board"]["h"]
+    edges = {"west": (2.0, h / 2, 90.0, (0, 1)), "east": (w - 2.0, h / 2, 270.0, (0, 1)),
+             "south": (w / 2, 2.0, 0.0, (1, 0)), "north": (w / 2, h - 2.0, 180.0, (1, 0))}
+    name, (x, y, heading, (dx, dy)) = max(edges.items(), key=lambda e: min(
+        hypot(o["x"] - e[1][0], o["y"] - e[1][1]) for o in _ships(st) if _afloat(o)))
+    st["navy"] = {"commander": _commander(st, low), "quarry": quarry["id"],
+                  "hunted": quarry["side"], "by": low}
+    for k, (cls, ship_name) in enumerate(NAVY_SQUADRON):
+        sid = f"rn{k + 1}"
+        card = ship_class(cls)
+        ship = _new_ship({"id": sid, "class": cls, "side": npc[0], "name": ship_name,
+                          "x": x + dx * (k - 1) * 4.0, "y": y + dy * (k - 1) * 4.0,
+                          "heading": heading, "crew": ["seaman"] * crews.min_crew(
+                              card["points"]), "coins": [], "merchant": False,
+                          "convoy": False})
+        ship["navy"] = True
+        st["ships"][sid] = ship
+        st["ship_ids"].append(sid)
+    log("mission.navy", f"The {quarry['name']} has {quarry['masts_original']} masts: a Royal "
+        f"Navy squadron of three ships appears at the {name} edge to hunt her, commanded "
+        f"by {st['sides'][low]['name']}.", {"quarry": quarry["id"], "commander": low,
+                                             "ships": [f"rn{k + 1}" for k in range(3)]})
 
 
 def _drunk(st, sh) -> bool:
@@ -484,7 +625,7 @@ def _storm(st, source, log):
         sh["heading"] = keep
         log("storm.drift", f"{sh['name']} drifts {res['moved']:.1f} in before the storm.",
             {"ship": sh["id"], "moved": res["moved"]})
-        _after_terrain(st, sh, log)
+        _after_terrain(st, sh, log, source)
 
 
 def _run(st, source, log):
@@ -523,7 +664,7 @@ def _end_check(st, log) -> bool:
 
 def _finish(st, log, result, why):
     sc = missions.scores(st)
-    win = missions.winner(st, sc)
+    win = missions.winner(st, sc, result)
     name = st["sides"][win]["name"] if win else None
     scores = ", ".join(f"{st['sides'][s]['name']} {sc[s]}" for s in st["side_ids"]
                        if not st["sides"][s]["npc"])
@@ -539,7 +680,8 @@ def _finish(st, log, result, why):
 
 
 def _can_move(st, sh) -> bool:
-    if sh["fixed"] or sh["fouled"] or sh["tangled"] or sh["freed_round"] == st["round"]:
+    if sh["fixed"] or sh["fouled"] or sh["tangled"] or sh["freed_round"] == st["round"] \
+            or sh["towed_by"]:
         return False
     if st["wind"]["strength"] == winds.STORM:
         return False
@@ -557,14 +699,14 @@ def _marks(st, sh) -> list[str]:
 
 
 def _attack_kinds(st, sh) -> list[str]:
-    if st["wind"]["strength"] == winds.STORM or not any(m != "LOST" for m in sh["masts"]):
+    if st["wind"]["strength"] == winds.STORM or not any(m == "UP" for m in sh["masts"]):
         if "marines" not in sh["crew"]:
             return []
     if st["wind"]["strength"] == winds.STORM:
         return []
     out = ["fire"]
     every = st["settings"].get("brethren_broadside_every") == "every_other_turn"
-    if sum(1 for m in sh["masts"] if m != "LOST") >= 1 and (
+    if sum(1 for m in sh["masts"] if m == "UP") >= 1 and (
             not sh["fired_ever"] if not every else
             sh["broadside_round"] is None or sh["broadside_round"] <= st["round"] - 2):
         out.append("broadside")
@@ -575,7 +717,7 @@ def _needs_repair(st, sh) -> bool:
     at_home = sh["docked_at"] is not None and sh["docked_at"] == st["sides"][sh["side"]]["home"]
     lost = any(m == "LOST" for m in sh["masts"])
     return bool(sh["fouled"] or sh["rudder_out"] or any(m in ("HP", "HS") for m in sh["masts"])
-                or (lost and damage.masts_repaired(at_home=at_home,
+                or sh["hull"] < sh["cargo"] or (lost and damage.masts_repaired(at_home=at_home,
                                                    shipwright="shipwright" in sh["crew"])))
 
 
@@ -670,10 +812,31 @@ def _decision(st, sid) -> Decision:
             words[a] = _action_words(st, a)
         return words[a]
 
-    options = tuple(Option(k, _cap(", then ".join(map(said, k.split("+"))))) for k in keys)
+    options = tuple(Option(k, _cap(", then ".join(map(said, k.split("+")))), order_group(k))
+                    for k in keys)
     default = ai.choose(st, sid, keys)
-    return Decision(_commander(st, sh["side"]), f"orders:{sid}",
+    return Decision(_orderer(st, sh), f"orders:{sid}",
                     f"Orders for the {sh['name']} this turn", options, default)
+
+
+def _action_kind(a: str) -> str:
+    if a.startswith("move:to:"):
+        return "steer for a mark"
+    if a.startswith("move:"):
+        return "sail a heading"
+    if a in ("fire", "broadside"):
+        return "fire"
+    return "come about" if a == "about" else a
+
+
+def order_group(key: str) -> str:
+    """The heading an order is listed under among a ship's ~100 (a phone's picker shows
+    them): its actions' kinds in order, "Sail a heading, then fire"; the single orders that
+    neither move nor fire under "Hold, turn, repair or explore"."""
+    kinds = [_action_kind(a) for a in key.split("+")]
+    if len(kinds) == 1 and kinds[0] not in ("steer for a mark", "sail a heading", "fire"):
+        return "Hold, turn, repair or explore"
+    return _cap(", then ".join(kinds))
 
 
 def _cap(text):
@@ -732,10 +895,19 @@ def _activate(st, sh, plan, source, log):
                 {"ship": sh["id"], "by": lucky})
             actions.insert(1, actions[0])
     every = st["settings"].get("brethren_st_croix") == "every_action" and "st_croix" in sh["crew"]
+    midway = st["settings"].get("brethren_fire_during_move", False)
+    fired_midway = False
     for k, a in enumerate(actions):
         if not _afloat(sh) or st["result"] is not None:
             break
-        _do(st, sh, a, source, log)
+        if fired_midway and a in ("fire", "broadside"):
+            fired_midway = False  # taken during the move
+            continue
+        after = actions[k + 1] if k + 1 < len(actions) else None
+        if midway and a.startswith("move:") and after in ("fire", "broadside"):
+            fired_midway = _move(st, sh, a, source, log, fire=after)
+        else:
+            _do(st, sh, a, source, log)
         if every and k > 0 and d6(source, "st_croix extra action") >= 5:
             log("crew.extra_action", f"St. Croix aboard the {sh['name']} rolls 5 or 6: this "
                 "action is taken twice.", {"ship": sh["id"], "by": "st_croix"})
@@ -764,7 +936,7 @@ def _do(st, sh, a, source, log):
     elif a in ("fire", "broadside"):
         _fire(st, sh, a, source, log)
     elif a == "repair":
-        _repair(st, sh, log)
+        _repair(st, sh, log, source)
     elif a == "explore":
         _explore(st, sh, source, log)
     elif a == "scuttle":
@@ -792,10 +964,30 @@ def _mark_point(st, mark):
     return None
 
 
-def _move(st, sh, a, source, log):
+def _move(st, sh, a, source, log, fire=None) -> bool:
+    """The move ``a`` (module docstring). With ``fire`` (the attack her orders take after
+    it, ``"fire"`` or ``"broadside"``) she fires it the moment an enemy first bears during
+    the move, then sails on (errata BR-5, ``brethren_fire_during_move``). Returns whether
+    she fired so."""
+    fired = False
+
+    def during(s):
+        nonlocal fired
+        if fired or not _afloat(s) or s["lost"]:
+            return
+        foes = [o for o in _targets(st, s) if _afloat(o)
+                and hypot(o["x"] - s["x"], o["y"] - s["y"]) <= L + 4.0]
+        if foes and gunfire.choose_fire(st, s, foes, mode="broadside" if fire == "broadside"
+                                        else "bear", side=None):
+            fired = True
+            log("move.fires", f"The {s['name']} comes into range during her move and fires "
+                "there, then sails on.", {"ship": s["id"], "x": round(s["x"], 2),
+                                          "y": round(s["y"], 2)})
+            _fire(st, s, fire, source, log)
+
     if not _can_move(st, sh):
         log("move.cannot", f"The {sh['name']} cannot move this turn.", {"ship": sh["id"]})
-        return
+        return False
     parts = a.split(":")
     coast = st["goal"].get("coast")
     if parts[1] == "to":
@@ -839,10 +1031,11 @@ def _move(st, sh, a, source, log):
         log("move.becalmed", f"The {sh['name']} cannot make way on that heading "
             f"({winds.point_of_sailing(first, st['wind']).replace('_', ' ')}, "
             f"{winds.strength(st['wind']['strength'])['name']}).", {"ship": sh["id"]})
-        return
+        return fired
     was_docked = sh["docked_at"]
     sector = winds.point_of_sailing(first, st["wind"])
-    res = movement.sail(st, sh, legs, heading_for, source, log)
+    res = movement.sail(st, sh, legs, heading_for, source, log,
+                        during=during if fire else None)
     if res["moved"] > 0:
         sh["docked_at"] = None
         if was_docked and st["islands"][was_docked]["kind"] == "wild":
@@ -854,25 +1047,74 @@ def _move(st, sh, a, source, log):
                 o["fouled"] = None
         if sh["lost"] and not _in_fog(st, sh):
             sh["lost"] = False
+    if sh["towing"]:
+        _trail(st, sh)
     stop = res["stopped"]
     log("move", f"The {sh['name']} sails {res['moved']:.1f} in "
         f"({'+'.join(legs)}, {sector.replace('_', ' ')})"
         + (f" and stops against {_stop_words(st, stop)}" if stop else "") + ".",
         {"ship": sh["id"], "x": sh["x"], "y": sh["y"], "heading": sh["heading"],
          "moved": res["moved"], "legs": legs, "stopped": list(stop) if stop else None})
-    _after_terrain(st, sh, log)
+    _after_terrain(st, sh, log, source)
     if not _afloat(sh):
-        return
+        return fired
     _dock_check(st, sh, log, source)
     _goal_check(st, sh, log)
+    if parts[1] == "to" and parts[2] in st["ships"]:
+        _take_tow(st, sh, st["ships"][parts[2]], log)
     if not _afloat(sh) or sh["lost"] or res["moved"] <= 0.01:
-        return
+        return fired
+    for o in _ships(st):
+        if (o["side"] != sh["side"] and _afloat(o) and not o["crew"] and not o["lost"]
+                and ship_gap(sh, o) <= 0.05 and sh["crew"]):
+            log("boarding.unmanned", f"The {sh['name']} comes alongside the {o['name']}, who "
+                "has no crew to resist: a free action takes her.", {"ship": sh["id"],
+                                                                  "target": o["id"]})
+            _capture(st, o, sh, log)
     _, rammed = movement.bow_contacts(st, sh)
     for oid in rammed:
         o = st["ships"][oid]
         if o["side"] != sh["side"] and not o["lost"] and _afloat(o):
             _ram(st, sh, o, source, log)
             break
+    return fired
+
+
+def _take_tow(st, sh, o, log):
+    """Taking up a tow (L62-L64), a free action after a move: when the ship steered for an
+    enemy derelict (the player's intent; the standing choice takes her then) and touches
+    her bow, the derelict and all aboard join her fleet, a scuttling begun on her fails
+    (L61-L62), and she is placed bow to the tower's stern."""
+    if (not o["derelict"] or not _afloat(o) or o["side"] == sh["side"] or o["towed_by"]
+            or sh["towing"] or sh["towed_by"] or sh["derelict"] or o["lost"]):
+        return
+    if sh["id"] not in movement.bow_contacts(st, o)[1]:
+        return
+    o["scuttle_pending"] = False
+    _capture(st, o, sh, log)
+    sh["towing"], o["towed_by"] = o["id"], sh["id"]
+    sh["fouled"] = o["fouled"] = None
+    _trail(st, sh)
+    log("move.tow", f"The {sh['name']} takes the {o['name']} in tow: her own move is S "
+        "while she tows.", {"ship": sh["id"], "towing": o["id"]})
+
+
+def _trail(st, sh):
+    """The towed ship follows her tower, a free action (L63-L64): her bow at the tower's
+    stern, on the tower's heading."""
+    o = st["ships"][sh["towing"]]
+    ux, uy = unit(sh["heading"])
+    back = sh["length"] / 2 + o["length"] / 2 + 0.02
+    o["x"], o["y"] = round(sh["x"] - ux * back, 3), round(sh["y"] - uy * back, 3)
+    o["heading"] = sh["heading"]
+    o["docked_at"] = None
+
+
+def _release_tow(st, sh):
+    for key, other in (("towing", "towed_by"), ("towed_by", "towing")):
+        if sh[key]:
+            st["ships"][sh[key]][other] = None
+            sh[key] = None
 
 
 def _stop_words(st, stop):
@@ -891,7 +1133,7 @@ def _in_fog(st, sh):
                for t in st["terrain"])
 
 
-def _after_terrain(st, sh, log):
+def _after_terrain(st, sh, log, source):
     if sh.pop("reef_sunk", False):
         st["terrain"].append({"id": f"wreck-{sh['id']}", "kind": "wreck", "x": sh["x"],
                               "y": sh["y"], "r": 0.8, "rating": None})
@@ -899,7 +1141,7 @@ def _after_terrain(st, sh, log):
         return
     loss = sh.pop("reef_loss", 0)
     if loss:
-        _lose_masts(st, sh, loss, log)
+        _lose_masts(st, sh, loss, log, source)
 
 
 def _dock_check(st, sh, log, source):
@@ -912,6 +1154,11 @@ def _dock_check(st, sh, log, source):
         return
     log("move.dock", f"The {sh['name']} docks at {isl['name']}.",
         {"ship": sh["id"], "island": isl["id"]})
+    if sh["towing"]:  # her tow docks with her, a free action (L64)
+        tow = st["ships"][sh["towing"]]
+        tow["docked_at"] = isl["id"]
+        log("move.dock", f"The {tow['name']}, in tow, docks at {isl['name']} with her.",
+            {"ship": tow["id"], "island": isl["id"]})
     side = st["sides"][sh["side"]]
     if isl["home_of"] == sh["side"]:
         if sh["coins"]:
@@ -923,8 +1170,12 @@ def _dock_check(st, sh, log, source):
             sh["coins"] = []
             log("treasure.home", f"The {sh['name']} lands {n} treasure at home.",
                 {"ship": sh["id"], "coins": n})
-        hires = crews.rehire(sh["points"], len(sh["crew"]),
-                             st["settings"].get("brethren_rehire_mode", "top_up_to_min"))
+        if st["mission"] == "beware_the_kraken" and sh["kraken_attacks"]:
+            _kraken_home(st, sh, log)  # her crew bought, at the Kraken's price
+            hires = 0
+        else:
+            hires = crews.rehire(sh["points"], len(sh["crew"]),
+                                 st["settings"].get("brethren_rehire_mode", "top_up_to_min"))
         if hires:
             sh["crew"] += ["seaman"] * hires
             log("crew.hired", f"The {sh['name']} hires {hires} crew at home.",
@@ -937,6 +1188,36 @@ def _dock_check(st, sh, log, source):
         log("treasure.explorer", f"The {sh['name']}'s Explorer searches {isl['name']} the "
             "moment she lands, a free action.", {"ship": sh["id"]})
         _explore(st, sh, source, log)
+
+
+def _kraken_home(st, sh, log):
+    """Beware the Kraken (L110-L112): a ship the Kraken attacked loses her remaining crew
+    when she reaches home, and new hands cost 1 gold a crew point (A26) times 2**k, k the
+    voyages on which she was attacked, paid with the treasure landed at home, the smallest
+    coins first (no change is given). The standing choice for how many: one counter, the
+    fewest that keep her a working ship (A27, L93) without spending the fleet's score on
+    a full crew."""
+    sh["kraken_voyages"] += 1
+    sh["kraken_attacks"] = 0
+    gone = len(sh["crew"])
+    sh["crew"] = []
+    price = crews.kraken_crew_price(crew_type("seaman")["cost"], sh["kraken_voyages"])
+    side = st["sides"][sh["side"]]
+    purse = sorted(side["home_coins"], key=lambda c: (treasures.coin_value(c), c["id"]))
+    spent, paid = [], 0
+    while paid < price and purse:
+        coin = purse.pop(0)
+        spent.append(coin)
+        paid += treasures.coin_value(coin)
+    hired = 1 if paid >= price else 0
+    if not hired:
+        spent, paid = [], 0
+    side["home_coins"] = [c for c in side["home_coins"] if c not in spent]
+    sh["crew"] = ["seaman"] * hired
+    log("crew.kraken", f"The crew of the {sh['name']} will not sail with the Kraken again: "
+        f"{gone} counters leave her. New hands cost {price} gold each: {hired} hired for "
+        f"{paid} gold.", {"ship": sh["id"], "left": gone, "hired": hired, "paid": paid,
+                          "price": price})
 
 
 def _goal_check(st, sh, log):
@@ -969,9 +1250,9 @@ def _ram(st, sh, target, source, log):
         if back > _up(sh):
             log("ram.back", f"In the near gale the {sh['name']} suffers too (die {back}): "
                 "she loses a mast.", {"ship": sh["id"], "die": back})
-            _lose_masts(st, sh, 1, log)
+            _lose_masts(st, sh, 1, log, source, target)
     if lost:
-        _lose_masts(st, target, 1, log)
+        _lose_masts(st, target, 1, log, source, sh)
     if not _afloat(target):
         return
     if boarding.rammer_fouled(target["derelict"]):
@@ -1061,9 +1342,14 @@ def _crew_loss(st, sh, n, log):
                 "left).", {"ship": sh["id"], "crew_left": len(sh["crew"])})
 
 
-def _lose_masts(st, sh, n, log):
-    """``n`` hits on a ship under the basic damage rules (B4): a mast each, by the owner's
-    standing choice; a hit on a derelict sinks her (L57)."""
+def _lose_masts(st, sh, n, log, source=None, by=None):
+    """``n`` masts lost (a hit under the basic damage rules, B4; a chainshot hit; a ram, a
+    reef, the Kraken), each by the owner's standing choice; a hit on a derelict sinks her
+    (L57). With Loss of Rigging (``brethren_loss_of_rigging``, L71-L73) a d6 for each: 1-4
+    its wreckage hangs over the side (port on an odd roll), and if ``by``, the enemy who
+    shot it away, lies on that side within S (A24; touching her with
+    ``brethren_hanging_fouls`` = ``contact``) the two ships are fouled."""
+    rigging = source is not None and st["settings"].get("brethren_loss_of_rigging")
     for _ in range(n):
         if not _afloat(sh):
             return
@@ -1071,6 +1357,11 @@ def _lose_masts(st, sh, n, log):
             _sink(st, sh, log, "sunk")
             return
         sh["masts"], lost = damage.remove_masts(sh["masts"], sh["cannons"], 1)
+        if rigging and lost:
+            fall = damage.rigging_falls(d6(source, f"loss of rigging {sh['id']}"))
+            sh["masts"][lost[0]] = fall
+            if fall != "LOST":
+                _hanging(st, sh, fall, by, log)
         if _up(sh) == 0:
             sh["derelict"] = True
             for o in _ships(st):
@@ -1081,6 +1372,84 @@ def _lose_masts(st, sh, n, log):
         else:
             log("ship.mast_lost", f"The {sh['name']} loses a mast ({_up(sh)} left).",
                 {"ship": sh["id"], "mast": lost[0] if lost else None, "left": _up(sh)})
+
+
+def _hanging(st, sh, fall, by, log):
+    """A mast's wreckage hangs over a side (Loss of Rigging, L72-L73) and, by A24, fouls the
+    enemy who shot it away if he lies on that side close enough."""
+    side = "port" if fall == "HP" else "starboard"
+    log("ship.mast_hanging", f"A mast of the {sh['name']} goes over the {side} side and hangs "
+        "there: she cannot fire to that side or turn until it is cut away.",
+        {"ship": sh["id"], "side": side})
+    if by is None or not _afloat(by) or by["side"] == sh["side"] or sh["fouled"]:
+        return
+    reach = 0.05 if st["settings"].get("brethren_hanging_fouls") == "contact" else S
+    if ship_gap(sh, by) > reach:
+        return
+    if side_of(sh, *nearest_point_on_ship((sh["x"], sh["y"]), by)) != side:
+        return
+    sh["fouled"] = by["id"]
+    log("ship.fouled", f"The wreckage fouls the {sh['name']} with the {by['name']}.",
+        {"ship": sh["id"], "with": by["id"]})
+
+
+def _hits(st, t, hits: dict[str, int], log, source, by):
+    """A target's hits of one exchange, ``{ammo: n}`` (``"chain"`` for every hit under the
+    basic rules, B4). With Advanced Damage (L73-L75): chainshot takes masts, roundshot hull
+    points (0: she sinks), grapeshot crew counters (a Doctor may save one; 0: she
+    surrenders, and the first enemy to touch her takes her, A23); a derelict sinks under any
+    hit, or only roundshot with ``brethren_derelict_hit`` = ``roundshot`` (A22). Returns the
+    hull points taken (for a critical hit)."""
+    if not st["settings"].get("brethren_advanced_damage"):
+        _lose_masts(st, t, sum(hits.values()), log, source, by)
+        return 0
+    mode = st["settings"].get("brethren_derelict_hit", "any")
+    if t["derelict"] and any(n and damage.hit_sinks_derelict(a, mode) for a, n in hits.items()):
+        _sink(st, t, log, "sunk")
+        return 0
+    if hits.get("chain") and not t["derelict"]:
+        _lose_masts(st, t, hits["chain"], log, source, by)
+    holes = min(hits.get("round", 0), t["hull"]) if _afloat(t) else 0
+    if holes:
+        t["hull"] -= holes
+        log("ship.hull", f"The {t['name']} is holed ({t['hull']} hull left).",
+            {"ship": t["id"], "hull_left": t["hull"]})
+        if t["hull"] == 0:
+            _sink(st, t, log, "holed below the waterline")
+            return holes
+    if hits.get("grape") and _afloat(t):
+        _crew_loss(st, t, hits["grape"], log)
+        if not t["crew"]:
+            log("ship.surrenders", f"The {t['name']} has no crew left: she surrenders, to be "
+                "taken by the first enemy who comes alongside.", {"ship": t["id"]})
+    return holes
+
+
+def _critical(st, t, holes, source, log):
+    """Two or more hull points in one exchange (critical hits, L75-L77): 1 her rudder is
+    destroyed, 6 her magazine blows up, with every ship fouled with her."""
+    if not st["settings"].get("brethren_critical_hits") or not _afloat(t):
+        return
+    what = damage.critical(source, holes)
+    if what == "rudder":
+        t["rudder_out"] = True
+        log("ship.rudder", f"A critical hit destroys the {t['name']}'s rudder: she cannot "
+            "turn until it is repaired.", {"ship": t["id"]})
+    elif what == "magazine":
+        log("ship.magazine", f"A critical hit reaches the {t['name']}'s magazine: she blows "
+            "up.", {"ship": t["id"]})
+        for sid in damage.blown_up(t["id"], _ships(st)):
+            if _afloat(st["ships"][sid]):
+                _sink(st, st["ships"][sid], log, "blown up")
+
+
+def _by_ammo(rolls, target) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for r in rolls:
+        if r["target"] == target and r["hit"]:
+            ammo = r.get("ammo") or "chain"
+            out[ammo] = out.get(ammo, 0) + r["hit"]
+    return out
 
 
 def _sink(st, sh, log, why, castaway=True):
@@ -1095,6 +1464,7 @@ def _sink(st, sh, log, why, castaway=True):
         st["islands"][near]["castaways"].append({"crew": best, "from": sh["side"]})
     sh["crew"], sh["coins"] = [], []
     sh["fouled"] = None
+    _release_tow(st, sh)
     for o in _ships(st):
         if o["fouled"] == sh["id"]:
             o["fouled"] = None
@@ -1119,9 +1489,10 @@ def _fire(st, sh, a, source, log):
         return
     mode = "broadside" if a == "broadside" else "bear"
     side = sh["fired_side"] if sh["fired_round"] == st["round"] else None
+    advanced = bool(st["settings"].get("brethren_advanced_damage"))
     shots = gunfire.choose_fire(st, sh, _targets(st, sh), mode=mode, side=side,
                                 per_battery_sides=st["settings"].get(
-                                    "brethren_fire_sides") == "battery")
+                                    "brethren_fire_sides") == "battery", advanced=advanced)
     if not shots:
         log("fire.none", f"The {sh['name']} finds nothing her guns bear on.",
             {"ship": sh["id"]})
@@ -1134,7 +1505,8 @@ def _fire(st, sh, a, source, log):
         if (t["fired_round"] != st["round"] and not t["lost"] and _afloat(t)
                 and any(x in ("fire", "broadside") for x in order.split("+"))
                 and st["order"].index(tid) > st["order"].index(sh["id"])):
-            back = gunfire.choose_fire(st, t, [sh] if _targets(st, t, [sh]) else [])
+            back = gunfire.choose_fire(st, t, [sh] if _targets(st, t, [sh]) else [],
+                                       advanced=advanced)
             if back:
                 returns.append((t, back))
     volley = [(sh, shots, mode)] + [(t, back, "bear") for t, back in returns]
@@ -1165,24 +1537,30 @@ def _fire(st, sh, a, source, log):
             f"{total} hit{'s' if total != 1 else ''}.",
             {"ship": ship["id"], "mode": md, "rolls": rolls, "hits": hits_on,
              "return": ship is not sh})
-        applied.append((ship, hits_on))
+        applied.append((ship, hits_on, rolls))
     # the exchange is simultaneous: damage after all have rolled (L52)
-    for ship, hits_on in applied:
+    holed: dict[str, int] = {}
+    for ship, hits_on, rolls in applied:
         for tid, n in hits_on.items():
             t = st["ships"][tid]
             t["under_fire_round"] = st["round"]
             if st["mission"] == "smugglers_blues" and st["sides"][ship["side"]].get(
                     "role") == "revenue" and not t["contraband"]:
                 st["sides"][ship["side"]]["points"] -= n
-            _lose_masts(st, t, n, log)
+            holed[tid] = holed.get(tid, 0) + _hits(st, t, _by_ammo(rolls, tid), log, source,
+                                                   ship)
+    for tid, holes in holed.items():
+        _critical(st, st["ships"][tid], holes, source, log)
     if crews.powder_pete(sh["crew"], source) and _afloat(sh):
         log("crew.powder_pete", f"Powder Pete aboard the {sh['name']}: she shoots again.",
             {"ship": sh["id"]})
-        again = gunfire.choose_fire(st, sh, _targets(st, sh), side=sh["fired_side"])
+        again = gunfire.choose_fire(st, sh, _targets(st, sh), side=sh["fired_side"],
+                                    advanced=advanced)
         hits_on, rolls = gunfire.resolve_fire(source, again,
                                               limit=crews.batteries_allowed(sh["crew"]))
-        for tid, n in hits_on.items():
-            _lose_masts(st, st["ships"][tid], n, log)
+        for tid in hits_on:
+            hull = _hits(st, st["ships"][tid], _by_ammo(rolls, tid), log, source, sh)
+            _critical(st, st["ships"][tid], hull, source, log)
 
 
 def _targets(st, sh, among=None) -> list[dict]:
@@ -1195,13 +1573,31 @@ def _targets(st, sh, among=None) -> list[dict]:
     return foes
 
 
-def _repair(st, sh, log):
+def _repair_roll(st, sh, source, log, what) -> bool:
+    """Whether an unfouling, a cutting away or a hull repair succeeds: always under the
+    basic rules; with Advanced Damage a d6, +1 with a Shipwright, -1 if she was under fire or
+    boarded this turn, 4 or more (L83-L85)."""
+    if not st["settings"].get("brethren_advanced_damage"):
+        return True
+    ok, die = damage.repair_roll(source, shipwright="shipwright" in sh["crew"],
+                                 under_fire=sh["under_fire_round"] == st["round"],
+                                 purpose=f"{what} {sh['id']}")
+    if not ok:
+        log("repair.failed", f"The {sh['name']}'s attempt to {what} fails (die {die}).",
+            {"ship": sh["id"], "die": die, "what": what})
+    return ok
+
+
+def _repair(st, sh, log, source):
+    """One Repair action (L82-L85), on the first of: the fouling, the rudder (A25), hanging
+    wreckage, the hull (Advanced Damage: one point, up to her cargo rating), the masts."""
     at_home = sh["docked_at"] is not None and sh["docked_at"] == st["sides"][sh["side"]]["home"]
     if sh["fouled"]:
-        other = st["ships"].get(sh["fouled"])
-        sh["fouled"] = None
-        log("repair.unfoul", f"The {sh['name']} cuts herself free"
-            + (f" of the {other['name']}." if other else "."), {"ship": sh["id"]})
+        if _repair_roll(st, sh, source, log, "cut herself free"):
+            other = st["ships"].get(sh["fouled"])
+            sh["fouled"] = None
+            log("repair.unfoul", f"The {sh['name']} cuts herself free"
+                + (f" of the {other['name']}." if other else "."), {"ship": sh["id"]})
         return
     if sh["rudder_out"]:
         sh["rudder_out"] = False
@@ -1209,8 +1605,16 @@ def _repair(st, sh, log):
         return
     hanging = [i for i, m in enumerate(sh["masts"]) if m in ("HP", "HS")]
     if hanging:
-        sh["masts"][hanging[0]] = "LOST"
-        log("repair.cut_away", f"The {sh['name']} cuts away a hanging mast.", {"ship": sh["id"]})
+        if _repair_roll(st, sh, source, log, "cut away the wreckage"):
+            sh["masts"][hanging[0]] = "LOST"
+            log("repair.cut_away", f"The {sh['name']} cuts away a hanging mast.",
+                {"ship": sh["id"]})
+        return
+    if sh["hull"] < sh["cargo"]:
+        if _repair_roll(st, sh, source, log, "repair her hull"):
+            sh["hull"] += 1
+            log("repair.hull", f"The {sh['name']} patches her hull ({sh['hull']} now).",
+                {"ship": sh["id"], "hull": sh["hull"]})
         return
     n = damage.masts_repaired(at_home=at_home, shipwright="shipwright" in sh["crew"])
     fixed = 0
@@ -1220,6 +1624,7 @@ def _repair(st, sh, log):
             fixed += 1
     if fixed:
         sh["derelict"] = False
+        _release_tow(st, sh)  # she sails on her own again
         log("repair.mast", f"The {sh['name']} steps {fixed} new mast(s) ({_up(sh)} now).",
             {"ship": sh["id"], "masts": fixed})
     else:
@@ -1287,7 +1692,7 @@ def _explore(st, sh, source, log):
                                        "coins": len(ordinary)})
     log("explore.values", f"The treasure the {sh['name']} took is worth {gold} gold.",
         {"ship": sh["id"], "values": [c["value"] for c in ordinary]},
-        visible={_commander(st, sh["side"])})
+        visible={_orderer(st, sh)})
     for c in taken:
         if c["special"] is not None:
             _special(st, sh, isl, c, source, log)
@@ -1402,8 +1807,10 @@ def _kraken(st, sh, source, log):
     log("kraken.attack", f"The Kraken attacks the {sh['name']} (die {die}): "
         + {"miss": "it misses.", "mast": "it strips a mast.", "hull": "it smashes her hull.",
            "crew": "it takes a crew counter."}[what], {"ship": sh["id"], "die": die})
-    if what in ("mast", "hull"):
-        _lose_masts(st, sh, 1, log)
+    if what == "hull" and st["settings"].get("brethren_advanced_damage"):
+        _hits(st, sh, {"round": 1}, log, source, None)
+    elif what in ("mast", "hull"):
+        _lose_masts(st, sh, 1, log, source)
     elif what == "crew":
         _crew_loss(st, sh, 1, log)
         if not sh["crew"]:
@@ -1421,6 +1828,8 @@ class BrethrenEngine:
     title = "Brethren of the Coast: a fleet action"
     wargame = True
     """Offered by the campaign's "New wargame" page (``combat.wargames``)."""
+    round_word = "Turn"
+    """What the log calls a round: the game's turn (§5)."""
 
     def validate_setup(self, setup: dict) -> dict:
         return validate_setup(setup)
@@ -1479,7 +1888,7 @@ class BrethrenEngine:
             return []
         out, seen = [], set()
         for sid in state["awaiting"]:
-            who = _commander(state, state["ships"][sid]["side"])
+            who = _orderer(state, state["ships"][sid])
             if sid in state["orders"] or who in seen:
                 continue
             seen.add(who)
@@ -1494,7 +1903,7 @@ class BrethrenEngine:
         if state["result"] is not None:
             raise IllegalAction(f"the game is over: {state['result']['summary']}")
         mine = [s for s in state["awaiting"] if s not in state["orders"]
-                and _commander(state, state["ships"][s]["side"]) == actor]
+                and _orderer(state, state["ships"][s]) == actor]
         if not mine:
             raise IllegalAction(f"{actor} has no orders to give now")
         ship_id = mine[0]
@@ -1546,8 +1955,9 @@ class BrethrenEngine:
             public = {k: _copy(sh[k]) for k in (
                 "id", "name", "class", "side", "x", "y", "heading", "masts", "masts_original",
                 "cannons", "derelict", "sunk", "gone", "lost", "tangled", "docked_at",
-                "fouled", "length", "beam", "rudder_out", "merchant", "convoy")}
-            if sh["side"] in mine:
+                "fouled", "length", "beam", "rudder_out", "merchant", "convoy", "hull",
+                "cargo", "towing", "towed_by")}
+            if sh["side"] in mine or _orderer(state, sh) == participant:
                 public.update(crew=list(sh["crew"]), coins=_copy(sh["coins"]),
                               contraband=sh["contraband"])
             else:
@@ -1566,7 +1976,8 @@ class BrethrenEngine:
             "id", "name", "x", "y", "r", "kind", "home_of", "streamers")},
             "coins": len(state["islands"][i]["coins"]),
             "castaways": len(state["islands"][i]["castaways"])} for i in state["island_ids"]}
-        orders = {s: (k if state["ships"][s]["side"] in mine else "given")
+        orders = {s: (k if state["ships"][s]["side"] in mine
+                      or _orderer(state, state["ships"][s]) == participant else "given")
                   for s, k in state["orders"].items() if s in state["awaiting"]}
         return {
             "engine": ENGINE_NAME, "mission": state["mission"], "title": state["title"],

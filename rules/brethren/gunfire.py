@@ -11,6 +11,7 @@ one moment.
 from __future__ import annotations
 
 from rules.brethren import wind as winds
+from rules.brethren.damage import hanging_sides
 from rules.brethren.geometry import (
     L,
     S,
@@ -63,25 +64,42 @@ def fire_battery(source: RandomSource, rank: int, bonus: int = 0, *,
 
 
 def batteries(ship: dict) -> list[dict]:
-    """The ship's batteries that can fire: one per standing mast (a hanging mast's cannon
-    fires, but not to the side it hangs; B3), a Cannoneer making the first S cannon L
-    (L14), and the Captain of Marines' 3S (A18). Each ``{"battery", "rank", "range",
-    "mast", "hangs"}``."""
+    """The ship's batteries that can fire: one per standing mast (B3; a mast shot away and
+    hanging has lost its cannon, ``rules.brethren.damage``), a Cannoneer making the first S
+    cannon L (L14), and the Captain of Marines' 3S (A18). Each ``{"battery", "rank",
+    "range", "mast"}``."""
     out = []
     upgraded = "cannoneer" not in ship["crew"]
     points = mast_points(ship)
     for i, (status, gun) in enumerate(zip(ship["masts"], ship["cannons"])):
-        if status == "LOST":
+        if status != "UP":
             continue
         rng = gun["range"]
         if not upgraded and rng == "S":
             rng, upgraded = "L", True
-        out.append({"battery": i, "rank": gun["rank"], "range": rng, "mast": points[i],
-                    "hangs": {"HP": "port", "HS": "starboard"}.get(status)})
+        out.append({"battery": i, "rank": gun["rank"], "range": rng, "mast": points[i]})
     if "marines" in ship["crew"]:
-        out.append({"battery": "marines", **MARINES_BATTERY, "mast": (ship["x"], ship["y"]),
-                    "hangs": None})
+        out.append({"battery": "marines", **MARINES_BATTERY, "mast": (ship["x"], ship["y"])})
     return out
+
+
+AMMO = ("round", "chain", "grape")
+"""Advanced Damage's shot (L73-L75): roundshot against the hull, chainshot the rigging,
+grapeshot the crew (S range only)."""
+
+
+def choose_ammo(target: dict, distance: float) -> str:
+    """The shot a battery loads against ``target`` at ``distance`` inches (the standing
+    choice for the firer's declaration, L73): at the pool she has least of, rigging (masts
+    standing), hull or crew (grapeshot only within S), roundshot first among equals, then
+    chainshot; at a derelict roundshot, which sinks her under either reading of A22."""
+    if target.get("derelict"):
+        return "round"
+    pools = [("round", target["hull"]),
+             ("chain", sum(1 for m in target["masts"] if m == "UP"))]
+    if distance <= S:
+        pools.append(("grape", len(target["crew"])))
+    return min(pools, key=lambda p: p[1])[0]
 
 
 def may_be_shot(state: dict, target: dict) -> bool:
@@ -123,6 +141,7 @@ def candidates(state: dict, ship: dict, enemies: list[dict]) -> dict[str, list[d
     "rank", "target", "distance"}...], "starboard": [...]}`` (arcs A7, range B3, L48; line
     of fire L66-L67)."""
     out = {"port": [], "starboard": []}
+    fouled = hanging_sides(ship["masts"])  # no fire over wreckage (L72-L73)
     for bat in batteries(ship):
         reach = max_range(state, bat["range"])
         for enemy in enemies:
@@ -133,7 +152,7 @@ def candidates(state: dict, ship: dict, enemies: list[dict]) -> dict[str, list[d
                 continue
             aim = nearest_point_on_ship(bat["mast"], enemy)
             side = side_of(ship, *aim)
-            if side is None or side == bat["hangs"]:
+            if side is None or side in fouled:
                 continue
             if not line_clear(state, bat["mast"], enemy, ship):
                 continue
@@ -143,13 +162,16 @@ def candidates(state: dict, ship: dict, enemies: list[dict]) -> dict[str, list[d
 
 
 def choose_fire(state: dict, ship: dict, enemies: list[dict], *, mode: str = "bear",
-                side: str | None = None, per_battery_sides: bool = False) -> list[dict]:
+                side: str | None = None, per_battery_sides: bool = False,
+                advanced: bool = False) -> list[dict]:
     """The shots a ship fires now (the standing choice for "fire"): to the one side where
     most batteries bear (A8: the whole ship fires to one side a turn; ``side`` if it has
     fired already), each battery at the enemy it bears on that is nearest, the weakest
     first. ``mode="broadside"``: every cannon at short range at the one target most of them
     bear on (L67-L69). With ``per_battery_sides`` each battery may fire to either side
-    (A8's alternative). Returns the shots, ``[]`` if none bears."""
+    (A8's alternative). With ``advanced`` (Advanced Damage) each shot carries the ``ammo``
+    its battery loads (:func:`choose_ammo`; a Broadside's one for all, A6). Returns the
+    shots, ``[]`` if none bears."""
     cands = candidates(state, ship, enemies)
     sides = [side] if side else ["port", "starboard"]
     if per_battery_sides and not side and mode == "bear":
@@ -167,14 +189,20 @@ def choose_fire(state: dict, ship: dict, enemies: list[dict], *, mode: str = "be
         target = max(sorted(counts), key=lambda t: counts[t])
         pool = [c for c in pool if c["target"] == target]
     shots, seen = [], set()
-    masts_left = {e["id"]: sum(1 for m in e["masts"] if m != "LOST") for e in enemies}
+    masts_left = {e["id"]: sum(1 for m in e["masts"] if m == "UP") for e in enemies}
     for c in sorted(pool, key=lambda c: (masts_left.get(c["target"], 9), c["distance"])):
         if c["battery"] in seen:
             continue
         seen.add(c["battery"])
-        shots.append({"ship": ship["id"], "target": c["target"], "battery": c["battery"],
-                      "rank": c["rank"], "side": side_of(ship, *nearest_point_on_ship(
-                          (ship["x"], ship["y"]), state["ships"][c["target"]])) or side})
+        shot = {"ship": ship["id"], "target": c["target"], "battery": c["battery"],
+                "rank": c["rank"], "side": side_of(ship, *nearest_point_on_ship(
+                    (ship["x"], ship["y"]), state["ships"][c["target"]])) or side}
+        if advanced:
+            shot["ammo"] = choose_ammo(state["ships"][c["target"]], c["distance"])
+        shots.append(shot)
+    if advanced and mode == "broadside" and shots:
+        for shot in shots:
+            shot["ammo"] = shots[0]["ammo"]
     return shots
 
 
@@ -184,7 +212,7 @@ def resolve_fire(source: RandomSource, shots: list[dict], *, mode: str = "bear",
     """Roll a ship's ``shots``: each battery its die (Fire as They Bear, L70-L71; a
     Cannoneer's re-roll on the first miss, L14; at most ``limit`` batteries for a single
     crew counter, L80), or one die for the Broadside (L68). Returns ``(hits per target,
-    rolls)`` where each roll is ``{"battery", "target", "dice", "hit"}``; nothing is applied
+    rolls)`` where each roll is ``{"battery", "target", "dice", "hit", "ammo"}``; nothing is applied
     here (the exchange applies both sides' hits together, L52)."""
     if limit is not None:
         shots = shots[:limit]
@@ -198,7 +226,8 @@ def resolve_fire(source: RandomSource, shots: list[dict], *, mode: str = "bear",
         target = shots[0]["target"]
         if n:
             hits_on[target] = n
-        rolls.append({"battery": "broadside", "target": target, "dice": [die], "hit": n})
+        rolls.append({"battery": "broadside", "target": target, "dice": [die], "hit": n,
+                      "ammo": shots[0].get("ammo")})
         return hits_on, rolls
     for shot in shots:
         hit, dice = fire_battery(source, shot["rank"], bonus, reroll=reroll,
@@ -208,5 +237,5 @@ def resolve_fire(source: RandomSource, shots: list[dict], *, mode: str = "bear",
         if hit:
             hits_on[shot["target"]] = hits_on.get(shot["target"], 0) + 1
         rolls.append({"battery": shot["battery"], "target": shot["target"], "dice": dice,
-                      "hit": int(hit)})
+                      "hit": int(hit), "ammo": shot.get("ammo")})
     return hits_on, rolls

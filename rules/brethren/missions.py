@@ -53,7 +53,7 @@ def treasure(st: dict, side: str) -> int:
 
 
 def _strength(st: dict, side: str) -> int:
-    return sum(sum(1 for m in s["masts"] if m != "LOST") for s in side_ships(st, side)
+    return sum(sum(1 for m in s["masts"] if m == "UP") for s in side_ships(st, side)
                if working(s))
 
 
@@ -93,6 +93,11 @@ def over(st: dict) -> tuple[str, str] | None:
     m = st["mission"]
     players = [s for s, sd in st["sides"].items() if not sd.get("npc")]
     beaten = [s for s in players if not has_working_fleet(st, s)]
+    navy = st.get("navy")
+    if m == "movin_on_up" and navy:
+        quarry = st["ships"][navy["quarry"]]
+        if quarry.get("sunk") or quarry["side"] != navy["hunted"]:
+            return "navy_success", f"the Royal Navy has taken or sunk the {quarry['name']}"
     if m == "sea_wolves":
         convoy = [s for s in st["ships"].values() if s.get("convoy")]
         if all(s.get("sunk") or s.get("gone") or s["side"] != s["start_side"] for s in convoy):
@@ -113,15 +118,17 @@ def over(st: dict) -> tuple[str, str] | None:
     return None
 
 
-def winner(st: dict, sc: dict) -> str | None:
-    """The winning side by the mission's predicate (A30), ``None`` for a shared victory.
+def winner(st: dict, sc: dict, result: str | None = None) -> str | None:
+    """The winning side by the mission's predicate (A30), ``None`` for a shared victory;
+    ``result`` is how the game ended (:func:`over`).
 
     Treasure games: the most treasure among those with a working fleet, else the most
     treasure (L93). Sea Wolves: the Navy if it kept at least ``brethren_sea_wolves_share``
     of the convoy (BR-1), else the raider with the most plunder. Damn the Torpedoes: the
     attacker if he landed his troops, else the defender. Smugglers' Blues: the smugglers if
     they landed more contraband than the Revenue scored, else the Revenue (the contraband
-    did not come ashore). The others: the highest score."""
+    did not come ashore). Movin' On Up: when the Royal Navy has taken or sunk the biggest
+    pirate, her fleet is out of the running (L96-L97). The others: the highest score."""
     m = st["mission"]
     sides = {s: sd for s, sd in st["sides"].items() if not sd.get("npc")}
     if m == "sea_wolves":
@@ -138,6 +145,8 @@ def winner(st: dict, sc: dict) -> str | None:
         smug = next(s for s, sd in sides.items() if sd.get("role") == "smugglers")
         rev = next(s for s, sd in sides.items() if sd.get("role") == "revenue")
         return smug if sc[smug] > sc[rev] else rev
+    if m == "movin_on_up" and result == "navy_success":
+        sides = {s: sd for s, sd in sides.items() if s != st["navy"]["hunted"]}
     if m in ("treasure_hunt", "beware_the_kraken", "movin_on_up"):
         alive = {s: sc[s] for s in sides if has_working_fleet(st, s)}
         return _top(alive or {s: sc[s] for s in sides})

@@ -87,7 +87,7 @@ def allowance(ship: dict, heading: float, wind: dict, *, lee: bool = False,
     wind_mod = row["move"] if ship["cargo"] >= 3 else row["small_move"]
     if level == winds.LIGHT_AIR and settings.get("brethren_light_air") == "plus_minus_S":
         wind_mod = -1 if d6(source, f"light air {ship['id']}") <= 3 else 1
-    derelict = ship.get("derelict") or not any(m != "LOST" for m in ship["masts"])
+    derelict = ship.get("derelict") or not any(m == "UP" for m in ship["masts"])
     sail_ok = sail_mod is not None and wind_mod is not None and not derelict and legs
     sail = []
     if sail_ok:
@@ -211,14 +211,15 @@ def _gaps(h, isl, shp, ter):
 
 
 def sail(state: dict, ship: dict, legs: list[str], heading_for, source: RandomSource,
-         log) -> dict:
+         log, during=None) -> dict:
     """Sail ``ship`` (changed in place) her ``legs`` one at a time, each on the heading
     ``heading_for(ship)`` gives at its start (a rudderless ship or one with a mast hanging
     keeps hers, L72-L73, L76). She stops at once where she touches an island, a ship, a
     wreck or the table's edge (L56), or is tangled in the Sargasso (L30-L32); a reef she
     moves onto takes its masts (L27-L29), fog makes her lost (L25-L26). ``log(kind, text,
-    data)`` records what happened. Returns ``{"stopped": None | (what, id), "moved":
-    inches}``."""
+    data)`` records what happened; ``during(ship)``, if given, is called after every step
+    she makes (firing during a move, errata BR-5). Returns ``{"stopped": None | (what, id),
+    "moved": inches}``."""
     total = length_of(legs)
     isl, shp, ter = _obstacles(state, ship, total)
     shp = [(s, hull(s)) for s in shp]  # they lie still while she moves
@@ -253,6 +254,8 @@ def sail(state: dict, ship: dict, legs: list[str], heading_for, source: RandomSo
             moved += step
             left -= step
             stop = _terrain(ship, ter, already, source, log)
+            if during is not None and not stop:
+                during(ship)
             if stop:
                 ship["x"], ship["y"] = round(ship["x"], 3), round(ship["y"], 3)
                 return {"stopped": stop, "moved": round(moved, 3)}
@@ -273,7 +276,7 @@ def _terrain(ship, ter, already, source, log):
             log("move.fog", f"The {ship['name']} sails into a fog bank and is lost in it.",
                 {"ship": ship["id"], "terrain": t["id"]})
         elif t["kind"] == "reef":
-            up = sum(1 for m in ship["masts"] if m != "LOST")
+            up = sum(1 for m in ship["masts"] if m == "UP")
             loss, sinks = terrain.reef_check(t, ship["masts_original"], up, source,
                                              covas="covas" in ship["crew"])
             log("move.reef", f"The {ship['name']} strikes a reef (depth {t['rating']}): "

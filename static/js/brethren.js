@@ -1,5 +1,6 @@
 // The Brethren of the Coast board: a tap on an island or a ship sets the move of the
-// orders being written (the first decision form on the page) to "steer for it", keeping
+// orders being written (the viewer's own first decision form on the page, not one he may
+// make for a player) to "steer for it", keeping
 // the order's other action. The board is redrawn on every push, so the listener sits on
 // the document, once.
 (function () {
@@ -7,7 +8,7 @@
   window.quarterdeckBrethrenBoard = true;
 
   function steerFor(mark) {
-    var select = document.querySelector("#decisions form.decision select[name=choice]");
+    var select = document.querySelector("#decisions > form.decision select[name=choice]");
     if (!select) return false;
     var move = "move:to:" + mark;
     var parts = select.value.split("+");

@@ -16,8 +16,18 @@ GM_CHOICES = ["1", "2", "1", "seamanship", "contested:seamanship", "gunnery", "s
 
 
 def decide(page, choice):
-    """Make the first decision shown on ``page`` with ``choice`` and wait for the reload."""
-    form = page.locator("form.decision").first
+    """Make the first of the viewer's own decisions on ``page`` with ``choice`` and wait for
+    the reload; when the GM has none of his own, the first player's decision, from the
+    "Decide for a player" section he opens for it."""
+    page.locator("#decisions form.decision").first.wait_for(state="attached")
+    own = page.locator("#decisions > form.decision")
+    if own.count():
+        form = own.first
+    else:
+        section = page.locator("details.decide-for-player")
+        if section.get_attribute("open") is None:
+            section.locator("summary").click()
+        form = section.locator("form.decision").first
     form.wait_for()
     if form.locator("select[name=choice]").count():
         form.locator("select[name=choice]").select_option(choice)

@@ -87,3 +87,22 @@ def test_two_players_and_the_gm_play_two_turns(new_context, login):
     otoole.set_viewport_size({"width": 390, "height": 844})
     width = otoole.evaluate("document.documentElement.scrollWidth")
     assert width <= 390
+    # On the phone: the board's labels are big enough to read (about 12 px on screen), the
+    # ship's ~100 orders come under headings, and the log counts turns.
+    label = otoole.evaluate("document.querySelector('.brethren-board .island text')"
+                            ".getBoundingClientRect().height")
+    assert label >= 10
+    groups = otoole.locator('form.decision[data-kind="orders:e1"] select optgroup')
+    assert groups.count() >= 5
+    assert groups.first.get_attribute("label")
+    assert "Turn 2" in otoole.inner_text("#event-log")
+    assert "Round " not in otoole.inner_text("#event-log")
+    # The GM commands no side here: the players' orders wait behind "Decide for a player",
+    # closed, and his page has no decision form of its own.
+    gm.reload()
+    assert gm.locator("#decisions > form.decision").count() == 0
+    section = gm.locator("details.decide-for-player")
+    assert section.get_attribute("open") is None
+    assert not section.locator("form.decision").first.is_visible()
+    section.locator("summary").click()
+    assert section.locator("form.decision").first.is_visible()

@@ -176,6 +176,89 @@ def test_A22_any_hit_sinks_a_derelict():
     assert t["sunk"]
 
 
+def test_A22_with_the_roundshot_reading_only_roundshot_sinks_a_derelict():
+    st = _two(settings={"brethren_advanced_damage": True, "brethren_derelict_hit": "roundshot"})
+    t = st["ships"]["b1"]
+    t["masts"], t["derelict"] = ["LOST", "LOST"], True
+    engine._hits(st, t, {"chain": 2, "grape": 1}, engine._Log(None), rolls(), None)
+    assert not t["sunk"] and len(t["crew"]) == 3  # the grapeshot still kills
+    engine._hits(st, t, {"round": 1}, engine._Log(None), rolls(), None)
+    assert t["sunk"]
+    st = _two(settings={"brethren_advanced_damage": True})  # the default: any hit
+    t = st["ships"]["b1"]
+    t["masts"], t["derelict"] = ["LOST", "LOST"], True
+    engine._hits(st, t, {"grape": 1}, engine._Log(None), rolls(), None)
+    assert t["sunk"]
+
+
+def test_advanced_damage_each_shot_against_its_pool():
+    """L73-L75: chainshot the masts, roundshot the hull (0: she sinks), grapeshot the crew
+    (0: she surrenders); the standing choice loads against the pool she has least of."""
+    st = _two(settings={"brethren_advanced_damage": True})
+    t = st["ships"]["b1"]  # a brigantine: 2 masts, hull 4, crew 4
+    assert gunfire.choose_ammo(t, 1.0) == "chain"
+    t["hull"] = 2
+    assert gunfire.choose_ammo(t, 1.0) == "round"
+    t["crew"] = ["seaman"]
+    assert gunfire.choose_ammo(t, 1.0) == "grape" and gunfire.choose_ammo(t, S + 0.5) == "round"
+    t["hull"], t["crew"] = 4, ["seaman"] * 4
+    events = []
+    engine._hits(st, t, {"chain": 1, "round": 2, "grape": 1}, engine._Log(events), rolls(), None)
+    assert (damage.masts_remaining(t["masts"]), t["hull"], len(t["crew"])) == (1, 2, 3)
+    engine._hits(st, t, {"grape": 3}, engine._Log(events), rolls(), None)
+    assert t["crew"] == [] and not t["sunk"] and events[-1].kind == "ship.surrenders"
+    engine._hits(st, t, {"round": 5}, engine._Log(events), rolls(), None)
+    assert t["sunk"] and t["hull"] == 0
+
+
+def test_advanced_damage_in_an_exchange_and_a_hull_repair():
+    st = _two(settings={"brethren_advanced_damage": True}, b={"x": 12.0})
+    a1, b1 = st["ships"]["a1"], st["ships"]["b1"]
+    st["order"], st["orders"] = ["a1", "b1"], {"a1": "fire", "b1": "hold"}
+    b1["hull"] = 1  # the pool she has least of: roundshot
+    events = []
+    engine._do(st, a1, "fire", rolls(6, 1, 1), engine._Log(events))
+    assert b1["sunk"] and any(e.data.get("why") == "holed below the waterline" for e in events)
+    a1["hull"], a1["under_fire_round"] = 2, 1
+    engine._repair(st, a1, engine._Log(None), rolls(4))  # 4 - 1 under fire: fails
+    assert a1["hull"] == 2
+    engine._repair(st, a1, engine._Log(None), rolls(3))  # 3 - 1 + 1 Shipwright? none: fails
+    a1["crew"].append("shipwright")
+    engine._repair(st, a1, engine._Log(None), rolls(4))  # 4 - 1 + 1 = 4: patched
+    assert a1["hull"] == 3
+
+
+def test_A23_the_first_enemy_to_touch_an_unmanned_ship_takes_her():
+    st = _two(b={"x": 16.0, "heading": 90})
+    a1, b1 = st["ships"]["a1"], st["ships"]["b1"]
+    a1["heading"] = 90
+    b1["crew"] = []
+    st["wind"] = {"dir": 2, "strength": 2}  # blowing toward the east: a1 runs before it
+    engine._move(st, a1, "move:to:b1", rolls(1, 1, 1), engine._Log(None))
+    assert ship_gap(a1, b1) <= 0.05 and b1["side"] == "a" and len(b1["crew"]) == 1
+
+
+def test_A24_hanging_wreckage_fouls_the_enemy_on_that_side_within_S_or_by_contact():
+    rig = {"brethren_loss_of_rigging": True}
+    st = _two(settings=rig, b={"x": 12.0})  # b1 to starboard (east), 1.2 in off
+    a1, b1 = st["ships"]["a1"], st["ships"]["b1"]
+    engine._lose_masts(st, a1, 1, engine._Log(None), rolls(2), b1)  # even: to starboard
+    assert a1["fouled"] == "b1"
+    st = _two(settings=rig, b={"x": 12.0})
+    engine._lose_masts(st, st["ships"]["a1"], 1, engine._Log(None), rolls(1),
+                       st["ships"]["b1"])  # odd: to port, away from her
+    assert st["ships"]["a1"]["fouled"] is None
+    st = _two(settings=rig, b={"x": 10 + S + 1.5})  # beyond S
+    engine._lose_masts(st, st["ships"]["a1"], 1, engine._Log(None), rolls(2),
+                       st["ships"]["b1"])
+    assert st["ships"]["a1"]["fouled"] is None
+    st = _two(settings={**rig, "brethren_hanging_fouls": "contact"}, b={"x": 12.0})
+    engine._lose_masts(st, st["ships"]["a1"], 1, engine._Log(None), rolls(2),
+                       st["ships"]["b1"])
+    assert st["ships"]["a1"]["fouled"] is None  # within S but not touching
+    assert SETTINGS["brethren_hanging_fouls"].default == "within_S"
+
+
 def test_A23_a_ship_with_no_crew_is_taken_without_a_roll():
     st = _two()
     st["ships"]["b1"]["crew"] = []
@@ -188,7 +271,7 @@ def test_A25_the_rudder_is_repaired_by_one_action_without_a_roll():
     st = _two()
     st["ships"]["a1"]["rudder_out"] = True
     assert "repair" in engine.plan_options(st, st["ships"]["a1"])
-    engine._repair(st, st["ships"]["a1"], engine._Log(None))
+    engine._repair(st, st["ships"]["a1"], engine._Log(None), ScriptedSource(rolls=[]))
     assert not st["ships"]["a1"]["rudder_out"]
 
 
@@ -344,3 +427,128 @@ def test_the_revenue_fires_only_at_a_ship_that_will_not_heave_to():
     assert st["ships"]["s1"]["refused"]
     engine._fire(st, st["ships"]["r1"], "fire", rolls(1, 1), engine._Log(events))
     assert events[-1].kind == "fire" and events[-1].data["ship"] == "r1"
+
+
+def _passing(settings):
+    """A frigate sailing north past an enemy frigate off her starboard bow: she comes within
+    L of her partway through her move (L+S, running before a fresh wind)."""
+    st = make_table([{"id": "a1", "class": "frigate", "side": "a", "x": 10, "y": 5,
+                      "heading": 0, "crew": ["seaman"] * 6},
+                     {"id": "b1", "class": "frigate", "side": "b", "x": 13, "y": 12,
+                      "heading": 0, "crew": ["seaman"] * 6}], settings=settings)
+    st["round"], st["order"] = 1, ["a1", "b1"]
+    st["orders"] = {"a1": "move:N+fire", "b1": "hold"}
+    events = []
+    engine._activate(st, st["ships"]["a1"], "move:N+fire", rolls(6, 6, 6, 6),
+                     engine._Log(events))
+    return st, events
+
+
+def test_BR5_a_ship_fires_the_moment_an_enemy_comes_into_range_during_her_move():
+    st, events = _passing({"brethren_fire_during_move": True})
+    kinds = [e.kind for e in events]
+    assert kinds.index("move.fires") < kinds.index("fire") < kinds.index("move")
+    where = next(e.data for e in events if e.kind == "move.fires")
+    a1 = st["ships"]["a1"]
+    assert 5.5 < where["y"] < a1["y"] - 1  # partway, not at the end of her move
+    assert a1["y"] == pytest.approx(11.0, abs=0.01)  # then she sails on, the whole L+S
+    shots = next(e for e in events if e.kind == "fire").data["rolls"]
+    assert [r["battery"] for r in shots] == [0]  # only her L cannon reached there
+    assert kinds.count("fire") == 1  # the attack of her orders is spent
+
+
+def test_BR5_with_the_setting_off_she_fires_where_her_orders_put_it():
+    """Off by default: the default AI plans its fire for the end of the move, and with the
+    fire taken midway it beat a random policy in too few Fleet Actions."""
+    assert SETTINGS["brethren_fire_during_move"].default is False
+    st, events = _passing({})
+    kinds = [e.kind for e in events]
+    assert "move.fires" not in kinds and kinds.index("move") < kinds.index("fire")
+    assert st["ships"]["a1"]["y"] == pytest.approx(11.0, abs=0.01)
+
+
+def _by_procedure(players=2, settings=None, **more):
+    sides = [{"id": s, "name": f"Side {s}"} for s in "abcdef"[:players]]
+    ships = [{"id": f"{s['id']}{k}", "class": cls, "side": s["id"], "crew": ["seaman"] * 6}
+             for s in sides for k, cls in enumerate(("frigate", "sloop"))]
+    return engine.validate_setup({"mission": "treasure_hunt", "procedure": True,
+                                  "board": {"w": 36, "h": 28}, "sides": sides,
+                                  "ships": ships, "settings": settings or {},
+                                  "treasure": {"points": 30, "specials": []}, **more})
+
+
+def test_A29_the_set_up_procedure_places_players_plus_two_islands_2L_apart():
+    setup = _by_procedure(3)
+    isles = setup["islands"]
+    assert len(isles) == 5 and all(i["kind"] == "wild" and not i["home_of"] for i in isles)
+    for k, a in enumerate(isles):
+        for b in isles[:k]:
+            assert ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5 - 2 * a["r"] >= 2 * L
+    assert len(_by_procedure(2, {"brethren_island_count": "six"})["islands"]) == 6  # BR-6
+    assert SETTINGS["brethren_island_count"].default == "players_plus_2"
+    assert engine.validate_setup(setup) == setup  # a normalised setup validates again
+
+
+def test_A29_player_order_homes_and_ships_at_home():
+    """L23: a d6 each, highest first (ties again); L34-L36, A29: each home chosen in turn,
+    all different; the ships start with their bows touching it, docked; the treasure lies
+    on the wild islands only."""
+    setup = _by_procedure(3)
+    events = []
+    st = engine._initial_state(setup, ScriptedSource(rolls=[2, 5, 5, 1, 6] + [1] * 40),
+                               events)
+    # a 2, b 5, c 5; b and c roll again: 1 and 6
+    assert events[0].kind == "setup.order" and events[0].data["order"] == ["c", "b", "a"]
+    homes = {s: st["sides"][s]["home"] for s in "abc"}
+    assert len(set(homes.values())) == 3 and homes["c"] == "isle1"
+    for sh in st["ship_ids"]:
+        ship = st["ships"][sh]
+        assert ship["docked_at"] == homes[ship["side"]]
+    ships = [st["ships"][s] for s in st["ship_ids"]]
+    assert all(ship_gap(a, b) > 0 for k, a in enumerate(ships) for b in ships[:k])
+    for iid in st["island_ids"]:
+        isl = st["islands"][iid]
+        assert (isl["kind"] == "home") == (iid in homes.values())
+        assert not isl["coins"] or isl["kind"] == "wild"
+    assert sum(len(st["islands"][i]["coins"]) for i in st["island_ids"]) == 18
+
+
+def test_the_set_up_procedure_refuses_what_breaks_it():
+    with pytest.raises(ValueError, match="players choose the home islands"):
+        _by_procedure(2, islands=[{"id": "x", "x": 5, "y": 5, "home_of": "a"}])
+    with pytest.raises(ValueError, match="too small"):
+        engine.validate_setup({**_by_procedure(2), "board": {"w": 12, "h": 12},
+                               "islands": []})
+    with pytest.raises(ValueError, match="within S of an island"):
+        _by_procedure(2, terrain=[{"id": "reef1", "kind": "reef", "x": 5.5, "y": 14}])
+
+
+def test_movin_on_up_a_royal_navy_squadron_hunts_the_first_pirate_with_four_masts():
+    """L96-L97: when a player holds a ship of 4 or more masts a squadron of three appears,
+    commanded by the lowest-ranked pirate; taking or sinking the biggest pirate ends the
+    game with her fleet out of the running."""
+    st, _ = engine.ENGINE.start(engine.ENGINE.scenarios()["movin_on_up"].setup, SeededSource(5))
+    assert st["navy"] is None and "rn1" not in st["ships"]
+    st["ships"]["m3"]["side"] = "a"  # Calico Jack has taken the galleon
+    st["ships"]["m3"]["crew"] = ["seaman"] * 3
+    events = []
+    engine._begin_turn(st, SeededSource(6), engine._Log(events))
+    assert st["navy"]["quarry"] == "m3" and st["navy"]["commander"] == "side:b"
+    rn = [st["ships"][f"rn{k}"] for k in (1, 2, 3)]
+    assert all(s["side"] == "m" and s["navy"] for s in rn)
+    assert any(e.kind == "mission.navy" for e in events)
+    ships = [st["ships"][s] for s in st["ship_ids"] if not st["ships"][s]["sunk"]]
+    assert all(ship_gap(a, b) > 0 for k, a in enumerate(ships) for b in ships[:k])
+    # Black Bart's commander orders the squadron, one ship after his own, in secret
+    assert {s["id"] for s in rn} <= set(st["awaiting"])
+    actors = {d.kind: d.actor for d in engine.ENGINE.pending(st)}
+    assert set(actors.values()) == {"side:a", "side:b"}
+    seen = engine.ENGINE.view(st, "side:b")
+    assert isinstance(seen["ships"]["rn1"]["crew"], list)  # his to command: in full
+    assert isinstance(engine.ENGINE.view(st, "side:a")["ships"]["rn1"]["crew"], int)
+    # the galleon goes down: the Navy has succeeded, and Calico Jack is out of the running
+    engine._sink(st, st["ships"]["m3"], engine._Log(None), "sunk")
+    assert missions.over(st)[0] == "navy_success"
+    st["sides"]["a"]["home_coins"] = [{"id": "x", "value": 9, "special": None}]
+    assert missions.winner(st, missions.scores(st), "navy_success") == "b"
+    assert missions.winner(st, missions.scores(st)) == "a"

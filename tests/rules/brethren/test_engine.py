@@ -142,9 +142,10 @@ def _game(name, seed, ai_side):
     state, _ = ENGINE.start(SCENARIOS[name].setup, source)
     while ENGINE.outcome(state) is None:
         decision = ENGINE.pending(state)[0]
-        side = state["ships"][decision.kind.split(":")[1]]["side"]
-        choice = (decision.default if side == ai_side
-                  else chooser.choice(decision.options).key)
+        # the AI's commander orders his own ships, and the Royal Navy's of Movin' On Up
+        # when he is the one who commands it
+        mine = decision.actor == state["sides"][ai_side]["commander"]
+        choice = decision.default if mine else chooser.choice(decision.options).key
         state, _ = ENGINE.apply(state, decision.actor, choice, source)
     return ENGINE.outcome(state).winner
 

@@ -181,6 +181,37 @@ def test_T28_a_tow_makes_the_base_move_S():
     assert movement.allowance(sh, 0, FRESH) == ["S"]
 
 
+def test_T28_taking_up_a_tow_through_the_engine():
+    """L62-L64: a ship that touches an enemy derelict's bow after a move takes her in tow, a
+    free action: the derelict joins her fleet, a scuttling begun fails, the tower's move is
+    S, the tow follows her and docks with her."""
+    st = make_table([{"id": "a1", "class": "frigate", "side": "a", "x": 10, "y": 8,
+                      "heading": 0, "crew": ["seaman"] * 6},
+                     {"id": "b1", "class": "brigantine", "side": "b", "x": 10, "y": 14,
+                      "heading": 180, "crew": ["seaman"] * 2}],
+                    islands=[{"id": "port", "x": 10, "y": 30, "kind": "wild"}])
+    st["round"] = 1
+    a1, b1 = st["ships"]["a1"], st["ships"]["b1"]
+    b1["masts"], b1["derelict"], b1["scuttle_pending"] = ["LOST", "LOST"], True, True
+    events = []
+    engine._move(st, a1, "move:to:b1", rolls(), engine._Log(events))
+    assert a1["towing"] == "b1" and b1["towed_by"] == "a1" and b1["side"] == "a"
+    assert not b1["scuttle_pending"] and "move.tow" in [e.kind for e in events]
+    assert not b1["sunk"]  # no ram: she is taken, not sunk
+    assert movement.allowance(a1, 0.0, st["wind"]) == ["S"]
+    assert not engine._can_move(st, b1)
+    y = a1["y"]
+    engine._move(st, a1, "move:N", rolls(), engine._Log(None))
+    assert a1["y"] == pytest.approx(y + 2.5, abs=0.01)  # S, not L+S
+    assert b1["heading"] == a1["heading"] == 0
+    assert b1["y"] == pytest.approx(a1["y"] - (a1["length"] + b1["length"]) / 2, abs=0.05)
+    for _ in range(8):  # on to the island: the tow docks with her
+        engine._move(st, a1, "move:to:port", rolls(), engine._Log(None))
+        if a1["docked_at"]:
+            break
+    assert a1["docked_at"] == b1["docked_at"] == "port"
+
+
 def _rammer_and_target(target_cls="frigate"):
     st = make_table([{"id": "r", "class": "brigantine", "side": "a", "x": 10, "y": 10,
                       "heading": 90, "crew": ["seaman"] * 4},
@@ -267,35 +298,81 @@ def test_T39_the_exchange_is_simultaneous():
     assert kinds.index("ship.derelict") > 1 and kinds.index("ship.mast_lost") > 1
 
 
+RIGGING = {"brethren_loss_of_rigging": True}
+ADVANCED = {"brethren_advanced_damage": True, "brethren_critical_hits": True}
+
+
+def _alongside(settings, *, b_hull=None, b_side_x=8.0):
+    """A frigate ``a1`` heading north at (10, 10) and an enemy frigate ``b1`` beside her, to
+    port (west) at ``b_side_x`` < 10 or to starboard above it, within S."""
+    st = make_table([{"id": "a1", "class": "frigate", "side": "a", "x": 10, "y": 10,
+                      "heading": 0, "crew": ["seaman"] * 6},
+                     {"id": "b1", "class": "frigate", "side": "b", "x": b_side_x, "y": 10,
+                      "heading": 0, "crew": ["seaman"] * 6}], settings=settings)
+    st["round"] = 1
+    st["order"] = ["a1", "b1"]
+    st["orders"] = {"a1": "fire", "b1": "hold"}  # b1 does not fire back
+    if b_hull is not None:
+        st["ships"]["b1"]["hull"] = b_hull
+    return st, st["ships"]["a1"], st["ships"]["b1"]
+
+
 def test_T40_a_mast_hanging_to_port():
     assert damage.loss_of_rigging(rolls(3), 1) == ["HP"]
-    sh = make_ship("frigate", heading=0)
-    sh["masts"] = ["HP", "UP", "UP"]
-    assert [b["hangs"] for b in gunfire.batteries(sh)][0] == "port"
-    st = make_table([{"id": "s1", "class": "frigate", "side": "a", "x": 10, "y": 10,
-                      "heading": 0, "crew": ["seaman"] * 6},
-                     {"id": "s2", "class": "sloop", "side": "b", "x": 30, "y": 30,
-                      "heading": 0, "crew": ["seaman"] * 2}])
-    st["ships"]["s1"]["masts"] = ["HP", "UP", "UP"]
-    assert "about" not in engine.plan_options(st, st["ships"]["s1"])  # no turning
+    st, a1, b1 = _alongside(RIGGING)
+    assert gunfire.candidates(st, a1, [b1])["port"]  # b1 lies to port: a1's guns bear
+    engine._lose_masts(st, a1, 1, engine._Log(None), rolls(3), b1)  # 3: odd, to port
+    assert a1["masts"].count("HP") == 1 and damage.masts_remaining(a1["masts"]) == 2
+    assert gunfire.candidates(st, a1, [b1])["port"] == []  # no fire to port
+    assert "about" not in engine.plan_options(st, a1)  # no turning until cut away
+    assert a1["fouled"] == "b1"  # it fell to port, where b1 lies within S (A24)
+    a1["fouled"] = None
+    legs = movement.allowance(a1, 90.0, st["wind"])
+    movement.sail(st, a1, legs, lambda s: 90.0, rolls(), lambda *a: None)
+    assert a1["heading"] == 0  # she keeps her heading
+    # cut away by a Repair action (no roll under the basic rules): then she fires again
+    engine._repair(st, a1, engine._Log(None), rolls())
+    assert a1["masts"].count("LOST") == 1 and "HP" not in a1["masts"]
 
 
 def test_T41_starboard_or_falling_clear():
     assert damage.rigging_falls(4) == "HS" and damage.rigging_falls(5) == "LOST"
+    st, a1, b1 = _alongside(RIGGING)
+    engine._lose_masts(st, a1, 2, engine._Log(None), rolls(4, 5), b1)
+    assert sorted(a1["masts"]) == ["HS", "LOST", "UP"]
+    assert a1["fouled"] is None  # the wreckage hangs to starboard, b1 is to port (A24)
+
+
+def _exchange(st, a1, faces):
+    events = []
+    engine._do(st, a1, "fire", rolls(*faces), engine._Log(events))
+    return [e.kind for e in events]
 
 
 def test_T42_a_critical_on_one_destroys_the_rudder():
     assert damage.critical(rolls(1), 2) == "rudder"
+    st, a1, b1 = _alongside(ADVANCED, b_hull=3)  # hull 3 = masts 3: roundshot
+    kinds = _exchange(st, a1, (5, 5, 1, 1))  # a1's three batteries, then the critical die
+    assert b1["hull"] == 1 and b1["rudder_out"] and "ship.rudder" in kinds
+    assert damage.masts_remaining(b1["masts"]) == 3  # roundshot spares the rigging
+    assert "about" not in engine.plan_options(st, b1)
 
 
 def test_T43_a_magazine_hit_takes_the_fouled_ship_too():
     assert damage.critical(rolls(6), 2) == "magazine"
     ships = [{"id": "s", "fouled": None}, {"id": "e", "fouled": "s"}, {"id": "x", "fouled": None}]
     assert damage.blown_up("s", ships) == ["s", "e"]
+    st, a1, b1 = _alongside(ADVANCED, b_hull=3)
+    b1["fouled"] = "a1"
+    kinds = _exchange(st, a1, (5, 5, 1, 6))
+    assert b1["sunk"] and a1["sunk"] and "ship.magazine" in kinds
 
 
 def test_T44_one_hull_hit_rolls_no_critical():
     assert damage.critical(ScriptedSource(rolls=[]), 1) is None
+    st, a1, b1 = _alongside(ADVANCED, b_hull=3)
+    _exchange(st, a1, (5, 1, 1))  # one hit: the script holds no critical die, none is rolled
+    assert b1["hull"] == 2 and not b1["rudder_out"]
 
 
 def test_T45_unfouling_with_a_shipwright():
@@ -387,6 +464,31 @@ def test_T52_the_kraken_attack_die():
 def test_T53_kraken_crew_price_doubles_per_voyage_attacked():
     assert crews.kraken_crew_price(3, 2) == 12
 
+
+
+def test_T53_a_ship_the_kraken_attacked_buys_her_crew_again_at_home():
+    """L110-L112: her crew leave her at home; new crew at 2**k the price (A26: 1 gold a
+    crew point), paid with the treasure landed there."""
+    st = make_table([{"id": "s1", "class": "sloop", "side": "a", "x": 10, "y": 12.02,
+                      "heading": 180, "crew": ["seaman"] * 3}],
+                    islands=[{"id": "home", "x": 10, "y": 10, "home_of": "a"}],
+                    mission="beware_the_kraken", sides=("a", "b"))
+    sh, side = st["ships"]["s1"], st["sides"]["a"]
+    side["home_coins"] = [{"id": f"c{v}", "value": v, "special": None} for v in (5, 1, 2, 3)]
+    sh["kraken_attacks"] = 1
+    events = []
+    engine._dock_check(st, sh, engine._Log(events), None)
+    assert sh["docked_at"] == "home"
+    # her three counters leave; one new hand (the standing choice) at 2 gold: coins 1 and 2
+    assert sh["crew"] == ["seaman"]
+    assert sorted(c["value"] for c in side["home_coins"]) == [3, 5]
+    assert next(e for e in events if e.kind == "crew.kraken").data["price"] == 2
+    sh["kraken_attacks"] = 1  # attacked on a second voyage: 4 gold a counter
+    engine._dock_check(st, sh, engine._Log(None), None)
+    assert sh["crew"] == ["seaman"] and side["home_coins"] == []  # 3 + 5 pay the 4
+    sh["kraken_attacks"] = 1  # a third: 8 gold, and nothing left to pay with
+    engine._dock_check(st, sh, engine._Log(None), None)
+    assert sh["crew"] == []
 
 def test_T54_a_single_crew_counter():
     assert crews.actions_per_turn(["seaman"]) == 1 and crews.batteries_allowed(["seaman"]) == 1
