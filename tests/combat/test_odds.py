@@ -93,7 +93,7 @@ def test_a_chunk_whose_worker_died_is_played_again_and_counted_once(
         campaign, gm, setup, settings):
     simulation = simulation_create_from_setup(campaign=campaign, user=gm, engine="btq_naval",
                                               setup=setup, title="t", games=1_000)
-    dead = services._claim(simulation.pk, "dead-host:1:x")  # claimed, then the worker died
+    dead = services._claim(simulation, "dead-host:1:x")  # claimed, then the worker died
     assert dead.start == 0
     SimulationChunk.objects.filter(pk=dead.pk).update(
         lease_until=timezone.now() - timedelta(seconds=1))
@@ -200,7 +200,7 @@ def test_cancel_stops_a_simulation_and_a_worker_then_writes_nothing(campaign, gm
                                                                     player_a):
     simulation = simulation_create_from_setup(campaign=campaign, user=gm, engine="btq_naval",
                                               setup=setup, title="t", games=1_000)
-    chunk = services._claim(simulation.pk, "me")
+    chunk = services._claim(simulation, "me")
     with pytest.raises(PermissionDenied):
         simulation_cancel(simulation=simulation, user=player_a)
     simulation_cancel(simulation=simulation, user=gm)
