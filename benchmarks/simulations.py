@@ -7,12 +7,13 @@
 ``python -m benchmarks simulations`` (``DATABASE_URL`` and ``REDIS_URL`` must be set, the
 database migrated; the demo campaign is loaded into it if missing). The time runs from the
 request (``simulation_create_*``) to the result, which the benchmark learns as the odds page
-does: woken by the simulation's push channel on Redis.
+does: woken by the simulation's push channel on Redis. The workers' CPU is measured while
+they play; the same games are then played again in this process, after the time is taken.
 
 The machine may be shared, so beside each wall-clock figure the report gives the load
 average and measures that other work does not skew: the CPU time the worker processes spent
-per battle against the same battles played in this process (the cost of the job machinery
-over the kernel's), and the stages of every chunk as the workers log them (queueing, claim,
+against that of the same games played in this process (the cost of the job machinery over
+the kernel's), and the stages of every chunk as the workers log them (queueing, claim,
 play, commit, merge). "2 worker processes" are two worker nodes of one process each, each
 in a session of its own: Linux's autogroup scheduler shares a loaded machine between
 sessions, so two processes of one session get no more CPU than one would, and one node of
@@ -35,7 +36,6 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = 10_000
 WHAT_IF_GAMES = 2_000
 OPTIONS = 5
-KERNEL_GAMES = 1_000
 CHUNK = re.compile(r"simulation (\d+) chunk \d+: (\d+) games.*?claimed (\d+) ms after the "
                    r"simulation was asked; claim ([\d.]+), play ([\d.]+) \(CPU ([\d.]+)\), "
                    r"commit ([\d.]+) ms")
@@ -92,10 +92,19 @@ class Workers:
                 total += times.user + times.system
         return total
 
-    def stages(self, simulation_id: int) -> dict:
-        """The chunks of ``simulation_id`` as the workers logged them: per process (log
+    def stages(self, simulation) -> dict:
+        """The chunks of ``simulation`` as the workers logged them (a worker logs a chunk
+        just after committing it: waiting up to 10 s for every line): per process (log
         file) the chunks and their play CPU (s); the sums (s) of the stages; the first
         claim after the request (ms); the merge (ms)."""
+        chunks = simulation.chunks.filter(done=True).count()
+        deadline = time.monotonic() + 10
+        while (found := self._stages(simulation.pk)) and sum(
+                n for n, _ in found["per_process"]) < chunks and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return found
+
+    def _stages(self, simulation_id: int) -> dict:
         per_process, sums, first, merge = [], dict.fromkeys(("claim", "play", "cpu",
                                                              "commit"), 0.0), None, None
         for log in self.logs:
@@ -136,29 +145,31 @@ def until_done(simulation, limit: float = 900) -> float:
     raise RuntimeError(f"simulation {simulation.pk} did not end in {limit} s")
 
 
-def kernel_cpu_per_game(begin: dict, firsts=(None,)) -> float:
-    """CPU seconds per game played in this process by the kernel alone from ``begin`` (a
-    setup or a state), :data:`KERNEL_GAMES` in all shared among ``firsts`` (the options
-    taken first, as a "what if" plays them; ``None``: none)."""
-    from rules.engine import get_engine
-    from rules.montecarlo import job_seeds, run
+def kernel_cpu(simulation) -> float:
+    """CPU seconds of the same games as ``simulation`` (ended, so its seed is known) played
+    again in this process by the kernel alone, as a worker plays them but with no database
+    or broker: every option's games, from ``combat.odds.services.play_chunk``."""
+    from combat.odds.services import play_chunk
 
-    engine = get_engine("btq_naval")
-    run(engine, begin, seeds=range(20), first=firsts[0])
-    per = KERNEL_GAMES // len(firsts)
     cpu = time.process_time()
-    for first in firsts:
-        run(engine, begin, seeds=job_seeds(12345, 0, per), first=first)
-    return (time.process_time() - cpu) / (per * len(firsts))
+    for option in simulation.options:
+        play_chunk(simulation, 0, simulation.games, option)
+    return time.process_time() - cpu
 
 
-def report(label: str, took: float, games: int, used_cpu: float, kernel: float,
-           stages: dict, status: str) -> None:
+def report(label: str, took: float, simulation, used_cpu: float, stages: dict) -> None:
+    """Print the figures of one ended ``simulation`` that took ``took`` s from request to
+    result, its workers having used ``used_cpu`` CPU seconds."""
+    simulation.refresh_from_db()
+    games = simulation.games * len(simulation.options)
+    kernel = kernel_cpu(simulation) / games
+    status = simulation.status
     sums, per_process = stages["sums"], stages["per_process"]
     busiest = max((cpu for _, cpu in per_process), default=0.0)
-    print(f"{label}: {took:.2f} s ({status}, {games / took:,.0f} battles/s; {load()})")
-    print(f"  worker CPU {used_cpu:.2f} s = {used_cpu / games * 1e3:.3f} ms/battle, kernel "
-          f"alone {kernel * 1e3:.3f} ms: machinery {used_cpu / (kernel * games) - 1:+.1%}")
+    print(f"{label}: {took:.2f} s ({status}, {games / took:,.0f} games/s; {load()})")
+    print(f"  worker CPU {used_cpu:.2f} s = {used_cpu / games * 1e3:.3f} ms/game; the same "
+          f"games by the kernel alone {kernel * 1e3:.3f} ms: machinery "
+          f"{used_cpu / (kernel * games) - 1:+.1%}")
     print(f"  chunks per process (CPU s): "
           f"{', '.join(f'{n} ({cpu:.2f})' for n, cpu in per_process)}; ratio if each had a "
           f"core {sums['cpu'] / busiest if busiest else 0:.2f}")
@@ -220,16 +231,11 @@ def main() -> None:
     hermes, corsair = campaign.ships.get(side="pc"), campaign.ships.get(side="enemy")
     setup = naval_setup(pc_ship=hermes, enemy_ship=corsair, weather="steady_breeze",
                         start_distance=None)
-    print(f"before: {load()}")
-    kernel = kernel_cpu_per_game(setup)
     import rules.btq.naval
 
     built = "compiled (make fast)" if rules.btq.naval.__file__.endswith(".so") else "interpreted"
-    print(f"kernel alone, {built}, this process: {kernel * 1e3:.3f} ms CPU per battle "
-          f"({1 / kernel:,.0f} battles/s of one core)")
+    print(f"before: {load()}; the kernel {built}")
     battle, decision = _what_if_encounter(campaign, gm, setup, [hermes, corsair])
-    what_if_kernel = kernel_cpu_per_game(battle.state, [(decision.actor, option.key)
-                                                        for option in decision.options])
     app.control.purge()
     took = {}
     for nodes in (1, 2):
@@ -242,8 +248,8 @@ def main() -> None:
                 games=GAMES)
             until_done(simulation)
             took[nodes] = time.monotonic() - start
-            report(f"{GAMES:,} battles, {label}", took[nodes], GAMES, workers.cpu() - cpu,
-                   kernel, workers.stages(simulation.pk), simulation.status)
+            report(f"{GAMES:,} battles, {label}", took[nodes], simulation,
+                   workers.cpu() - cpu, workers.stages(simulation))
             if nodes == 2:
                 cpu = workers.cpu()
                 start = time.monotonic()
@@ -251,11 +257,10 @@ def main() -> None:
                     encounter=battle, user=gm, actor=decision.actor,
                     decision_kind=decision.kind, games=WHAT_IF_GAMES)
                 until_done(what_if)
-                games = WHAT_IF_GAMES * len(decision.options)
                 report(f"what if, {len(decision.options)} options x {WHAT_IF_GAMES:,} games "
                        f"({decision.kind}), {label}, to the last answer",
-                       time.monotonic() - start, games, workers.cpu() - cpu,
-                       what_if_kernel, workers.stages(what_if.pk), what_if.status)
+                       time.monotonic() - start, what_if, workers.cpu() - cpu,
+                       workers.stages(what_if))
     print(f"1 worker / 2 workers, wall clock: {took[1] / took[2]:.2f}")
     Encounter.objects.filter(pk=battle.pk).update(status=Encounter.Status.CANCELLED)
     print(f"after: {load()}")
