@@ -5,10 +5,7 @@
   (:data:`BASELINE`, from git), ``main`` before the hot path's second pass
   (:data:`PREVIOUS`), this tree interpreted (``QUARTERDECK_PURE_PYTHON=1``) and
   compiled (``make fast``; "not built" otherwise), each in a process of its own;
-* a 10,000-battle simulation from request to result through Celery, Redis and PostgreSQL,
-  with 1 worker process and with 2 (``DATABASE_URL`` and ``REDIS_URL`` must be set, the
-  database migrated; the demo campaign is loaded into it if missing);
-* "what if" for a decision of 5 options at 2,000 games each, to the last answer.
+* the simulations through the workers are :mod:`benchmarks.simulations`.
 
 ``python -m benchmarks montecarlo``. Other work on the machine skews the figures: the
 report prints the load average beside them.
@@ -21,7 +18,6 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import time
 from io import BytesIO
 from pathlib import Path
 
@@ -88,95 +84,10 @@ def kernel() -> None:
         print("  compiled                 not built (make fast)")
 
 
-def _worker(processes: int, log):
-    return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-B", "--pool=prefork",
-         f"--concurrency={processes}", "--loglevel=WARNING", "--without-heartbeat",
-         "--without-gossip", "--without-mingle", "-s", str(Path(log.name).with_suffix(".beat"))],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-
-
-def _until_done(simulation, limit: float = 600) -> float:
-    start = time.monotonic()
-    while time.monotonic() - start < limit:
-        simulation.refresh_from_db()
-        if not simulation.is_open:
-            return time.monotonic() - start
-        time.sleep(0.02)
-    raise RuntimeError(f"simulation {simulation.pk} did not end in {limit} s")
-
-
-def jobs() -> None:
-    if not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
-        print("jobs: set DATABASE_URL (PostgreSQL, migrated) and REDIS_URL to measure them")
-        return
-    import signal
-
-    import django
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()
-    from combat.demo import demo_load
-    from combat.models import Encounter
-    from combat.odds.services import (
-        simulation_create_from_encounter,
-        simulation_create_from_setup,
-    )
-    from combat.services import encounter_act, encounter_create, encounter_start
-    from config.celery import app
-    from rules.engine import get_engine
-    from ships.services import naval_setup
-
-    campaign, _ = demo_load()
-    gm = campaign.memberships.get(role="gm").user
-    hermes, corsair = campaign.ships.get(side="pc"), campaign.ships.get(side="enemy")
-    setup = naval_setup(pc_ship=hermes, enemy_ship=corsair, weather="steady_breeze",
-                        start_distance=None)
-    app.control.purge()
-    for processes in (1, 2):
-        with tempfile.NamedTemporaryFile("w+", suffix=".log") as log:
-            worker = _worker(processes, log)
-            try:
-                time.sleep(4)  # the worker's start is not the simulation's time
-                simulation = simulation_create_from_setup(
-                    campaign=campaign, user=gm, engine="btq_naval", setup=setup,
-                    title="bench", games=10_000)
-                took = _until_done(simulation)
-                print(f"10,000 battles through Celery, {processes} worker process"
-                      f"{'es' if processes > 1 else ''}: {took:.2f} s "
-                      f"({simulation.status}, {10_000 / took:,.0f} battles/s)")
-                if processes == 2:
-                    battle = encounter_create(campaign=campaign, user=gm, engine="btq_naval",
-                                              title="bench what if", setup=setup,
-                                              ships=[hermes, corsair])
-                    battle = encounter_start(encounter=battle, user=gm,
-                                             expected_version=battle.version)
-                    engine = get_engine("btq_naval")
-                    while len((decision := engine.pending(battle.state)[0]).options) < 5:
-                        encounter_act(encounter=battle, user=gm, actor=decision.actor,
-                                      decision_kind=decision.kind,
-                                      choice=engine.default_choice(battle.state, decision),
-                                      expected_version=battle.version)
-                        battle.refresh_from_db()
-                    what_if = simulation_create_from_encounter(
-                        encounter=battle, user=gm, actor=decision.actor,
-                        decision_kind=decision.kind, games=2_000)
-                    took = _until_done(what_if)
-                    print(f"what if, {len(decision.options)} options x 2,000 games "
-                          f"({decision.kind}), 2 worker processes: {took:.2f} s to the last "
-                          f"answer")
-                    battle.status = Encounter.Status.CANCELLED
-                    battle.save(update_fields=["status"])
-            finally:
-                os.killpg(worker.pid, signal.SIGTERM)
-                worker.wait(timeout=30)
-
-
 def main() -> None:
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
           f"on {os.cpu_count()} cores")
     kernel()
-    jobs()
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -247,23 +247,25 @@ class _Stop(Exception):
     worker stalled): it stops and writes nothing."""
 
 
-def _claim(simulation_id: int, owner: str) -> SimulationChunk | None:
-    """Take the lease of an open chunk of an open simulation for ``owner`` (the first games
-    first), or ``None`` if there is none to take. Taking a lease that ran out counts as a
-    takeover."""
+def _claim(simulation: Simulation, owner: str) -> SimulationChunk | None:
+    """Take the lease of an open chunk of ``simulation`` while it is open, for ``owner``
+    (the first games first), or ``None`` if there is none to take. Taking a lease that ran
+    out counts as a takeover. The chunk comes back with ``simulation`` as its simulation
+    (not read again: what a simulation plays never changes once it is asked for)."""
     now = timezone.now()
-    if not Simulation.objects.filter(pk=simulation_id, status__in=Simulation.OPEN).exists():
-        return None
     free = Q(lease_owner="") | Q(lease_until__lt=now)
-    candidates = SimulationChunk.objects.filter(simulation_id=simulation_id, done=False).filter(
-        free).order_by("start", "option").values_list("pk", flat=True)[:8]
+    candidates = SimulationChunk.objects.filter(
+        simulation_id=simulation.pk, done=False, simulation__status__in=Simulation.OPEN
+    ).filter(free).order_by("start", "option").values_list("pk", flat=True)[:8]
     for pk in candidates:
         if SimulationChunk.objects.filter(pk=pk, done=False).filter(free).update(
                 lease_owner=owner, lease_until=now + _lease(), takeovers=_TAKEOVER):
-            Simulation.objects.filter(pk=simulation_id, status=Simulation.Status.QUEUED).update(
-                status=Simulation.Status.RUNNING)
-            Simulation.objects.filter(pk=simulation_id).update(heartbeat=now)
-            return SimulationChunk.objects.select_related("simulation").get(pk=pk)
+            Simulation.objects.filter(pk=simulation.pk, status__in=Simulation.OPEN).update(
+                status=Simulation.Status.RUNNING, heartbeat=now)
+            chunk = SimulationChunk.objects.only(
+                "option", "start", "stop", "done", "takeovers", "lease_owner").get(pk=pk)
+            chunk.simulation = simulation
+            return chunk
     return None
 
 
@@ -296,23 +298,26 @@ def play_chunk(simulation: Simulation, start: int, stop: int, option: str = "",
 
 def _commit(chunk: SimulationChunk, owner: str, summary: Summary) -> None:
     """Store a played chunk if ``owner`` still holds it, and, with the last chunk in, merge
-    the simulation's results or plan its next batch."""
+    the simulation's results or plan its next batch. Only the fields that change are
+    written (not the simulation's setup or state, which a "what if" makes large)."""
     with transaction.atomic():
-        simulation = Simulation.objects.select_for_update().get(pk=chunk.simulation_id)
-        held = SimulationChunk.objects.select_for_update().filter(
-            pk=chunk.pk, lease_owner=owner, done=False).first()
-        if held is None or not simulation.is_open:
+        simulation = Simulation.objects.select_for_update().defer(
+            "setup", "state", "labels").get(pk=chunk.simulation_id)
+        held = SimulationChunk.objects.filter(
+            pk=chunk.pk, lease_owner=owner, done=False).update(
+                summary=summary.as_dict(), done=True, lease_owner="", lease_until=None)
+        if not held or not simulation.is_open:
             raise _Stop
-        held.summary = summary.as_dict()
-        held.done = True
-        held.lease_owner = ""
-        held.lease_until = None
-        held.save(update_fields=["summary", "done", "lease_owner", "lease_until"])
         simulation.games_done += summary.games
         simulation.heartbeat = timezone.now()
+        changed = ["games_done", "heartbeat"]
         if not simulation.chunks.filter(done=False).exists():
+            merge_start = time.perf_counter()
             _finish_or_extend(simulation)
-        simulation.save()
+            changed += ["results", "status", "finished_at"]
+            logger.info("simulation %s: all chunks in, merged in %.1f ms", simulation.pk,
+                        (time.perf_counter() - merge_start) * 1e3)
+        simulation.save(update_fields=changed)
         _announce(simulation.pk)
 
 
@@ -354,11 +359,19 @@ def simulation_run(*, simulation_id: int) -> int:
     ``settings.JOB_SLICE_SECONDS`` have passed (then its next message is sent): what a
     worker does with each message. Returns the chunks this call committed. A chunk taken
     over more than ``combat.services.MAX_TAKEOVERS`` times fails the simulation (what killed
-    its workers would kill the next); so does an engine that refuses (``IllegalAction``)."""
+    its workers would kill the next); so does an engine that refuses (``IllegalAction``).
+    Each chunk logs (INFO) its stages' times in milliseconds: from the simulation's asking
+    to the claim, the claim, the play (wall and this process's CPU), the commit."""
     owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
     slice_end = time.monotonic() + settings.JOB_SLICE_SECONDS
+    simulation = Simulation.objects.filter(pk=simulation_id).defer("results").first()
     committed = 0
-    while (chunk := _claim(simulation_id, owner)) is not None:
+    while True:
+        claim_start = time.perf_counter()
+        waited = (timezone.now() - simulation.created_at).total_seconds() if simulation else 0
+        if simulation is None or (chunk := _claim(simulation, owner)) is None:
+            break
+        play_start, play_cpu = time.perf_counter(), time.process_time()
         try:
             if chunk.takeovers > MAX_TAKEOVERS:
                 raise RuntimeError(f"its workers died {chunk.takeovers} times while playing "
@@ -370,8 +383,8 @@ def simulation_run(*, simulation_id: int) -> int:
                     _renew(chunk, owner)
                     renewed[0] = time.monotonic()
 
-            summary = play_chunk(chunk.simulation, chunk.start, chunk.stop, chunk.option,
-                                 between)
+            summary = play_chunk(simulation, chunk.start, chunk.stop, chunk.option, between)
+            commit_start, cpu = time.perf_counter(), time.process_time() - play_cpu
             _commit(chunk, owner, summary)
             committed += 1
         except _Stop:
@@ -382,6 +395,14 @@ def simulation_run(*, simulation_id: int) -> int:
             logger.exception("simulation %s failed", simulation_id)
             _fail(simulation_id, exc)
             return committed
+        end = time.perf_counter()
+        logger.info(
+            "simulation %s chunk %s: %d games%s, claimed %.0f ms after the simulation was "
+            "asked; claim %.1f, play %.1f (CPU %.1f), commit %.1f ms", simulation_id,
+            chunk.pk, chunk.stop - chunk.start,
+            f" of option {chunk.option}" if chunk.option else "", waited * 1e3,
+            (play_start - claim_start) * 1e3,
+            (commit_start - play_start) * 1e3, cpu * 1e3, (end - commit_start) * 1e3)
         if time.monotonic() >= slice_end:
             transaction.on_commit(lambda: _send(simulation_id))
             break

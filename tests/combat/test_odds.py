@@ -93,7 +93,7 @@ def test_a_chunk_whose_worker_died_is_played_again_and_counted_once(
         campaign, gm, setup, settings):
     simulation = simulation_create_from_setup(campaign=campaign, user=gm, engine="btq_naval",
                                               setup=setup, title="t", games=1_000)
-    dead = services._claim(simulation.pk, "dead-host:1:x")  # claimed, then the worker died
+    dead = services._claim(simulation, "dead-host:1:x")  # claimed, then the worker died
     assert dead.start == 0
     SimulationChunk.objects.filter(pk=dead.pk).update(
         lease_until=timezone.now() - timedelta(seconds=1))
@@ -200,7 +200,7 @@ def test_cancel_stops_a_simulation_and_a_worker_then_writes_nothing(campaign, gm
                                                                     player_a):
     simulation = simulation_create_from_setup(campaign=campaign, user=gm, engine="btq_naval",
                                               setup=setup, title="t", games=1_000)
-    chunk = services._claim(simulation.pk, "me")
+    chunk = services._claim(simulation, "me")
     with pytest.raises(PermissionDenied):
         simulation_cancel(simulation=simulation, user=player_a)
     simulation_cancel(simulation=simulation, user=gm)
@@ -291,3 +291,18 @@ def test_the_api_asks_reads_and_stops_the_odds(battle, gm_client, player_a_clien
     assert gm_client.post(reverse("api-odds-new", args=[campaign.pk]), {
         "pc_ship": 10**9, "enemy_ship": enemy_ship.pk, "weather": "steady_breeze"},
         content_type="application/json").status_code == 400
+
+
+def test_each_chunk_logs_its_stages_as_the_benchmark_reads_them(campaign, gm, setup, caplog):
+    from benchmarks.simulations import CHUNK, MERGE
+
+    simulation = simulation_create_from_setup(campaign=campaign, user=gm, engine="btq_naval",
+                                              setup=setup, title="t", games=600)
+    with caplog.at_level("INFO", logger="combat.odds.services"):
+        simulation_run(simulation_id=simulation.pk)
+    chunks = [m for r in caplog.records if (m := CHUNK.search(r.getMessage()))]
+    assert [(int(m[1]), int(m[2])) for m in chunks] == [(simulation.pk, 500),
+                                                         (simulation.pk, 100)]
+    assert all(float(m[6]) > 0 for m in chunks)  # the play's CPU
+    assert [int(m[1]) for r in caplog.records if (m := MERGE.search(r.getMessage()))] == [
+        simulation.pk]
