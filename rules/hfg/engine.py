@@ -64,6 +64,7 @@ concealment): every event is public, and :meth:`HfgEngine.view` shows all of the
 from __future__ import annotations
 
 import copy
+from functools import lru_cache
 from typing import Any
 
 from rules.engine import (
@@ -281,7 +282,24 @@ def _initial_state(setup: dict) -> State:
 
 
 def _rect(e: dict) -> Rect:
-    return Rect(e["x"], e["y"], e["heading"], e["width"], e["depth"])
+    return _footprint(e["x"], e["y"], e["heading"], e["width"], e["depth"])
+
+
+@lru_cache(maxsize=65536)
+def _footprint(x: float, y: float, heading: float, width: float, depth: float) -> Rect:
+    return Rect(x, y, heading, width, depth)
+
+
+def _copy(v: Any) -> Any:
+    """A copy of the JSON-shaped state ``v`` (dicts, lists, tuples of plain values), much
+    cheaper than ``copy.deepcopy`` (nothing in a state is shared or cyclic)."""
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    if isinstance(v, tuple):
+        return tuple(_copy(x) for x in v)
+    return v
 
 
 def _place(e: dict, r: Rect) -> None:
@@ -1118,7 +1136,7 @@ class HfgEngine:
             raise IllegalAction(f"{actor} has no orders to give now")
         if not isinstance(choice, str):
             raise IllegalAction("an order is text")
-        st = copy.deepcopy(state)
+        st = _copy(state)
         events: list[Event] = []
         log = _Log(events)
         if choice == "end":
