@@ -307,8 +307,9 @@ def _place(e: dict, r: Rect) -> None:
 
 
 def _live(st: State, side: str | None = None) -> list[dict]:
-    return [st["elements"][i] for i in st["order"] if st["elements"][i]["state"] in ON_TABLE
-            and (side is None or st["elements"][i]["side"] == side)]
+    els = st["elements"]
+    return [e for e in map(els.__getitem__, st["order"]) if e["state"] in ON_TABLE
+            and (side is None or e["side"] == side)]
 
 
 def _enemy(st: State, side: str) -> str:
@@ -383,8 +384,15 @@ def _weather(st: State) -> cmd.Weather:
 
 
 def _allow(st: State, e: dict, going: str) -> int:
-    return allowance(e["type"], going, grade=e["grade"], year=st["year"],
-                     weather=_weather(st))
+    w = st["weather"]
+    return _allowance(e["type"], going, e["grade"], st["year"], w["kind"], w["mist"],
+                      w["raining"], w["guns_slowed"], w["muddy_roads"], w["ones"])
+
+
+@lru_cache(maxsize=4096)
+def _allowance(code: str, going: str, grade: str | None, year: int, *weather: Any) -> int:
+    return allowance(code, going, grade=grade, year=year,
+                     weather=cmd.Weather(*weather))
 
 
 def _general(st: State, e: dict) -> dict:
