@@ -17,6 +17,9 @@ off), so the GM may call another:
   nobody;
 * ``btq_naval`` (a ship battle): the winner is the side ``"pc"``, the PCs' ship; the enemy
   winning fails it;
+* ``hfg`` (a land battle): the winning side (``Outcome.data["winner_side"]``; the outcome's
+  winner is that side's name) is one a PC commands in the setup; the other side winning
+  fails it, a draw counts for nobody;
 * any other engine: the winner is a participant ``"pc:<id>"``, or a side (``"<id>"`` or
   ``"side:<id>"``) that a PC commands in the setup (``setup["sides"][<id>]["commander"]``,
   or the entry of that ``id`` in a list of sides, as the wargames give them), or the side
@@ -59,6 +62,8 @@ def players_won(encounter: Encounter, outcome) -> bool | None:
     winner = str(winner)
     if encounter.engine == "btq_naval":
         return winner == "pc"
+    if encounter.engine == "hfg":
+        return _commanded_by_a_pc(encounter.setup or {}, str(outcome.data["winner_side"]))
     return (winner.startswith(PC_PREFIX) or winner in ("pc", "players")
             or _commanded_by_a_pc(encounter.setup or {}, winner))
 

@@ -64,6 +64,7 @@ concealment): every event is public, and :meth:`HfgEngine.view` shows all of the
 from __future__ import annotations
 
 import copy
+from functools import lru_cache
 from typing import Any
 
 from rules.engine import (
@@ -281,7 +282,24 @@ def _initial_state(setup: dict) -> State:
 
 
 def _rect(e: dict) -> Rect:
-    return Rect(e["x"], e["y"], e["heading"], e["width"], e["depth"])
+    return _footprint(e["x"], e["y"], e["heading"], e["width"], e["depth"])
+
+
+@lru_cache(maxsize=65536)
+def _footprint(x: float, y: float, heading: float, width: float, depth: float) -> Rect:
+    return Rect(x, y, heading, width, depth)
+
+
+def _copy(v: Any) -> Any:
+    """A copy of the JSON-shaped state ``v`` (dicts, lists, tuples of plain values), much
+    cheaper than ``copy.deepcopy`` (nothing in a state is shared or cyclic)."""
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    if isinstance(v, tuple):
+        return tuple(_copy(x) for x in v)
+    return v
 
 
 def _place(e: dict, r: Rect) -> None:
@@ -289,8 +307,9 @@ def _place(e: dict, r: Rect) -> None:
 
 
 def _live(st: State, side: str | None = None) -> list[dict]:
-    return [st["elements"][i] for i in st["order"] if st["elements"][i]["state"] in ON_TABLE
-            and (side is None or st["elements"][i]["side"] == side)]
+    els = st["elements"]
+    return [e for e in map(els.__getitem__, st["order"]) if e["state"] in ON_TABLE
+            and (side is None or e["side"] == side)]
 
 
 def _enemy(st: State, side: str) -> str:
@@ -303,12 +322,37 @@ def _box(t: dict) -> tuple:
 
 
 def _terrain_under(st: State, r: Rect, *kinds: str) -> list[dict]:
+    """The terrain features under ``r`` (of ``kinds``, or any), in the setup's order."""
+    terrain = st["terrain"]
+    return [terrain[i] for i in _under(_terrain_key(st), r, kinds)]
+
+
+_TERRAIN_KEYS: dict[int, tuple[list, tuple]] = {}
+
+
+def _terrain_key(st: State) -> tuple:
+    """The state's terrain as a hashable tuple of (kind, x, y, w, h), worked out once per
+    state (terrain never changes during a battle; the list object is kept, so its id is not
+    reused while the entry stands)."""
+    terrain = st["terrain"]
+    hit = _TERRAIN_KEYS.get(id(terrain))
+    if hit is None or hit[0] is not terrain:
+        if len(_TERRAIN_KEYS) > 256:
+            _TERRAIN_KEYS.clear()
+        hit = (terrain, tuple((t["kind"], t["x"], t["y"], t["w"], t["h"]) for t in terrain))
+        _TERRAIN_KEYS[id(terrain)] = hit
+    return hit[1]
+
+
+@lru_cache(maxsize=65536)
+def _under(terrain: tuple, r: Rect, kinds: tuple[str, ...]) -> tuple[int, ...]:
     pts = r.corners()
     lo_x, hi_x = min(p[0] for p in pts), max(p[0] for p in pts)
     lo_y, hi_y = min(p[1] for p in pts), max(p[1] for p in pts)
-    return [t for t in st["terrain"] if (not kinds or t["kind"] in kinds)
-            and lo_x < t["x"] + t["w"] and hi_x > t["x"] and lo_y < t["y"] + t["h"]
-            and hi_y > t["y"] and overlaps(pts, _box(t), margin=0)]
+    return tuple(i for i, (kind, x, y, w, h) in enumerate(terrain)
+                 if (not kinds or kind in kinds) and lo_x < x + w and hi_x > x
+                 and lo_y < y + h and hi_y > y
+                 and overlaps(pts, ((x, y), (x + w, y), (x + w, y + h), (x, y + h)), margin=0))
 
 
 def _going(st: State, *rects: Rect) -> str:
@@ -323,8 +367,16 @@ def _going(st: State, *rects: Rect) -> str:
 
 
 def _in(st: State, e: dict, kind: str) -> dict | None:
-    c = _rect(e).center()
-    return next((t for t in st["terrain"] if t["kind"] == kind and inside(c, _box(t))), None)
+    """The first feature of ``kind`` holding ``e``'s centre, if any."""
+    i = _holding(_terrain_key(st), _rect(e), (kind,))
+    return None if i is None else st["terrain"][i]
+
+
+@lru_cache(maxsize=65536)
+def _holding(terrain: tuple, r: Rect, kinds: tuple[str, ...]) -> int | None:
+    c = r.center()
+    return next((i for i, (kind, x, y, w, h) in enumerate(terrain) if kind in kinds
+                 and inside(c, ((x, y), (x + w, y), (x + w, y + h), (x, y + h)))), None)
 
 
 def _weather(st: State) -> cmd.Weather:
@@ -332,8 +384,15 @@ def _weather(st: State) -> cmd.Weather:
 
 
 def _allow(st: State, e: dict, going: str) -> int:
-    return allowance(e["type"], going, grade=e["grade"], year=st["year"],
-                     weather=_weather(st))
+    w = st["weather"]
+    return _allowance(e["type"], going, e["grade"], st["year"], w["kind"], w["mist"],
+                      w["raining"], w["guns_slowed"], w["muddy_roads"], w["ones"])
+
+
+@lru_cache(maxsize=4096)
+def _allowance(code: str, going: str, grade: str | None, year: int, *weather: Any) -> int:
+    return allowance(code, going, grade=grade, year=year,
+                     weather=cmd.Weather(*weather))
 
 
 def _general(st: State, e: dict) -> dict:
@@ -807,11 +866,8 @@ def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
 def _hill_under(st: State, e: dict) -> dict | None:
     """The hill ``e`` stands on (its centre), if any: hills have no contours in this model,
     so an element on a hill is uphill of an opponent standing off it (A11)."""
-    c = _rect(e).center()
-    for t in st["terrain"]:
-        if t["kind"] in ("hill", "difficult_hill") and inside(c, _box(t)):
-            return t
-    return None
+    i = _holding(_terrain_key(st), _rect(e), ("hill", "difficult_hill"))
+    return None if i is None else st["terrain"][i]
 
 
 def _sight_blocked(st: State, a: dict, b: dict) -> bool:
@@ -1118,7 +1174,7 @@ class HfgEngine:
             raise IllegalAction(f"{actor} has no orders to give now")
         if not isinstance(choice, str):
             raise IllegalAction("an order is text")
-        st = copy.deepcopy(state)
+        st = _copy(state)
         events: list[Event] = []
         log = _Log(events)
         if choice == "end":

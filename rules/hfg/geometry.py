@@ -22,6 +22,7 @@ least distance from the shooting edge to the target (L272).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from math import atan2, cos, degrees, hypot, radians, sin
 
 EPS = 1.0
@@ -43,23 +44,16 @@ class Rect:
 
     def forward(self) -> Point:
         """The unit vector the element faces."""
-        h = radians(self.heading)
-        return sin(h), cos(h)
+        return _sin_cos(self.heading)
 
     def right(self) -> Point:
         """The unit vector to the element's right."""
-        h = radians(self.heading)
-        return cos(h), -sin(h)
+        s, c = _sin_cos(self.heading)
+        return c, -s
 
     def corners(self) -> tuple[Point, Point, Point, Point]:
         """Front-left, front-right, rear-right, rear-left."""
-        fx, fy = self.forward()
-        rx, ry = self.right()
-        hw = self.width / 2
-        fl = (self.x - rx * hw, self.y - ry * hw)
-        fr = (self.x + rx * hw, self.y + ry * hw)
-        return fl, fr, (fr[0] - fx * self.depth, fr[1] - fy * self.depth), (
-            fl[0] - fx * self.depth, fl[1] - fy * self.depth)
+        return _corners(self)
 
     def front(self) -> tuple[Point, Point]:
         fl, fr, _, _ = self.corners()
@@ -84,6 +78,25 @@ class Rect:
         fx, fy = self.forward()
         rx, ry = self.right()
         return dx * rx + dy * ry, dx * fx + dy * fy
+
+
+@lru_cache(maxsize=4096)
+def _sin_cos(heading: float) -> Point:
+    h = radians(heading)
+    return sin(h), cos(h)
+
+
+@lru_cache(maxsize=65536)
+def _corners(r: Rect) -> tuple[Point, Point, Point, Point]:
+    """``r``'s corners, computed once per footprint (the engine asks for the same ones many
+    times a bound)."""
+    fx, fy = _sin_cos(r.heading)
+    rx, ry = fy, -fx
+    hw = r.width / 2
+    fl = (r.x - rx * hw, r.y - ry * hw)
+    fr = (r.x + rx * hw, r.y + ry * hw)
+    return fl, fr, (fr[0] - fx * r.depth, fr[1] - fy * r.depth), (
+        fl[0] - fx * r.depth, fl[1] - fy * r.depth)
 
 
 def dist(a: Point, b: Point) -> float:
@@ -121,6 +134,7 @@ def inside(p: Point, poly: tuple[Point, ...]) -> bool:
     return all(s >= -1e-9 for s in signs) or all(s <= 1e-9 for s in signs)
 
 
+@lru_cache(maxsize=65536)
 def segment_gap(a: Point, b: Point, poly: tuple[Point, ...]) -> float:
     """The least distance between the segment a-b and the convex polygon ``poly``."""
     if inside(a, poly) or inside(b, poly):
@@ -136,6 +150,7 @@ def segment_gap(a: Point, b: Point, poly: tuple[Point, ...]) -> float:
     return 0.0 if best <= 1e-9 else best
 
 
+@lru_cache(maxsize=65536)
 def overlaps(p: tuple[Point, ...], q: tuple[Point, ...], margin: float = EPS) -> bool:
     """Whether two convex polygons overlap by more than ``margin`` (separating axes; edges
     merely touching do not overlap)."""
@@ -158,6 +173,7 @@ def edge_gap(shooter: Rect, target: Rect, edge: tuple[Point, Point] | None = Non
     return segment_gap(a, b, target.corners())
 
 
+@lru_cache(maxsize=65536)
 def in_corridor(shooter: Rect, target: Rect, *, spread: float = 200) -> bool:
     """Whether any part of ``target`` lies straight ahead of the front edge, within
     ``spread`` paces beyond either front corner (the ordinary arc, L270-272): the target,
@@ -177,6 +193,7 @@ def in_corridor(shooter: Rect, target: Rect, *, spread: float = 200) -> bool:
     return min(u for u, _ in clipped) <= half and max(u for u, _ in clipped) >= -half
 
 
+@lru_cache(maxsize=65536)
 def in_diagonal_arc(shooter: Rect, target: Rect, *, any_edge: bool = True) -> bool:
     """Whether any part of ``target`` lies beyond a shooting edge between the base diagonals
     extended (L269-270, F18.3): the wedge the two diagonals open beyond that edge. Naval
@@ -209,6 +226,7 @@ def facing_diff(a: Rect, b: Rect) -> float:
     return min(d, 360 - d)
 
 
+@lru_cache(maxsize=65536)
 def contact(a: Rect, b: Rect) -> str | None:
     """How ``a``'s front edge touches ``b`` (F18.1): ``"front"`` (front corners on front
     corners, facing each other), ``"flank"`` (flush on a flank edge with a front corner on
@@ -238,6 +256,7 @@ def _line(p: Point, edge: tuple[Point, Point]) -> float:
     return abs((bx - ax) * (ay - p[1]) - (ax - p[0]) * (by - ay)) / n
 
 
+@lru_cache(maxsize=65536)
 def side_by_side(a: Rect, b: Rect) -> bool:
     """Whether ``a`` and ``b`` stand in line: same facing, front edges on one line, flank
     edges touching over a positive length (a line or an overlap, L236, L280)."""

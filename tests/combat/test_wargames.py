@@ -179,3 +179,48 @@ def test_a_wargame_played_for_a_challenge_moves_its_missions_counter(campaign, g
     assert (mission.successes, mission.failed) == {True: (1, 0), False: (0, 1),
                                                    None: (0, 0)}[won]
     assert won == {"en": True, "fr": False, None: None}[encounter.outcome["winner"]]
+
+
+def test_a_landing_party_played_for_a_challenge_ends_in_the_journal(campaign, gm, pc_a):
+    """The HFG landing party started from the campaign for a mission's challenge, its
+    landing party commanded by a PC, resolved to the end: the battle's end and the
+    challenge's result are in the journal, and the mission counts it (the landing party
+    winning meets it, the shore defenders winning fails it, ``combat.challenges``)."""
+    from campaigns.missions import services as missions
+    from combat.services import encounter_resolve_rest, job_run
+
+    mission = missions.mission_load_sample(campaign=campaign, actor=gm, key="scout_soukir_bay",
+                                           characters=[pc_a.pk])
+    challenge = missions.challenge_create(campaign=campaign, actor=gm, missions=[mission],
+                                          description="take the shore battery")
+    encounter = wargame_create(campaign=campaign, user=gm, scenario_key="hfg/landing_party",
+                               commanders={"a": f"pc:{pc_a.pk}"}, challenge=challenge.pk)
+    assert encounter.state["sides"]["a"]["commander"] == f"pc:{pc_a.pk}"
+    job_run(job_id=encounter_resolve_rest(encounter=encounter, user=gm).pk)
+    encounter.refresh_from_db()
+    assert encounter.status == Encounter.Status.FINISHED
+    side = encounter.outcome["data"]["winner_side"]
+    assert side in ("a", "b")  # the landing party's 20 bounds a side never end in a draw
+    finished = CampaignLogEntry.objects.filter(campaign=campaign, kind="battle.finished").get()
+    assert encounter.outcome["summary"] in finished.text
+    word = "met" if side == "a" else "failed"
+    entry = CampaignLogEntry.objects.filter(campaign=campaign, kind=f"challenge.{word}").get()
+    assert "take the shore battery" in entry.text and entry.data["encounter"] == encounter.pk
+    mission.refresh_from_db()
+    assert (mission.successes, mission.failed) == ((1, 0) if side == "a" else (0, 1))
+
+
+@pytest.mark.parametrize(("winner_side", "met"), [("a", True), ("b", False), (None, None)])
+def test_who_won_a_land_battle_for_a_challenge(winner_side, met):
+    """HFG's outcome names the winning side's name as its winner and the side id in its
+    data: the side a PC commands winning meets the challenge, the other fails it, a draw
+    counts for nobody."""
+    from combat.challenges import players_won
+    from rules.engine import Outcome
+
+    setup = {"sides": [{"id": "a", "name": "The landing party", "commander": "pc:7"},
+                       {"id": "b", "name": "The shore defenders", "commander": "side:b"}]}
+    name = {"a": "The landing party", "b": "The shore defenders", None: None}[winner_side]
+    outcome = Outcome(name, "draw" if winner_side is None else "break", "",
+                      {"winner_side": winner_side})
+    assert players_won(Encounter(engine="hfg", setup=setup), outcome) is met
