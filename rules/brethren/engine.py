@@ -1214,9 +1214,10 @@ def _kraken_home(st, sh, log):
         spent, paid = [], 0
     side["home_coins"] = [c for c in side["home_coins"] if c not in spent]
     sh["crew"] = ["seaman"] * hired
+    change = " (no change is given)" if paid > price else ""
     log("crew.kraken", f"The crew of the {sh['name']} will not sail with the Kraken again: "
         f"{gone} counters leave her. New hands cost {price} gold each: {hired} hired for "
-        f"{paid} gold.", {"ship": sh["id"], "left": gone, "hired": hired, "paid": paid,
+        f"{paid} gold{change}.", {"ship": sh["id"], "left": gone, "hired": hired, "paid": paid,
                           "price": price})
 
 
