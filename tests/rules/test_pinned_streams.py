@@ -7,9 +7,10 @@ for a few seeds, and the Hermes-vs-Corsair battle and the card test are also pla
 the Monte Carlo plays them (an engine's ``auto_start``/``auto_play`` where it has them, no
 events) and summed by
 :func:`rules.montecarlo.run`. What they give (every draw, every event, the final state, the
-outcome, the summary) is hashed and compared with the hashes the kernel of ``main`` at
-2d708fb gave (:data:`PINNED`). A rule change that changes a battle on purpose changes
-these hashes too: print the new ones with ``python -m tests.rules.test_pinned_streams`` and
+outcome, the summary; the state without the settings it carries) is hashed and compared
+with the hashes the kernel of ``main`` at 2d708fb gave, and the engines added since as they
+first played (:data:`PINNED`). A rule change that changes a battle on purpose changes these
+hashes too: print the new ones with ``python -m tests.rules.test_pinned_streams`` and
 say in the commit why the games changed.
 """
 
@@ -34,6 +35,17 @@ def _digest(value) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def _rules_free(state: dict) -> dict:
+    """``state`` without the campaign's settings it carries (``settings``, or its setup's):
+    every setting's value is there, so a new setting (its default changing nothing) would
+    change the hash of every game though none plays differently; what a setting changes
+    shows in the draws and events."""
+    state = {k: v for k, v in state.items() if k != "settings"}
+    if isinstance(state.get("setup"), dict):
+        state["setup"] = {k: v for k, v in state["setup"].items() if k != "settings"}
+    return state
+
+
 def played(engine_name: str, scenario: str) -> str:
     """The hash of every seed of :data:`SEEDS` of ``scenario`` played to its end with the
     default choices: the draws, events, final state and outcome."""
@@ -45,7 +57,7 @@ def played(engine_name: str, scenario: str) -> str:
         state, events = engine.start(engine.validate_setup(setup), source)
         state, more = play_out(engine, state, source, max_steps=3000)
         outcome = engine.outcome(state)
-        games.append({"draws": [d.as_dict() for d in source.log], "state": state,
+        games.append({"draws": [d.as_dict() for d in source.log], "state": _rules_free(state),
                       "events": [e.as_dict() for e in events + more],
                       "outcome": outcome.as_dict() if outcome else None})
     return _digest(games)
@@ -59,7 +71,7 @@ def auto_played(engine_name: str, scenario: str, games: int) -> str:
     finals = []
     for seed in range(games):
         source = SeededSource(seed, record=False)
-        finals.append(_play(engine, _start(engine, setup, source), source))
+        finals.append(_rules_free(_play(engine, _start(engine, setup, source), source)))
     summary = run(engine, setup, seeds=job_seeds(11, 0, games)).as_dict()
     return _digest({"finals": finals, "summary": summary})
 
@@ -74,42 +86,54 @@ def fingerprints() -> dict[str, str]:
 
 
 PINNED = {
-    "brethren/beware_the_kraken": "62ac02f7d2da1ca4",
-    "brethren/damn_the_torpedoes": "3009f66b600a3dcf",
-    "brethren/first_broadside": "8d5cbe4d81c5f22f",
-    "brethren/fleet_action": "eeecd53a8d1a2b38",
-    "brethren/movin_on_up": "72462b0882828129",
-    "brethren/sea_wolves": "592e3e08655583b3",
-    "brethren/smugglers_blues": "d7096178cad4c556",
-    "brethren/treasure_hunt": "3fc42bcdb5184e77",
-    "btq_boarding/condor_boards_london": "b726e321914d5cd8",
-    "btq_creation/otoole": "89d8ed914740ee0a",
-    "btq_naval/condor_boards_london": "859fc4edfe1a8e20",
-    "btq_naval/hermes_vs_corsair": "553ac6c1216a4160",
-    "btq_naval/london_condor_and_vulture": "b86862b1f3011a4c",
-    "btq_naval/london_fights_fire": "e4c9afd7e2550e0b",
-    "btq_naval/london_on_fire": "859fc4edfe1a8e20",
-    "btq_naval/london_vs_condor": "7ec58da5a42f0fc6",
-    "btq_naval/london_vs_vulture": "2a38acdd199d8851",
-    "btq_personal_combat/brawl_cannot_kill": "b44bf33c3d729472",
-    "btq_personal_combat/coup_de_grace": "abcc6b471d428764",
-    "btq_personal_combat/foe_busy_elsewhere": "e9a448ef61039be5",
-    "btq_personal_combat/pistols_at_21_feet": "b2a247b5578fb9b0",
-    "btq_personal_combat/simultaneous_wounds": "e0252ab67dba5410",
-    "btq_ship_creation/hermes": "a6b9b9dfa7d22b54",
-    "btq_skirmish/discipline_caps": "e24d01f66a91b42b",
-    "btq_skirmish/escape_the_french_patrol": "b82bc2f4acf19436",
-    "btq_test/edwards_rallies_the_crew": "6aec08a24a1533c6",
-    "btq_test/lonsdale_buys_a_dress_uniform": "df36a9d943a0859c",
-    "btq_test/otoole_before_the_admiral": "a339afdee975eb6b",
-    "btq_test/otoole_crawls_into_the_trees": "614427dc28e14a4c",
-    "btq_test/otoole_hides_in_the_trees": "c1a11c1d38f51f6f",
-    "btq_test/otoole_in_the_storm": "ced0beafbf347a1a",
-    "btq_test/otoole_through_the_streets": "916c2409f9d6ca3f",
-    "btq_test/otoole_vs_jones": "938b5248dc4f3376",
-    "btq_test/otoole_vs_jones_as_printed": "938b5248dc4f3376",
-    "auto:btq_naval/hermes_vs_corsair": "96059320b7828b0d",
-    "auto:btq_test/otoole_vs_jones": "694b4d1a1a89c577",
+    "auto:btq_naval/hermes_vs_corsair": "64f5d99c2c9b4507",
+    "auto:btq_test/otoole_vs_jones": "ccbc61a58f841426",
+    "brethren/beware_the_kraken": "ae2ab2e918b0ea67",
+    "brethren/damn_the_torpedoes": "8fc9b6de2c485942",
+    "brethren/first_broadside": "cbceff2bf7eb3f4e",
+    "brethren/fleet_action": "31765e64d5295c83",
+    "brethren/movin_on_up": "58b70d8fee96a94c",
+    "brethren/sea_wolves": "c896cb1fd192fe11",
+    "brethren/smugglers_blues": "07adad4f78bafd8a",
+    "brethren/treasure_hunt": "9d16e03c2ba8274d",
+    "btq_boarding/condor_boards_london": "06b07791af964346",
+    "btq_creation/otoole": "d41832eeef50ab93",
+    "btq_naval/condor_boards_london": "e3a0e70decd6b1bc",
+    "btq_naval/hermes_vs_corsair": "66b96ec20c2d1b46",
+    "btq_naval/london_condor_and_vulture": "016f10fb74aed2a7",
+    "btq_naval/london_fights_fire": "0b5ddb91f9972fd4",
+    "btq_naval/london_on_fire": "e3a0e70decd6b1bc",
+    "btq_naval/london_vs_condor": "af4c5a515a8efe44",
+    "btq_naval/london_vs_vulture": "1f0845193891368e",
+    "btq_personal_combat/brawl_cannot_kill": "0691248461ea3f95",
+    "btq_personal_combat/coup_de_grace": "91739f251e71ffc1",
+    "btq_personal_combat/foe_busy_elsewhere": "f24292546038fc10",
+    "btq_personal_combat/pistols_at_21_feet": "68bac6608233e59f",
+    "btq_personal_combat/simultaneous_wounds": "bcc700d8674d85a5",
+    "btq_scar/delirium": "2b09b02743f5da6a",
+    "btq_scar/infection": "809bb7619bd3a080",
+    "btq_scene/johnson_wins_the_captains_favour": "d7ce50b8769b591b",
+    "btq_ship_creation/hermes": "b662cfd6a07d9368",
+    "btq_skirmish/discipline_caps": "622814f6d3f7a5e8",
+    "btq_skirmish/escape_the_french_patrol": "f9798d96aee785d5",
+    "btq_test/edwards_rallies_the_crew": "e81e6f43dd7933a7",
+    "btq_test/lonsdale_buys_a_dress_uniform": "7f2a384a0a54dd6f",
+    "btq_test/otoole_before_the_admiral": "521d95e08e695072",
+    "btq_test/otoole_crawls_into_the_trees": "bd14ef30952cc65b",
+    "btq_test/otoole_hides_in_the_trees": "d61d9b6984345cf6",
+    "btq_test/otoole_in_the_storm": "ca81c48eedc399e0",
+    "btq_test/otoole_through_the_streets": "e54f89992b17e78d",
+    "btq_test/otoole_vs_jones": "a2b76393800c9d77",
+    "btq_test/otoole_vs_jones_as_printed": "a2b76393800c9d77",
+    "bvp/annihilation_duel": "327468c9476607f9",
+    "bvp/first_broadside": "3e0b55702ad46f96",
+    "bvp/medium_battle": "3b0f5623e6503a7e",
+    "bvp/merchant_escort": "7020ad9b12a9a061",
+    "hfg/first_manassas": "ba04dec7520cfd82",
+    "hfg/landing_party": "157d5e72f00ea8ad",
+    "viking/fleet_battle": "1974fea3c472eb1d",
+    "viking/merchant_taken": "465bab2a9183f624",
+    "viking/single_combat": "343175e541ed19bb",
 }
 """The hashes ``main`` at 2d708fb gave, before the hot path was changed."""
 
