@@ -34,7 +34,8 @@ TRAITS_HELP = ("Comma-separated, as on the sheet: â€œDuellist (2), Cheat Death!â
 
 
 def _characters(campaign, kind=None):
-    qs = Character.objects.filter(campaign=campaign).order_by("kind", "-seniority", "name")
+    qs = (Character.objects.filter(campaign=campaign).prefetch_related("traits")
+          .order_by("kind", "-seniority", "name"))
     return qs.filter(kind=kind) if kind else qs
 
 
@@ -56,6 +57,7 @@ class _FightForm(Form):
         for character in self.trait_owners:
             self.fields[f"traits_{character.pk}"] = forms.CharField(
                 max_length=300, required=False, label=f"Combat traits of {character}",
+                initial=setups.sheet_traits(character),
                 help_text=TRAITS_HELP if character is self.trait_owners[0] else "")
 
     def trait_fields(self):
@@ -71,8 +73,10 @@ class _FightForm(Form):
         data = super().clean()
         for character in self.trait_owners:
             name = f"traits_{character.pk}"
+            # Not sent at all (an API call that names no traits for him): his sheet's.
+            text = data.get(name, "") if name in self.data else setups.sheet_traits(character)
             try:
-                data[f"_traits_{character.pk}"] = setups.parse_traits(data.get(name, ""))
+                data[f"_traits_{character.pk}"] = setups.parse_traits(text)
             except CombatError as exc:
                 self.add_error(name, str(exc))
         data["weather"] = {"wind": data.get("wind", "light"),

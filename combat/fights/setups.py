@@ -10,6 +10,7 @@ import re
 from characters.models import Character
 from rules.btq.characters import DamageState
 from rules.btq.personal_combat import COMBAT_TRAITS, CombatError
+from rules.btq.traits import TRAITS
 from ships.services import ship_officers
 
 BORN_FOR_BATTLE = "Born for Battle"
@@ -41,6 +42,19 @@ def parse_traits(text: str) -> dict[str, int]:
                               f"{', '.join(TRAIT_NAMES.values())}")
         found[name] = found.get(name, 0) + int(match["n"] or match["x"] or 1)
     return found
+
+
+def sheet_traits(character: Character) -> str:
+    """The traits on ``character``'s sheet that a fight applies (:data:`TRAIT_NAMES`),
+    written as :func:`parse_traits` reads them: ``"Duellist (2), Cheat Death!"``; ``""``
+    for none (BtQ L1086-1101, L1669-1672)."""
+    names = set(TRAIT_NAMES.values())
+    out = []
+    for key, times in sorted(character.trait_takes().items()):
+        name = TRAITS[key].name if key in TRAITS else None
+        if name in names:
+            out.append(f"{name} ({times})" if times > 1 else name)
+    return ", ".join(out)
 
 
 def fighter_id(character: Character) -> str:

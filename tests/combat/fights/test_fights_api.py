@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import Character
-from characters.services import character_create
+from characters.services import character_create, trait_add
 from combat.models import Encounter
 
 pytestmark = pytest.mark.django_db
@@ -85,3 +85,24 @@ def test_the_replay_api(gm_client, player_a_client, campaign, pc_a, pc_b, gm):
     mine = player_a_client.get(url).json()
     assert mine["matches"] and "setup" not in mine and '"gm_data"' not in str(mine)
     assert gm_client.get(url).json()["setup"]["mode"] == "fire"
+
+
+def test_a_fight_takes_the_traits_on_the_sheet_unless_told_otherwise(gm_client, campaign, pc_a,
+                                                                     pc_b, npc, foe, gm):
+    """The combat traits a PC took (BtQ L1086-1101) fill his fight's traits by themselves:
+    on the page's form as its starting text, and in an API call that names none for him;
+    what the GM writes for this fight (even nothing) wins."""
+    trait_add(character=pc_a, actor=gm, trait="duellist", times=2)
+    trait_add(character=pc_a, actor=gm, trait="strong_swordarm")
+    page = gm_client.get(reverse("combat:fight_new", args=[campaign.pk, "skirmish"]))
+    assert "Duellist (2), Strong Swordarm" in page.content.decode()
+    url = reverse("api-skirmish-create", args=[campaign.pk])
+    body = {"pcs": [pc_a.pk, pc_b.pk], "pc_weapons": ["pistol"], "foes": [foe.pk],
+            "opposing_commander": npc.pk}
+    answer = gm_client.post(url, body, content_type="application/json")
+    assert answer.status_code == 201, answer.content
+    setup = Encounter.objects.get(pk=answer.json()["id"]).setup
+    assert setup["pcs"][0]["traits"] == {"Duellist": 2, "Strong Swordarm": 1}
+    told = gm_client.post(url, {**body, "traits": {str(pc_a.pk): ""}},
+                          content_type="application/json")
+    assert Encounter.objects.get(pk=told.json()["id"]).setup["pcs"][0]["traits"] == {}
