@@ -1135,6 +1135,8 @@ class HfgEngine:
     title = "Horse, Foot and Guns: a land battle"
     wargame = True
     """Offered by the campaign's "New wargame" page (``combat.wargames``)."""
+    round_word = "Bound"
+    """What the log calls a round: a side's bound."""
 
     def validate_setup(self, setup: dict) -> dict:
         return validate_setup(setup)

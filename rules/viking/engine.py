@@ -544,6 +544,8 @@ class VikingEngine:
     title = "Viking sea fight"
     wargame = True
     """Offered by the campaign's "New wargame" page (``combat.wargames``)."""
+    round_word = "Turn"
+    """What the log calls a round: the game's turn."""
 
     def validate_setup(self, setup: dict) -> dict:
         return validate_setup(setup)
