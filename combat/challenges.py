@@ -63,7 +63,9 @@ def players_won(encounter: Encounter, outcome) -> bool | None:
     if encounter.engine == "btq_naval":
         return winner == "pc"
     if encounter.engine == "hfg":
-        return _commanded_by_a_pc(encounter.setup or {}, str(outcome.data["winner_side"]))
+        # its winner is the side's name; its data names the side ("side:<id>" elsewhere)
+        side = (outcome.data or {}).get("winner_side", winner)
+        return _commanded_by_a_pc(encounter.setup or {}, str(side))
     return (winner.startswith(PC_PREFIX) or winner in ("pc", "players")
             or _commanded_by_a_pc(encounter.setup or {}, winner))
 
