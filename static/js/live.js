@@ -6,6 +6,9 @@
  * replaces the element), swapped as outerHTML, or only the part data-live-select of the
  * answer; data-live-reload reloads the whole page instead. One refresh at a time per
  * element, and one more if a push came during it, so nothing is appended twice.
+ * What a person has typed into the element survives the refresh: the fields he changed, the
+ * one he is in and its caret are put back into the new content (matched by form action and
+ * field name), so a push while the GM rewords a challenge loses none of it.
  * The EventSource reconnects by itself and sends the last id it saw (Last-Event-ID).
  * "Your turn": the page title follows #your-turn; the optional sound or vibration
  * (off by default) is the checkbox #turn-alert, remembered by the browser.
@@ -43,7 +46,69 @@
     try { localStorage.setItem("quarterdeck.turnAlert", event.target.checked ? "1" : "0"); } catch (e) { /* private mode */ }
   });
 
-  var busy = {}, again = {};
+  function fieldKey(f) {
+    var action = f.form ? (f.form.getAttribute("action") || "") : "";
+    var choice = (f.type === "checkbox" || f.type === "radio") ? f.value : "";
+    return action + "\u0000" + f.name + "\u0000" + choice;
+  }
+
+  function changed(f) {
+    if (f.type === "checkbox" || f.type === "radio") return f.checked !== f.defaultChecked;
+    if (f.tagName === "SELECT") {
+      return Array.prototype.some.call(f.options, function (o) { return o.selected !== o.defaultSelected; });
+    }
+    return f.value !== f.defaultValue;
+  }
+
+  function typedFields(el) {
+    var kept = {list: [], focus: null};
+    el.querySelectorAll("input, select, textarea").forEach(function (f) {
+      if (!f.name || ["hidden", "submit", "button"].indexOf(f.type) >= 0) return;
+      var key = fieldKey(f);
+      if (changed(f)) {
+        kept.list.push({key: key, value: f.value, checked: f.checked,
+          selected: f.tagName === "SELECT" ? Array.prototype.map.call(f.selectedOptions, function (o) { return o.value; }) : null});
+      }
+      if (f === document.activeElement) {
+        var start = null, end = null;
+        try { start = f.selectionStart; end = f.selectionEnd; } catch (e) { /* no caret */ }
+        kept.focus = {key: key, start: start, end: end};
+      }
+    });
+    return kept;
+  }
+
+  function putBack(el, kept) {
+    if (!el || !kept) return;
+    var fields = {};
+    el.querySelectorAll("input, select, textarea").forEach(function (f) { if (f.name) fields[fieldKey(f)] = f; });
+    kept.list.forEach(function (k) {
+      var f = fields[k.key];
+      if (!f) return;
+      if (f.type === "checkbox" || f.type === "radio") f.checked = k.checked;
+      else if (f.tagName === "SELECT") {
+        Array.prototype.forEach.call(f.options, function (o) { o.selected = k.selected.indexOf(o.value) >= 0; });
+      } else f.value = k.value;
+    });
+    var f = kept.focus && fields[kept.focus.key];
+    if (f) {
+      f.focus();
+      try { if (kept.focus.start !== null) f.setSelectionRange(kept.focus.start, kept.focus.end); } catch (e) { /* no caret */ }
+    }
+  }
+
+  // The "reload to see what is new" links are for pages without this script.
+  function hideReloadLinks() {
+    document.querySelectorAll(".live-reload-link").forEach(function (a) { a.hidden = true; });
+  }
+
+  var busy = {}, again = {}, typed = {};
+
+  // Just before htmx swaps a live element: what has been typed into it.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var el = event.detail.target;
+    if (el && el.id && el.dataset && el.dataset.liveUrl) typed[el.id] = typedFields(el);
+  });
 
   function refresh(id, connected) {
     var el = document.getElementById(id);
@@ -55,6 +120,9 @@
     if (el.dataset.liveSelect) options.select = el.dataset.liveSelect;
     htmx.ajax("GET", el.dataset.liveUrl, options).then(function () {
       busy[id] = false;
+      putBack(document.getElementById(id), typed[id]);
+      delete typed[id];
+      hideReloadLinks();
       turnChanged();
       if (again[id]) { again[id] = false; refresh(id, false); }
     }, function () {  // offline or the server away: try again until it answers
@@ -88,7 +156,7 @@
         streams[url].forEach(function (id) { refresh(id, true); });
       });
     });
-    document.querySelectorAll(".live-reload-link").forEach(function (a) { a.hidden = true; });
+    hideReloadLinks();
     turnChanged();
   }
 
