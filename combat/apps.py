@@ -16,7 +16,7 @@ class CombatConfig(AppConfig):
         from django.urls import reverse
 
         from campaigns import journal
-        from campaigns.missions.models import Mission
+        from campaigns.missions.models import Challenge, ChallengeResult, Mission
         from campaigns.panels import Panel, register, register_dashboard
         from characters.models import Reputation
         from characters.sections import register as register_section
@@ -48,6 +48,11 @@ class CombatConfig(AppConfig):
         # A mission's counters are shown live on the pages watching the campaign's stream.
         post_save.connect(push.on_campaign_record_saved, sender=Mission,
                           dispatch_uid="push_mission")
+        # ... and its challenges as they are proposed, accepted, declined and played.
+        post_save.connect(push.on_campaign_record_saved, sender=Challenge,
+                          dispatch_uid="push_challenge")
+        post_save.connect(push.on_challenge_result_saved, sender=ChallengeResult,
+                          dispatch_uid="push_challenge_result")
         journal.register_link("encounter", lambda campaign_id, pk: reverse(
             "combat:open", args=[pk]))
         journal.register_link("card_test", lambda campaign_id, pk: reverse(

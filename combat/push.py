@@ -67,6 +67,12 @@ def on_campaign_record_saved(sender, instance, **kwargs) -> None:
     announce([campaign_channel(instance.campaign_id)])
 
 
+def on_challenge_result_saved(sender, instance, **kwargs) -> None:
+    """``post_save`` receiver of a ``ChallengeResult``: wake its challenge's campaign's page
+    (the challenge shows as met or failed)."""
+    announce([campaign_channel(instance.challenge.campaign_id)])
+
+
 def on_job_saved(sender, instance, **kwargs) -> None:
     """``post_save`` receiver of ``Job``: wake its encounter's page (the progress)."""
     announce([encounter_channel(instance.encounter_id)])

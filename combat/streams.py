@@ -39,8 +39,8 @@ from django.db.models import Max, OuterRef, Subquery
 from django.http import Http404, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
-from campaigns.missions.models import Mission
-from campaigns.missions.selectors import missions_for_user
+from campaigns.missions.models import Challenge, ChallengeResult, Mission
+from campaigns.missions.selectors import challenges_for_user, missions_for_user
 from campaigns.selectors import campaign_for_user, membership_role
 from combat import push, selectors
 from combat.card_tests import selectors as card_test_selectors
@@ -160,8 +160,11 @@ async def encounter_events(user, encounter_id: int, access, after: int, *,
 def _campaign_signature(campaign_id: int):
     encounters = Encounter.objects.filter(campaign_id=campaign_id)
     missions = Mission.objects.filter(campaign_id=campaign_id)
+    challenges = Challenge.objects.filter(campaign_id=campaign_id)
     return (encounters.aggregate(Max("updated_at"), Max("pk")), encounters.count(),
-            missions.aggregate(Max("updated_at"), Max("pk")))
+            missions.aggregate(Max("updated_at"), Max("pk")),
+            challenges.aggregate(Max("version"), Max("pk")), challenges.count(),
+            ChallengeResult.objects.filter(challenge__campaign_id=campaign_id).count())
 
 
 def _campaign_list(user, campaign_id: int) -> tuple[dict, str]:
@@ -179,8 +182,11 @@ def _campaign_list(user, campaign_id: int) -> tuple[dict, str]:
     missions = [{"id": pk, "status": status, "successes": met, "failed": failed}
                 for pk, status, met, failed in missions_for_user(user, campaign).order_by(
                     "pk").values_list("pk", "status", "successes", "failed")]
+    challenges = [{"id": pk, "status": status, "version": version, "played": played}
+                  for pk, status, version, played in challenges_for_user(user, campaign)
+                  .order_by("pk").values_list("pk", "status", "version", "result__met")]
     listing = {"battles": battles, "tests": tests, "drafts": drafts, "missions": missions,
-               "role": membership_role(user, campaign)}
+               "challenges": challenges, "role": membership_role(user, campaign)}
     digest = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
     return listing, digest
 
