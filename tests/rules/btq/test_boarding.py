@@ -307,6 +307,20 @@ def test_a_commander_without_command_leaves_the_command_test_to_his_crew():
     assert command.data["pools"]["a"]["cards"] == ["9D", "2S", "3S"]
 
 
+def test_a_commander_without_command_and_a_crew_without_turns_one_card():
+    """BtQ L1266-1269: with no Command, and no crew's Command to leave it to, Anne can
+    overturn a single card for the end-of-round test, to which her win adds nothing."""
+    setup = defended()
+    setup["pcs"][0]["command"] = 0
+    state, _ = boarding.begin(setup)
+    state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
+    state, events = boarding.apply(state, "pc:anne", "melee", ScriptedSource(
+        "7S  7H 2D 3D 4D  9S 2C   8D  9D  2H 3H 4H"))
+    command = next(e for e in events if e.kind == "boarding.command")
+    assert command.data["pools"]["a"]["cards"] == ["9D"]
+    assert "PCs who won" not in command.data["pools"]["a"]["breakdown"]
+
+
 def test_firebrand_reading_any_critical_of_clubs_or_spades():
     """The setting ``firebrand_fire``: Anne's best success is the 9H's Perfect (the Crew),
     her 9C a Critical of Clubs. The digest's reading (the best success's suit, N16) sets
