@@ -16,12 +16,13 @@ from rules.montecarlo import run
 TOP = 15
 
 
-def report(engine_name: str, scenario: str, what: str, *, games: int, runs: int = 3,
-           profiled: int = 10) -> None:
-    """Print the throughput of ``games`` games of ``scenario`` (``what`` names them, "six-ship
-    games"), ``runs`` times, and a profile of ``profiled`` more."""
+def report(engine_name: str, scenario: str | None, what: str, *, games: int, runs: int = 3,
+           profiled: int = 10, setup: dict | None = None, goal: str = "") -> None:
+    """Print the throughput of ``games`` games of ``scenario`` (or of ``setup``; ``what``
+    names them, "six-ship games"; ``goal`` is said beside it), ``runs`` times, and a profile
+    of ``profiled`` more."""
     engine = get_engine(engine_name)
-    setup = engine.scenarios()[scenario].setup
+    setup = setup if setup is not None else engine.scenarios()[scenario].setup
     run(engine, setup, seeds=range(3))  # warm the caches
     rates, summary = [], None
     for _ in range(runs):
@@ -29,9 +30,10 @@ def report(engine_name: str, scenario: str, what: str, *, games: int, runs: int 
         summary = run(engine, setup, seeds=range(games))
         rates.append(games / (time.process_time() - cpu))
     rates.sort()
+    goal = f" ({goal})" if goal else ""
     print(f"{games} {what} x {runs}: {rates[-1]:,.2f} games/s of CPU time on one core at "
-          f"best, {rates[len(rates) // 2]:,.2f} median; mean {summary.mean_rounds:.1f} turns; "
-          f"winners {summary.winners}")
+          f"best, {rates[len(rates) // 2]:,.2f} median{goal}; mean {summary.mean_rounds:.1f} "
+          f"rounds; winners {summary.winners}")
     profile = cProfile.Profile()
     profile.enable()
     run(engine, setup, seeds=range(profiled))

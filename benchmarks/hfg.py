@@ -9,18 +9,9 @@ of a few runs; the issue's goal is 200) and the top entries of a cProfile of a s
 
 from __future__ import annotations
 
-import cProfile
-import io
-import pstats
-import time
-
-from rules.engine import get_engine
-from rules.montecarlo import run
+from benchmarks._games import report
 
 GAMES = 6
-RUNS = 3
-PROFILED = 3
-TOP = 15
 
 
 def army(side: str, y: int, heading: int) -> list[dict]:
@@ -49,25 +40,8 @@ def setup() -> dict:
 
 
 def main() -> None:
-    engine = get_engine("hfg")
-    battle = setup()
-    run(engine, battle, seeds=range(1))  # warm the caches
-    rates, summary = [], None
-    for _ in range(RUNS):
-        cpu = time.process_time()
-        summary = run(engine, battle, seeds=range(GAMES))
-        rates.append(GAMES / (time.process_time() - cpu))
-    rates.sort()
-    print(f"{GAMES} battles of 12 elements a side x {RUNS}: {rates[-1]:,.2f} battles/s of CPU "
-          f"time on one core at best, {rates[len(rates) // 2]:,.2f} median (goal 200); "
-          f"winners {summary.winners}")
-    profile = cProfile.Profile()
-    profile.enable()
-    run(engine, battle, seeds=range(PROFILED))
-    profile.disable()
-    out = io.StringIO()
-    pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(TOP)
-    print(out.getvalue())
+    report("hfg", None, "battles of 12 elements a side", games=GAMES, profiled=3,
+           setup=setup(), goal="goal 200")
 
 
 if __name__ == "__main__":
