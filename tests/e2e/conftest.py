@@ -138,3 +138,32 @@ def log_in(context, username: str, password: str):
 @pytest.fixture
 def login():
     return log_in
+
+
+@pytest.fixture
+def demo_wargame(new_context, login):
+    """Starts a wargame of the demo campaign as its GM does, from the Battles page's New
+    wargame: ``demo_wargame("viking/single_combat", "north", "south")`` gives O'Toole's
+    player the first side and Bosworth's the second, and returns ``(gm, otoole, bosworth,
+    url)``: three logged-in pages (the GM's on the game) and the game's address."""
+    from characters.models import Character
+    from combat.demo import DEMO_PASSWORD, demo_load
+
+    def start(scenario: str, otoole_side: str, bosworth_side: str):
+        campaign, _ = demo_load()
+        otoole_pc, bosworth_pc = (Character.objects.get(campaign=campaign, name=name)
+                                  for name in ("Gregory O'Toole", "Bosworth"))
+        gm, otoole, bosworth = (login(new_context(), user, DEMO_PASSWORD)
+                                for user in ("gm", "otoole", "bosworth"))
+        gm.goto(f"/combat/campaign/{campaign.pk}/")
+        gm.click("text=New wargame")
+        gm.select_option("select[name=scenario]", scenario)
+        with gm.expect_navigation():
+            gm.click("text=Choose the commanders")
+        gm.select_option(f"select[name=side_{otoole_side}]", f"pc:{otoole_pc.pk}")
+        gm.select_option(f"select[name=side_{bosworth_side}]", f"pc:{bosworth_pc.pk}")
+        with gm.expect_navigation():
+            gm.click("text=Begin the wargame")
+        return gm, otoole, bosworth, gm.url
+
+    return start

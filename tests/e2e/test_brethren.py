@@ -6,9 +6,6 @@ live, and a tap on it steers."""
 
 import pytest
 
-from characters.models import Character
-from combat.demo import DEMO_PASSWORD, demo_load
-
 from .test_battle import decide
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -23,24 +20,8 @@ def _order(page, kind, choice):
     decide(page, choice)
 
 
-def test_two_players_and_the_gm_play_two_turns(new_context, login):
-    campaign, _ = demo_load()
-    otoole_pc = Character.objects.get(campaign=campaign, name="Gregory O'Toole")
-    bosworth_pc = Character.objects.get(campaign=campaign, name="Bosworth")
-    gm = login(new_context(), "gm", DEMO_PASSWORD)
-    otoole = login(new_context(), "otoole", DEMO_PASSWORD)
-    bosworth = login(new_context(), "bosworth", DEMO_PASSWORD)
-
-    gm.goto(f"/combat/campaign/{campaign.pk}/")
-    gm.click("text=New wargame")
-    gm.select_option("select[name=scenario]", "brethren/fleet_action")
-    with gm.expect_navigation():
-        gm.click("text=Choose the commanders")
-    gm.select_option("select[name=side_en]", f"pc:{otoole_pc.pk}")
-    gm.select_option("select[name=side_fr]", f"pc:{bosworth_pc.pk}")
-    with gm.expect_navigation():
-        gm.click("text=Begin the wargame")
-    game = gm.url
+def test_two_players_and_the_gm_play_two_turns(demo_wargame):
+    gm, otoole, bosworth, game = demo_wargame("brethren/fleet_action", "en", "fr")
     assert gm.locator(".brethren-board svg .ship").count() == 6
     for page in (otoole, bosworth):
         page.goto(game)

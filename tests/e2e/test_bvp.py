@@ -6,9 +6,6 @@ every page shows them; the board is drawn and follows the game live."""
 
 import pytest
 
-from characters.models import Character
-from combat.demo import DEMO_PASSWORD, demo_load
-
 from .test_battle import decide
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -40,25 +37,8 @@ def _play_a_card(page, kind):
     return label
 
 
-def test_two_players_fire_for_two_turns_their_cards_hidden_until_both_are_in(new_context,
-                                                                             login):
-    campaign, _ = demo_load()
-    otoole_pc = Character.objects.get(campaign=campaign, name="Gregory O'Toole")
-    bosworth_pc = Character.objects.get(campaign=campaign, name="Bosworth")
-    gm = login(new_context(), "gm", DEMO_PASSWORD)
-    otoole = login(new_context(), "otoole", DEMO_PASSWORD)
-    bosworth = login(new_context(), "bosworth", DEMO_PASSWORD)
-
-    gm.goto(f"/combat/campaign/{campaign.pk}/")
-    gm.click("text=New wargame")
-    gm.select_option("select[name=scenario]", "bvp/first_broadside")
-    with gm.expect_navigation():
-        gm.click("text=Choose the commanders")
-    gm.select_option("select[name=side_british]", f"pc:{otoole_pc.pk}")
-    gm.select_option("select[name=side_pirates]", f"pc:{bosworth_pc.pk}")
-    with gm.expect_navigation():
-        gm.click("text=Begin the wargame")
-    game = gm.url
+def test_two_players_fire_for_two_turns_their_cards_hidden_until_both_are_in(demo_wargame):
+    gm, otoole, bosworth, game = demo_wargame("bvp/first_broadside", "british", "pirates")
     assert gm.locator(".bvp-board svg .ship").count() == 2
     assert "provisional card data" in gm.inner_text("#battle-state")
     for page in (otoole, bosworth):

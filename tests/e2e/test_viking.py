@@ -6,9 +6,6 @@ moves by itself, and the house-rule mark is on the page."""
 
 import pytest
 
-from characters.models import Character
-from combat.demo import DEMO_PASSWORD, demo_load
-
 from .test_battle import decide
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -22,24 +19,8 @@ def _decide(page, kind, choice):
     decide(page, choice)
 
 
-def test_two_players_fight_two_turns_with_orders_hidden_until_both_are_in(new_context, login):
-    campaign, _ = demo_load()
-    otoole_pc = Character.objects.get(campaign=campaign, name="Gregory O'Toole")
-    bosworth_pc = Character.objects.get(campaign=campaign, name="Bosworth")
-    gm = login(new_context(), "gm", DEMO_PASSWORD)
-    otoole = login(new_context(), "otoole", DEMO_PASSWORD)
-    bosworth = login(new_context(), "bosworth", DEMO_PASSWORD)
-
-    gm.goto(f"/combat/campaign/{campaign.pk}/")
-    gm.click("text=New wargame")
-    gm.select_option("select[name=scenario]", "viking/single_combat")
-    with gm.expect_navigation():
-        gm.click("text=Choose the commanders")
-    gm.select_option("select[name=side_north]", f"pc:{otoole_pc.pk}")
-    gm.select_option("select[name=side_south]", f"pc:{bosworth_pc.pk}")
-    with gm.expect_navigation():
-        gm.click("text=Begin the wargame")
-    game = gm.url
+def test_two_players_fight_two_turns_with_orders_hidden_until_both_are_in(demo_wargame):
+    gm, otoole, bosworth, game = demo_wargame("viking/single_combat", "north", "south")
     assert gm.locator(".viking-board svg .vessel").count() == 2
     for page in (otoole, bosworth):
         page.goto(game)
