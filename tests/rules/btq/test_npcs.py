@@ -3,6 +3,7 @@ L2680-3086, ``rules/btq_naval.md`` §5.3)."""
 
 import pytest
 
+from rules.btq.creation import classes
 from rules.btq.npcs import sample_npcs
 from rules.btq.traits import TRAITS
 
@@ -187,3 +188,15 @@ def test_professions_and_languages_as_printed():
     assert langs["hawk"] == ["French", "Spanish"]
     assert langs["rodriguez"] == ["English"]  # printed "Spanish", his own tongue
     assert langs["spanish_captain"] == ["English"]  # "Spanish" printed too: left out
+
+
+def test_each_has_a_personal_station_or_a_note_that_the_book_gives_none():
+    """BtQ L397-442: a personal station is one of the social classes. Brodie's ("Sailor,
+    Carpenter") and the Barbary Corsair's ("Sailor, Hand") tags are both professions, and
+    the Janissary's "Soldier" is no class: the GM's notes say so."""
+    stations = set(classes())
+    for key, npc in sample_npcs().items():
+        station = [t for t in npc.tags if t.lower().replace(" ", "_") in stations]
+        noted = any("personal station" in c for c in npc.corrections)
+        assert (not station) == noted == (key in {"brodie", "barbary_corsair",
+                                                  "barbary_janissary"}), key
