@@ -407,8 +407,9 @@ def combat_traits(character: Character) -> dict[str, int]:
 def ship_officers(ship: Ship, weapons=("cutlass",)) -> list[dict]:
     """The NPCs posted aboard ``ship`` at an officer's station, as the officers a boarding
     fights (BtQ L2519-2528; ``rules.btq.boarding.officer``): id ``npc:<pk>``, name, post,
-    Command, Health, Guts and :func:`combat_traits` from the sheet, and ``weapons`` (the
-    sheet keeps none; the cutlass by default). A Dead NPC is left out."""
+    Command, Health, Guts and :func:`combat_traits` from the sheet (with ``scratch`` false
+    when the sheet has Is But A Scratch, Sir! spent, D12), and ``weapons`` (the sheet keeps
+    none; the cutlass by default). A Dead NPC is left out."""
     out = []
     for posting in ship.postings.select_related("character").order_by("station", "pk"):
         npc = posting.character
@@ -418,6 +419,7 @@ def ship_officers(ship: Ship, weapons=("cutlass",)) -> list[dict]:
         out.append({"id": f"npc:{npc.pk}", "name": npc.title, "post": posting.station,
                     "command": npc.skill("command"), "weapons": list(weapons),
                     "traits": combat_traits(npc),
+                    **({"scratch": False} if npc.scratched else {}),
                     "health": DamageState(npc.health_state).name.lower(), "guts": npc.guts})
     return out
 
@@ -434,7 +436,8 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
     aboard one of the players' side's ships (a Dead one is not) with id, name, ship,
     seniority, Discipline, all 22 skills, station, Health, Guts, ``combat_traits`` (for a
     boarding's fights: :func:`combat_traits`), ``trait_cards`` (what his traits add to each
-    skill's tests in a battle: :func:`_naval_trait_cards`) and, aboard the ship of
+    skill's tests in a battle: :func:`_naval_trait_cards`), ``scratched`` (Is But A
+    Scratch, Sir! spent on his sheet, D12) and, aboard the ship of
     ``ship_reputation`` (a ``ShipReputation`` of a ship of the players' side, the one that
     fits this battle), that reputation as his ``ship_reputation``
     (``ships.reputations.battle_reputation``). ``weather``, ``start_distance`` and
@@ -491,6 +494,7 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
                 "health": DamageState(p.character.health_state).name.lower(),
                 "guts": p.character.guts,
                 "combat_traits": combat_traits(p.character),
+                "scratched": p.character.scratched,
                 **({"ship_reputation": used[p.ship_id]} if p.ship_id in used else {}),
             }
             for p in postings

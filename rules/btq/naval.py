@@ -452,7 +452,17 @@ def _pc_setup(entry, i, pc_ships):
         "health": _health_setup(entry.get("health", "healthy"), where),
         "guts": _int(entry.get("guts", 1), f"{where}: guts", 1, 20),
         "combat_traits": _combat_traits_setup(entry.get("combat_traits"), where),
+        **_scratched_setup(entry.get("scratched", False), where),
     }
+
+
+def _scratched_setup(value, where):
+    """``{"scratched": True}`` when the PC's sheet has Is But A Scratch, Sir!'s extra wound
+    level already spent (D12; healed only when his Health is): then a boarding's first
+    wound counts in full. Nothing when it is not (a setup's games stay as they were)."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{where}: scratched must be true or false, not {value!r}")
+    return {"scratched": True} if value else {}
 
 
 def _combat_traits_setup(block, where):
@@ -2762,7 +2772,9 @@ class NavalEngine:
                   "weapons": [his hand-to-hand weapons in a boarding; the cutlass if
                               none],
                   "health": "healthy" | "injured" | "maimed", "guts": n,
-                  "combat_traits": {trait name: times} (for a boarding's fights)}, ...]}
+                  "combat_traits": {trait name: times} (for a boarding's fights),
+                  "scratched": bool (Is But A Scratch, Sir! already spent on his sheet;
+                               default false)}, ...]}
 
     Any number of ships on each side: the players' ships (``"pc"``, with or without PCs
     aboard: an allied NPC ship has none) and the enemy's.

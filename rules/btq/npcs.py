@@ -5,8 +5,9 @@ French, Spanish, American and Barbary crews, and their named officers, as
 
 Each is a :class:`SampleNPC`. Where the book's entry cannot be entered as printed (a skill
 named after a Measure, a Second Language in the character's own tongue, a reputation with no
-value, Measures printed in another order) the fixture follows the digest's recommendation
-and ``corrections`` says so in plain words, for the GM's notes.
+value, Measures printed in another order, a personal station that is no social class) the
+fixture follows the digest's recommendation (or the print, where there is nothing better to
+put) and ``corrections`` says so in plain words, for the GM's notes.
 """
 
 from __future__ import annotations

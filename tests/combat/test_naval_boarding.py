@@ -172,3 +172,33 @@ def test_the_sample_captain_and_the_pcs_bring_their_combat_traits(campaign, gm, 
     pc = next(p for p in setup["pcs"] if p["id"] == str(otoole.pk))
     assert pc["combat_traits"] == {"Ferocious Boarder": 1}
     assert ENGINE.validate_setup(setup)["ships"][1]["officers"][0]["cheat_death"] == 1
+
+
+def test_is_but_a_scratch_spent_on_a_sheet_is_carried_into_the_boarding(campaign, gm, hermes,
+                                                                        corsair):
+    """D12 (BtQ L1049-1050): a PC and an enemy officer whose sheets have Is But A Scratch,
+    Sir!'s extra level spent board without it; a PC who has not spent his, with it."""
+    from characters.services import character_damage_set, trait_add
+    from rules.btq import boarding
+    from rules.random import SeededSource
+
+    black = character_create(campaign=campaign, actor=gm, kind=Character.Kind.NPC,
+                             name="Black", rank="Captain", skills={"command": 4})
+    posting_set(ship=corsair, character=black, station="captain", actor=gm)
+    otoole = campaign.characters.get(name="Gregory O'Toole")
+    for who in (black, otoole):
+        trait_add(character=who, actor=gm, trait="is_but_a_scratch")
+    for who in (black, otoole):
+        who.refresh_from_db()
+        character_damage_set(character=who, area="health", state=DamageState.HEALTHY,
+                             actor=gm, scratched=True)
+    setup = naval_setup(pc_ship=hermes, enemy_ship=corsair, weather="good_wind")
+    [captain] = setup["ships"][1]["officers"]
+    assert captain["scratch"] is False
+    scratched = {p["name"]: p["scratched"] for p in setup["pcs"]}
+    assert scratched[otoole.title] is True and list(scratched.values()).count(True) == 1
+    battle, _ = ENGINE.start(setup, SeededSource(10))
+    state, _ = boarding.begin(boarding.from_naval(battle, attacker=str(hermes.pk)))
+    fighters = state["fighters"]
+    assert fighters[f"pc:{otoole.pk}"]["scratch"] is False
+    assert fighters[f"npc:{black.pk}"]["scratch"] is False

@@ -1249,3 +1249,21 @@ def test_a_pc_s_combat_traits_go_with_him_into_the_boarding():
     setup["pcs"][0]["combat_traits"] = {"Stargazer": 1}
     with pytest.raises(ValueError, match="combat_traits"):
         naval.validate_setup(setup)
+
+
+@pytest.mark.parametrize("scratched", [False, True])
+def test_is_but_a_scratch_spent_on_the_sheet_stays_spent_in_the_boarding(scratched):
+    """D12 (BtQ L1049-1050): Is But A Scratch, Sir!'s extra wound level is used once, until
+    the Health heals; a PC whose sheet has it spent boards without it, the fighter's
+    ``scratch`` (still unspent) false; one who has not, with it."""
+    setup = london_setup(start_distance=3)
+    setup["pcs"][0].update(combat_traits={"Is But A Scratch, Sir!": 1}, scratched=scratched)
+    assert naval.validate_setup(setup)["pcs"][0].get("scratched", False) is scratched
+    table = Table(setup, "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+    table.do("pc:gunner", "positioning.move", "0")
+    fighter = table.state["boarding"]["state"]["fighters"]["pc:gunner"]
+    assert fighter["traits"] == {"Is But A Scratch, Sir!": 1}
+    assert fighter["scratch"] is not scratched
+    setup["pcs"][0]["scratched"] = "yes"
+    with pytest.raises(ValueError, match="scratched"):
+        naval.validate_setup(setup)
