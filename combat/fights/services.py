@@ -19,6 +19,8 @@ from ships.services import ship_morale_set, ship_record_battle
 
 ENGINES = ("btq_skirmish", "btq_personal_combat", "btq_boarding")
 NOUNS = {"btq_skirmish": "skirmish", "btq_personal_combat": "fight", "btq_boarding": "boarding"}
+SCRATCH = "is_but_a_scratch"
+"""The trait Is But A Scratch, Sir! (``rules.btq.traits``; BtQ L1086-1101, D12)."""
 """What each is called in the texts people read (``combat.services.NOUNS``)."""
 
 
@@ -81,19 +83,30 @@ def changes_logged(outcome, changes: list[dict]) -> dict:
 
 
 def _health_write_back(encounter, fighters: dict, known: set) -> list[dict]:
-    """Each of ``fighters`` (fighter id -> ``{"health"}``) whose character's pk is in
-    ``known``: his Health as the fight left it, unless the sheet is worse already."""
+    """Each of ``fighters`` (fighter id -> ``{"health", "scratch"}``) whose character's pk
+    is in ``known``: his Health as the fight left it, unless the sheet is worse already, and
+    his Is But A Scratch, Sir! as spent if the fight spent it."""
     wanted = {_pk(fid): final for fid, final in fighters.items() if _pk(fid) is not None}
     changes = []
     characters = Character.objects.select_for_update().filter(
         pk__in=[pk for pk in wanted if pk in known], campaign=encounter.campaign).order_by("pk")
     for character in characters:
-        final = DamageState[wanted[character.pk]["health"].upper()]
+        fought = wanted[character.pk]
+        final = DamageState[fought["health"].upper()]
         before = DamageState(character.health_state)
+        # Is But A Scratch, Sir! shrugged a wound off in this fight: spent on the sheet too,
+        # until he is Healthy again (D12)
+        spent = (fought.get("scratch") is False and not character.scratched
+                 and SCRATCH in character.trait_takes())
+        if final > before or spent:
+            character_damage_set(character=character, area="health", state=max(final, before),
+                                 scratched=True if spent else None)
         if final > before:
-            character_damage_set(character=character, area="health", state=final)
             changes.append({"who": character.title, "area": "Health", "from": before.label,
                             "to": final.label})
+        if spent:
+            changes.append({"who": character.title, "area": "Is But A Scratch, Sir!",
+                            "from": "unspent", "to": "spent"})
     return changes
 
 

@@ -202,3 +202,27 @@ def test_is_but_a_scratch_spent_on_a_sheet_is_carried_into_the_boarding(campaign
     fighters = state["fighters"]
     assert fighters[f"pc:{otoole.pk}"]["scratch"] is False
     assert fighters[f"npc:{black.pk}"]["scratch"] is False
+
+
+def test_is_but_a_scratch_spent_in_a_boarding_is_spent_on_the_sheet(campaign, gm, hermes,
+                                                                    corsair):
+    """D12: a PC whose extra wound level a boarding used up (he ends it Healthy, his scratch
+    gone) has it spent on his sheet after the battle, once."""
+    from characters.services import trait_add
+    from combat.fights.services import boarding_health_write_back
+    from rules.engine import Outcome
+
+    otoole = campaign.characters.get(name="Gregory O'Toole")
+    trait_add(character=otoole, actor=gm, trait="is_but_a_scratch")
+    setup = naval_setup(pc_ship=hermes, enemy_ship=corsair, weather="good_wind")
+    encounter = encounter_create(campaign=campaign, user=gm, engine="btq_naval", setup=setup,
+                                 title="Hermes boards the Corsair")
+    outcome = Outcome("pc", "boarded", "The Corsair is taken.", data={"boardings": [
+        {"fighters": {f"pc:{otoole.pk}": {"health": "healthy", "scratch": False}}}]})
+    changes = boarding_health_write_back(encounter=encounter, outcome=outcome)
+    otoole.refresh_from_db()
+    assert otoole.scratched is True
+    assert otoole.health_state == DamageState.HEALTHY
+    assert changes == [{"who": otoole.title, "area": "Is But A Scratch, Sir!",
+                        "from": "unspent", "to": "spent"}]
+    assert boarding_health_write_back(encounter=encounter, outcome=outcome) == []
