@@ -702,3 +702,18 @@ def refuse_removing_a_reputation_in_use(sender, instance: Reputation, origin=Non
                 test.terms.get("at_risk") == at_risk:
             raise ValidationError(f"“{instance}” is part of test #{test.pk}, which is not "
                                   "over yet: cancel or finish the test first.")
+
+
+def refuse_removing_a_ship_reputation_in_use(sender, instance: ShipReputation, origin=None,
+                                             **kwargs) -> None:
+    """``pre_delete`` receiver of ``ShipReputation`` (``combat.apps``): removing a ship's
+    reputation itself (not with its ship) is refused with a ``ValidationError`` while a card
+    test that is not over has it in its pool."""
+    if origin is not instance:
+        return
+    test = Encounter.objects.filter(
+        engine=table.ENGINE, status__in=Encounter.UNFINISHED,
+        terms__ship_reputation=instance.pk).order_by("pk").first()
+    if test is not None:
+        raise ValidationError(f"“{instance}” is part of test #{test.pk}, which is not over "
+                              "yet: cancel or finish the test first.")

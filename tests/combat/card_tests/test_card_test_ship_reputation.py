@@ -11,6 +11,7 @@ from combat.card_tests.forms import CardTestForm
 from combat.card_tests.selectors import card_test_view
 from rules.btq.characters import DamageState
 from ships import reputations
+from ships.models import ShipReputation
 
 LOST = "4S  4C KD 3S QH JH 2C 9D  4H AH 2D 7S"
 """TV-11's draw list (BtQ L1228-1241) with a seventh card for the ship's +2: the tie-break
@@ -99,3 +100,13 @@ def test_the_form_offers_the_ship_s_reputations_beside_the_character_s(
     assert CardTestForm.initial_from({**setup, "difficulty": "", "opponent_skill": "",
                                       "opponent_modifiers": [], "opponent_at_risk": "",
                                       "helpers": []})["reputation"] == f"ship:{feared.pk}"
+
+
+def test_a_ship_reputation_in_a_test_not_over_is_kept_until_the_test_ends(
+        race, turn, player_a, feared, gm):
+    test = race(reputations=[], ship_reputation=feared.pk)
+    with pytest.raises(ValidationError, match="not over yet"):
+        reputations.ship_reputation_delete(reputation=feared, actor=gm, version=1)
+    turn(test, player_a, "4S  4C KD KS QH JH 2C 9D  4H AH 2D 7S")
+    reputations.ship_reputation_delete(reputation=feared, actor=gm, version=1)
+    assert not ShipReputation.objects.filter(pk=feared.pk).exists()
