@@ -3,8 +3,11 @@ battles or political scheming within the Admiralty"; ``rules/btq_characters.md``
 acting on the ship's behalf uses one in place of a personal one, no Measure caps it), and
 the damage it takes when the test is lost (BtQ L1241-1242, D1)."""
 
+import json
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from campaigns.services import StaleVersion, campaign_update
 from combat.card_tests.forms import CardTestForm
@@ -12,6 +15,11 @@ from combat.card_tests.selectors import card_test_view
 from rules.btq.characters import DamageState
 from ships import reputations
 from ships.models import ShipReputation
+
+
+def post(client, url, data):
+    return client.post(url, json.dumps(data), content_type="application/json")
+
 
 LOST = "4S  4C KD 3S QH JH 2C 9D  4H AH 2D 7S"
 """TV-11's draw list (BtQ L1228-1241) with a seventh card for the ship's +2: the tie-break
@@ -71,6 +79,9 @@ def test_one_reputation_only_and_only_of_the_ship_the_character_serves_on(
         race, feared, distrusted, enemy_ship, gm, campaign):
     with pytest.raises(ValidationError, match="not both"):
         race(ship_reputation=feared.pk)  # with the personal one still in the pool
+    with pytest.raises(ValidationError, match="unskilled"):  # BtQ L1266-1272, as a personal one
+        race(reputations=[], ship_reputation=feared.pk, skill="diplomacy",
+             opponent_skill="diplomacy")
     theirs = reputations.ship_reputation_create(
         ship=enemy_ship, actor=gm, kind="institution", descriptor="Feared by",
         subject="Couriers", value=1)
@@ -110,3 +121,21 @@ def test_a_ship_reputation_in_a_test_not_over_is_kept_until_the_test_ends(
     turn(test, player_a, "4S  4C KD KS QH JH 2C 9D  4H AH 2D 7S")
     reputations.ship_reputation_delete(reputation=feared, actor=gm, version=1)
     assert not ShipReputation.objects.filter(pk=feared.pk).exists()
+
+
+def test_a_player_proposes_a_test_with_the_ship_s_reputation_through_the_api(
+        player_a_client, player_b_client, outsider_client, campaign, pc_a, jones, feared):
+    url = reverse("api-campaign-card-tests", args=[campaign.pk])
+    setup = {"character": pc_a.pk, "skill": "seamanship", "opposition": "difficulty",
+             "difficulty": "routine", "ship_reputation": feared.pk,
+             "intent": "get the dockyard to refit her first"}
+    assert post(outsider_client, url, setup).status_code == 404
+    proposed = post(player_a_client, url, setup)
+    assert proposed.status_code == 201, proposed.json()
+    body = player_b_client.get(reverse("api-card-test-detail",
+                                       args=[proposed.json()["id"]])).json()
+    assert body["reputation"] == {"id": feared.pk, "name": "Feared by Smugglers",
+                                  "ship": feared.ship_id}
+    refused = post(player_a_client, url, {**setup, "ship_reputation": feared.pk + 999})
+    assert refused.status_code == 400 and "ship_reputation" in refused.json()
+    assert campaign.encounters.filter(engine="btq_test").count() == 1
