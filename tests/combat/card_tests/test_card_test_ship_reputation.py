@@ -139,3 +139,19 @@ def test_a_player_proposes_a_test_with_the_ship_s_reputation_through_the_api(
     refused = post(player_a_client, url, {**setup, "ship_reputation": feared.pk + 999})
     assert refused.status_code == 400 and "ship_reputation" in refused.json()
     assert campaign.encounters.filter(engine="btq_test").count() == 1
+
+
+def test_the_page_offers_the_ship_s_reputation_and_the_call_puts_it_in_the_pool(
+        gm_client, player_a_client, campaign, pc_a, jones, feared):
+    new = reverse("card_tests:new", args=[campaign.pk])
+    form = player_a_client.get(f"{new}?character={pc_a.pk}").content.decode()
+    assert f'value="ship:{feared.pk}"' in form and "Feared by Smugglers +2" in form
+    response = gm_client.post(new, {
+        "character": pc_a.pk, "skill": "seamanship", "reputation": f"ship:{feared.pk}",
+        "opposition": "npc", "opponent": jones.pk, "opponent_skill": "seamanship",
+        "intent": "have the harbour master refit her first"})
+    assert response.status_code == 302
+    test = campaign.encounters.get(engine="btq_test")
+    assert test.terms["ship_reputation"] == feared.pk and test.terms["reputations"] == []
+    page = player_a_client.get(response["Location"]).content.decode()
+    assert "Seamanship 4 + Feared by Smugglers 2 = 6" in page
