@@ -12,6 +12,7 @@ from django.urls import reverse
 from campaigns.services import StaleVersion, campaign_update
 from combat.card_tests.forms import CardTestForm
 from combat.card_tests.selectors import card_test_view
+from combat.card_tests.services import card_test_accept, card_test_propose
 from rules.btq.characters import DamageState
 from ships import reputations
 from ships.models import ShipReputation
@@ -155,3 +156,18 @@ def test_the_page_offers_the_ship_s_reputation_and_the_call_puts_it_in_the_pool(
     assert test.terms["ship_reputation"] == feared.pk and test.terms["reputations"] == []
     page = player_a_client.get(response["Location"]).content.decode()
     assert "Seamanship 4 + Feared by Smugglers 2 = 6" in page
+
+
+def test_the_gm_accepts_a_proposal_with_the_ship_s_reputation_and_a_loss_injures_it(
+        campaign, gm, player_a, pc_a, feared, turn):
+    test = card_test_propose(campaign=campaign, actor=player_a, character=pc_a.pk,
+                             skill="seamanship", ship_reputation=feared.pk,
+                             opposition="difficulty", difficulty="routine",
+                             intent="be first in line at the dockyard")
+    test = card_test_accept(test=test, actor=gm, version=test.version, difficulty="4")
+    assert test.terms["ship_reputation"] == feared.pk and test.terms["difficulty"] == "4"
+    # Six cards (Seamanship 4, Feared by Smugglers 2) against four: the difficulty's Critical.
+    test = turn(test, player_a, "2D  10C 3C 10H 5S 9H 7C  2S QH AH 4C")
+    assert test.state["record"]["winner"] == "difficulty"
+    feared.refresh_from_db()
+    assert feared.damage_state == DamageState.INJURED
