@@ -6,12 +6,12 @@ class CombatConfig(AppConfig):
 
     def ready(self):
         """The card tests' and battles' sections of the campaign page (``campaigns.panels``),
-        and a guard: a reputation that a card test not over uses may not be removed
-        (``characters`` cannot know of the tests above it, so the refusal is a
-        ``pre_delete`` receiver here); the shipboard sections of the campaign's and each
-        character's page; the wake-ups of the open event streams (``combat.push``) whenever
-        an encounter, a job or a mission is saved; and the journal's links to encounters
-        (``campaigns.journal``)."""
+        and a guard: a reputation (a character's or a ship's) that a card test not over
+        uses may not be removed (``characters`` and ``ships`` cannot know of the tests
+        above them, so the refusal is a ``pre_delete`` receiver here); the shipboard
+        sections of the campaign's and each character's page; the wake-ups of the open
+        event streams (``combat.push``) whenever an encounter, a job or a mission is saved;
+        and the journal's links to encounters (``campaigns.journal``)."""
         from django.db.models.signals import post_save, pre_delete
         from django.urls import reverse
 
@@ -22,10 +22,14 @@ class CombatConfig(AppConfig):
         from characters.sections import register as register_section
         from combat import push, selectors
         from combat.card_tests import selectors as card_test_selectors
-        from combat.card_tests.services import refuse_removing_a_reputation_in_use
+        from combat.card_tests.services import (
+            refuse_removing_a_reputation_in_use,
+            refuse_removing_a_ship_reputation_in_use,
+        )
         from combat.creation import selectors as creation_selectors
         from combat.models import Encounter, Job
         from combat.shipboard import selectors as shipboard_selectors
+        from ships.models import ShipReputation
 
         register(Panel("card_tests", "combat/card_tests/_campaign_panel.html",
                        card_test_selectors.campaign_panel, 10))
@@ -42,6 +46,8 @@ class CombatConfig(AppConfig):
                                  card_test_selectors.campaign_panel, 5))
         pre_delete.connect(refuse_removing_a_reputation_in_use, sender=Reputation,
                            dispatch_uid="card_tests_keep_their_reputations")
+        pre_delete.connect(refuse_removing_a_ship_reputation_in_use, sender=ShipReputation,
+                           dispatch_uid="card_tests_keep_their_ship_reputations")
         post_save.connect(push.on_encounter_saved, sender=Encounter,
                           dispatch_uid="push_encounter")
         post_save.connect(push.on_job_saved, sender=Job, dispatch_uid="push_job")

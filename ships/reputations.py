@@ -157,6 +157,18 @@ def battle_reputation(reputation: ShipReputation) -> dict:
     return {"id": str(reputation.pk), "name": str(reputation), "cards": cards}
 
 
+def ship_reputation_wounded(*, reputation: ShipReputation, state: DamageState, actor,
+                            note: str) -> None:
+    """Set ``reputation``'s damage state to ``state`` (what a lost card test that had it in
+    its pool left it, BtQ L1241-1242), bumping its version so that an edit made before is
+    refused, and append ``note`` to the campaign log (GM-only for a ship the players may not
+    see). For a use case that already holds the row locked in its transaction."""
+    reputation.damage_state = DamageState(state)
+    reputation.version += 1
+    reputation.save(update_fields=["damage_state", "version"])
+    _log(reputation.ship, "ship.reputation", note, actor, reputation=reputation.pk)
+
+
 def battle_reputation_result(*, setup: dict, winner: str | None, actor=None) -> list:
     """After a battle, each ship reputation its PCs used (the setup's PCs'
     ``ship_reputation``) takes what :func:`rules.btq.missions.ship_reputation_after_battle`

@@ -37,6 +37,9 @@ class CardTestSetupSerializer(InputSerializer):
                                   help_text="A skill (seamanship), a Measure (guts) or wealth.")
     reputations = serializers.ListField(child=serializers.IntegerField(), required=False,
                                         help_text="At most one reputation id of the PC.")
+    ship_reputation = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="In place of a reputation of the PC: one of the ship's they serve on.")
     helpers = serializers.ListField(child=serializers.IntegerField(), required=False,
                                     help_text="Ids of helping PCs.")
     modifiers = CardTestModifierSerializer(many=True, required=False)

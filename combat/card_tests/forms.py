@@ -85,6 +85,20 @@ def _reputation_label(rep) -> str:
     return f"{rep.name} ({rep.value}{capped}; {rep.get_damage_state_display()})"
 
 
+SHIP = "ship:"
+"""The reputation choice's prefix for one of the ship's reputations."""
+
+
+def _ship_reputations(character: Character):
+    """The reputations of the ship ``character`` serves on that a pool may take in place of
+    a personal one (BtQ L770; ``rules/btq_characters.md`` A22): none of a ship the players
+    may not see, nor a Dead one."""
+    ship = character.ship
+    if ship is None or ship.is_hidden_from_players:
+        return []
+    return [r for r in ship.reputations.all() if r.damage_state != DamageState.DEAD]
+
+
 class CardTestForm(Form):
     """Call (``gm``) or propose a test of ``character``: the pool, the opposition and the
     stakes. ``gm`` adds the NPC's side (skill, modifiers, area at risk); ``versioned`` the
@@ -93,7 +107,7 @@ class CardTestForm(Form):
     skill = forms.ChoiceField(label="Skill")
     reputation = forms.ChoiceField(
         required=False, widget=forms.RadioSelect,
-        help_text="At most one; if the test is lost, it is damaged.")
+        help_text="At most one, yours or your ship's; if the test is lost, it is damaged.")
     helpers = forms.MultipleChoiceField(
         required=False, widget=forms.CheckboxSelectMultiple,
         help_text="Each adds their value in the skill, +3 at most in all; an unskilled helper "
@@ -143,7 +157,9 @@ class CardTestForm(Form):
         self.gm = gm
         self.fields["skill"].choices = pool_choices(character)
         self.fields["reputation"].choices = [("", "None")] + [
-            (str(r.pk), _reputation_label(r)) for r in character.reputations.all()]
+            (str(r.pk), _reputation_label(r)) for r in character.reputations.all()] + [
+            (f"{SHIP}{r.pk}", f"{character.ship.display_name}: {r.label}")
+            for r in _ship_reputations(character)]
         others = campaign.characters.filter(kind=Character.Kind.PC).exclude(pk=character.pk)
         self.fields["helpers"].choices = [(str(c.pk), c.title) for c in others]
         self.fields["opponent"].choices = [("", "—")] + [
@@ -172,7 +188,8 @@ class CardTestForm(Form):
         custom = difficulty.isdigit()
         return {
             "skill": setup["skill"],
-            "reputation": str(setup["reputations"][0]) if setup["reputations"] else "",
+            "reputation": str(setup["reputations"][0]) if setup["reputations"] else (
+                f"{SHIP}{setup['ship_reputation']}" if setup.get("ship_reputation") else ""),
             "helpers": [str(pk) for pk in setup["helpers"]],
             "modifiers": modifiers_text(setup["modifiers"]),
             "opposition": setup["opposition"],
@@ -212,10 +229,12 @@ class CardTestForm(Form):
         Of the opposition's fields only those of the opposition chosen count (the form keeps
         the others filled in while the user switches between them)."""
         data = self.cleaned_data
+        pick = data.get("reputation") or ""
         setup = {
             "character": self.character.pk,
             "skill": data["skill"],
-            "reputations": [int(data["reputation"])] if data.get("reputation") else [],
+            "reputations": [int(pick)] if pick and not pick.startswith(SHIP) else [],
+            "ship_reputation": int(pick[len(SHIP):]) if pick.startswith(SHIP) else None,
             "helpers": [int(pk) for pk in data.get("helpers") or ()],
             "modifiers": data["modifiers"],
             "opposition": data["opposition"],

@@ -19,6 +19,7 @@ from combat.card_tests import table
 from combat.models import Encounter
 from combat.selectors import PC_PREFIX, events_for, participant_ids_for, view_for
 from rules.btq.tests import DIFFICULTY, Side, TestError, TestRecord
+from ships.models import ShipReputation
 
 ENGINE = table.ENGINE
 
@@ -218,7 +219,12 @@ def _at_risk_label(campaign, terms: dict) -> str | None:
 def _reputation(terms: dict) -> dict | None:
     ids = terms.get("reputations") or []
     rep = Reputation.objects.filter(pk=ids[0]).first() if ids else None
-    return None if rep is None else {"id": rep.pk, "name": rep.name}
+    if rep is not None:
+        return {"id": rep.pk, "name": rep.name}
+    ship_id = terms.get("ship_reputation")
+    ship_rep = ShipReputation.objects.filter(pk=ship_id).first() if ship_id else None
+    return None if ship_rep is None else {"id": ship_rep.pk, "name": str(ship_rep),
+                                          "ship": ship_rep.ship_id}
 
 
 def card_test_view(user, test: Encounter, role: str | None = None,

@@ -59,13 +59,14 @@ from rules.btq.damage import wound
 from rules.btq.tests import Damage, TestError, TestRecord
 from rules.cards import CardError, parse_card
 from rules.engine import get_engine
-from ships.models import Ship
+from ships.models import Ship, ShipReputation
+from ships.reputations import ship_reputation_wounded
 from ships.services import ship_morale_set
 
 SETUP_FIELDS = (
     "character", "skill", "reputations", "helpers", "modifiers", "opposition", "opponent",
     "opponent_skill", "opponent_modifiers", "difficulty", "intent", "stakes_win",
-    "stakes_lose", "at_risk", "opponent_at_risk",
+    "stakes_lose", "at_risk", "opponent_at_risk", "ship_reputation",
 )
 """What a test is called with (see :func:`card_test_call`)."""
 
@@ -265,6 +266,7 @@ def clean_setup(*, campaign: Campaign, actor, data: dict, by_gm: bool
         errors["opponent_at_risk"] = ("The NPC's area at risk is health, ship_morale or "
                                       "wealth, in a test against an NPC.")
     ships = table.serving_ships([character, opponent])
+    ship_reputation = _ship_reputation(character, ships, data.get("ship_reputation"), errors)
     for who, area, field in ((character, at_risk, "at_risk"),
                              (opponent, opponent_at_risk, "opponent_at_risk")):
         ship = ships.get(who.pk) if who is not None else None
@@ -278,7 +280,7 @@ def clean_setup(*, campaign: Campaign, actor, data: dict, by_gm: bool
         helpers=helpers, modifiers=modifiers, opponent=opponent, opponent_skill=opponent_skill,
         opponent_modifiers=opponent_modifiers, difficulty=difficulty, at_risk=at_risk,
         at_risk_reputation=at_risk_reputation, opponent_at_risk=opponent_at_risk,
-        intent=intent, ships=ships,
+        intent=intent, ships=ships, ship_reputation=ship_reputation,
     )
     try:
         table.build(setup)
@@ -288,6 +290,21 @@ def clean_setup(*, campaign: Campaign, actor, data: dict, by_gm: bool
     except TestError as exc:
         raise ValidationError(sentence(str(exc))) from None
     return setup, stakes
+
+
+def _ship_reputation(character, ships: dict, value, errors: dict):
+    """The reputation ``value`` (an id) of the ship ``character`` serves on, for the pool in
+    place of a personal one (BtQ L770; ``rules/btq_characters.md`` A22), or ``None`` with a
+    message in ``errors["ship_reputation"]``."""
+    if value in (None, "") or character is None:
+        return None
+    ship = ships.get(character.pk)
+    found = None if ship is None or ship.is_hidden_from_players else \
+        ShipReputation.objects.filter(pk=_pk(value), ship=ship).first()
+    if found is None:
+        errors["ship_reputation"] = (f"{value!r} is not a reputation of the ship "
+                                     f"{character.title} serves on.")
+    return found
 
 
 def setup_input(test: Encounter) -> dict:
@@ -609,6 +626,10 @@ def _apply_damage(test: Encounter, setup: table.Setup, damages: list[Damage],
         rep = None
         if damage.who == pc:
             character = setup.character
+            if damage.cause == "reputation" and setup.ship_reputation is not None:
+                applied.append(_wound_ship_reputation(test, setup.ship_reputation, damage,
+                                                      names, actor))
+                continue
             if damage.cause == "reputation":
                 area, rep = table.Area.REPUTATION, setup.reputation
             elif setup.at_risk == table.Area.REPUTATION:
@@ -650,6 +671,22 @@ def _apply_damage(test: Encounter, setup: table.Setup, damages: list[Damage],
     return applied
 
 
+def _wound_ship_reputation(test: Encounter, reputation: ShipReputation, damage: Damage,
+                           names: dict[str, str], actor) -> dict:
+    """A ship reputation in the loser's pool takes the damage a personal one would (BtQ
+    L1241-1242, D1); no trait of the character changes a wound of the ship's."""
+    before = DamageState(reputation.damage_state)
+    after = wound(before, damage.level).after
+    who = names[damage.who]
+    ship_reputation_wounded(
+        reputation=reputation, state=after, actor=actor,
+        note=f"{reputation.ship}'s reputation “{reputation}”: {before.label} → {after.label} "
+             f"(test #{test.pk}, lost by {who}).")
+    return {"who": who, "area": damage.area, "cause": damage.cause,
+            "level": damage.level.name.lower(), "from": before.label, "to": after.label,
+            "ship": reputation.ship.display_name}
+
+
 def refuse_removing_a_reputation_in_use(sender, instance: Reputation, origin=None, **kwargs
                                         ) -> None:
     """``pre_delete`` receiver of ``Reputation`` (``combat.apps``): removing a reputation
@@ -665,3 +702,18 @@ def refuse_removing_a_reputation_in_use(sender, instance: Reputation, origin=Non
                 test.terms.get("at_risk") == at_risk:
             raise ValidationError(f"“{instance}” is part of test #{test.pk}, which is not "
                                   "over yet: cancel or finish the test first.")
+
+
+def refuse_removing_a_ship_reputation_in_use(sender, instance: ShipReputation, origin=None,
+                                             **kwargs) -> None:
+    """``pre_delete`` receiver of ``ShipReputation`` (``combat.apps``): removing a ship's
+    reputation itself (not with its ship) is refused with a ``ValidationError`` while a card
+    test that is not over has it in its pool."""
+    if origin is not instance:
+        return
+    test = Encounter.objects.filter(
+        engine=table.ENGINE, status__in=Encounter.UNFINISHED,
+        terms__ship_reputation=instance.pk).order_by("pk").first()
+    if test is not None:
+        raise ValidationError(f"“{instance}” is part of test #{test.pk}, which is not over "
+                              "yet: cancel or finish the test first.")

@@ -17,8 +17,10 @@ The pool is the skill's value (a Measure's, or Wealth for a Wealth test, BtQ L17
 the modifiers stated, the character's traits that apply to the skill (``rules.btq.traits``:
 Crusty Old Seadog, Physician; the others need the GM's word that the test involves what
 they are for, so the GM adds them as modifiers), at most one reputation capped by Charm or
-Influence (D9), helpers (BtQ L1280-1286), and the damage penalty of the area tied to the
-action: the area at risk and, in a Wealth test, Wealth (Injured -1, Maimed -3, BtQ
+Influence (D9) or, instead, one reputation of the ship the character serves on, which no
+Measure caps (BtQ L770: a ship's reputations serve "in battles or political scheming";
+``rules/btq_characters.md`` A22), helpers (BtQ L1280-1286), and the damage penalty of the
+area tied to the action: the area at risk and, in a Wealth test, Wealth (Injured -1, Maimed -3, BtQ
 L1305-1316, L1749). A skill of 0 makes the test unskilled: one card, no reputation or
 helpers (BtQ L1266-1272). A character's Ship Morale is that of the ship they serve on
 (``rules/btq_characters.md`` A15).
@@ -50,7 +52,7 @@ from rules.btq.tests import Reputation as PoolReputation
 from rules.btq.traits import pool_modifiers
 from rules.cards import GM_DECK, PLAYER_DECK
 from rules.engine import get_engine
-from ships.models import Ship, ShipPosting
+from ships.models import Ship, ShipPosting, ShipReputation
 
 
 class Opposition(models.TextChoices):
@@ -164,7 +166,8 @@ class OppositionError(TestError):
 class Setup:
     """What a test was called with, as model instances (see ``campaigns.models.CardTest``),
     and ``ships``, the ship each of its characters serves on (:func:`serving_ships`), whose
-    Ship Morale is theirs."""
+    Ship Morale is theirs; ``ship_reputation``, one of that ship's reputations in the pool in
+    place of ``reputation``."""
 
     character: Character
     skill: str
@@ -181,6 +184,7 @@ class Setup:
     opponent_at_risk: str = ""
     intent: str = ""
     ships: dict[int, Ship] = field(default_factory=dict)
+    ship_reputation: ShipReputation | None = None
 
     @classmethod
     def of(cls, campaign, terms: dict, *, lock: bool = False) -> Setup:
@@ -205,6 +209,11 @@ class Setup:
         reps = {r.pk: r for r in (reps.select_for_update() if lock else reps).order_by("pk")}
         for rep in reps.values():
             rep.character = chars.get(rep.character_id, rep.character)
+        ship_rep = None
+        if terms.get("ship_reputation"):
+            found = ShipReputation.objects.filter(pk=terms["ship_reputation"])
+            ship_rep = (found.select_for_update() if lock else found).select_related(
+                "ship__campaign").first()
         character = chars.get(terms["character"])
         if character is None:
             raise Character.DoesNotExist(f"character {terms['character']} was removed")
@@ -220,6 +229,7 @@ class Setup:
             at_risk_reputation=reps.get(risk_rep), opponent_at_risk=terms.get(
                 "opponent_at_risk", ""),
             intent=terms.get("intent", ""), ships=serving_ships([character, opponent]),
+            ship_reputation=ship_rep,
         )
 
     def terms(self) -> dict:
@@ -237,6 +247,8 @@ class Setup:
             "opponent_modifiers": list(self.opponent_modifiers),
             "difficulty": self.difficulty, "intent": self.intent, "at_risk": at_risk,
             "opponent_at_risk": self.opponent_at_risk,
+            "ship_reputation": (self.ship_reputation.pk if self.ship_reputation is not None
+                                else None),
         }
 
     def names(self) -> dict[str, str]:
@@ -269,7 +281,8 @@ class Table:
 def _character_side(character: Character, skill: str, modifiers, *, deck: str, secret: bool,
                     reputation: Reputation | None = None, helpers=(), at_risk: str = "",
                     at_risk_reputation: Reputation | None = None,
-                    ship: Ship | None = None) -> Side:
+                    ship: Ship | None = None,
+                    ship_reputation: ShipReputation | None = None) -> Side:
     if character.health_state == DamageState.DEAD:
         raise TestError(f"{character.title} is Dead: the dead take no tests")
     value = pool_value(character, skill)
@@ -305,6 +318,15 @@ def _character_side(character: Character, skill: str, modifiers, *, deck: str, s
             raise TestError(f"“{reputation}” is not a reputation of {character.title}")
         rep = PoolReputation(reputation.name, reputation.value, cap=reputation.cap,
                              state=DamageState(reputation.damage_state))
+    if ship_reputation is not None:
+        if rep is not None:
+            raise TestError("a pool takes one reputation: a personal one or one of the "
+                            "ship's, not both")
+        if ship is None or ship_reputation.ship_id != ship.pk:
+            raise TestError(f"“{ship_reputation}” is not a reputation of the ship "
+                            f"{character.title} serves on")
+        rep = PoolReputation(str(ship_reputation), ship_reputation.value,
+                             state=DamageState(ship_reputation.damage_state))
     if helpers and skill not in SKILLS:
         raise TestError("helpers add their skill to a skill test, not to a Measure or Wealth "
                         "test (BtQ L1280-1283)")
@@ -335,6 +357,7 @@ def build(setup: Setup) -> Table:
         setup.character, setup.skill, setup.modifiers, deck=PLAYER_DECK, secret=False,
         reputation=setup.reputation, helpers=setup.helpers, at_risk=setup.at_risk,
         at_risk_reputation=setup.at_risk_reputation, ship=setup.ships.get(setup.character.pk),
+        ship_reputation=setup.ship_reputation,
     )
     if setup.opposition == "npc":
         if setup.opponent is None:
