@@ -600,9 +600,10 @@ def _command_side(st, key, who) -> Side:
         return Side(who, Pool("command", crew, tuple(mods)), GM_DECK, secret=False)
     value = co["command"] if co else crew
     deck = co["deck"] if co else GM_DECK
-    # no Command at all (nor a crew's to leave it to): he "can overturn a single card", to
-    # which nothing is added; penalties still apply (BtQ L1266-1272, A9)
-    pool = Pool("command", value, tuple(mods)) if value > 0 else \
+    # a commander with no Command at all (nor a crew's to leave it to) "can overturn a single
+    # card", to which nothing is added; penalties still apply (BtQ L1266-1272, A9). A crew
+    # (no officer standing) of Command 0 turns none: the rule is a character's.
+    pool = Pool("command", value, tuple(mods)) if value > 0 or co is None else \
         Pool("command", 0, tuple(m for m in mods if m.cards < 0), unskilled=True)
     return Side(who, pool, deck,
                 deck_name=None if deck == GM_DECK else co["id"],
