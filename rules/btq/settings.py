@@ -443,6 +443,44 @@ SETTINGS: dict[str, Setting] = {
             "errata VK-3; viking A8; Viking L161",
             used_by="Viking sea fight",
         ),
+        # Horse, Foot and Guns (rules/hfg.md §16 and the errata): the recommended reading is
+        # the default.
+        Setting(
+            "hfg_spent_vs_dismounted",
+            "Horse, Foot and Guns: mounted troops losing a close combat against dismounted "
+            "troops are",
+            {True: "spent, as against foot", False: "repulsed 600-1,200 paces"},
+            True,
+            "errata F5; HFG L304",
+            used_by="Horse, Foot and Guns",
+        ),
+        Setting(
+            "hfg_bua_half_loss_by_artillery",
+            "Horse, Foot and Guns: a town's garrison beaten by half or more by artillery or "
+            "ships",
+            {"afire_and_destroyed": "sets the town afire and is destroyed",
+             "afire_only": "sets the town afire and is unharmed"},
+            "afire_and_destroyed",
+            "errata F6; HFG L311",
+            used_by="Horse, Foot and Guns",
+        ),
+        Setting(
+            "hfg_submarine_can_shoot",
+            "Horse, Foot and Guns: submarines shoot at ships, guns and supplies",
+            {False: "no, they fight only at close quarters", True: "yes, at naval range"},
+            False,
+            "errata F4; HFG L273",
+            used_by="Horse, Foot and Guns",
+        ),
+        Setting(
+            "hfg_army_break_fraction",
+            "Horse, Foot and Guns: an army breaks when its losses exceed",
+            {0.5: "half of its element equivalents", 0.25: "a quarter",
+             0.75: "three quarters"},
+            0.5,
+            "hfg A1; HFG L332-L333",
+            used_by="Horse, Foot and Guns",
+        ),
     )
 }
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rules.btq.settings import resolve
 from rules.dice import d6
 from rules.engine import IllegalAction
 from rules.hfg.data import troop_type
-from rules.hfg.settings import setting
 from rules.random import RandomSource
 
 WIN, TIE, LOSE, LOSE_HALF = "win", "tie", "lose", "lose_half"
@@ -326,7 +326,7 @@ def _lose_close_mounted(me: Fighter, enemy: Fighter, settings: Mapping | None) -
     if me.repulsed_this_bound:
         return _move("routed", 1200)
     against = {"foot", "artillery"}
-    if setting(settings, "hfg_spent_vs_dismounted"):
+    if resolve(settings)["hfg_spent_vs_dismounted"]:
         against.add("dismounted")
     if ek in against or enemy.routing:
         return Outcome("spent")
@@ -419,7 +419,7 @@ def _lose_half(me: Fighter, enemy: Fighter, *, close: bool,
             return DESTROYED
         return _move("repulsed", 800)
     if not close and guns and (me.in_bua or me.type == "SPG"):
-        if me.type != "SPG" and setting(settings, "hfg_bua_half_loss_by_artillery") == \
+        if me.type != "SPG" and resolve(settings)["hfg_bua_half_loss_by_artillery"] == \
                 "afire_and_destroyed":
             return Outcome("destroyed", afire=True)
         return Outcome("none", afire=True)

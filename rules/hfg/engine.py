@@ -67,6 +67,7 @@ import copy
 from functools import lru_cache
 from typing import Any
 
+from rules.btq.settings import SettingError, resolve
 from rules.engine import (
     GM,
     Decision,
@@ -101,7 +102,6 @@ from rules.hfg.geometry import (
 )
 from rules.hfg.losses import Unit, battle_result, command_defeated
 from rules.hfg.movement import allowance, approach_limit, may_contact
-from rules.hfg.settings import SETTINGS, setting
 from rules.hfg.shooting import shooting_range
 from rules.random import RandomSource
 
@@ -150,16 +150,14 @@ def validate_setup(setup: dict) -> dict:
     table = setup.get("table") or {"w": 12000, "d": 6000}
     w = _int(table.get("w"), "the table's width", 1200, 24000)
     d = _int(table.get("d"), "the table's depth", 1200, 12000)
-    # a campaign passes all its rule settings: HFG keeps its own and checks them
-    settings = {k: v for k, v in dict(setup.get("settings") or {}).items()
-                if k.startswith("hfg_")}
-    for name in settings:
-        if name not in SETTINGS:
-            raise IllegalAction(f"unknown HFG setting {name!r}")
-        try:
-            setting(settings, name)
-        except ValueError as exc:
-            raise IllegalAction(str(exc)) from None
+    # a campaign passes all its rule settings: HFG keeps its own, each checked, the
+    # defaults filled in
+    try:
+        settings = {k: v for k, v in resolve({k: v for k, v in dict(
+            setup.get("settings") or {}).items() if k.startswith("hfg_")}).items()
+            if k.startswith("hfg_")}
+    except SettingError as exc:
+        raise IllegalAction(str(exc)) from None
     sides_in = setup.get("sides")
     if not isinstance(sides_in, list) or len(sides_in) != 2:
         raise IllegalAction("a battle has two sides")

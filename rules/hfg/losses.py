@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rules.btq.settings import resolve
 from rules.engine import IllegalAction
 from rules.hfg.data import troop_type
-from rules.hfg.settings import setting
 
 STATES = ("ok", "routing", "destroyed", "spent", "off_table", "departed")
 LOST = frozenset({"routing", "destroyed", "off_table"})
@@ -72,7 +72,7 @@ def lost_ee(units: Sequence[Unit]) -> int:
 def army_broken(units: Sequence[Unit], settings: Mapping | None = None) -> bool:
     """Whether the side has lost: its lost EE exceeds the break fraction (½, A1) of its
     original EE (L332-333)."""
-    fraction = Fraction(str(setting(settings, "hfg_army_break_fraction")))
+    fraction = Fraction(str(resolve(settings)["hfg_army_break_fraction"]))
     return lost_ee(units) > fraction * original_ee(units)
 
 
@@ -92,7 +92,7 @@ def command_defeated(units: Sequence[Unit], command: str) -> bool:
 
 def break_ratio(units: Sequence[Unit], settings: Mapping | None = None) -> Fraction:
     """Lost EE over the break threshold: above 1 the army has broken (A2's tie-break)."""
-    fraction = Fraction(str(setting(settings, "hfg_army_break_fraction")))
+    fraction = Fraction(str(resolve(settings)["hfg_army_break_fraction"]))
     return Fraction(lost_ee(units)) / (fraction * original_ee(units))
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from rules.btq.settings import resolve
 from rules.engine import IllegalAction
 from rules.hfg.combat import MAX_AIDERS
 from rules.hfg.data import Band, reference, troop_type
-from rules.hfg.settings import setting
 
 
 def _dated(bands: Sequence[Band], year: int) -> int:
@@ -45,7 +45,7 @@ def shooting_range(code: str, *, year: int, grade: str | None = None,
     t = troop_type(code)
     if t.dismountable:
         return _dated(t.dismounted_ranges, year) if dismounted else None
-    if t.naval_range or (code == "SUB" and setting(settings, "hfg_submarine_can_shoot")):
+    if t.naval_range or (code == "SUB" and resolve(settings)["hfg_submarine_can_shoot"]):
         return naval_range(year)
     if not t.ranges:
         return None

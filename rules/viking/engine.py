@@ -527,7 +527,8 @@ def _run(st: State, source: RandomSource, log: _Log) -> None:
 def _decision(st: State, vid: str) -> Decision:
     v = st["vessels"][vid]
     keys = od.options(st, v)
-    opts = tuple(Option(k, od.describe(k)[:1].upper() + od.describe(k)[1:]) for k in keys)
+    opts = tuple(Option(k, od.describe(k)[:1].upper() + od.describe(k)[1:], od.group(k))
+                 for k in od.options(st, v, every_inch=True))
     return Decision(_commander(st, v["side"]), f"orders:{vid}",
                     f"Orders for {v['name']} this turn", opts, ai.choose(st, vid, keys))
 

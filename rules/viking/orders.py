@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from math import hypot
+from math import ceil, floor, hypot
 from typing import Any
 
 from rules.viking import movement as mv
@@ -187,10 +187,13 @@ def end_of(st: dict, v: dict, plan: Plan) -> dict[str, float]:
     return {"x": x, "y": y, "heading": heading}
 
 
-def raw_options(st: dict, v: dict, change: str | None = None) -> list[str]:
-    """Every order the book allows the vessel now (before its standing order's limits): the
+def raw_options(st: dict, v: dict, change: str | None = None, every_inch: bool = False
+                ) -> list[str]:
+    """Orders the book allows the vessel now (before its standing order's limits): the
     moves at each level at the top of their range with none, half or all of the facing to
-    either side, and the handling it may start."""
+    either side, and the handling it may start. With ``every_inch`` also the moves at the
+    bottom of each range and at each whole inch inside it (A1: any distance in the range),
+    straight on or with all the facing that distance allows to either side."""
     m = mode(v)
     if m == "grappled":
         return ["fight", "break"]
@@ -202,15 +205,17 @@ def raw_options(st: dict, v: dict, change: str | None = None) -> list[str]:
     keys: list[str] = []
     for lvl, back in levels(st, v):
         lo, hi = mv.speed_range(v["cls"], lvl, backward=back, crew=crew, doubled=st["doubled"])
-        allow = mv.max_facing(v["cls"], lvl, hi, lenient=lenient, crew=crew,
-                              doubled=st["doubled"])
-        facings = {0.0, allow / 2, allow, -allow / 2, -allow}
-        if want is not None:
-            need = mv.turn_toward(v["heading"], want) / mv.facing_degrees(
-                1, v["length"], st["settings"]["viking_facing_inch"])
-            facings.add(round(max(-allow, min(allow, need)), 2))
-        for f in sorted(facings):
-            keys.append(move_key(lvl, hi, f, back, change))
+        inches = {lo, *range(ceil(lo), floor(hi) + 1)} if every_inch else set()
+        for dist in sorted(inches | {hi}):
+            allow = mv.max_facing(v["cls"], lvl, dist, lenient=lenient, crew=crew,
+                                  doubled=st["doubled"])
+            facings = {0.0, allow, -allow} | ({allow / 2, -allow / 2} if dist == hi else set())
+            if want is not None:
+                need = mv.turn_toward(v["heading"], want) / mv.facing_degrees(
+                    1, v["length"], st["settings"]["viking_facing_inch"])
+                facings.add(round(max(-allow, min(allow, need)), 2))
+            for f in sorted(facings):
+                keys.append(move_key(lvl, dist, f, back, change))
     handling = []
     if m in ("oars", "none") and v["sail"] == "DOWN":
         handling.append("oars")
@@ -345,22 +350,40 @@ def turns_to_reach(st: dict, v: dict, e: dict) -> float:
     return d / SPEED[v["cls"]][FULL][1] + off / max(per_turn, 1.0)
 
 
-def options(st: dict, v: dict) -> list[str]:
+def options(st: dict, v: dict, every_inch: bool = False) -> list[str]:
     """The orders offered to the vessel's commander this turn: the book's choices under its
     standing order's limits, then those after each order change it may make (keys prefixed
-    with the new order). Never empty."""
-    out = _limited(st, v, None)
+    with the new order). Never empty. The default policy chooses among the moves at the top
+    of each range; ``every_inch`` adds the other distances a commander may choose (see
+    :func:`raw_options`), each one :func:`check` accepts."""
+    out = _limited(st, v, None, every_inch)
     for order in may_change(st, v):
-        out += _limited(st, _with_order(v, order), order)
+        out += _limited(st, _with_order(v, order), order, every_inch)
     return out
 
 
-def _limited(st: dict, v: dict, change: str | None) -> list[str]:
+def _limited(st: dict, v: dict, change: str | None, every_inch: bool) -> list[str]:
     keys = raw_options(st, v, change)
     plans = [parse(k) for k in keys]
     ends: dict[Plan, dict[str, float]] = {}
     kept = [k for k, p in zip(keys, plans) if limit_reason(st, v, p, plans, ends) is None]
-    return kept or keys
+    if not every_inch:
+        return kept or keys
+    # the limits weigh each move against the same choices as check() does
+    every = raw_options(st, v, change, every_inch=True)
+    return [k for k in every if limit_reason(st, v, parse(k), plans, ends) is None] \
+        if kept else every
+
+
+def group(key: str) -> str:
+    """The heading an order is listed under on the page: its move's level and direction,
+    after the order change if any (``"Go paced"``), ``""`` for the handling orders."""
+    p = parse(key)
+    if p.action != "move":
+        return ""
+    first = f"change the order to {ORDER_NAMES[p.change]}, then " if p.change else ""
+    text = f"{first}{'back' if p.backward else 'go'} {LEVEL_WORDS[p.level]}"
+    return text[:1].upper() + text[1:]
 
 
 def check(st: dict, v: dict, key: str) -> Plan:

@@ -63,6 +63,21 @@ def test_each_player_sees_his_own_orders_only_until_both_are_in(
     assert wargame.version == before and "n2" not in wargame.state["orders"]
 
 
+def test_the_page_offers_every_whole_inch_of_a_speed_range_under_its_speed(
+        wargame, player_a_client, player_b_client, pc_a, pc_b):
+    # the sides start over 24 in apart: the Long Serpent may double her paced 4-5 in
+    for client, pc, side in ((player_a_client, pc_a, "norse"), (player_b_client, pc_b, "danes")):
+        assert _act(client, wargame, f"pc:{pc.pk}", f"wind:{side}", "keep").status_code == 302
+    page_a = player_a_client.get(reverse("combat:detail", args=[wargame.pk])).content.decode()
+    paced = page_a.split('<optgroup label="Go paced">')[1].split("</optgroup>")[0]
+    assert [f'value="PACED@{n}"' in paced for n in range(4, 11)] == [True] * 7
+    assert 'value="PACED@7"' not in page_a.split('<optgroup label="Go paced">')[0]
+    assert _act(player_a_client, wargame, f"pc:{pc_a.pk}", "orders:n1", "PACED@7"
+                ).status_code == 302
+    wargame.refresh_from_db()
+    assert wargame.state["orders"] == {"n1": "PACED@7"}
+
+
 def test_the_end_meets_a_challenge_and_is_written_to_the_campaign_log(campaign, gm, pc_a):
     from campaigns.missions import services as missions
     from combat.challenges import players_won

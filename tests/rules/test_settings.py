@@ -1,6 +1,7 @@
 """Campaign settings (``rules.btq.settings``): defaults, validation, and what each affects."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,9 @@ from rules.btq.tests import MAX_RETESTS
 
 USES = {"card tests", "ship-to-ship combat", "skirmishes", "boarding actions", "prize money",
         "purchases", "grog", "character creation", "missions",
-        "odds", "Brethren of the Coast", "British vs Pirates", "Viking sea fight"}
+        "odds", "Brethren of the Coast", "British vs Pirates", "Viking sea fight",
+        "Horse, Foot and Guns"}
+_USE = "|".join(re.escape(use) for use in USES)
 
 
 def test_resolve_fills_in_the_defaults_and_rejects_unknown_names_and_values():
@@ -26,7 +29,9 @@ def test_resolve_fills_in_the_defaults_and_rejects_unknown_names_and_values():
 def test_every_setting_says_what_in_the_app_it_affects():
     for setting in SETTINGS.values():
         assert setting.default in setting.choices
-        assert all(part in USES for part in setting.used_by.split(", ") if part), setting.name
+        # parts joined by ", " (a part may hold a comma: "Horse, Foot and Guns")
+        assert not setting.used_by or re.fullmatch(f"({_USE})(, ({_USE}))*",
+                                                   setting.used_by), setting.name
 
 
 @pytest.mark.parametrize("name, used_by", [
@@ -49,6 +54,9 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("spade_ace_booty", "character creation"),
     # The card tests add the trait's card from the sheet.
     ("crusty_old_seadog_skill", "card tests"),
+    # The hfg engine reads its four from the battle's setup.
+    ("hfg_spent_vs_dismounted", "Horse, Foot and Guns"),
+    ("hfg_army_break_fraction", "Horse, Foot and Guns"),
     # Not applied anywhere in the app yet: the scar card is not drawn.
     ("scar_rule", ""),
 ])

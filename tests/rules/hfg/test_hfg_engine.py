@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from rules.btq.settings import resolve
 from rules.engine import GM, IllegalAction, get_engine, play_out
 from rules.hfg.engine import ENGINE, validate_setup
 from rules.random import ScriptedSource, SeededSource
@@ -62,7 +63,7 @@ def test_a_bound_rolls_pips_then_moves_shoots_and_fights():
     (lambda s: s["elements"][3].update(x=600, y=500), "ships stay on the waterway"),
     (lambda s: s["elements"][2].update(dismounted=True), "cannot dismount"),
     (lambda s: s["elements"][2].update(command="shore"), "its command"),
-    (lambda s: s.update(settings={"hfg_nonsense": 1}), "unknown HFG setting"),
+    (lambda s: s.update(settings={"hfg_nonsense": 1}), "unknown campaign setting .hfg_nonsense."),
     (lambda s: s.update(max_bounds=99), "max_bounds"),
     (lambda s: s["terrain"].append({"id": "x", "kind": "lava", "x": 0, "y": 0, "w": 100,
                                     "h": 100}), "terrain is one of"),
@@ -73,6 +74,22 @@ def test_bad_setups_are_refused_with_the_rule(change, message):
     setup = scenario()
     change(setup)
     with pytest.raises(IllegalAction, match=message):
+        validate_setup(setup)
+
+
+def test_a_campaigns_settings_reach_the_battle_as_hfg_reads_them():
+    # a campaign passes every setting it has (rules.btq.settings): HFG keeps its four
+    setup = scenario()
+    setup["settings"] = resolve({"hfg_army_break_fraction": 0.25, "repair_lockout": "next_round"})
+    checked = validate_setup(setup)
+    assert checked["settings"] == {"hfg_spent_vs_dismounted": True,
+                                   "hfg_bua_half_loss_by_artillery": "afire_and_destroyed",
+                                   "hfg_submarine_can_shoot": False,
+                                   "hfg_army_break_fraction": 0.25}
+    state, _ = ENGINE.start(checked, SeededSource(0))
+    assert state["settings"]["hfg_army_break_fraction"] == 0.25
+    setup["settings"] = {"hfg_army_break_fraction": 0.3}
+    with pytest.raises(IllegalAction, match="hfg_army_break_fraction: 0.3 is not one of"):
         validate_setup(setup)
 
 

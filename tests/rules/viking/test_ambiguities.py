@@ -1,6 +1,8 @@
 """Every ambiguity of ``rules/viking.md`` §9 (A1-A14) and the errata VK-1 to VK-3, decided
 by the recommended reading or a setting, through the kernel."""
 
+from math import ceil, floor
+
 import pytest
 
 from rules.engine import IllegalAction
@@ -24,6 +26,27 @@ def test_a1_a_range_is_any_distance_inside_it_and_a_single_value_is_exact():
     od.check(state, a1, "SLOW@1.5")
     with pytest.raises(od.OrderError, match="moves 1.5 in"):
         od.check(state, a1, "SLOW@1.2")
+
+
+def test_a1_the_orders_offer_every_whole_inch_of_each_range_grouped_by_speed():
+    state, source = make_game(_near(cls="LONGSHIP"))
+    state = to_orders(state, source)
+    a1 = state["vessels"]["a1"]
+    decision = next(d for d in ENGINE.pending(state) if d.kind == "orders:a1")
+    plans = {o.key: od.parse(o.key) for o in decision.options}
+    assert od.levels(state, a1)
+    for level, back in od.levels(state, a1):
+        lo, hi = mv.speed_range("LONGSHIP", level, backward=back)
+        offered = {p.distance for p in plans.values()
+                   if p.action == "move" and (p.level, p.backward) == (level, back)}
+        assert offered == {lo, hi, *range(ceil(lo), floor(hi) + 1)}
+    assert {o.group for o in decision.options if plans[o.key].action == "move"} >= {
+        "Go paced", "Go slow"}
+    assert "Go paced" in [o.group for o in decision.options if o.key == "PACED@3"]
+    for key in plans:  # each one the kernel accepts
+        od.check(state, a1, key)
+    # the default policy still chooses among the tops of the ranges
+    assert decision.default in od.options(state, a1)
 
 
 def test_a2_moves_are_simultaneous_and_the_first_touch_stops_both():
