@@ -97,10 +97,7 @@ def _choice_key(value) -> str:
     return str(value)
 
 
-NOT_YET_IN_EFFECT: dict[str, str] = {
-    "scar_rule": "The scar card is not drawn yet: when Health heals after being Maimed, the "
-    "GM turns it by hand and applies the book's table.",
-}
+NOT_YET_IN_EFFECT: dict[str, str] = {}
 """Why each setting that nothing in the app applies yet (``used_by`` empty) has no effect:
 what it waits for, shown on the settings page beside it."""
 

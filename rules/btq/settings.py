@@ -148,6 +148,7 @@ SETTINGS: dict[str, Setting] = {
             {False: "not used", True: "used"},
             False,
             "BtQ L1318-1320",
+            used_by="healing",
         ),
         Setting(
             "great_hardship",

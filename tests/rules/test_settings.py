@@ -11,7 +11,7 @@ from rules.btq.settings import SETTINGS, SettingError, resolve
 from rules.btq.tests import MAX_RETESTS
 
 USES = {"card tests", "ship-to-ship combat", "skirmishes", "boarding actions", "prize money",
-        "purchases", "grog", "character creation", "missions",
+        "purchases", "grog", "character creation", "missions", "healing",
         "odds", "Brethren of the Coast", "British vs Pirates", "Viking sea fight",
         "Horse, Foot and Guns"}
 _USE = "|".join(re.escape(use) for use in USES)
@@ -35,6 +35,7 @@ def test_every_setting_says_what_in_the_app_it_affects():
 
 
 @pytest.mark.parametrize("name, used_by", [
+    ("scar_rule", "healing"),
     ("reputation_loss_mode", "card tests"),
     ("personal_pool_floor", "card tests"),
     ("repair_lockout", "ship-to-ship combat"),
@@ -58,7 +59,6 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("hfg_spent_vs_dismounted", "Horse, Foot and Guns"),
     ("hfg_army_break_fraction", "Horse, Foot and Guns"),
     # Not applied anywhere in the app yet: the scar card is not drawn.
-    ("scar_rule", ""),
 ])
 def test_used_by_is_honest(name, used_by):
     assert SETTINGS[name].used_by == used_by
