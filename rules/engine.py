@@ -257,6 +257,23 @@ class Event:
         }
 
 
+class EventLog:
+    """Collects the events of a step as an engine writes them: ``log(kind, text, data,
+    visible, gm)`` appends an :class:`Event` (``visible``: the participants who may see it,
+    ``None`` for everyone; ``gm``: its referee-only details). Made with ``None`` instead of a
+    list (a Monte Carlo's auto-play, which reads no events), it builds nothing."""
+
+    def __init__(self, events: list[Event] | None):
+        self.events = events
+
+    def __call__(self, kind: str, text: str, data: dict | None = None,
+                 visible: set[str] | frozenset[str] | None = None,
+                 gm: dict | None = None) -> None:
+        if self.events is not None:
+            self.events.append(Event(kind, text, data or {}, gm or {},
+                                     None if visible is None else frozenset(visible)))
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended: ``winner`` is a side name or ``None`` (a draw, or both

@@ -101,6 +101,7 @@ from rules.engine import (
     GM,
     Decision,
     Event,
+    EventLog,
     IllegalAction,
     Option,
     Outcome,
@@ -440,7 +441,7 @@ def _initial_state(setup: dict, source: RandomSource, events: list) -> State:
         "coin_seq": 0,
     }
     if setup.get("procedure"):
-        _procedure_start(st, source, _Log(events))
+        _procedure_start(st, source, EventLog(events))
     for isl in st["islands"].values():
         if isl["home_of"]:
             st["sides"][isl["home_of"]]["home"] = isl["id"]
@@ -503,18 +504,6 @@ def _orderer(st, sh) -> str:
 
 
 # --- events ----------------------------------------------------------------------------------
-
-
-class _Log:
-    """Collects the events of a step; ``None`` events (auto-play) build nothing."""
-
-    def __init__(self, events: list | None):
-        self.events = events
-
-    def __call__(self, kind, text, data=None, visible=None, gm=None):
-        if self.events is not None:
-            self.events.append(Event(kind, text, data or {}, gm or {},
-                                     None if visible is None else frozenset(visible)))
 
 
 # --- turns -----------------------------------------------------------------------------------
@@ -1838,7 +1827,7 @@ class BrethrenEngine:
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
         setup = validate_setup(setup)
         events: list[Event] = []
-        log = _Log(events)
+        log = EventLog(events)
         st = _initial_state(setup, source, events)
         sides = "; ".join(f"{s['name']} ({FLAG_NAMES[s['flag']]}): "
                           + ", ".join(sh["name"] for sh in _ships(st) if sh["side"] == s["id"])
@@ -1854,7 +1843,7 @@ class BrethrenEngine:
         """The state :meth:`start` returns, drawn the same, without building its events (the
         Monte Carlo's start, ``rules.montecarlo``)."""
         st = _initial_state(validate_setup(setup), source, [])
-        log = _Log(None)
+        log = EventLog(None)
         _begin_turn(st, source, log)
         _run(st, source, log)
         return st
@@ -1864,7 +1853,7 @@ class BrethrenEngine:
         :func:`rules.engine.play_out` ends, drawn the same, without decisions or events (the
         orders of a turn do not depend on each other, so their order does not matter)."""
         st = _copy(state)
-        log = _Log(None)
+        log = EventLog(None)
         while st["result"] is None:
             for sid in st["awaiting"]:
                 if sid not in st["orders"]:
@@ -1914,7 +1903,7 @@ class BrethrenEngine:
         check_order(state, ship_id, choice)
         st = _copy(state)
         events: list[Event] = []
-        log = _Log(events)
+        log = EventLog(events)
         st["orders"][ship_id] = choice
         log("orders.given", f"Orders for the {sh['name']}: {describe_plan(st, choice)}.",
             {"ship": ship_id, "order": choice}, visible={actor})

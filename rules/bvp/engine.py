@@ -67,6 +67,7 @@ from rules.engine import (
     GM,
     Decision,
     Event,
+    EventLog,
     IllegalAction,
     Option,
     Outcome,
@@ -260,19 +261,6 @@ def validate_setup(setup: dict) -> dict:
 # --- state helpers ---------------------------------------------------------------------------
 
 
-class _Log:
-    """Collects events (or nothing, for a fast automatic game)."""
-
-    def __init__(self, events: list[Event] | None):
-        self.events = events
-
-    def __call__(self, kind: str, text: str, data: dict | None = None, *,
-                 visible: set[str] | None = None) -> None:
-        if self.events is not None:
-            self.events.append(Event(kind, text, data or {},
-                                     visible_to=None if visible is None else frozenset(visible)))
-
-
 def _commander(st: State, side_id: str) -> str:
     commander: str = st["sides"][side_id]["commander"]
     return commander
@@ -288,7 +276,7 @@ def _skill(st: State, card: str) -> dict:
     return skill
 
 
-def _initial_state(setup: dict, source: RandomSource, log: _Log) -> State:
+def _initial_state(setup: dict, source: RandomSource, log: EventLog) -> State:
     cards = setup["card_data"]
     sides = {s["id"]: {**s, "hand": [], "out": False, "lost": False} for s in setup["sides"]}
     factions = sorted({s["faction"] for s in setup["sides"]})
@@ -343,7 +331,7 @@ def _initial_state(setup: dict, source: RandomSource, log: _Log) -> State:
     return st
 
 
-def _log_draw(st: State, sid: str, drawn: list[str], reshuffled: bool, log: _Log) -> None:
+def _log_draw(st: State, sid: str, drawn: list[str], reshuffled: bool, log: EventLog) -> None:
     side = st["sides"][sid]
     if reshuffled:
         log("cards.reshuffle", f"The {st['cards']['factions'][side['faction']]} deck is empty: "
@@ -357,7 +345,7 @@ def _log_draw(st: State, sid: str, drawn: list[str], reshuffled: bool, log: _Log
         visible={side["commander"]})
 
 
-def _begin_turn(st: State, sid: str, source: RandomSource, log: _Log) -> None:
+def _begin_turn(st: State, sid: str, source: RandomSource, log: EventLog) -> None:
     """The start of ``sid``'s turn [L56-L57, L207]."""
     st["active"], st["phase"] = sid, "turn"
     st["round"] = max(st["round"], 1)
@@ -380,7 +368,7 @@ def _begin_turn(st: State, sid: str, source: RandomSource, log: _Log) -> None:
     _log_draw(st, sid, drawn, reshuffled, log)
 
 
-def _next_turn(st: State, source: RandomSource, log: _Log) -> None:
+def _next_turn(st: State, source: RandomSource, log: EventLog) -> None:
     """Play passes to the next side in the fixed order that still has a ship afloat
     [L52, L185]; past the last, a new round (the house turn limit ends the game)."""
     at = st["order"].index(st["active"])
@@ -396,14 +384,14 @@ def _next_turn(st: State, source: RandomSource, log: _Log) -> None:
     _begin_turn(st, later[0] if later else alive[0], source, log)
 
 
-def _finish(st: State, winner: str | None, result: str, summary: str, log: _Log) -> None:
+def _finish(st: State, winner: str | None, result: str, summary: str, log: EventLog) -> None:
     st["result"] = {"winner": winner, "result": result, "summary": summary,
                     "round": st["round"]}
     st["phase"] = "over"
     log("game.over", summary, {"winner": winner, "result": result})
 
 
-def _check_end(st: State, log: _Log) -> bool:
+def _check_end(st: State, log: EventLog) -> bool:
     """Victory [L9, L195]; ``True`` once the game is over."""
     if st["mode"] == "escort":
         for ship in fleet(st):
@@ -532,7 +520,7 @@ def _role_actor(st: State, role: str) -> str:
 # --- actions ---------------------------------------------------------------------------------
 
 
-def _do_turn(st: State, choice: str, source: RandomSource, log: _Log) -> None:
+def _do_turn(st: State, choice: str, source: RandomSource, log: EventLog) -> None:
     sid = st["active"]
     side = st["sides"][sid]
     if choice == "end":
@@ -606,7 +594,7 @@ def _spend(st: State, ship: dict, skill: dict) -> None:
         ship["morale"] = max(1, ship["morale"] - skill["morale"])
 
 
-def _next_attack(st: State, source: RandomSource, log: _Log) -> None:
+def _next_attack(st: State, source: RandomSource, log: EventLog) -> None:
     """Resolve queued attacks until one needs the cards of its two sides."""
     while st["attacks"] and st["result"] is None:
         atk = st["attacks"][0]
@@ -624,7 +612,7 @@ def _next_attack(st: State, source: RandomSource, log: _Log) -> None:
         st["phase"] = "turn"
 
 
-def _card_bonus(st: State, role: str, log: _Log) -> int:
+def _card_bonus(st: State, role: str, log: EventLog) -> int:
     card = st["hidden"].get(role, "none")
     if card == "none":
         return 0
@@ -639,7 +627,7 @@ def _card_bonus(st: State, role: str, log: _Log) -> int:
     return value
 
 
-def _resolve(st: State, source: RandomSource, log: _Log) -> None:
+def _resolve(st: State, source: RandomSource, log: EventLog) -> None:
     atk = st["attacks"][0]
     ship, target = st["ships"][atk["ship"]], st["ships"][atk["target"]]
     plus = _card_bonus(st, "attack", log)
@@ -684,7 +672,7 @@ def _resolve(st: State, source: RandomSource, log: _Log) -> None:
             winner["morale"] = cap["morale"]
 
 
-def _damage(st: State, ship: dict, side: str, hits: int, reading: str, log: _Log) -> None:
+def _damage(st: State, ship: dict, side: str, hits: int, reading: str, log: EventLog) -> None:
     if not hits:
         return
     ship["dice"], removed = combat.damage(ship["dice"], side, hits, reading)
@@ -765,7 +753,7 @@ class BvpEngine:
 
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
         events: list[Event] = []
-        st = _initial_state(validate_setup(setup), source, _Log(events))
+        st = _initial_state(validate_setup(setup), source, EventLog(events))
         return st, events
 
     def participants(self, state: State) -> dict[str, str]:
@@ -793,7 +781,7 @@ class BvpEngine:
         decision.option(choice)
         st = _copy(state)
         events: list[Event] = []
-        log = _Log(events)
+        log = EventLog(events)
         if decision.kind == "opening":
             chooser = st["chooser"]
             if choice == "wind":

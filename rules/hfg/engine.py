@@ -72,6 +72,7 @@ from rules.engine import (
     GM,
     Decision,
     Event,
+    EventLog,
     IllegalAction,
     Option,
     Outcome,
@@ -475,15 +476,6 @@ def _must_shoot_at(st: State, e: dict, r: Rect) -> bool:
 # --- the flow ------------------------------------------------------------------------------
 
 
-class _Log:
-    def __init__(self, events: list | None):
-        self.events = events
-
-    def __call__(self, kind: str, text: str, data: dict | None = None) -> None:
-        if self.events is not None:
-            self.events.append(Event(kind, text, data or {}))
-
-
 def _name(st: State, e: dict) -> str:
     t = troop_type(e["type"])
     grade = {"E": "Elite ", "I": "Inferior ", "HVY": "Heavy ", "HOR": "Horse ",
@@ -491,7 +483,7 @@ def _name(st: State, e: dict) -> str:
     return f"{grade}{t.name} ({e['id']})"
 
 
-def _begin_bound(st: State, source: RandomSource, log: _Log) -> None:
+def _begin_bound(st: State, source: RandomSource, log: EventLog) -> None:
     side = st["phasing"]
     st["bound"] += 1
     for e in st["elements"].values():
@@ -522,7 +514,7 @@ def _pips_text(st: State) -> str:
     return ", ".join(f"{c} {st['pips'][c]}" for c in cmds)
 
 
-def _weather_roll(st: State, side: str, raw: int, log: _Log) -> None:
+def _weather_roll(st: State, side: str, raw: int, log: EventLog) -> None:
     w = _weather(st)
     if side == st["attacker"] and not st["weather_set"]:
         st["weather_set"] = True
@@ -539,7 +531,7 @@ def _weather_roll(st: State, side: str, raw: int, log: _Log) -> None:
     st["weather"] = {k: getattr(w, k) for k in st["weather"]}
 
 
-def _end_moves(st: State, source: RandomSource, log: _Log) -> None:
+def _end_moves(st: State, source: RandomSource, log: EventLog) -> None:
     st["awaiting"] = False
     for e in _live(st):
         if e["state"] == "routing":
@@ -565,7 +557,7 @@ def _end_moves(st: State, source: RandomSource, log: _Log) -> None:
     _begin_bound(st, source, log)
 
 
-def _finish(st: State, res: dict, log: _Log) -> None:
+def _finish(st: State, res: dict, log: EventLog) -> None:
     win = res["winner"]
     name = st["sides"][win]["name"] if win else None
     if res["how"] == "time":
@@ -778,7 +770,7 @@ def _occupy_rect(st: State, e: dict, t: dict) -> Rect | None:
     return r
 
 
-def apply_order(st: State, key: str, log: _Log) -> None:
+def apply_order(st: State, key: str, log: EventLog) -> None:
     """Carry out the order ``key`` (one of :func:`order_options`) in place."""
     costs = {k: c for k, _, c in order_options(st)}
     if key not in costs:
@@ -944,7 +936,7 @@ def _fire_blocked(st: State, e: dict, o: dict) -> bool:
     return False
 
 
-def _shooting(st: State, source: RandomSource, log: _Log) -> None:
+def _shooting(st: State, source: RandomSource, log: EventLog) -> None:
     """Distant shooting (digest 8): the phasing side's shooters choose their targets and
     each target answers its primary; then the other side's who have not shot."""
     for side in (st["phasing"], _enemy(st, st["phasing"])):
@@ -973,7 +965,7 @@ def _shooting(st: State, source: RandomSource, log: _Log) -> None:
                 target["shot"] = True
 
 
-def _close_combat(st: State, source: RandomSource, log: _Log) -> None:
+def _close_combat(st: State, source: RandomSource, log: EventLog) -> None:
     done: set[str] = set()
     for e in sorted(_live(st, st["phasing"]), key=lambda x: (x["x"], x["id"])):
         if e["id"] in done or e["state"] not in ON_TABLE:
@@ -985,7 +977,7 @@ def _close_combat(st: State, source: RandomSource, log: _Log) -> None:
         _resolve(st, e, o, source, log, close=True)
 
 
-def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: _Log, *, close: bool,
+def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *, close: bool,
              aiders: int = 0, shoots_back: bool = True) -> None:
     fa, fb = _fighter(st, a, b, close=close), _fighter(st, b, a, close=close)
     distance = round(_gap(st, a, b))
@@ -1006,7 +998,7 @@ def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: _Log, *, cl
         _apply_outcome(st, me, foe, out, log, source)
 
 
-def _back(st: State, e: dict, dist: int, log: _Log, why: str) -> None:
+def _back(st: State, e: dict, dist: int, log: EventLog, why: str) -> None:
     """Move ``e`` straight back ``dist`` paces keeping its facing (recoil, repulse);
     destroyed if an enemy front touches its rear or enemy or impassable ground is in the
     way, off the table if it leaves it (L316-319)."""
@@ -1042,7 +1034,7 @@ def _about_face(e: dict) -> None:
     _place(e, _rect(e).moved(e["depth"]))
 
 
-def _rout_move(st: State, e: dict, log: _Log, *, again: bool = False) -> None:
+def _rout_move(st: State, e: dict, log: EventLog, *, again: bool = False) -> None:
     if not again:
         _about_face(e)
     r = _rect(e)
@@ -1060,7 +1052,7 @@ def _rout_move(st: State, e: dict, log: _Log, *, again: bool = False) -> None:
     log("outcome", f"{_name(st, e)} {'routs on' if again else 'routs'} {moved} paces.")
 
 
-def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: _Log,
+def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: EventLog,
                    source: RandomSource) -> None:
     if e["state"] not in ON_TABLE:
         return
@@ -1104,7 +1096,7 @@ def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: _Log,
         _press_forward(st, e, foe, log)
 
 
-def _press_forward(st: State, e: dict, foe: dict, log: _Log) -> None:
+def _press_forward(st: State, e: dict, foe: dict, log: EventLog) -> None:
     """The standing choice: press forward only when the 200p bring the element into the
     beaten enemy's front (close combat follows this bound after shooting, L323); else halt."""
     if foe["state"] != "ok" or _front_enemy(st, foe) is not None or _front_enemy(st, e):
@@ -1142,7 +1134,7 @@ class HfgEngine:
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
         st = _initial_state(validate_setup(setup))
         events: list[Event] = []
-        log = _Log(events)
+        log = EventLog(events)
         sides = "; ".join(f"{st['sides'][s]['name']}: {len(_live(st, s))} elements"
                           for s in st["side_ids"])
         log("game.start", f"{st['setup']['title']}. {sides}. "
@@ -1176,7 +1168,7 @@ class HfgEngine:
             raise IllegalAction("an order is text")
         st = _copy(state)
         events: list[Event] = []
-        log = _Log(events)
+        log = EventLog(events)
         if choice == "end":
             _end_moves(st, source, log)
         else:

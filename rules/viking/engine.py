@@ -42,6 +42,7 @@ from rules.engine import (
     GM,
     Decision,
     Event,
+    EventLog,
     IllegalAction,
     Option,
     Outcome,
@@ -233,20 +234,7 @@ def _new_vessel(v: dict) -> dict:
     }
 
 
-class _Log:
-    """Collects the events of a step; ``None`` (auto-play) builds nothing."""
-
-    def __init__(self, events: list[Event] | None):
-        self.events = events
-
-    def __call__(self, kind: str, text: str, data: dict | None = None,
-                 visible: set[str] | None = None) -> None:
-        if self.events is not None:
-            self.events.append(Event(kind, text, data or {}, {},
-                                     None if visible is None else frozenset(visible)))
-
-
-def _initial_state(setup: dict, source: RandomSource, log: _Log) -> State:
+def _initial_state(setup: dict, source: RandomSource, log: EventLog) -> State:
     wind = dict(setup["wind"])
     diced = []
     if wind["from"] is None:
@@ -319,14 +307,14 @@ def _gap(st: State) -> float:
                 for w in _fighting(st, b)), default=0.0)
 
 
-def _begin_turn(st: State, log: _Log) -> None:
+def _begin_turn(st: State, log: EventLog) -> None:
     st["turn"] += 1
     st["phase"], st["wind_checks"], st["orders"], st["awaiting"] = "wind", {}, {}, []
     log("turn.begin", f"Turn {st['turn']} of {st['turn_limit']}. The wind: "
         f"{describe_wind(st['wind'])}.", {"turn": st["turn"]})
 
 
-def _wind_phase(st: State, source: RandomSource, log: _Log) -> None:
+def _wind_phase(st: State, source: RandomSource, log: EventLog) -> None:
     """The wind re-dice checks (A9): each side that asked rolls a d10; 9-10 dices the wind's
     speed again (provisional table)."""
     for side in st["side_ids"]:
@@ -355,7 +343,7 @@ def _wind_phase(st: State, source: RandomSource, log: _Log) -> None:
             st["awaiting"].append(v["id"])
 
 
-def _resolve_turn(st: State, source: RandomSource, log: _Log) -> None:
+def _resolve_turn(st: State, source: RandomSource, log: EventLog) -> None:
     if st["awaiting"]:
         words = "; ".join(f"{st['vessels'][i]['name']}: {od.describe(st['orders'][i])}"
                           for i in st["vessel_ids"] if i in st["orders"]
@@ -415,7 +403,7 @@ def _other(st: State, side: str) -> str:
     return b if side == a else a
 
 
-def _movement(st: State, plans: dict[str, od.Plan], source: RandomSource, log: _Log) -> None:
+def _movement(st: State, plans: dict[str, od.Plan], source: RandomSource, log: EventLog) -> None:
     """Phase 2: every vessel's move at once (A2), then each one's record: speed, way,
     handling turns, full-speed moves (V-L17)."""
     moves = []
@@ -457,7 +445,7 @@ def _movement(st: State, plans: dict[str, od.Plan], source: RandomSource, log: _
     st["contacts"] = contacts
 
 
-def _handling(st: State, v: dict, p: od.Plan, log: _Log) -> None:
+def _handling(st: State, v: dict, p: od.Plan, log: EventLog) -> None:
     """Sail and oar handling (table 2.5, V-L159-L163, A8): raising takes 2 turns (Vikings)
     or 3, lowering 1 or 2, the oars one complete turn; the vessel slows meanwhile."""
     if p.action == "oars":
@@ -478,7 +466,7 @@ def _handling(st: State, v: dict, p: od.Plan, log: _Log) -> None:
                 {"vessel": v["id"], "sail": v["sail"]})
 
 
-def _end_check(st: State, log: _Log) -> None:
+def _end_check(st: State, log: EventLog) -> None:
     left = {s: _fighting(st, s) for s in st["side_ids"]}
     alive = [s for s in st["side_ids"] if left[s]]
     if len(alive) < 2:
@@ -500,7 +488,7 @@ def _end_check(st: State, log: _Log) -> None:
                 f"[{house.MARK}]")
 
 
-def _finish(st: State, log: _Log, win: str | None, result: str, why: str) -> None:
+def _finish(st: State, log: EventLog, win: str | None, result: str, why: str) -> None:
     name = st["sides"][win]["name"] if win else None
     summary = f"The fight ends: {why}. " + (f"{name} wins." if name else "Nobody wins.")
     st["result"] = {"winner": win, "result": result, "summary": summary,
@@ -509,7 +497,7 @@ def _finish(st: State, log: _Log, win: str | None, result: str, why: str) -> Non
     log("game.end", summary, {"winner": win, "result": result})
 
 
-def _run(st: State, source: RandomSource, log: _Log) -> None:
+def _run(st: State, source: RandomSource, log: EventLog) -> None:
     """Play on until a commander must decide, or the game ends."""
     while st["result"] is None:
         if st["phase"] == "wind":
@@ -553,7 +541,7 @@ class VikingEngine:
 
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
         events: list[Event] = []
-        log = _Log(events)
+        log = EventLog(events)
         st = _initial_state(validate_setup(setup), source, log)
         _begin_turn(st, log)
         return st, events
@@ -592,7 +580,7 @@ class VikingEngine:
             raise IllegalAction("a choice is text")
         st = copy.deepcopy(state)
         events: list[Event] = []
-        log = _Log(events)
+        log = EventLog(events)
         if st["phase"] == "wind":
             mine = [s for s in st["side_ids"] if _commander(st, s) == actor
                     and s not in st["wind_checks"]]

@@ -20,6 +20,7 @@ from rules.brethren import (
 from rules.brethren.geometry import EPSILON, L, S, footprint, ship_gap, side_of
 from rules.btq.settings import SETTINGS, resolve
 from rules.dice import order_by_dice
+from rules.engine import EventLog
 from rules.random import ScriptedSource, SeededSource
 
 from .conftest import make_ship, make_table
@@ -66,7 +67,7 @@ def test_A5_a_ship_steering_for_a_mark_turns_between_legs():
                              "home_of": None, "name": "Isle", "coins": [], "streamers": [],
                              "castaways": []}
     st["island_ids"].append("isle")
-    engine._move(st, st["ships"]["a1"], "move:to:isle", rolls(), engine._Log(None))
+    engine._move(st, st["ships"]["a1"], "move:to:isle", rolls(), EventLog(None))
     assert st["ships"]["a1"]["heading"] == pytest.approx(90, abs=1)
     assert st["ships"]["a1"]["docked_at"] == "isle"
 
@@ -116,14 +117,14 @@ def test_A13_boarding_when_fouled_is_a_setting():
     st = _two(settings={"brethren_board_when_fouled": True})
     st["ships"]["a1"]["fouled"] = "b1"
     events = []
-    engine._activate(st, st["ships"]["a1"], "hold", rolls(6, 1), engine._Log(events))
+    engine._activate(st, st["ships"]["a1"], "hold", rolls(6, 1), EventLog(events))
     assert [e.kind for e in events][0] == "boarding"
 
 
 def test_A14_a_ram_in_a_near_gale_costs_the_rammer_too():
     st = _two(wind=("N", 4))
     r, t = st["ships"]["a1"], st["ships"]["b1"]
-    engine._ram(st, r, t, rolls(1, 6), engine._Log(None))  # ram 1 (no loss), back 6 > 3
+    engine._ram(st, r, t, rolls(1, 6), EventLog(None))  # ram 1 (no loss), back 6 > 3
     assert damage.masts_remaining(r["masts"]) == 2
 
 
@@ -158,7 +159,7 @@ def test_A20_st_croix_once_a_turn_or_every_action():
     events = []
     # St. Croix 1 before the first action; the fire 1 1 1; St. Croix 6: it fires again
     engine._activate(st, st["ships"]["a1"], "about+fire", rolls(1, 1, 1, 1, 6, 1, 1, 1),
-                     engine._Log(events))
+                     EventLog(events))
     assert [e.kind for e in events].count("crew.extra_action") == 1
 
 
@@ -172,7 +173,7 @@ def test_A22_any_hit_sinks_a_derelict():
     st = _two()
     t = st["ships"]["b1"]
     t["masts"], t["derelict"] = ["LOST", "LOST"], True
-    engine._lose_masts(st, t, 1, engine._Log(None))
+    engine._lose_masts(st, t, 1, EventLog(None))
     assert t["sunk"]
 
 
@@ -180,14 +181,14 @@ def test_A22_with_the_roundshot_reading_only_roundshot_sinks_a_derelict():
     st = _two(settings={"brethren_advanced_damage": True, "brethren_derelict_hit": "roundshot"})
     t = st["ships"]["b1"]
     t["masts"], t["derelict"] = ["LOST", "LOST"], True
-    engine._hits(st, t, {"chain": 2, "grape": 1}, engine._Log(None), rolls(), None)
+    engine._hits(st, t, {"chain": 2, "grape": 1}, EventLog(None), rolls(), None)
     assert not t["sunk"] and len(t["crew"]) == 3  # the grapeshot still kills
-    engine._hits(st, t, {"round": 1}, engine._Log(None), rolls(), None)
+    engine._hits(st, t, {"round": 1}, EventLog(None), rolls(), None)
     assert t["sunk"]
     st = _two(settings={"brethren_advanced_damage": True})  # the default: any hit
     t = st["ships"]["b1"]
     t["masts"], t["derelict"] = ["LOST", "LOST"], True
-    engine._hits(st, t, {"grape": 1}, engine._Log(None), rolls(), None)
+    engine._hits(st, t, {"grape": 1}, EventLog(None), rolls(), None)
     assert t["sunk"]
 
 
@@ -203,11 +204,11 @@ def test_advanced_damage_each_shot_against_its_pool():
     assert gunfire.choose_ammo(t, 1.0) == "grape" and gunfire.choose_ammo(t, S + 0.5) == "round"
     t["hull"], t["crew"] = 4, ["seaman"] * 4
     events = []
-    engine._hits(st, t, {"chain": 1, "round": 2, "grape": 1}, engine._Log(events), rolls(), None)
+    engine._hits(st, t, {"chain": 1, "round": 2, "grape": 1}, EventLog(events), rolls(), None)
     assert (damage.masts_remaining(t["masts"]), t["hull"], len(t["crew"])) == (1, 2, 3)
-    engine._hits(st, t, {"grape": 3}, engine._Log(events), rolls(), None)
+    engine._hits(st, t, {"grape": 3}, EventLog(events), rolls(), None)
     assert t["crew"] == [] and not t["sunk"] and events[-1].kind == "ship.surrenders"
-    engine._hits(st, t, {"round": 5}, engine._Log(events), rolls(), None)
+    engine._hits(st, t, {"round": 5}, EventLog(events), rolls(), None)
     assert t["sunk"] and t["hull"] == 0
 
 
@@ -217,14 +218,14 @@ def test_advanced_damage_in_an_exchange_and_a_hull_repair():
     st["order"], st["orders"] = ["a1", "b1"], {"a1": "fire", "b1": "hold"}
     b1["hull"] = 1  # the pool she has least of: roundshot
     events = []
-    engine._do(st, a1, "fire", rolls(6, 1, 1), engine._Log(events))
+    engine._do(st, a1, "fire", rolls(6, 1, 1), EventLog(events))
     assert b1["sunk"] and any(e.data.get("why") == "holed below the waterline" for e in events)
     a1["hull"], a1["under_fire_round"] = 2, 1
-    engine._repair(st, a1, engine._Log(None), rolls(4))  # 4 - 1 under fire: fails
+    engine._repair(st, a1, EventLog(None), rolls(4))  # 4 - 1 under fire: fails
     assert a1["hull"] == 2
-    engine._repair(st, a1, engine._Log(None), rolls(3))  # 3 - 1 + 1 Shipwright? none: fails
+    engine._repair(st, a1, EventLog(None), rolls(3))  # 3 - 1 + 1 Shipwright? none: fails
     a1["crew"].append("shipwright")
-    engine._repair(st, a1, engine._Log(None), rolls(4))  # 4 - 1 + 1 = 4: patched
+    engine._repair(st, a1, EventLog(None), rolls(4))  # 4 - 1 + 1 = 4: patched
     assert a1["hull"] == 3
 
 
@@ -234,7 +235,7 @@ def test_A23_the_first_enemy_to_touch_an_unmanned_ship_takes_her():
     a1["heading"] = 90
     b1["crew"] = []
     st["wind"] = {"dir": 2, "strength": 2}  # blowing toward the east: a1 runs before it
-    engine._move(st, a1, "move:to:b1", rolls(1, 1, 1), engine._Log(None))
+    engine._move(st, a1, "move:to:b1", rolls(1, 1, 1), EventLog(None))
     assert ship_gap(a1, b1) <= 0.05 and b1["side"] == "a" and len(b1["crew"]) == 1
 
 
@@ -242,18 +243,18 @@ def test_A24_hanging_wreckage_fouls_the_enemy_on_that_side_within_S_or_by_contac
     rig = {"brethren_loss_of_rigging": True}
     st = _two(settings=rig, b={"x": 12.0})  # b1 to starboard (east), 1.2 in off
     a1, b1 = st["ships"]["a1"], st["ships"]["b1"]
-    engine._lose_masts(st, a1, 1, engine._Log(None), rolls(2), b1)  # even: to starboard
+    engine._lose_masts(st, a1, 1, EventLog(None), rolls(2), b1)  # even: to starboard
     assert a1["fouled"] == "b1"
     st = _two(settings=rig, b={"x": 12.0})
-    engine._lose_masts(st, st["ships"]["a1"], 1, engine._Log(None), rolls(1),
+    engine._lose_masts(st, st["ships"]["a1"], 1, EventLog(None), rolls(1),
                        st["ships"]["b1"])  # odd: to port, away from her
     assert st["ships"]["a1"]["fouled"] is None
     st = _two(settings=rig, b={"x": 10 + S + 1.5})  # beyond S
-    engine._lose_masts(st, st["ships"]["a1"], 1, engine._Log(None), rolls(2),
+    engine._lose_masts(st, st["ships"]["a1"], 1, EventLog(None), rolls(2),
                        st["ships"]["b1"])
     assert st["ships"]["a1"]["fouled"] is None
     st = _two(settings={**rig, "brethren_hanging_fouls": "contact"}, b={"x": 12.0})
-    engine._lose_masts(st, st["ships"]["a1"], 1, engine._Log(None), rolls(2),
+    engine._lose_masts(st, st["ships"]["a1"], 1, EventLog(None), rolls(2),
                        st["ships"]["b1"])
     assert st["ships"]["a1"]["fouled"] is None  # within S but not touching
     assert SETTINGS["brethren_hanging_fouls"].default == "within_S"
@@ -263,7 +264,7 @@ def test_A23_a_ship_with_no_crew_is_taken_without_a_roll():
     st = _two()
     st["ships"]["b1"]["crew"] = []
     engine._board(st, st["ships"]["a1"], st["ships"]["b1"], ScriptedSource(rolls=[]),
-                  engine._Log(None))
+                  EventLog(None))
     assert st["ships"]["b1"]["side"] == "a"
 
 
@@ -271,7 +272,7 @@ def test_A25_the_rudder_is_repaired_by_one_action_without_a_roll():
     st = _two()
     st["ships"]["a1"]["rudder_out"] = True
     assert "repair" in engine.plan_options(st, st["ships"]["a1"])
-    engine._repair(st, st["ships"]["a1"], engine._Log(None), ScriptedSource(rolls=[]))
+    engine._repair(st, st["ships"]["a1"], EventLog(None), ScriptedSource(rolls=[]))
     assert not st["ships"]["a1"]["rudder_out"]
 
 
@@ -309,7 +310,7 @@ def test_A32_a_storm_drives_every_ship_downwind():
     st = _two(wind=("E", 5), a={"x": 10, "y": 20}, b={"x": 10, "y": 30, "class": "sloop",
                                                        "crew": ["seaman"] * 2})
     before = (st["ships"]["a1"]["x"], st["ships"]["b1"]["x"])
-    engine._storm(st, rolls(), engine._Log(None))
+    engine._storm(st, rolls(), EventLog(None))
     assert st["ships"]["a1"]["x"] == pytest.approx(before[0] + S, abs=0.01)  # cargo 4: S
     assert st["ships"]["b1"]["x"] == pytest.approx(before[1] + L, abs=0.01)  # cargo 2: L
     assert engine.plan_options(st, st["ships"]["a1"]).count("move:N") == 0
@@ -319,7 +320,7 @@ def test_A33_return_fire_needs_an_attack_not_yet_made():
     st = _two()
     st["order"], st["orders"] = ["a1", "b1"], {"a1": "fire", "b1": "move:N"}
     events = []
-    engine._fire(st, st["ships"]["a1"], "fire", rolls(1, 1, 1), engine._Log(events))
+    engine._fire(st, st["ships"]["a1"], "fire", rolls(1, 1, 1), EventLog(events))
     assert [e.data.get("return") for e in events if e.kind == "fire"] == [False]
 
 
@@ -327,7 +328,7 @@ def test_A34_a_scuttled_ship_sinks_before_the_initiative():
     st = _two()
     st["ships"]["b1"]["scuttle_pending"] = True
     events = []
-    engine._begin_turn(st, rolls(2, 2), engine._Log(events))
+    engine._begin_turn(st, rolls(2, 2), EventLog(events))
     assert events[0].kind == "ship.sunk" and st["order"] == ["a1"]
 
 
@@ -348,7 +349,7 @@ def test_A37_the_krakens_hull_blow_takes_a_mast_under_the_basic_damage():
     st = _two(goal={"kraken": "rock"},
               islands=[{"id": "rock", "x": 10, "y": 14}])
     st["kraken"] = {"island": "rock", "on": "a1"}
-    engine._kraken(st, st["ships"]["a1"], rolls(4), engine._Log(None))
+    engine._kraken(st, st["ships"]["a1"], rolls(4), EventLog(None))
     assert damage.masts_remaining(st["ships"]["a1"]["masts"]) == 2
 
 
@@ -396,7 +397,7 @@ def test_A19_an_explorer_searches_free_the_moment_she_lands():
               islands=[{"id": "isle", "x": 14, "y": 5,
                         "coins": [{"value": 2}, {"value": 3}]}])
     events = []
-    engine._move(st, st["ships"]["a1"], "move:to:isle", rolls(1), engine._Log(events))
+    engine._move(st, st["ships"]["a1"], "move:to:isle", rolls(1), EventLog(events))
     assert "treasure.explorer" in [e.kind for e in events]
     assert len(st["ships"]["a1"]["coins"]) == 2
 
@@ -421,11 +422,11 @@ def test_the_revenue_fires_only_at_a_ship_that_will_not_heave_to():
     st["sides"]["rev"]["role"], st["sides"]["smug"]["role"] = "revenue", "smugglers"
     st["round"], st["order"] = 1, ["s1", "r1"]
     events = []
-    engine._fire(st, st["ships"]["r1"], "fire", rolls(), engine._Log(events))
+    engine._fire(st, st["ships"]["r1"], "fire", rolls(), EventLog(events))
     assert [e.kind for e in events] == ["fire.none"]
-    engine._fire(st, st["ships"]["s1"], "fire", rolls(1, 1), engine._Log(events))
+    engine._fire(st, st["ships"]["s1"], "fire", rolls(1, 1), EventLog(events))
     assert st["ships"]["s1"]["refused"]
-    engine._fire(st, st["ships"]["r1"], "fire", rolls(1, 1), engine._Log(events))
+    engine._fire(st, st["ships"]["r1"], "fire", rolls(1, 1), EventLog(events))
     assert events[-1].kind == "fire" and events[-1].data["ship"] == "r1"
 
 
@@ -440,7 +441,7 @@ def _passing(settings):
     st["orders"] = {"a1": "move:N+fire", "b1": "hold"}
     events = []
     engine._activate(st, st["ships"]["a1"], "move:N+fire", rolls(6, 6, 6, 6),
-                     engine._Log(events))
+                     EventLog(events))
     return st, events
 
 
@@ -532,7 +533,7 @@ def test_movin_on_up_a_royal_navy_squadron_hunts_the_first_pirate_with_four_mast
     st["ships"]["m3"]["side"] = "a"  # Calico Jack has taken the galleon
     st["ships"]["m3"]["crew"] = ["seaman"] * 3
     events = []
-    engine._begin_turn(st, SeededSource(6), engine._Log(events))
+    engine._begin_turn(st, SeededSource(6), EventLog(events))
     assert st["navy"]["quarry"] == "m3" and st["navy"]["commander"] == "side:b"
     rn = [st["ships"][f"rn{k}"] for k in (1, 2, 3)]
     assert all(s["side"] == "m" and s["navy"] for s in rn)
@@ -547,7 +548,7 @@ def test_movin_on_up_a_royal_navy_squadron_hunts_the_first_pirate_with_four_mast
     assert isinstance(seen["ships"]["rn1"]["crew"], list)  # his to command: in full
     assert isinstance(engine.ENGINE.view(st, "side:a")["ships"]["rn1"]["crew"], int)
     # the galleon goes down: the Navy has succeeded, and Calico Jack is out of the running
-    engine._sink(st, st["ships"]["m3"], engine._Log(None), "sunk")
+    engine._sink(st, st["ships"]["m3"], EventLog(None), "sunk")
     assert missions.over(st)[0] == "navy_success"
     st["sides"]["a"]["home_coins"] = [{"id": "x", "value": 9, "special": None}]
     assert missions.winner(st, missions.scores(st), "navy_success") == "b"

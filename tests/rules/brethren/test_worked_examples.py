@@ -15,6 +15,7 @@ from rules.brethren import (
     treasure,
     wind,
 )
+from rules.engine import EventLog
 from rules.random import ScriptedSource, ScriptExhausted
 
 from .conftest import make_ship, make_table
@@ -104,7 +105,7 @@ def test_T15_freeing_on_seven_and_moving_from_next_turn():
     st["round"] = 1
     sh = st["ships"]["s1"]
     sh["tangled"] = True
-    engine._do(st, sh, "free", rolls(5), engine._Log(None))
+    engine._do(st, sh, "free", rolls(5), EventLog(None))
     assert not sh["tangled"]
     assert not any(k.startswith("move") for k in engine.plan_options(st, sh))
     st["round"] = 2
@@ -194,19 +195,19 @@ def test_T28_taking_up_a_tow_through_the_engine():
     a1, b1 = st["ships"]["a1"], st["ships"]["b1"]
     b1["masts"], b1["derelict"], b1["scuttle_pending"] = ["LOST", "LOST"], True, True
     events = []
-    engine._move(st, a1, "move:to:b1", rolls(), engine._Log(events))
+    engine._move(st, a1, "move:to:b1", rolls(), EventLog(events))
     assert a1["towing"] == "b1" and b1["towed_by"] == "a1" and b1["side"] == "a"
     assert not b1["scuttle_pending"] and "move.tow" in [e.kind for e in events]
     assert not b1["sunk"]  # no ram: she is taken, not sunk
     assert movement.allowance(a1, 0.0, st["wind"]) == ["S"]
     assert not engine._can_move(st, b1)
     y = a1["y"]
-    engine._move(st, a1, "move:N", rolls(), engine._Log(None))
+    engine._move(st, a1, "move:N", rolls(), EventLog(None))
     assert a1["y"] == pytest.approx(y + 2.5, abs=0.01)  # S, not L+S
     assert b1["heading"] == a1["heading"] == 0
     assert b1["y"] == pytest.approx(a1["y"] - (a1["length"] + b1["length"]) / 2, abs=0.05)
     for _ in range(8):  # on to the island: the tow docks with her
-        engine._move(st, a1, "move:to:port", rolls(), engine._Log(None))
+        engine._move(st, a1, "move:to:port", rolls(), EventLog(None))
         if a1["docked_at"]:
             break
     assert a1["docked_at"] == b1["docked_at"] == "port"
@@ -223,19 +224,19 @@ def _rammer_and_target(target_cls="frigate"):
 
 def test_T29_a_ram_above_the_masts_takes_one_and_fouls():
     st, r, t = _rammer_and_target()
-    engine._ram(st, r, t, rolls(4, 1, 6), engine._Log(None))  # ram 4; boarding 1 against 6
+    engine._ram(st, r, t, rolls(4, 1, 6), EventLog(None))  # ram 4; boarding 1 against 6
     assert damage.masts_remaining(t["masts"]) == 2 and r["fouled"] == "t"
 
 
 def test_T30_a_ram_not_above_the_masts_does_nothing_but_fouls():
     st, r, t = _rammer_and_target()
-    engine._ram(st, r, t, rolls(3, 1, 6), engine._Log(None))
+    engine._ram(st, r, t, rolls(3, 1, 6), EventLog(None))
     assert damage.masts_remaining(t["masts"]) == 3 and r["fouled"] == "t"
 
 
 def test_T31_a_ram_that_leaves_a_derelict_does_not_foul():
     st, r, t = _rammer_and_target("sloop")
-    engine._ram(st, r, t, rolls(2, 1, 6), engine._Log(None))
+    engine._ram(st, r, t, rolls(2, 1, 6), EventLog(None))
     assert t["derelict"] and r["fouled"] is None
 
 
@@ -245,7 +246,7 @@ def test_T32_boarding_the_defender_wins_6_to_5():
     st, r, t = _rammer_and_target("brigantine")
     t["coins"] = []
     r["coins"] = [{"id": "c1", "value": 3, "special": None}]
-    engine._board(st, r, t, rolls(2, 5), engine._Log(None))  # 2+2 against 5+2
+    engine._board(st, r, t, rolls(2, 5), EventLog(None))  # 2+2 against 5+2
     assert r["coins"] == [] and len(t["coins"]) == 1  # the winner steals a treasure
 
 
@@ -290,7 +291,7 @@ def test_T39_the_exchange_is_simultaneous():
     st["order"] = ["a1", "b1"]
     st["orders"] = {"a1": "fire", "b1": "fire"}
     events = []
-    engine._do(st, st["ships"]["a1"], "fire", rolls(5, 1, 1, 4), engine._Log(events))
+    engine._do(st, st["ships"]["a1"], "fire", rolls(5, 1, 1, 4), EventLog(events))
     kinds = [e.kind for e in events]
     assert kinds[:2] == ["fire", "fire"] and events[1].data["return"]
     assert st["ships"]["b1"]["derelict"]
@@ -321,7 +322,7 @@ def test_T40_a_mast_hanging_to_port():
     assert damage.loss_of_rigging(rolls(3), 1) == ["HP"]
     st, a1, b1 = _alongside(RIGGING)
     assert gunfire.candidates(st, a1, [b1])["port"]  # b1 lies to port: a1's guns bear
-    engine._lose_masts(st, a1, 1, engine._Log(None), rolls(3), b1)  # 3: odd, to port
+    engine._lose_masts(st, a1, 1, EventLog(None), rolls(3), b1)  # 3: odd, to port
     assert a1["masts"].count("HP") == 1 and damage.masts_remaining(a1["masts"]) == 2
     assert gunfire.candidates(st, a1, [b1])["port"] == []  # no fire to port
     assert "about" not in engine.plan_options(st, a1)  # no turning until cut away
@@ -331,21 +332,21 @@ def test_T40_a_mast_hanging_to_port():
     movement.sail(st, a1, legs, lambda s: 90.0, rolls(), lambda *a: None)
     assert a1["heading"] == 0  # she keeps her heading
     # cut away by a Repair action (no roll under the basic rules): then she fires again
-    engine._repair(st, a1, engine._Log(None), rolls())
+    engine._repair(st, a1, EventLog(None), rolls())
     assert a1["masts"].count("LOST") == 1 and "HP" not in a1["masts"]
 
 
 def test_T41_starboard_or_falling_clear():
     assert damage.rigging_falls(4) == "HS" and damage.rigging_falls(5) == "LOST"
     st, a1, b1 = _alongside(RIGGING)
-    engine._lose_masts(st, a1, 2, engine._Log(None), rolls(4, 5), b1)
+    engine._lose_masts(st, a1, 2, EventLog(None), rolls(4, 5), b1)
     assert sorted(a1["masts"]) == ["HS", "LOST", "UP"]
     assert a1["fouled"] is None  # the wreckage hangs to starboard, b1 is to port (A24)
 
 
 def _exchange(st, a1, faces):
     events = []
-    engine._do(st, a1, "fire", rolls(*faces), engine._Log(events))
+    engine._do(st, a1, "fire", rolls(*faces), EventLog(events))
     return [e.kind for e in events]
 
 
@@ -392,9 +393,9 @@ def test_T47_scuttled_she_sinks_at_the_start_of_next_turn():
     st["round"] = 1
     sh = st["ships"]["s1"]
     sh["derelict"], sh["masts"] = True, ["LOST"]
-    engine._do(st, sh, "scuttle", rolls(5), engine._Log(None))
+    engine._do(st, sh, "scuttle", rolls(5), EventLog(None))
     assert not sh["sunk"]
-    engine._begin_turn(st, rolls(1, 1, 2), engine._Log(None))  # initiative of the rest
+    engine._begin_turn(st, rolls(1, 1, 2), EventLog(None))  # initiative of the rest
     assert sh["sunk"]
 
 
@@ -407,9 +408,9 @@ def test_T48_rum_leaves_the_crew_drunk_and_is_worth_five_to_a_three_master():
     st["round"] = 1
     sh = st["ships"]["s1"]
     rum = {"id": "c9", "value": 0, "special": "rum"}
-    engine._special(st, sh, {"id": "i", "coins": []}, rum, rolls(), engine._Log(None))
+    engine._special(st, sh, {"id": "i", "coins": []}, rum, rolls(), EventLog(None))
     assert rum["worth"] == 5
-    engine._begin_turn(st, rolls(1, 2, 2, 3), engine._Log(None))  # initiative, wind
+    engine._begin_turn(st, rolls(1, 2, 2, 3), EventLog(None))  # initiative, wind
     assert "s1" not in st["awaiting"] and "s2" in st["awaiting"]  # no actions next turn
     assert treasure.coin_value(rum) == 5
 
@@ -425,7 +426,7 @@ def test_T49_an_odd_ghost_takes_everything_and_bars_the_island():
     sh["coins"] = [{"id": "c1", "value": 4, "special": None}]
     isle = st["islands"]["isle"]
     ghost = {"id": "c2", "value": 0, "special": "ghost"}
-    engine._special(st, sh, isle, ghost, rolls(3), engine._Log(None))
+    engine._special(st, sh, isle, ghost, rolls(3), EventLog(None))
     assert sh["coins"] == [] and "isle" in sh["barred"]
     assert sh["docked_at"] == "home" and ghost in isle["coins"]
     assert st["sides"]["a"]["home_coins"] == []
@@ -477,17 +478,17 @@ def test_T53_a_ship_the_kraken_attacked_buys_her_crew_again_at_home():
     side["home_coins"] = [{"id": f"c{v}", "value": v, "special": None} for v in (5, 1, 2, 3)]
     sh["kraken_attacks"] = 1
     events = []
-    engine._dock_check(st, sh, engine._Log(events), None)
+    engine._dock_check(st, sh, EventLog(events), None)
     assert sh["docked_at"] == "home"
     # her three counters leave; one new hand (the standing choice) at 2 gold: coins 1 and 2
     assert sh["crew"] == ["seaman"]
     assert sorted(c["value"] for c in side["home_coins"]) == [3, 5]
     assert next(e for e in events if e.kind == "crew.kraken").data["price"] == 2
     sh["kraken_attacks"] = 1  # attacked on a second voyage: 4 gold a counter
-    engine._dock_check(st, sh, engine._Log(None), None)
+    engine._dock_check(st, sh, EventLog(None), None)
     assert sh["crew"] == ["seaman"] and side["home_coins"] == []  # 3 + 5 pay the 4
     sh["kraken_attacks"] = 1  # a third: 8 gold, and nothing left to pay with
-    engine._dock_check(st, sh, engine._Log(None), None)
+    engine._dock_check(st, sh, EventLog(None), None)
     assert sh["crew"] == []
 
 def test_T54_a_single_crew_counter():
