@@ -6,6 +6,4 @@ class Command(CampaignLoadCommand):
     help = ("Add the 21 sample characters of Beat to Quarters (Friends and Foes) to a campaign "
             "as NPCs, hidden from its players (safe to run again).")
     noun = "Sample characters"
-
-    def load(self, campaign, gm):
-        return sample_npcs_load(campaign=campaign, actor=gm)
+    loader = sample_npcs_load

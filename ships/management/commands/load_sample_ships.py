@@ -6,6 +6,4 @@ class Command(CampaignLoadCommand):
     help = ("Add the sample ships of Beat to Quarters (Friends and Foes, and the book's "
             "examples) to a campaign, hidden from its players (safe to run again).")
     noun = "Sample ships"
-
-    def load(self, campaign, gm):
-        return sample_ships_load(campaign=campaign, actor=gm)
+    loader = sample_ships_load
