@@ -542,7 +542,7 @@ def _do_turn(st: State, choice: str, source: RandomSource, log: EventLog) -> Non
         if trail:
             ship["q"], ship["r"] = trail[-1]
         ship["heading"], ship["moved"] = heading, True
-        log("ship.move", f"The {ship['name']} {movement.describe(rest)}, and now heads "
+        log("ship.move", f"The {ship['name']} {movement.describe(rest, done=True)}, and now heads "
             f"{hexes.DIRECTION_NAMES[heading]}.", {"ship": ship_id, "plan": rest,
                                                    "path": [list(h) for h in trail],
                                                    "heading": heading})

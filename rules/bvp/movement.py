@@ -217,13 +217,16 @@ def plans(state: dict, ship: dict, goal: frozenset[hexes.Hex] = frozenset()) -> 
     return out
 
 
-def describe(plan: str) -> str:
-    """A move plan in words: ``"pivot twice to port, then sail 3 hexes"``."""
+def describe(plan: str, *, done: bool = False) -> str:
+    """A move plan in words: ``"pivot twice to port, then sail 3 hexes"`` (an order), or
+    with ``done`` as the log tells it of a ship: ``"pivots twice to port, then sails 3
+    hexes"``."""
     first, piv, steps = parse_plan(plan)
+    s = "s" if done else ""
     turn = ""
     if piv:
         times = {1: "once", 2: "twice"}.get(len(piv), f"{len(piv)} times")
-        turn = f"pivot {times} to {'port' if piv[0] == 'L' else 'starboard'}"
-    sail = f"sail {steps} hex{'es' if steps != 1 else ''}" if steps else ""
+        turn = f"pivot{s} {times} to {'port' if piv[0] == 'L' else 'starboard'}"
+    sail = f"sail{s} {steps} hex{'es' if steps != 1 else ''}" if steps else ""
     parts = [turn, sail] if first else [sail, turn]
     return ", then ".join(p for p in parts if p)

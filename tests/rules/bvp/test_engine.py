@@ -161,3 +161,12 @@ def test_every_game_ends_within_its_turn_limit(seed, name):
         state, _ = ENGINE.apply(state, decision.actor, ai.random_choice(decision, chooser),
                                 source)
         assert state["round"] <= state["turn_limit"]
+
+
+def test_a_move_reads_as_an_order_and_as_the_log_tells_it():
+    """The order offered is in the imperative; the log says what the ship did."""
+    from rules.bvp.movement import describe
+
+    assert describe("P:LL:3") == "pivot twice to port, then sail 3 hexes"
+    assert describe("P:LL:3", done=True) == "pivots twice to port, then sails 3 hexes"
+    assert describe("M:R:1", done=True) == "sails 1 hex, then pivots once to starboard"
