@@ -141,11 +141,6 @@ def treasure_words(coins) -> str:
                      for c in coins)
 
 
-@register.filter
-def get_item(mapping, key):
-    """``mapping[key]`` in a template (``None`` if absent)."""
-    return mapping.get(key) if isinstance(mapping, dict) else None
-
 
 @register.filter
 def masts_left(masts) -> int:

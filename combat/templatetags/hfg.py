@@ -69,8 +69,3 @@ def hfg_board(view: dict) -> dict:
 def hfg_element(e: dict) -> str:
     return element_label(e)
 
-
-@register.filter
-def hfg_get(mapping, key):
-    """``mapping[key]`` in a template (``None`` if absent)."""
-    return mapping.get(key) if isinstance(mapping, dict) else None
