@@ -72,8 +72,22 @@ def last_event_id(request) -> int:
     return int(match.group(1)) if match else 0
 
 
-def _response(stream) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(stream, content_type="text/event-stream")
+async def stream_response(stream) -> StreamingHttpResponse:
+    """The response of an event stream, sent only once the stream has made its first message.
+
+    The browser's ``EventSource`` fires ``open`` (live.js then refreshes the page's live
+    parts) when the headers arrive; a stream's first message comes after it has subscribed to
+    its wake-ups and taken the signature it compares against. Holding the headers until then
+    closes the gap in which a change was neither in the refreshed page (made after it) nor
+    pushed (made before the stream's first look)."""
+    first = await anext(stream)
+
+    async def primed():
+        yield first
+        async for message in stream:
+            yield message
+
+    response = StreamingHttpResponse(primed(), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
@@ -221,7 +235,7 @@ def _card_test_access(campaign_id: int):
 async def battle_stream(request, pk):
     user = await request.auser()
     await sync_to_async(selectors.encounter_for_user)(user, pk)
-    return _response(encounter_events(user, pk, selectors.encounter_for_user,
+    return await stream_response(encounter_events(user, pk, selectors.encounter_for_user,
                                       last_event_id(request)))
 
 
@@ -231,7 +245,7 @@ async def card_test_stream(request, pk, test_pk):
     user = await request.auser()
     access = _card_test_access(pk)
     await sync_to_async(access)(user, test_pk)
-    return _response(encounter_events(user, test_pk, access, last_event_id(request)))
+    return await stream_response(encounter_events(user, test_pk, access, last_event_id(request)))
 
 
 @login_required
@@ -240,4 +254,4 @@ async def campaign_stream(request, campaign_id):
     user = await request.auser()
     await sync_to_async(campaign_for_user)(user, campaign_id)
     seen = request.headers.get("Last-Event-ID") or request.GET.get("seen") or ""
-    return _response(campaign_events(user, campaign_id, seen[:64]))
+    return await stream_response(campaign_events(user, campaign_id, seen[:64]))

@@ -188,6 +188,6 @@ async def draft_stream(request, pk, draft_pk):
         return selectors.draft_for_user(viewer, draft_id, campaign)
 
     await sync_to_async(access)(user, draft_pk)
-    return streams._response(streams.encounter_events(user, draft_pk, access,
+    return await streams.stream_response(streams.encounter_events(user, draft_pk, access,
                                                       streams.last_event_id(request)))
 

@@ -155,7 +155,7 @@ async def odds_stream(request, pk):
     viewers who may see it (``gone`` if one no longer may)."""
     user = await request.auser()
     await sync_to_async(selectors.simulation_for_user)(user, pk)
-    return streams._response(_events(user, pk))
+    return await streams.stream_response(_events(user, pk))
 
 
 @login_required

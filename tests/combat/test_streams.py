@@ -33,12 +33,14 @@ def parse(text: str) -> list[dict]:
 
 
 def read(user, url, *, headers=None, idle=0.6, action=None, elsewhere=False, until=None,
-         limit=5.0):
+         limit=5.0, on_open=None):
     """What the stream at ``url`` sends to ``user``: ``(status, text, arrivals)``. Reads until
     nothing came for ``idle`` seconds (or ``until(text)`` holds, or ``limit`` seconds);
     ``arrivals`` are ``(time.time(), chunk)``.
     ``action()`` runs once the stream is open: on the test's own database connection, or
-    ``elsewhere`` in a thread of its own (its own connection)."""
+    ``elsewhere`` in a thread of its own (its own connection). ``on_open()`` runs as soon as
+    the response's headers are there, before any of its body is read: when the browser's
+    ``EventSource`` fires ``open`` and the page refreshes itself."""
     import asyncio
 
     async def run():
@@ -47,6 +49,8 @@ def read(user, url, *, headers=None, idle=0.6, action=None, elsewhere=False, unt
         response = await client.get(url, headers=headers or {})
         if response.status_code != 200:
             return response.status_code, "", []
+        if on_open is not None:
+            await sync_to_async(on_open)()
         chunks, arrivals = [], []
         stream = aiter(response.streaming_content)
         first = await anext(stream)
@@ -248,3 +252,14 @@ def test_the_campaign_stream_tells_every_member_of_a_test_called(race, campaign,
     # Reconnecting with that id: nothing new, nothing sent again.
     again = parse(read(player_b, url, headers={"Last-Event-ID": events[0]["id"]})[1])
     assert again == []
+
+
+def test_a_change_made_as_the_stream_opens_is_pushed(race, campaign, player_b):
+    """The page refreshes itself when the stream opens (live.js); a change made just after
+    that refresh, before the stream's first look at the database, is pushed all the same:
+    the headers go out only once the stream has its wake-ups and its baseline."""
+    url = reverse("combat:campaign_stream", args=[campaign.pk])
+    called = []
+    _, text, _ = read(player_b, url, on_open=lambda: called.append(race()),
+                      until=lambda t: "event: campaign" in t, limit=3.0)
+    assert [t["id"] for t in parse(text)[0]["data"]["tests"]] == [called[0].pk]

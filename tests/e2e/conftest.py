@@ -141,15 +141,20 @@ def login():
 
 
 @pytest.fixture
-def demo_wargame(new_context, login):
+def demo_wargame(new_context, login, monkeypatch):
     """Starts a wargame of the demo campaign as its GM does, from the Battles page's New
     wargame: ``demo_wargame("viking/single_combat", "north", "south")`` gives O'Toole's
     player the first side and Bosworth's the second, and returns ``(gm, otoole, bosworth,
-    url)``: three logged-in pages (the GM's on the game) and the game's address."""
+    url)``: three logged-in pages (the GM's on the game) and the game's address.
+    ``seed="7"`` plays the game on that seed instead of a secret one, for a test whose
+    steps only a known fall of the dice allows (a hit that silences the guns it means to
+    fire next)."""
     from characters.models import Character
     from combat.demo import DEMO_PASSWORD, demo_load
 
-    def start(scenario: str, otoole_side: str, bosworth_side: str):
+    def start(scenario: str, otoole_side: str, bosworth_side: str, *, seed: str | None = None):
+        if seed is not None:
+            monkeypatch.setattr("combat.services.new_seed", lambda: seed)
         campaign, _ = demo_load()
         otoole_pc, bosworth_pc = (Character.objects.get(campaign=campaign, name=name)
                                   for name in ("Gregory O'Toole", "Bosworth"))
