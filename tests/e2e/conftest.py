@@ -146,9 +146,9 @@ def demo_wargame(new_context, login, monkeypatch):
     wargame: ``demo_wargame("viking/single_combat", "north", "south")`` gives O'Toole's
     player the first side and Bosworth's the second, and returns ``(gm, otoole, bosworth,
     url)``: three logged-in pages (the GM's on the game) and the game's address.
-    ``seed="7"`` plays the game on that seed instead of a secret one, for a test whose
-    steps only a known fall of the dice allows (a hit that silences the guns it means to
-    fire next)."""
+    ``seed="7"`` plays the game on that seed instead of a secret one, so that the test's
+    steps meet the same fall of the dice every run (on a secret seed, a hit may silence the
+    guns a test means to fire next)."""
     from characters.models import Character
     from combat.demo import DEMO_PASSWORD, demo_load
 

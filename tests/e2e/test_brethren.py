@@ -21,7 +21,7 @@ def _order(page, kind, choice):
 
 
 def test_two_players_and_the_gm_play_two_turns(demo_wargame):
-    gm, otoole, bosworth, game = demo_wargame("brethren/fleet_action", "en", "fr")
+    gm, otoole, bosworth, game = demo_wargame("brethren/fleet_action", "en", "fr", seed="1")
     assert gm.locator(".brethren-board svg .ship").count() == 6
     for page in (otoole, bosworth):
         page.goto(game)

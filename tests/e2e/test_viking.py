@@ -20,7 +20,8 @@ def _decide(page, kind, choice):
 
 
 def test_two_players_fight_two_turns_with_orders_hidden_until_both_are_in(demo_wargame):
-    gm, otoole, bosworth, game = demo_wargame("viking/single_combat", "north", "south")
+    gm, otoole, bosworth, game = demo_wargame("viking/single_combat", "north", "south",
+                                              seed="1")
     assert gm.locator(".viking-board svg .vessel").count() == 2
     for page in (otoole, bosworth):
         page.goto(game)
