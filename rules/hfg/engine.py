@@ -17,24 +17,36 @@ short of anything in the way and of the 200p limit before enemy who must shoot a
 ``attack:<id>:<enemy>`` (into frontal contact with an enemy's front, conforming),
 ``flank:<id>:<enemy>:<left|right>`` (onto an enemy flank, starting on that side),
 ``face:<id>:<enemy>`` (pivot to face an enemy), ``retire:<id>`` (straight back),
-``occupy:<id>:<feature>`` (into a town or wood), ``rally:<id>`` and ``end``. Each costs
-PIPs by :func:`rules.hfg.command.pip_cost` (out of command beyond the general's easy command
-distance; slow movers; retiring within 400p of enemy).
+``occupy:<id>:<feature>`` (into a town or wood), ``rally:<id>``, ``swap:<command>`` (the
+C-in-C exchanges his PIP score for a subordinate's lower one, free, before any other order,
+L223) and ``end``. Each costs PIPs by :func:`rules.hfg.command.pip_cost` (out of command
+beyond the general's easy command distance; slow movers, the entrenched among them;
+retiring within 400p of enemy).
 
 Geometry: :mod:`rules.hfg.geometry` (elements as oriented rectangles in paces). Terrain
 features are axis-aligned rectangles: ``bua`` (500p, +2 to foot in it), ``wood``,
 ``difficult_hill`` (difficult going, block sight), ``hill`` (gentle: good going), ``slow``,
-``marsh`` (difficult; impassable to HQ, heavy guns and Laager), ``waterway`` (naval only).
+``marsh`` (difficult; impassable to HQ, heavy guns and Laager), ``waterway`` (naval only),
+and the field works of :mod:`rules.hfg.works`: ``redoubt`` (+3 to artillery or foot in it
+shot at from anywhere but directly behind; its guns neither move nor turn),
+``entrenchment`` (+3 to foot or dismounted in it shot at from the front; they cannot turn
+and pay a PIP more to move), ``strong_point`` (the SP garrison's building).
+
+Routers pass through friends, who rout their own full move unless exempt
+(:mod:`rules.hfg.rout`, setting ``hfg_rout_contagion``). A Command Party in close combat
+with a mounted or foot friend contiguous to its rear adds that element's factor and both
+obey its outcome (:mod:`rules.hfg.leading`). A command is allied where the setup's command
+says ``"allied": true`` (no PIP swap with it).
 
 Standing choices the engine takes for the owner (the rules leave them to him; said in the
 log): repulses the least distance, pursuits 300p (stopping short of anything in the way,
 no new combat), press forward only where the 200p bring the element into the beaten
 enemy's front (else halt), a mounted winner of a distant combat charges the primary shooter
 if it is within 600p straight ahead, dismountables keep the mode their setup gives. Not
-modelled yet (said here, not faked): march moves, rout contagion, pushing back friends (a
-move back stops short of them), turning to face after combat, concealment and the other
-preparations on the table (redoubts, entrenchments, strong points), delayed arrivals, a
-Command Party leading the element behind it, separate town-edge assaults, hill contours
+modelled yet (said here, not faked): march moves, pushing back friends (a
+move back stops short of them), turning to face after combat, concealment, bridges and
+minefields, works' placement in the defender's zone, delayed arrivals, a Command Party
+ordered to attack with the element behind it, separate town-edge assaults, hill contours
 (an element standing on a hill is uphill of one standing off it), roads and
 water crossings, line of sight over hill crests, deployment zones (scenarios are placed
 as given), the general's line of sight for command (distance only).
@@ -44,7 +56,8 @@ Setup (:func:`validate_setup`)::
     {"title": str, "year": int, "table": {"w": paces, "d": paces}, "max_bounds": 4-36,
      "attacker": side id, "settings": {...},
      "sides": [{"id", "name", "commander": "side:<id>" | "pc:<pk>", "ag": int,
-                "commands": [{"id", "general": element id}]  (the C-in-C's first),
+                "commands": [{"id", "general": element id, "allied": bool}]
+                            (the C-in-C's first),
                 "army": {"list", "year", "counts", "sections"} (optional, checked)}],
      "terrain": [{"id", "kind", "x", "y", "w", "h"}],
      "elements": [{"id", "side", "command", "type", "grade", "x", "y", "heading",
@@ -82,6 +95,7 @@ from rules.engine import (
     register,
 )
 from rules.hfg import command as cmd
+from rules.hfg import leading, rout, works
 from rules.hfg.ai import choose
 from rules.hfg.combat import Fighter, fight
 from rules.hfg.data import troop_type, validate_army
@@ -107,10 +121,12 @@ from rules.hfg.shooting import shooting_range
 from rules.random import RandomSource
 
 ENGINE_NAME = "hfg"
-TERRAIN_KINDS = ("bua", "wood", "difficult_hill", "hill", "slow", "marsh", "waterway")
+TERRAIN_KINDS = ("bua", "wood", "difficult_hill", "hill", "slow", "marsh", "waterway",
+                 *works.KINDS)
 BLOCKS_SIGHT = ("bua", "wood", "difficult_hill")
 GOING_OF = {"bua": "good", "wood": "difficult", "difficult_hill": "difficult", "hill": "good",
-            "slow": "slow", "marsh": "difficult", "waterway": "good"}
+            "slow": "slow", "marsh": "difficult", "waterway": "good", "redoubt": "good",
+            "entrenchment": "good", "strong_point": "good"}
 ON_TABLE = ("ok", "routing")
 STEP = 50
 """Moves are tried in steps of 50p down from the full allowance until one is legal."""
@@ -173,7 +189,9 @@ def validate_setup(setup: dict) -> dict:
             "commander": str(s.get("commander") or f"side:{sid}"),
             "ag": _int(s.get("ag", 0), f"side {sid}'s Ag", 0, 6),
             "commands": [{"id": _ident(c.get("id"), "a command's id"),
-                          "general": _ident(c.get("general"), "a general")} for c in commands],
+                          "general": _ident(c.get("general"), "a general"),
+                          **({"allied": True} if c.get("allied") else {})}
+                         for c in commands],
             "army": s.get("army")})
         if s.get("army") is not None:
             validate_army(s["army"])
@@ -194,6 +212,7 @@ def validate_setup(setup: dict) -> dict:
                         "w": _int(t.get("w"), "terrain width", 100, w),
                         "h": _int(t.get("h"), "terrain depth", 100, d),
                         "name": str(t.get("name") or t["kind"])[:60]})
+    works.check_works(terrain)
     raw = setup.get("elements")
     if not isinstance(raw, list) or not 2 <= len(raw) <= MAX_ELEMENTS:
         raise IllegalAction(f"a battle has 2 to {MAX_ELEMENTS} elements")
@@ -502,10 +521,53 @@ def _begin_bound(st: State, source: RandomSource, log: EventLog) -> None:
         if c is st["sides"][side]["commands"][0]:
             _weather_roll(st, side, raw, log)
     st["pips"] = pips
+    st.pop("swappable", None)
+    swappable = _swappable(st)
+    if swappable:  # the key only while a swap is open (older states have none)
+        st["swappable"] = swappable
     text = _pips_text(st)
     log("bound.start", f"Bound {st['bound']}: {st['sides'][side]['name']} moves (PIPs: "
         f"{text}).", {"side": side, "pips": dict(pips)})
     st["awaiting"] = True
+
+
+def _swappable(st: State) -> list[str]:
+    """The commands whose PIP score the phasing C-in-C may take in exchange for his own this
+    bound (L223-224, :func:`rules.hfg.command.may_swap`): subordinate (not allied), their
+    general within his easy command distance, their score lower, he not disabled."""
+    cinc_cmd, *others = st["sides"][st["phasing"]]["commands"]
+    cinc = st["elements"][cinc_cmd["general"]]
+    if cinc_cmd["id"] not in st["pips"] or cinc["state"] != "ok":
+        return []
+    reach = cmd.easy_command_distance(cinc["type"])
+    out = []
+    for c in others:
+        g = st["elements"][c["general"]]
+        if c["id"] not in st["pips"] or g["state"] not in ON_TABLE:
+            continue
+        near = (g["x"] - cinc["x"]) ** 2 + (g["y"] - cinc["y"]) ** 2 <= reach * reach
+        if cmd.may_swap(st["pips"][cinc_cmd["id"]], st["pips"][c["id"]], within_ecd=near,
+                        allied=bool(c.get("allied")), cinc_disabled=cinc["disabled"]):
+            out.append(c["id"])
+    return out
+
+
+def _swap_options(st: State) -> list[tuple[str, str, int]]:
+    """The order ``swap:<command>`` for each command of :func:`_swappable`, free of PIPs,
+    open until the side's first other order."""
+    cinc = st["sides"][st["phasing"]]["commands"][0]["id"]
+    pips = st["pips"]
+    return [(f"swap:{c}", f"The C-in-C takes {c}'s {pips[c]} PIPs and gives it his "
+             f"{pips[cinc]}", 0) for c in st.get("swappable", [])]
+
+
+def _swap(st: State, command: str, log: EventLog) -> None:
+    cinc = st["sides"][st["phasing"]]["commands"][0]["id"]
+    pips = st["pips"]
+    pips[cinc], pips[command] = pips[command], pips[cinc]
+    st.pop("swappable", None)
+    log("pips.swap", f"The C-in-C exchanges PIPs with {command}: PIPs now {_pips_text(st)}.",
+        {"commands": [cinc, command], "pips": dict(pips)})
 
 
 def _pips_text(st: State) -> str:
@@ -579,7 +641,8 @@ def _finish(st: State, res: dict, log: EventLog) -> None:
 def _cost(st: State, e: dict, action: str = "tactical", *, retiring: bool = False,
           members: list[dict] | None = None) -> int:
     group = members or [e]
-    slow = any(cmd.slow_mover(m["type"], m["grade"]) for m in group)
+    slow = any(cmd.slow_mover(m["type"], m["grade"], entrenched=bool(
+        _in(st, m, "entrenchment"))) for m in group)
     near = retiring and any(abs(o["x"] - m["x"]) < 1500 and abs(o["y"] - m["y"]) < 1500
                             and _gap(st, m, o) <= cmd.RETIRE_NEAR for m in group
                             for o in _live(st, _enemy(st, e["side"])))
@@ -612,6 +675,7 @@ def _movable(st: State, e: dict) -> bool:
     """Whether ``e`` may make a tactical move: on its feet, not yet moved this bound, not
     immobile, not held in close combat."""
     return (e["state"] == "ok" and not e["moved"] and e["type"] not in ("SUP", "SPG")
+            and not works.holds_in_place(_work(st, e), e["type"])
             and _front_enemy(st, e) is None)
 
 
@@ -655,6 +719,8 @@ def _attack_rect(st: State, e: dict, target: dict, how: str) -> Rect | None:
         if (how == "left" and u > -tr.width / 2) or (how == "right" and u < tr.width / 2):
             return None
     here = _rect(e)
+    if r.heading != here.heading and not works.may_turn(_work(st, e)):
+        return None
     dist = move_distance(here, r)
     if not may_contact(e["type"], dist) or dist > _allow(st, e, _going(st, here, r)):
         return None
@@ -675,6 +741,7 @@ def _fingerprint(st: State) -> tuple:
                          for s, sd in st["sides"].items())),
             st["bound"], st["phasing"], tuple(sorted(st["pips"].items())),
             tuple(st["afire"]), tuple(sorted(st["weather"].items())),
+            tuple(st.get("swappable", ())),
             tuple(sorted((e["id"], e["side"], e["command"], e["type"], e["grade"] or "",
                           e["dismounted"], e["x"], e["y"], e["heading"], e["state"],
                           e["moved"], e["disabled"]) for e in st["elements"].values())))
@@ -693,7 +760,7 @@ def order_options(st: State) -> list[tuple[str, str, int]]:
 
 def _order_options(st: State) -> list[tuple[str, str, int]]:
     side = st["phasing"]
-    out: list[tuple[str, str, int]] = []
+    out: list[tuple[str, str, int]] = _swap_options(st)
     foes = [o for o in _live(st, _enemy(st, side))]
     lines_done: set[str] = set()
     for e in _live(st, side):
@@ -744,7 +811,7 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
 def _face_rect(st: State, e: dict, o: dict) -> Rect | None:
     here = _rect(e)
     h = facing_point(here, _rect(o).center())
-    if abs(((h - e["heading"] + 180) % 360) - 180) < 10:
+    if abs(((h - e["heading"] + 180) % 360) - 180) < 10 or not works.may_turn(_work(st, e)):
         return None
     r = Rect(here.x, here.y, h, here.width, here.depth)
     if move_distance(here, r) > _allow(st, e, _going(st, here)) or _blocked(st, e, r):
@@ -776,6 +843,10 @@ def apply_order(st: State, key: str, log: EventLog) -> None:
     if key not in costs:
         raise IllegalAction(f"{key!r} is not an order the rules allow now")
     parts = key.split(":")
+    if parts[0] == "swap":
+        _swap(st, parts[1], log)
+        return
+    st.pop("swappable", None)  # the swap is made before any PIP is spent (L223)
     e = st["elements"][parts[1]]
     st["pips"][e["command"]] -= costs[key]
     verb = parts[0]
@@ -843,14 +914,53 @@ def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
          for x in st["elements"].values() if x["side"] == e["side"]], e["command"])
     hill = _hill_under(st, e)
     uphill = close and hill is not None and _hill_under(st, enemy) is not hill
+    rear = _led(st, e) if close else None
     return Fighter(
         type=e["type"], grade=e["grade"] if e["grade"] in ("E", "I", "HVY", "HOR") else None,
         uphill=uphill,
         dismounted=e["dismounted"], routing=e["state"] == "routing", going=_going(st, r),
         in_bua=bool(bua), bua_afire=bool(bua and bua["id"] in st["afire"]),
+        works=None if close else _protection(st, e, enemy),
+        leading=rear["type"] if rear else None,
         in_wood=bool(_in(st, e, "wood")), on_difficult_hill=bool(_in(st, e, "difficult_hill")),
         overlaps=min(overlapped, 2), flank_contact=flank, contacted_in_flank=flank,
         moved=e["moved"], defeated_command=defeated, repulsed_this_bound=e["repulsed"])
+
+
+def _work(st: State, e: dict) -> str | None:
+    """The kind of field work ``e`` stands in (its centre), if any (:mod:`rules.hfg.works`)."""
+    i = _holding(_terrain_key(st), _rect(e), works.KINDS)
+    return None if i is None else str(st["terrain"][i]["kind"])
+
+
+def _protection(st: State, e: dict, shooter: dict) -> str | None:
+    """The work protecting ``e`` from ``shooter``'s fire (+3, L289), if any."""
+    kind = _work(st, e)
+    at = works.shot_from(_rect(e), _rect(shooter))
+    return kind if works.protects(kind, e["type"], dismounted=e["dismounted"],
+                                  shooter_at=at) else None
+
+
+def _led(st: State, e: dict) -> dict | None:
+    """The element a Command Party ``e`` leads in close combat: a mounted or foot friend
+    contiguous to its rear (:mod:`rules.hfg.leading`), if any."""
+    if e["type"] != "CP":
+        return None
+    r = _rect(e)
+    return next((o for o in _live(st, e["side"]) if leading.may_lead(
+        e["type"], o["type"], behind_state=o["state"],
+        touching_rear=contact(_rect(o), r) == "rear")), None)
+
+
+def _follow(st: State, cp: dict, rear: dict, log: EventLog) -> None:
+    """The element behind a Command Party follows it after a charge, press forward or
+    pursuit, to stand again contiguous to its rear (L328), where nothing is in the way."""
+    r = _rect(cp)
+    fx, fy = r.forward()
+    nr = Rect(r.x - fx * r.depth, r.y - fy * r.depth, r.heading, rear["width"], rear["depth"])
+    if cp["state"] == "ok" and nr != _rect(rear) and not _blocked(st, rear, nr):
+        _place(rear, nr)
+        log("outcome", f"{_name(st, rear)} follows {_name(st, cp)}.")
 
 
 def _hill_under(st: State, e: dict) -> dict | None:
@@ -980,6 +1090,7 @@ def _close_combat(st: State, source: RandomSource, log: EventLog) -> None:
 def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *, close: bool,
              aiders: int = 0, shoots_back: bool = True) -> None:
     fa, fb = _fighter(st, a, b, close=close), _fighter(st, b, a, close=close)
+    led = {x["id"]: _led(st, x) for x in (a, b)} if close else {}
     distance = round(_gap(st, a, b))
     phasing = "a" if a["side"] == st["phasing"] else "b"
     r = fight(fa, fb, source, close=close, phasing=phasing, distance=distance,
@@ -995,7 +1106,14 @@ def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *
     pairs = sorted([(a, b, r.outcomes[0]), (b, a, r.outcomes[1])],
                    key=lambda p: p[2].kind in ("pursue", "charge", "press_forward"))
     for me, foe, out in pairs:
+        rear = led.get(me["id"])
+        if rear is not None and leading.behind(out) in ("spent", *leading.SHARED):
+            # the element behind goes first, out of the Command Party's way
+            _apply_outcome(st, rear, foe, leading.rear_outcome(out, rear["depth"]), log,
+                           source)
         _apply_outcome(st, me, foe, out, log, source)
+        if rear is not None and leading.behind(out) == "follow":
+            _follow(st, me, rear, log)
 
 
 def _back(st: State, e: dict, dist: int, log: EventLog, why: str) -> None:
@@ -1045,11 +1163,33 @@ def _rout_move(st: State, e: dict, log: EventLog, *, again: bool = False) -> Non
         e["state"] = "off_table"
         log("outcome", f"{_name(st, e)} flees off the field.")
         return
+    friends = tuple(o["id"] for o in _live(st, e["side"]) if o["id"] != e["id"])
     moved = dist
-    while moved > 0 and _blocked(st, e, r.moved(moved)):
+    while moved > 0 and _blocked(st, e, r.moved(moved), ignore=friends):
         moved -= STEP
+    _contagion(st, e, rout.swept(r, moved), log)
+    while moved > 0 and _blocked(st, e, r.moved(moved)):
+        moved -= STEP  # behind the friends it passed through that moved less far
     _place(e, r.moved(moved))
     log("outcome", f"{_name(st, e)} {'routs on' if again else 'routs'} {moved} paces.")
+
+
+def _contagion(st: State, e: dict, path: tuple, log: EventLog) -> None:
+    """Friends the router ``e`` passed through on ``path`` rout their own full tactical move
+    (:mod:`rules.hfg.rout`, L319), each in the order of the setup, and may panic others."""
+    reading = st["settings"].get("hfg_rout_contagion", "book")
+    for o in _live(st, e["side"]):
+        if o["state"] != "ok" or o["type"] in ("SUP", "SPG") or not rout.met(path, _rect(o)):
+            continue
+        holds = bool(_in(st, o, "bua") or _in(st, o, "strong_point"))
+        if not rout.panics(e["type"], e["grade"], o["type"], friend_holds_works=holds,
+                           reading=reading):
+            continue
+        o["state"], o["routed_at"] = "routing", st["bound"]
+        o["rout_distance"] = _allow(st, o, _going(st, _rect(o)))
+        log("rout.contagion", f"{_name(st, o)} is swept away by the fleeing "
+            f"{_name(st, e)}.", {"element": o["id"], "router": e["id"]})
+        _rout_move(st, o, log)
 
 
 def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: EventLog,
