@@ -17,7 +17,9 @@ short of anything in the way and of the 200p limit before enemy who must shoot a
 ``attack:<id>:<enemy>`` (into frontal contact with an enemy's front, conforming),
 ``flank:<id>:<enemy>:<left|right>`` (onto an enemy flank, starting on that side),
 ``face:<id>:<enemy>`` (pivot to face an enemy), ``retire:<id>`` (straight back),
-``occupy:<id>:<feature>`` (into a town or wood), ``rally:<id>``, ``swap:<command>`` (the
+``occupy:<id>:<feature>`` (into a town or wood), ``assault:<id>:<feature>:<edge>`` (to the
+middle of an edge, north/east/south/west, of an enemy-held town or strong point, facing
+in), ``rally:<id>``, ``swap:<command>`` (the
 C-in-C exchanges his PIP score for a subordinate's lower one, free, before any other order,
 L223) and ``end``. Each costs PIPs by :func:`rules.hfg.command.pip_cost` (out of command
 beyond the general's easy command distance; slow movers, the entrenched among them;
@@ -35,7 +37,9 @@ and pay a PIP more to move), ``strong_point`` (the SP garrison's building).
 Routers pass through friends, who rout their own full move unless exempt
 (:mod:`rules.hfg.rout`, setting ``hfg_rout_contagion``). A Command Party in close combat
 with a mounted or foot friend contiguous to its rear adds that element's factor and both
-obey its outcome (:mod:`rules.hfg.leading`). A command is allied where the setup's command
+obey its outcome (:mod:`rules.hfg.leading`). A town or strong point fights each element at
+its edges separately in the close combat phase, the garrison taking the worst result
+(:mod:`rules.hfg.assault`); those elements neither shoot nor are shot. A command is allied where the setup's command
 says ``"allied": true`` (no PIP swap with it).
 
 Standing choices the engine takes for the owner (the rules leave them to him; said in the
@@ -46,7 +50,8 @@ if it is within 600p straight ahead, dismountables keep the mode their setup giv
 modelled yet (said here, not faked): march moves, pushing back friends (a
 move back stops short of them), turning to face after combat, concealment, bridges and
 minefields, works' placement in the defender's zone, delayed arrivals, a Command Party
-ordered to attack with the element behind it, separate town-edge assaults, hill contours
+ordered to attack with the element behind it, a winner pressing into or pursuing through a
+town (an ``attack`` on a garrison's front still stands it in the town), hill contours
 (an element standing on a hill is uphill of one standing off it), roads and
 water crossings, line of sight over hill crests, deployment zones (scenarios are placed
 as given), the general's line of sight for command (distance only).
@@ -94,10 +99,10 @@ from rules.engine import (
     load_scenarios,
     register,
 )
+from rules.hfg import assault, leading, rout, works
 from rules.hfg import command as cmd
-from rules.hfg import leading, rout, works
 from rules.hfg.ai import choose
-from rules.hfg.combat import Fighter, fight
+from rules.hfg.combat import CombatResult, Fighter, fight
 from rules.hfg.data import troop_type, validate_army
 from rules.hfg.geometry import (
     EPS,
@@ -804,6 +809,7 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
             if _occupy_rect(st, e, t) is not None:
                 out.append((f"occupy:{e['id']}:{t['id']}", f"{_name(st, e)} moves into "
                             f"{t['name']}", c))
+        out.extend(_assault_options(st, e, c))
     out.append(("end", "End this bound's moves", 0))
     return out
 
@@ -835,6 +841,106 @@ def _occupy_rect(st: State, e: dict, t: dict) -> Rect | None:
     if _must_shoot_at(st, e, r):
         return None
     return r
+
+
+TOWNS = ("bua", "strong_point")
+"""The features a garrison holds and an enemy assaults edge by edge (:mod:`rules.hfg.assault`)."""
+
+
+def _town_box(t: dict) -> tuple[float, float, float, float]:
+    return (t["x"], t["y"], t["w"], t["h"])
+
+
+def _town(st: State, e: dict) -> dict | None:
+    """The town or strong point ``e`` holds (its centre inside), if any."""
+    i = _holding(_terrain_key(st), _rect(e), TOWNS)
+    return None if i is None else st["terrain"][i]
+
+
+def _held(st: State, t: dict) -> dict | None:
+    """The element holding the town or strong point ``t``, if any."""
+    return next((o for o in _live(st) if inside(_rect(o).center(), _box(t))), None)
+
+
+def _assault_rect(st: State, e: dict, t: dict, edge: str) -> Rect | None:
+    """Where ``e`` would stand assaulting the enemy-held town or strong point ``t`` on
+    ``edge``, if it may: a type that may contact, within its move (mounted and staff at most
+    600p), the post clear and not within 200p of enemy who must shoot at it (as an attack)."""
+    if t["kind"] not in TOWNS or not may_contact(e["type"], 0) or e["type"] == "CP":
+        return None
+    g = _held(st, t)
+    if g is None or g["side"] == e["side"]:
+        return None
+    r = assault.post(_town_box(t), edge, e["width"], e["depth"])
+    here = _rect(e)
+    dist = move_distance(here, r)
+    if dist < EPS or not may_contact(e["type"], dist) or dist > _allow(
+            st, e, _going(st, here, r)):
+        return None
+    if _blocked(st, e, r) or _must_shoot_at(st, e, r):
+        return None
+    return r
+
+
+def _assault_options(st: State, e: dict, cost: int) -> list[tuple[str, str, int]]:
+    """The orders ``assault:<id>:<feature>:<edge>`` open to ``e`` at ``cost`` PIPs."""
+    out = []
+    reach = _allow(st, e, "good") + 1000
+    for t in st["terrain"]:
+        if t["kind"] not in TOWNS or abs(t["x"] - e["x"]) > reach + t["w"] or \
+                abs(t["y"] - e["y"]) > reach + t["h"]:
+            continue
+        for edge in assault.EDGES:
+            if _assault_rect(st, e, t, edge) is not None:
+                out.append((f"assault:{e['id']}:{t['id']}:{edge}",
+                            f"{_name(st, e)} assaults the {edge} edge of {t['name']}", cost))
+    return out
+
+
+def _in_assault(st: State, e: dict) -> bool:
+    """Whether ``e`` is in close combat at a town's or strong point's edge: assaulting one
+    its enemy holds, or holding one an enemy assaults (it neither shoots nor is shot)."""
+    for t in st["terrain"]:
+        if t["kind"] not in TOWNS:
+            continue
+        box = _town_box(t)
+        g = _held(st, t)
+        if g is None:
+            continue
+        if g["side"] != e["side"] and assault.edge_of(box, _rect(e)) is not None:
+            return True
+        if g is e and any(assault.edge_of(box, _rect(o)) is not None
+                          for o in _live(st, _enemy(st, e["side"])) if o["state"] == "ok"):
+            return True
+    return False
+
+
+def _assaults(st: State, source: RandomSource, log: EventLog) -> None:
+    """Every enemy-held town or strong point fights each element at its edges, one combat
+    an edge in the order north, east, south, west (L175-176, L282, A21): each attacker
+    obeys its own outcome if it lost, the garrison the worst it suffered."""
+    for t in st["terrain"]:
+        g = _held(st, t) if t["kind"] in TOWNS else None
+        if g is None or g["state"] not in ON_TABLE:
+            continue
+        box = _town_box(t)
+        at: dict[str, dict] = {}
+        for o in _live(st, _enemy(st, g["side"])):
+            edge = assault.edge_of(box, _rect(o)) if o["state"] == "ok" else None
+            if edge is not None and edge not in at:
+                at[edge] = o
+        results = []
+        for edge in [x for x in assault.EDGES if x in at]:
+            o = at[edge]
+            a, b = (o, g) if o["side"] == st["phasing"] else (g, o)
+            r = _combat(st, a, b, source, log, close=True)
+            mine, theirs = r.outcomes if a is o else r.outcomes[::-1]
+            results.append(theirs)
+            if assault.SEVERITY.get(mine.kind, 0):
+                _obey(st, o, g, mine, None, log, source)
+        out = assault.worst(results)
+        if out.kind != "none":
+            _obey(st, g, next(iter(at.values())), out, None, log, source)
 
 
 def apply_order(st: State, key: str, log: EventLog) -> None:
@@ -893,6 +999,14 @@ def apply_order(st: State, key: str, log: EventLog) -> None:
         _place(e, r)
         e["moved"] = True
         log("move", f"{_name(st, e)} moves into {t['name']}.", {"element": e["id"]})
+    elif verb == "assault":
+        t = next(t for t in st["terrain"] if t["id"] == parts[2])
+        r = _assault_rect(st, e, t, parts[3])
+        assert r is not None
+        _place(e, r)
+        e["moved"] = True
+        log("move", f"{_name(st, e)} assaults {t['name']} from the {parts[3]}.",
+            {"element": e["id"], "feature": t["id"], "edge": parts[3]})
 
 
 # --- shooting and combat -------------------------------------------------------------------
@@ -903,7 +1017,8 @@ def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
     r = _rect(e)
     flank = any(contact(_rect(o), r) in ("flank", "rear") for o in _live(st, enemy["side"]))
     overlapped = 0
-    if close:
+    town = _town(st, e) if close else None
+    if close and town is None:  # a town or strong point cannot be overlapped (L281)
         er = _rect(enemy)
         for o in _live(st, enemy["side"]):
             if o["id"] != enemy["id"] and side_by_side(er, _rect(o)) and \
@@ -924,7 +1039,8 @@ def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
         leading=rear["type"] if rear else None,
         in_wood=bool(_in(st, e, "wood")), on_difficult_hill=bool(_in(st, e, "difficult_hill")),
         overlaps=min(overlapped, 2), flank_contact=flank, contacted_in_flank=flank,
-        moved=e["moved"], defeated_command=defeated, repulsed_this_bound=e["repulsed"])
+        moved=e["moved"], defeated_command=defeated, repulsed_this_bound=e["repulsed"],
+        attacking_bua=close and town is None and _town(st, enemy) is not None)
 
 
 def _work(st: State, e: dict) -> str | None:
@@ -985,7 +1101,8 @@ def _sight_blocked(st: State, a: dict, b: dict) -> bool:
 
 def _targets(st: State, e: dict) -> list[tuple[float, dict]]:
     """``e``'s valid targets, nearest the centre of its shooting edge first (digest 8.2)."""
-    if e["state"] != "ok" or e["shot"] or _front_enemy(st, e) is not None:
+    if e["state"] != "ok" or e["shot"] or _front_enemy(st, e) is not None or \
+            _in_assault(st, e):
         return []
     rng = shooting_range(e["type"], year=st["year"], grade=e["grade"],
                          dismounted=e["dismounted"], settings=st["settings"])
@@ -1020,7 +1137,7 @@ def _targets(st: State, e: dict) -> list[tuple[float, dict]]:
         if not arc or gap > reach or (vis is not None and gap > vis):
             continue
         fe = _front_enemy(st, o)
-        if fe is not None and fe["state"] != "routing":
+        if (fe is not None and fe["state"] != "routing") or _in_assault(st, o):
             continue
         if _sight_blocked(st, e, o) or _fire_blocked(st, e, o):
             continue
@@ -1085,12 +1202,24 @@ def _close_combat(st: State, source: RandomSource, log: EventLog) -> None:
             continue
         done.update((e["id"], o["id"]))
         _resolve(st, e, o, source, log, close=True)
+    _assaults(st, source, log)
 
 
 def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *, close: bool,
              aiders: int = 0, shoots_back: bool = True) -> None:
-    fa, fb = _fighter(st, a, b, close=close), _fighter(st, b, a, close=close)
     led = {x["id"]: _led(st, x) for x in (a, b)} if close else {}
+    r = _combat(st, a, b, source, log, close=close, aiders=aiders, shoots_back=shoots_back)
+    # the loser moves first, then the winner (digest 11.1)
+    pairs = sorted([(a, b, r.outcomes[0]), (b, a, r.outcomes[1])],
+                   key=lambda p: p[2].kind in ("pursue", "charge", "press_forward"))
+    for me, foe, out in pairs:
+        _obey(st, me, foe, out, led.get(me["id"]), log, source)
+
+
+def _combat(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *, close: bool,
+            aiders: int = 0, shoots_back: bool = True) -> CombatResult:
+    """Fight ``a`` against ``b`` (:func:`rules.hfg.combat.fight`) and log it; nothing moves."""
+    fa, fb = _fighter(st, a, b, close=close), _fighter(st, b, a, close=close)
     distance = round(_gap(st, a, b))
     phasing = "a" if a["side"] == st["phasing"] else "b"
     r = fight(fa, fb, source, close=close, phasing=phasing, distance=distance,
@@ -1102,18 +1231,19 @@ def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *
         f"{r.dice[1]}).", {"a": a["id"], "b": b["id"], "close": close, "dice": list(r.dice),
                            "scores": list(r.scores), "bands": list(r.bands),
                            "outcomes": [o.kind for o in r.outcomes]})
-    # the loser moves first, then the winner (digest 11.1)
-    pairs = sorted([(a, b, r.outcomes[0]), (b, a, r.outcomes[1])],
-                   key=lambda p: p[2].kind in ("pursue", "charge", "press_forward"))
-    for me, foe, out in pairs:
-        rear = led.get(me["id"])
-        if rear is not None and leading.behind(out) in ("spent", *leading.SHARED):
-            # the element behind goes first, out of the Command Party's way
-            _apply_outcome(st, rear, foe, leading.rear_outcome(out, rear["depth"]), log,
-                           source)
-        _apply_outcome(st, me, foe, out, log, source)
-        if rear is not None and leading.behind(out) == "follow":
-            _follow(st, me, rear, log)
+    return r
+
+
+def _obey(st: State, me: dict, foe: dict, out: Any, rear: dict | None, log: EventLog,
+          source: RandomSource) -> None:
+    """``me`` carries out its outcome ``out`` against ``foe``, with the element ``rear`` a
+    Command Party leads (if any) sharing it or following (:mod:`rules.hfg.leading`)."""
+    if rear is not None and leading.behind(out) in ("spent", *leading.SHARED):
+        # the element behind goes first, out of the Command Party's way
+        _apply_outcome(st, rear, foe, leading.rear_outcome(out, rear["depth"]), log, source)
+    _apply_outcome(st, me, foe, out, log, source)
+    if rear is not None and leading.behind(out) == "follow":
+        _follow(st, me, rear, log)
 
 
 def _back(st: State, e: dict, dist: int, log: EventLog, why: str) -> None:
