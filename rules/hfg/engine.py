@@ -271,6 +271,9 @@ def validate_setup(setup: dict) -> dict:
         if naval != bool(wet):
             raise IllegalAction(f"element {e['id']}: ships stay on the waterway, land "
                                 "troops off it")
+        why = works.garrison_error(e["type"], _work(st, e), defender=e["side"] != attacker)
+        if why:
+            raise IllegalAction(f"element {e['id']}: {why}")
     return out
 
 

@@ -123,3 +123,17 @@ def may_turn(kind: str | None) -> bool:
     """Whether an element in a work of ``kind`` may turn in a tactical move: not out of an
     entrenchment (L196; it may move back, straight, first)."""
     return kind != "entrenchment"
+
+
+def garrison_error(code: str, work: str | None, *, defender: bool) -> str | None:
+    """Why an element of type ``code`` standing in a work of kind ``work`` (None: none) may
+    not be set up there, in plain words, or None: an SP garrison stands in a strong point
+    and is the defender's (L192-193, A20); nothing else garrisons a strong point."""
+    if code == "SPG":
+        if work != "strong_point":
+            return "an SP garrison stands in a strong point"
+        if not defender:
+            return "only the defender garrisons a strong point"
+    elif work == "strong_point":
+        return "a strong point is held by its SP garrison"
+    return None

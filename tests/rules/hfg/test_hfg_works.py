@@ -141,3 +141,51 @@ def test_a_setup_with_too_many_works_is_refused():
     terrain = [{**TRENCH, "id": f"t{i}", "y": 3000 + 400 * i} for i in range(4)]
     with pytest.raises(IllegalAction, match="at most 3 of entrenchments"):
         battle(terrain)
+
+
+SP = {"id": "sp", "kind": "strong_point", "x": 5875, "y": 3000, "w": 250, "h": 250,
+      "name": "the chateau"}
+
+
+def strong_point(garrison="SPG", side="b", attacker_at=(6000, 3000)):
+    """b's garrison in the chateau, a's Bayonets on its south edge."""
+    x, y = attacker_at
+    return validate_setup({
+        "title": "Chateau", "year": 1800, "attacker": "a", "max_bounds": 8,
+        "sides": [{"id": s, "name": s.upper(), "commands": [{"id": s, "general": f"{s}-cp"}]}
+                  for s in ("a", "b")],
+        "terrain": [SP],
+        "elements": [
+            {"id": "a-cp", "side": "a", "command": "a", "type": "CP", "x": 3000, "y": 1000},
+            {"id": "b-cp", "side": "b", "command": "b", "type": "CP", "x": 3000, "y": 5000,
+             "heading": 180},
+            {"id": "held", "side": side, "command": side, "type": garrison, "x": 6000,
+             "y": 3100, "heading": 180},
+            {"id": "bay", "side": "a", "command": "a", "type": "BAY", "x": x, "y": y}]})
+
+
+@pytest.mark.parametrize("garrison,side,message", [
+    ("MUS", "b", "a strong point is held by its SP garrison"),
+    ("SPG", "a", "only the defender garrisons a strong point"),
+])
+def test_only_the_defenders_sp_garrison_holds_a_strong_point(garrison, side, message):
+    with pytest.raises(IllegalAction, match=message):
+        strong_point(garrison, side)
+
+
+def test_an_sp_garrison_stands_in_a_strong_point():
+    setup = strong_point()
+    setup["terrain"] = []
+    with pytest.raises(IllegalAction, match="an SP garrison stands in a strong point"):
+        validate_setup(setup)
+
+
+def test_the_walls_prevent_escape():
+    # a's PIPs 1; Bayonets 6 + 2 = 8 on the south edge against the garrison 1 + 4 + 2
+    # (its walls) = 7: an SP garrison losing a close combat is destroyed (L193, L305)
+    source = ScriptedSource(rolls=[1, 6, 1, 3])
+    state, _ = ENGINE.start(strong_point(), source)
+    state, events = ENGINE.apply(state, "side:a", "end", source)
+    fight = next(e for e in events if e.kind == "combat")
+    assert fight.data["scores"] == [8, 7] and fight.data["outcomes"][1] == "destroyed"
+    assert state["elements"]["held"]["state"] == "destroyed"
