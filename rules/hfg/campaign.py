@@ -232,6 +232,23 @@ def defender(arrivals: dict[str, tuple[int, int]]) -> str:
     return a if ta < tb else b
 
 
+def attacker_from_arrivals(arrived: object, side_ids: Sequence[str]) -> str:
+    """The attacker of a battle fought where two forces met on the map: the side that did
+    not arrive first (L351). ``arrived`` is the setup's ``{"<side>": [day, "<period>"]}``
+    for each of the two ``side_ids`` (day from 1); IllegalAction naming what is wrong."""
+    if not isinstance(arrived, dict) or sorted(arrived) != sorted(side_ids):
+        raise IllegalAction("the campaign's arrivals give a day and period for each side")
+    when = {}
+    for side, at in arrived.items():
+        if (not isinstance(at, list | tuple) or len(at) != 2 or isinstance(at[0], bool)
+                or not isinstance(at[0], int) or at[0] < 1 or at[1] not in PERIODS):
+            raise IllegalAction(f"side {side} arrived on a day (from 1) and in one of "
+                                f"{', '.join(PERIODS)}")
+        when[side] = (at[0], PERIODS.index(at[1]))
+    first = defender(when)
+    return next(s for s in side_ids if s != first)
+
+
 def map_period(bounds_each: int) -> int:
     """How many map periods have passed since the battle began after ``bounds_each`` bounds
     by each side: a new one every 6 (L352), when troops 1 stage away may start to arrive."""

@@ -37,9 +37,10 @@ and pay a PIP more to move), ``strong_point`` (the SP garrison's building).
 Routers pass through friends, who rout their own full move unless exempt
 (:mod:`rules.hfg.rout`, setting ``hfg_rout_contagion``). A Command Party in close combat
 with a mounted or foot friend contiguous to its rear adds that element's factor and both
-obey its outcome (:mod:`rules.hfg.leading`). A town or strong point fights each element at
-its edges separately in the close combat phase, the garrison taking the worst result
-(:mod:`rules.hfg.assault`); those elements neither shoot nor are shot. A command is allied where the setup's command
+obey its outcome (:mod:`rules.hfg.leading`); the order ``lead:<cp>:<enemy>`` takes both
+into an enemy's front. A town or strong point fights each element at its edges separately
+in the close combat phase, the garrison taking the worst result (:mod:`rules.hfg.assault`);
+those elements neither shoot nor are shot. A command is allied where the setup's command
 says ``"allied": true`` (no PIP swap with it).
 
 Standing choices the engine takes for the owner (the rules leave them to him; said in the
@@ -60,6 +61,9 @@ Setup (:func:`validate_setup`)::
 
     {"title": str, "year": int, "table": {"w": paces, "d": paces}, "max_bounds": 4-36,
      "attacker": side id, "settings": {...},
+     "campaign": {"arrived": {side id: [day, "morning"|"afternoon"|"night"]}} (optional:
+                 forces met on the campaign map, :mod:`rules.hfg.campaign`; the side there
+                 first defends, L351),
      "sides": [{"id", "name", "commander": "side:<id>" | "pc:<pk>", "ag": int,
                 "commands": [{"id", "general": element id, "allied": bool}]
                             (the C-in-C's first),
@@ -99,7 +103,7 @@ from rules.engine import (
     load_scenarios,
     register,
 )
-from rules.hfg import assault, leading, rout, works
+from rules.hfg import assault, campaign, leading, rout, works
 from rules.hfg import command as cmd
 from rules.hfg.ai import choose
 from rules.hfg.combat import CombatResult, Fighter, fight
@@ -137,7 +141,7 @@ STEP = 50
 """Moves are tried in steps of 50p down from the full allowance until one is legal."""
 MAX_ELEMENTS = 120
 _SETUP_KEYS = {"title", "year", "table", "max_bounds", "attacker", "settings", "sides",
-               "terrain", "elements", "notes"}
+               "terrain", "elements", "notes", "campaign"}
 
 
 # --- setup -------------------------------------------------------------------------------
@@ -206,6 +210,13 @@ def validate_setup(setup: dict) -> dict:
     attacker = setup.get("attacker", side_ids[0])
     if attacker not in side_ids:
         raise IllegalAction("the attacker must be one of the sides")
+    camp = setup.get("campaign")
+    if camp is not None:  # forces that met on the campaign map: the first there defends
+        arrived = camp.get("arrived") if isinstance(camp, dict) else None
+        attacker = campaign.attacker_from_arrivals(arrived, side_ids)
+        if setup.get("attacker", attacker) != attacker:
+            raise IllegalAction(f"side {setup['attacker']} arrived first on the campaign "
+                                "map, so it defends")
     terrain = []
     for t in setup.get("terrain") or []:
         if t.get("kind") not in TERRAIN_KINDS:
@@ -257,7 +268,8 @@ def validate_setup(setup: dict) -> dict:
            "table": {"w": w, "d": d},
            "max_bounds": _int(setup.get("max_bounds", 36), "max_bounds", 4, 36),
            "attacker": attacker, "settings": settings, "sides": sides, "terrain": terrain,
-           "elements": elements, "notes": str(setup.get("notes") or "")[:2000]}
+           "elements": elements, "notes": str(setup.get("notes") or "")[:2000],
+           **({"campaign": {"arrived": dict(camp["arrived"])}} if camp is not None else {})}
     st = _initial_state(out)
     for e in st["elements"].values():
         r = _rect(e)
@@ -710,11 +722,13 @@ def _straight(st: State, e: dict, ahead_sign: int, members: list[dict] | None = 
     return 0
 
 
-def _attack_rect(st: State, e: dict, target: dict, how: str) -> Rect | None:
+def _attack_rect(st: State, e: dict, target: dict, how: str, *, leading: bool = False
+                 ) -> Rect | None:
     """Where ``e`` would stand attacking ``target`` (front, or a flank), if it may: the move
-    within its allowance (mounted and staff at most 600p), a type that may contact, the
-    target's edge free, and for a flank the attacker starting on that side (L260)."""
-    if not may_contact(e["type"], 0) or e["type"] == "CP":
+    within its allowance (mounted and staff at most 600p), a type that may contact (a
+    Command Party only ``leading`` the element behind it), the target's edge free, and for a
+    flank the attacker starting on that side (L260)."""
+    if not may_contact(e["type"], 0) or (e["type"] == "CP" and not leading):
         return None
     tr = _rect(target)
     if how == "front":
@@ -813,6 +827,7 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
                 out.append((f"occupy:{e['id']}:{t['id']}", f"{_name(st, e)} moves into "
                             f"{t['name']}", c))
         out.extend(_assault_options(st, e, c))
+        out.extend(_lead_options(st, e, foes, left))
     out.append(("end", "End this bound's moves", 0))
     return out
 
@@ -861,8 +876,15 @@ def _town(st: State, e: dict) -> dict | None:
 
 
 def _held(st: State, t: dict) -> dict | None:
-    """The element holding the town or strong point ``t``, if any."""
-    return next((o for o in _live(st) if inside(_rect(o).center(), _box(t))), None)
+    """The element holding the town or strong point ``t`` (its centre inside), if any."""
+    x0, y0, x1, y1 = t["x"], t["y"], t["x"] + t["w"], t["y"] + t["h"]
+    for o in _live(st):
+        # a centre lies at most half a depth (400p) from the front midpoint
+        if x0 - 400 <= o["x"] <= x1 + 400 and y0 - 400 <= o["y"] <= y1 + 400:
+            cx, cy = _rect(o).center()
+            if x0 <= cx <= x1 and y0 <= cy <= y1:
+                return o
+    return None
 
 
 def _assault_rect(st: State, e: dict, t: dict, edge: str) -> Rect | None:
@@ -892,6 +914,9 @@ def _assault_options(st: State, e: dict, cost: int) -> list[tuple[str, str, int]
     for t in st["terrain"]:
         if t["kind"] not in TOWNS or abs(t["x"] - e["x"]) > reach + t["w"] or \
                 abs(t["y"] - e["y"]) > reach + t["h"]:
+            continue
+        g = _held(st, t)
+        if g is None or g["side"] == e["side"]:
             continue
         for edge in assault.EDGES:
             if _assault_rect(st, e, t, edge) is not None:
@@ -1002,6 +1027,16 @@ def apply_order(st: State, key: str, log: EventLog) -> None:
         _place(e, r)
         e["moved"] = True
         log("move", f"{_name(st, e)} moves into {t['name']}.", {"element": e["id"]})
+    elif verb == "lead":
+        o = st["elements"][parts[2]]
+        rear = _led(st, e)
+        rects = _lead_rects(st, e, o)
+        assert rects is not None and rear is not None
+        _place(e, rects[0])
+        _place(rear, rects[1])
+        e["moved"] = rear["moved"] = True
+        log("move", f"{_name(st, e)} leads {_name(st, rear)} against {_name(st, o)}.",
+            {"element": e["id"], "rear": rear["id"], "target": o["id"]})
     elif verb == "assault":
         t = next(t for t in st["terrain"] if t["id"] == parts[2])
         r = _assault_rect(st, e, t, parts[3])
@@ -1071,12 +1106,47 @@ def _led(st: State, e: dict) -> dict | None:
         touching_rear=contact(_rect(o), r) == "rear")), None)
 
 
+def _behind(r: Rect, rear: dict) -> Rect:
+    """The footprint of ``rear`` contiguous to the rear of the Command Party at ``r``."""
+    fx, fy = r.forward()
+    return Rect(r.x - fx * r.depth, r.y - fy * r.depth, r.heading, rear["width"], rear["depth"])
+
+
+def _lead_rects(st: State, cp: dict, target: dict) -> tuple[Rect, Rect] | None:
+    """Where a Command Party and the element it leads would stand attacking ``target``'s
+    front, the element still contiguous to its rear (L283), if both may move there."""
+    rear = _led(st, cp)
+    if rear is None or not _movable(st, rear):
+        return None
+    r = _attack_rect(st, cp, target, "front", leading=True)
+    if r is None:
+        return None
+    rr = _behind(r, rear)
+    here = _rect(rear)
+    if move_distance(here, rr) > _allow(st, rear, _going(st, here, rr)) or _blocked(
+            st, rear, rr, ignore=(cp["id"],)):
+        return None
+    return r, rr
+
+
+def _lead_options(st: State, e: dict, foes: list[dict], pips: int
+                  ) -> list[tuple[str, str, int]]:
+    """The orders ``lead:<cp>:<enemy>`` open to a Command Party ``e`` with ``pips`` left:
+    into an enemy's front, the element behind following (one group, L235)."""
+    rear = _led(st, e)
+    if rear is None:
+        return []
+    cost = _cost(st, e, members=[e, rear])
+    if cost > pips:
+        return []
+    return [(f"lead:{e['id']}:{o['id']}", f"{_name(st, e)} leads {_name(st, rear)} against "
+             f"{_name(st, o)}", cost) for o in foes if _lead_rects(st, e, o) is not None]
+
+
 def _follow(st: State, cp: dict, rear: dict, log: EventLog) -> None:
     """The element behind a Command Party follows it after a charge, press forward or
     pursuit, to stand again contiguous to its rear (L328), where nothing is in the way."""
-    r = _rect(cp)
-    fx, fy = r.forward()
-    nr = Rect(r.x - fx * r.depth, r.y - fy * r.depth, r.heading, rear["width"], rear["depth"])
+    nr = _behind(_rect(cp), rear)
     if cp["state"] == "ok" and nr != _rect(rear) and not _blocked(st, rear, nr):
         _place(rear, nr)
         log("outcome", f"{_name(st, rear)} follows {_name(st, cp)}.")

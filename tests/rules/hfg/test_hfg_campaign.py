@@ -1,6 +1,6 @@
 """HFG preliminary map movement (``rules/hfg.md`` §13; HFG L339-353): march rates and
-limits on a small map, the weather with scripted dice, engineering work, who defends, the
-battle's map periods, retreat and the colonial option."""
+limits on a small map, the weather with scripted dice, engineering work, who defends (and
+a battle set up from the map), the battle's map periods, retreat and the colonial option."""
 
 import pytest
 
@@ -18,7 +18,8 @@ from rules.hfg.campaign import (
     rates,
     weather_roll,
 )
-from rules.random import ScriptedSource
+from rules.hfg.engine import ENGINE, validate_setup
+from rules.random import ScriptedSource, SeededSource
 
 #   A -good- B -good- C -good- D,  and  B -bad- E
 MAP = CampaignMap(nodes=("A", "B", "C", "D", "E"),
@@ -124,3 +125,37 @@ def test_work_battle_and_retreat():
     assert not may_retreat(["LC"], ["MUS"], movement_left=False)
     assert [moves_today(d, native=True, colonial=True) for d in (1, 2, 3)] == [0, 2, 0]
     assert moves_today(1, native=False, colonial=True) == 1
+
+
+def met_on_the_map(arrived, attacker=None):
+    setup = {"title": "Met", "year": 1800, "campaign": {"arrived": arrived},
+             "sides": [{"id": s, "name": s.upper(), "commands": [{"id": s, "general": f"{s}-cp"}]}
+                       for s in ("a", "b")],
+             "elements": [
+                 {"id": "a-cp", "side": "a", "command": "a", "type": "CP", "x": 3000,
+                  "y": 1000},
+                 {"id": "b-cp", "side": "b", "command": "b", "type": "CP", "x": 3000,
+                  "y": 5000, "heading": 180}]}
+    if attacker:
+        setup["attacker"] = attacker
+    return validate_setup(setup)
+
+
+def test_a_battle_from_the_map_is_defended_by_the_side_there_first():
+    setup = met_on_the_map({"a": [2, "morning"], "b": [1, "night"]})
+    assert setup["attacker"] == "a" and setup["campaign"]["arrived"]["b"] == [1, "night"]
+    state, _ = ENGINE.start(setup, SeededSource(0))
+    assert state["defender"] == "b"
+    assert met_on_the_map({"a": [1, "morning"], "b": [1, "afternoon"]})["attacker"] == "b"
+
+
+@pytest.mark.parametrize("arrived,attacker,message", [
+    ({"a": [2, "morning"], "b": [1, "night"]}, "b", "side b arrived first .* so it defends"),
+    ({"a": [1, "morning"]}, None, "a day and period for each side"),
+    ({"a": [1, "dawn"], "b": [1, "night"]}, None, "side a arrived on a day"),
+    ({"a": [0, "night"], "b": [1, "night"]}, None, "side a arrived on a day"),
+    ({"a": [1, "night"], "b": [1, "night"]}, None, "arrived together"),
+])
+def test_bad_arrivals_are_refused(arrived, attacker, message):
+    with pytest.raises(IllegalAction, match=message):
+        met_on_the_map(arrived, attacker)

@@ -5,7 +5,7 @@ import pytest
 
 from rules.engine import IllegalAction
 from rules.hfg.combat import Outcome
-from rules.hfg.engine import ENGINE, validate_setup
+from rules.hfg.engine import ENGINE, order_options, validate_setup
 from rules.hfg.leading import behind, may_lead, rear_outcome
 from rules.random import ScriptedSource
 
@@ -101,3 +101,32 @@ def test_foot_behind_recoil_with_the_party():
 def test_alone_a_command_party_fights_with_its_own_factor():
     state, _, fight = fought(battle(None), 6, 1)
     assert fight.data["scores"] == [7, 5]  # 6 + 1, no element behind
+
+
+def apart(behind_type="HC"):
+    """The party 500p short of b's element, now Cuirassiers (cavalry: the party may close
+    with them; foot would have to shoot at it), ``behind_type`` contiguous to its rear."""
+    setup = battle(behind_type)
+    for e in setup["elements"]:
+        e["y"] -= 500 if e["id"] in ("cp", "rear") else 0
+        e["type"] = "CUI" if e["id"] == "mus" else e["type"]
+    state, _ = ENGINE.start(validate_setup(setup), ScriptedSource(rolls=[5] + [3] * 10))
+    return state
+
+
+def test_the_lead_order_takes_the_party_and_the_element_behind_into_contact():
+    state = apart()
+    opts = {k: c for k, _, c in order_options(state)}
+    assert opts["lead:cp:mus"] == 1  # one group, in command
+    assert not [k for k in opts if k.startswith(("attack:cp", "flank:cp"))]  # not alone
+    state, events = ENGINE.apply(state, "side:a", "lead:cp:mus", ScriptedSource(rolls=[]))
+    cp, rear = state["elements"]["cp"], state["elements"]["rear"]
+    assert (cp["y"], rear["y"]) == (3000, 2700) and cp["moved"] and rear["moved"]
+    assert events[0].text == ("Command Party (cp) leads Heavy Cavalry (rear) against "
+                              "Cuirassiers (mus).")
+
+
+def test_no_lead_order_without_an_element_behind_or_with_guns_behind():
+    for behind_type in (None, "SBA"):
+        keys = [k for k, _, _ in order_options(apart(behind_type))]
+        assert "advance:cp" in keys and not [k for k in keys if k.startswith("lead:")]
