@@ -17,7 +17,8 @@ register = template.Library()
 SIDE_COLOURS = ("#b22222", "#1f4e9c")
 TERRAIN_FILL = {"bua": "#b08d6e", "wood": "#5d8a4f", "difficult_hill": "#9a7b4f",
                 "hill": "#c9b27c", "slow": "#d8d0a0", "marsh": "#8fb3a0", "waterway": "#9cc3de",
-                "redoubt": "#7a5c3a", "entrenchment": "#6b4f2f", "strong_point": "#6e6e6e"}
+                "redoubt": "#7a5c3a", "entrenchment": "#6b4f2f", "linear_feature": "#8a7048",
+                "strong_point": "#6e6e6e"}
 GRADES = {"E": "Elite", "I": "Inferior", "HVY": "Heavy", "HOR": "Horse", "A": "Active",
           "L": "Lethargic"}
 STATES = {"ok": "", "routing": "routing"}

@@ -32,7 +32,9 @@ features are axis-aligned rectangles: ``bua`` (500p, +2 to foot in it), ``wood``
 and the field works of :mod:`rules.hfg.works`: ``redoubt`` (+3 to artillery or foot in it
 shot at from anywhere but directly behind; its guns neither move nor turn),
 ``entrenchment`` (+3 to foot or dismounted in it shot at from the front; they cannot turn
-and pay a PIP more to move), ``strong_point`` (the SP garrison's building).
+and pay a PIP more to move), ``linear_feature`` (an exploitable embankment, cutting or
+sunken road: it protects as an entrenchment), ``strong_point`` (the SP garrison's
+building).
 
 Routers pass through friends, who rout their own full move unless exempt
 (:mod:`rules.hfg.rout`, setting ``hfg_rout_contagion``). A Command Party in close combat
@@ -135,7 +137,7 @@ TERRAIN_KINDS = ("bua", "wood", "difficult_hill", "hill", "slow", "marsh", "wate
 BLOCKS_SIGHT = ("bua", "wood", "difficult_hill")
 GOING_OF = {"bua": "good", "wood": "difficult", "difficult_hill": "difficult", "hill": "good",
             "slow": "slow", "marsh": "difficult", "waterway": "good", "redoubt": "good",
-            "entrenchment": "good", "strong_point": "good"}
+            "entrenchment": "good", "linear_feature": "good", "strong_point": "good"}
 ON_TABLE = ("ok", "routing")
 STEP = 50
 """Moves are tried in steps of 50p down from the full allowance until one is legal."""

@@ -13,13 +13,20 @@ The rules:
 - L192-193: "STRONG POINT up to 250p square, consisting of a strong stone building ... Its
   garrison of 1 or more detached companies is represented by a single foot figure. Its
   walls aid defence but prevent escape. ... Only 1 can be used".
+- L196-198: "EXPLOITABLE LINEAR FEATURE, up to 1,200p long, such as a railway embankment
+  or cutting or a hedge-banked or sunken road. Provides the same protection as an
+  entrenchment. ... only 1 can be used" (whether the defender gets one is
+  :func:`rules.hfg.prebattle.exploitable_feature`'s roll).
 - L289: "+3 if shot at while protected in a redoubt or entrenchment."
 - L226: 1 extra PIP for "a tactical move by ... troops in entrenchments".
 
 Model: each work is a terrain feature (an axis-aligned rectangle in paces, kinds
-``redoubt``, ``entrenchment``, ``strong_point``); an element is in a work when its centre
-is. A redoubt is at most 500p either way (one element and its parapet), an entrenchment a
-straight line at most 1,200p long and 300p deep, a strong point at most 250p square, held
+``redoubt``, ``entrenchment``, ``linear_feature``, ``strong_point``); an element is in a
+work when its centre is. A redoubt is at most 500p either way (one element and its
+parapet), an entrenchment or an exploitable linear feature a straight line at most 1,200p
+long and 300p deep (the feature protects as an entrenchment does, and nothing more; that it
+lies on a road is not checked: roads are not on the table), a strong point at most 250p
+square, held
 by the SP garrison element (type ``SPG``; its +2 and its destruction when it loses a close
 combat are the combat table's, :mod:`rules.hfg.combat`). Where a shooter stands is read
 from the target's frame: ``rear`` directly behind (within the target's width, behind its
@@ -37,17 +44,16 @@ from rules.engine import IllegalAction
 from rules.hfg.data import troop_type
 from rules.hfg.geometry import EPS, Rect
 
-KINDS = ("redoubt", "entrenchment", "strong_point")
-LIMITS = {"redoubt": 3, "entrenchment": 3, "strong_point": 1}
-"""How many of each a battle may have (L193-196)."""
+KINDS = ("redoubt", "entrenchment", "linear_feature", "strong_point")
+LIMITS = {"redoubt": 3, "entrenchment": 3, "linear_feature": 1, "strong_point": 1}
+"""How many of each a battle may have (L193-198)."""
+LINES = ("entrenchment", "linear_feature")
 REDOUBT_SIZE = 500
 ENTRENCHMENT_LENGTH = 1200
 ENTRENCHMENT_DEPTH = 300
 STRONG_POINT_SIZE = 250
 REDOUBT_SPACING = 200
 """No redoubt within 200p of another (L195)."""
-NAMES = {"redoubt": "a redoubt", "entrenchment": "an entrenchment",
-         "strong_point": "a strong point"}
 
 
 def _gap(a: dict, b: dict) -> float:
@@ -59,9 +65,10 @@ def _gap(a: dict, b: dict) -> float:
 def check_works(features: Iterable[dict]) -> None:
     """IllegalAction naming the first work in ``features`` (terrain dicts with ``id``,
     ``kind``, ``x``, ``y``, ``w``, ``h`` in paces; other kinds are ignored) that breaks the
-    rules: more than 3 redoubts or entrenchments or more than 1 strong point, a redoubt
-    larger than 500p or within 200p of another, an entrenchment longer than 1,200p or deeper
-    than 300p, a strong point larger than 250p square."""
+    rules: more than 3 redoubts or entrenchments or more than 1 linear feature or strong
+    point, a redoubt larger than 500p or within 200p of another, an entrenchment or linear
+    feature longer than 1,200p or deeper than 300p, a strong point larger than 250p
+    square."""
     works = [f for f in features if f["kind"] in KINDS]
     for kind, n in Counter(f["kind"] for f in works).items():
         if n > LIMITS[kind]:
@@ -72,11 +79,11 @@ def check_works(features: Iterable[dict]) -> None:
         if f["kind"] == "redoubt" and long > REDOUBT_SIZE:
             raise IllegalAction(f"redoubt {f['id']}: a redoubt holds one element, at most "
                                 f"{REDOUBT_SIZE} paces either way")
-        if f["kind"] == "entrenchment" and (long > ENTRENCHMENT_LENGTH
-                                            or short > ENTRENCHMENT_DEPTH):
-            raise IllegalAction(f"entrenchment {f['id']}: an entrenchment is a straight line "
-                                f"at most {ENTRENCHMENT_LENGTH} paces long and "
-                                f"{ENTRENCHMENT_DEPTH} deep")
+        if f["kind"] in LINES and (long > ENTRENCHMENT_LENGTH or short > ENTRENCHMENT_DEPTH):
+            what = f["kind"].replace("_", " ")
+            raise IllegalAction(f"{what} {f['id']}: it is a straight line at most "
+                                f"{ENTRENCHMENT_LENGTH} paces long and {ENTRENCHMENT_DEPTH} "
+                                "deep")
         if f["kind"] == "strong_point" and long > STRONG_POINT_SIZE:
             raise IllegalAction(f"strong point {f['id']}: a strong point is at most "
                                 f"{STRONG_POINT_SIZE} paces square")
@@ -103,12 +110,12 @@ def protects(kind: str | None, code: str, *, dismounted: bool, shooter_at: str) 
     """Whether a work of ``kind`` (None: none) protects an element of type ``code`` from a
     shooter standing at ``shooter_at`` (:func:`shot_from`): a redoubt an artillery or foot
     element from all but directly behind (L194), an entrenchment foot or dismounted from all
-    but directly to a flank or behind (L195-196); a strong point gives no +3 (its garrison's
-    +2 is the combat table's)."""
+    but directly to a flank or behind (L195-196), and so does an exploitable linear feature
+    (L197); a strong point gives no +3 (its garrison's +2 is the combat table's)."""
     cat = troop_type(code).category
     if kind == "redoubt":
         return cat in ("artillery", "foot") and not dismounted and shooter_at != "rear"
-    if kind == "entrenchment":
+    if kind in LINES:
         return (cat == "foot" or dismounted) and shooter_at == "front"
     return False
 

@@ -25,6 +25,9 @@ def work(kind, i=0, x=0, y=0, w=400, h=200):
     ([work("redoubt", 0), work("redoubt", 1, x=550)], "within 200 paces of redoubt redoubt0"),
     ([work("entrenchment", w=1300)], "at most 1200 paces long and 300 deep"),
     ([work("entrenchment", w=1200, h=400)], "at most 1200 paces long and 300 deep"),
+    ([work("linear_feature", w=1300)], "linear feature linear_feature0: it is a straight"),
+    ([work("linear_feature", 0), work("linear_feature", 1, y=900)],
+     "at most 1 of linear features"),
     ([work("strong_point", w=300, h=250)], "at most 250 paces square"),
 ])
 def test_works_that_break_the_limits_are_refused(features, message):
@@ -59,6 +62,8 @@ def test_where_a_shooter_stands():
     ("entrenchment", "DRG", True, "front", True),   # dismounted
     ("entrenchment", "DRG", False, "front", False),
     ("entrenchment", "SBA", False, "front", False),
+    ("linear_feature", "MUS", False, "front", True),  # as an entrenchment (L197)
+    ("linear_feature", "MUS", False, "flank", False),
     ("strong_point", "SPG", False, "front", False),  # its +2 is the garrison's
     (None, "MUS", False, "front", False),
 ])
