@@ -31,4 +31,5 @@ def test_the_board_draws_field_works():
     state, _ = ENGINE.start(validate_setup(setup), SeededSource(3))
     html = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, GM)})
     assert 'class="terrain redoubt" data-terrain="earthwork"' in html
+    assert html.count('stroke-dasharray="60 30"') == 1  # the works alone are outlined
     assert "<title>the battery redoubt</title>" in html
