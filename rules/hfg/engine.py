@@ -52,9 +52,9 @@ enemy's front (else halt), a mounted winner of a distant combat charges the prim
 if it is within 600p straight ahead, dismountables keep the mode their setup gives. Not
 modelled yet (said here, not faked): march moves, pushing back friends (a
 move back stops short of them), turning to face after combat, concealment, bridges and
-minefields, works' placement in the defender's zone, delayed arrivals, a Command Party
-ordered to attack with the element behind it, a winner pressing into or pursuing through a
-town (an ``attack`` on a garrison's front still stands it in the town), hill contours
+minefields, works' placement in the defender's zone, delayed arrivals, a winner of a town
+assault entering it (an ``attack`` on a garrison's front still stands the attacker in the
+town; a press forward stops at its edge), hill contours
 (an element standing on a hill is uphill of one standing off it), roads and
 water crossings, line of sight over hill crests, deployment zones (scenarios are placed
 as given), the general's line of sight for command (distance only).
@@ -1443,16 +1443,26 @@ def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: EventLog,
 
 def _press_forward(st: State, e: dict, foe: dict, log: EventLog) -> None:
     """The standing choice: press forward only when the 200p bring the element into the
-    beaten enemy's front (close combat follows this bound after shooting, L323); else halt."""
+    beaten enemy's front, or against a town or strong point it holds onto the edge facing
+    the element (:mod:`rules.hfg.assault`; close combat follows this bound after shooting,
+    L323); else halt."""
     if foe["state"] != "ok" or _front_enemy(st, foe) is not None or _front_enemy(st, e):
         return
-    if not in_corridor(_rect(e), _rect(foe), spread=0) or _gap(st, e, foe) > 200:
+    town = _town(st, foe)
+    if not in_corridor(_rect(e), _rect(foe), spread=0) or (
+            town is None and _gap(st, e, foe) > 200):
         return
-    nr = opposite(_rect(foe), e["width"], e["depth"])
+    if town is None:
+        nr = opposite(_rect(foe), e["width"], e["depth"])
+    else:
+        box = _town_box(town)
+        nr = assault.post(box, assault.nearest_edge(box, _rect(e).center()), e["width"],
+                          e["depth"])
     if move_distance(_rect(e), nr) <= 200 + EPS and not _blocked(st, e, nr,
                                                                   ignore=(foe["id"],)):
         _place(e, nr)
-        log("outcome", f"{_name(st, e)} presses forward into {_name(st, foe)}.")
+        log("outcome", f"{_name(st, e)} presses forward into {_name(st, foe)}"
+            + (f" at the edge of {town['name']}." if town else "."))
 
 
 # --- the engine ----------------------------------------------------------------------------

@@ -100,3 +100,20 @@ def test_no_assault_on_an_empty_or_friendly_town():
     state, _ = ENGINE.start(setup, ScriptedSource(rolls=[5] + [3] * 10))
     state["elements"]["held"]["state"] = "destroyed"
     assert not [k for k, _, _ in order_options(state) if k.startswith("assault:")]
+
+
+def test_pressing_forward_after_shooting_stops_at_the_towns_edge_and_assaults_it():
+    setup = town([{"id": "bay", "type": "BAY", "x": 6000, "y": 2800}])
+    # a's PIPs 1; Bayonets (400p range from 1790) 6 + 2 = 8 shoot the garrison 1 + 3 + 2 = 6,
+    # out of its 200p reach: they win in their own bound and press forward 200p onto the
+    # south edge; the assault: 6 + 2 against 1 + 5, the garrison routs 800p
+    source = ScriptedSource(rolls=[1, 6, 1, 6, 1, 3])
+    state, _ = ENGINE.start(setup, source)
+    state, events = ENGINE.apply(state, "side:a", "end", source)
+    texts = [e.text for e in events]
+    assert "Bayonets (bay) presses forward into Muskets (held) at the edge of the town." in texts
+    fights = [e.data for e in events if e.kind == "combat"]
+    assert [(f["close"], f["outcomes"]) for f in fights] == [
+        (False, ["press_forward", "none"]), (True, ["press_forward", "routed"])]
+    assert state["elements"]["held"]["state"] == "routing"
+    assert (state["elements"]["bay"]["y"], state["elements"]["bay"]["heading"]) == (3000, 0)
