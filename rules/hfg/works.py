@@ -135,12 +135,14 @@ def may_turn(kind: str | None) -> bool:
 def garrison_error(code: str, work: str | None, *, defender: bool) -> str | None:
     """Why an element of type ``code`` standing in a work of kind ``work`` (None: none) may
     not be set up there, in plain words, or None: an SP garrison stands in a strong point
-    and is the defender's (L192-193, A20); nothing else garrisons a strong point."""
+    and is the defender's (L192-193, A20); nothing else garrisons a strong point; the works
+    are the defender's, so no attacker starts in one (the attacker buys only concealment
+    and bridges, L191-192; in play it may take one)."""
+    if work is not None and not defender:
+        return "the field works are the defender's: the attacker cannot start in one"
     if code == "SPG":
         if work != "strong_point":
             return "an SP garrison stands in a strong point"
-        if not defender:
-            return "only the defender garrisons a strong point"
     elif work == "strong_point":
         return "a strong point is held by its SP garrison"
     return None

@@ -142,6 +142,14 @@ def test_guns_in_a_redoubt_have_no_orders():
     assert [k for k, _, _ in order_options(st) if ":held" in k]
 
 
+def test_the_attacker_does_not_start_in_the_works():
+    setup = battle([TRENCH])
+    for e in setup["elements"]:
+        e["y"] = {"mus": 3150, "held": 2000}.get(e["id"], e["y"])  # a's Muskets in the trench
+    with pytest.raises(IllegalAction, match="element mus: the field works are the defender's"):
+        validate_setup(setup)
+
+
 def test_a_setup_with_too_many_works_is_refused():
     terrain = [{**TRENCH, "id": f"t{i}", "y": 3000 + 400 * i} for i in range(4)]
     with pytest.raises(IllegalAction, match="at most 3 of entrenchments"):
@@ -171,7 +179,7 @@ def strong_point(garrison="SPG", side="b", attacker_at=(6000, 3000)):
 
 @pytest.mark.parametrize("garrison,side,message", [
     ("MUS", "b", "a strong point is held by its SP garrison"),
-    ("SPG", "a", "only the defender garrisons a strong point"),
+    ("SPG", "a", "the field works are the defender's"),
 ])
 def test_only_the_defenders_sp_garrison_holds_a_strong_point(garrison, side, message):
     with pytest.raises(IllegalAction, match=message):
