@@ -100,3 +100,18 @@ def test_a_friend_off_the_path_stands():
     state, _ = fought(battle(friend_y=4300))  # 4,300 is beyond the router's 800p
     assert state["elements"]["friend"]["state"] == "ok"
     assert state["elements"]["mus"]["y"] == 4000
+
+
+def test_routing_on_in_a_later_command_phase_panics_friends_too():
+    setup = battle()
+    for e in setup["elements"]:
+        if e["id"] == "bay":
+            e["x"] = 2000  # out of the fight
+    source = ScriptedSource(rolls=[3, 6])  # a's PIPs, then b's
+    state, _ = ENGINE.start(setup, source)
+    # the Muskets routed last bound: turned about (front at 3,200), 800p to go each bound
+    state["elements"]["mus"].update(state="routing", heading=0, y=3200, rout_distance=800,
+                                    routed_at=0)
+    state, events = ENGINE.apply(state, "side:a", "end", source)
+    assert "Muskets (mus) routs on 800 paces." in [e.text for e in events]
+    assert state["elements"]["friend"]["state"] == "routing"
