@@ -1,13 +1,15 @@
 """The battlefield of a Horse, Foot and Guns battle (engine ``hfg``), drawn as SVG from the
 engine's view (``rules.hfg.engine.HfgEngine.view``): the table in paces with y to the north
-(SVG's y runs down, so it is flipped here), terrain as rectangles, each element on the table
-as its footprint in its side's colour with its front edge drawn thick (its facing), its type
-and grade as a label, and its state (routing, disabled) in its title and outline."""
+(SVG's y runs down, so it is flipped here), terrain and field works (redoubts,
+entrenchments, strong points; outlined in dashes) as rectangles, each element on the table
+as its footprint in its side's colour with its front edge drawn thick (its facing), its
+type and grade as a label, and its state (routing, disabled) in its title and outline."""
 
 from __future__ import annotations
 
 from django import template
 
+from rules.hfg import works
 from rules.hfg.data import troop_type
 from rules.hfg.geometry import Rect
 
@@ -15,7 +17,9 @@ register = template.Library()
 
 SIDE_COLOURS = ("#b22222", "#1f4e9c")
 TERRAIN_FILL = {"bua": "#b08d6e", "wood": "#5d8a4f", "difficult_hill": "#9a7b4f",
-                "hill": "#c9b27c", "slow": "#d8d0a0", "marsh": "#8fb3a0", "waterway": "#9cc3de"}
+                "hill": "#c9b27c", "slow": "#d8d0a0", "marsh": "#8fb3a0", "waterway": "#9cc3de",
+                "redoubt": "#7a5c3a", "entrenchment": "#6b4f2f", "linear_feature": "#8a7048",
+                "strong_point": "#6e6e6e"}
 GRADES = {"E": "Elite", "I": "Inferior", "HVY": "Heavy", "HOR": "Horse", "A": "Active",
           "L": "Lethargic"}
 STATES = {"ok": "", "routing": "routing"}
@@ -42,7 +46,8 @@ def hfg_board(view: dict) -> dict:
     terrain = [{"id": t["id"], "kind": t["kind"], "name": t["name"],
                 "x": _f(t["x"]), "y": _f(d - t["y"] - t["h"]), "w": _f(t["w"]), "h": _f(t["h"]),
                 "fill": TERRAIN_FILL[t["kind"]],
-                "afire": t["id"] in view.get("afire", [])} for t in view["terrain"]]
+                "afire": t["id"] in view.get("afire", []),
+                "works": t["kind"] in works.KINDS} for t in view["terrain"]]
     elements = []
     for eid in view["order"]:
         e = view["elements"][eid]

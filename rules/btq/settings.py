@@ -482,6 +482,18 @@ SETTINGS: dict[str, Setting] = {
             "hfg A1; HFG L332-L333",
             used_by="Horse, Foot and Guns",
         ),
+        Setting(
+            "hfg_rout_contagion",
+            "Horse, Foot and Guns: friends that routers flee through",
+            {"book": "rout too, unless they hold a town or strong point, are skirmishers or "
+                     "ships, or the routers are inferior",
+             "digest": "rout too, unless they hold a town or strong point, or the routers "
+                       "are skirmishers, ships or inferior",
+             "off": "stand: routers pass through and nobody else routs"},
+            "book",
+            "hfg 11.6, A25; HFG L318-L319",
+            used_by="Horse, Foot and Guns",
+        ),
     )
 }
 

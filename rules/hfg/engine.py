@@ -17,24 +17,44 @@ short of anything in the way and of the 200p limit before enemy who must shoot a
 ``attack:<id>:<enemy>`` (into frontal contact with an enemy's front, conforming),
 ``flank:<id>:<enemy>:<left|right>`` (onto an enemy flank, starting on that side),
 ``face:<id>:<enemy>`` (pivot to face an enemy), ``retire:<id>`` (straight back),
-``occupy:<id>:<feature>`` (into a town or wood), ``rally:<id>`` and ``end``. Each costs
-PIPs by :func:`rules.hfg.command.pip_cost` (out of command beyond the general's easy command
-distance; slow movers; retiring within 400p of enemy).
+``occupy:<id>:<feature>`` (into a town or wood), ``assault:<id>:<feature>:<edge>`` (to the
+middle of an edge, north/east/south/west, of an enemy-held town or strong point, facing
+in), ``rally:<id>``, ``swap:<command>`` (the
+C-in-C exchanges his PIP score for a subordinate's lower one, free, before any other order,
+L223) and ``end``. Each costs PIPs by :func:`rules.hfg.command.pip_cost` (out of command
+beyond the general's easy command distance; slow movers, the entrenched among them;
+retiring within 400p of enemy).
 
 Geometry: :mod:`rules.hfg.geometry` (elements as oriented rectangles in paces). Terrain
 features are axis-aligned rectangles: ``bua`` (500p, +2 to foot in it), ``wood``,
 ``difficult_hill`` (difficult going, block sight), ``hill`` (gentle: good going), ``slow``,
-``marsh`` (difficult; impassable to HQ, heavy guns and Laager), ``waterway`` (naval only).
+``marsh`` (difficult; impassable to HQ, heavy guns and Laager), ``waterway`` (naval only),
+and the field works of :mod:`rules.hfg.works`: ``redoubt`` (+3 to artillery or foot in it
+shot at from anywhere but directly behind; its guns neither move nor turn),
+``entrenchment`` (+3 to foot or dismounted in it shot at from the front; they cannot turn
+and pay a PIP more to move), ``linear_feature`` (an exploitable embankment, cutting or
+sunken road: it protects as an entrenchment), ``strong_point`` (the SP garrison's
+building).
+
+Routers pass through friends, who rout their own full move unless exempt
+(:mod:`rules.hfg.rout`, setting ``hfg_rout_contagion``). A Command Party in close combat
+with a mounted or foot friend contiguous to its rear adds that element's factor and both
+obey its outcome (:mod:`rules.hfg.leading`); the order ``lead:<cp>:<enemy>`` takes both
+into an enemy's front. A town or strong point fights each element at its edges separately
+in the close combat phase, the garrison taking the worst result (:mod:`rules.hfg.assault`);
+those elements neither shoot nor are shot. A command is allied where the setup's command
+says ``"allied": true`` (no PIP swap with it).
 
 Standing choices the engine takes for the owner (the rules leave them to him; said in the
 log): repulses the least distance, pursuits 300p (stopping short of anything in the way,
 no new combat), press forward only where the 200p bring the element into the beaten
 enemy's front (else halt), a mounted winner of a distant combat charges the primary shooter
 if it is within 600p straight ahead, dismountables keep the mode their setup gives. Not
-modelled yet (said here, not faked): march moves, rout contagion, pushing back friends (a
-move back stops short of them), turning to face after combat, concealment and the other
-preparations on the table (redoubts, entrenchments, strong points), delayed arrivals, a
-Command Party leading the element behind it, separate town-edge assaults, hill contours
+modelled yet (said here, not faked): march moves, pushing back friends (a
+move back stops short of them), turning to face after combat, concealment, bridges and
+minefields, works' placement in the defender's zone, delayed arrivals, a winner of a town
+assault entering it (an ``attack`` on a garrison's front still stands the attacker in the
+town; a press forward stops at its edge), hill contours
 (an element standing on a hill is uphill of one standing off it), roads and
 water crossings, line of sight over hill crests, deployment zones (scenarios are placed
 as given), the general's line of sight for command (distance only).
@@ -43,8 +63,12 @@ Setup (:func:`validate_setup`)::
 
     {"title": str, "year": int, "table": {"w": paces, "d": paces}, "max_bounds": 4-36,
      "attacker": side id, "settings": {...},
+     "campaign": {"arrived": {side id: [day, "morning"|"afternoon"|"night"]}} (optional:
+                 forces met on the campaign map, :mod:`rules.hfg.campaign`; the side there
+                 first defends, L351),
      "sides": [{"id", "name", "commander": "side:<id>" | "pc:<pk>", "ag": int,
-                "commands": [{"id", "general": element id}]  (the C-in-C's first),
+                "commands": [{"id", "general": element id, "allied": bool}]
+                            (the C-in-C's first),
                 "army": {"list", "year", "counts", "sections"} (optional, checked)}],
      "terrain": [{"id", "kind", "x", "y", "w", "h"}],
      "elements": [{"id", "side", "command", "type", "grade", "x", "y", "heading",
@@ -81,9 +105,10 @@ from rules.engine import (
     load_scenarios,
     register,
 )
+from rules.hfg import assault, campaign, leading, rout, works
 from rules.hfg import command as cmd
 from rules.hfg.ai import choose
-from rules.hfg.combat import Fighter, fight
+from rules.hfg.combat import CombatResult, Fighter, fight
 from rules.hfg.data import troop_type, validate_army
 from rules.hfg.geometry import (
     EPS,
@@ -107,16 +132,18 @@ from rules.hfg.shooting import shooting_range
 from rules.random import RandomSource
 
 ENGINE_NAME = "hfg"
-TERRAIN_KINDS = ("bua", "wood", "difficult_hill", "hill", "slow", "marsh", "waterway")
+TERRAIN_KINDS = ("bua", "wood", "difficult_hill", "hill", "slow", "marsh", "waterway",
+                 *works.KINDS)
 BLOCKS_SIGHT = ("bua", "wood", "difficult_hill")
 GOING_OF = {"bua": "good", "wood": "difficult", "difficult_hill": "difficult", "hill": "good",
-            "slow": "slow", "marsh": "difficult", "waterway": "good"}
+            "slow": "slow", "marsh": "difficult", "waterway": "good", "redoubt": "good",
+            "entrenchment": "good", "linear_feature": "good", "strong_point": "good"}
 ON_TABLE = ("ok", "routing")
 STEP = 50
 """Moves are tried in steps of 50p down from the full allowance until one is legal."""
 MAX_ELEMENTS = 120
 _SETUP_KEYS = {"title", "year", "table", "max_bounds", "attacker", "settings", "sides",
-               "terrain", "elements", "notes"}
+               "terrain", "elements", "notes", "campaign"}
 
 
 # --- setup -------------------------------------------------------------------------------
@@ -173,7 +200,9 @@ def validate_setup(setup: dict) -> dict:
             "commander": str(s.get("commander") or f"side:{sid}"),
             "ag": _int(s.get("ag", 0), f"side {sid}'s Ag", 0, 6),
             "commands": [{"id": _ident(c.get("id"), "a command's id"),
-                          "general": _ident(c.get("general"), "a general")} for c in commands],
+                          "general": _ident(c.get("general"), "a general"),
+                          **({"allied": True} if c.get("allied") else {})}
+                         for c in commands],
             "army": s.get("army")})
         if s.get("army") is not None:
             validate_army(s["army"])
@@ -183,6 +212,13 @@ def validate_setup(setup: dict) -> dict:
     attacker = setup.get("attacker", side_ids[0])
     if attacker not in side_ids:
         raise IllegalAction("the attacker must be one of the sides")
+    camp = setup.get("campaign")
+    if camp is not None:  # forces that met on the campaign map: the first there defends
+        arrived = camp.get("arrived") if isinstance(camp, dict) else None
+        attacker = campaign.attacker_from_arrivals(arrived, side_ids)
+        if setup.get("attacker", attacker) != attacker:
+            raise IllegalAction(f"side {setup['attacker']} arrived first on the campaign "
+                                "map, so it defends")
     terrain = []
     for t in setup.get("terrain") or []:
         if t.get("kind") not in TERRAIN_KINDS:
@@ -194,6 +230,7 @@ def validate_setup(setup: dict) -> dict:
                         "w": _int(t.get("w"), "terrain width", 100, w),
                         "h": _int(t.get("h"), "terrain depth", 100, d),
                         "name": str(t.get("name") or t["kind"])[:60]})
+    works.check_works(terrain)
     raw = setup.get("elements")
     if not isinstance(raw, list) or not 2 <= len(raw) <= MAX_ELEMENTS:
         raise IllegalAction(f"a battle has 2 to {MAX_ELEMENTS} elements")
@@ -233,7 +270,8 @@ def validate_setup(setup: dict) -> dict:
            "table": {"w": w, "d": d},
            "max_bounds": _int(setup.get("max_bounds", 36), "max_bounds", 4, 36),
            "attacker": attacker, "settings": settings, "sides": sides, "terrain": terrain,
-           "elements": elements, "notes": str(setup.get("notes") or "")[:2000]}
+           "elements": elements, "notes": str(setup.get("notes") or "")[:2000],
+           **({"campaign": {"arrived": dict(camp["arrived"])}} if camp is not None else {})}
     st = _initial_state(out)
     for e in st["elements"].values():
         r = _rect(e)
@@ -247,6 +285,9 @@ def validate_setup(setup: dict) -> dict:
         if naval != bool(wet):
             raise IllegalAction(f"element {e['id']}: ships stay on the waterway, land "
                                 "troops off it")
+        why = works.garrison_error(e["type"], _work(st, e), defender=e["side"] != attacker)
+        if why:
+            raise IllegalAction(f"element {e['id']}: {why}")
     return out
 
 
@@ -502,10 +543,53 @@ def _begin_bound(st: State, source: RandomSource, log: EventLog) -> None:
         if c is st["sides"][side]["commands"][0]:
             _weather_roll(st, side, raw, log)
     st["pips"] = pips
+    st.pop("swappable", None)
+    swappable = _swappable(st)
+    if swappable:  # the key only while a swap is open (older states have none)
+        st["swappable"] = swappable
     text = _pips_text(st)
     log("bound.start", f"Bound {st['bound']}: {st['sides'][side]['name']} moves (PIPs: "
         f"{text}).", {"side": side, "pips": dict(pips)})
     st["awaiting"] = True
+
+
+def _swappable(st: State) -> list[str]:
+    """The commands whose PIP score the phasing C-in-C may take in exchange for his own this
+    bound (L223-224, :func:`rules.hfg.command.may_swap`): subordinate (not allied), their
+    general within his easy command distance, their score lower, he not disabled."""
+    cinc_cmd, *others = st["sides"][st["phasing"]]["commands"]
+    cinc = st["elements"][cinc_cmd["general"]]
+    if cinc_cmd["id"] not in st["pips"] or cinc["state"] != "ok":
+        return []
+    reach = cmd.easy_command_distance(cinc["type"])
+    out = []
+    for c in others:
+        g = st["elements"][c["general"]]
+        if c["id"] not in st["pips"] or g["state"] not in ON_TABLE:
+            continue
+        near = (g["x"] - cinc["x"]) ** 2 + (g["y"] - cinc["y"]) ** 2 <= reach * reach
+        if cmd.may_swap(st["pips"][cinc_cmd["id"]], st["pips"][c["id"]], within_ecd=near,
+                        allied=bool(c.get("allied")), cinc_disabled=cinc["disabled"]):
+            out.append(c["id"])
+    return out
+
+
+def _swap_options(st: State) -> list[tuple[str, str, int]]:
+    """The order ``swap:<command>`` for each command of :func:`_swappable`, free of PIPs,
+    open until the side's first other order."""
+    cinc = st["sides"][st["phasing"]]["commands"][0]["id"]
+    pips = st["pips"]
+    return [(f"swap:{c}", f"The C-in-C takes {c}'s {pips[c]} PIPs and gives it his "
+             f"{pips[cinc]}", 0) for c in st.get("swappable", [])]
+
+
+def _swap(st: State, command: str, log: EventLog) -> None:
+    cinc = st["sides"][st["phasing"]]["commands"][0]["id"]
+    pips = st["pips"]
+    pips[cinc], pips[command] = pips[command], pips[cinc]
+    st.pop("swappable", None)
+    log("pips.swap", f"The C-in-C exchanges PIPs with {command}: PIPs now {_pips_text(st)}.",
+        {"commands": [cinc, command], "pips": dict(pips)})
 
 
 def _pips_text(st: State) -> str:
@@ -579,7 +663,8 @@ def _finish(st: State, res: dict, log: EventLog) -> None:
 def _cost(st: State, e: dict, action: str = "tactical", *, retiring: bool = False,
           members: list[dict] | None = None) -> int:
     group = members or [e]
-    slow = any(cmd.slow_mover(m["type"], m["grade"]) for m in group)
+    slow = any(cmd.slow_mover(m["type"], m["grade"], entrenched=bool(
+        _in(st, m, "entrenchment"))) for m in group)
     near = retiring and any(abs(o["x"] - m["x"]) < 1500 and abs(o["y"] - m["y"]) < 1500
                             and _gap(st, m, o) <= cmd.RETIRE_NEAR for m in group
                             for o in _live(st, _enemy(st, e["side"])))
@@ -612,6 +697,7 @@ def _movable(st: State, e: dict) -> bool:
     """Whether ``e`` may make a tactical move: on its feet, not yet moved this bound, not
     immobile, not held in close combat."""
     return (e["state"] == "ok" and not e["moved"] and e["type"] not in ("SUP", "SPG")
+            and not works.holds_in_place(_work(st, e), e["type"])
             and _front_enemy(st, e) is None)
 
 
@@ -638,11 +724,13 @@ def _straight(st: State, e: dict, ahead_sign: int, members: list[dict] | None = 
     return 0
 
 
-def _attack_rect(st: State, e: dict, target: dict, how: str) -> Rect | None:
+def _attack_rect(st: State, e: dict, target: dict, how: str, *, leading: bool = False
+                 ) -> Rect | None:
     """Where ``e`` would stand attacking ``target`` (front, or a flank), if it may: the move
-    within its allowance (mounted and staff at most 600p), a type that may contact, the
-    target's edge free, and for a flank the attacker starting on that side (L260)."""
-    if not may_contact(e["type"], 0) or e["type"] == "CP":
+    within its allowance (mounted and staff at most 600p), a type that may contact (a
+    Command Party only ``leading`` the element behind it), the target's edge free, and for a
+    flank the attacker starting on that side (L260)."""
+    if not may_contact(e["type"], 0) or (e["type"] == "CP" and not leading):
         return None
     tr = _rect(target)
     if how == "front":
@@ -655,6 +743,8 @@ def _attack_rect(st: State, e: dict, target: dict, how: str) -> Rect | None:
         if (how == "left" and u > -tr.width / 2) or (how == "right" and u < tr.width / 2):
             return None
     here = _rect(e)
+    if r.heading != here.heading and not works.may_turn(_work(st, e)):
+        return None
     dist = move_distance(here, r)
     if not may_contact(e["type"], dist) or dist > _allow(st, e, _going(st, here, r)):
         return None
@@ -675,6 +765,7 @@ def _fingerprint(st: State) -> tuple:
                          for s, sd in st["sides"].items())),
             st["bound"], st["phasing"], tuple(sorted(st["pips"].items())),
             tuple(st["afire"]), tuple(sorted(st["weather"].items())),
+            tuple(st.get("swappable", ())),
             tuple(sorted((e["id"], e["side"], e["command"], e["type"], e["grade"] or "",
                           e["dismounted"], e["x"], e["y"], e["heading"], e["state"],
                           e["moved"], e["disabled"]) for e in st["elements"].values())))
@@ -693,7 +784,7 @@ def order_options(st: State) -> list[tuple[str, str, int]]:
 
 def _order_options(st: State) -> list[tuple[str, str, int]]:
     side = st["phasing"]
-    out: list[tuple[str, str, int]] = []
+    out: list[tuple[str, str, int]] = _swap_options(st)
     foes = [o for o in _live(st, _enemy(st, side))]
     lines_done: set[str] = set()
     for e in _live(st, side):
@@ -737,6 +828,8 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
             if _occupy_rect(st, e, t) is not None:
                 out.append((f"occupy:{e['id']}:{t['id']}", f"{_name(st, e)} moves into "
                             f"{t['name']}", c))
+        out.extend(_assault_options(st, e, c))
+        out.extend(_lead_options(st, e, foes, left))
     out.append(("end", "End this bound's moves", 0))
     return out
 
@@ -744,7 +837,7 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
 def _face_rect(st: State, e: dict, o: dict) -> Rect | None:
     here = _rect(e)
     h = facing_point(here, _rect(o).center())
-    if abs(((h - e["heading"] + 180) % 360) - 180) < 10:
+    if abs(((h - e["heading"] + 180) % 360) - 180) < 10 or not works.may_turn(_work(st, e)):
         return None
     r = Rect(here.x, here.y, h, here.width, here.depth)
     if move_distance(here, r) > _allow(st, e, _going(st, here)) or _blocked(st, e, r):
@@ -770,12 +863,126 @@ def _occupy_rect(st: State, e: dict, t: dict) -> Rect | None:
     return r
 
 
+TOWNS = ("bua", "strong_point")
+"""The features a garrison holds and an enemy assaults edge by edge (:mod:`rules.hfg.assault`)."""
+
+
+def _town_box(t: dict) -> tuple[float, float, float, float]:
+    return (t["x"], t["y"], t["w"], t["h"])
+
+
+def _town(st: State, e: dict) -> dict | None:
+    """The town or strong point ``e`` holds (its centre inside), if any."""
+    i = _holding(_terrain_key(st), _rect(e), TOWNS)
+    return None if i is None else st["terrain"][i]
+
+
+def _held(st: State, t: dict) -> dict | None:
+    """The element holding the town or strong point ``t`` (its centre inside), if any."""
+    x0, y0, x1, y1 = t["x"], t["y"], t["x"] + t["w"], t["y"] + t["h"]
+    for o in _live(st):
+        # a centre lies at most half a depth (400p) from the front midpoint
+        if x0 - 400 <= o["x"] <= x1 + 400 and y0 - 400 <= o["y"] <= y1 + 400:
+            cx, cy = _rect(o).center()
+            if x0 <= cx <= x1 and y0 <= cy <= y1:
+                return o
+    return None
+
+
+def _assault_rect(st: State, e: dict, t: dict, edge: str) -> Rect | None:
+    """Where ``e`` would stand assaulting the enemy-held town or strong point ``t`` on
+    ``edge``, if it may: a type that may contact, within its move (mounted and staff at most
+    600p), the post clear and not within 200p of enemy who must shoot at it (as an attack)."""
+    if t["kind"] not in TOWNS or not may_contact(e["type"], 0) or e["type"] == "CP":
+        return None
+    g = _held(st, t)
+    if g is None or g["side"] == e["side"]:
+        return None
+    r = assault.post(_town_box(t), edge, e["width"], e["depth"])
+    here = _rect(e)
+    dist = move_distance(here, r)
+    if dist < EPS or not may_contact(e["type"], dist) or dist > _allow(
+            st, e, _going(st, here, r)):
+        return None
+    if _blocked(st, e, r) or _must_shoot_at(st, e, r):
+        return None
+    return r
+
+
+def _assault_options(st: State, e: dict, cost: int) -> list[tuple[str, str, int]]:
+    """The orders ``assault:<id>:<feature>:<edge>`` open to ``e`` at ``cost`` PIPs."""
+    out = []
+    reach = _allow(st, e, "good") + 1000
+    for t in st["terrain"]:
+        if t["kind"] not in TOWNS or abs(t["x"] - e["x"]) > reach + t["w"] or \
+                abs(t["y"] - e["y"]) > reach + t["h"]:
+            continue
+        g = _held(st, t)
+        if g is None or g["side"] == e["side"]:
+            continue
+        for edge in assault.EDGES:
+            if _assault_rect(st, e, t, edge) is not None:
+                out.append((f"assault:{e['id']}:{t['id']}:{edge}",
+                            f"{_name(st, e)} assaults the {edge} edge of {t['name']}", cost))
+    return out
+
+
+def _in_assault(st: State, e: dict) -> bool:
+    """Whether ``e`` is in close combat at a town's or strong point's edge: assaulting one
+    its enemy holds, or holding one an enemy assaults (it neither shoots nor is shot)."""
+    for t in st["terrain"]:
+        if t["kind"] not in TOWNS:
+            continue
+        box = _town_box(t)
+        g = _held(st, t)
+        if g is None:
+            continue
+        if g["side"] != e["side"] and assault.edge_of(box, _rect(e)) is not None:
+            return True
+        if g is e and any(assault.edge_of(box, _rect(o)) is not None
+                          for o in _live(st, _enemy(st, e["side"])) if o["state"] == "ok"):
+            return True
+    return False
+
+
+def _assaults(st: State, source: RandomSource, log: EventLog) -> None:
+    """Every enemy-held town or strong point fights each element at its edges, one combat
+    an edge in the order north, east, south, west (L175-176, L282, A21): each attacker
+    obeys its own outcome if it lost, the garrison the worst it suffered."""
+    for t in st["terrain"]:
+        g = _held(st, t) if t["kind"] in TOWNS else None
+        if g is None or g["state"] not in ON_TABLE:
+            continue
+        box = _town_box(t)
+        at: dict[str, dict] = {}
+        for o in _live(st, _enemy(st, g["side"])):
+            edge = assault.edge_of(box, _rect(o)) if o["state"] == "ok" else None
+            if edge is not None and edge not in at:
+                at[edge] = o
+        results = []
+        for edge in [x for x in assault.EDGES if x in at]:
+            o = at[edge]
+            a, b = (o, g) if o["side"] == st["phasing"] else (g, o)
+            r = _combat(st, a, b, source, log, close=True)
+            mine, theirs = r.outcomes if a is o else r.outcomes[::-1]
+            results.append(theirs)
+            if assault.SEVERITY.get(mine.kind, 0):
+                _obey(st, o, g, mine, None, log, source)
+        out = assault.worst(results)
+        if out.kind != "none":
+            _obey(st, g, next(iter(at.values())), out, None, log, source)
+
+
 def apply_order(st: State, key: str, log: EventLog) -> None:
     """Carry out the order ``key`` (one of :func:`order_options`) in place."""
     costs = {k: c for k, _, c in order_options(st)}
     if key not in costs:
         raise IllegalAction(f"{key!r} is not an order the rules allow now")
     parts = key.split(":")
+    if parts[0] == "swap":
+        _swap(st, parts[1], log)
+        return
+    st.pop("swappable", None)  # the swap is made before any PIP is spent (L223)
     e = st["elements"][parts[1]]
     st["pips"][e["command"]] -= costs[key]
     verb = parts[0]
@@ -822,6 +1029,24 @@ def apply_order(st: State, key: str, log: EventLog) -> None:
         _place(e, r)
         e["moved"] = True
         log("move", f"{_name(st, e)} moves into {t['name']}.", {"element": e["id"]})
+    elif verb == "lead":
+        o = st["elements"][parts[2]]
+        rear = _led(st, e)
+        rects = _lead_rects(st, e, o)
+        assert rects is not None and rear is not None
+        _place(e, rects[0])
+        _place(rear, rects[1])
+        e["moved"] = rear["moved"] = True
+        log("move", f"{_name(st, e)} leads {_name(st, rear)} against {_name(st, o)}.",
+            {"element": e["id"], "rear": rear["id"], "target": o["id"]})
+    elif verb == "assault":
+        t = next(t for t in st["terrain"] if t["id"] == parts[2])
+        r = _assault_rect(st, e, t, parts[3])
+        assert r is not None
+        _place(e, r)
+        e["moved"] = True
+        log("move", f"{_name(st, e)} assaults {t['name']} from the {parts[3]}.",
+            {"element": e["id"], "feature": t["id"], "edge": parts[3]})
 
 
 # --- shooting and combat -------------------------------------------------------------------
@@ -832,7 +1057,8 @@ def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
     r = _rect(e)
     flank = any(contact(_rect(o), r) in ("flank", "rear") for o in _live(st, enemy["side"]))
     overlapped = 0
-    if close:
+    town = _town(st, e) if close else None
+    if close and town is None:  # a town or strong point cannot be overlapped (L281)
         er = _rect(enemy)
         for o in _live(st, enemy["side"]):
             if o["id"] != enemy["id"] and side_by_side(er, _rect(o)) and \
@@ -843,14 +1069,89 @@ def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
          for x in st["elements"].values() if x["side"] == e["side"]], e["command"])
     hill = _hill_under(st, e)
     uphill = close and hill is not None and _hill_under(st, enemy) is not hill
+    rear = _led(st, e) if close else None
     return Fighter(
         type=e["type"], grade=e["grade"] if e["grade"] in ("E", "I", "HVY", "HOR") else None,
         uphill=uphill,
         dismounted=e["dismounted"], routing=e["state"] == "routing", going=_going(st, r),
         in_bua=bool(bua), bua_afire=bool(bua and bua["id"] in st["afire"]),
+        works=None if close else _protection(st, e, enemy),
+        leading=rear["type"] if rear else None,
         in_wood=bool(_in(st, e, "wood")), on_difficult_hill=bool(_in(st, e, "difficult_hill")),
         overlaps=min(overlapped, 2), flank_contact=flank, contacted_in_flank=flank,
-        moved=e["moved"], defeated_command=defeated, repulsed_this_bound=e["repulsed"])
+        moved=e["moved"], defeated_command=defeated, repulsed_this_bound=e["repulsed"],
+        attacking_bua=close and town is None and _town(st, enemy) is not None)
+
+
+def _work(st: State, e: dict) -> str | None:
+    """The kind of field work ``e`` stands in (its centre), if any (:mod:`rules.hfg.works`)."""
+    i = _holding(_terrain_key(st), _rect(e), works.KINDS)
+    return None if i is None else str(st["terrain"][i]["kind"])
+
+
+def _protection(st: State, e: dict, shooter: dict) -> str | None:
+    """The work protecting ``e`` from ``shooter``'s fire (+3, L289), if any."""
+    kind = _work(st, e)
+    at = works.shot_from(_rect(e), _rect(shooter))
+    return kind if works.protects(kind, e["type"], dismounted=e["dismounted"],
+                                  shooter_at=at) else None
+
+
+def _led(st: State, e: dict) -> dict | None:
+    """The element a Command Party ``e`` leads in close combat: a mounted or foot friend
+    contiguous to its rear (:mod:`rules.hfg.leading`), if any."""
+    if e["type"] != "CP":
+        return None
+    r = _rect(e)
+    return next((o for o in _live(st, e["side"]) if leading.may_lead(
+        e["type"], o["type"], behind_state=o["state"],
+        touching_rear=contact(_rect(o), r) == "rear")), None)
+
+
+def _behind(r: Rect, rear: dict) -> Rect:
+    """The footprint of ``rear`` contiguous to the rear of the Command Party at ``r``."""
+    fx, fy = r.forward()
+    return Rect(r.x - fx * r.depth, r.y - fy * r.depth, r.heading, rear["width"], rear["depth"])
+
+
+def _lead_rects(st: State, cp: dict, target: dict) -> tuple[Rect, Rect] | None:
+    """Where a Command Party and the element it leads would stand attacking ``target``'s
+    front, the element still contiguous to its rear (L283), if both may move there."""
+    rear = _led(st, cp)
+    if rear is None or not _movable(st, rear):
+        return None
+    r = _attack_rect(st, cp, target, "front", leading=True)
+    if r is None:
+        return None
+    rr = _behind(r, rear)
+    here = _rect(rear)
+    if move_distance(here, rr) > _allow(st, rear, _going(st, here, rr)) or _blocked(
+            st, rear, rr, ignore=(cp["id"],)):
+        return None
+    return r, rr
+
+
+def _lead_options(st: State, e: dict, foes: list[dict], pips: int
+                  ) -> list[tuple[str, str, int]]:
+    """The orders ``lead:<cp>:<enemy>`` open to a Command Party ``e`` with ``pips`` left:
+    into an enemy's front, the element behind following (one group, L235)."""
+    rear = _led(st, e)
+    if rear is None:
+        return []
+    cost = _cost(st, e, members=[e, rear])
+    if cost > pips:
+        return []
+    return [(f"lead:{e['id']}:{o['id']}", f"{_name(st, e)} leads {_name(st, rear)} against "
+             f"{_name(st, o)}", cost) for o in foes if _lead_rects(st, e, o) is not None]
+
+
+def _follow(st: State, cp: dict, rear: dict, log: EventLog) -> None:
+    """The element behind a Command Party follows it after a charge, press forward or
+    pursuit, to stand again contiguous to its rear (L328), where nothing is in the way."""
+    nr = _behind(_rect(cp), rear)
+    if cp["state"] == "ok" and nr != _rect(rear) and not _blocked(st, rear, nr):
+        _place(rear, nr)
+        log("outcome", f"{_name(st, rear)} follows {_name(st, cp)}.")
 
 
 def _hill_under(st: State, e: dict) -> dict | None:
@@ -875,7 +1176,8 @@ def _sight_blocked(st: State, a: dict, b: dict) -> bool:
 
 def _targets(st: State, e: dict) -> list[tuple[float, dict]]:
     """``e``'s valid targets, nearest the centre of its shooting edge first (digest 8.2)."""
-    if e["state"] != "ok" or e["shot"] or _front_enemy(st, e) is not None:
+    if e["state"] != "ok" or e["shot"] or _front_enemy(st, e) is not None or \
+            _in_assault(st, e):
         return []
     rng = shooting_range(e["type"], year=st["year"], grade=e["grade"],
                          dismounted=e["dismounted"], settings=st["settings"])
@@ -910,7 +1212,7 @@ def _targets(st: State, e: dict) -> list[tuple[float, dict]]:
         if not arc or gap > reach or (vis is not None and gap > vis):
             continue
         fe = _front_enemy(st, o)
-        if fe is not None and fe["state"] != "routing":
+        if (fe is not None and fe["state"] != "routing") or _in_assault(st, o):
             continue
         if _sight_blocked(st, e, o) or _fire_blocked(st, e, o):
             continue
@@ -975,10 +1277,23 @@ def _close_combat(st: State, source: RandomSource, log: EventLog) -> None:
             continue
         done.update((e["id"], o["id"]))
         _resolve(st, e, o, source, log, close=True)
+    _assaults(st, source, log)
 
 
 def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *, close: bool,
              aiders: int = 0, shoots_back: bool = True) -> None:
+    led = {x["id"]: _led(st, x) for x in (a, b)} if close else {}
+    r = _combat(st, a, b, source, log, close=close, aiders=aiders, shoots_back=shoots_back)
+    # the loser moves first, then the winner (digest 11.1)
+    pairs = sorted([(a, b, r.outcomes[0]), (b, a, r.outcomes[1])],
+                   key=lambda p: p[2].kind in ("pursue", "charge", "press_forward"))
+    for me, foe, out in pairs:
+        _obey(st, me, foe, out, led.get(me["id"]), log, source)
+
+
+def _combat(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *, close: bool,
+            aiders: int = 0, shoots_back: bool = True) -> CombatResult:
+    """Fight ``a`` against ``b`` (:func:`rules.hfg.combat.fight`) and log it; nothing moves."""
     fa, fb = _fighter(st, a, b, close=close), _fighter(st, b, a, close=close)
     distance = round(_gap(st, a, b))
     phasing = "a" if a["side"] == st["phasing"] else "b"
@@ -991,11 +1306,19 @@ def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *
         f"{r.dice[1]}).", {"a": a["id"], "b": b["id"], "close": close, "dice": list(r.dice),
                            "scores": list(r.scores), "bands": list(r.bands),
                            "outcomes": [o.kind for o in r.outcomes]})
-    # the loser moves first, then the winner (digest 11.1)
-    pairs = sorted([(a, b, r.outcomes[0]), (b, a, r.outcomes[1])],
-                   key=lambda p: p[2].kind in ("pursue", "charge", "press_forward"))
-    for me, foe, out in pairs:
-        _apply_outcome(st, me, foe, out, log, source)
+    return r
+
+
+def _obey(st: State, me: dict, foe: dict, out: Any, rear: dict | None, log: EventLog,
+          source: RandomSource) -> None:
+    """``me`` carries out its outcome ``out`` against ``foe``, with the element ``rear`` a
+    Command Party leads (if any) sharing it or following (:mod:`rules.hfg.leading`)."""
+    if rear is not None and leading.behind(out) in ("spent", *leading.SHARED):
+        # the element behind goes first, out of the Command Party's way
+        _apply_outcome(st, rear, foe, leading.rear_outcome(out, rear["depth"]), log, source)
+    _apply_outcome(st, me, foe, out, log, source)
+    if rear is not None and leading.behind(out) == "follow":
+        _follow(st, me, rear, log)
 
 
 def _back(st: State, e: dict, dist: int, log: EventLog, why: str) -> None:
@@ -1045,11 +1368,33 @@ def _rout_move(st: State, e: dict, log: EventLog, *, again: bool = False) -> Non
         e["state"] = "off_table"
         log("outcome", f"{_name(st, e)} flees off the field.")
         return
+    friends = tuple(o["id"] for o in _live(st, e["side"]) if o["id"] != e["id"])
     moved = dist
-    while moved > 0 and _blocked(st, e, r.moved(moved)):
+    while moved > 0 and _blocked(st, e, r.moved(moved), ignore=friends):
         moved -= STEP
+    _contagion(st, e, rout.swept(r, moved), log)
+    while moved > 0 and _blocked(st, e, r.moved(moved)):
+        moved -= STEP  # behind the friends it passed through that moved less far
     _place(e, r.moved(moved))
     log("outcome", f"{_name(st, e)} {'routs on' if again else 'routs'} {moved} paces.")
+
+
+def _contagion(st: State, e: dict, path: tuple, log: EventLog) -> None:
+    """Friends the router ``e`` passed through on ``path`` rout their own full tactical move
+    (:mod:`rules.hfg.rout`, L319), each in the order of the setup, and may panic others."""
+    reading = st["settings"].get("hfg_rout_contagion", "book")
+    for o in _live(st, e["side"]):
+        if o["state"] != "ok" or o["type"] in ("SUP", "SPG") or not rout.met(path, _rect(o)):
+            continue
+        holds = bool(_in(st, o, "bua") or _in(st, o, "strong_point"))
+        if not rout.panics(e["type"], e["grade"], o["type"], friend_holds_works=holds,
+                           reading=reading):
+            continue
+        o["state"], o["routed_at"] = "routing", st["bound"]
+        o["rout_distance"] = _allow(st, o, _going(st, _rect(o)))
+        log("rout.contagion", f"{_name(st, o)} is swept away by the fleeing "
+            f"{_name(st, e)}.", {"element": o["id"], "router": e["id"]})
+        _rout_move(st, o, log)
 
 
 def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: EventLog,
@@ -1098,16 +1443,26 @@ def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: EventLog,
 
 def _press_forward(st: State, e: dict, foe: dict, log: EventLog) -> None:
     """The standing choice: press forward only when the 200p bring the element into the
-    beaten enemy's front (close combat follows this bound after shooting, L323); else halt."""
+    beaten enemy's front, or against a town or strong point it holds onto the edge facing
+    the element (:mod:`rules.hfg.assault`; close combat follows this bound after shooting,
+    L323); else halt."""
     if foe["state"] != "ok" or _front_enemy(st, foe) is not None or _front_enemy(st, e):
         return
-    if not in_corridor(_rect(e), _rect(foe), spread=0) or _gap(st, e, foe) > 200:
+    town = _town(st, foe)
+    if not in_corridor(_rect(e), _rect(foe), spread=0) or (
+            town is None and _gap(st, e, foe) > 200):
         return
-    nr = opposite(_rect(foe), e["width"], e["depth"])
+    if town is None:
+        nr = opposite(_rect(foe), e["width"], e["depth"])
+    else:
+        box = _town_box(town)
+        nr = assault.post(box, assault.nearest_edge(box, _rect(e).center()), e["width"],
+                          e["depth"])
     if move_distance(_rect(e), nr) <= 200 + EPS and not _blocked(st, e, nr,
                                                                   ignore=(foe["id"],)):
         _place(e, nr)
-        log("outcome", f"{_name(st, e)} presses forward into {_name(st, foe)}.")
+        log("outcome", f"{_name(st, e)} presses forward into {_name(st, foe)}"
+            + (f" at the edge of {town['name']}." if town else "."))
 
 
 # --- the engine ----------------------------------------------------------------------------

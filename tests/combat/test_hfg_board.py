@@ -21,3 +21,15 @@ def test_the_board_draws_terrain_and_elements():
     assert 'g class="element" data-element="garrison"' not in html  # gone from the table
     assert "Inferior Muskets, destroyed" in html  # still in the army's list
     assert "Bound 1" in html and "The landing party moves" in html and "(attacking)" in html
+
+
+def test_the_board_draws_field_works():
+    setup = ENGINE.scenarios()["landing_party"].setup
+    setup = {**setup, "terrain": [*setup["terrain"], {
+        "id": "earthwork", "kind": "redoubt", "x": 1800, "y": 2600, "w": 400, "h": 400,
+        "name": "the battery redoubt"}]}
+    state, _ = ENGINE.start(validate_setup(setup), SeededSource(3))
+    html = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, GM)})
+    assert 'class="terrain redoubt" data-terrain="earthwork"' in html
+    assert html.count('stroke-dasharray="60 30"') == 1  # the works alone are outlined
+    assert "<title>the battery redoubt</title>" in html
