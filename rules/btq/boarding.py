@@ -83,7 +83,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from rules.btq.characters import SKILLS, DamageState
 from rules.btq.personal_combat import (
@@ -150,6 +150,9 @@ FIREBRAND_DIFFICULTY = 3
 FIRE_SUITS = frozenset({"C", "S"})
 """The suits of the Rigging and the Hull (BtQ L2457-2458): a Critical or Perfect success
 on either sets a ship on fire (BtQ L2663-2664)."""
+
+Result = Literal["taken", "repelled", "surrendered", "broken_off"]
+"""How a boarding ends (module docstring)."""
 
 _PC_KEYS = frozenset({"ship", "seniority", "command", "cards", "skills"})
 _OFFICER_KEYS = frozenset({"post", "command"})
@@ -662,7 +665,9 @@ def _answer_surrender(st: State, choice: str) -> list[Event]:
     level = st.get("command_level", 1) if st["setup"]["settings"][
         "boarding_crew_loss"] == "severity" else 1
     events = [_hit_crew(st, loser, level, f"{name} fights on")]
-    for key, result in ((_other(st, st["attacker"]), "taken"), (st["attacker"], "repelled")):
+    ends: tuple[tuple[str, Result], ...] = ((_other(st, st["attacker"]), "taken"),
+                                            (st["attacker"], "repelled"))
+    for key, result in ends:
         if DamageTrack.parse(st["ships"][key]["crew"]).state == DamageState.DEAD:
             return events + _end(st, result, _other(st, key), key)
     return events + _next(st)
@@ -674,7 +679,7 @@ def _next(st: State) -> list[Event]:
     return _new_round(st)
 
 
-def _end(st: State, result: str, winner: str | None, loser: str | None) -> list[Event]:
+def _end(st: State, result: Result, winner: str | None, loser: str | None) -> list[Event]:
     st["result"], st["winner"], st["loser"], st["phase"] = result, winner, loser, "done"
     text = {"taken": "{l} is taken.", "repelled": "The boarders are repelled: {l}'s crew is "
             "spent.", "surrendered": "{l} has surrendered.",

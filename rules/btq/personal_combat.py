@@ -62,7 +62,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from rules.btq.characters import DamageState
 from rules.btq.settings import resolve
@@ -161,9 +161,12 @@ PRECIPITATION = {"none": ("No Rain", 0), "mist": ("Mist/Fog", 0), "squall": ("Sq
 """The general weather table (BtQ L1699-1709); No Wind and Mist have no number (A6: 0)."""
 CALM = {"wind": "light", "precipitation": "none"}
 
-MODES = {"melee": "hand to hand", "fire": "an exchange of fire", "shot": "a shot at a "
-         "target that cannot shoot back", "unengaged": "an attack on a foe busy elsewhere",
-         "coup_de_grace": "a coup de grâce"}
+Mode = Literal["melee", "fire", "shot", "unengaged", "coup_de_grace"]
+"""How a fight is fought (module docstring)."""
+MODES: dict[Mode, str] = {
+    "melee": "hand to hand", "fire": "an exchange of fire",
+    "shot": "a shot at a target that cannot shoot back",
+    "unengaged": "an attack on a foe busy elsewhere", "coup_de_grace": "a coup de grâce"}
 UNENGAGED_BONUS = 2
 """The two extra cards against a foe who ignores you (BtQ L1578-1579)."""
 HARD_AS_NAILS = 3
@@ -462,7 +465,7 @@ def draw_events(kind: str, record: TestRecord, names: Mapping[str, str], secret:
 
 
 def clash(a: Fighter, wa: str | None, b: Fighter, wb: str | None, source: RandomSource, *,
-          band: str = MELEE, mode: str = "melee", difficulty: int | None = None,
+          band: str = MELEE, mode: Mode = "melee", difficulty: int | None = None,
           extra_a: Iterable[tuple[str, int]] = (), extra_b: Iterable[tuple[str, int]] = (),
           settings: Mapping | None = None, kind: str = "combat.draw",
           what: str = "The fight") -> tuple[Clash, list[Event]]:

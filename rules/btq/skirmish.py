@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from rules.btq.characters import SKILLS, DamageState
 from rules.btq.personal_combat import (
@@ -67,6 +67,7 @@ from rules.btq.personal_combat import (
     WEAPONS,
     CombatError,
     Fighter,
+    Mode,
     awaited,
     best_weapon,
     cap,
@@ -516,7 +517,7 @@ class SkirmishEngine:
             band = foe["band"]
             foe_weapon = next((w for w in sorted(foe["weapons"], key=lambda w: -_pool_at(
                 foe, w, band)) if usable(w, band)), None)
-            mode = "melee" if band == MELEE else ("fire" if foe_weapon else "shot")
+            mode: Mode = "melee" if band == MELEE else ("fire" if foe_weapon else "shot")
             weather = [m for m in self._mods(st, pid) if m[0] == "weather"]
             where = "hand to hand" if band == MELEE else f"at {BAND_LABELS[band]} range"
             result, events = clash(pc, choice, foe, foe_weapon, source, band=band, mode=mode,
@@ -617,7 +618,8 @@ class SkirmishEngine:
         return events + self._end(st, "victory" if record.winner == co["id"] else "defeat",
                                   record.winner)
 
-    def _end(self, st: State, result: str, winner: str | None) -> list[Event]:
+    def _end(self, st: State, result: Literal["victory", "defeat", "stalemate"],
+             winner: str | None) -> list[Event]:
         setup = st["setup"]
         st["phase"] = "done"
         st["result"] = result
