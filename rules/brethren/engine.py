@@ -855,9 +855,11 @@ def check_order(st: State, sid: str, key: str) -> None:
             if not _can_move(st, sh):
                 raise IllegalAction(f"the {sh['name']} cannot move this turn")
             if len(parts) == 3 and parts[1] in COMPASS:
-                legs = movement.allowance(sh, COMPASS.index(parts[1]) * 45.0, st["wind"],
-                                          settings=st["settings"])
                 if not parts[2].isdigit() or int(parts[2]) > len(sh["base_move"]):
+                    # the length in words only: Light Air's d6 (BR-2) is a move's to roll
+                    plain = {k: v for k, v in st["settings"].items() if k != "brethren_light_air"}
+                    legs = movement.allowance(sh, COMPASS.index(parts[1]) * 45.0, st["wind"],
+                                              settings=plain)
                     raise IllegalAction(
                         f"the {sh['name']} may sail at most {len(sh['base_move'])} leg(s) "
                         f"({movement.length_of(legs):.1f} in on that heading), not {parts[2]}")
