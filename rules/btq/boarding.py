@@ -83,7 +83,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from rules.btq.characters import SKILLS, DamageState
 from rules.btq.personal_combat import (
@@ -153,6 +153,21 @@ on either sets a ship on fire (BtQ L2663-2664)."""
 
 Result = Literal["taken", "repelled", "surrendered", "broken_off"]
 """How a boarding ends (module docstring)."""
+
+
+class Report(TypedDict):
+    """What a boarding did so far (:func:`report`; the shape is in the module docstring)."""
+
+    result: Result | Literal["continuing"]
+    attacker: str
+    winner: str | None
+    loser: str | None
+    crew: dict[str, str]
+    morale: dict[str, str]
+    penalties: dict[str, dict[str, int]]
+    casualties: list[dict[str, str]]
+    fire: dict[str, int]
+    fighters: dict[str, dict[str, Any]]
 
 _PC_KEYS = frozenset({"ship", "seniority", "command", "cards", "skills"})
 _OFFICER_KEYS = frozenset({"post", "command"})
@@ -702,7 +717,7 @@ def default_choice(state: State, decision: Decision) -> str:
     return decision.default
 
 
-def report(state: State) -> dict[str, Any]:
+def report(state: State) -> Report:
     """What the boarding did so far, for the naval engine or the web layer (the shape is in
     the module's docstring); ``result`` is ``"continuing"`` until it is over."""
     st = state
@@ -789,7 +804,7 @@ class BoardingEngine:
         data=report(state))`` once over."""
         if state["result"] is None:
             return None
-        data = report(state)
+        data = dict(report(state))
         last = {"taken": "taken", "repelled": "repelled", "surrendered": "surrendered",
                 "broken_off": "broken off"}[state["result"]]
         loser = _the(state["ships"][state["loser"]]["name"]) if state["loser"] else ""
