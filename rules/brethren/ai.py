@@ -13,44 +13,46 @@ which ship carries the contraband, nor what coins are worth).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from math import hypot
 
 from rules.brethren import crews, gunfire, movement
 from rules.brethren.geometry import COMPASS, L, S, heading_to, ship_gap, unit
 
 
-def _up(ship) -> int:
+def _up(ship: dict) -> int:
     return sum(1 for m in ship["masts"] if m == "UP")
 
 
-def _dist(a, b) -> float:
+def _dist(a: dict, b: dict) -> float:
     return hypot(a["x"] - b["x"], a["y"] - b["y"])
 
 
-def _reach(st, sh, heading) -> float:
+def _reach(st: dict, sh: dict, heading: float) -> float:
     return movement.length_of(movement.allowance(sh, heading, st["wind"],
                                                  settings={}))
 
 
-def _enemies(st, sh):
+def _enemies(st: dict, sh: dict) -> list[dict]:
     return [st["ships"][i] for i in st["ship_ids"]
             if st["ships"][i]["side"] != sh["side"] and not st["ships"][i]["sunk"]
             and not st["ships"][i]["gone"]]
 
 
-def _bears(st, sh) -> tuple[bool, bool]:
+def _bears(st: dict, sh: dict) -> tuple[bool, bool]:
     """(an enemy bears now, one within S)."""
     cands = gunfire.candidates(st, sh, _enemies(st, sh))
     shots = cands["port"] + cands["starboard"]
     return bool(shots), any(c["distance"] <= S for c in shots)
 
 
-def _home(st, sh):
+def _home(st: dict, sh: dict) -> str | None:
     return st["sides"][sh["side"]]["home"]
 
 
-def _treasure_island(st, sh):
-    best, bd = None, None
+def _treasure_island(st: dict, sh: dict) -> str | None:
+    best: str | None = None
+    bd: float | None = None
     for iid in st["island_ids"]:
         isl = st["islands"][iid]
         if iid in sh["barred"] or isl["home_of"] or isl["kind"] == "town" or not isl["coins"]:
@@ -61,12 +63,12 @@ def _treasure_island(st, sh):
     return best
 
 
-def _nearest(sh, ships):
-    ships = [o for o in ships if not o["lost"]]
-    return min(ships, key=lambda o: (_dist(sh, o), o["id"]))["id"] if ships else None
+def _nearest(sh: dict, ships: list[dict]) -> str | None:
+    found = [o for o in ships if not o["lost"]]
+    return min(found, key=lambda o: (_dist(sh, o), o["id"]))["id"] if found else None
 
 
-def _aim(st, sh) -> tuple[str | None, bool]:
+def _aim(st: dict, sh: dict) -> tuple[str | None, bool]:
     """The mark the ship steers for and whether she explores on arrival."""
     mission = st["mission"]
     role = st["sides"][sh["side"]].get("role", "")
@@ -119,7 +121,7 @@ def _aim(st, sh) -> tuple[str | None, bool]:
     return _nearest(sh, [o for o in foes if o["coins"]] or working), False
 
 
-def _weakest_near(sh, ships):
+def _weakest_near(sh: dict, ships: list[dict]) -> str | None:
     """The enemy to engage: the weakest (fewest masts) of those within 3 L, else the
     nearest."""
     near = [o for o in ships if not o["lost"] and ship_gap(sh, o) <= 3 * L]
@@ -129,7 +131,7 @@ def _weakest_near(sh, ships):
     return _nearest(sh, ships)
 
 
-def _flee(st, sh, options):
+def _flee(st: dict, sh: dict, options: Collection[str]) -> str:
     foes = _enemies(st, sh)
     if not foes:
         return "hold"
@@ -140,7 +142,7 @@ def _flee(st, sh, options):
     return key if key in options else "hold"
 
 
-def _project(st, sh, key, ships=False):
+def _project(st: dict, sh: dict, key: str, ships: bool = False) -> dict:
     """Where a move order would roughly take the ship: her place and heading after sailing
     her allowance straight on the order's first heading (contacts ignored), as a copy."""
     parts = key.split(":")
@@ -180,7 +182,8 @@ def _project(st, sh, key, ships=False):
     return {**sh, "x": sh["x"] + ux * far, "y": sh["y"] + uy * far, "heading": h}
 
 
-def _clear_run(st, sh, ux, uy, far, goal, ships=False) -> float:
+def _clear_run(st: dict, sh: dict, ux: float, uy: float, far: float, goal: str | None,
+               ships: bool = False) -> float:
     """How far the ship gets on a straight course before an island (not her ``goal``), a
     seascape or, with ``ships``, another ship stops or snares her, in half-inch steps."""
     others = [{"id": o["id"], "x": o["x"], "y": o["y"], "r": o["length"] / 2}
@@ -202,18 +205,20 @@ def _clear_run(st, sh, ux, uy, far, goal, ships=False) -> float:
     return far
 
 
-def _bearing(st, sh, foes) -> int:
+def _bearing(st: dict, sh: dict, foes: list[dict]) -> int:
     cands = gunfire.candidates(st, sh, foes)
     return max(len({c["battery"] for c in cands[s]}) for s in ("port", "starboard"))
 
 
-def _best_position(st, sh, options, target, attack=True):
+def _best_position(st: dict, sh: dict, options: list[str], target: str, attack: bool = True
+                   ) -> str | None:
     """The move order (or ``None``: staying) that leaves the ship best placed against
     ``target`` (a ship id): the most of her batteries bearing on it and on the others, the
     fewest of the enemy's bearing on her, then the nearest."""
     foe = st["ships"][target]
     foes = [o for o in _enemies(st, sh) if not o["derelict"]]
-    best, score = None, None
+    best: str | None = None
+    score: float | None = None
     for key in [None, *options]:
         if key is not None and (not key.startswith("move:") or "+" in key
                                 or key.split(":")[-1] in st["ships"]):
@@ -288,7 +293,7 @@ def choose(st: dict, ship_id: str, options: list[str]) -> str:
     return _pick(opts, f"{move}+{attack}", f"{move}+fire", move)
 
 
-def _goal_distance(st, p) -> float:
+def _goal_distance(st: dict, p: dict) -> float:
     g = st["goal"]
     if "exit" in g:
         return hypot(p["x"] - g["exit"]["x"], p["y"] - g["exit"]["y"])
@@ -296,11 +301,13 @@ def _goal_distance(st, p) -> float:
     return {"N": h - p["y"], "S": p["y"], "E": w - p["x"], "W": p["x"]}[g["coast"]]
 
 
-def _run_for_goal(st, sh, opts, options, attack, bears):
+def _run_for_goal(st: dict, sh: dict, opts: set[str], options: list[str], attack: str | None,
+                  bears: bool) -> str:
     """Make for the goal (an exit, the coast) keeping clear of the enemy: the move that
     gains the most ground, less a penalty for ending within reach of an enemy ship."""
     foes = [o for o in _enemies(st, sh) if not o["derelict"]]
-    best, score = None, None
+    best: str | None = None
+    score: float | None = None
     for key in options:
         if not key.startswith("move:") or "+" in key or (
                 key.startswith("move:to:") and key != "move:to:goal"):
@@ -320,7 +327,8 @@ def _run_for_goal(st, sh, opts, options, attack, bears):
     return _pick(opts, f"{best}+{attack}", best)
 
 
-def _hunt(st, sh, opts, options, mark, attack, bears):
+def _hunt(st: dict, sh: dict, opts: set[str], options: list[str], mark: str, attack: str,
+          bears: bool) -> str:
     """Against an enemy ship: board her if she is weakly manned and within reach (a ram
     first), else take the place where most guns bear; fire first if they bear now."""
     foe = st["ships"][mark]
@@ -345,7 +353,7 @@ def _hunt(st, sh, opts, options, mark, attack, bears):
     return _pick(opts, f"{best}+{attack}", f"{best}+fire", best)
 
 
-def _safe_at_home(st, sh) -> bool:
+def _safe_at_home(st: dict, sh: dict) -> bool:
     """In a treasure game, a side that leads keeps its last working ship safe at home (a
     ship docked at her home island cannot be shot, L67; the winner needs a working ship,
     L93), and brings every ship home for the last turns."""
@@ -371,7 +379,7 @@ def _safe_at_home(st, sh) -> bool:
     return len(fleet) <= 1 or far >= left - 1
 
 
-def _seen_treasure(st, side) -> float:
+def _seen_treasure(st: dict, side: str) -> float:
     """A rival's treasure as his enemies may judge it: his coins lie face down (L37, L86),
     so their number times the mean coin (2 gold: 12 gold in 6 coins, L36)."""
     coins = len(st["sides"][side]["home_coins"]) + sum(
@@ -380,7 +388,7 @@ def _seen_treasure(st, side) -> float:
     return 2.0 * coins
 
 
-def _explorable(st, sh) -> bool:
+def _explorable(st: dict, sh: dict) -> bool:
     isl = st["islands"].get(sh["docked_at"] or "")
     if isl is None or isl["home_of"] == sh["side"]:
         return False
@@ -390,8 +398,8 @@ def _explorable(st, sh) -> bool:
     return bool(isl["castaways"] or (isl["coins"] and room > 0))
 
 
-def _pick(opts, *keys) -> str:
+def _pick(opts: Collection[str], *keys: str | None) -> str:
     for k in keys:
-        if k in opts:
+        if k is not None and k in opts:
             return k
     return "hold"

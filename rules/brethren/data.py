@@ -28,10 +28,10 @@ def reference(name: str) -> dict:
     return _load(name)
 
 
-def ship_class(code: str) -> dict:
+def ship_class(code: object) -> dict:
     """The ship card ``code`` (``"frigate"``); ``ValueError`` naming the known ones."""
     ships = reference("ships")["ships"]
-    if code not in ships:
+    if not isinstance(code, str) or code not in ships:
         raise ValueError(f"unknown ship {code!r}; known: {', '.join(sorted(ships))}")
     return ships[code]
 
@@ -45,9 +45,11 @@ def cannon(text: str) -> dict:
     return {"rank": int(text[0]), "range": text[1]}
 
 
-def crew_type(code: str) -> dict:
+def crew_type(code: object) -> dict:
     """The crew type or personality ``code``; ``ValueError`` for an unknown one."""
     crews = reference("crews")
+    if not isinstance(code, str):
+        raise ValueError(f"a crew is named by its code, not {code!r}")
     if code in crews["crew"]:
         return crews["crew"][code]
     if code in crews["personalities"]:

@@ -67,6 +67,7 @@ their commander (and the GM) sees until the reveal.
 from __future__ import annotations
 
 from math import hypot
+from typing import Any
 
 from rules.brethren import (
     ai,
@@ -85,6 +86,7 @@ from rules.brethren.data import cannon, crew_type, is_personality, ship_class
 from rules.brethren.geometry import (
     COMPASS,
     L,
+    Point,
     S,
     footprint,
     gap_capsule_circle,
@@ -127,7 +129,7 @@ ISLAND_R = 1.25
 # --- setup -----------------------------------------------------------------------------------
 
 
-def _num(value, what, low, high):
+def _num(value: object, what: str, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{what} must be a number, not {value!r}")
     if not low <= value <= high:
@@ -135,14 +137,14 @@ def _num(value, what, low, high):
     return round(float(value), 3)
 
 
-def _ident(value, what):
+def _ident(value: object, what: str) -> str:
     if not isinstance(value, str) or not value or len(value) > 30 or not all(
             c.isalnum() or c in "_-" for c in value):
         raise ValueError(f"{what} must be a short id of letters, digits, - or _, not {value!r}")
     return value
 
 
-def _coins(items, what):
+def _coins(items: object, what: str) -> list[dict]:
     if items is None:
         return []
     if not isinstance(items, list) or len(items) > MAX_ITEMS:
@@ -199,7 +201,7 @@ def validate_setup(setup: dict) -> dict:
     sides_in = setup.get("sides")
     if not isinstance(sides_in, list) or not 2 <= len(sides_in) <= 6:
         raise ValueError("a Brethren game has 2 to 6 sides")
-    sides = []
+    sides: list[dict] = []
     for i, sd in enumerate(sides_in, 1):
         if not isinstance(sd, dict):
             raise ValueError(f"side {i} must be a mapping")
@@ -226,7 +228,7 @@ def validate_setup(setup: dict) -> dict:
     if not isinstance(by_procedure, bool):
         raise ValueError("procedure is true (the set-up procedure places islands and ships) "
                          "or false")
-    islands = []
+    islands: list[dict] = []
     for i, isl in enumerate(setup.get("islands") or [], 1):
         if not isinstance(isl, dict):
             raise ValueError(f"island {i} must be a mapping")
@@ -246,7 +248,7 @@ def validate_setup(setup: dict) -> dict:
                         "kind": "home" if home_of else kind, "home_of": home_of,
                         "name": str(isl.get("name") or iid)[:40],
                         "coins": _coins(isl.get("coins"), f"island {iid}")})
-    pieces = []
+    pieces: list[dict] = []
     for i, t in enumerate(setup.get("terrain") or [], 1):
         if not isinstance(t, dict) or t.get("kind") not in terrain.KINDS:
             raise ValueError(f"terrain {i} must have a kind: {', '.join(terrain.KINDS)}")
@@ -261,7 +263,7 @@ def validate_setup(setup: dict) -> dict:
     ships_in = setup.get("ships")
     if not isinstance(ships_in, list) or not ships_in or len(ships_in) > MAX_SHIPS:
         raise ValueError(f"a Brethren game has 1 to {MAX_SHIPS} ships")
-    ships = []
+    ships: list[dict] = []
     for i, sh in enumerate(ships_in, 1):
         if not isinstance(sh, dict):
             raise ValueError(f"ship {i} must be a mapping")
@@ -319,7 +321,8 @@ def validate_setup(setup: dict) -> dict:
             "notes": str(setup.get("notes") or "")[:500], "procedure": by_procedure}
 
 
-def _procedure_islands(islands, pieces, sides, settings, w, h) -> list[dict]:
+def _procedure_islands(islands: list[dict], pieces: list[dict], sides: list[dict], settings: dict,
+                       w: float, h: float) -> list[dict]:
     """The islands of a set-up by the procedure (:mod:`rules.brethren.procedure`): those
     given, or as many as the players' number asks (A29, BR-6) placed by the standing
     choice, all wild until the players choose their homes at the start."""
@@ -339,7 +342,7 @@ ISLAND_NAMES = ("Tortuga", "Skull Island", "Isla Verde", "Dead Man's Chest", "Po
 """The names the set-up procedure gives its islands, in the order they are placed."""
 
 
-def _procedure_start(st, source, log) -> None:
+def _procedure_start(st: State, source: RandomSource, log: EventLog) -> None:
     """The set-up procedure's rolls and choices at the start (:mod:`rules.brethren.procedure`,
     L23, L34-L36, A29): the player order, each player's home island, his ships' places
     with their bows touching it."""
@@ -368,8 +371,8 @@ def _procedure_start(st, source, log) -> None:
                              "island beside the others: fewer ships, or larger islands")
 
 
-def _goal(goal, islands, w, h):
-    out = {}
+def _goal(goal: dict, islands: list[dict], w: float, h: float) -> dict:
+    out: dict[str, Any] = {}
     ids = {i["id"] for i in islands}
     if "exit" in goal:
         e = goal["exit"]
@@ -413,7 +416,7 @@ def _new_ship(s: dict) -> dict:
 # --- state -----------------------------------------------------------------------------------
 
 
-def _copy(value):
+def _copy(value: Any) -> Any:
     if type(value) is dict:
         return {k: _copy(v) for k, v in value.items()}
     if type(value) is list:
@@ -450,7 +453,7 @@ def _initial_state(setup: dict, source: RandomSource, events: list) -> State:
     for sh in st["ships"].values():
         for c in sh["coins"]:
             _coin_id(st, c)
-        _dock_check(st, sh, None, None)
+        _dock_check(st, sh, None, source)
     tre = setup["treasure"]
     if tre:
         pool = []
@@ -470,32 +473,32 @@ def _initial_state(setup: dict, source: RandomSource, events: list) -> State:
     return st
 
 
-def _coin_id(st, coin):
+def _coin_id(st: State, coin: dict) -> None:
     st["coin_seq"] += 1
     coin["id"] = f"c{st['coin_seq']}"
 
 
-def _ships(st) -> list[dict]:
+def _ships(st: State) -> list[dict]:
     return [st["ships"][i] for i in st["ship_ids"]]
 
 
-def _afloat(sh) -> bool:
+def _afloat(sh: dict) -> bool:
     return not sh["sunk"] and not sh["gone"]
 
 
-def _up(sh) -> int:
+def _up(sh: dict) -> int:
     return damage.masts_remaining(sh["masts"])
 
 
-def _enemies(st, sh) -> list[dict]:
+def _enemies(st: State, sh: dict) -> list[dict]:
     return [o for o in _ships(st) if o["side"] != sh["side"] and _afloat(o)]
 
 
-def _commander(st, side) -> str:
+def _commander(st: State, side: str) -> str:
     return st["sides"][side]["commander"]
 
 
-def _orderer(st, sh) -> str:
+def _orderer(st: State, sh: dict) -> str:
     """Who gives the ship her orders: her side's commander; a ship of the Royal Navy
     squadron of Movin' On Up, the commander of the lowest-ranked pirate (L96)."""
     if sh.get("navy") and st.get("navy"):
@@ -509,7 +512,7 @@ def _orderer(st, sh) -> str:
 # --- turns -----------------------------------------------------------------------------------
 
 
-def _begin_turn(st, source, log):
+def _begin_turn(st: State, source: RandomSource, log: EventLog) -> None:
     st["round"] += 1
     rnd = st["round"]
     for sh in _ships(st):
@@ -558,7 +561,7 @@ NAVY_SQUADRON = (("frigate", "HMS Swiftsure"), ("frigate", "HMS Dauntless"),
 """The Royal Navy squadron of Movin' On Up (L96): three ships, the class and name of each."""
 
 
-def _navy_check(st, log):
+def _navy_check(st: State, log: EventLog) -> None:
     """Movin' On Up (L96-L97): the turn after a player first holds a ship of four masts or
     more, a Royal Navy squadron of three ships appears, on the side of the merchantmen,
     at the edge of the sea farthest from every ship, and it is commanded by the
@@ -598,11 +601,11 @@ def _navy_check(st, log):
                                              "ships": [f"rn{k + 1}" for k in range(3)]})
 
 
-def _drunk(st, sh) -> bool:
+def _drunk(st: State, sh: dict) -> bool:
     return sh["drunk_round"] == st["round"]
 
 
-def _storm(st, source, log):
+def _storm(st: State, source: RandomSource, log: EventLog) -> None:
     """Every ship drifts downwind S (cargo 3 or more) or L, until land or reef (§7, A32)."""
     heading = winds.blows_toward(st["wind"])
     for sh in _ships(st):
@@ -617,7 +620,7 @@ def _storm(st, source, log):
         _after_terrain(st, sh, log, source)
 
 
-def _run(st, source, log):
+def _run(st: State, source: RandomSource, log: EventLog) -> None:
     """Carry out turns until orders are awaited or the game ends."""
     while st["result"] is None and not st["awaiting"]:
         _resolve_turn(st, source, log)
@@ -625,7 +628,7 @@ def _run(st, source, log):
             _begin_turn(st, source, log)
 
 
-def _resolve_turn(st, source, log):
+def _resolve_turn(st: State, source: RandomSource, log: EventLog) -> None:
     if st["orders"]:
         words = "; ".join(f"{st['ships'][s]['name']}: {describe_plan(st, st['orders'][s])}"
                           for s in st["order"] if s in st["orders"])
@@ -643,7 +646,7 @@ def _resolve_turn(st, source, log):
         _finish(st, log, "turn_limit", f"the turn limit ({st['turn_limit']}) is reached")
 
 
-def _end_check(st, log) -> bool:
+def _end_check(st: State, log: EventLog) -> bool:
     found = missions.over(st)
     if found is None:
         return False
@@ -651,7 +654,7 @@ def _end_check(st, log) -> bool:
     return True
 
 
-def _finish(st, log, result, why):
+def _finish(st: State, log: EventLog, result: str, why: str) -> None:
     sc = missions.scores(st)
     win = missions.winner(st, sc, result)
     name = st["sides"][win]["name"] if win else None
@@ -668,7 +671,7 @@ def _finish(st, log, result, why):
 # --- orders ----------------------------------------------------------------------------------
 
 
-def _can_move(st, sh) -> bool:
+def _can_move(st: State, sh: dict) -> bool:
     if sh["fixed"] or sh["fouled"] or sh["tangled"] or sh["freed_round"] == st["round"] \
             or sh["towed_by"]:
         return False
@@ -679,7 +682,7 @@ def _can_move(st, sh) -> bool:
     return True
 
 
-def _marks(st, sh) -> list[str]:
+def _marks(st: State, sh: dict) -> list[str]:
     out = [i for i in st["island_ids"] if i not in sh["barred"]]
     out += [o["id"] for o in _enemies(st, sh) if not o["lost"]]
     if "exit" in st["goal"] or "coast" in st["goal"]:
@@ -687,7 +690,7 @@ def _marks(st, sh) -> list[str]:
     return out
 
 
-def _attack_kinds(st, sh) -> list[str]:
+def _attack_kinds(st: State, sh: dict) -> list[str]:
     if st["wind"]["strength"] == winds.STORM or not any(m == "UP" for m in sh["masts"]):
         if "marines" not in sh["crew"]:
             return []
@@ -702,7 +705,7 @@ def _attack_kinds(st, sh) -> list[str]:
     return out
 
 
-def _needs_repair(st, sh) -> bool:
+def _needs_repair(st: State, sh: dict) -> bool:
     at_home = sh["docked_at"] is not None and sh["docked_at"] == st["sides"][sh["side"]]["home"]
     lost = any(m == "LOST" for m in sh["masts"])
     return bool(sh["fouled"] or sh["rudder_out"] or any(m in ("HP", "HS") for m in sh["masts"])
@@ -710,7 +713,7 @@ def _needs_repair(st, sh) -> bool:
                                                    shipwright="shipwright" in sh["crew"])))
 
 
-def plan_options(st, sh) -> list[str]:
+def plan_options(st: State, sh: dict) -> list[str]:
     """Every legal order for ship ``sh`` this turn, as keys (module docstring), ``"hold"``
     first. A derelict may only Explore, Attack or Repair (L57); a tangled ship may only try
     to free herself (L32-L34); one action for a single crew counter or a merchantman (L80,
@@ -761,7 +764,7 @@ def plan_options(st, sh) -> list[str]:
     return singles + pairs
 
 
-def _may_explore(st, sh) -> bool:
+def _may_explore(st: State, sh: dict) -> bool:
     isl = st["islands"].get(sh["docked_at"] or "")
     if isl is None:
         return False
@@ -770,12 +773,12 @@ def _may_explore(st, sh) -> bool:
     return isl["home_of"] != sh["side"] and bool(isl["coins"] or isl["castaways"])
 
 
-def describe_plan(st, key: str) -> str:
+def describe_plan(st: State, key: str) -> str:
     """An order in words: "steer for Skull Island, then explore"."""
     return ", then ".join(_action_words(st, a) for a in key.split("+"))
 
 
-def _action_words(st, a: str) -> str:
+def _action_words(st: State, a: str) -> str:
     if a.startswith("move:to:"):
         mark = a[8:]
         if mark == "goal":
@@ -791,12 +794,12 @@ def _action_words(st, a: str) -> str:
             "repair": "repair", "explore": "explore", "scuttle": "scuttle her"}.get(a, a)
 
 
-def _decision(st, sid) -> Decision:
+def _decision(st: State, sid: str) -> Decision:
     sh = st["ships"][sid]
     keys = plan_options(st, sh)
     words: dict[str, str] = {}
 
-    def said(a):
+    def said(a: str) -> str:
         if a not in words:
             words[a] = _action_words(st, a)
         return words[a]
@@ -828,11 +831,11 @@ def order_group(key: str) -> str:
     return _cap(", then ".join(kinds))
 
 
-def _cap(text):
+def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def check_order(st, sid: str, key: str) -> None:
+def check_order(st: State, sid: str, key: str) -> None:
     """Refuse an order the rules do not allow now, with the reason (``IllegalAction``): a
     move longer than the ship may sail, a move for a ship that cannot move, two moves or two
     attacks, an unknown mark."""
@@ -852,9 +855,11 @@ def check_order(st, sid: str, key: str) -> None:
             if not _can_move(st, sh):
                 raise IllegalAction(f"the {sh['name']} cannot move this turn")
             if len(parts) == 3 and parts[1] in COMPASS:
-                legs = movement.allowance(sh, COMPASS.index(parts[1]) * 45.0, st["wind"],
-                                          settings=st["settings"])
                 if not parts[2].isdigit() or int(parts[2]) > len(sh["base_move"]):
+                    # the length in words only: Light Air's d6 (BR-2) is a move's to roll
+                    plain = {k: v for k, v in st["settings"].items() if k != "brethren_light_air"}
+                    legs = movement.allowance(sh, COMPASS.index(parts[1]) * 45.0, st["wind"],
+                                              settings=plain)
                     raise IllegalAction(
                         f"the {sh['name']} may sail at most {len(sh['base_move'])} leg(s) "
                         f"({movement.length_of(legs):.1f} in on that heading), not {parts[2]}")
@@ -864,7 +869,7 @@ def check_order(st, sid: str, key: str) -> None:
 # --- activation ------------------------------------------------------------------------------
 
 
-def _activate(st, sh, plan, source, log):
+def _activate(st: State, sh: dict, plan: str, source: RandomSource, log: EventLog) -> None:
     if _drunk(st, sh):
         log("ship.drunk", f"The crew of the {sh['name']} are drunk on the Rum: she does "
             "nothing this turn.", {"ship": sh["id"]})
@@ -904,7 +909,7 @@ def _activate(st, sh, plan, source, log):
     _kraken(st, sh, source, log)
 
 
-def _do(st, sh, a, source, log):
+def _do(st: State, sh: dict, a: str, source: RandomSource, log: EventLog) -> None:
     if a == "hold":
         return
     if a == "about":
@@ -938,7 +943,7 @@ def _do(st, sh, a, source, log):
                 {"ship": sh["id"]})
 
 
-def _mark_point(st, mark):
+def _mark_point(st: State, mark: str) -> Point | None:
     if mark == "goal":
         g = st["goal"]
         if "exit" in g:
@@ -953,16 +958,17 @@ def _mark_point(st, mark):
     return None
 
 
-def _move(st, sh, a, source, log, fire=None) -> bool:
+def _move(st: State, sh: dict, a: str, source: RandomSource, log: EventLog,
+          fire: str | None = None) -> bool:
     """The move ``a`` (module docstring). With ``fire`` (the attack her orders take after
     it, ``"fire"`` or ``"broadside"``) she fires it the moment an enemy first bears during
     the move, then sails on (errata BR-5, ``brethren_fire_during_move``). Returns whether
     she fired so."""
     fired = False
 
-    def during(s):
+    def during(s: dict) -> None:
         nonlocal fired
-        if fired or not _afloat(s) or s["lost"]:
+        if fired or fire is None or not _afloat(s) or s["lost"]:
             return
         foes = [o for o in _targets(st, s) if _afloat(o)
                 and hypot(o["x"] - s["x"], o["y"] - s["y"]) <= L + 4.0]
@@ -984,10 +990,10 @@ def _move(st, sh, a, source, log, fire=None) -> bool:
         if mark == "goal" and coast:
             target = {"N": 0.0, "E": 90.0, "S": 180.0, "W": 270.0}[coast]
 
-            def heading_for(s):
+            def heading_for(s: dict) -> float:
                 return movement.steer(s, target, st["wind"])
         else:
-            def heading_for(s):
+            def heading_for(s: dict) -> float:
                 p = _mark_point(st, mark)
                 if p is None:
                     return s["heading"]
@@ -1000,14 +1006,14 @@ def _move(st, sh, a, source, log, fire=None) -> bool:
     else:
         fixed = COMPASS.index(parts[1]) * 45.0
 
-        def heading_for(s):
+        def heading_for(s: dict) -> float:
             return fixed
         nlegs = int(parts[2]) if len(parts) > 2 else None
     if sh["lost"]:
         if "covas" not in sh["crew"]:
             way = pick(source, range(8), f"fog exit {sh['id']}") * 45.0
 
-            def heading_for(s, way=way):
+            def heading_for(s: dict) -> float:
                 return way
     first = sh["heading"] if sh["rudder_out"] or any(m in ("HP", "HS") for m in sh["masts"]) \
         else heading_for(sh)
@@ -1069,7 +1075,7 @@ def _move(st, sh, a, source, log, fire=None) -> bool:
     return fired
 
 
-def _take_tow(st, sh, o, log):
+def _take_tow(st: State, sh: dict, o: dict, log: EventLog) -> None:
     """Taking up a tow (L62-L64), a free action after a move: when the ship steered for an
     enemy derelict (the player's intent; the standing choice takes her then) and touches
     her bow, the derelict and all aboard join her fleet, a scuttling begun on her fails
@@ -1088,7 +1094,7 @@ def _take_tow(st, sh, o, log):
         "while she tows.", {"ship": sh["id"], "towing": o["id"]})
 
 
-def _trail(st, sh):
+def _trail(st: State, sh: dict) -> None:
     """The towed ship follows her tower, a free action (L63-L64): her bow at the tower's
     stern, on the tower's heading."""
     o = st["ships"][sh["towing"]]
@@ -1099,14 +1105,14 @@ def _trail(st, sh):
     o["docked_at"] = None
 
 
-def _release_tow(st, sh):
+def _release_tow(st: State, sh: dict) -> None:
     for key, other in (("towing", "towed_by"), ("towed_by", "towing")):
         if sh[key]:
             st["ships"][sh[key]][other] = None
             sh[key] = None
 
 
-def _stop_words(st, stop):
+def _stop_words(st: State, stop: tuple[str, str]) -> str:
     what, oid = stop
     if what == "island":
         return st["islands"][oid]["name"]
@@ -1116,13 +1122,13 @@ def _stop_words(st, stop):
             "sargasso": "the Sargasso"}.get(what, what)
 
 
-def _in_fog(st, sh):
+def _in_fog(st: State, sh: dict) -> bool:
     h = hull(sh)
     return any(t["kind"] == "fog" and gap_capsule_circle(h, t["x"], t["y"], t["r"]) < 0
                for t in st["terrain"])
 
 
-def _after_terrain(st, sh, log, source):
+def _after_terrain(st: State, sh: dict, log: EventLog, source: RandomSource) -> None:
     if sh.pop("reef_sunk", False):
         st["terrain"].append({"id": f"wreck-{sh['id']}", "kind": "wreck", "x": sh["x"],
                               "y": sh["y"], "r": 0.8, "rating": None})
@@ -1133,7 +1139,7 @@ def _after_terrain(st, sh, log, source):
         _lose_masts(st, sh, loss, log, source)
 
 
-def _dock_check(st, sh, log, source):
+def _dock_check(st: State, sh: dict, log: EventLog | None, source: RandomSource) -> None:
     isl_ids, _ = movement.bow_contacts(st, sh)
     if not isl_ids:
         return
@@ -1179,7 +1185,7 @@ def _dock_check(st, sh, log, source):
         _explore(st, sh, source, log)
 
 
-def _kraken_home(st, sh, log):
+def _kraken_home(st: State, sh: dict, log: EventLog) -> None:
     """Beware the Kraken (L110-L112): a ship the Kraken attacked loses her remaining crew
     when she reaches home, and new hands cost 1 gold a crew point (A26) times 2**k, k the
     voyages on which she was attacked, paid with the treasure landed at home, the smallest
@@ -1210,7 +1216,7 @@ def _kraken_home(st, sh, log):
                           "price": price})
 
 
-def _goal_check(st, sh, log):
+def _goal_check(st: State, sh: dict, log: EventLog) -> None:
     g = st["goal"]
     if "exit" in g and sh["convoy"] and sh["side"] == sh["start_side"]:
         e = g["exit"]
@@ -1230,7 +1236,7 @@ def _goal_check(st, sh, log):
                 "delivered.", {"ship": sh["id"], "delivered": n})
 
 
-def _ram(st, sh, target, source, log):
+def _ram(st: State, sh: dict, target: dict, source: RandomSource, log: EventLog) -> None:
     lost, die = boarding.ram(_up(target), source, f"ram {sh['id']}")
     log("ram", f"The {sh['name']} rams the {target['name']} (die {die} against "
         f"{_up(target)} masts): " + ("she loses a mast." if lost else "no mast lost."),
@@ -1250,7 +1256,7 @@ def _ram(st, sh, target, source, log):
     _board(st, sh, target, source, log)
 
 
-def _board(st, sh, target, source, log):
+def _board(st: State, sh: dict, target: dict, source: RandomSource, log: EventLog) -> None:
     if not winds.strength(st["wind"]["strength"])["boarding"] or sh["lost"] or target["lost"]:
         return
     if not target["crew"]:
@@ -1288,7 +1294,7 @@ def _board(st, sh, target, source, log):
             _capture(st, lose, win, log)
 
 
-def _seize_contraband(st, win, lose, log):
+def _seize_contraband(st: State, win: dict, lose: dict, log: EventLog) -> None:
     """Smugglers' Blues: a Revenue ship that wins a boarding searches the hold and seizes the
     contraband it finds (L97-L100)."""
     if st["mission"] != "smugglers_blues" or st["sides"][win["side"]].get("role") != "revenue":
@@ -1302,7 +1308,7 @@ def _seize_contraband(st, win, lose, log):
             f"{lose['name']} and seizes it.", {"ship": lose["id"], "seized": len(found)})
 
 
-def _capture(st, prize, by, log):
+def _capture(st: State, prize: dict, by: dict, log: EventLog) -> None:
     old = prize["side"]
     prize["side"] = by["side"]
     prize["fouled"] = None
@@ -1319,7 +1325,7 @@ def _capture(st, prize, by, log):
         {"ship": prize["id"], "by": by["side"], "from": old})
 
 
-def _crew_loss(st, sh, n, log):
+def _crew_loss(st: State, sh: dict, n: int, log: EventLog) -> None:
     for _ in range(n):
         saved = sh["saves"] if sh["crew"] else 0
         sh["crew"], lost = crews.lose_crew(sh["crew"], saved=saved)
@@ -1332,14 +1338,15 @@ def _crew_loss(st, sh, n, log):
                 "left).", {"ship": sh["id"], "crew_left": len(sh["crew"])})
 
 
-def _lose_masts(st, sh, n, log, source=None, by=None):
+def _lose_masts(st: State, sh: dict, n: int, log: EventLog, source: RandomSource | None = None,
+                by: dict | None = None) -> None:
     """``n`` masts lost (a hit under the basic damage rules, B4; a chainshot hit; a ram, a
     reef, the Kraken), each by the owner's standing choice; a hit on a derelict sinks her
     (L57). With Loss of Rigging (``brethren_loss_of_rigging``, L71-L73) a d6 for each: 1-4
     its wreckage hangs over the side (port on an odd roll), and if ``by``, the enemy who
     shot it away, lies on that side within S (A24; touching her with
     ``brethren_hanging_fouls`` = ``contact``) the two ships are fouled."""
-    rigging = source is not None and st["settings"].get("brethren_loss_of_rigging")
+    rigging = source if st["settings"].get("brethren_loss_of_rigging") else None
     for _ in range(n):
         if not _afloat(sh):
             return
@@ -1347,8 +1354,8 @@ def _lose_masts(st, sh, n, log, source=None, by=None):
             _sink(st, sh, log, "sunk")
             return
         sh["masts"], lost = damage.remove_masts(sh["masts"], sh["cannons"], 1)
-        if rigging and lost:
-            fall = damage.rigging_falls(d6(source, f"loss of rigging {sh['id']}"))
+        if rigging is not None and lost:
+            fall = damage.rigging_falls(d6(rigging, f"loss of rigging {sh['id']}"))
             sh["masts"][lost[0]] = fall
             if fall != "LOST":
                 _hanging(st, sh, fall, by, log)
@@ -1364,7 +1371,7 @@ def _lose_masts(st, sh, n, log, source=None, by=None):
                 {"ship": sh["id"], "mast": lost[0] if lost else None, "left": _up(sh)})
 
 
-def _hanging(st, sh, fall, by, log):
+def _hanging(st: State, sh: dict, fall: str, by: dict | None, log: EventLog) -> None:
     """A mast's wreckage hangs over a side (Loss of Rigging, L72-L73) and, by A24, fouls the
     enemy who shot it away if he lies on that side close enough."""
     side = "port" if fall == "HP" else "starboard"
@@ -1383,7 +1390,8 @@ def _hanging(st, sh, fall, by, log):
         {"ship": sh["id"], "with": by["id"]})
 
 
-def _hits(st, t, hits: dict[str, int], log, source, by):
+def _hits(st: State, t: dict, hits: dict[str, int], log: EventLog, source: RandomSource,
+          by: dict | None) -> int:
     """A target's hits of one exchange, ``{ammo: n}`` (``"chain"`` for every hit under the
     basic rules, B4). With Advanced Damage (L73-L75): chainshot takes masts, roundshot hull
     points (0: she sinks), grapeshot crew counters (a Doctor may save one; 0: she
@@ -1415,7 +1423,7 @@ def _hits(st, t, hits: dict[str, int], log, source, by):
     return holes
 
 
-def _critical(st, t, holes, source, log):
+def _critical(st: State, t: dict, holes: int, source: RandomSource, log: EventLog) -> None:
     """Two or more hull points in one exchange (critical hits, L75-L77): 1 her rudder is
     destroyed, 6 her magazine blows up, with every ship fouled with her."""
     if not st["settings"].get("brethren_critical_hits") or not _afloat(t):
@@ -1433,7 +1441,7 @@ def _critical(st, t, holes, source, log):
                 _sink(st, st["ships"][sid], log, "blown up")
 
 
-def _by_ammo(rolls, target) -> dict[str, int]:
+def _by_ammo(rolls: list[dict], target: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for r in rolls:
         if r["target"] == target and r["hit"]:
@@ -1442,7 +1450,7 @@ def _by_ammo(rolls, target) -> dict[str, int]:
     return out
 
 
-def _sink(st, sh, log, why, castaway=True):
+def _sink(st: State, sh: dict, log: EventLog | None, why: str, castaway: bool = True) -> None:
     """A ship goes down (L79-L80): her treasure and ordinary crew leave the game; her most
     valuable special crew is cast away on the nearest island (not when scuttled, BR-9)."""
     sh["sunk"] = True
@@ -1465,7 +1473,7 @@ def _sink(st, sh, log, why, castaway=True):
                                                                   "why": why})
 
 
-def _fire(st, sh, a, source, log):
+def _fire(st: State, sh: dict, a: str, source: RandomSource, log: EventLog) -> None:
     if sh["lost"]:
         log("fire.lost", f"The {sh['name']} is lost in the fog and cannot fire.",
             {"ship": sh["id"]})
@@ -1553,7 +1561,7 @@ def _fire(st, sh, a, source, log):
             _critical(st, st["ships"][tid], hull, source, log)
 
 
-def _targets(st, sh, among=None) -> list[dict]:
+def _targets(st: State, sh: dict, among: list[dict] | None = None) -> list[dict]:
     """The enemies ``sh`` may fire at: all of them, but in Smugglers' Blues a Revenue ship
     fires only at a ship that will not heave to (L98-L99), read as one that has fired on
     the Revenue."""
@@ -1563,7 +1571,7 @@ def _targets(st, sh, among=None) -> list[dict]:
     return foes
 
 
-def _repair_roll(st, sh, source, log, what) -> bool:
+def _repair_roll(st: State, sh: dict, source: RandomSource, log: EventLog, what: str) -> bool:
     """Whether an unfouling, a cutting away or a hull repair succeeds: always under the
     basic rules; with Advanced Damage a d6, +1 with a Shipwright, -1 if she was under fire or
     boarded this turn, 4 or more (L83-L85)."""
@@ -1578,7 +1586,7 @@ def _repair_roll(st, sh, source, log, what) -> bool:
     return ok
 
 
-def _repair(st, sh, log, source):
+def _repair(st: State, sh: dict, log: EventLog, source: RandomSource) -> None:
     """One Repair action (L82-L85), on the first of: the fouling, the rudder (A25), hanging
     wreckage, the hull (Advanced Damage: one point, up to her cargo rating), the masts."""
     at_home = sh["docked_at"] is not None and sh["docked_at"] == st["sides"][sh["side"]]["home"]
@@ -1622,7 +1630,7 @@ def _repair(st, sh, log, source):
             {"ship": sh["id"]})
 
 
-def _explore(st, sh, source, log):
+def _explore(st: State, sh: dict, source: RandomSource, log: EventLog) -> None:
     isl = st["islands"].get(sh["docked_at"] or "")
     if isl is None:
         log("explore.none", f"The {sh['name']} is not at an island: nothing to explore.",
@@ -1689,7 +1697,8 @@ def _explore(st, sh, source, log):
 
 
 
-def _special(st, sh, isl, coin, source, log):
+def _special(st: State, sh: dict, isl: dict, coin: dict, source: RandomSource,
+             log: EventLog) -> None:
     kind = coin["special"]
     if kind == "map":
         sh["map_active"] = True
@@ -1722,7 +1731,7 @@ def _special(st, sh, isl, coin, source, log):
             _place_home(st, sh, home, log)
 
 
-def _place_home(st, sh, home, log):
+def _place_home(st: State, sh: dict, home: str, log: EventLog) -> None:
     isl = st["islands"][home]
     side = st["sides"][sh["side"]]
     # put her bow against her home island, on the side facing where she was
@@ -1747,7 +1756,7 @@ def _place_home(st, sh, home, log):
         sh["coins"] = []
 
 
-def _fire_at_kraken(st, sh, source, log):
+def _fire_at_kraken(st: State, sh: dict, source: RandomSource, log: EventLog) -> None:
     hit = False
     dice = []
     for b in gunfire.batteries(sh)[:crews.batteries_allowed(sh["crew"]) or 99]:
@@ -1767,7 +1776,7 @@ KRAKEN_RESULTS = {1: "miss", 2: "mast", 3: "mast", 4: "hull", 5: "crew", 6: "cre
 damage (a mast under the basic damage rules, A37), 5-6 a crew counter."""
 
 
-def _kraken(st, sh, source, log):
+def _kraken(st: State, sh: dict, source: RandomSource, log: EventLog) -> None:
     """Beware the Kraken (L107-L110): once a ship has acted, the Kraken surfaces beside her
     on 5-6 if she is within 2 L of the central island and not docked, and it is not already
     attacking; it attacks every turn until driven off by a hit, the crew are eaten, she
@@ -1863,7 +1872,7 @@ class BrethrenEngine:
         return st
 
     def participants(self, state: State) -> dict[str, str]:
-        out = {}
+        out: dict[str, str] = {}
         for sid in state["side_ids"]:
             sd = state["sides"][sid]
             if not sd["npc"]:
@@ -1990,7 +1999,7 @@ class BrethrenEngine:
         return load_scenarios("rules.brethren", "scenarios")
 
 
-def _ranges(st, mine) -> list[dict]:
+def _ranges(st: State, mine: list[str] | None) -> list[dict]:
     """Measured ranges from the viewer's ships (every ship for the GM) to each enemy within
     2 L: inches, and whether that is within S, within L, or beyond."""
     out = []

@@ -36,6 +36,11 @@ FOOTPRINT = {1: (1.5, 0.6), 2: (2.0, 0.7), 3: (2.5, 0.8), 4: (3.0, 0.9), 5: (3.5
 BLIND_ARC = 22.5
 """Degrees either side of the bow and the stern where no gun bears (A7)."""
 
+Point = tuple[float, float]
+"""A point of the table, ``(x, y)`` in inches."""
+Capsule = tuple[Point, Point, float]
+"""A segment swept by a radius: ``(end, end, radius)`` (a ship's hull, her bow)."""
+
 
 def unit(heading: float) -> tuple[float, float]:
     """The unit vector of ``heading`` (degrees clockwise from north)."""
@@ -64,7 +69,7 @@ def footprint(masts: int) -> tuple[float, float]:
     return FOOTPRINT[max(1, min(5, masts))]
 
 
-def hull(ship: dict) -> tuple[tuple[float, float], tuple[float, float], float]:
+def hull(ship: dict) -> Capsule:
     """The ship's capsule: ``(stern point, bow point, radius)``; the points are the ends of
     her centre line less her half beam, so the capsule is her length overall."""
     length, beam = footprint(ship["masts_original"])
@@ -75,7 +80,7 @@ def hull(ship: dict) -> tuple[tuple[float, float], tuple[float, float], float]:
     return (x - ux * half, y - uy * half), (x + ux * half, y + uy * half), r
 
 
-def mast_points(ship: dict) -> list[tuple[float, float]]:
+def mast_points(ship: dict) -> list[Point]:
     """Where each mast stands, bow first, evenly spaced on the centre line (A1)."""
     n = ship["masts_original"]
     length, _ = footprint(n)
@@ -87,7 +92,7 @@ def mast_points(ship: dict) -> list[tuple[float, float]]:
     return out
 
 
-def bow_segment(ship: dict) -> tuple[tuple[float, float], tuple[float, float], float]:
+def bow_segment(ship: dict) -> Capsule:
     """The bow: from the tip to the foremost mast (BR-7), as a capsule."""
     length, beam = footprint(ship["masts_original"])
     ux, uy = unit(ship["heading"])
@@ -96,7 +101,7 @@ def bow_segment(ship: dict) -> tuple[tuple[float, float], tuple[float, float], f
     return fore, (ship["x"] + ux * tip, ship["y"] + uy * tip), beam / 2
 
 
-def _seg_point(a, b, p) -> float:
+def _seg_point(a: Point, b: Point, p: Point) -> float:
     ax, ay = a
     bx, by = b
     px, py = p
@@ -106,11 +111,11 @@ def _seg_point(a, b, p) -> float:
     return hypot(ax + t * dx - px, ay + t * dy - py)
 
 
-def _cross(o, a, b) -> float:
+def _cross(o: Point, a: Point, b: Point) -> float:
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
-def seg_seg(a, b, c, d) -> float:
+def seg_seg(a: Point, b: Point, c: Point, d: Point) -> float:
     """The distance between segments ab and cd (0 if they cross)."""
     d1, d2 = _cross(c, d, a), _cross(c, d, b)
     d3, d4 = _cross(a, b, c), _cross(a, b, d)
@@ -120,13 +125,13 @@ def seg_seg(a, b, c, d) -> float:
                _seg_point(c, d, b))
 
 
-def gap_capsule_circle(capsule, cx: float, cy: float, r: float) -> float:
+def gap_capsule_circle(capsule: Capsule, cx: float, cy: float, r: float) -> float:
     """How far a capsule ``(a, b, radius)`` is from a circle (negative: they overlap)."""
     a, b, cr = capsule
     return _seg_point(a, b, (cx, cy)) - cr - r
 
 
-def gap_capsules(c1, c2) -> float:
+def gap_capsules(c1: Capsule, c2: Capsule) -> float:
     """How far two capsules are apart (negative: they overlap)."""
     return seg_seg(c1[0], c1[1], c2[0], c2[1]) - c1[2] - c2[2]
 
@@ -136,13 +141,13 @@ def ship_gap(s1: dict, s2: dict) -> float:
     return gap_capsules(hull(s1), hull(s2))
 
 
-def point_to_ship(p: tuple[float, float], ship: dict) -> float:
+def point_to_ship(p: Point, ship: dict) -> float:
     """The distance from a point (a mast) to any part of a ship (B3: range to any part)."""
     a, b, r = hull(ship)
     return max(0.0, _seg_point(a, b, p) - r)
 
 
-def nearest_point_on_ship(p: tuple[float, float], ship: dict) -> tuple[float, float]:
+def nearest_point_on_ship(p: Point, ship: dict) -> Point:
     """The point of ``ship``'s centre line nearest ``p`` (the aim of a line of fire)."""
     a, b, _ = hull(ship)
     dx, dy = b[0] - a[0], b[1] - a[1]
@@ -151,13 +156,13 @@ def nearest_point_on_ship(p: tuple[float, float], ship: dict) -> tuple[float, fl
     return a[0] + t * dx, a[1] + t * dy
 
 
-def segment_hits_circle(a, b, cx: float, cy: float, r: float) -> bool:
+def segment_hits_circle(a: Point, b: Point, cx: float, cy: float, r: float) -> bool:
     """Whether the segment ab passes within ``r`` of the centre (a line of fire through an
     island, fog bank or wreck)."""
     return _seg_point(a, b, (cx, cy)) < r
 
 
-def segment_hits_ship(a, b, ship: dict) -> bool:
+def segment_hits_ship(a: Point, b: Point, ship: dict) -> bool:
     """Whether the segment ab passes through a ship's hull."""
     s, t, r = hull(ship)
     return seg_seg(a, b, s, t) < r

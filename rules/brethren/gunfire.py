@@ -140,7 +140,7 @@ def candidates(state: dict, ship: dict, enemies: list[dict]) -> dict[str, list[d
     """Side -> the batteries that bear on each enemy from that side: ``{"port": [{"battery",
     "rank", "target", "distance"}...], "starboard": [...]}`` (arcs A7, range B3, L48; line
     of fire L66-L67)."""
-    out = {"port": [], "starboard": []}
+    out: dict[str, list[dict]] = {"port": [], "starboard": []}
     fouled = hanging_sides(ship["masts"])  # no fire over wreckage (L72-L73)
     for bat in batteries(ship):
         reach = max_range(state, bat["range"])
@@ -217,7 +217,7 @@ def resolve_fire(source: RandomSource, shots: list[dict], *, mode: str = "bear",
     if limit is not None:
         shots = shots[:limit]
     hits_on: dict[str, int] = {}
-    rolls = []
+    rolls: list[dict] = []
     if not shots:
         return hits_on, rolls
     if mode == "broadside":

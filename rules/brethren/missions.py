@@ -60,7 +60,7 @@ def _strength(st: dict, side: str) -> int:
 def scores(st: dict) -> dict[str, int | float]:
     """Every side's score under its mission: treasure (§8), or the mission's count."""
     m = st["mission"]
-    out = {}
+    out: dict[str, int | float] = {}
     for side, sd in st["sides"].items():
         role = sd.get("role", "")
         if m == "fleet_action":

@@ -10,6 +10,7 @@ windward bears away to close-hauled (she cannot sail into the wind, L45): she ta
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from math import hypot
 
 from rules.brethren import crews, terrain
@@ -17,6 +18,7 @@ from rules.brethren import wind as winds
 from rules.brethren.geometry import (
     EPSILON,
     LENGTHS,
+    Capsule,
     S,
     angle_between,
     bow_segment,
@@ -33,6 +35,9 @@ from rules.random import RandomSource
 STEP = 0.25
 """Inches a ship advances between contact checks; a contact found inside a step is placed
 by halving the step (so ships stop touching, within ``EPSILON``)."""
+
+Log = Callable[[str, str, dict], object]
+"""Where a move records what happened: ``log(kind, text, data)``."""
 
 
 def apply_modifiers(legs: list[str], mods: int) -> list[str]:
@@ -86,6 +91,8 @@ def allowance(ship: dict, heading: float, wind: dict, *, lee: bool = False,
     row = winds.strength(level)
     wind_mod = row["move"] if ship["cargo"] >= 3 else row["small_move"]
     if level == winds.LIGHT_AIR and settings.get("brethren_light_air") == "plus_minus_S":
+        if source is None:
+            raise ValueError("Light Air under plus_minus_S rolls a d6: give a random source")
         wind_mod = -1 if d6(source, f"light air {ship['id']}") <= 3 else 1
     derelict = ship.get("derelict") or not any(m == "UP" for m in ship["masts"])
     sail_ok = sail_mod is not None and wind_mod is not None and not derelict and legs
@@ -153,7 +160,8 @@ def come_about(ship: dict) -> float:
     return (ship["heading"] + 180) % 360
 
 
-def _obstacles(state: dict, ship: dict, reach: float) -> tuple[list, list, list]:
+def _obstacles(state: dict, ship: dict, reach: float
+               ) -> tuple[list[dict], list[dict], list[dict]]:
     """The islands, ships and terrain pieces within ``reach`` of the ship's centre (the
     rest cannot be met this move)."""
     x, y = ship["x"], ship["y"]
@@ -168,17 +176,19 @@ def _obstacles(state: dict, ship: dict, reach: float) -> tuple[list, list, list]
 
 
 def afloat(ship: dict) -> bool:
+    """Whether the ship is still on the table: neither sunk nor gone."""
     return not ship.get("sunk") and not ship.get("gone")
 
 
-def _blocked(state, ship, isl, shp, ter, swung=None) -> tuple[str, str] | None:
+def _blocked(state: dict, ship: dict, isl: list[dict], shp: list[tuple[dict, Capsule]],
+             ter: list[dict], swung: dict[str, float] | None = None) -> tuple[str, str] | None:
     """What the ship at her present place overlaps: ("island", id), ("ship", id),
     ("wreck", id), ("edge", "") or None. ``swung``: id -> overlap of what her turn at the
     start of the leg swung her hull into (a ship docked bow-on turning away): that does not
     stop her while she draws away from it (the overlap shrinks), and is forgotten once she
     is clear; it is updated here."""
     h = hull(ship)
-    found = None
+    found: tuple[str, str] | None = None
     for kind, oid, gap in _gaps(h, isl, shp, ter):
         if swung is not None and oid in swung:
             if gap < swung[oid] - 1e-9:
@@ -200,7 +210,8 @@ def _blocked(state, ship, isl, shp, ter, swung=None) -> tuple[str, str] | None:
     return None
 
 
-def _gaps(h, isl, shp, ter):
+def _gaps(h: Capsule, isl: list[dict], shp: list[tuple[dict, Capsule]], ter: list[dict]
+          ) -> Iterator[tuple[str, str, float]]:
     for i in isl:
         yield "island", i["id"], gap_capsule_circle(h, i["x"], i["y"], i["r"])
     for s, sh in shp:
@@ -210,8 +221,9 @@ def _gaps(h, isl, shp, ter):
             yield "wreck", t["id"], gap_capsule_circle(h, t["x"], t["y"], t["r"])
 
 
-def sail(state: dict, ship: dict, legs: list[str], heading_for, source: RandomSource,
-         log, during=None) -> dict:
+def sail(state: dict, ship: dict, legs: list[str], heading_for: Callable[[dict], float],
+         source: RandomSource, log: Log, during: Callable[[dict], object] | None = None
+         ) -> dict:
     """Sail ``ship`` (changed in place) her ``legs`` one at a time, each on the heading
     ``heading_for(ship)`` gives at its start (a rudderless ship or one with a mast hanging
     keeps hers, L72-L73, L76). She stops at once where she touches an island, a ship, a
@@ -221,8 +233,8 @@ def sail(state: dict, ship: dict, legs: list[str], heading_for, source: RandomSo
     she makes (firing during a move, errata BR-5). Returns ``{"stopped": None | (what, id),
     "moved": inches}``."""
     total = length_of(legs)
-    isl, shp, ter = _obstacles(state, ship, total)
-    shp = [(s, hull(s)) for s in shp]  # they lie still while she moves
+    isl, near, ter = _obstacles(state, ship, total)
+    shp = [(s, hull(s)) for s in near]  # they lie still while she moves
     already = {t["id"] for t in ter if t["kind"] in ("reef", "sargasso", "fog")
                and gap_capsule_circle(hull(ship), t["x"], t["y"], t["r"]) < 0}
     moved = 0.0
@@ -263,7 +275,8 @@ def sail(state: dict, ship: dict, legs: list[str], heading_for, source: RandomSo
     return {"stopped": None, "moved": round(moved, 3)}
 
 
-def _terrain(ship, ter, already, source, log):
+def _terrain(ship: dict, ter: list[dict], already: set[str], source: RandomSource, log: Log
+             ) -> tuple[str, str] | None:
     h = hull(ship)
     for t in ter:
         if t["id"] in already or t["kind"] == "wreck":

@@ -48,7 +48,7 @@ def blind_draws(source: RandomSource, island: list[dict], room: int) -> tuple[li
     (L4-L5, L86), until the hold is full or the island bare (the standing choice: fill the
     hold; the rules let the player stop after any draw). Returns ``(taken, left)``."""
     left = list(island)
-    taken = []
+    taken: list[dict] = []
     while left and len(taken) < room:
         i = pick(source, range(len(left)), "blind treasure draw")
         taken.append(left.pop(i))

@@ -82,13 +82,15 @@ Events: ``boarding.begin``, ``boarding.round``, ``boarding.tide``, ``boarding.ac
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, TypedDict
 
 from rules.btq.characters import SKILLS, DamageState
 from rules.btq.personal_combat import (
     MELEE,
     WEAPONS,
     CombatError,
+    Fighter,
     awaited,
     best_weapon,
     clash,
@@ -149,6 +151,24 @@ FIRE_SUITS = frozenset({"C", "S"})
 """The suits of the Rigging and the Hull (BtQ L2457-2458): a Critical or Perfect success
 on either sets a ship on fire (BtQ L2663-2664)."""
 
+Result = Literal["taken", "repelled", "surrendered", "broken_off"]
+"""How a boarding ends (module docstring)."""
+
+
+class Report(TypedDict):
+    """What a boarding did so far (:func:`report`; the shape is in the module docstring)."""
+
+    result: Result | Literal["continuing"]
+    attacker: str
+    winner: str | None
+    loser: str | None
+    crew: dict[str, str]
+    morale: dict[str, str]
+    penalties: dict[str, dict[str, int]]
+    casualties: list[dict[str, str]]
+    fire: dict[str, int]
+    fighters: dict[str, dict[str, Any]]
+
 _PC_KEYS = frozenset({"ship", "seniority", "command", "cards", "skills"})
 _OFFICER_KEYS = frozenset({"post", "command"})
 
@@ -167,19 +187,19 @@ def _The(name: str) -> str:  # noqa: N802 (the capital is the point)
     return text[:1].upper() + text[1:]
 
 
-def _whole(value, what, low=0, high=30):
+def _whole(value: object, what: str, low: int = 0, high: int = 30) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise CombatError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
     return value
 
 
-def _state_name(value, what) -> str:
+def _state_name(value: object, what: str) -> str:
     if isinstance(value, str) and value.upper() in DamageState.__members__:
         return value.lower()
     raise CombatError(f"{what} must be healthy, injured, maimed or dead, not {value!r}")
 
 
-def validate(boarding: Mapping) -> dict:
+def validate(boarding: Mapping) -> dict[str, Any]:
     """The boarding sub-state normalised (module docstring); ``ValueError`` with the reason:
     not two ships, an attacker that is neither, a Crew track that is not one, a PC on no
     ship or without a hand-to-hand weapon, an officer of an unknown post, one id twice."""
@@ -191,8 +211,8 @@ def validate(boarding: Mapping) -> dict:
     ships = boarding.get("ships")
     if not isinstance(ships, Mapping) or len(ships) != 2:
         raise CombatError("a boarding is fought between two ships")
-    out_ships = {}
-    ids = []
+    out_ships: dict[str, dict[str, Any]] = {}
+    ids: list[str] = []
     for key, ship in ships.items():
         where = f"ship {key!r}"
         if not isinstance(ship, Mapping) or set(ship) - {"name", "crew", "morale",
@@ -246,7 +266,7 @@ def validate(boarding: Mapping) -> dict:
             "settings": resolve(dict(boarding.get("settings") or {}))}
 
 
-def officer(data: Mapping, where: str = "an officer") -> dict:
+def officer(data: Mapping, where: str = "an officer") -> Fighter:
     """One officer of a ship in a boarding, normalised: a Fighter
     (:func:`rules.btq.personal_combat.fighter`) with his ``post`` (one of :data:`POSTS`)
     and his ``command`` (0-30, default 2). ``CombatError`` naming ``where``."""
@@ -262,7 +282,8 @@ def officer(data: Mapping, where: str = "an officer") -> dict:
 
 
 def from_naval(naval: Mapping, *, attacker: str, defender: str | None = None,
-               weapons=("cutlass",), crew_pool: int = DEFAULT_CREW_POOL) -> dict:
+               weapons: Sequence[str] = ("cutlass",), crew_pool: int = DEFAULT_CREW_POOL
+               ) -> dict[str, Any]:
     """The boarding sub-state of a ``btq_naval`` state whose ships ``attacker`` (who won the
     Positioning to Distance 0) and ``defender`` have reached Distance 0 (``defender`` may be
     left out when the battle has only two ships): both ships' names, Crew tracks and Ship
@@ -300,23 +321,23 @@ def from_naval(naval: Mapping, *, attacker: str, defender: str | None = None,
             "settings": dict(naval.get("settings", {}))}
 
 
-def _other(st, key) -> str:
+def _other(st: State, key: str) -> str:
     return next(k for k in st["ships"] if k != key)
 
 
-def _standing(f) -> bool:
+def _standing(f: Fighter) -> bool:
     return f["health"] not in ("maimed", "dead") and not f["unconscious"]
 
 
-def _pcs_of(st, key) -> list[dict]:
+def _pcs_of(st: State, key: str) -> list[Fighter]:
     return [st["fighters"][p["id"]] for p in st["setup"]["pcs"] if p["ship"] == key]
 
 
-def _officers_of(st, key) -> list[dict]:
+def _officers_of(st: State, key: str) -> list[Fighter]:
     return [st["fighters"][o["id"]] for o in st["setup"]["ships"][key]["officers"]]
 
 
-def commander(st, key) -> dict | None:
+def commander(st: State, key: str) -> Fighter | None:
     """Who commands ship ``key`` now: its PC of highest seniority still standing, else its
     officer first in :data:`POSTS` still standing (BtQ L2526-2529), else ``None``."""
     pcs = sorted((p for p in _pcs_of(st, key) if _standing(p)), key=lambda p: -p["seniority"])
@@ -325,7 +346,7 @@ def commander(st, key) -> dict | None:
     return next((o for o in _officers_of(st, key) if _standing(o)), None)
 
 
-def _controller(st, key) -> str:
+def _controller(st: State, key: str) -> str:
     co = commander(st, key)
     return co["controller"] if co is not None else GM
 
@@ -349,7 +370,7 @@ def begin(sub: Mapping) -> tuple[State, list[Event]]:
     return st, events
 
 
-def _new_round(st) -> list[Event]:
+def _new_round(st: State) -> list[Event]:
     st["round"] += 1
     st["actions"], st["results"], st["drive"] = {}, {}, False
     st["phase"] = "tide" if any(_standing(p) for p in _pcs_of(st, _other(st, st["attacker"]))) \
@@ -357,13 +378,13 @@ def _new_round(st) -> list[Event]:
     return [Event("boarding.round", f"Boarding, round {st['round']}.", {"round": st["round"]})]
 
 
-def _acting(st) -> list[str]:
+def _acting(st: State) -> list[str]:
     return [p["id"] for p in st["setup"]["pcs"] if _standing(st["fighters"][p["id"]])
             or st["fighters"][p["id"]]["health"] == "maimed"
             and not st["fighters"][p["id"]]["unconscious"]]
 
 
-def _action_options(st, pid) -> tuple[Option, ...]:
+def _action_options(st: State, pid: str) -> tuple[Option, ...]:
     pc = st["fighters"][pid]
     options = [Option("melee", "The Grand Melee")]
     target = st["through"].get(pid)
@@ -388,8 +409,7 @@ def pending(state: State) -> list[Decision]:
         return []
     if st["phase"] == "tide":
         key = _other(st, st["attacker"])
-        co = commander(st, key)
-        return [Decision(co["controller"], "boarding.tide",
+        return [Decision(_controller(st, key), "boarding.tide",
                          f"Do {_the(st['ships'][key]['name'])}'s men drive for the enemy "
                          "ship this round?",
                          (Option("hold", "Repel the boarders"),
@@ -426,6 +446,7 @@ def apply(state: State, actor: str, choice: str, source: RandomSource
         st["drive"] = choice == "drive"
         if st["drive"]:
             co = commander(st, _other(st, st["attacker"]))
+            assert co is not None  # the tide is asked only of a standing PC's ship
             events.append(Event("boarding.tide", f"{co['name']} declares that the crew will "
                                 "drive for the enemy ship.", {"drive": True}))
         st["phase"] = "actions"
@@ -447,14 +468,14 @@ def apply(state: State, actor: str, choice: str, source: RandomSource
     return st, events
 
 
-def _crew_foe(st, key) -> dict:
+def _crew_foe(st: State, key: str) -> Fighter:
     ship = st["ships"][key]
     return {"id": f"crew:{key}", "name": f"{_the(ship['name'])}'s crew", "deck": GM_DECK,
             "secret": True, "health": "healthy", "unconscious": False, "traits": {},
             "weapons": ["cutlass"], "scratch": False, "cheat_death": 0, "guts": 1}
 
 
-def _hit_crew(st, key, level, why) -> Event:
+def _hit_crew(st: State, key: str, level: int, why: str) -> Event:
     ship = st["ships"][key]
     before = DamageTrack.parse(ship["crew"])
     after = before.hit(level)
@@ -465,7 +486,7 @@ def _hit_crew(st, key, level, why) -> Event:
                  {"ship": key, "track": str(after), "level": level})
 
 
-def _fight(st, pid, source) -> list[Event]:
+def _fight(st: State, pid: str, source: RandomSource) -> list[Event]:
     pc = st["fighters"][pid]
     choice = st["actions"][pid]
     own, enemy = pc["ship"], _other(st, pc["ship"])
@@ -513,13 +534,13 @@ def _fight(st, pid, source) -> list[Event]:
     return events
 
 
-def _firebrand_skill(pc) -> tuple[str, int]:
+def _firebrand_skill(pc: Fighter) -> tuple[str, int]:
     """The PC's best skill of :data:`FIREBRAND_SKILLS` and its value (the first, 0, if he
     has none of them)."""
     return max(((k, pc["skills"].get(k, 0)) for k in FIREBRAND_SKILLS), key=lambda kv: kv[1])
 
 
-def _firebrand(st, pid, source) -> list[Event]:
+def _firebrand(st: State, pid: str, source: RandomSource) -> list[Event]:
     """Firebrands, grenades, burning torches (BtQ L2663-2664; N16): instead of his action
     this round the PC tests his best of :data:`FIREBRAND_SKILLS` (with his Discipline cards)
     against a Card of Fate and a Routine pool; if he wins and his best success is a Critical
@@ -560,7 +581,7 @@ def _firebrand(st, pid, source) -> list[Event]:
     return events
 
 
-def _casualty(st, oid) -> list[Event]:
+def _casualty(st: State, oid: str) -> list[Event]:
     o = st["fighters"][oid]
     if o["health"] not in ("maimed", "dead") or any(c["id"] == oid for c in st["casualties"]):
         return []
@@ -580,7 +601,7 @@ def _casualty(st, oid) -> list[Event]:
                                               "penalties": penalty})]
 
 
-def _command_side(st, key, who) -> Side:
+def _command_side(st: State, key: str, who: str) -> Side:
     co = commander(st, key)
     won = sum(1 for p in _pcs_of(st, key) if st["results"].get(p["id"]) == "won")
     lost = sum(1 for p in _pcs_of(st, key) if st["results"].get(p["id"]) == "lost")
@@ -606,11 +627,11 @@ def _command_side(st, key, who) -> Side:
     pool = Pool("command", value, tuple(mods)) if value > 0 or co is None else \
         Pool("command", 0, tuple(m for m in mods if m.cards < 0), unskilled=True)
     return Side(who, pool, deck,
-                deck_name=None if deck == GM_DECK else co["id"],
+                deck_name=None if co is None or deck == GM_DECK else co["id"],
                 secret=co is None or co["secret"])
 
 
-def _command_test(st, source) -> list[Event]:
+def _command_test(st: State, source: RandomSource) -> list[Event]:
     att = st["attacker"]
     boarded = _other(st, att)
     sides = {boarded: _command_side(st, boarded, f"ship:{boarded}"),
@@ -634,6 +655,7 @@ def _command_test(st, source) -> list[Event]:
     winner = boarded if record.winner == sides[boarded].who else att
     loser = _other(st, winner)
     st["loser"] = loser
+    assert record.result is not None  # a won test has the winner's best success
     st["command_level"] = int(record.result)
     if st["drive"] and winner == boarded and all(
             st["results"].get(p["id"]) == "won" for p in _pcs_of(st, boarded)):
@@ -648,7 +670,7 @@ def _command_test(st, source) -> list[Event]:
     return events
 
 
-def _answer_surrender(st, choice) -> list[Event]:
+def _answer_surrender(st: State, choice: str) -> list[Event]:
     loser = st["loser"]
     name = _The(st["ships"][loser]["name"])
     if choice == "surrender":
@@ -658,19 +680,21 @@ def _answer_surrender(st, choice) -> list[Event]:
     level = st.get("command_level", 1) if st["setup"]["settings"][
         "boarding_crew_loss"] == "severity" else 1
     events = [_hit_crew(st, loser, level, f"{name} fights on")]
-    for key, result in ((_other(st, st["attacker"]), "taken"), (st["attacker"], "repelled")):
+    ends: tuple[tuple[str, Result], ...] = ((_other(st, st["attacker"]), "taken"),
+                                            (st["attacker"], "repelled"))
+    for key, result in ends:
         if DamageTrack.parse(st["ships"][key]["crew"]).state == DamageState.DEAD:
             return events + _end(st, result, _other(st, key), key)
     return events + _next(st)
 
 
-def _next(st) -> list[Event]:
+def _next(st: State) -> list[Event]:
     if st["round"] >= MAX_ROUNDS:
         return _end(st, "broken_off", None, None)
     return _new_round(st)
 
 
-def _end(st, result, winner, loser) -> list[Event]:
+def _end(st: State, result: Result, winner: str | None, loser: str | None) -> list[Event]:
     st["result"], st["winner"], st["loser"], st["phase"] = result, winner, loser, "done"
     text = {"taken": "{l} is taken.", "repelled": "The boarders are repelled: {l}'s crew is "
             "spent.", "surrendered": "{l} has surrendered.",
@@ -693,7 +717,7 @@ def default_choice(state: State, decision: Decision) -> str:
     return decision.default
 
 
-def report(state: State) -> dict:
+def report(state: State) -> Report:
     """What the boarding did so far, for the naval engine or the web layer (the shape is in
     the module's docstring); ``result`` is ``"continuing"`` until it is over."""
     st = state
@@ -714,7 +738,7 @@ def report(state: State) -> dict:
     }
 
 
-def view(state: State, participant: str) -> dict:
+def view(state: State, participant: str) -> dict[str, Any]:
     """What ``participant`` sees: the ships' names, Crew tracks and Ship Morale, the PCs,
     the officers as :func:`rules.btq.personal_combat.public_fighter` (no statistics), the
     round's actions and results, casualties, penalties and the result; not the crews' pools.
@@ -780,7 +804,7 @@ class BoardingEngine:
         data=report(state))`` once over."""
         if state["result"] is None:
             return None
-        data = report(state)
+        data = dict(report(state))
         last = {"taken": "taken", "repelled": "repelled", "surrendered": "surrendered",
                 "broken_off": "broken off"}[state["result"]]
         loser = _the(state["ships"][state["loser"]]["name"]) if state["loser"] else ""

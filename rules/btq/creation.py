@@ -58,6 +58,7 @@ import copy
 import json
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from rules.btq.characters import MEASURES, SKILLS
 from rules.btq.personal_combat import WEAPONS
@@ -536,11 +537,12 @@ _MEASURE_OPTIONS = tuple(Option(k, v) for k, v in MEASURES.items())
 _REP_KINDS = (Option("personal", "Personal"), Option("institution", "Institution"))
 
 
-def _skill_field(name: str, label: str, required=False, options=_SKILL_OPTIONS, **kw) -> Field:
+def _skill_field(name: str, label: str, required: bool = False,
+                 options: tuple[Option, ...] = _SKILL_OPTIONS, **kw: Any) -> Field:
     return Field(name, label, "choice", options, required=required, **kw)
 
 
-def _text(name: str, label: str, **kw) -> Field:
+def _text(name: str, label: str, **kw: Any) -> Field:
     return Field(name, label, "text", **kw)
 
 
@@ -873,7 +875,8 @@ def _player_decision(state: State) -> Decision | None:
 # --- checking the player's choices ------------------------------------------------------------
 
 
-def _need(values: dict, name: str, errors: dict, reason: str = "this is required."):
+def _need(values: dict, name: str, errors: dict[str, str], reason: str = "this is required."
+          ) -> Any:
     if values.get(name) in (None, ""):
         errors[name] = reason
     return values.get(name)
@@ -1083,7 +1086,7 @@ def _trait_rank(position: str) -> str:
 # --- the engine -------------------------------------------------------------------------------
 
 
-def _event(kind: str, text: str, data: dict | None = None, **kw) -> Event:
+def _event(kind: str, text: str, data: dict | None = None, **kw: Any) -> Event:
     return Event(kind, text, data or {}, **kw)
 
 
@@ -1156,8 +1159,8 @@ class CreationEngine:
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
         """A blank draft at the Concept step; nothing drawn."""
         setup = validate_setup(setup)
-        state = {"setup": setup, "status": "drafting", "record": _fresh_record(),
-                 "overrides": [], "returned": None, "gm_notes": ""}
+        state: State = {"setup": setup, "status": "drafting", "record": _fresh_record(),
+                        "overrides": [], "returned": None, "gm_notes": ""}
         state["sheet"] = build_sheet(setup, state["record"], [])
         return state, [_event("creation.begun",
                               f"{_name(setup)} begins a character: "
@@ -1261,14 +1264,16 @@ class CreationEngine:
                 return d.kind
         return mine[0].kind
 
-    def _on_concept(self, st, values, choice, source):
+    def _on_concept(self, st: State, values: dict[str, Any], choice: str,
+                    source: RandomSource) -> list[Event]:
         st["record"]["concept"] = _check_concept(values, st["setup"])
         c = st["record"]["concept"]
         return [_event("creation.step", f"Concept: {c['concept']} ({c['title']}, "
                        f"{positions()[c['position']]['name']}).",
                        {"step": "concept", "values": c})]
 
-    def _on_station(self, st, values, choice, source):
+    def _on_station(self, st: State, values: dict[str, Any], choice: str,
+                    source: RandomSource) -> list[Event]:
         record = st["record"]
         record["station"] = _check_station(values, st["setup"])
         _check_class_and_position(record, st["setup"])
@@ -1281,7 +1286,8 @@ class CreationEngine:
                           if s["wealth_swapped"] else "") + ".",
                        {"step": "station", "values": s})]
 
-    def _on_allocation(self, st, values, choice, source):
+    def _on_allocation(self, st: State, values: dict[str, Any], choice: str,
+                       source: RandomSource) -> list[Event]:
         record = st["record"]
         record["allocation"] = _check_allocation(values, record)
         a = record["allocation"]
@@ -1291,13 +1297,15 @@ class CreationEngine:
         return [_event("creation.step", "Class points: " + ", ".join(words) + ".",
                        {"step": "allocation", "values": a})]
 
-    def _on_life_count(self, st, values, choice, source):
+    def _on_life_count(self, st: State, values: dict[str, Any], choice: str,
+                       source: RandomSource) -> list[Event]:
         st["record"]["life_count"] = values["count"]
         n = st["setup"]["experiences"]
         return [_event("creation.step", f"{values['count']} of the {n} experiences were "
                        "before the navy.", {"step": "life_count", "count": values["count"]})]
 
-    def _on_draw(self, st, values, choice, source):
+    def _on_draw(self, st: State, values: dict[str, Any], choice: str,
+                 source: RandomSource) -> list[Event]:
         record = st["record"]
         number = len(record["experiences"]) + 1
         phase = "life" if number <= record["life_count"] else "naval"
@@ -1309,23 +1317,28 @@ class CreationEngine:
                        {"experience": number, "phase": phase,
                         "cards": [str(c) for c in cards]})]
 
-    def _on_booty_joker(self, st, values, choice, source):
+    def _on_booty_joker(self, st: State, values: dict[str, Any], choice: str,
+                        source: RandomSource) -> list[Event]:
         index = _experience_index(st["record"])
+        assert index is not None  # the decision is offered for an experience waiting
         exp = st["record"]["experiences"][index]
         exp["joker_row"] = choice
         return [_event("creation.step", f"Experience {index + 1}: the Joker is taken as "
                        f"{_row_label(choice, exp['phase'], st['setup']['settings'])}.",
                        {"step": "booty_joker", "experience": index + 1, "row": choice})]
 
-    def _on_experience(self, st, values, choice, source):
+    def _on_experience(self, st: State, values: dict[str, Any], choice: str,
+                       source: RandomSource) -> list[Event]:
         index = _experience_index(st["record"])
+        assert index is not None  # the decision is offered for an experience waiting
         exp = st["record"]["experiences"][index]
         exp["gain"] = _check_experience(values, exp, st["setup"], st["sheet"])
         return [_event("creation.step", f"Experience {index + 1}: "
                        + _gain_text(exp["gain"]) + ".",
                        {"step": "experience", "experience": index + 1, "gain": exp["gain"]})]
 
-    def _on_ship(self, st, values, choice, source):
+    def _on_ship(self, st: State, values: dict[str, Any], choice: str,
+                 source: RandomSource) -> list[Event]:
         ships = {s["key"]: s["name"] for s in st["setup"].get("ships") or []}
         if ships:
             chosen = {"ship_name": ships[values["ship"]], "ship": values["ship"]}
@@ -1335,7 +1348,8 @@ class CreationEngine:
         return [_event("creation.step", f"{_name(st['setup'])} serves on the "
                        f"{chosen['ship_name']}.", {"step": "ship", "values": values})]
 
-    def _on_training(self, st, values, choice, source):
+    def _on_training(self, st: State, values: dict[str, Any], choice: str,
+                     source: RandomSource) -> list[Event]:
         st["record"]["training"] = _check_training(values, st["record"], st["sheet"])
         t = st["record"]["training"]
         return [_event("creation.step", f"Recruitment and training: "
@@ -1343,7 +1357,8 @@ class CreationEngine:
                        + ", ".join(SKILLS[k] for k in t["free"]) + ".",
                        {"step": "training", "values": t})]
 
-    def _on_trait(self, st, values, choice, source):
+    def _on_trait(self, st: State, values: dict[str, Any], choice: str,
+                  source: RandomSource) -> list[Event]:
         record = st["record"]
         take = _check_trait(values, st["setup"], record, st["sheet"])
         if take == "done":
@@ -1354,6 +1369,7 @@ class CreationEngine:
             gone = record["traits"].pop()
             return [_event("creation.step", f"Trait taken back: {TRAITS[gone['key']].name}.",
                            {"step": "trait_undo", "trait": gone})]
+        assert isinstance(take, dict)  # neither "done" nor "undo": a trait taken
         record["traits"].append(take)
         trait = TRAITS[take["key"]]
         times = f" ×{take['times']}" if take["times"] > 1 else ""
@@ -1363,28 +1379,32 @@ class CreationEngine:
                        f"{cost} point{'s' if cost != 1 else ''}.",
                        {"step": "trait", "trait": take})]
 
-    def _on_wealth(self, st, values, choice, source):
+    def _on_wealth(self, st: State, values: dict[str, Any], choice: str,
+                   source: RandomSource) -> list[Event]:
         record = st["record"]
         record["wealth_done"] = True
         events = [_event("creation.step", f"Wealth {st['sheet']['wealth']}: "
                          f"{wealth_text(st['sheet'])}.", {"step": "wealth"})]
         return events
 
-    def _on_surnames(self, st, values, choice, source):
+    def _on_surnames(self, st: State, values: dict[str, Any], choice: str,
+                     source: RandomSource) -> list[Event]:
         record = st["record"]
         record["surnames"] = _draw_surnames(record, source)
         return [_event("creation.surnames", "Surnames drawn from the book's lists: "
                        + ", ".join(record["surnames"]) + ".", {"surnames": record["surnames"]})]
 
-    def _on_details(self, st, values, choice, source):
+    def _on_details(self, st: State, values: dict[str, Any], choice: str,
+                    source: RandomSource) -> list[Event]:
         st["record"]["details"] = {k: v for k, v in values.items() if v not in (None, "")}
         st["status"] = "submitted"
         st["returned"] = None
         return [_event("creation.submitted", f"{values['name']} is finished and waits for "
                        "the GM's approval.", {"values": st["record"]["details"]})]
 
-    def _on_review(self, st, values, choice, source):
-        errors = {}
+    def _on_review(self, st: State, values: dict[str, Any], choice: str,
+                   source: RandomSource) -> list[Event]:
+        errors: dict[str, str] = {}
         if values["verdict"] == "return":
             _need(values, "step", errors, "Choose the step to send it back to.")
             _need(values, "reason", errors, "Say why, for the player.")
@@ -1407,7 +1427,8 @@ class CreationEngine:
                        f"{dict(STEPS)[step]}: {values['reason']}",
                        {"step": step, "reason": values["reason"]}, gm_data=gm_data)]
 
-    def _on_override(self, st, values, choice, source):
+    def _on_override(self, st: State, values: dict[str, Any], choice: str,
+                     source: RandomSource) -> list[Event]:
         target = values["target"]
         if target.startswith("measure:") and values["value"] < 1:
             raise FieldErrors({"value": "A Measure is at least 1."})
@@ -1438,7 +1459,8 @@ def _default_values(state: State, decision: Decision) -> dict | None:
                 "social_class": "fisherman", "wealth_swapped": 0}
     if kind == "creation.allocation":
         cls = classes()[record["station"]["social_class"]]
-        values = {f"m_{k}": 0 for k in MEASURES} | {f"s_{k}": 0 for k in cls["skills"]}
+        values: dict[str, Any] = {f"m_{k}": 0 for k in MEASURES} | \
+            {f"s_{k}": 0 for k in cls["skills"]}
         keys = list(MEASURES)
         for i in range(cls["measure_points"]):
             values[f"m_{keys[i % 4]}"] += 1

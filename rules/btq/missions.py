@@ -31,6 +31,7 @@ What a mission does to a character once it ends, one purchase at a time, is
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
@@ -202,7 +203,7 @@ def entry_cost(entry: Entry, side: str, tables: dict | None = None) -> int:
     return rows[entry.kind].cost * entry.amount
 
 
-def spent(entries, side: str, tables: dict | None = None) -> tuple[int, str]:
+def spent(entries: Iterable[Entry], side: str, tables: dict | None = None) -> tuple[int, str]:
     """``(points, whom)``: what ``entries`` cost the character they give most to, and who
     that is. A reward may differ for Officers and Ratings, even per character (BtQ L1447,
     L1517): each is bought within the budget, so a character's cost is what applies to them
@@ -272,7 +273,7 @@ def validate(terms: Terms, tables: dict | None = None) -> tuple[dict[str, list[s
     tables = tables or purchase_tables()
     errors: dict[str, list[str]] = {}
 
-    def add(key, message):
+    def add(key: str, message: str) -> None:
         errors.setdefault(key, []).append(message)
 
     if not terms.name.strip():
@@ -352,7 +353,7 @@ def record_result(terms: Terms, progress: Progress, met: bool) -> Progress:
     return Progress(progress.successes, failures, status)
 
 
-def progress(terms: Terms, results) -> Progress:
+def progress(terms: Terms, results: Iterable[object]) -> Progress:
     """The :class:`Progress` after ``results`` (booleans, met or not, in order); the results
     after the mission stopped taking them are refused (:class:`MissionError`)."""
     now = Progress()

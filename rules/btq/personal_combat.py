@@ -60,12 +60,14 @@ Card of Fate and the attacker's pool and the defender's.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from rules.btq.characters import DamageState
 from rules.btq.settings import resolve
 from rules.btq.tests import (
+    Hand,
     Modifier,
     Pool,
     Side,
@@ -159,9 +161,12 @@ PRECIPITATION = {"none": ("No Rain", 0), "mist": ("Mist/Fog", 0), "squall": ("Sq
 """The general weather table (BtQ L1699-1709); No Wind and Mist have no number (A6: 0)."""
 CALM = {"wind": "light", "precipitation": "none"}
 
-MODES = {"melee": "hand to hand", "fire": "an exchange of fire", "shot": "a shot at a "
-         "target that cannot shoot back", "unengaged": "an attack on a foe busy elsewhere",
-         "coup_de_grace": "a coup de grâce"}
+Mode = Literal["melee", "fire", "shot", "unengaged", "coup_de_grace"]
+"""How a fight is fought (module docstring)."""
+MODES: dict[Mode, str] = {
+    "melee": "hand to hand", "fire": "an exchange of fire",
+    "shot": "a shot at a target that cannot shoot back",
+    "unengaged": "an attack on a foe busy elsewhere", "coup_de_grace": "a coup de grâce"}
 UNENGAGED_BONUS = 2
 """The two extra cards against a foe who ignores you (BtQ L1578-1579)."""
 HARD_AS_NAILS = 3
@@ -170,6 +175,11 @@ HARD_AS_NAILS = 3
 
 class CombatError(ValueError):
     """A fight described in a way the rules do not allow; the message says why."""
+
+
+Fighter = dict[str, Any]
+"""A fighter as :func:`fighter` returns it (the shape is in the module docstring), with the
+caller's own keys (a boarding's ``post``, ``ship``...)."""
 
 
 def weather_modifier(weather: Mapping | None) -> int:
@@ -191,6 +201,7 @@ def weather_pool(weather: Mapping | None) -> int:
 
 
 def weather_words(weather: Mapping | None) -> str:
+    """The weather of a scene in words, as the book's table names it (BtQ L1699-1709)."""
     weather = weather or CALM
     return f"{WIND[weather['wind']][0]}, {PRECIPITATION[weather['precipitation']][0]}"
 
@@ -234,7 +245,8 @@ def weapon_pool(weapon: str, band: str = MELEE, traits: Mapping[str, int] | None
     if not usable(weapon, band):
         where = "hand to hand" if band == MELEE else f"at {BAND_LABELS.get(band, band)} range"
         raise CombatError(f"a {w.label.lower()} cannot be used {where}")
-    base = w.melee if band == MELEE else next(c for b, _, c in w.ranges if b == band)
+    base = w.melee if band == MELEE and w.melee is not None else \
+        next(c for b, _, c in w.ranges if b == band)
     label = w.label if band == MELEE else f"{w.label} at {BAND_LABELS[band]} range"
     lines = [(label, base)]
     for name, times in sorted((traits or {}).items()):
@@ -248,7 +260,7 @@ def weapon_pool(weapon: str, band: str = MELEE, traits: Mapping[str, int] | None
 # --- fighters and wounds ------------------------------------------------------------------------
 
 
-def _state(value, what: str) -> DamageState:
+def _state(value: object, what: str) -> DamageState:
     if isinstance(value, str) and value.upper() in DamageState.__members__:
         return DamageState[value.upper()]
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
@@ -256,13 +268,13 @@ def _state(value, what: str) -> DamageState:
     raise CombatError(f"{what} must be healthy, injured, maimed or dead, not {value!r}")
 
 
-def _whole(value, what: str, low: int = 0, high: int = 99) -> int:
+def _whole(value: object, what: str, low: int = 0, high: int = 99) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise CombatError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
     return value
 
 
-def _words(value, what: str) -> str:
+def _words(value: object, what: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise CombatError(f"{what} must be a non-empty text")
     return value.strip()
@@ -272,8 +284,8 @@ _FIGHTER_KEYS = {"id", "name", "controller", "deck", "health", "guts", "weapons"
                  "scratch", "cheat_death", "unconscious", "secret"}
 
 
-def fighter(data: Mapping, where: str = "a fighter", *, extra: frozenset = frozenset()
-            ) -> dict:
+def fighter(data: Mapping, where: str = "a fighter", *, extra: frozenset[str] = frozenset()
+            ) -> Fighter:
     """One fighter normalised (shape in the module's docstring; keys in ``extra`` are the
     caller's and kept as given). Defaults: ``controller`` the id for a ``pc:`` fighter, else
     ``"gm"``; ``deck`` ``"player"`` for a ``pc:``; Healthy; Guts 1; no traits; Is But A
@@ -329,7 +341,7 @@ def fighter(data: Mapping, where: str = "a fighter", *, extra: frozenset = froze
     return out
 
 
-def wound(who: dict, level: int, *, brawl: bool = False) -> tuple[dict, str]:
+def wound(who: Fighter, level: int, *, brawl: bool = False) -> tuple[Fighter, str]:
     """``who`` (a fighter) after a wound of success ``level`` (1 Ordinary, 2 Critical, 3
     Perfect) and a sentence saying what it did (BtQ L1309-1328): Is But A Scratch, Sir! makes
     the first wound taken while Healthy one level lighter (D12), Cheat Death! turns away a
@@ -370,16 +382,17 @@ class Clash:
     none); ``winner`` the id of the D2 victor (A7), ``None`` for a stalemate or a simple test
     failed; ``record`` the card test's record (``None`` when no card was turned)."""
 
-    levels: dict
+    levels: dict[str, int]
     winner: str | None
     record: TestRecord | None
 
 
-def _pool_lines(lines) -> dict:
+def _pool_lines(lines: Iterable[tuple[str, int]]) -> dict[str, int]:
     return {source: cards for source, cards in lines}
 
 
-def combat_side(f: dict, weapon: str, band: str, *, extra=(), settings=None) -> Side:
+def combat_side(f: Fighter, weapon: str, band: str, *,
+                extra: Iterable[tuple[str, int]] = (), settings: Mapping | None = None) -> Side:
     """The card-test :class:`rules.btq.tests.Side` of fighter ``f`` using ``weapon`` at
     ``band``: the weapon's pool, its traits, ``extra`` modifiers (weather, Discipline cards,
     a bonus), and the Health penalty (Injured -1, Maimed -3; the Maimed fighter's gate is
@@ -393,13 +406,14 @@ def combat_side(f: dict, weapon: str, band: str, *, extra=(), settings=None) -> 
     return Side(f["id"], pool, f["deck"], secret=f["secret"])
 
 
-def gate(f: dict, source: RandomSource, settings=None) -> tuple[bool, Event | None]:
+def gate(f: Fighter, source: RandomSource, settings: Mapping | None = None
+         ) -> tuple[bool, Event | None]:
     """A Maimed fighter's Guts test before he fights (BtQ L1314-1316; D4): a simple test of
     his Guts, +3 with Hard as Nails (BtQ L1052). Returns ``(may fight, event)``; no test and
     no event for a fighter who is not Maimed."""
     if _state(f["health"], "health") != DamageState.MAIMED:
         return True, None
-    mods = (("Hard as Nails", HARD_AS_NAILS),) if "Hard as Nails" in f["traits"] else ()
+    mods = (Modifier("Hard as Nails", HARD_AS_NAILS),) if "Hard as Nails" in f["traits"] else ()
     side = Side(f["id"], Pool("guts", f["guts"], mods), f["deck"], secret=f["secret"])
     record = simple_test(side, source, settings, intent="to fight while Maimed")
     rnd = record.rounds[-1]
@@ -412,7 +426,7 @@ def gate(f: dict, source: RandomSource, settings=None) -> tuple[bool, Event | No
     return passed, Event("combat.gate", text, data)
 
 
-def _turned(hand) -> str:
+def _turned(hand: Hand) -> str:
     if not hand.cards:
         return "no card"
     best = hand.best
@@ -420,7 +434,7 @@ def _turned(hand) -> str:
     return f"{cards} ({'best ' + best.name.capitalize() if best else 'no success'})"
 
 
-def draw_events(kind: str, record: TestRecord, names: Mapping[str, str], secret: set,
+def draw_events(kind: str, record: TestRecord, names: Mapping[str, str], secret: set[str],
                 *, what: str) -> list[Event]:
     """One event per round of ``record`` (the first draw and each D3 retest): the Card of
     Fate and every hand (``data``: ``card_of_fate``, ``pools`` key -> ``{"who", "cards"}``,
@@ -428,13 +442,14 @@ def draw_events(kind: str, record: TestRecord, names: Mapping[str, str], secret:
     ``gm_data`` only (players see its cards once turned, not its make-up)."""
     events = []
     for rnd in record.rounds:
-        pools, hidden = {}, {}
+        pools: dict[str, dict[str, object]] = {}
+        hidden: dict[str, dict[str, object]] = {}
         parts = []
         for i, hand in enumerate(rnd.hands):
             key = "ab"[i] if i < 2 else f"p{i}"
             side = record.side(hand.who)
             name = names.get(hand.who, "the opposition")
-            entry = {"who": name, "cards": [str(c) for c in hand.cards]}
+            entry: dict[str, object] = {"who": name, "cards": [str(c) for c in hand.cards]}
             breakdown = _pool_lines(side.pool.lines())
             if hand.who in secret:
                 hidden[key] = {"breakdown": breakdown}
@@ -449,9 +464,10 @@ def draw_events(kind: str, record: TestRecord, names: Mapping[str, str], secret:
     return events
 
 
-def clash(a: dict, wa: str | None, b: dict, wb: str | None, source: RandomSource, *,
-          band: str = MELEE, mode: str = "melee", difficulty: int | None = None,
-          extra_a=(), extra_b=(), settings=None, kind: str = "combat.draw",
+def clash(a: Fighter, wa: str | None, b: Fighter, wb: str | None, source: RandomSource, *,
+          band: str = MELEE, mode: Mode = "melee", difficulty: int | None = None,
+          extra_a: Iterable[tuple[str, int]] = (), extra_b: Iterable[tuple[str, int]] = (),
+          settings: Mapping | None = None, kind: str = "combat.draw",
           what: str = "The fight") -> tuple[Clash, list[Event]]:
     """One Combat Challenge between fighters ``a`` (attacker, weapon ``wa``) and ``b``
     (weapon ``wb``) in ``mode`` (module docstring): gates of Maimed fighters, then one card
@@ -472,11 +488,13 @@ def clash(a: dict, wa: str | None, b: dict, wb: str | None, source: RandomSource
         fit_b, ev = gate(b, source, settings)
         events += [ev] if ev else []
     bonus = ((("foe busy elsewhere", UNENGAGED_BONUS),) if mode == "unengaged" else ())
+    assert wa is not None  # a weapon is chosen for every fight but a coup de grâce
     side_a = combat_side(a, wa, band, extra=tuple(extra_a) + bonus)
     if not fit_a:
         side_a = Side(a["id"], Pool(side_a.pool.skill, 0, personal=False), a["deck"],
                       secret=a["secret"])
     if engaged:
+        assert wb is not None  # the defender chooses a weapon when he fights back
         side_b = combat_side(b, wb, band, extra=extra_b)
         if not fit_b:
             side_b = Side(b["id"], Pool(side_b.pool.skill, 0, personal=False), b["deck"],
@@ -508,7 +526,9 @@ _SETUP_KEYS = {"fighters", "mode", "band", "distance_ft", "difficulty", "weather
                "settings"}
 
 
-def clean_weather(value) -> dict:
+def clean_weather(value: Mapping | None) -> dict[str, str]:
+    """A scene's weather ``{"wind", "precipitation"}``, calm where left out (BtQ
+    L1699-1709); ``CombatError`` for another key or an unknown value."""
     weather = dict(CALM, **(value or {}))
     if set(weather) != {"wind", "precipitation"}:
         raise CombatError("weather is {'wind', 'precipitation'}")
@@ -516,7 +536,9 @@ def clean_weather(value) -> dict:
     return weather
 
 
-def clean_stakes(value) -> dict:
+def clean_stakes(value: object) -> dict[str, str]:
+    """A fight's stakes, ``{"win", "lose", "stalemate"}`` -> text (empty where not given);
+    ``CombatError`` for anything else."""
     value = value or {}
     if not isinstance(value, Mapping) or set(value) - {"win", "lose", "stalemate"}:
         raise CombatError("stakes map 'win', 'lose' (and 'stalemate') to text")
@@ -580,14 +602,15 @@ def validate_setup(setup: dict) -> dict:
             "settings": resolve(dict(setup.get("settings") or {}))}
 
 
-def _attackers(setup: dict) -> list[dict]:
+def _attackers(setup: dict) -> list[Fighter]:
     fighters = setup["fighters"]
     if setup["mode"] == "coup_de_grace":
         return []
     return fighters if setup["mode"] in ("melee", "fire") else fighters[:1]
 
 
-def weapon_options(f: dict, band: str) -> tuple[Option, ...]:
+def weapon_options(f: Fighter, band: str) -> tuple[Option, ...]:
+    """The weapons of ``f`` usable at ``band``, each labelled with its cards."""
     options = []
     for key in f["weapons"]:
         if usable(key, band):
@@ -596,7 +619,8 @@ def weapon_options(f: dict, band: str) -> tuple[Option, ...]:
     return tuple(options)
 
 
-def best_weapon(f: dict, band: str) -> str:
+def best_weapon(f: Fighter, band: str) -> str:
+    """The weapon of ``f`` with the most cards at ``band`` (the first of equals)."""
     return max((o for o in weapon_options(f, band)),
                key=lambda o: weapon_pool(o.key, band, f["traits"])[0]).key
 
@@ -754,7 +778,7 @@ class PersonalCombatEngine:
         return load_scenarios("rules.btq", "scenarios/personal_combat")
 
 
-def public_fighter(f: dict, *, gm: bool = False) -> dict:
+def public_fighter(f: Fighter, *, gm: bool = False) -> dict[str, Any]:
     """What every participant may know of fighter ``f``: name, health, unconscious; his
     weapons and traits too unless he is ``secret`` (an NPC's statistics are the GM's, who
     gets them with ``gm``)."""
@@ -766,6 +790,7 @@ def public_fighter(f: dict, *, gm: bool = False) -> dict:
 
 
 def awaited(decisions: list[Decision], actor: str) -> Decision:
+    """The decision of ``decisions`` that ``actor`` is to take; ``IllegalAction`` if none."""
     if not decisions:
         raise IllegalAction("nothing is awaited: the fight is over")
     for decision in decisions:
@@ -795,7 +820,7 @@ def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _health(f: dict) -> str:
+def _health(f: Fighter) -> str:
     text = f["health"].capitalize()
     return text + (" and unconscious" if f["unconscious"] else "")
 

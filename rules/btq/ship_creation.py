@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from importlib import resources
+from typing import Any, TypedDict
 
 from rules.btq.characters import NPC_CREW_SKILLS
 from rules.btq.settings import resolve
@@ -111,7 +113,7 @@ def ship_names(type_name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n for r in wanted for n in r["names"]))
 
 
-def validate_setup(setup: dict) -> dict:
+def validate_setup(setup: dict) -> dict[str, Any]:
     """Check a setup (module docstring) and return it normalised; ``ValueError`` with the
     reason."""
     if not isinstance(setup, dict):
@@ -145,11 +147,29 @@ def _class(card: Card) -> str:
     return "ace" if card.rank == 14 else ("face" if card.rank >= 11 else "number")
 
 
-def crew_member(position: str, card: Card, joker: dict | None = None) -> dict:
+class CrewMember(TypedDict):
+    """An NPC of the ship's crew (BtQ L679-752), as :func:`crew_member` makes him."""
+
+    position: str
+    card: str
+    competence: str
+    key: int
+    other: int
+    disposition: str
+    suit: str
+    feature: str
+
+
+def crew_member(position: str, card: Card, joker: Mapping[str, str] | None = None
+                ) -> CrewMember:
     """The NPC a crew card makes (BtQ L679-752): ``{"position", "card", "competence",
-    "key", "other", "disposition", "suit"}``; key skills at ``key``, any other skill at
-    ``max(1, key - 2)`` (L679-680). A Joker takes ``joker`` ``{"competence", "suit"}``."""
+    "key", "other", "disposition", "suit", "feature"}``; key skills at ``key``, any other
+    skill at ``max(1, key - 2)`` (L679-680). A Joker takes ``joker`` ``{"competence",
+    "suit"}`` (``ValueError`` without it)."""
     if card.is_joker:
+        if joker is None:
+            raise ValueError("the Joker's crew member is the group's choice: give its "
+                             "competence and suit")
         competence = joker["competence"]
         key = dict(COMPETENCE.values())[competence]
         suit = joker["suit"]
@@ -161,7 +181,7 @@ def crew_member(position: str, card: Card, joker: dict | None = None) -> dict:
             "feature": ""}
 
 
-def crew_skills(crew: list[dict]) -> dict[str, int]:
+def crew_skills(crew: list[CrewMember]) -> dict[str, int]:
     """The ship's NPC officers' skills for battle (``NPC_CREW_SKILLS``, BtQ L2360-2361):
     for each, the best of the crew, a key skill counting at its value and any other at the
     lower one."""
@@ -171,6 +191,7 @@ def crew_skills(crew: list[dict]) -> dict[str, int]:
 
 
 def _names(setup: dict) -> str:
+    """The lead player's name."""
     return setup["players"][setup["lead"]]
 
 
@@ -239,16 +260,16 @@ def _player_decision(state: State) -> Decision | None:
         return _typed(lead, "ship.crew_features", "Name the crew's features (heroic, well "
                       "connected, a drunk, a bully)", fields)
     if step == "reputations":
-        fields = []
+        rows: list[Field] = []
         for i in range(1, SHIP_REPUTATION_POINTS + 1):
-            fields += [Field(f"rep{i}_kind", f"Reputation {i}: kind", "choice",
+            rows += [Field(f"rep{i}_kind", f"Reputation {i}: kind", "choice",
                              (Option("institution", "Institution"),
                               Option("personal", "Personal"))),
                        Field(f"rep{i}_descriptor", "…how"), Field(f"rep{i}_subject", "…by whom"),
                        Field(f"rep{i}_value", "…value", "int", minimum=1,
                              maximum=SHIP_REPUTATION_POINTS)]
         return _typed(lead, "ship.reputations", f"The ship's reputations: "
-                      f"{SHIP_REPUTATION_POINTS} points in all", tuple(fields))
+                      f"{SHIP_REPUTATION_POINTS} points in all", tuple(rows))
     if step == "traits":
         options = tuple(Option(n, f"{n}: {t.description}") for n, t in SHIP_TRAITS.items())
         count = trait_limit(ship_type.rating)
@@ -276,7 +297,7 @@ def _turn(source: RandomSource, purpose: str) -> Card:
     return source.draw(Deck(PLAYER_DECK, "player"), 1, purpose=purpose)[0]
 
 
-def _crew_text(m: dict) -> str:
+def _crew_text(m: CrewMember) -> str:
     return (f"{m['position']}: {card_label(m['card'])}, {m['competence']} (key skills "
             f"{m['key']}, others {m['other']}), {m['disposition']}.")
 
@@ -311,7 +332,8 @@ class ShipCreationEngine:
             return []
         if state["status"] == "submitted":
             return [_review_decision()]
-        return [_player_decision(state)]
+        decision = _player_decision(state)
+        return [] if decision is None else [decision]
 
     def default_choice(self, state: State, decision: Decision) -> str:
         """A choice the rules accept, for :func:`rules.engine.play_out`: a card turned for
@@ -339,7 +361,7 @@ class ShipCreationEngine:
         return Outcome(None, "approved", f"The {ship_data(state)['name']} is approved.",
                        {"ship": ship_data(state)})
 
-    def view(self, state: State, participant: str) -> dict:
+    def view(self, state: State, participant: str) -> dict[str, Any]:
         """All of it, for everyone (the group's ship has no secret), and the ``step``."""
         return {**copy.deepcopy(state), "step": _current(state)}
 
@@ -367,7 +389,8 @@ class ShipCreationEngine:
                                 "approval."))
         return st, events
 
-    def _on_origin(self, st, values, choice, source):
+    def _on_origin(self, st: State, values: dict[str, Any], choice: str,
+                   source: RandomSource) -> list[Event]:
         r = st["record"]
         if choice != "draw":
             r["origin"] = {"suit": choice, "card": None}
@@ -386,14 +409,17 @@ class ShipCreationEngine:
                             f"{ORIGINS[card.suit]}.", {"card": str(card), "suit": card.suit}))
         return events
 
-    def _on_details(self, st, values, choice, source):
+    def _on_details(self, st: State, values: dict[str, Any], choice: str,
+                    source: RandomSource) -> list[Event]:
         st["record"]["details"] = {k: v for k, v in values.items() if v not in (None, "")}
         return [Event("ship_creation.step", f"The ship is the {values['name']}, "
                       f"{values['guns']} guns.", {"step": "details",
                                                   "values": st["record"]["details"]})]
 
-    def _on_crew(self, st, values, choice, source):
-        crew, events = [], []
+    def _on_crew(self, st: State, values: dict[str, Any], choice: str,
+                 source: RandomSource) -> list[Event]:
+        crew: list[CrewMember | None] = []
+        events = []
         for position in st["setup"]["positions"]:
             card = _turn(source, f"crew: {position}")
             member = None if card.is_joker else crew_member(position, card)
@@ -406,7 +432,8 @@ class ShipCreationEngine:
         st["record"]["jokers"] = [str(i) for i, m in enumerate(crew) if m is None]
         return events
 
-    def _on_crew_joker(self, st, values, choice, source):
+    def _on_crew_joker(self, st: State, values: dict[str, Any], choice: str,
+                       source: RandomSource) -> list[Event]:
         crew = st["record"]["crew"]
         i = next(i for i, m in enumerate(crew) if m is None)
         member = crew_member(st["setup"]["positions"][i], parse_card("JK"), values)
@@ -414,7 +441,8 @@ class ShipCreationEngine:
         return [Event("ship_creation.step", "Joker chosen: " + _crew_text(member),
                       {"step": "crew_joker", "member": member})]
 
-    def _on_crew_features(self, st, values, choice, source):
+    def _on_crew_features(self, st: State, values: dict[str, Any], choice: str,
+                          source: RandomSource) -> list[Event]:
         crew = st["record"]["crew"]
         for i, m in enumerate(crew):
             m["feature"] = values.get(f"feature_{i}") or ""
@@ -423,8 +451,10 @@ class ShipCreationEngine:
         return [Event("ship_creation.step", "Crew features: " + ("; ".join(named) or "none")
                       + ".", {"step": "features"})]
 
-    def _on_reputations(self, st, values, choice, source):
-        reps, errors = [], {}
+    def _on_reputations(self, st: State, values: dict[str, Any], choice: str,
+                        source: RandomSource) -> list[Event]:
+        reps: list[dict[str, Any]] = []
+        errors: dict[str, str] = {}
         for i in range(1, SHIP_REPUTATION_POINTS + 1):
             row = {k: values.get(f"rep{i}_{k}") for k in ("kind", "descriptor", "subject",
                                                            "value")}
@@ -445,7 +475,8 @@ class ShipCreationEngine:
             f"{r['descriptor']} {r['subject']} +{r['value']}" for r in reps) + ".",
             {"step": "reputations", "reputations": reps})]
 
-    def _on_traits(self, st, values, choice, source):
+    def _on_traits(self, st: State, values: dict[str, Any], choice: str,
+                   source: RandomSource) -> list[Event]:
         chosen = [v for k, v in sorted(values.items())]
         if len(set(chosen)) != len(chosen):
             raise FieldErrors({"trait_2": "Each ship trait can be taken only once."})
@@ -453,12 +484,13 @@ class ShipCreationEngine:
         return [Event("ship_creation.step", "Ship trait" + ("s" if len(chosen) > 1 else "")
                       + ": " + ", ".join(chosen) + ".", {"step": "traits", "traits": chosen})]
 
-    def _on_review(self, st, values, choice, source):
+    def _on_review(self, st: State, values: dict[str, Any], choice: str,
+                   source: RandomSource) -> list[Event]:
         if values["verdict"] == "approve":
             st["status"] = "approved"
             return [Event("ship_creation.approved", f"The GM approves the "
                           f"{st['record']['details']['name']}.")]
-        errors = {}
+        errors: dict[str, str] = {}
         if not values.get("step"):
             errors["step"] = "Choose the step to send it back to."
         if not values.get("reason"):
@@ -473,7 +505,7 @@ class ShipCreationEngine:
                       f"{values['step']}: {values['reason']}", dict(st["returned"]))]
 
 
-def ship_data(state: State) -> dict:
+def ship_data(state: State) -> dict[str, Any]:
     """The finished ship as JSON (see :meth:`ShipCreationEngine.outcome`)."""
     r = state["record"]
     crew = r["crew"] or []

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from typing import Any, Literal
 
 from rules.btq.characters import SKILLS, DamageState
 from rules.btq.personal_combat import (
@@ -65,6 +66,8 @@ from rules.btq.personal_combat import (
     MELEE,
     WEAPONS,
     CombatError,
+    Fighter,
+    Mode,
     awaited,
     best_weapon,
     cap,
@@ -123,13 +126,13 @@ _FOE_KEYS = frozenset({"band", "skills"})
 _DIFFICULTY_NAMES = {v: k.replace("_", " ").title() for k, v in DIFFICULTIES.items()}
 
 
-def _whole(value, what, low=0, high=20):
+def _whole(value: object, what: str, low: int = 0, high: int = 20) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise CombatError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
     return value
 
 
-def _skills(value, where) -> dict:
+def _skills(value: object, where: str) -> dict[str, int]:
     value = value or {}
     if not isinstance(value, Mapping):
         raise CombatError(f"{where}: skills map a skill to its value")
@@ -140,19 +143,19 @@ def _skills(value, where) -> dict:
     return {k: value[k] for k in sorted(value) if value[k]}
 
 
-def discipline_cap(pc: dict) -> int:
+def discipline_cap(pc: Fighter) -> int:
     """The most Discipline cards ``pc`` may receive: his own Discipline, 2 more with Born for
     Battle (BtQ L1669-1672, L1069-1071; TV-22)."""
     return pc["discipline"] + (BORN_FOR_BATTLE if pc["born_for_battle"] else 0)
 
 
-def _state_name(value, what) -> str:
+def _state_name(value: object, what: str) -> str:
     if isinstance(value, str) and value.upper() in DamageState.__members__:
         return value.lower()
     raise CombatError(f"{what} must be healthy, injured, maimed or dead, not {value!r}")
 
 
-def validate_setup(setup: dict) -> dict:
+def validate_setup(setup: dict) -> dict[str, Any]:
     """Check a ``btq_skirmish`` setup (module docstring) and return it normalised. Raises
     ``ValueError``: no PC, two fighters with one id, a commander who is not one of the PCs,
     a foe's band that is no range band, an opposing commander of another shape. (A foe whose
@@ -209,11 +212,11 @@ def validate_setup(setup: dict) -> dict:
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _pcs(st) -> list[dict]:
+def _pcs(st: State) -> list[Fighter]:
     return [st["fighters"][p["id"]] for p in st["setup"]["pcs"]]
 
 
-def _order(st) -> list[str]:
+def _order(st: State) -> list[str]:
     """The PCs in the order they act: the commander first, then by seniority (the order of
     the book's example, BtQ L1662-1665)."""
     setup = st["setup"]
@@ -221,35 +224,35 @@ def _order(st) -> list[str]:
     return [p["id"] for p in pcs]
 
 
-def _performers(st) -> list[str]:
+def _performers(st: State) -> list[str]:
     """The PCs who make their own test, in order: all but those who assist (BtQ L1280-1286:
     a helper takes no test of his own)."""
     return [pid for pid in _order(st) if st["actions"].get(pid, {}).get("kind") != "assist"]
 
 
-def _helpers(st, pid) -> list[dict]:
+def _helpers(st: State, pid: str) -> list[Fighter]:
     return [st["fighters"][h] for h in _order(st)
             if st["actions"].get(h, {}).get("kind") == "assist"
             and st["actions"][h]["target"] == pid]
 
 
-def _co(st) -> dict:
+def _co(st: State) -> Fighter:
     return st["fighters"][st["setup"]["commander"]]
 
 
-def _name(st, fid) -> str:
+def _name(st: State, fid: str) -> str:
     return st["fighters"][fid]["name"]
 
 
-def _down(f) -> bool:
+def _down(f: Fighter) -> bool:
     return f["health"] == "dead" or f["unconscious"]
 
 
-def _reach(pc, foe) -> bool:
+def _reach(pc: Fighter, foe: Fighter) -> bool:
     return any(usable(w, foe["band"]) for w in pc["weapons"])
 
 
-def _action_options(st, pid) -> tuple[Option, ...]:
+def _action_options(st: State, pid: str) -> tuple[Option, ...]:
     pc = st["fighters"][pid]
     options = [Option(f"fight:{foe['id']}", f"Fight {foe['name']}")
                for foe in st["setup"]["opposition"] if _reach(pc, foe)]
@@ -266,7 +269,7 @@ def _action_options(st, pid) -> tuple[Option, ...]:
     return tuple(options)
 
 
-def _default_action(st, pid) -> str:
+def _default_action(st: State, pid: str) -> str:
     options = _action_options(st, pid)
     fights = [o.key for o in options if o.key.startswith("fight:")]
     if fights:
@@ -276,7 +279,7 @@ def _default_action(st, pid) -> str:
     return f"skill:{best}"
 
 
-def _opposition_options(st, pid) -> tuple[Option, ...]:
+def _opposition_options(st: State, pid: str) -> tuple[Option, ...]:
     key = st["actions"][pid]["target"]
     options = [Option(f"static:{n}", f"{_DIFFICULTY_NAMES[n]} ({n} cards)")
                for n in sorted(_DIFFICULTY_NAMES)]
@@ -288,34 +291,34 @@ def _opposition_options(st, pid) -> tuple[Option, ...]:
     return tuple(options)
 
 
-def _unskilled(st, pid) -> bool:
+def _unskilled(st: State, pid: str) -> bool:
     action = st["actions"][pid]
     return action["kind"] == "skill" and not st["fighters"][pid]["skills"].get(action["target"])
 
 
-def _recipients(st) -> list[str]:
+def _recipients(st: State) -> list[str]:
     co = st["setup"]["commander"]
     return [pid for pid in _performers(st) if pid != co and not _unskilled(st, pid)
             and pid not in st["cards"]]
 
 
-def _given(st) -> int:
+def _given(st: State) -> int:
     return sum(st["cards"].values())
 
 
-def _card_options(st, pid) -> tuple[Option, ...]:
+def _card_options(st: State, pid: str) -> tuple[Option, ...]:
     most = min(_co(st)["discipline"] - _given(st), discipline_cap(st["fighters"][pid]))
     return tuple(Option(str(n), f"{n} card{'s' if n != 1 else ''}") for n in range(most + 1))
 
 
-def _fair_share(st, pid) -> str:
+def _fair_share(st: State, pid: str) -> str:
     left = _co(st)["discipline"] - _given(st)
     others = len(_recipients(st))
     share = -(-left // others) if others else 0
     return str(min(share, discipline_cap(st["fighters"][pid]), left))
 
 
-def _perform_options(st, pid) -> tuple[Option, ...]:
+def _perform_options(st: State, pid: str) -> tuple[Option, ...]:
     action = st["actions"][pid]
     if action["kind"] == "skill":
         return (Option("go", "Turn the cards"),)
@@ -447,7 +450,7 @@ class SkirmishEngine:
         events += self._advance(st, source)
         return st, events
 
-    def _advance(self, st, source) -> list[Event]:
+    def _advance(self, st: State, source: RandomSource) -> list[Event]:
         events: list[Event] = []
         if st["phase"] == "opposition" and all(a["opposition"] for a in st["actions"].values()):
             st["phase"] = "discipline"
@@ -459,10 +462,10 @@ class SkirmishEngine:
             events += self._final(st, source)
         return events
 
-    def _with_crew(self, st) -> bool:
+    def _with_crew(self, st: State) -> bool:
         return st["setup"]["with_crew"] and st["morale"] != "dead"
 
-    def _morale_gate(self, st, source) -> list[Event]:
+    def _morale_gate(self, st: State, source: RandomSource) -> list[Event]:
         setup = st["setup"]
         if setup["with_crew"] and st["morale"] == "dead":
             return [Event("morale.gate", "Ship Morale is Dead: the crew will not fight, and "
@@ -489,7 +492,8 @@ class SkirmishEngine:
             events += self._end(st, "defeat", None)
         return events
 
-    def _mods(self, st, pid, *, against_weather=False) -> list[tuple[str, int]]:
+    def _mods(self, st: State, pid: str, *, against_weather: bool = False
+              ) -> list[tuple[str, int]]:
         mods = []
         cards = st["cards"].get(pid, 0)
         if cards:
@@ -499,7 +503,8 @@ class SkirmishEngine:
             mods.append(("weather", mod))
         return mods
 
-    def _perform(self, st, pid, choice, source) -> list[Event]:
+    def _perform(self, st: State, pid: str, choice: str, source: RandomSource
+                 ) -> list[Event]:
         setup = st["setup"]
         pc = st["fighters"][pid]
         action = st["actions"][pid]
@@ -512,7 +517,7 @@ class SkirmishEngine:
             band = foe["band"]
             foe_weapon = next((w for w in sorted(foe["weapons"], key=lambda w: -_pool_at(
                 foe, w, band)) if usable(w, band)), None)
-            mode = "melee" if band == MELEE else ("fire" if foe_weapon else "shot")
+            mode: Mode = "melee" if band == MELEE else ("fire" if foe_weapon else "shot")
             weather = [m for m in self._mods(st, pid) if m[0] == "weather"]
             where = "hand to hand" if band == MELEE else f"at {BAND_LABELS[band]} range"
             result, events = clash(pc, choice, foe, foe_weapon, source, band=band, mode=mode,
@@ -540,7 +545,8 @@ class SkirmishEngine:
                                                              "result": st["results"][pid]}))
         return events
 
-    def _test(self, st, pid, action, source):
+    def _test(self, st: State, pid: str, action: dict[str, Any], source: RandomSource
+              ) -> tuple[list[Event], bool]:
         setup = st["setup"]
         pc = st["fighters"][pid]
         key = action["target"]
@@ -555,7 +561,7 @@ class SkirmishEngine:
         pool = Pool(key, value, mods, helpers=helpers, unskilled=not value)
         side = Side(pid, pool, pc["deck"])
         names = {pid: pc["name"], DIFFICULTY: "the opposition"}
-        secret = set()
+        secret: set[str] = set()
         if opposition.startswith("contested:"):
             foe = st["fighters"][opposition.partition(":")[2]]
             foe_value = foe["skills"].get(key, 0)
@@ -577,7 +583,7 @@ class SkirmishEngine:
                              what=f"{pc['name']}'s {SKILLS[key]} test")
         return events, record.winner == pid
 
-    def _final(self, st, source) -> list[Event]:
+    def _final(self, st: State, source: RandomSource) -> list[Event]:
         setup = st["setup"]
         co = _co(st)
         won = sum(1 for r in st["results"].values() if r == "won")
@@ -612,7 +618,8 @@ class SkirmishEngine:
         return events + self._end(st, "victory" if record.winner == co["id"] else "defeat",
                                   record.winner)
 
-    def _end(self, st, result, winner) -> list[Event]:
+    def _end(self, st: State, result: Literal["victory", "defeat", "stalemate"],
+             winner: str | None) -> list[Event]:
         setup = st["setup"]
         st["phase"] = "done"
         st["result"] = result
@@ -660,7 +667,7 @@ class SkirmishEngine:
             "results": dict(state["results"]),
             "ship_morale": {"from": state["setup"]["ship_morale"], "to": state["morale"]}})
 
-    def _summary(self, st) -> str:
+    def _summary(self, st: State) -> str:
         words = {"victory": "Victory", "defeat": "Defeat", "stalemate": "A stalemate"}
         parts = [f"{words[st['result']]}."]
         hurt = [f"{f['name']} {f['health'].capitalize()}" for f in _pcs(st)
@@ -671,7 +678,7 @@ class SkirmishEngine:
             parts.append(f"Ship Morale {st['morale'].capitalize()}.")
         return " ".join(parts)
 
-    def view(self, state: State, participant: str) -> dict:
+    def view(self, state: State, participant: str) -> dict[str, Any]:
         """What ``participant`` sees: the PCs, the foes as :func:`public_fighter` (no
         statistics), the orders, Discipline cards and results, the opposing commander's
         name only. The GM's view has the same keys with the foes in full, the opposing
@@ -703,7 +710,7 @@ class SkirmishEngine:
         return load_scenarios("rules.btq", "scenarios/skirmish")
 
 
-def _pool_at(f, weapon, band) -> int:
+def _pool_at(f: Fighter, weapon: str, band: str) -> int:
     return weapon_pool(weapon, band, f["traits"])[0] if usable(weapon, band) else -1
 
 

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from rules.brethren.engine import ENGINE, validate_setup
+from rules.brethren.wind import LIGHT_AIR
 from rules.engine import IllegalAction, play_out, play_scenario
 from rules.random import SeededSource
 
@@ -79,6 +80,19 @@ def test_an_illegal_order_is_refused_and_changes_nothing(order, reason):
     with pytest.raises(IllegalAction, match=reason):
         ENGINE.apply(state, actor, order, SeededSource(1))
     assert json.dumps(state, sort_keys=True) == before
+
+
+def test_a_move_too_long_in_light_air_rolling_its_d6_is_refused_with_the_reason():
+    """Under ``brethren_light_air`` = ``plus_minus_S`` a move rolls its d6 (BR-2); a refused
+    order rolls nothing, and says how far the ship may sail."""
+    setup = _setup()
+    setup.update(wind={"dir": "N", "strength": 1},
+                 settings={"brethren_light_air": "plus_minus_S"})
+    state = ENGINE.start(validate_setup(setup), SeededSource(5))[0]
+    assert state["wind"]["strength"] == LIGHT_AIR
+    actor = ENGINE.pending(state)[0].actor
+    with pytest.raises(IllegalAction, match=r"may sail at most 2 leg\(s\)"):
+        ENGINE.apply(state, actor, "move:N:9", SeededSource(1))
 
 
 def test_orders_are_for_their_commander_only():
