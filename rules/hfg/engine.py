@@ -81,6 +81,7 @@ from rules.engine import (
     load_scenarios,
     register,
 )
+from rules.hfg import arrivals, moves, roads, water
 from rules.hfg import command as cmd
 from rules.hfg.ai import choose
 from rules.hfg.combat import Fighter, fight
@@ -107,10 +108,12 @@ from rules.hfg.shooting import shooting_range
 from rules.random import RandomSource
 
 ENGINE_NAME = "hfg"
-TERRAIN_KINDS = ("bua", "wood", "difficult_hill", "hill", "slow", "marsh", "waterway")
+TERRAIN_KINDS = ("bua", "wood", "difficult_hill", "hill", "slow", "marsh", "waterway", "road",
+                 "stream", "river")
 BLOCKS_SIGHT = ("bua", "wood", "difficult_hill")
 GOING_OF = {"bua": "good", "wood": "difficult", "difficult_hill": "difficult", "hill": "good",
-            "slow": "slow", "marsh": "difficult", "waterway": "good"}
+            "slow": "slow", "marsh": "difficult", "waterway": "good", "road": "good",
+            "stream": "good", "river": "good"}
 ON_TABLE = ("ok", "routing")
 STEP = 50
 """Moves are tried in steps of 50p down from the full allowance until one is legal."""
@@ -173,7 +176,9 @@ def validate_setup(setup: dict) -> dict:
             "commander": str(s.get("commander") or f"side:{sid}"),
             "ag": _int(s.get("ag", 0), f"side {sid}'s Ag", 0, 6),
             "commands": [{"id": _ident(c.get("id"), "a command's id"),
-                          "general": _ident(c.get("general"), "a general")} for c in commands],
+                          "general": _ident(c.get("general"), "a general"),
+                          **({"arrives": c["arrives"]} if c.get("arrives") else {})}
+                         for c in commands],
             "army": s.get("army")})
         if s.get("army") is not None:
             validate_army(s["army"])
@@ -194,6 +199,10 @@ def validate_setup(setup: dict) -> dict:
                         "w": _int(t.get("w"), "terrain width", 100, w),
                         "h": _int(t.get("h"), "terrain depth", 100, d),
                         "name": str(t.get("name") or t["kind"])[:60]})
+        if t["kind"] == "road":
+            if t.get("quality", "good") not in roads.QUALITIES:
+                raise IllegalAction("a road is good or bad")
+            terrain[-1]["quality"] = t.get("quality", "good")
     raw = setup.get("elements")
     if not isinstance(raw, list) or not 2 <= len(raw) <= MAX_ELEMENTS:
         raise IllegalAction(f"a battle has 2 to {MAX_ELEMENTS} elements")
@@ -234,13 +243,17 @@ def validate_setup(setup: dict) -> dict:
            "max_bounds": _int(setup.get("max_bounds", 36), "max_bounds", 4, 36),
            "attacker": attacker, "settings": settings, "sides": sides, "terrain": terrain,
            "elements": elements, "notes": str(setup.get("notes") or "")[:2000]}
+    arrivals.check_setup(out)
     st = _initial_state(out)
     for e in st["elements"].values():
+        if e["state"] == "waiting":
+            continue  # off the table until its command arrives
         r = _rect(e)
         if any(not (-EPS <= x <= w + EPS and -EPS <= y <= d + EPS) for x, y in r.corners()):
             raise IllegalAction(f"element {e['id']} is not on the table")
         for o in st["elements"].values():
-            if o["id"] < e["id"] and overlaps(r.corners(), _rect(o).corners()):
+            if o["id"] < e["id"] and o["state"] != "waiting" and overlaps(
+                    r.corners(), _rect(o).corners()):
                 raise IllegalAction(f"elements {o['id']} and {e['id']} overlap")
         naval = troop_type(e["type"]).category == "naval"
         wet = _terrain_under(st, r, "waterway")
@@ -262,7 +275,7 @@ def _initial_state(setup: dict) -> State:
             "routed_at": None, "rout_distance": 0, "disabled": False, "repulsed": False}
     first = setup["attacker"]
     other = next(s["id"] for s in setup["sides"] if s["id"] != first)
-    return {
+    st = {
         "setup": copy.deepcopy(setup), "year": setup["year"], "table": dict(setup["table"]),
         "settings": dict(setup["settings"]), "attacker": first, "defender": other,
         "sides": {s["id"]: {k: copy.deepcopy(s[k]) for k in ("id", "name", "commander",
@@ -275,6 +288,8 @@ def _initial_state(setup: dict) -> State:
                     "muddy_roads": False, "ones": 0},
         "weather_set": False, "max_bounds": setup["max_bounds"], "result": None,
         "awaiting": False}
+    arrivals.hold_back(st)
+    return st
 
 
 # --- helpers -----------------------------------------------------------------------------
@@ -451,7 +466,7 @@ def _blocked(st: State, e: dict, r: Rect, *, ignore: tuple[str, ...] = (),
     if _terrain_under(st, r, "marsh") and (e["type"] in ("HQ", "LAA") or (
             troop_type(e["type"]).category == "artillery" and e["type"] != "LTA")):
         return True
-    return False
+    return water.in_river(st, e, r)
 
 
 def _must_shoot_at(st: State, e: dict, r: Rect) -> bool:
@@ -488,12 +503,15 @@ def _begin_bound(st: State, source: RandomSource, log: EventLog) -> None:
     st["bound"] += 1
     for e in st["elements"].values():
         e["moved"] = e["shot"] = e["repulsed"] = False
+    moves.new_bound(st, side, log)
     pips = {}
     for c in st["sides"][side]["commands"]:
         g = st["elements"][c["general"]]
-        if not any(e["command"] == c["id"] for e in _live(st)):
+        if not any(e["command"] == c["id"] for e in _live(st)) and not arrivals.waiting(
+                st, c["id"]):
             continue
         raw = cmd.roll_pips(source, [(c["id"], None)])[c["id"]]["raw"]
+        arrivals.pip_roll(st, c["id"], raw, log)
         grade = g["grade"] if g["grade"] in ("A", "L") and not g["disabled"] else None
         pips[c["id"]] = cmd.graded_pips(raw, grade)
         if g["disabled"] and cmd.recovers(raw):
@@ -577,7 +595,7 @@ def _finish(st: State, res: dict, log: EventLog) -> None:
 
 
 def _cost(st: State, e: dict, action: str = "tactical", *, retiring: bool = False,
-          members: list[dict] | None = None) -> int:
+          members: list[dict] | None = None, **march: Any) -> int:
     group = members or [e]
     slow = any(cmd.slow_mover(m["type"], m["grade"]) for m in group)
     near = retiring and any(abs(o["x"] - m["x"]) < 1500 and abs(o["y"] - m["y"]) < 1500
@@ -585,7 +603,7 @@ def _cost(st: State, e: dict, action: str = "tactical", *, retiring: bool = Fals
                             for o in _live(st, _enemy(st, e["side"])))
     return cmd.pip_cost(cmd.Move(action=action, land=troop_type(e["type"]).category != "naval",
                                  in_command=all(_in_command(st, m) for m in group), slow=slow,
-                                 retiring_near_enemy=near))
+                                 retiring_near_enemy=near, **march))
 
 
 def _gap(st: State, a: dict, b: dict) -> float:
@@ -628,6 +646,7 @@ def _straight(st: State, e: dict, ahead_sign: int, members: list[dict] | None = 
         for m in group:
             r = _rect(m).moved(ahead_sign * dist)
             if (_blocked(st, m, r, ignore=ids, clear_of_enemy=True)
+                    or water.barred(st, m, _rect(m), r, group=len(group) > 1)
                     or _allow(st, m, _going(st, _rect(m), r)) < dist
                     or (ahead_sign > 0 and _must_shoot_at(st, m, r))):
                 ok = False
@@ -658,7 +677,8 @@ def _attack_rect(st: State, e: dict, target: dict, how: str) -> Rect | None:
     dist = move_distance(here, r)
     if not may_contact(e["type"], dist) or dist > _allow(st, e, _going(st, here, r)):
         return None
-    if _blocked(st, e, r, ignore=(target["id"],)) or _must_shoot_at(st, e, r):
+    if _blocked(st, e, r, ignore=(target["id"],)) or _must_shoot_at(st, e, r) or \
+            water.barred(st, e, here, r):
         return None
     return r
 
@@ -677,7 +697,8 @@ def _fingerprint(st: State) -> tuple:
             tuple(st["afire"]), tuple(sorted(st["weather"].items())),
             tuple(sorted((e["id"], e["side"], e["command"], e["type"], e["grade"] or "",
                           e["dismounted"], e["x"], e["y"], e["heading"], e["state"],
-                          e["moved"], e["disabled"]) for e in st["elements"].values())))
+                          e["moved"], e["disabled"]) for e in st["elements"].values())),
+            moves.fingerprint(st))
 
 
 def order_options(st: State) -> list[tuple[str, str, int]]:
@@ -737,6 +758,7 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
             if _occupy_rect(st, e, t) is not None:
                 out.append((f"occupy:{e['id']}:{t['id']}", f"{_name(st, e)} moves into "
                             f"{t['name']}", c))
+    out.extend(moves.options(st))
     out.append(("end", "End this bound's moves", 0))
     return out
 
@@ -765,12 +787,12 @@ def _occupy_rect(st: State, e: dict, t: dict) -> Rect | None:
              e["heading"], e["width"], e["depth"])
     if move_distance(here, r) > _allow(st, e, _going(st, here, r)) or _blocked(st, e, r):
         return None
-    if _must_shoot_at(st, e, r):
+    if _must_shoot_at(st, e, r) or water.barred(st, e, here, r):
         return None
     return r
 
 
-def apply_order(st: State, key: str, log: EventLog) -> None:
+def apply_order(st: State, key: str, log: EventLog, source: RandomSource) -> None:
     """Carry out the order ``key`` (one of :func:`order_options`) in place."""
     costs = {k: c for k, _, c in order_options(st)}
     if key not in costs:
@@ -779,7 +801,9 @@ def apply_order(st: State, key: str, log: EventLog) -> None:
     e = st["elements"][parts[1]]
     st["pips"][e["command"]] -= costs[key]
     verb = parts[0]
-    if verb == "rally":
+    if verb in moves.VERBS:
+        moves.apply(st, parts, source, log)
+    elif verb == "rally":
         e["state"], e["routed_at"] = "ok", None
         _about_face(e)
         log("rally", f"{_name(st, e)} rallies and turns to face the enemy.", {"element": e["id"]})
@@ -1172,7 +1196,7 @@ class HfgEngine:
         if choice == "end":
             _end_moves(st, source, log)
         else:
-            apply_order(st, choice, log)
+            apply_order(st, choice, log, source)
         return st, events
 
     def default_choice(self, state: State, decision: Decision) -> str:
@@ -1192,6 +1216,7 @@ class HfgEngine:
         v["you"] = participant
         v["my_sides"] = list(state["side_ids"]) if participant == GM else [
             s for s in state["side_ids"] if state["sides"][s]["commander"] == participant]
+        arrivals.hide(v, [s for s in state["side_ids"] if s not in v["my_sides"]])
         return v
 
     def scenarios(self) -> dict[str, Scenario]:
