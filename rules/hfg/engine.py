@@ -19,34 +19,42 @@ short of anything in the way and of the 200p limit before enemy who must shoot a
 ``face:<id>:<enemy>`` (pivot to face an enemy), ``retire:<id>`` (straight back),
 ``occupy:<id>:<feature>`` (into a town or wood), ``rally:<id>`` and ``end``. Each costs
 PIPs by :func:`rules.hfg.command.pip_cost` (out of command beyond the general's easy command
-distance; slow movers; retiring within 400p of enemy).
+distance; slow movers; retiring within 400p of enemy). :mod:`rules.hfg.moves` adds
+``march:<id>`` and ``march:<id>:<n|e|s|w>`` (march moves, ahead or along a road),
+``road:<id>:<n|e|s|w>`` (a tactical move along a road), ``ford:<id>:<river>`` (a ford
+search) and ``arrive:<id>[:<offset>]`` (a delayed command's element coming on).
 
 Geometry: :mod:`rules.hfg.geometry` (elements as oriented rectangles in paces). Terrain
 features are axis-aligned rectangles: ``bua`` (500p, +2 to foot in it), ``wood``,
 ``difficult_hill`` (difficult going, block sight), ``hill`` (gentle: good going), ``slow``,
-``marsh`` (difficult; impassable to HQ, heavy guns and Laager), ``waterway`` (naval only).
+``marsh`` (difficult; impassable to HQ, heavy guns and Laager), ``waterway`` (naval only),
+``road`` (a strip with a ``quality``, good or bad: :mod:`rules.hfg.roads`), ``stream`` and
+``river`` (:mod:`rules.hfg.water`: a river is crossed only at a ford, a stream crossing
+ends half-way).
 
 Standing choices the engine takes for the owner (the rules leave them to him; said in the
 log): repulses the least distance, pursuits 300p (stopping short of anything in the way,
 no new combat), press forward only where the 200p bring the element into the beaten
 enemy's front (else halt), a mounted winner of a distant combat charges the primary shooter
 if it is within 600p straight ahead, dismountables keep the mode their setup gives. Not
-modelled yet (said here, not faked): march moves, rout contagion, pushing back friends (a
-move back stops short of them), turning to face after combat, concealment and the other
-preparations on the table (redoubts, entrenchments, strong points), delayed arrivals, a
-Command Party leading the element behind it, separate town-edge assaults, hill contours
-(an element standing on a hill is uphill of one standing off it), roads and
-water crossings, line of sight over hill crests, deployment zones (scenarios are placed
-as given), the general's line of sight for command (distance only).
+modelled yet (said here, not faked): rout contagion, pushing back friends (a move back
+stops short of them), turning to face after combat, concealment and the other
+preparations on the table (redoubts, entrenchments, strong points), a Command Party
+leading the element behind it, separate town-edge assaults, hill contours (an element
+standing on a hill is uphill of one standing off it), columns (a line may not enter
+water), bridges and railways, line of sight over hill crests, deployment zones (scenarios
+are placed as given), the general's line of sight for command (distance only).
 
 Setup (:func:`validate_setup`)::
 
     {"title": str, "year": int, "table": {"w": paces, "d": paces}, "max_bounds": 4-36,
      "attacker": side id, "settings": {...},
      "sides": [{"id", "name", "commander": "side:<id>" | "pc:<pk>", "ag": int,
-                "commands": [{"id", "general": element id}]  (the C-in-C's first),
+                "commands": [{"id", "general": element id,
+                              "arrives": {"road", "edge"} (optional: delayed,
+                              :mod:`rules.hfg.arrivals`)}]  (the C-in-C's first),
                 "army": {"list", "year", "counts", "sections"} (optional, checked)}],
-     "terrain": [{"id", "kind", "x", "y", "w", "h"}],
+     "terrain": [{"id", "kind", "x", "y", "w", "h", "quality" (roads)}],
      "elements": [{"id", "side", "command", "type", "grade", "x", "y", "heading",
                    "dismounted"}]}
 
@@ -57,8 +65,10 @@ crack; armed sailors are Inferior Muskets, or Skirmishers where they fight loose
 boats' carronades are Light Artillery; the landing officer is a Command Party; the ship
 offshore a Sail element (Steamer from 1824) on the Waterway, Inferior if a sloop or smaller.
 
-Participants: each side's ``commander``. Nothing is hidden in HFG as built (no
-concealment): every event is public, and :meth:`HfgEngine.view` shows all of the table.
+Participants: each side's ``commander``. Hidden: a delayed command's elements and where
+and whether it will arrive, until it comes on (:func:`rules.hfg.arrivals.hide`; its due
+event goes to its own side only). Everything else is public: :meth:`HfgEngine.view` shows
+the rest of the table.
 """
 
 from __future__ import annotations
@@ -1211,7 +1221,8 @@ class HfgEngine:
                        r["summary"], {"rounds": r["bound"], "winner_side": win})
 
     def view(self, state: State, participant: str) -> dict:
-        """Everything on the table is open to both commanders (no concealment as built)."""
+        """The table as ``participant`` may see it: everything but the other side's delayed
+        commands not yet on (:func:`rules.hfg.arrivals.hide`); the GM sees all."""
         v = copy.deepcopy(state)
         v["you"] = participant
         v["my_sides"] = list(state["side_ids"]) if participant == GM else [

@@ -78,14 +78,15 @@ def test_bad_setups_are_refused_with_the_rule(change, message):
 
 
 def test_a_campaigns_settings_reach_the_battle_as_hfg_reads_them():
-    # a campaign passes every setting it has (rules.btq.settings): HFG keeps its four
+    # a campaign passes every setting it has (rules.btq.settings): HFG keeps its five
     setup = scenario()
     setup["settings"] = resolve({"hfg_army_break_fraction": 0.25, "repair_lockout": "next_round"})
     checked = validate_setup(setup)
     assert checked["settings"] == {"hfg_spent_vs_dismounted": True,
                                    "hfg_bua_half_loss_by_artillery": "afire_and_destroyed",
                                    "hfg_submarine_can_shoot": False,
-                                   "hfg_army_break_fraction": 0.25}
+                                   "hfg_army_break_fraction": 0.25,
+                                   "hfg_ford_both_banks": 4}
     state, _ = ENGINE.start(checked, SeededSource(0))
     assert state["settings"]["hfg_army_break_fraction"] == 0.25
     setup["settings"] = {"hfg_army_break_fraction": 0.3}
