@@ -38,7 +38,8 @@ def element_label(e: dict) -> str:
     words = " ".join(w for w in (GRADES.get(e["grade"] or "", ""),
                                   troop_type(e["type"]).name) if w)
     extra = [s for s in (STATES.get(e["state"], e["state"]),
-                         "disabled" if e.get("disabled") else "") if s]
+                         "disabled" if e.get("disabled") else "",
+                         "concealed" if e.get("concealed") else "") if s]
     return words + (f", {', '.join(extra)}" if extra else "")
 
 

@@ -91,7 +91,7 @@ from rules.engine import (
     load_scenarios,
     register,
 )
-from rules.hfg import arrivals, moves, roads, water
+from rules.hfg import arrivals, moves, roads, sight, water
 from rules.hfg import command as cmd
 from rules.hfg.ai import choose
 from rules.hfg.combat import Fighter, fight
@@ -237,7 +237,8 @@ def validate_setup(setup: dict) -> dict:
                          "type": t.code, "grade": grade, "dismounted": bool(e.get("dismounted")),
                          "x": _int(e.get("x"), f"element {eid}'s x", 0, w),
                          "y": _int(e.get("y"), f"element {eid}'s y", 0, d),
-                         "heading": _int(e.get("heading", 0), f"element {eid}'s heading", 0, 359)})
+                         "heading": _int(e.get("heading", 0), f"element {eid}'s heading", 0, 359),
+                         **({"concealed": True} if e.get("concealed") else {})})
     ids = [e["id"] for e in elements]
     if len(set(ids)) != len(ids):
         raise IllegalAction("two elements share an id")
@@ -270,6 +271,9 @@ def validate_setup(setup: dict) -> dict:
         if naval != bool(wet):
             raise IllegalAction(f"element {e['id']}: ships stay on the waterway, land "
                                 "troops off it")
+    concealment = sight.check_setup(st)
+    if concealment:
+        raise IllegalAction(concealment)
     return out
 
 
@@ -282,7 +286,8 @@ def _initial_state(setup: dict) -> State:
             "grade": e["grade"], "dismounted": e["dismounted"], "x": e["x"], "y": e["y"],
             "heading": e["heading"], "width": 100 if t.category == "naval" else 400,
             "depth": max(t.depth, 100), "state": "ok", "moved": False, "shot": False,
-            "routed_at": None, "rout_distance": 0, "disabled": False, "repulsed": False}
+            "routed_at": None, "rout_distance": 0, "disabled": False, "repulsed": False,
+            **({"concealed": True} if e.get("concealed") else {})}
     first = setup["attacker"]
     other = next(s["id"] for s in setup["sides"] if s["id"] != first)
     st = {
@@ -564,6 +569,7 @@ def _end_moves(st: State, source: RandomSource, log: EventLog) -> None:
     for e in _live(st):
         if e["state"] == "routing":
             _rout_move(st, e, log, again=True)
+    sight.reveal(st, log)
     _shooting(st, source, log)
     _close_combat(st, source, log)
     side = st["phasing"]
@@ -725,7 +731,7 @@ def order_options(st: State) -> list[tuple[str, str, int]]:
 def _order_options(st: State) -> list[tuple[str, str, int]]:
     side = st["phasing"]
     out: list[tuple[str, str, int]] = []
-    foes = [o for o in _live(st, _enemy(st, side))]
+    foes = [o for o in _live(st, _enemy(st, side)) if not o.get("concealed")]
     lines_done: set[str] = set()
     for e in _live(st, side):
         left = st["pips"].get(e["command"], 0)
@@ -856,6 +862,7 @@ def apply_order(st: State, key: str, log: EventLog, source: RandomSource) -> Non
         _place(e, r)
         e["moved"] = True
         log("move", f"{_name(st, e)} moves into {t['name']}.", {"element": e["id"]})
+    sight.reveal(st, log)
 
 
 # --- shooting and combat -------------------------------------------------------------------
@@ -946,7 +953,8 @@ def _targets(st: State, e: dict) -> list[tuple[float, dict]]:
         fe = _front_enemy(st, o)
         if fe is not None and fe["state"] != "routing":
             continue
-        if _sight_blocked(st, e, o) or _fire_blocked(st, e, o):
+        if _sight_blocked(st, e, o) or _fire_blocked(st, e, o) or sight.hidden(
+                st, e, o, shooting=True):
             continue
         cx, cy = r.x, r.y
         ox, oy = orr.center()
@@ -1013,6 +1021,7 @@ def _close_combat(st: State, source: RandomSource, log: EventLog) -> None:
 
 def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *, close: bool,
              aiders: int = 0, shoots_back: bool = True) -> None:
+    sight.reveal(st, log, acting=(a, b))
     fa, fb = _fighter(st, a, b, close=close), _fighter(st, b, a, close=close)
     distance = round(_gap(st, a, b))
     phasing = "a" if a["side"] == st["phasing"] else "b"
@@ -1227,7 +1236,9 @@ class HfgEngine:
         v["you"] = participant
         v["my_sides"] = list(state["side_ids"]) if participant == GM else [
             s for s in state["side_ids"] if state["sides"][s]["commander"] == participant]
-        arrivals.hide(v, [s for s in state["side_ids"] if s not in v["my_sides"]])
+        others = [s for s in state["side_ids"] if s not in v["my_sides"]]
+        arrivals.hide(v, others)
+        sight.hide(v, others)
         return v
 
     def scenarios(self) -> dict[str, Scenario]:

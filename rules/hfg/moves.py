@@ -20,7 +20,8 @@ Orders (option keys):
   ``arrive:<id>:<offset>`` in a later bound, anywhere on that edge within 800p of the road
   (L213-215; :mod:`rules.hfg.arrivals`). Each costs a move's PIPs.
 
-Known enemy (L183, L232): every enemy element on the table (nothing is concealed as built).
+Known enemy (L183, L232): every enemy element on the table not concealed
+(:mod:`rules.hfg.sight`).
 The march counts of the bound are in the state's ``marches`` (``{element id: n}``, only in
 a bound where something marched).
 """
@@ -28,7 +29,7 @@ a bound where something marched).
 from __future__ import annotations
 
 from rules.engine import EventLog, State
-from rules.hfg import arrivals, roads, water
+from rules.hfg import arrivals, roads, sight, water
 from rules.hfg.geometry import EPS, Rect, move_distance, overlaps, segment_gap
 from rules.hfg.movement import MARCH_CLEARANCE, allowance, march_allowed
 from rules.random import RandomSource
@@ -43,18 +44,33 @@ def _eng():
     return engine
 
 
-def nearest_known_enemy(st: State, side: str, r: Rect) -> float:
-    """The least distance in paces from the footprint ``r`` to a known enemy element."""
+def nearest_known_enemy(st: State, side: str, r: Rect, reach: float = float("inf")
+                        ) -> float:
+    """The least distance in paces from the footprint ``r`` to a known enemy element (one
+    on the table and not concealed); enemy certainly ``reach`` or further away (their
+    centres further apart than that plus both half-diagonals) are not measured, so the
+    answer is exact below ``reach``."""
     eng = _eng()
     best = float("inf")
     edges = list(zip(r.corners(), r.corners()[1:] + r.corners()[:1]))
+    cx, cy = r.center()
+    half = (r.width + r.depth) / 2
     for o in eng._live(st, eng._enemy(st, side)):
-        if abs(o["x"] - r.x) > MARCH_CLEARANCE + 1000 or \
-                abs(o["y"] - r.y) > MARCH_CLEARANCE + 1000:
+        if o.get("concealed"):
             continue
-        poly = eng._rect(o).corners()
+        orr = eng._rect(o)
+        ox, oy = orr.center()
+        if ((ox - cx) ** 2 + (oy - cy) ** 2) ** 0.5 - half - (orr.width + orr.depth) / 2 \
+                >= min(reach, best):
+            continue
+        poly = orr.corners()
         best = min(best, *(segment_gap(a, b, poly) for a, b in edges))
     return best
+
+
+def _clear(st: State, side: str, r: Rect, margin: float = 0) -> bool:
+    """Whether a march may end at ``r``: 1,200p (plus ``margin``) from known enemy."""
+    return march_allowed(nearest_known_enemy(st, side, r, MARCH_CLEARANCE + margin) - margin)
 
 
 def _road_allowance(st: State, e: dict) -> int:
@@ -65,7 +81,8 @@ def _road_allowance(st: State, e: dict) -> int:
 
 def _may_march(st: State, e: dict) -> bool:
     """On its feet, mobile, not held in close combat, and not having made a tactical
-    move this bound (marching again is allowed)."""
+    move this bound (marching again is allowed). (:func:`options` also passes over an
+    element too near known enemy for any move of its allowance to end 1,200p away.)"""
     eng = _eng()
     marched = st.get("marches", {}).get(e["id"], 0)
     return (e["state"] == "ok" and e["type"] not in ("SUP", "SPG")
@@ -87,7 +104,7 @@ def _road_move(st: State, e: dict, road: dict, way: str, *, march: bool) -> Rect
         if eng._blocked(st, e, r, clear_of_enemy=True) or water.barred(
                 st, e, here, r, on_road=True):
             continue
-        if march and not march_allowed(nearest_known_enemy(st, e["side"], r)):
+        if march and not _clear(st, e["side"], r):
             continue
         if not march and eng._must_shoot_at(st, e, r):
             continue
@@ -103,8 +120,13 @@ def _march_straight(st: State, e: dict) -> Rect | None:
     d = eng._straight(st, e, 1)
     while d > 0:
         r = here.moved(d)
-        if march_allowed(nearest_known_enemy(st, e["side"], r)) and not eng._blocked(
-                st, e, r, clear_of_enemy=True) and not water.barred(st, e, here, r):
+        short = MARCH_CLEARANCE - nearest_known_enemy(st, e["side"], r, MARCH_CLEARANCE)
+        if short > 0:
+            # each pace less brings the end at most a pace further from the enemy
+            d -= max(eng.STEP, -(-short // eng.STEP) * eng.STEP)
+            continue
+        if not eng._blocked(st, e, r, clear_of_enemy=True) and not water.barred(
+                st, e, here, r):
             on_road = roads.route(st, here, r) is not None
             if on_road or eng._going(st, here, r) != "difficult":
                 return r
@@ -196,8 +218,8 @@ def options(st: State) -> list[tuple[str, str, int]]:
         if e["state"] != "ok":
             continue
         name = eng._name(st, e)
-        if _may_march(st, e):
-            here = eng._rect(e)
+        here = eng._rect(e)
+        if _may_march(st, e) and _clear(st, side, here, -_road_allowance(st, e)):
             r = _march_straight(st, e)
             if r is not None:
                 c = _march_cost(st, e, roads.route(st, here, r) or "off_road")
@@ -305,12 +327,15 @@ def fingerprint(st: State) -> str:
     """What this module's orders depend on beyond the engine's own fingerprint: the roads'
     quality, the bound's marches, the fords found and searched, the arrivals."""
     return repr((tuple(t.get("quality") for t in st["terrain"]), st.get("marches"),
-                 st.get("fords"), st.get("searched"), st.get("arrivals")))
+                 st.get("fords"), st.get("searched"), st.get("arrivals"),
+                 tuple(i for i, e in st["elements"].items() if e.get("concealed"))))
 
 
 def new_bound(st: State, side: str, log: EventLog) -> None:
     """The start of ``side``'s bound: the march counts start again; delayed commands come
-    due (:func:`rules.hfg.arrivals.new_bound`)."""
+    due (:func:`rules.hfg.arrivals.new_bound`); concealed elements the last bound's outcome
+    moves brought into sight are revealed (:func:`rules.hfg.sight.reveal`)."""
     st.pop("marches", None)
     arrivals.new_bound(st, side, log)
+    sight.reveal(st, log)
 
