@@ -58,7 +58,8 @@ def edges_reached(road: dict, table: dict) -> list[str]:
 def check_setup(setup: dict) -> None:
     """Refuse (IllegalAction, in plain words) a delayed command that is the C-in-C's, names
     no road of the table, or an edge its road does not reach; fill in the edge."""
-    roads = {t["id"]: t for t in setup["terrain"] if t["kind"] == "road"}
+    roads = {t["id"]: t for t in setup["terrain"] if t["kind"] == "road"} if isinstance(
+        setup["terrain"], list) else {}
     for s in setup["sides"]:
         for i, c in enumerate(s["commands"]):
             arr = c.get("arrives")

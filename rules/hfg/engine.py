@@ -38,12 +38,12 @@ no new combat), press forward only where the 200p bring the element into the bea
 enemy's front (else halt), a mounted winner of a distant combat charges the primary shooter
 if it is within 600p straight ahead, dismountables keep the mode their setup gives. Not
 modelled yet (said here, not faked): rout contagion, pushing back friends (a move back
-stops short of them), turning to face after combat, concealment and the other
-preparations on the table (redoubts, entrenchments, strong points), a Command Party
+stops short of them), turning to face after combat, the preparations on the table but
+concealment (redoubts, entrenchments, strong points), a Command Party
 leading the element behind it, separate town-edge assaults, hill contours (an element
 standing on a hill is uphill of one standing off it), columns (a line may not enter
-water), bridges and railways, line of sight over hill crests, deployment zones (scenarios
-are placed as given), the general's line of sight for command (distance only).
+water), bridges and railways, Aeronauts' sight, deployment zones (scenarios are placed as
+given), the general's line of sight for command (distance only).
 
 Setup (:func:`validate_setup`)::
 
@@ -54,9 +54,10 @@ Setup (:func:`validate_setup`)::
                               "arrives": {"road", "edge"} (optional: delayed,
                               :mod:`rules.hfg.arrivals`)}]  (the C-in-C's first),
                 "army": {"list", "year", "counts", "sections"} (optional, checked)}],
-     "terrain": [{"id", "kind", "x", "y", "w", "h", "quality" (roads)}],
+     "terrain": [{"id", "kind", "x", "y", "w", "h", "quality" (roads)}] or "dice"
+                (diced for at the start: :mod:`rules.hfg.terrain`),
      "elements": [{"id", "side", "command", "type", "grade", "x", "y", "heading",
-                   "dismounted"}]}
+                   "dismounted", "concealed" (optional)}]}
 
 Landing parties (issue 13's shore actions) map a ship's people onto HFG elements one scale
 down (an element is a company, not a brigade; the ground scale and every rule unchanged):
@@ -67,7 +68,8 @@ offshore a Sail element (Steamer from 1824) on the Waterway, Inferior if a sloop
 
 Participants: each side's ``commander``. Hidden: a delayed command's elements and where
 and whether it will arrive, until it comes on (:func:`rules.hfg.arrivals.hide`; its due
-event goes to its own side only). Everything else is public: :meth:`HfgEngine.view` shows
+event goes to its own side only); concealed elements (the element flag ``concealed``,
+:mod:`rules.hfg.sight`) until revealed. Everything else is public: :meth:`HfgEngine.view` shows
 the rest of the table.
 """
 
@@ -115,6 +117,7 @@ from rules.hfg.geometry import (
 from rules.hfg.losses import Unit, battle_result, command_defeated
 from rules.hfg.movement import allowance, approach_limit, may_contact
 from rules.hfg.shooting import shooting_range
+from rules.hfg.terrain import generate as dice_terrain
 from rules.random import RandomSource
 
 ENGINE_NAME = "hfg"
@@ -199,7 +202,8 @@ def validate_setup(setup: dict) -> dict:
     if attacker not in side_ids:
         raise IllegalAction("the attacker must be one of the sides")
     terrain = []
-    for t in setup.get("terrain") or []:
+    dice = setup.get("terrain") == "dice"
+    for t in [] if dice else setup.get("terrain") or []:
         if t.get("kind") not in TERRAIN_KINDS:
             raise IllegalAction(f"terrain is one of {', '.join(TERRAIN_KINDS)}, not "
                                 f"{t.get('kind')!r}")
@@ -252,7 +256,8 @@ def validate_setup(setup: dict) -> dict:
     out = {"title": str(setup.get("title") or "A battle")[:120], "year": year,
            "table": {"w": w, "d": d},
            "max_bounds": _int(setup.get("max_bounds", 36), "max_bounds", 4, 36),
-           "attacker": attacker, "settings": settings, "sides": sides, "terrain": terrain,
+           "attacker": attacker, "settings": settings, "sides": sides,
+           "terrain": "dice" if dice else terrain,
            "elements": elements, "notes": str(setup.get("notes") or "")[:2000]}
     arrivals.check_setup(out)
     st = _initial_state(out)
@@ -296,7 +301,8 @@ def _initial_state(setup: dict) -> State:
         "sides": {s["id"]: {k: copy.deepcopy(s[k]) for k in ("id", "name", "commander",
                                                             "ag", "commands")}
                   for s in setup["sides"]},
-        "side_ids": [first, other], "terrain": copy.deepcopy(setup["terrain"]),
+        "side_ids": [first, other],
+        "terrain": [] if setup["terrain"] == "dice" else copy.deepcopy(setup["terrain"]),
         "afire": [], "elements": elements, "order": [e["id"] for e in setup["elements"]],
         "bound": 0, "bounds_done": {first: 0, other: 0}, "phasing": first, "pips": {},
         "weather": {"kind": "fair", "mist": False, "raining": False, "guns_slowed": False,
@@ -1176,6 +1182,9 @@ class HfgEngine:
 
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
         st = _initial_state(validate_setup(setup))
+        if st["setup"]["terrain"] == "dice":
+            st["terrain"] = dice_terrain(source, st["table"]["w"], st["table"]["d"], [
+                _rect(e) for e in st["elements"].values() if e["state"] != "waiting"])
         events: list[Event] = []
         log = EventLog(events)
         sides = "; ".join(f"{st['sides'][s]['name']}: {len(_live(st, s))} elements"
@@ -1231,7 +1240,8 @@ class HfgEngine:
 
     def view(self, state: State, participant: str) -> dict:
         """The table as ``participant`` may see it: everything but the other side's delayed
-        commands not yet on (:func:`rules.hfg.arrivals.hide`); the GM sees all."""
+        commands not yet on and concealed elements (:func:`rules.hfg.arrivals.hide`,
+        :func:`rules.hfg.sight.hide`); the GM sees all."""
         v = copy.deepcopy(state)
         v["you"] = participant
         v["my_sides"] = list(state["side_ids"]) if participant == GM else [

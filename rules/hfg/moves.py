@@ -189,8 +189,10 @@ def _blockers(st: State, e: dict) -> list[str]:
 
 
 def _repulse(st: State, e: dict, log: EventLog) -> None:
-    """Repulse 400p every enemy element blocking ``e``'s road entry (L215)."""
+    """Repulse 400p every enemy element blocking ``e``'s road entry (L215), revealing a
+    concealed one first (it is met on the road)."""
     eng = _eng()
+    sight.reveal(st, log, acting=tuple(st["elements"][i] for i in _blockers(st, e)))
     for oid in _blockers(st, e):
         o = st["elements"][oid]
         eng._back(st, o, 400, log, "blocks the road and is repulsed")

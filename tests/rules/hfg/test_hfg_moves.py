@@ -8,6 +8,7 @@ import pytest
 from rules.engine import GM, IllegalAction
 from rules.hfg import water
 from rules.hfg.engine import ENGINE, validate_setup
+from rules.hfg.geometry import overlaps
 from rules.hfg.moves import nearest_known_enemy
 from rules.random import ScriptedSource
 
@@ -377,3 +378,84 @@ def test_bad_delayed_commands_are_refused(commands, road, message):
         s["elements"] = [e for e in s["elements"] if e["id"] != "gl"]
     with pytest.raises(IllegalAction, match=message):
         validate_setup(s)
+
+
+# --- terrain diced for (§4.1) -----------------------------------------------------------
+
+SCRIPT = [1, 1,                  # no Waterway; a Stream, not a River
+          2, 1,                  # the Stream from section 2, 200p west of the road line
+          1,                     # 2 hills
+          1, 1, 1, 1, 1, 4,      # a gentle hill: section 1, 500 x 500, 400p in, 200p along
+          6, 1, 1, 1, 1, 4,      # a difficult hill on the same spot: diced again ...
+          4, 2, 1, 1, 3,         # ... section 4, 1,000 x 500 (cut at the table's edge)
+          1,                     # 2 roads
+          3, 3, 4,               # doubles: section 3 to the opposite 5, a good road
+          1, 2, 1,               # sections 1 and 2, a bad road
+          1,                     # 2 towns
+          6, 1, 4, 5, 2, 1,      # sections 6 and 5
+          1, 3, 1, 1, 1, 6,      # one wood from section 3
+          1]                     # no slow going
+
+
+def test_terrain_diced_for_with_the_books_sections_and_limits():
+    s = setup([])
+    s["terrain"] = "dice"
+    s["elements"] = [el("ga", "a", 2000, 400, type_="CP"), el("gb", "b", 2000, 2800,
+                                                                type_="CP")]
+    state, _, source = start(s, SCRIPT + [5])
+    assert state["setup"]["terrain"] == "dice"
+    got = {t["id"]: (t["kind"], t["x"], t["y"], t["w"], t["h"], t.get("quality"))
+           for t in state["terrain"]}
+    assert got == {
+        "stream": ("stream", 700, 0, 200, 3200, None),
+        "hill-1": ("hill", 150, 1550, 500, 500, None),
+        "difficult_hill-2": ("difficult_hill", 3100, 1150, 900, 500, None),
+        "road-1-1": ("road", 2950, 1600, 100, 1600, "good"),
+        "road-1-2": ("road", 2950, 0, 100, 1600, "good"),
+        "road-1-3": ("road", 1950, 1550, 1100, 100, "good"),
+        "road-2-1": ("road", 0, 1550, 1000, 100, "bad"),
+        "road-2-2": ("road", 950, 1600, 100, 1600, "bad"),
+        "road-2-3": ("road", 950, 1550, 1100, 100, "bad"),
+        "bua-1": ("bua", 875, 150, 500, 500, None),
+        "bua-2": ("bua", 2125, 550, 500, 500, None),
+        "wood-1": ("wood", 3375, 2550, 500, 500, None)}
+    terrain_draws = [d.purpose for d in source.log if d.purpose.startswith("terrain")]
+    assert len(terrain_draws) == len(SCRIPT)
+    assert str(source.log[len(SCRIPT)]) == "d6 PIPs a: 5"  # the terrain first, then play
+    # the bad road crosses the stream at a ford
+    assert water.lanes(state, state["terrain"][0]) == [(1400, 1800)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_any_diced_table_keeps_the_limits_and_clear_of_the_troops(seed):
+    from rules.hfg.engine import _rect
+    from rules.random import SeededSource
+
+    s = copy_manassas()
+    state, _ = ENGINE.start(validate_setup(s), SeededSource(seed))
+    kinds = [t["kind"] for t in state["terrain"]]
+    areas = [t for t in state["terrain"] if t["kind"] not in ("road", "stream", "river")]
+    assert kinds.count("bua") >= 2 and len({t["id"].rsplit("-", 1)[0] for t in
+                                           state["terrain"] if t["kind"] == "road"}) >= 2
+    assert len(areas) + kinds.count("stream") + kinds.count("river") <= 20
+    assert all(kinds.count(k) <= 6 for k in set(kinds) - {"road"})
+    assert sum(max(t["w"], t["h"]) > 1000 for t in areas) <= 4
+    strips = [water.box(t) for t in state["terrain"] if t["kind"] == "road"]
+    net, todo = {0}, [0]
+    while todo:
+        i = todo.pop()
+        for j, other in enumerate(strips):
+            if j not in net and overlaps(strips[i], other, margin=-1):
+                net.add(j)
+                todo.append(j)
+    assert len(net) == len(strips)  # the roads are one connected net
+    for e in state["elements"].values():
+        assert not water.in_river(state, e, _rect(e))
+
+
+def copy_manassas():
+    import copy
+
+    s = copy.deepcopy(ENGINE.scenarios()["first_manassas"].setup)
+    s["terrain"] = "dice"
+    return s

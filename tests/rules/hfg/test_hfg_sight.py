@@ -5,8 +5,8 @@ import pytest
 
 from rules.engine import GM, IllegalAction
 from rules.hfg import engine as eng
-from rules.hfg.geometry import Rect
 from rules.hfg.engine import ENGINE, validate_setup
+from rules.hfg.geometry import Rect
 from rules.hfg.sight import crest_hides
 from tests.rules.hfg.test_hfg_moves import el, options, order, setup, start
 
