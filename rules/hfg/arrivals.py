@@ -20,7 +20,8 @@ unused), ``due`` (it rolled an unadjusted 6), ``first`` (its bound of arrival: b
 only), ``later`` (within 800p of the road), ``done`` (all on the table). Where and whether a
 command will arrive is hidden from the other side until its first element is on the table.
 
-Not built: arrival by railway (1859>), the same side-edge road named by both sides
+Immobile elements (a Supply Base, a Strong Point's garrison) do not come on. Not built:
+arrival by railway (1859>), the same side-edge road named by both sides
 (L215-216), and the year limit on Subordinate Generals (1795>): any command but the
 C-in-C's may be held back.
 """

@@ -252,7 +252,7 @@ def options(st: State) -> list[tuple[str, str, int]]:
     for e in st["elements"].values():
         a = st.get("arrivals", {}).get(e["command"])
         if e["state"] != "waiting" or e["side"] != side or a is None or \
-                a["status"] not in ("first", "later"):
+                a["status"] not in ("first", "later") or e["type"] in ("SUP", "SPG"):
             continue
         c = eng._cost(st, e)
         if c > st["pips"].get(e["command"], 0):

@@ -459,3 +459,32 @@ def copy_manassas():
     s = copy.deepcopy(ENGINE.scenarios()["first_manassas"].setup)
     s["terrain"] = "dice"
     return s
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_orders_over_roads_water_arrivals_and_cover_always_end(seed):
+    """Any legal order, taken at random, on a table with every feature of this module."""
+    import json
+    import random
+
+    from rules.random import SeededSource
+
+    s = delayed_setup([el("li", "a", 1400, 800, type_="LI"), el("lc", "a", 2000, 700,
+                                                                  type_="LC"),
+                       el("sk", "b", 1000, 2600, type_="SK"),
+                       el("hid", "b", 2000, 2300, concealed=True)])
+    s["terrain"] += [RIVER | {"y": 1500}, ROAD, WOOD_NORTH]
+    s["max_bounds"] = 6
+    rng, source = random.Random(seed), SeededSource(seed)
+    state, _ = ENGINE.start(validate_setup(s), source)
+    for _ in range(400):
+        if ENGINE.outcome(state):
+            break
+        decision = ENGINE.pending(state)[0]
+        choice = rng.choice([o.key for o in decision.options])
+        state, _ = ENGINE.apply(state, decision.actor, choice, source)
+        state = json.loads(json.dumps(state))
+    assert ENGINE.outcome(state) is not None
+
+
+WOOD_NORTH = {"id": "copse", "kind": "wood", "x": 1500, "y": 2000, "w": 1000, "h": 800}
