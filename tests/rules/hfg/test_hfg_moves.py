@@ -488,3 +488,17 @@ def test_random_orders_over_roads_water_arrivals_and_cover_always_end(seed):
 
 
 WOOD_NORTH = {"id": "copse", "kind": "wood", "x": 1500, "y": 2000, "w": 1000, "h": 800}
+
+
+def test_a_concealed_enemy_on_the_road_is_revealed_before_it_is_repulsed():
+    s = delayed_setup([el("block", "b", 3000, 300, concealed=True)])
+    s["terrain"].append({"id": "thicket", "kind": "wood", "x": 2700, "y": 0, "w": 600,
+                         "h": 800})
+    state, _, source = start(s, [5, 6, 3, 4, 2])
+    state, _ = order(state, "end", source)
+    state, _ = order(state, "end", source, actor="side:b")
+    assert state["elements"]["block"]["concealed"]  # deep in the thicket
+    state, events = order(state, "arrive:l1", source)
+    assert [e.kind for e in events[:2]] == ["revealed", "outcome"]
+    assert "concealed" not in state["elements"]["block"]
+    assert state["elements"]["block"]["y"] == 700
