@@ -1,9 +1,12 @@
 """The battlefield of a Horse, Foot and Guns battle (engine ``hfg``), drawn as SVG from the
 engine's view (``rules.hfg.engine.HfgEngine.view``): the table in paces with y to the north
-(SVG's y runs down, so it is flipped here), terrain and field works (redoubts,
-entrenchments, strong points; outlined in dashes) as rectangles, each element on the table
-as its footprint in its side's colour with its front edge drawn thick (its facing), its
-type and grade as a label, and its state (routing, disabled) in its title and outline."""
+(SVG's y runs down, so it is flipped here), terrain as rectangles (the area features first,
+then streams and rivers, the fords across them, and roads on top; field works, redoubts,
+entrenchments and strong points, outlined in dashes), each element on the table as its
+footprint in its side's colour with its front edge drawn thick (its facing), its type and
+grade as a label, and its state (routing, disabled) in its title and outline; a delayed
+command of the viewer's side not yet on the table is named below the map (the other side's
+are not in the view at all)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ from django import template
 from rules.hfg import works
 from rules.hfg.data import troop_type
 from rules.hfg.geometry import Rect
+from rules.hfg.roads import runs_east_west
+from rules.hfg.water import lanes
 
 register = template.Library()
 
@@ -19,10 +24,13 @@ SIDE_COLOURS = ("#b22222", "#1f4e9c")
 TERRAIN_FILL = {"bua": "#b08d6e", "wood": "#5d8a4f", "difficult_hill": "#9a7b4f",
                 "hill": "#c9b27c", "slow": "#d8d0a0", "marsh": "#8fb3a0", "waterway": "#9cc3de",
                 "redoubt": "#7a5c3a", "entrenchment": "#6b4f2f", "linear_feature": "#8a7048",
-                "strong_point": "#6e6e6e"}
+                "strong_point": "#6e6e6e",
+                "stream": "#6fa8dc", "river": "#3d85c6", "road": "#8a7350", "ford": "#cfe2f3"}
+LAYER = {"stream": 1, "river": 1, "road": 3}
+"""Drawing order: area features (0), water (1), fords (2), roads (3)."""
 GRADES = {"E": "Elite", "I": "Inferior", "HVY": "Heavy", "HOR": "Horse", "A": "Active",
           "L": "Lethargic"}
-STATES = {"ok": "", "routing": "routing"}
+STATES = {"ok": "", "routing": "routing", "waiting": "not yet arrived"}
 
 
 def _f(x: float) -> str:
@@ -34,7 +42,8 @@ def element_label(e: dict) -> str:
     words = " ".join(w for w in (GRADES.get(e["grade"] or "", ""),
                                   troop_type(e["type"]).name) if w)
     extra = [s for s in (STATES.get(e["state"], e["state"]),
-                         "disabled" if e.get("disabled") else "") if s]
+                         "disabled" if e.get("disabled") else "",
+                         "concealed" if e.get("concealed") else "") if s]
     return words + (f", {', '.join(extra)}" if extra else "")
 
 
@@ -43,11 +52,27 @@ def hfg_board(view: dict) -> dict:
     """The board's drawing data from ``view`` (an ``hfg`` view)."""
     w, d = view["table"]["w"], view["table"]["d"]
     colours = {s: SIDE_COLOURS[i % 2] for i, s in enumerate(view["side_ids"])}
-    terrain = [{"id": t["id"], "kind": t["kind"], "name": t["name"],
+    shapes = [(LAYER.get(t["kind"], 0), t) for t in view["terrain"]]
+    for river in view["terrain"]:
+        if river["kind"] in ("stream", "river"):
+            for lo, hi in lanes(view, river):
+                ew = runs_east_west(river)
+                shapes.append((2, {
+                    "id": f"{river['id']}-ford-{lo:.0f}", "kind": "ford",
+                    "name": f"a ford across {river['name']}",
+                    "x": lo if ew else river["x"], "y": river["y"] if ew else lo,
+                    "w": hi - lo if ew else river["w"], "h": river["h"] if ew else hi - lo}))
+    terrain = [{"id": t["id"], "kind": t["kind"], "name": t["name"] + (
+                    " (a bad road)" if t.get("quality") == "bad" else ""),
                 "x": _f(t["x"]), "y": _f(d - t["y"] - t["h"]), "w": _f(t["w"]), "h": _f(t["h"]),
-                "fill": TERRAIN_FILL[t["kind"]],
+                "fill": TERRAIN_FILL[t["kind"]], "bad_road": t.get("quality") == "bad",
                 "afire": t["id"] in view.get("afire", []),
-                "works": t["kind"] in works.KINDS} for t in view["terrain"]]
+                "works": t["kind"] in works.KINDS}
+               for _, t in sorted(shapes, key=lambda s: s[0])]
+    roads = {t["id"]: t["name"] for t in view["terrain"] if t["kind"] == "road"}
+    waiting = [{"command": cid, "road": roads.get(a["road"], a["road"]),
+                "due": a["status"] == "due"}
+               for cid, a in view.get("arrivals", {}).items() if a["status"] in ("waiting", "due")]
     elements = []
     for eid in view["order"]:
         e = view["elements"][eid]
@@ -66,6 +91,7 @@ def hfg_board(view: dict) -> dict:
             "label": element_label(e), "routing": e["state"] == "routing",
             "heading": e["heading"]})
     return {"w": _f(w), "h": _f(d), "terrain": terrain, "elements": elements,
+            "waiting": waiting,
             "sides": [{"id": s, "name": view["sides"][s]["name"], "colour": colours[s]}
                       for s in view["side_ids"]]}
 

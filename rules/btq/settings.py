@@ -494,6 +494,15 @@ SETTINGS: dict[str, Setting] = {
             "hfg 11.6, A25; HFG L318-L319",
             used_by="Horse, Foot and Guns",
         ),
+        Setting(
+            "hfg_ford_both_banks",
+            "Horse, Foot and Guns: searching for a ford with a town near the river on both "
+            "banks adds",
+            {4: "4, as printed (a ford is sure to be found)", 2: "2 (one for each town)"},
+            4,
+            "hfg A13b; HFG L250",
+            used_by="Horse, Foot and Guns",
+        ),
     )
 }
 

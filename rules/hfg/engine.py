@@ -23,18 +23,23 @@ in), ``rally:<id>``, ``swap:<command>`` (the
 C-in-C exchanges his PIP score for a subordinate's lower one, free, before any other order,
 L223) and ``end``. Each costs PIPs by :func:`rules.hfg.command.pip_cost` (out of command
 beyond the general's easy command distance; slow movers, the entrenched among them;
-retiring within 400p of enemy).
+retiring within 400p of enemy). :mod:`rules.hfg.moves` adds
+``march:<id>`` and ``march:<id>:<n|e|s|w>`` (march moves, ahead or along a road),
+``road:<id>:<n|e|s|w>`` (a tactical move along a road), ``ford:<id>:<river>`` (a ford
+search) and ``arrive:<id>[:<offset>]`` (a delayed command's element coming on).
 
 Geometry: :mod:`rules.hfg.geometry` (elements as oriented rectangles in paces). Terrain
 features are axis-aligned rectangles: ``bua`` (500p, +2 to foot in it), ``wood``,
 ``difficult_hill`` (difficult going, block sight), ``hill`` (gentle: good going), ``slow``,
 ``marsh`` (difficult; impassable to HQ, heavy guns and Laager), ``waterway`` (naval only),
-and the field works of :mod:`rules.hfg.works`: ``redoubt`` (+3 to artillery or foot in it
-shot at from anywhere but directly behind; its guns neither move nor turn),
-``entrenchment`` (+3 to foot or dismounted in it shot at from the front; they cannot turn
-and pay a PIP more to move), ``linear_feature`` (an exploitable embankment, cutting or
-sunken road: it protects as an entrenchment), ``strong_point`` (the SP garrison's
-building).
+``road`` (a strip with a ``quality``, good or bad: :mod:`rules.hfg.roads`), ``stream`` and
+``river`` (:mod:`rules.hfg.water`: a river is crossed only at a ford, a stream crossing
+ends half-way), and the field works of :mod:`rules.hfg.works`: ``redoubt`` (+3 to
+artillery or foot in it shot at from anywhere but directly behind; its guns neither move
+nor turn), ``entrenchment`` (+3 to foot or dismounted in it shot at from the front; they
+cannot turn and pay a PIP more to move), ``linear_feature`` (an exploitable embankment,
+cutting or sunken road: it protects as an entrenchment), ``strong_point`` (the SP
+garrison's building).
 
 Routers pass through friends, who rout their own full move unless exempt
 (:mod:`rules.hfg.rout`, setting ``hfg_rout_contagion``). A Command Party in close combat
@@ -50,14 +55,13 @@ log): repulses the least distance, pursuits 300p (stopping short of anything in 
 no new combat), press forward only where the 200p bring the element into the beaten
 enemy's front (else halt), a mounted winner of a distant combat charges the primary shooter
 if it is within 600p straight ahead, dismountables keep the mode their setup gives. Not
-modelled yet (said here, not faked): march moves, pushing back friends (a
-move back stops short of them), turning to face after combat, concealment, bridges and
-minefields, works' placement in the defender's zone, delayed arrivals, a winner of a town
-assault entering it (an ``attack`` on a garrison's front still stands the attacker in the
-town; a press forward stops at its edge), hill contours
-(an element standing on a hill is uphill of one standing off it), roads and
-water crossings, line of sight over hill crests, deployment zones (scenarios are placed
-as given), the general's line of sight for command (distance only).
+modelled yet (said here, not faked): pushing back friends (a move back stops short of
+them), turning to face after combat, bridges, railways and minefields, works' placement in
+the defender's zone, a winner of a town assault entering it (an ``attack`` on a garrison's
+front still stands the attacker in the town; a press forward stops at its edge), hill
+contours (an element standing on a hill is uphill of one standing off it), columns (a line
+may not enter water), Aeronauts' sight, deployment zones (scenarios are placed as given),
+the general's line of sight for command (distance only).
 
 Setup (:func:`validate_setup`)::
 
@@ -67,12 +71,14 @@ Setup (:func:`validate_setup`)::
                  forces met on the campaign map, :mod:`rules.hfg.campaign`; the side there
                  first defends, L351),
      "sides": [{"id", "name", "commander": "side:<id>" | "pc:<pk>", "ag": int,
-                "commands": [{"id", "general": element id, "allied": bool}]
-                            (the C-in-C's first),
+                "commands": [{"id", "general": element id, "allied": bool,
+                              "arrives": {"road", "edge"} (optional: delayed,
+                              :mod:`rules.hfg.arrivals`)}]  (the C-in-C's first),
                 "army": {"list", "year", "counts", "sections"} (optional, checked)}],
-     "terrain": [{"id", "kind", "x", "y", "w", "h"}],
+     "terrain": [{"id", "kind", "x", "y", "w", "h", "quality" (roads)}] or "dice"
+                (diced for at the start: :mod:`rules.hfg.terrain`),
      "elements": [{"id", "side", "command", "type", "grade", "x", "y", "heading",
-                   "dismounted"}]}
+                   "dismounted", "concealed" (optional)}]}
 
 Landing parties (issue 13's shore actions) map a ship's people onto HFG elements one scale
 down (an element is a company, not a brigade; the ground scale and every rule unchanged):
@@ -81,8 +87,11 @@ crack; armed sailors are Inferior Muskets, or Skirmishers where they fight loose
 boats' carronades are Light Artillery; the landing officer is a Command Party; the ship
 offshore a Sail element (Steamer from 1824) on the Waterway, Inferior if a sloop or smaller.
 
-Participants: each side's ``commander``. Nothing is hidden in HFG as built (no
-concealment): every event is public, and :meth:`HfgEngine.view` shows all of the table.
+Participants: each side's ``commander``. Hidden: a delayed command's elements and where
+and whether it will arrive, until it comes on (:func:`rules.hfg.arrivals.hide`; its due
+event goes to its own side only); concealed elements (the element flag ``concealed``,
+:mod:`rules.hfg.sight`) until revealed. Everything else is public: :meth:`HfgEngine.view` shows
+the rest of the table.
 """
 
 from __future__ import annotations
@@ -105,7 +114,7 @@ from rules.engine import (
     load_scenarios,
     register,
 )
-from rules.hfg import assault, campaign, leading, rout, works
+from rules.hfg import arrivals, assault, campaign, leading, moves, roads, rout, sight, water, works
 from rules.hfg import command as cmd
 from rules.hfg.ai import choose
 from rules.hfg.combat import CombatResult, Fighter, fight
@@ -129,15 +138,17 @@ from rules.hfg.geometry import (
 from rules.hfg.losses import Unit, battle_result, command_defeated
 from rules.hfg.movement import allowance, approach_limit, may_contact
 from rules.hfg.shooting import shooting_range
+from rules.hfg.terrain import generate as dice_terrain
 from rules.random import RandomSource
 
 ENGINE_NAME = "hfg"
-TERRAIN_KINDS = ("bua", "wood", "difficult_hill", "hill", "slow", "marsh", "waterway",
-                 *works.KINDS)
+TERRAIN_KINDS = ("bua", "wood", "difficult_hill", "hill", "slow", "marsh", "waterway", "road",
+                 "stream", "river", *works.KINDS)
 BLOCKS_SIGHT = ("bua", "wood", "difficult_hill")
 GOING_OF = {"bua": "good", "wood": "difficult", "difficult_hill": "difficult", "hill": "good",
-            "slow": "slow", "marsh": "difficult", "waterway": "good", "redoubt": "good",
-            "entrenchment": "good", "linear_feature": "good", "strong_point": "good"}
+            "slow": "slow", "marsh": "difficult", "waterway": "good", "road": "good",
+            "stream": "good", "river": "good", "redoubt": "good", "entrenchment": "good",
+            "linear_feature": "good", "strong_point": "good"}
 ON_TABLE = ("ok", "routing")
 STEP = 50
 """Moves are tried in steps of 50p down from the full allowance until one is legal."""
@@ -201,7 +212,8 @@ def validate_setup(setup: dict) -> dict:
             "ag": _int(s.get("ag", 0), f"side {sid}'s Ag", 0, 6),
             "commands": [{"id": _ident(c.get("id"), "a command's id"),
                           "general": _ident(c.get("general"), "a general"),
-                          **({"allied": True} if c.get("allied") else {})}
+                          **({"allied": True} if c.get("allied") else {}),
+                          **({"arrives": c["arrives"]} if c.get("arrives") else {})}
                          for c in commands],
             "army": s.get("army")})
         if s.get("army") is not None:
@@ -220,7 +232,8 @@ def validate_setup(setup: dict) -> dict:
             raise IllegalAction(f"side {setup['attacker']} arrived first on the campaign "
                                 "map, so it defends")
     terrain = []
-    for t in setup.get("terrain") or []:
+    dice = setup.get("terrain") == "dice"
+    for t in [] if dice else setup.get("terrain") or []:
         if t.get("kind") not in TERRAIN_KINDS:
             raise IllegalAction(f"terrain is one of {', '.join(TERRAIN_KINDS)}, not "
                                 f"{t.get('kind')!r}")
@@ -230,6 +243,10 @@ def validate_setup(setup: dict) -> dict:
                         "w": _int(t.get("w"), "terrain width", 100, w),
                         "h": _int(t.get("h"), "terrain depth", 100, d),
                         "name": str(t.get("name") or t["kind"])[:60]})
+        if t["kind"] == "road":
+            if t.get("quality", "good") not in roads.QUALITIES:
+                raise IllegalAction("a road is good or bad")
+            terrain[-1]["quality"] = t.get("quality", "good")
     works.check_works(terrain)
     raw = setup.get("elements")
     if not isinstance(raw, list) or not 2 <= len(raw) <= MAX_ELEMENTS:
@@ -255,7 +272,8 @@ def validate_setup(setup: dict) -> dict:
                          "type": t.code, "grade": grade, "dismounted": bool(e.get("dismounted")),
                          "x": _int(e.get("x"), f"element {eid}'s x", 0, w),
                          "y": _int(e.get("y"), f"element {eid}'s y", 0, d),
-                         "heading": _int(e.get("heading", 0), f"element {eid}'s heading", 0, 359)})
+                         "heading": _int(e.get("heading", 0), f"element {eid}'s heading", 0, 359),
+                         **({"concealed": True} if e.get("concealed") else {})})
     ids = [e["id"] for e in elements]
     if len(set(ids)) != len(ids):
         raise IllegalAction("two elements share an id")
@@ -269,16 +287,21 @@ def validate_setup(setup: dict) -> dict:
     out = {"title": str(setup.get("title") or "A battle")[:120], "year": year,
            "table": {"w": w, "d": d},
            "max_bounds": _int(setup.get("max_bounds", 36), "max_bounds", 4, 36),
-           "attacker": attacker, "settings": settings, "sides": sides, "terrain": terrain,
+           "attacker": attacker, "settings": settings, "sides": sides,
+           "terrain": "dice" if dice else terrain,
            "elements": elements, "notes": str(setup.get("notes") or "")[:2000],
            **({"campaign": {"arrived": dict(camp["arrived"])}} if camp is not None else {})}
+    arrivals.check_setup(out)
     st = _initial_state(out)
     for e in st["elements"].values():
+        if e["state"] == "waiting":
+            continue  # off the table until its command arrives
         r = _rect(e)
         if any(not (-EPS <= x <= w + EPS and -EPS <= y <= d + EPS) for x, y in r.corners()):
             raise IllegalAction(f"element {e['id']} is not on the table")
         for o in st["elements"].values():
-            if o["id"] < e["id"] and overlaps(r.corners(), _rect(o).corners()):
+            if o["id"] < e["id"] and o["state"] != "waiting" and overlaps(
+                    r.corners(), _rect(o).corners()):
                 raise IllegalAction(f"elements {o['id']} and {e['id']} overlap")
         naval = troop_type(e["type"]).category == "naval"
         wet = _terrain_under(st, r, "waterway")
@@ -288,6 +311,9 @@ def validate_setup(setup: dict) -> dict:
         why = works.garrison_error(e["type"], _work(st, e), defender=e["side"] != attacker)
         if why:
             raise IllegalAction(f"element {e['id']}: {why}")
+    concealment = sight.check_setup(st)
+    if concealment:
+        raise IllegalAction(concealment)
     return out
 
 
@@ -300,22 +326,26 @@ def _initial_state(setup: dict) -> State:
             "grade": e["grade"], "dismounted": e["dismounted"], "x": e["x"], "y": e["y"],
             "heading": e["heading"], "width": 100 if t.category == "naval" else 400,
             "depth": max(t.depth, 100), "state": "ok", "moved": False, "shot": False,
-            "routed_at": None, "rout_distance": 0, "disabled": False, "repulsed": False}
+            "routed_at": None, "rout_distance": 0, "disabled": False, "repulsed": False,
+            **({"concealed": True} if e.get("concealed") else {})}
     first = setup["attacker"]
     other = next(s["id"] for s in setup["sides"] if s["id"] != first)
-    return {
+    st = {
         "setup": copy.deepcopy(setup), "year": setup["year"], "table": dict(setup["table"]),
         "settings": dict(setup["settings"]), "attacker": first, "defender": other,
         "sides": {s["id"]: {k: copy.deepcopy(s[k]) for k in ("id", "name", "commander",
                                                             "ag", "commands")}
                   for s in setup["sides"]},
-        "side_ids": [first, other], "terrain": copy.deepcopy(setup["terrain"]),
+        "side_ids": [first, other],
+        "terrain": [] if setup["terrain"] == "dice" else copy.deepcopy(setup["terrain"]),
         "afire": [], "elements": elements, "order": [e["id"] for e in setup["elements"]],
         "bound": 0, "bounds_done": {first: 0, other: 0}, "phasing": first, "pips": {},
         "weather": {"kind": "fair", "mist": False, "raining": False, "guns_slowed": False,
                     "muddy_roads": False, "ones": 0},
         "weather_set": False, "max_bounds": setup["max_bounds"], "result": None,
         "awaiting": False}
+    arrivals.hold_back(st)
+    return st
 
 
 # --- helpers -----------------------------------------------------------------------------
@@ -492,7 +522,7 @@ def _blocked(st: State, e: dict, r: Rect, *, ignore: tuple[str, ...] = (),
     if _terrain_under(st, r, "marsh") and (e["type"] in ("HQ", "LAA") or (
             troop_type(e["type"]).category == "artillery" and e["type"] != "LTA")):
         return True
-    return False
+    return water.in_river(st, e, r)
 
 
 def _must_shoot_at(st: State, e: dict, r: Rect) -> bool:
@@ -529,12 +559,15 @@ def _begin_bound(st: State, source: RandomSource, log: EventLog) -> None:
     st["bound"] += 1
     for e in st["elements"].values():
         e["moved"] = e["shot"] = e["repulsed"] = False
+    moves.new_bound(st, side, log)
     pips = {}
     for c in st["sides"][side]["commands"]:
         g = st["elements"][c["general"]]
-        if not any(e["command"] == c["id"] for e in _live(st)):
+        if not any(e["command"] == c["id"] for e in _live(st)) and not arrivals.waiting(
+                st, c["id"]):
             continue
         raw = cmd.roll_pips(source, [(c["id"], None)])[c["id"]]["raw"]
+        arrivals.pip_roll(st, c["id"], raw, log)
         grade = g["grade"] if g["grade"] in ("A", "L") and not g["disabled"] else None
         pips[c["id"]] = cmd.graded_pips(raw, grade)
         if g["disabled"] and cmd.recovers(raw):
@@ -620,6 +653,7 @@ def _end_moves(st: State, source: RandomSource, log: EventLog) -> None:
     for e in _live(st):
         if e["state"] == "routing":
             _rout_move(st, e, log, again=True)
+    sight.reveal(st, log)
     _shooting(st, source, log)
     _close_combat(st, source, log)
     side = st["phasing"]
@@ -661,7 +695,7 @@ def _finish(st: State, res: dict, log: EventLog) -> None:
 
 
 def _cost(st: State, e: dict, action: str = "tactical", *, retiring: bool = False,
-          members: list[dict] | None = None) -> int:
+          members: list[dict] | None = None, **march: Any) -> int:
     group = members or [e]
     slow = any(cmd.slow_mover(m["type"], m["grade"], entrenched=bool(
         _in(st, m, "entrenchment"))) for m in group)
@@ -670,7 +704,7 @@ def _cost(st: State, e: dict, action: str = "tactical", *, retiring: bool = Fals
                             for o in _live(st, _enemy(st, e["side"])))
     return cmd.pip_cost(cmd.Move(action=action, land=troop_type(e["type"]).category != "naval",
                                  in_command=all(_in_command(st, m) for m in group), slow=slow,
-                                 retiring_near_enemy=near))
+                                 retiring_near_enemy=near, **march))
 
 
 def _gap(st: State, a: dict, b: dict) -> float:
@@ -714,6 +748,7 @@ def _straight(st: State, e: dict, ahead_sign: int, members: list[dict] | None = 
         for m in group:
             r = _rect(m).moved(ahead_sign * dist)
             if (_blocked(st, m, r, ignore=ids, clear_of_enemy=True)
+                    or water.barred(st, m, _rect(m), r, group=len(group) > 1)
                     or _allow(st, m, _going(st, _rect(m), r)) < dist
                     or (ahead_sign > 0 and _must_shoot_at(st, m, r))):
                 ok = False
@@ -748,7 +783,8 @@ def _attack_rect(st: State, e: dict, target: dict, how: str, *, leading: bool = 
     dist = move_distance(here, r)
     if not may_contact(e["type"], dist) or dist > _allow(st, e, _going(st, here, r)):
         return None
-    if _blocked(st, e, r, ignore=(target["id"],)) or _must_shoot_at(st, e, r):
+    if _blocked(st, e, r, ignore=(target["id"],)) or _must_shoot_at(st, e, r) or \
+            water.barred(st, e, here, r):
         return None
     return r
 
@@ -768,7 +804,8 @@ def _fingerprint(st: State) -> tuple:
             tuple(st.get("swappable", ())),
             tuple(sorted((e["id"], e["side"], e["command"], e["type"], e["grade"] or "",
                           e["dismounted"], e["x"], e["y"], e["heading"], e["state"],
-                          e["moved"], e["disabled"]) for e in st["elements"].values())))
+                          e["moved"], e["disabled"]) for e in st["elements"].values())),
+            moves.fingerprint(st))
 
 
 def order_options(st: State) -> list[tuple[str, str, int]]:
@@ -785,7 +822,7 @@ def order_options(st: State) -> list[tuple[str, str, int]]:
 def _order_options(st: State) -> list[tuple[str, str, int]]:
     side = st["phasing"]
     out: list[tuple[str, str, int]] = _swap_options(st)
-    foes = [o for o in _live(st, _enemy(st, side))]
+    foes = [o for o in _live(st, _enemy(st, side)) if not o.get("concealed")]
     lines_done: set[str] = set()
     for e in _live(st, side):
         left = st["pips"].get(e["command"], 0)
@@ -830,6 +867,7 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
                             f"{t['name']}", c))
         out.extend(_assault_options(st, e, c))
         out.extend(_lead_options(st, e, foes, left))
+    out.extend(moves.options(st))
     out.append(("end", "End this bound's moves", 0))
     return out
 
@@ -858,7 +896,7 @@ def _occupy_rect(st: State, e: dict, t: dict) -> Rect | None:
              e["heading"], e["width"], e["depth"])
     if move_distance(here, r) > _allow(st, e, _going(st, here, r)) or _blocked(st, e, r):
         return None
-    if _must_shoot_at(st, e, r):
+    if _must_shoot_at(st, e, r) or water.barred(st, e, here, r):
         return None
     return r
 
@@ -973,7 +1011,7 @@ def _assaults(st: State, source: RandomSource, log: EventLog) -> None:
             _obey(st, g, next(iter(at.values())), out, None, log, source)
 
 
-def apply_order(st: State, key: str, log: EventLog) -> None:
+def apply_order(st: State, key: str, log: EventLog, source: RandomSource) -> None:
     """Carry out the order ``key`` (one of :func:`order_options`) in place."""
     costs = {k: c for k, _, c in order_options(st)}
     if key not in costs:
@@ -986,7 +1024,9 @@ def apply_order(st: State, key: str, log: EventLog) -> None:
     e = st["elements"][parts[1]]
     st["pips"][e["command"]] -= costs[key]
     verb = parts[0]
-    if verb == "rally":
+    if verb in moves.VERBS:
+        moves.apply(st, parts, source, log)
+    elif verb == "rally":
         e["state"], e["routed_at"] = "ok", None
         _about_face(e)
         log("rally", f"{_name(st, e)} rallies and turns to face the enemy.", {"element": e["id"]})
@@ -1047,6 +1087,7 @@ def apply_order(st: State, key: str, log: EventLog) -> None:
         e["moved"] = True
         log("move", f"{_name(st, e)} assaults {t['name']} from the {parts[3]}.",
             {"element": e["id"], "feature": t["id"], "edge": parts[3]})
+    sight.reveal(st, log)
 
 
 # --- shooting and combat -------------------------------------------------------------------
@@ -1214,7 +1255,8 @@ def _targets(st: State, e: dict) -> list[tuple[float, dict]]:
         fe = _front_enemy(st, o)
         if (fe is not None and fe["state"] != "routing") or _in_assault(st, o):
             continue
-        if _sight_blocked(st, e, o) or _fire_blocked(st, e, o):
+        if _sight_blocked(st, e, o) or _fire_blocked(st, e, o) or sight.hidden(
+                st, e, o, shooting=True):
             continue
         cx, cy = r.x, r.y
         ox, oy = orr.center()
@@ -1294,6 +1336,7 @@ def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *
 def _combat(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *, close: bool,
             aiders: int = 0, shoots_back: bool = True) -> CombatResult:
     """Fight ``a`` against ``b`` (:func:`rules.hfg.combat.fight`) and log it; nothing moves."""
+    sight.reveal(st, log, acting=(a, b))
     fa, fb = _fighter(st, a, b, close=close), _fighter(st, b, a, close=close)
     distance = round(_gap(st, a, b))
     phasing = "a" if a["side"] == st["phasing"] else "b"
@@ -1488,6 +1531,9 @@ class HfgEngine:
 
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
         st = _initial_state(validate_setup(setup))
+        if st["setup"]["terrain"] == "dice":
+            st["terrain"] = dice_terrain(source, st["table"]["w"], st["table"]["d"], [
+                _rect(e) for e in st["elements"].values() if e["state"] != "waiting"])
         events: list[Event] = []
         log = EventLog(events)
         sides = "; ".join(f"{st['sides'][s]['name']}: {len(_live(st, s))} elements"
@@ -1527,7 +1573,7 @@ class HfgEngine:
         if choice == "end":
             _end_moves(st, source, log)
         else:
-            apply_order(st, choice, log)
+            apply_order(st, choice, log, source)
         return st, events
 
     def default_choice(self, state: State, decision: Decision) -> str:
@@ -1542,11 +1588,16 @@ class HfgEngine:
                        r["summary"], {"rounds": r["bound"], "winner_side": win})
 
     def view(self, state: State, participant: str) -> dict:
-        """Everything on the table is open to both commanders (no concealment as built)."""
+        """The table as ``participant`` may see it: everything but the other side's delayed
+        commands not yet on and concealed elements (:func:`rules.hfg.arrivals.hide`,
+        :func:`rules.hfg.sight.hide`); the GM sees all."""
         v = copy.deepcopy(state)
         v["you"] = participant
         v["my_sides"] = list(state["side_ids"]) if participant == GM else [
             s for s in state["side_ids"] if state["sides"][s]["commander"] == participant]
+        others = [s for s in state["side_ids"] if s not in v["my_sides"]]
+        arrivals.hide(v, others)
+        sight.hide(v, others)
         return v
 
     def scenarios(self) -> dict[str, Scenario]:

@@ -3,7 +3,9 @@ F16).
 
 An element's ``state`` is ``ok``, ``routing`` (counts as lost until rallied), ``destroyed``,
 ``spent`` (removed, never lost), ``off_table`` (recoiled, repulsed or routed off the table:
-lost) or ``departed`` (an allied command retreating off its base edge: not lost, A26).
+lost), ``departed`` (an allied command retreating off its base edge: not lost, A26) or
+``waiting`` (a delayed command's element not yet on the table: not lost,
+:mod:`rules.hfg.arrivals`).
 Weights in element equivalents (EE): Elite 2, Supply Base and Laager 5, anything else 1
 (A20). Once a side's Supply Base or Laager is lost, every other lost element of that side
 counts double in the army-break test (L329-330; only there, F16). A general is an element of
@@ -21,7 +23,7 @@ from rules.btq.settings import resolve
 from rules.engine import IllegalAction
 from rules.hfg.data import troop_type
 
-STATES = ("ok", "routing", "destroyed", "spent", "off_table", "departed")
+STATES = ("ok", "routing", "destroyed", "spent", "off_table", "departed", "waiting")
 LOST = frozenset({"routing", "destroyed", "off_table"})
 
 

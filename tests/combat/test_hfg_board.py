@@ -33,3 +33,27 @@ def test_the_board_draws_field_works():
     assert 'class="terrain redoubt" data-terrain="earthwork"' in html
     assert html.count('stroke-dasharray="60 30"') == 1  # the works alone are outlined
     assert "<title>the battery redoubt</title>" in html
+
+
+def test_the_board_draws_roads_water_fords_and_only_its_own_delayed_command():
+    from tests.rules.hfg.test_hfg_moves import delayed_setup, el
+
+    setup = delayed_setup([el("scout", "a", 1000, 400, type_="LI")])
+    setup["terrain"] += [
+        {"id": "brook", "kind": "river", "x": 0, "y": 2000, "w": 4000, "h": 200,
+         "name": "the brook"},
+        {"id": "lane", "kind": "road", "x": 1950, "y": 1300, "w": 100, "h": 1900,
+         "name": "the lane", "quality": "bad"}]
+    state, _ = ENGINE.start(validate_setup(setup), SeededSource(3))
+    red = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, "side:a")})
+    assert 'class="terrain road" data-terrain="east-road"' in red
+    assert 'class="terrain river" data-terrain="brook"' in red
+    assert "<title>a ford across the brook</title>" in red  # where the lane crosses it
+    assert "the lane (a bad road)" in red
+    assert red.index('data-terrain="brook"') < red.index('data-terrain="brook-ford-1800"') < \
+        red.index('data-terrain="lane"')  # the ford on the river, the road on top
+    assert "Command late is not yet on the table" in red and "by the east road" in red
+    assert "Muskets, not yet arrived" in red and 'data-element="l1"' in red
+    blue = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, "side:b")})
+    assert "not yet" not in blue and 'data-element="l1"' not in blue
+    assert "east road" in blue  # the road itself is on the map, not who will use it

@@ -86,7 +86,8 @@ def test_a_campaigns_settings_reach_the_battle_as_hfg_reads_them():
                                    "hfg_bua_half_loss_by_artillery": "afire_and_destroyed",
                                    "hfg_submarine_can_shoot": False,
                                    "hfg_army_break_fraction": 0.25,
-                                   "hfg_rout_contagion": "book"}
+                                   "hfg_rout_contagion": "book",
+                                   "hfg_ford_both_banks": 4}
     state, _ = ENGINE.start(checked, SeededSource(0))
     assert state["settings"]["hfg_army_break_fraction"] == 0.25
     setup["settings"] = {"hfg_army_break_fraction": 0.3}
