@@ -820,28 +820,37 @@ def _weather_mod(st, skill):
 
 
 def _add_weather(breakdown, st, skill):
+    """The general weather's modifier to a pool of ``skill`` (:func:`_weather_mod`), added
+    to ``breakdown`` unless it is ``None`` (the pool parts below all do this: the policies
+    want only a pool's size, the events and the state its parts too)."""
     mods = st["weather_mods"]
-    if mods["tests"] or mods["awareness"]:  # else no modifier (_weather_mod)
-        mod = _weather_mod(st, skill)
-        if mod:
-            breakdown["general_weather"] = mod
+    if not (mods["tests"] or mods["awareness"]):  # no modifier (_weather_mod)
+        return 0
+    mod = _weather_mod(st, skill)
+    if mod and breakdown is not None:
+        breakdown["general_weather"] = mod
+    return mod
 
 
 def _add_own(breakdown, st, pid, skill):
-    """Add PC ``pid``'s Discipline cards, his traits' cards for ``skill`` and the cards of
-    the ship reputation he uses (``ship_reputation``) to a pool."""
+    """PC ``pid``'s Discipline cards, his traits' cards for ``skill`` and the cards of the
+    ship reputation he uses (``ship_reputation``) in a pool: their sum, added part by part
+    to ``breakdown`` (unless ``None``)."""
     if pid is None:  # the crew: none of them (_cards_of, _traits_of)
-        return
+        return 0
     pc = st["pcs"][pid]
     cards = st["discipline_cards"].get(pid, 0)
     traits = pc["trait_cards"].get(skill, 0)
-    if cards:
-        breakdown["discipline"] = cards
-    if traits:
-        breakdown["traits"] = traits
     rep = pc.get("ship_reputation")
-    if rep and rep["cards"]:
-        breakdown["ship_reputation"] = rep["cards"]
+    rep_cards = rep["cards"] if rep else 0
+    if breakdown is not None:
+        if cards:
+            breakdown["discipline"] = cards
+        if traits:
+            breakdown["traits"] = traits
+        if rep_cards:
+            breakdown["ship_reputation"] = rep_cards
+    return cards + traits + rep_cards
 
 
 def _skill_pool(skill, value, cards=0, traits=0, weather=0):
@@ -878,20 +887,30 @@ def _add_casualty(breakdown, ship, test):
     """A command casualty of a boarding: the mate who took over makes ``test``
     (``"positioning"``, ``"broadside"``, ``"gun_repair"``) at -2 (BtQ L2526-2528)."""
     p = ship["casualties"].get(test)
-    if p:
+    if not p:
+        return 0
+    if breakdown is not None:
         breakdown["command_casualty"] = p
+    return p
 
 
 def _add_penalties(breakdown, ship, areas):
+    """The damage penalties of ``areas`` and Ship Morale's (D20), as a negative number."""
     states = ship["states"]
+    total = 0
     for area in areas:
         p = _PENALTY[states[area]]
         if p:
-            breakdown[area] = -p
+            total -= p
+            if breakdown is not None:
+                breakdown[area] = -p
     if ship["morale"]:  # else no penalty (_morale_penalty)
         p = _morale_penalty(ship)
         if p:
-            breakdown["ship_morale"] = -p
+            total -= p
+            if breakdown is not None:
+                breakdown["ship_morale"] = -p
+    return total
 
 
 def _sailing(st, sid):
@@ -935,21 +954,30 @@ def positioning_pool(state: State, ship: str, against: str | None = None
     sid = _resolve_ship(state, ship)
     if against is None:
         against = _first_foe(state, sid)
-    own = state["ships"][sid]
-    pid, value = _officer(state, sid, "seamanship", "master")
-    breakdown = {"seamanship": value}
-    _add_own(breakdown, state, pid, "seamanship")
-    _add_weather(breakdown, state, "seamanship")
-    speed, handling_mod = _sailing(state, sid)
-    breakdown["handling"] = own["handling"]
-    if handling_mod:
-        breakdown["weather"] = handling_mod
-    diff = speed - _sailing(state, against)[0]
-    if diff:
-        breakdown["speed"] = diff
-    _add_penalties(breakdown, own, ("hull", "crew", "rigging"))
-    _add_casualty(breakdown, own, "positioning")
-    return max(0, sum(breakdown.values())), breakdown
+    breakdown: dict[str, int] = {}
+    return _positioning_size(state, sid, against, breakdown), breakdown
+
+
+def _positioning_size(st, sid, against, breakdown=None):
+    """:func:`positioning_pool`'s size, its parts added to ``breakdown`` unless ``None``."""
+    own = st["ships"][sid]
+    pid, value = _officer(st, sid, "seamanship", "master")
+    speed, handling_mod = _sailing(st, sid)
+    diff = speed - _sailing(st, against)[0]
+    if breakdown is not None:
+        breakdown["seamanship"] = value
+    total = value + _add_own(breakdown, st, pid, "seamanship")
+    total += _add_weather(breakdown, st, "seamanship")
+    total += own["handling"] + handling_mod + diff
+    if breakdown is not None:
+        breakdown["handling"] = own["handling"]
+        if handling_mod:
+            breakdown["weather"] = handling_mod
+        if diff:
+            breakdown["speed"] = diff
+    total += _add_penalties(breakdown, own, ("hull", "crew", "rigging"))
+    total += _add_casualty(breakdown, own, "positioning")
+    return max(0, total)
 
 
 def _range_penalty(rating, distance):
@@ -964,31 +992,37 @@ def _in_range(ship, distance):
     return distance == 1 or (distance == 2 and ship["rating"] is not None)
 
 
-def _broadside_total(st, sid, situational=True):
-    """``(total, breakdown)`` of ship ``sid``'s Broadside! before the range: what a split
-    divides (BtQ L2499-2500, L2504-2505; N24). Not floored."""
+def _broadside_total(st, sid, situational=True, breakdown=None):
+    """Ship ``sid``'s Broadside! before the range: what a split divides (BtQ L2499-2500,
+    L2504-2505; N24). Not floored. Its parts are added to ``breakdown`` unless ``None``
+    (the policies weigh the total alone)."""
     ship = st["ships"][sid]
     pid, value = _officer(st, sid, "gunnery", "gunner")
-    breakdown = {"gunnery": value}
-    if pid is not None:
-        _add_own(breakdown, st, pid, "gunnery")
-    _add_weather(breakdown, st, "gunnery")
-    breakdown["broadside"] = ship["broadside"]
+    if breakdown is not None:
+        breakdown["gunnery"] = value
+    total = value + _add_own(breakdown, st, pid, "gunnery")
+    total += _add_weather(breakdown, st, "gunnery") + ship["broadside"]
+    if breakdown is not None:
+        breakdown["broadside"] = ship["broadside"]
     if situational:
         rs = st["rs"]
+        parts = []
         if sid in rs.get("gage", ()):
-            breakdown["weather_gage"] = GAGE_BONUS
+            parts.append(("weather_gage", GAGE_BONUS))
         step5 = rs["step5"].get(sid) if "step5" in rs else None
         if step5:
-            breakdown["how_will_you_fight"] = step5
+            parts.append(("how_will_you_fight", step5))
         ammo_cost = _AMMO_PENALTY.get(ship["ammo"], 0)
         if ammo_cost:
-            breakdown["ammunition"] = -ammo_cost
+            parts.append(("ammunition", -ammo_cost))
         if ship["ammo_changed"]:
-            breakdown["changing_shot"] = -_CHANGE_PENALTY
-    _add_penalties(breakdown, ship, ("hull", "crew", "guns"))
-    _add_casualty(breakdown, ship, "broadside")
-    return sum(breakdown.values()), breakdown
+            parts.append(("changing_shot", -_CHANGE_PENALTY))
+        for key, part in parts:
+            total += part
+            if breakdown is not None:
+                breakdown[key] = part
+    total += _add_penalties(breakdown, ship, ("hull", "crew", "guns"))
+    return total + _add_casualty(breakdown, ship, "broadside")
 
 
 def broadside_pool(state: State, ship: str, *, target: str | None = None,
@@ -1004,7 +1038,8 @@ def broadside_pool(state: State, ship: str, *, target: str | None = None,
     this round only (gage, Step 5) and the shot (for weighing a ship's strength).
     """
     sid = _resolve_ship(state, ship)
-    total, breakdown = _broadside_total(state, sid, situational)
+    breakdown: dict[str, int] = {}
+    total = _broadside_total(state, sid, situational, breakdown)
     if distance is None:
         foe = target if target is not None else _first_foe(state, sid)
         distance = _pair(state, sid, foe)["distance"]
@@ -1041,18 +1076,30 @@ def repair_pool(state: State, ship: str, area: str, who: str) -> tuple[int, dict
     ``{skill: 0, "unskilled": 1}``, with nothing added or taken away, and his best success
     counts as Ordinary (BtQ L1266-1269): he can clear only an Injured box."""
     sid = _resolve_ship(state, ship)
-    skill, value = _tester_value(state, sid, who, area)
+    breakdown: dict[str, int] = {}
+    return _repair_size(state, sid, area, who, breakdown), breakdown
+
+
+def _repair_size(st, sid, area, who, breakdown=None):
+    """:func:`repair_pool`'s size, its parts added to ``breakdown`` unless ``None``."""
+    skill, value = _tester_value(st, sid, who, area)
     if value <= 0:
-        return 1, {skill: 0, "unskilled": 1}
-    breakdown = {skill: value}
-    _add_own(breakdown, state, None if who == "crew" else who, skill)
-    _add_weather(breakdown, state, skill)
-    p = _morale_penalty(_ship(state, sid))
+        if breakdown is not None:
+            breakdown.update({skill: 0, "unskilled": 1})
+        return 1
+    if breakdown is not None:
+        breakdown[skill] = value
+    total = value + _add_own(breakdown, st, None if who == "crew" else who, skill)
+    total += _add_weather(breakdown, st, skill)
+    ship = st["ships"][sid]
+    p = _morale_penalty(ship)
     if p:
-        breakdown["ship_morale"] = -p
+        total -= p
+        if breakdown is not None:
+            breakdown["ship_morale"] = -p
     if area == "guns":
-        _add_casualty(breakdown, _ship(state, sid), "gun_repair")
-    return max(0, sum(breakdown.values())), breakdown
+        total += _add_casualty(breakdown, ship, "gun_repair")
+    return max(0, total)
 
 
 
@@ -1102,11 +1149,14 @@ def _as_fate(cards, fate):
     return [JOKER.declare(fate) if c is JOKER else c for c in cards]
 
 
-def _draw(source, gm, pid, size, purpose):
+def _draw(source, gm, pid, size, what, label):
+    """``size`` cards for a test of ``what`` from PC ``pid``'s deck, else the GM deck
+    ``gm``; the draw's purpose ``"<what> <label>"`` is written only when the source keeps
+    its log (a Monte Carlo's does not)."""
     if size <= 0:
         return []
     deck = Deck(PLAYER_DECK, f"pc:{pid}") if pid is not None else gm
-    return source.draw(deck, size, purpose=purpose)
+    return source.draw(deck, size, purpose=f"{what} {label}" if source.record else "")
 
 
 def _simple_test(st, source, sid, pid, size, what, unskilled=False):
@@ -1116,8 +1166,8 @@ def _simple_test(st, source, sid, pid, size, what, unskilled=False):
     if size <= 0:
         return 0, None, []
     gm = Deck(GM_DECK)
-    fate = source.draw(gm, 1, purpose=f"{what} card of fate")[0]
-    cards = _as_fate(_draw(source, gm, pid, size, f"{what} {_deck_label(st, sid, pid)}"), fate)
+    fate = source.draw(gm, 1, purpose=f"{what} card of fate" if source.record else "")[0]
+    cards = _as_fate(_draw(source, gm, pid, size, what, _deck_label(st, sid, pid)), fate)
     found = successes(cards, fate, unskilled=unskilled)
     return (found[0][0] if found else 0), fate, cards
 
@@ -1143,10 +1193,10 @@ def _contest(st, source, events, kind, sides, text, one_draw_if_empty=False):
         return None, 0
     for attempt in range(1 if single else MAX_RETESTS + 1):
         gm = Deck(GM_DECK)
-        fate = source.draw(gm, 1, purpose=f"{kind} card of fate")[0]
+        fate = source.draw(gm, 1, purpose=f"{kind} card of fate" if source.record else "")[0]
         # the two sides spelled out, a then b (a comprehension costs a call of its own)
-        hands = (_as_fate(_draw(source, gm, a["pid"], a["size"], f"{kind} {a['label']}"), fate),
-                 _as_fate(_draw(source, gm, b["pid"], b["size"], f"{kind} {b['label']}"), fate))
+        hands = (_as_fate(_draw(source, gm, a["pid"], a["size"], kind, a["label"]), fate),
+                 _as_fate(_draw(source, gm, b["pid"], b["size"], kind, b["label"]), fate))
         found = (successes(hands[0], fate, unskilled=a.get("unskilled", False)),
                  successes(hands[1], fate, unskilled=b.get("unskilled", False)))
         verdict = compare_successes(*found)
@@ -1462,7 +1512,8 @@ def _begin_round(st, source, events):
         ship = _ship(st, sid)
         if ship["fire"]:
             gm = Deck(GM_DECK)
-            cards = source.draw(gm, ship["fire"], purpose=f"fire {sid}")
+            cards = source.draw(gm, ship["fire"], purpose=f"fire {sid}" if source.record
+                                else "")
             hits = [(SUIT_AREA[c.suit], 1) for c in cards]
             tracks = _hit_ship(st, sid, hits)
             if events is not None:
@@ -1588,7 +1639,7 @@ def _repairs(st, sid):
     testers = [f"pc:{p}" for p in _aboard(st, sid)] + ["crew"]
     for area in areas:
         for who in testers:
-            if repair_pool(st, sid, area, who[3:] if who != "crew" else "crew")[0] > 0:
+            if _repair_size(st, sid, area, who[3:] if who != "crew" else "crew") > 0:
                 yield f"{area}:{who}"
 
 
@@ -1747,7 +1798,8 @@ def _positioning_step(st, source, events):
             foe = _other(pair, sid)
             ship = st["ships"][sid]
             pid, _ = _officer(st, sid, "seamanship", "master")
-            size, breakdown = positioning_pool(st, sid, foe)
+            breakdown = {} if events is not None else None
+            size = _positioning_size(st, sid, foe, breakdown)
             if size and not _positions(st, source, events, sid):
                 size = 0
             testers.append({"key": side, "ship": sid, "pid": pid, "size": size,
@@ -1828,7 +1880,7 @@ def _will_fire(st, sid):
     ship = st["ships"][sid]
     if not (st["rs"]["acts"].get(sid) and ship["states"]["guns"] != _DEAD):
         return False
-    total = _broadside_total(st, sid, False)[0]  # broadside_pool, less each target's range
+    total = _broadside_total(st, sid, False)  # broadside_pool, less each target's range
     for _, d in _targets(st, sid):
         if total - _range_penalty(ship["rating"], d) > 0:
             return True
@@ -1971,7 +2023,7 @@ def _broadside_step(st, source, events):
     for sid, f in _by_order(st, firing):
         # One draw a ship: a split's sub-pools come from the same deck, in target order.
         cards = [str(c) for c in _draw(source, gm, f["pid"], sum(s["size"] for s in f["shots"]),
-                                       f"broadside {_deck_label(st, sid, f['pid'])}")]
+                                       "broadside", _deck_label(st, sid, f["pid"]))]
         for shot in f["shots"]:
             shot["cards"], cards = cards[:shot["size"]], cards[shot["size"]:]
     rs["volley"] = {"fate": str(fate), "firing": firing}
@@ -1983,7 +2035,8 @@ def _shots(st, sid, aim):
     of it): each the share less the range to its target, floored at 0 (BtQ L2499-2500,
     L2504-2505; N24), with its breakdown (``split``: the cards sent elsewhere)."""
     ship = _ship(st, sid)
-    total, breakdown = _broadside_total(st, sid)
+    breakdown: dict[str, int] = {}
+    total = _broadside_total(st, sid, True, breakdown)
     shots = []
     for target, share in _by_order(st, aim):
         if not _afloat(_ship(st, target)):
@@ -2357,7 +2410,7 @@ def _split_options(st, sid):
     """``broadside.target`` keys and labels: concentrate on each target in range, or split
     the total between two of them (BtQ L2498-2500)."""
     targets = [t for t, _ in _targets(st, sid)]
-    total = max(0, _broadside_total(st, sid)[0])
+    total = max(0, _broadside_total(st, sid))
     options = []
     for t in targets:
         size = _shots(st, sid, {t: None})[0]["size"]
@@ -2464,7 +2517,7 @@ def _choices(st, aw):
         return f"{verb}: what does {_the(ship['name'], False)} fire?", options
     if kind == "broadside.target":
         return (f"Broadside!: {_the(ship['name'], False)} has "
-                f"{_cards(max(0, _broadside_total(st, sid)[0]))} before the range. Where does "
+                f"{_cards(max(0, _broadside_total(st, sid)))} before the range. Where does "
                 "she fire?", _split_options(st, sid))
     if kind == "broadside.joker":
         return ("Your Joker in the Broadside!: which card is it? Its suit picks the area hit.",
@@ -2508,7 +2561,7 @@ def _firepower(st, sid):
     her Guns Dead."""
     if st["ships"][sid]["states"]["guns"] == _DEAD:
         return 0
-    return max(0, _broadside_total(st, sid, False)[0])
+    return max(0, _broadside_total(st, sid, False))
 
 
 def _threat(st, sid, foe, power=None):
@@ -2570,8 +2623,7 @@ def _policy_repair(st, aw):
             return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
         area = max((a for a in AREAS if any(k.startswith(a + ":") for k in keys)), key=score)
     candidates = [k for k in keys if k.startswith(area + ":")]
-    if f"{area}:crew" in candidates and "unskilled" not in repair_pool(st, sid, area,
-                                                                        "crew")[1]:
+    if f"{area}:crew" in candidates and _tester_value(st, sid, "crew", area)[1] > 0:
         return f"{area}:crew"
     busy = {_officer(st, sid, "seamanship", "master")[0],
             _officer(st, sid, "gunnery", "gunner")[0]}
@@ -2581,10 +2633,10 @@ def _policy_repair(st, aw):
         the helmsman or gunner, the commander; then the bigger pool."""
         who = key.partition(":")[2]
         pid = "crew" if who == "crew" else who[3:]
-        size, breakdown = repair_pool(st, sid, area, pid)
+        size = _repair_size(st, sid, area, pid)
         rank = (3 if pid == "crew" else 2 if pid == st["commanders"].get(sid)
                 else 1 if pid in busy else 0)
-        return "unskilled" in breakdown, rank, -size
+        return _tester_value(st, sid, pid, area)[1] <= 0, rank, -size
     return min(candidates, key=cost)
 
 
