@@ -1178,8 +1178,9 @@ def _deck_label(st, sid, pid):
 
 def _contest(st, source, events, kind, sides, text, one_draw_if_empty=False):
     """A contested test between ``sides`` (two dicts with ``key``, ``side``, ``pid``,
-    ``size``, ``breakdown``, ``public`` and optionally ``unskilled``), with the retests of
-    D3. Returns ``(winner key or None, winner's best level)``. A side with no cards turns
+    ``size``, ``label``, and, for the events, ``who``, ``breakdown`` and ``public``;
+    optionally ``unskilled``), with the retests of D3; ``text`` names the test in the events
+    (the names and parts are not read when ``events`` is ``None``). Returns ``(winner key or None, winner's best level)``. A side with no cards turns
     none; the other's failure is then a mutual failure, retested as D3 says, except where
     ``one_draw_if_empty`` (Positioning, D18): there the other side turns its pool once and
     wins with any success."""
@@ -1796,19 +1797,20 @@ def _positioning_step(st, source, events):
         testers = []
         for side, sid in (("pc", pair["a"]), ("enemy", pair["b"])):
             foe = _other(pair, sid)
-            ship = st["ships"][sid]
             pid, _ = _officer(st, sid, "seamanship", "master")
             breakdown = {} if events is not None else None
             size = _positioning_size(st, sid, foe, breakdown)
             if size and not _positions(st, source, events, sid):
                 size = 0
-            testers.append({"key": side, "ship": sid, "pid": pid, "size": size,
-                            "who": _the(ship["name"], False),
-                            "label": _deck_label(st, sid, pid),
-                            "breakdown": breakdown, "public": side == "pc"})
+            tester = {"key": side, "ship": sid, "pid": pid, "size": size,
+                      "label": _deck_label(st, sid, pid)}
+            if events is not None:
+                tester.update(who=_the(st["ships"][sid]["name"], False), breakdown=breakdown,
+                              public=side == "pc")
+            testers.append(tester)
         text = "Positioning" + (f", {_the(_ship(st, pair['a'])['name'], False)} against "
                                 f"{_the(_ship(st, pair['b'])['name'], False)}"
-                                if len(st["pairs"]) > 1 else "")
+                                if events is not None and len(st["pairs"]) > 1 else "")
         winner, level = _contest(st, source, events, "positioning", testers, text,
                                  one_draw_if_empty=True)
         if winner is not None:
@@ -1944,25 +1946,33 @@ def _answer_fight_opposition(st, aw, choice, source, events):
                                   _weather_mod(st, skill))
     kind, _, arg = choice.partition(":")
     if kind == "static":
-        opp_size, opp_who = int(arg), f"{DIFFICULTIES[int(arg)]} difficulty"
-        opp_breakdown, public = {"difficulty": opp_size}, True
+        opp_size = int(arg)
+        opp = {"key": "opposition", "ship": None, "pid": None, "size": opp_size,
+               "label": "opposition"}
+        if events is not None:
+            opp.update(who=f"{DIFFICULTIES[opp_size]} difficulty",
+                       breakdown={"difficulty": opp_size}, public=True)
     else:
         opp_skill, _, foe = arg.partition(":")
         enemy = _ship(st, foe or _opponents(st, sid)[0])
         opp_size = enemy["crew"][opp_skill]
-        opp_who = f"{_the(enemy['name'], False)}'s {SKILLS[opp_skill]}"
-        opp_breakdown, public = {opp_skill: opp_size}, False
+        opp = {"key": "opposition", "ship": None, "pid": None, "size": opp_size,
+               "label": "opposition"}
+        if events is not None:
+            opp.update(who=f"{_the(enemy['name'], False)}'s {SKILLS[opp_skill]}",
+                       breakdown={opp_skill: opp_size}, public=False)
     sides = [
         {"key": "pc", "ship": sid, "pid": pid, "size": size, "who": pc["name"],
          "label": f"pc:{pid}", "breakdown": breakdown, "public": True,
          "unskilled": value <= 0},
-        {"key": "opposition", "ship": None, "pid": None, "size": opp_size, "who": opp_who,
-         "label": "opposition", "breakdown": opp_breakdown, "public": public},
+        opp,
     ]
-    unskilled = " unskilled" if value <= 0 else ""
-    winner, _ = _contest(st, source, events, "fight", sides,
-                         f"How Will You Fight?: {pc['name']} ({SKILLS[skill]}{unskilled}) "
-                         f"against {opp_who}")
+    text = ""
+    if events is not None:
+        unskilled = " unskilled" if value <= 0 else ""
+        text = (f"How Will You Fight?: {pc['name']} ({SKILLS[skill]}{unskilled}) against "
+                f"{opp['who']}")
+    winner, _ = _contest(st, source, events, "fight", sides, text)
     delta = {"pc": 1, "opposition": -1}.get(winner, 0)
     rs["step5"] = {**rs["step5"], sid: rs["step5"].get(sid, 0) + delta}
     rs["fight_results"] = rs["fight_results"] + [{"pc": pid, "skill": skill, "modifier": delta}]
