@@ -190,7 +190,7 @@ Event kinds: ``battle.start``, ``awareness.test``, ``start.distance``,
 from __future__ import annotations
 
 import marshal
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from rules.btq import boarding as _boarding
@@ -2917,9 +2917,19 @@ class NavalEngine:
         """The state :meth:`start` returns, drawn the same, without building its events: the
         start of a game for :meth:`auto_play`. It shares what never changes with the engine's
         kept start states, so it must not be changed in place (``auto_play`` never does)."""
-        st = _thaw(_kept_start(setup))
-        _run(st, source, None)
-        return st
+        return self.auto_starter(setup)(source)
+
+    def auto_starter(self, setup: dict) -> Callable[[RandomSource], State]:
+        """:meth:`auto_start` of ``setup`` as a function of the game's source alone: the
+        setup is read and looked up once for all the games that start from it (a Monte
+        Carlo's)."""
+        kept = _kept_start(setup)
+
+        def start(source: RandomSource) -> State:
+            st = _thaw(kept)
+            _run(st, source, None)
+            return st
+        return start
 
     def participants(self, state: State) -> dict[str, str]:
         return {f"pc:{pid}": state["pcs"][pid]["name"] for pid in state["pc_order"]}
