@@ -82,10 +82,9 @@ bench: install
 	$(BIN)/python -m benchmarks
 
 # The modules of the kernel that mypyc compiles: the hot path of a game. rules/engine.py stays
-# interpreted (mypyc refuses its runtime-checkable Protocol) and so does rules/btq/ships.py
-# (its DamageTrack sets attributes a native class does not declare; it is being rewritten).
+# interpreted (mypyc refuses its runtime-checkable Protocol).
 FAST_MODULES := rules/cards.py rules/random.py rules/montecarlo.py rules/btq/tests.py \
-	rules/btq/characters.py rules/btq/naval.py
+	rules/btq/characters.py rules/btq/ships.py rules/btq/naval.py
 
 # The compiled modules land beside their sources (*.so), which Python then imports first;
 # everything else stays as it is. Results are the same seed for seed (tests/rules/test_compiled.py).

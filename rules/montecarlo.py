@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from math import sqrt
 from typing import Any
@@ -188,9 +188,10 @@ def run(engine: Engine, setup_or_state: dict, *, seeds: Iterable[int],
     except ValueError:
         setup, state = None, setup_or_state
     tally = _Tally()
+    start_game = _starter(engine, setup) if setup is not None else None
     for seed in seeds:
         source = SeededSource(seed, record=False)
-        start = _start(engine, setup, source) if setup is not None else state
+        start = start_game(source) if start_game is not None else state
         assert start is not None
         if first is not None:
             start = engine.apply(start, first[0], first[1], source)[0]
@@ -275,14 +276,23 @@ def best_option(summaries: Mapping[str, Summary], side: str | None, against: boo
     return max(played, key=lambda k: played[k].share(side))
 
 
-def _start(engine: Engine, setup: dict, source: RandomSource) -> State:
-    """The start of a game: with the engine's own ``auto_start`` if it has one (a fast path
-    that must return what ``engine.start`` would, without its events), else ``start``."""
+def _starter(engine: Engine, setup: dict) -> Callable[[RandomSource], State]:
+    """How each game starts from ``setup``, given its source: the engine's own
+    ``auto_starter(setup)`` if it has one (a fast path that reads the setup once for all the
+    games and must return what ``engine.start`` would, without its events), else its
+    ``auto_start`` (the same, the setup read for each game), else ``start``."""
+    auto_starter = getattr(engine, "auto_starter", None)
+    if auto_starter is not None:
+        starter: Callable[[RandomSource], State] = auto_starter(setup)
+        return starter
     auto_start = getattr(engine, "auto_start", None)
-    if auto_start is not None:
-        started: State = auto_start(setup, source)
-        return started
-    return engine.start(setup, source)[0]
+
+    def start(source: RandomSource) -> State:
+        if auto_start is not None:
+            started: State = auto_start(setup, source)
+            return started
+        return engine.start(setup, source)[0]
+    return start
 
 
 def _play(engine: Engine, state: State, source: RandomSource) -> State:

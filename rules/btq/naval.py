@@ -190,6 +190,8 @@ Event kinds: ``battle.start``, ``awareness.test``, ``start.distance``,
 from __future__ import annotations
 
 import marshal
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from rules.btq import boarding as _boarding
 from rules.btq.characters import MEASURES, NPC_CREW_SKILLS, SKILLS, DamageState
@@ -217,6 +219,18 @@ __all__ = [
     "NIGHTFALL_ROUND", "validate_setup", "positioning_pool", "broadside_pool", "repair_pool",
     "adjust_hits",
 ]
+
+Ship = dict[str, Any]
+"""A ship of the state (``state["ships"][id]``), as the module docstring describes it."""
+Pair = dict[str, Any]
+"""A pair of the range chart (``state["pairs"][key]``): ``a``, ``b``, ``distance``, ``gage``."""
+Await = dict[str, Any]
+"""The awaited decision (``state["await"]``): ``kind``, ``actor``, ``ship`` and its own keys."""
+Parts = dict[str, int]
+"""A pool's breakdown: part -> cards (negative for a penalty)."""
+Events = list[Event] | None
+"""The list a step appends its events to, or ``None`` when nobody reads them."""
+_V = TypeVar("_V")
 
 SIDES = ("pc", "enemy")
 OTHER = {"pc": "enemy", "enemy": "pc"}
@@ -251,7 +265,7 @@ AMMUNITION: dict[str, str] = {
 
 _AMMO_PENALTY = {"heated": 2, "double": 2}
 _CHANGE_PENALTY = 2
-_AMMO_LEVELS = {
+_AMMO_LEVELS: dict[str | None, dict[str, int]] = {
     # one hit in the area gains (+1) or loses (-1) a level (BtQ L2611-2650; N13)
     "grapeshot": {"crew": 1, "rigging": -1, "hull": -1},
     "chainshot": {"crew": -1, "guns": -1, "rigging": 1},
@@ -308,7 +322,7 @@ _DEAD, _MAIMED, _INJURED = DamageState.DEAD, DamageState.MAIMED, DamageState.INJ
 
 # --- setup -----------------------------------------------------------------------------------
 
-def _int(value, what, low, high=None):
+def _int(value: Any, what: str, low: int, high: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low or (
             high is not None and value > high):
         span = f"{low}-{high}" if high is not None else f"at least {low}"
@@ -316,13 +330,13 @@ def _int(value, what, low, high=None):
     return value
 
 
-def _text(value, what):
+def _text(value: Any, what: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"{what} must be a non-empty text")
     return value
 
 
-def _skills(block, allowed, what):
+def _skills(block: Any, allowed: Iterable[str], what: str) -> dict[str, int]:
     if block is None:
         block = {}
     if not isinstance(block, dict):
@@ -333,7 +347,7 @@ def _skills(block, allowed, what):
     return {k: _int(block.get(k, 0), f"{what} {k}", 0, 20) for k in allowed}
 
 
-def _ship_setup(entry, i):
+def _ship_setup(entry: Any, i: int) -> Ship:
     if not isinstance(entry, dict):
         raise ValueError(f"ship {i + 1} must be a mapping")
     sid = _text(entry.get("id"), f"ship {i + 1}: id")
@@ -349,7 +363,7 @@ def _ship_setup(entry, i):
         raise ValueError(f"{where}: traits must be a list of trait names")
     overrides = entry.get("overrides") or {}
     try:
-        stats = ship_stats(entry.get("type"), traits, overrides)
+        stats = ship_stats(entry.get("type"), traits, overrides)  # type: ignore[arg-type]
     except (ValueError, TypeError) as exc:
         raise ValueError(f"{where}: {exc}") from None
     tracks = entry.get("tracks") or {}
@@ -407,7 +421,7 @@ def _ship_setup(entry, i):
     }
 
 
-def _officers_setup(officers, where):
+def _officers_setup(officers: Any, where: str) -> list[dict]:
     """A ship's named officers, for a boarding (BtQ L2519-2528): each a fighter with his
     ``post`` and ``command`` (:func:`rules.btq.boarding.officer`); none by default."""
     if officers is None:
@@ -417,7 +431,7 @@ def _officers_setup(officers, where):
     return [_boarding.officer(o, f"{where}: officer {i + 1}") for i, o in enumerate(officers)]
 
 
-def _pc_setup(entry, i, pc_ships):
+def _pc_setup(entry: Any, i: int, pc_ships: dict[str, Ship]) -> dict[str, Any]:
     """``pc_ships``: the players' side's ships (id -> setup, as :func:`_ship_setup` returns
     them), the first the default ship of a PC."""
     if not isinstance(entry, dict):
@@ -456,7 +470,7 @@ def _pc_setup(entry, i, pc_ships):
     }
 
 
-def _scratched_setup(value, where):
+def _scratched_setup(value: Any, where: str) -> dict[str, bool]:
     """``{"scratched": True}`` when the PC's sheet has Is But A Scratch, Sir!'s extra wound
     level already spent (D12; healed only when his Health is): then a boarding's first
     wound counts in full. Nothing when it is not (a setup's games stay as they were)."""
@@ -465,7 +479,7 @@ def _scratched_setup(value, where):
     return {"scratched": True} if value else {}
 
 
-def _combat_traits_setup(block, where):
+def _combat_traits_setup(block: Any, where: str) -> dict[str, int]:
     """The traits a PC brings to a boarding's fights: name -> times
     (:data:`rules.btq.personal_combat.COMBAT_TRAITS`); none by default."""
     if block is None:
@@ -476,7 +490,7 @@ def _combat_traits_setup(block, where):
     return {k: _int(v, f"{where}: {k}", 1, 3) for k, v in block.items()}
 
 
-def _health_setup(health, where):
+def _health_setup(health: Any, where: str) -> str:
     """A PC's Health as his sheet has it, for a boarding's fights (BtQ L1309-1328): healthy,
     injured or maimed (a Dead man fights no battle)."""
     if health not in ("healthy", "injured", "maimed"):
@@ -484,7 +498,7 @@ def _health_setup(health, where):
     return health
 
 
-def _weapons_setup(weapons, where):
+def _weapons_setup(weapons: Any, where: str) -> list[str] | None:
     """A PC's hand-to-hand weapons for a boarding (BtQ L1584-1621; A5: only melee at
     Distance 0); ``None`` for the cutlass, the sailor's weapon (BtQ L1611)."""
     if weapons is None:
@@ -500,14 +514,14 @@ def _weapons_setup(weapons, where):
     return list(weapons)
 
 
-def _profession(name, where):
+def _profession(name: Any, where: str) -> str | None:
     """The PC's profession (his Profession skill's), lower case; ``None`` if not given."""
     if name is None:
         return None
     return _text(name, f"{where}: profession").strip().lower()
 
 
-def _trait_cards(block, where):
+def _trait_cards(block: Any, where: str) -> dict[str, int]:
     """A PC's ``trait_cards`` (skill -> the cards his traits add to its tests, 1-5): only
     the skills named, for the "sheet" part to fill from his traits."""
     if block is None:
@@ -520,7 +534,7 @@ def _trait_cards(block, where):
     return {k: _int(v, f"{where}: trait_cards {k}", 1, 5) for k, v in block.items()}
 
 
-def _ship_reputation(block, where):
+def _ship_reputation(block: Any, where: str) -> dict[str, Any] | None:
     """The ship reputation a PC uses for his ship in this battle, ``{"id", "name", "cards"}``
     (cards 0-20, as ``rules.btq.missions.ship_reputation_cards`` counts them), or ``None``:
     one ship reputation instead of a personal one (BtQ L770-772; ``btq_characters.md``
@@ -585,7 +599,7 @@ def validate_setup(setup: dict) -> dict:
                                                                          "no_rain")}}
 
 
-def _general_mods(setup):
+def _general_mods(setup: dict) -> dict[str, int]:
     """``{"tests", "awareness"}``: the general weather's modifier to every test and the
     extra one to Awareness, both 0 unless the setting applies them (D15)."""
     if not setup["settings"]["general_weather_in_ship_combat"]:
@@ -612,7 +626,7 @@ def _initial_state(setup: dict) -> State:
         ships[entry["id"]] = ship
     sides = {side: [s["id"] for s in setup["ships"] if s["side"] == side] for side in SIDES}
     order = sorted(setup["pcs"], key=lambda p: -p["seniority"])
-    commanders = {}
+    commanders: dict[str, str] = {}
     for pc in order:
         commanders.setdefault(pc["ship"], pc["id"])
     return {
@@ -665,23 +679,23 @@ def _kept_start(setup: dict) -> State:
 
 # --- ships and pairs -------------------------------------------------------------------------
 
-def _key(a, b):
+def _key(a: str, b: str) -> str:
     """The key of the pair of the players' ship ``a`` and the enemy ship ``b``."""
     return f"{a}|{b}"
 
 
-def _pair(st, x, y):
+def _pair(st: State, x: str, y: str) -> Pair:
     """The range chart of ships ``x`` and ``y`` (either order; one of each side)."""
     if st["ships"][x]["side"] == "pc":
         return st["pairs"][_key(x, y)]
     return st["pairs"][_key(y, x)]
 
 
-def _other(pair, sid):
+def _other(pair: Pair, sid: str) -> str:
     return pair["b"] if pair["a"] == sid else pair["a"]
 
 
-def _pair_items(st):
+def _pair_items(st: State) -> list[tuple[str, Pair]]:
     """``(key, pair)`` of the range chart in the battle's order (``st["order"]``): a state
     read back from the database may hold its mappings' keys in another order (PostgreSQL's
     jsonb sorts them), and nothing the engine does may depend on that."""
@@ -692,7 +706,7 @@ def _pair_items(st):
     return sorted(pairs.items(), key=lambda kv: (at[kv[1]["a"]], at[kv[1]["b"]]))
 
 
-def _by_order(st, mapping):
+def _by_order(st: State, mapping: dict[str, _V]) -> list[tuple[str, _V]]:
     """The items of ``mapping`` (ship id -> anything) in the battle's order, whatever order
     its keys were stored in (:func:`_pair_items`)."""
     if len(mapping) < 2:
@@ -701,17 +715,17 @@ def _by_order(st, mapping):
     return sorted(mapping.items(), key=lambda kv: at[kv[0]])
 
 
-def _afloat(ship):
+def _afloat(ship: Ship) -> bool:
     """Whether a ship is in the battle: she has joined and has not left it."""
     return ship["present"] and ship["out"] is None
 
 
-def _engaged(st):
+def _engaged(st: State) -> list[Pair]:
     """The pairs on the range chart now: both ships in the battle, within Distance 5."""
     return [p for _, p in _pair_items(st) if _within(st["ships"], p)]
 
 
-def _within(ships, p):
+def _within(ships: dict[str, Ship], p: Pair) -> bool:
     """Whether pair ``p`` is on the range chart now (:func:`_engaged`); ``ships``: the
     state's ships."""
     a, b, distance = ships[p["a"]], ships[p["b"]], p["distance"]
@@ -719,7 +733,7 @@ def _within(ships, p):
             and distance is not None and distance < BEYOND)
 
 
-def _foes(st, sid):
+def _foes(st: State, sid: str) -> list[tuple[str, int]]:
     """The ships engaged with ship ``sid``, as ``[(foe id, distance)]`` in battle order."""
     ships = st["ships"]
     found = {}
@@ -737,13 +751,13 @@ def _foes(st, sid):
     return [(f, found[f]) for f in st["order"] if f in found]
 
 
-def _afloat_ids(st, side=None):
+def _afloat_ids(st: State, side: str | None = None) -> list[str]:
     ships = st["ships"]
     return [s for s in st["order"] if ships[s]["present"] and ships[s]["out"] is None
             and (side is None or ships[s]["side"] == side)]
 
 
-def _resolve_ship(st, ship):
+def _resolve_ship(st: State, ship: str) -> str:
     """A ship's id from ``ship``: an id, or a side (``"pc"``, ``"enemy"``) that has one ship
     in the battle."""
     if ship in st["ships"]:
@@ -754,16 +768,16 @@ def _resolve_ship(st, ship):
     return ids[0]
 
 
-def _ship(st, sid):
+def _ship(st: State, sid: str) -> Ship:
     return st["ships"][sid]
 
 
-def _aboard(st, sid):
+def _aboard(st: State, sid: str) -> Sequence[str]:
     """The PCs aboard ship ``sid``, senior first."""
     return st["aboard"].get(sid, ())
 
 
-def _public(st, sid):
+def _public(st: State, sid: str) -> bool:
     """Whether what a ship's tests are made of may be shown to the players: the players'
     side's ships, not the enemy's (their crews are the GM's)."""
     return st["ships"][sid]["side"] == "pc"
@@ -771,7 +785,8 @@ def _public(st, sid):
 
 # --- the ship's figures ----------------------------------------------------------------------
 
-def _officer(st, sid, skill, station=None):
+def _officer(st: State, sid: str, skill: str, station: str | None = None
+             ) -> tuple[str | None, int]:
     """Who makes ship ``sid``'s ``skill`` test: ``(pc id or None for the NPC crew, value)``.
     Among the PCs aboard, the one posted to ``station`` goes first, else the one with the
     highest skill; with none who has it, the crew (BtQ L2360-2361)."""
@@ -791,60 +806,70 @@ def _officer(st, sid, skill, station=None):
     return None, st["ships"][sid]["crew"].get(skill, 0)
 
 
-def _cards(n):
+def _cards(n: int) -> str:
     """``"1 card"``, ``"3 cards"``."""
     return f"{n} card{'' if n == 1 else 's'}"
 
 
-def _who(st, sid, pid):
+def _who(st: State, sid: str, pid: str | None) -> str:
     if pid is not None:
         return st["pcs"][pid]["name"]
     return f"{_the(_ship(st, sid)['name'], False)}'s crew"
 
 
-def _cards_of(st, pid):
+def _cards_of(st: State, pid: str | None) -> int:
     return st["discipline_cards"].get(pid, 0) if pid is not None else 0
 
 
-def _traits_of(st, pid, skill):
+def _traits_of(st: State, pid: str | None, skill: str) -> int:
     """The cards PC ``pid``'s traits add to his tests of ``skill`` (from the setup's
     ``trait_cards``; BtQ L1210-1212, L2459-2460 "Any traits from PCs"); 0 for the crew."""
     return st["pcs"][pid]["trait_cards"].get(skill, 0) if pid is not None else 0
 
 
-def _weather_mod(st, skill):
+def _weather_mod(st: State, skill: str) -> int:
     """The general weather's modifier to a test of ``skill`` (D15; 0 unless the setting
     applies it)."""
     mods = st["weather_mods"]
     return mods["tests"] + (mods["awareness"] if skill == "awareness" else 0)
 
 
-def _add_weather(breakdown, st, skill):
+def _add_weather(breakdown: Parts | None, st: State, skill: str) -> int:
+    """The general weather's modifier to a pool of ``skill`` (:func:`_weather_mod`), added
+    to ``breakdown`` unless it is ``None`` (the pool parts below all do this: the policies
+    want only a pool's size, the events and the state its parts too)."""
     mods = st["weather_mods"]
-    if mods["tests"] or mods["awareness"]:  # else no modifier (_weather_mod)
-        mod = _weather_mod(st, skill)
-        if mod:
-            breakdown["general_weather"] = mod
+    if not (mods["tests"] or mods["awareness"]):  # no modifier (_weather_mod)
+        return 0
+    mod = _weather_mod(st, skill)
+    if mod and breakdown is not None:
+        breakdown["general_weather"] = mod
+    return mod
 
 
-def _add_own(breakdown, st, pid, skill):
-    """Add PC ``pid``'s Discipline cards, his traits' cards for ``skill`` and the cards of
-    the ship reputation he uses (``ship_reputation``) to a pool."""
+def _add_own(breakdown: Parts | None, st: State, pid: str | None, skill: str) -> int:
+    """PC ``pid``'s Discipline cards, his traits' cards for ``skill`` and the cards of the
+    ship reputation he uses (``ship_reputation``) in a pool: their sum, added part by part
+    to ``breakdown`` (unless ``None``)."""
     if pid is None:  # the crew: none of them (_cards_of, _traits_of)
-        return
+        return 0
     pc = st["pcs"][pid]
     cards = st["discipline_cards"].get(pid, 0)
     traits = pc["trait_cards"].get(skill, 0)
-    if cards:
-        breakdown["discipline"] = cards
-    if traits:
-        breakdown["traits"] = traits
     rep = pc.get("ship_reputation")
-    if rep and rep["cards"]:
-        breakdown["ship_reputation"] = rep["cards"]
+    rep_cards = rep["cards"] if rep else 0
+    if breakdown is not None:
+        if cards:
+            breakdown["discipline"] = cards
+        if traits:
+            breakdown["traits"] = traits
+        if rep_cards:
+            breakdown["ship_reputation"] = rep_cards
+    return cards + traits + rep_cards
 
 
-def _skill_pool(skill, value, cards=0, traits=0, weather=0):
+def _skill_pool(skill: str, value: int, cards: int = 0, traits: int = 0, weather: int = 0
+                ) -> tuple[int, Parts]:
     """``(size, breakdown)`` of a test of a character's ``skill`` alone, with his ``cards``
     of Discipline, his ``traits``' cards and the general ``weather``'s modifier (floor 0,
     D2): with no skill (``value`` 0) he "can overturn a single card", to which nothing is
@@ -866,7 +891,7 @@ _MORALE_PENALTY = (0, 1, 3, 3)
 ship whose Ship Morale is Dead does not act at all: :func:`_act_gates`)."""
 
 
-def _morale_penalty(ship):
+def _morale_penalty(ship: Ship) -> int:
     """Great Hardship lifts an Injured or Maimed Ship Morale's penalty, not a Dead one's: a
     Dead area allows no test at all until it is healed (BtQ L1326-1328, L1421-1426)."""
     if ship["hardship"] and ship["morale"] != _DEAD:
@@ -874,35 +899,44 @@ def _morale_penalty(ship):
     return _MORALE_PENALTY[ship["morale"]]
 
 
-def _add_casualty(breakdown, ship, test):
+def _add_casualty(breakdown: Parts | None, ship: Ship, test: str) -> int:
     """A command casualty of a boarding: the mate who took over makes ``test``
     (``"positioning"``, ``"broadside"``, ``"gun_repair"``) at -2 (BtQ L2526-2528)."""
     p = ship["casualties"].get(test)
-    if p:
+    if not p:
+        return 0
+    if breakdown is not None:
         breakdown["command_casualty"] = p
+    return p
 
 
-def _add_penalties(breakdown, ship, areas):
+def _add_penalties(breakdown: Parts | None, ship: Ship, areas: tuple[str, ...]) -> int:
+    """The damage penalties of ``areas`` and Ship Morale's (D20), as a negative number."""
     states = ship["states"]
+    total = 0
     for area in areas:
         p = _PENALTY[states[area]]
         if p:
-            breakdown[area] = -p
+            total -= p
+            if breakdown is not None:
+                breakdown[area] = -p
     if ship["morale"]:  # else no penalty (_morale_penalty)
         p = _morale_penalty(ship)
         if p:
-            breakdown["ship_morale"] = -p
+            total -= p
+            if breakdown is not None:
+                breakdown["ship_morale"] = -p
+    return total
 
 
-def _sailing(st, sid):
+def _sailing(st: State, sid: str) -> tuple[int, int]:
     """``(speed, weather's handling modifier)`` of a ship in this weather (BtQ L2365-2367,
     L2346-2347, L2479)."""
     ship = st["ships"][sid]
-    mods = WEATHER[st["weather"]]
-    if mods[1] is None:  # Becalmed: Speed 0 and Handling 0
+    _, speed_mod, handling_mod = WEATHER[st["weather"]]
+    if speed_mod is None or handling_mod is None:  # Becalmed: Speed 0 and Handling 0
         speed, handling_mod = 0, -ship["handling"]
     else:
-        speed_mod, handling_mod = mods[1], mods[2]
         if "Weatherly" in ship["traits"]:
             if speed_mod < 0:
                 speed_mod += 1
@@ -914,7 +948,7 @@ def _sailing(st, sid):
     return speed, handling_mod
 
 
-def _first_foe(st, sid, foes=None):
+def _first_foe(st: State, sid: str, foes: list[tuple[str, int]] | None = None) -> str:
     """The first ship engaged with ``sid`` (of ``foes``, her :func:`_foes` if worked out
     already), else the first of the other side in the battle."""
     if foes is None:
@@ -935,24 +969,34 @@ def positioning_pool(state: State, ship: str, against: str | None = None
     sid = _resolve_ship(state, ship)
     if against is None:
         against = _first_foe(state, sid)
-    own = state["ships"][sid]
-    pid, value = _officer(state, sid, "seamanship", "master")
-    breakdown = {"seamanship": value}
-    _add_own(breakdown, state, pid, "seamanship")
-    _add_weather(breakdown, state, "seamanship")
-    speed, handling_mod = _sailing(state, sid)
-    breakdown["handling"] = own["handling"]
-    if handling_mod:
-        breakdown["weather"] = handling_mod
-    diff = speed - _sailing(state, against)[0]
-    if diff:
-        breakdown["speed"] = diff
-    _add_penalties(breakdown, own, ("hull", "crew", "rigging"))
-    _add_casualty(breakdown, own, "positioning")
-    return max(0, sum(breakdown.values())), breakdown
+    breakdown: dict[str, int] = {}
+    return _positioning_size(state, sid, against, breakdown), breakdown
 
 
-def _range_penalty(rating, distance):
+def _positioning_size(st: State, sid: str, against: str, breakdown: Parts | None = None
+                      ) -> int:
+    """:func:`positioning_pool`'s size, its parts added to ``breakdown`` unless ``None``."""
+    own = st["ships"][sid]
+    pid, value = _officer(st, sid, "seamanship", "master")
+    speed, handling_mod = _sailing(st, sid)
+    diff = speed - _sailing(st, against)[0]
+    if breakdown is not None:
+        breakdown["seamanship"] = value
+    total = value + _add_own(breakdown, st, pid, "seamanship")
+    total += _add_weather(breakdown, st, "seamanship")
+    total += own["handling"] + handling_mod + diff
+    if breakdown is not None:
+        breakdown["handling"] = own["handling"]
+        if handling_mod:
+            breakdown["weather"] = handling_mod
+        if diff:
+            breakdown["speed"] = diff
+    total += _add_penalties(breakdown, own, ("hull", "crew", "rigging"))
+    total += _add_casualty(breakdown, own, "positioning")
+    return max(0, total)
+
+
+def _range_penalty(rating: int | None, distance: int) -> int:
     """Long Range: -2 for ships rated 1-3, -4 for 4-6 (BtQ L2379). Un-rated ships cannot fire
     at Distance 2 at all: that is :func:`_in_range`'s business."""
     if distance != 2 or rating is None:
@@ -960,35 +1004,42 @@ def _range_penalty(rating, distance):
     return 2 if rating <= 3 else 4
 
 
-def _in_range(ship, distance):
+def _in_range(ship: Ship, distance: int) -> bool:
     return distance == 1 or (distance == 2 and ship["rating"] is not None)
 
 
-def _broadside_total(st, sid, situational=True):
-    """``(total, breakdown)`` of ship ``sid``'s Broadside! before the range: what a split
-    divides (BtQ L2499-2500, L2504-2505; N24). Not floored."""
+def _broadside_total(st: State, sid: str, situational: bool = True,
+                     breakdown: Parts | None = None) -> int:
+    """Ship ``sid``'s Broadside! before the range: what a split divides (BtQ L2499-2500,
+    L2504-2505; N24). Not floored. Its parts are added to ``breakdown`` unless ``None``
+    (the policies weigh the total alone)."""
     ship = st["ships"][sid]
     pid, value = _officer(st, sid, "gunnery", "gunner")
-    breakdown = {"gunnery": value}
-    if pid is not None:
-        _add_own(breakdown, st, pid, "gunnery")
-    _add_weather(breakdown, st, "gunnery")
-    breakdown["broadside"] = ship["broadside"]
+    if breakdown is not None:
+        breakdown["gunnery"] = value
+    total = value + _add_own(breakdown, st, pid, "gunnery")
+    total += _add_weather(breakdown, st, "gunnery") + ship["broadside"]
+    if breakdown is not None:
+        breakdown["broadside"] = ship["broadside"]
     if situational:
         rs = st["rs"]
+        parts = []
         if sid in rs.get("gage", ()):
-            breakdown["weather_gage"] = GAGE_BONUS
+            parts.append(("weather_gage", GAGE_BONUS))
         step5 = rs["step5"].get(sid) if "step5" in rs else None
         if step5:
-            breakdown["how_will_you_fight"] = step5
+            parts.append(("how_will_you_fight", step5))
         ammo_cost = _AMMO_PENALTY.get(ship["ammo"], 0)
         if ammo_cost:
-            breakdown["ammunition"] = -ammo_cost
+            parts.append(("ammunition", -ammo_cost))
         if ship["ammo_changed"]:
-            breakdown["changing_shot"] = -_CHANGE_PENALTY
-    _add_penalties(breakdown, ship, ("hull", "crew", "guns"))
-    _add_casualty(breakdown, ship, "broadside")
-    return sum(breakdown.values()), breakdown
+            parts.append(("changing_shot", -_CHANGE_PENALTY))
+        for key, part in parts:
+            total += part
+            if breakdown is not None:
+                breakdown[key] = part
+    total += _add_penalties(breakdown, ship, ("hull", "crew", "guns"))
+    return total + _add_casualty(breakdown, ship, "broadside")
 
 
 def broadside_pool(state: State, ship: str, *, target: str | None = None,
@@ -1004,7 +1055,8 @@ def broadside_pool(state: State, ship: str, *, target: str | None = None,
     this round only (gage, Step 5) and the shot (for weighing a ship's strength).
     """
     sid = _resolve_ship(state, ship)
-    total, breakdown = _broadside_total(state, sid, situational)
+    breakdown: dict[str, int] = {}
+    total = _broadside_total(state, sid, situational, breakdown)
     if distance is None:
         foe = target if target is not None else _first_foe(state, sid)
         distance = _pair(state, sid, foe)["distance"]
@@ -1014,7 +1066,7 @@ def broadside_pool(state: State, ship: str, *, target: str | None = None,
     return max(0, total - rng), breakdown
 
 
-def _tester_value(st, sid, who, area):
+def _tester_value(st: State, sid: str, who: str, area: str) -> tuple[str, int]:
     """Best ``(skill, value)`` of ``who`` (``"crew"`` or a PC id) among the skills that
     repair ``area`` (:data:`REPAIR_SKILLS`, and Profession for a PC of an appropriate
     profession, :data:`REPAIR_PROFESSIONS`)."""
@@ -1025,10 +1077,10 @@ def _tester_value(st, sid, who, area):
         block = st["pcs"][who]["skills"]
         if st["pcs"][who]["profession"] in REPAIR_PROFESSIONS[area]:
             skills = (*skills, "profession")
-    best = None
-    for skill in skills:
+    best = (skills[0], block.get(skills[0], 0))
+    for skill in skills[1:]:
         value = block.get(skill, 0)
-        if best is None or value > best[1]:
+        if value > best[1]:
             best = (skill, value)
     return best
 
@@ -1041,18 +1093,31 @@ def repair_pool(state: State, ship: str, area: str, who: str) -> tuple[int, dict
     ``{skill: 0, "unskilled": 1}``, with nothing added or taken away, and his best success
     counts as Ordinary (BtQ L1266-1269): he can clear only an Injured box."""
     sid = _resolve_ship(state, ship)
-    skill, value = _tester_value(state, sid, who, area)
+    breakdown: dict[str, int] = {}
+    return _repair_size(state, sid, area, who, breakdown), breakdown
+
+
+def _repair_size(st: State, sid: str, area: str, who: str, breakdown: Parts | None = None
+                 ) -> int:
+    """:func:`repair_pool`'s size, its parts added to ``breakdown`` unless ``None``."""
+    skill, value = _tester_value(st, sid, who, area)
     if value <= 0:
-        return 1, {skill: 0, "unskilled": 1}
-    breakdown = {skill: value}
-    _add_own(breakdown, state, None if who == "crew" else who, skill)
-    _add_weather(breakdown, state, skill)
-    p = _morale_penalty(_ship(state, sid))
+        if breakdown is not None:
+            breakdown.update({skill: 0, "unskilled": 1})
+        return 1
+    if breakdown is not None:
+        breakdown[skill] = value
+    total = value + _add_own(breakdown, st, None if who == "crew" else who, skill)
+    total += _add_weather(breakdown, st, skill)
+    ship = st["ships"][sid]
+    p = _morale_penalty(ship)
     if p:
-        breakdown["ship_morale"] = -p
+        total -= p
+        if breakdown is not None:
+            breakdown["ship_morale"] = -p
     if area == "guns":
-        _add_casualty(breakdown, _ship(state, sid), "gun_repair")
-    return max(0, sum(breakdown.values())), breakdown
+        total += _add_casualty(breakdown, ship, "gun_repair")
+    return max(0, total)
 
 
 
@@ -1091,46 +1156,55 @@ def adjust_hits(hits: list[tuple[str, int]], ammo: str | None, double_shot_extra
 
 # --- cards and tests -------------------------------------------------------------------------
 
-def _shown(cards, fate, unskilled=False):
+def _shown(cards: Iterable[Card], fate: Card, unskilled: bool = False) -> list[list[str]]:
     return [[str(c), _GRADE[grade(c, fate, unskilled=unskilled)]] for c in cards]
 
 
-def _as_fate(cards, fate):
+def _as_fate(cards: list[Card], fate: Card) -> list[Card]:
     """Undeclared Jokers played as the Card of Fate (the best card a test can have)."""
     if JOKER not in cards:  # cards are interned: the undeclared Joker is JOKER itself
         return cards
     return [JOKER.declare(fate) if c is JOKER else c for c in cards]
 
 
-def _draw(source, gm, pid, size, purpose):
+def _draw(source: RandomSource, gm: Deck, pid: str | None, size: int, what: str, label: str
+          ) -> list[Card]:
+    """``size`` cards for a test of ``what`` from PC ``pid``'s deck, else the GM deck
+    ``gm``; the draw's purpose ``"<what> <label>"`` is written only when the source keeps
+    its log (a Monte Carlo's does not)."""
     if size <= 0:
         return []
     deck = Deck(PLAYER_DECK, f"pc:{pid}") if pid is not None else gm
-    return source.draw(deck, size, purpose=purpose)
+    return source.draw(deck, size, purpose=f"{what} {label}" if source.record else "")
 
 
-def _simple_test(st, source, sid, pid, size, what, unskilled=False):
+def _simple_test(st: State, source: RandomSource, sid: str, pid: str | None, size: int,
+                 what: str, unskilled: bool = False) -> tuple[int, Card | None, list[Card]]:
     """A simple test (D4): ``size`` cards against a lone Card of Fate. Returns the best
     success level (0: failed), the Card of Fate and the cards (none for a pool of 0). An
     ``unskilled`` test's best success counts as Ordinary (BtQ L1266-1269)."""
     if size <= 0:
         return 0, None, []
     gm = Deck(GM_DECK)
-    fate = source.draw(gm, 1, purpose=f"{what} card of fate")[0]
-    cards = _as_fate(_draw(source, gm, pid, size, f"{what} {_deck_label(st, sid, pid)}"), fate)
+    fate = source.draw(gm, 1, purpose=f"{what} card of fate" if source.record else "")[0]
+    cards = _as_fate(_draw(source, gm, pid, size, what, _deck_label(st, sid, pid)), fate)
     found = successes(cards, fate, unskilled=unskilled)
     return (found[0][0] if found else 0), fate, cards
 
 
-def _deck_label(st, sid, pid):
+def _deck_label(st: State, sid: str, pid: str | None) -> str:
     return f"pc:{pid}" if pid is not None else sid
 
 
-def _contest(st, source, events, kind, sides, text, one_draw_if_empty=False):
+def _contest(st: State, source: RandomSource, events: Events, kind: str,
+             sides: Sequence[dict[str, Any]], text: str, one_draw_if_empty: bool = False
+             ) -> tuple[str | None, int]:
     """A contested test between ``sides`` (two dicts with ``key``, ``side``, ``pid``,
-    ``size``, ``breakdown``, ``public`` and optionally ``unskilled``), with the retests of
-    D3. Returns ``(winner key or None, winner's best level)``. A side with no cards turns
-    none; the other's failure is then a mutual failure, retested as D3 says, except where
+    ``size``, ``label``, and, for the events, ``who``, ``breakdown`` and ``public``;
+    optionally ``unskilled``), with the retests of D3; ``text`` names the test in the events
+    (the names and parts are not read when ``events`` is ``None``). Returns ``(winner key
+    or None, winner's best level)``. A side with no cards turns none; the other's failure
+    is then a mutual failure, retested as D3 says, except where
     ``one_draw_if_empty`` (Positioning, D18): there the other side turns its pool once and
     wins with any success."""
     a, b = sides
@@ -1143,10 +1217,10 @@ def _contest(st, source, events, kind, sides, text, one_draw_if_empty=False):
         return None, 0
     for attempt in range(1 if single else MAX_RETESTS + 1):
         gm = Deck(GM_DECK)
-        fate = source.draw(gm, 1, purpose=f"{kind} card of fate")[0]
+        fate = source.draw(gm, 1, purpose=f"{kind} card of fate" if source.record else "")[0]
         # the two sides spelled out, a then b (a comprehension costs a call of its own)
-        hands = (_as_fate(_draw(source, gm, a["pid"], a["size"], f"{kind} {a['label']}"), fate),
-                 _as_fate(_draw(source, gm, b["pid"], b["size"], f"{kind} {b['label']}"), fate))
+        hands = (_as_fate(_draw(source, gm, a["pid"], a["size"], kind, a["label"]), fate),
+                 _as_fate(_draw(source, gm, b["pid"], b["size"], kind, b["label"]), fate))
         found = (successes(hands[0], fate, unskilled=a.get("unskilled", False)),
                  successes(hands[1], fate, unskilled=b.get("unskilled", False)))
         verdict = compare_successes(*found)
@@ -1165,10 +1239,12 @@ def _contest(st, source, events, kind, sides, text, one_draw_if_empty=False):
 _WON = {"a": 0, "b": 1}
 
 
-def _contest_event(kind, text, sides, attempt, fate, hands, verdict, winner, best, last):
-    data = {"attempt": attempt + 1, "card_of_fate": str(fate), "winner": winner,
-            "verdict": verdict, "pools": {}}
-    gm_data = {}
+def _contest_event(kind: str, text: str, sides: Sequence[dict[str, Any]], attempt: int,
+                   fate: Card, hands: tuple[list[Card], list[Card]], verdict: str,
+                   winner: str | None, best: int, last: bool) -> Event:
+    data: dict[str, Any] = {"attempt": attempt + 1, "card_of_fate": str(fate),
+                            "winner": winner, "verdict": verdict, "pools": {}}
+    gm_data: dict[str, Any] = {}
     for s, cards in zip(sides, hands):
         data["pools"][s["key"]] = {"who": s["who"], "size": s["size"],
                                    "cards": _shown(cards, fate, s.get("unskilled", False))}
@@ -1187,7 +1263,7 @@ def _contest_event(kind, text, sides, attempt, fate, hands, verdict, winner, bes
     return Event(f"{kind}.test", line, data, gm_data)
 
 
-def _side_name(sides, key):
+def _side_name(sides: Sequence[dict[str, Any]], key: str) -> str:
     return next(s["who"] for s in sides if s["key"] == key)
 
 
@@ -1205,14 +1281,14 @@ def _the(name: str, capital: bool = True) -> str:
 
 # --- the flow --------------------------------------------------------------------------------
 
-def _captain(st, sid):
+def _captain(st: State, sid: str | None) -> str:
     """The participant who decides for ship ``sid`` as a whole: the senior PC aboard, else
     the GM."""
     pid = st["commanders"].get(sid) if sid is not None else None
     return GM if pid is None else f"pc:{pid}"
 
 
-def _gun_commander(st, sid):
+def _gun_commander(st: State, sid: str) -> str:
     """Who chooses ship ``sid``'s shot and where she fires: "the character commanding the
     guns" (BtQ L2609-2610): the PC aboard posted as ``gunner``, else the PC who fires the
     Broadside!, else the ship's captain (:func:`_captain`)."""
@@ -1224,12 +1300,13 @@ def _gun_commander(st, sid):
     return _captain(st, sid)
 
 
-def _await(st, kind, ship=None, **extra):
+def _await(st: State, kind: str, ship: str | None = None, **extra: Any) -> None:
     actor = extra.pop("actor", None) or _captain(st, ship)
     st["await"] = {"kind": kind, "actor": actor, "ship": ship, **extra}
 
 
-def _finish(st, events, result, winner, summary, losers=(), **data):
+def _finish(st: State, events: Events, result: str, winner: str | None, summary: str,
+            losers: Iterable[str] = (), **data: Any) -> None:
     st["result"] = {"result": result, "winner": winner, "summary": summary,
                     "losers": list(losers), **data}
     st["step"] = "over"
@@ -1240,7 +1317,7 @@ def _finish(st, events, result, winner, summary, losers=(), **data):
                                                       "round": st["round"], **data}))
 
 
-def _hit_ship(st, sid, hits):
+def _hit_ship(st: State, sid: str, hits: Iterable[tuple[str, int]]) -> dict[str, str]:
     """Apply ``hits`` to ship ``sid``; returns her tracks after."""
     ship = _ship(st, sid)
     tracks = dict(ship["tracks"])
@@ -1259,13 +1336,14 @@ _LEAVES = {"sunk": "is holed and sinking: abandon ship!",
 _LOST = frozenset({"sunk", "crew_dead", "struck", "taken"})
 
 
-def _names(st, ids):
+def _names(st: State, ids: Iterable[str]) -> str:
     """"the Condor and the Vulture"."""
     names = [_the(_ship(st, s)["name"], False) for s in ids]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _settle(st, events, left, escaper=None):
+def _settle(st: State, events: Events, left: dict[str, str], escaper: str | None = None
+            ) -> None:
     """Ships ``left`` (id -> ``"sunk"``, ``"crew_dead"``, ``"struck"``, ``"escaped"``) leave
     the battle (BtQ L2483, L2488-2496); a ship that is lost (sunk, crew Dead, struck) takes
     one level of Ship Morale (N22). The battle ends when a side has no ship left in it, or
@@ -1322,12 +1400,12 @@ def _settle(st, events, left, escaper=None):
     _finish(st, events, how, OTHER[side], text, losers, **_fates(lost))
 
 
-def _fates(lost):
+def _fates(lost: dict[str, str]) -> dict[str, dict[str, str]]:
     fates = {sid: how for sid, how in lost.items() if how != "struck"}
     return {"fates": fates} if fates else {}
 
 
-def _check_out(st, events):
+def _check_out(st: State, events: Events) -> None:
     """Ships sunk (Hull Dead) or without a crew (Crew Dead) leave the battle (BtQ
     L2488-2490)."""
     left = {}
@@ -1341,7 +1419,7 @@ def _check_out(st, events):
         _settle(st, events, left)
 
 
-def _conditions(st, source, events):
+def _conditions(st: State, source: RandomSource, events: Events) -> None:
     unset = [s for s in st["sides"]["enemy"] if _ship(st, s)["present"]
              and _ship(st, s)["distance"] is None]
     if not unset or st["start_distance"] is not None:
@@ -1366,7 +1444,7 @@ def _conditions(st, source, events):
         _await(st, "start.distance", _afloat_ids(st, winner)[0])
 
 
-def _set_start(st, events, distance, by):
+def _set_start(st: State, events: Events, distance: int | None, by: str) -> None:
     """Every pair of ships at the start is at ``distance`` (an enemy ship's own distance
     first); ``by`` chose it."""
     pairs = {}
@@ -1391,7 +1469,7 @@ def _set_start(st, events, distance, by):
                              "pairs": {k: p["distance"] for k, p in pairs.items()}}))
 
 
-def _discipline(st, source, events):
+def _discipline(st: State, source: RandomSource, events: Events) -> None:
     """Step Two on each of the players' ships, one after another: her senior PC hands out
     his Discipline (BtQ L2406-2407)."""
     rs = st["rs"]
@@ -1430,7 +1508,7 @@ def _discipline(st, source, events):
     st["step"], st["rs"] = "repair", {}
 
 
-def _begin_round(st, source, events):
+def _begin_round(st: State, source: RandomSource, events: Events) -> None:
     prev = st["rs"]
     number = st["round"] + 1
     if number > NIGHTFALL_ROUND:
@@ -1440,9 +1518,10 @@ def _begin_round(st, source, events):
         return
     st["round"] = number
     next_round = st["settings"]["repair_lockout"] == "next_round"
-    st["rs"] = rs = {"begun": True, "locked": list(prev.get("locked_next", [])) if next_round
-                     else [], "locked_next": [], "acts": {}, "fought_fire": [], "gage": [],
-                     "step5": {}}
+    rs: dict[str, Any] = {
+        "begun": True, "locked": list(prev.get("locked_next", [])) if next_round else [],
+        "locked_next": [], "acts": {}, "fought_fire": [], "gage": [], "step5": {}}
+    st["rs"] = rs
     _joiners(st, events)
     if events is not None:
         pairs = _engaged(st)
@@ -1462,7 +1541,8 @@ def _begin_round(st, source, events):
         ship = _ship(st, sid)
         if ship["fire"]:
             gm = Deck(GM_DECK)
-            cards = source.draw(gm, ship["fire"], purpose=f"fire {sid}")
+            cards = source.draw(gm, ship["fire"], purpose=f"fire {sid}" if source.record
+                                else "")
             hits = [(SUIT_AREA[c.suit], 1) for c in cards]
             tracks = _hit_ship(st, sid, hits)
             if events is not None:
@@ -1481,7 +1561,7 @@ def _begin_round(st, source, events):
     rs["repair_queue"] = [s for s in _afloat_ids(st) if rs["acts"][s] and any(_repairs(st, s))]
 
 
-def _joiners(st, events):
+def _joiners(st: State, events: Events) -> None:
     """Ships that join the battle this round enter the range chart at their distance from
     every ship of the other side (BtQ L2502-2503: "The Condor ... is now joined by The
     Vulture (at Distance 4)")."""
@@ -1502,7 +1582,8 @@ def _joiners(st, events):
                                  "distance": ship["distance"]}))
 
 
-def _gate(st, source, events, sid, pid, skill, value, why):
+def _gate(st: State, source: RandomSource, events: Events, sid: str, pid: str | None,
+          skill: str, value: int, why: str) -> bool:
     """A gate test (D16): a simple test of the officer's skill and Discipline cards; with
     no skill, one card (BtQ L1266-1269)."""
     size, _ = _skill_pool(skill, value, _cards_of(st, pid), _traits_of(st, pid, skill),
@@ -1524,7 +1605,7 @@ def _gate(st, source, events, sid, pid, skill, value, why):
     return passed
 
 
-def _act_gates(st, source, events, sid):
+def _act_gates(st: State, source: RandomSource, events: Events, sid: str) -> None:
     """Whether ship ``sid`` acts this round: a Maimed Crew needs a Command test (BtQ L2479),
     a Maimed Ship Morale a Discipline test (BtQ L2483-2484; D16, D20). A Dead Ship Morale
     allows no test at all (a Dead area "cannot attempt another test", BtQ L1326-1328): the
@@ -1552,7 +1633,7 @@ def _act_gates(st, source, events, sid):
             rs["acts"][sid] = False
 
 
-def _commanding(st, sid, what):
+def _commanding(st: State, sid: str, what: str) -> tuple[str | None, int]:
     """The commanding officer's Command skill or Discipline: the commanding PC's, or for a
     ship without PCs the NPC captain's (``discipline``, else the crew's Command). A
     commanding PC with no Command leaves the Command test to the ship's crew when it has
@@ -1571,12 +1652,12 @@ def _commanding(st, sid, what):
     return None, ship["crew"]["command"]
 
 
-def _repair_options(st, sid):
+def _repair_options(st: State, sid: str) -> list[str]:
     """Option keys of ship ``sid``'s repair: ``"none"``, ``"<area>:<who>"``."""
     return ["none", *_repairs(st, sid)]
 
 
-def _repairs(st, sid):
+def _repairs(st: State, sid: str) -> Iterator[str]:
     """The repairs ship ``sid`` can make, as ``"<area>:<who>"`` keys, one at a time. A ship
     locked in a boarding does not tend her Crew: her men are fighting it out (a reading;
     else a First Aid each round would undo the boarding's losses, BtQ L2528-2531)."""
@@ -1588,11 +1669,11 @@ def _repairs(st, sid):
     testers = [f"pc:{p}" for p in _aboard(st, sid)] + ["crew"]
     for area in areas:
         for who in testers:
-            if repair_pool(st, sid, area, who[3:] if who != "crew" else "crew")[0] > 0:
+            if _repair_size(st, sid, area, who[3:] if who != "crew" else "crew") > 0:
                 yield f"{area}:{who}"
 
 
-def _repair_step(st, source, events):
+def _repair_step(st: State, source: RandomSource, events: Events) -> None:
     rs = st["rs"]
     if not rs.get("begun"):
         _begin_round(st, source, events)
@@ -1615,7 +1696,8 @@ def _repair_step(st, source, events):
     st["step"] = "positioning"
 
 
-def _answer_repair(st, aw, choice, source, events):
+def _answer_repair(st: State, aw: Await, choice: str, source: RandomSource, events: Events
+                   ) -> None:
     sid = aw["ship"]
     rs = st["rs"]
     rs["repair_queue"] = rs["repair_queue"][1:]
@@ -1627,6 +1709,7 @@ def _answer_repair(st, aw, choice, source, events):
     ship = _ship(st, sid)
     best, fate, cards = _simple_test(st, source, sid, pid, size, f"repair {area}",
                                      unskilled="unskilled" in breakdown)
+    assert fate is not None  # a repair offered has a pool of at least 1 (_repairs)
     if pid is not None:
         # A fire-fighter sits out How Will You Fight? "for that round" (BtQ L2672), whatever
         # the setting says of a repairer (D19).
@@ -1656,7 +1739,7 @@ def _answer_repair(st, aw, choice, source, events):
                                     level))
 
 
-def _clear_box(ship, area, best, level):
+def _clear_box(ship: Ship, area: str, best: int, level: int | None) -> DamageState | None:
     """Clear the box of ``level`` (``None``: the default one) that a repair success of
     ``best`` allows in the ship's ``area``; returns the level cleared or ``None``."""
     key = (ship["tracks"][area], best, level)
@@ -1680,7 +1763,8 @@ same few tracks over and over."""
 _REPAIRS_KEPT = 50_000
 
 
-def _answer_repair_box(st, aw, choice, source, events):
+def _answer_repair_box(st: State, aw: Await, choice: str, source: RandomSource,
+                       events: Events) -> None:
     made = st["rs"].pop("repair_made")
     sid = made["ship"]
     level = _clear_box(_ship(st, sid), made["area"], made["best"], int(choice))
@@ -1691,7 +1775,9 @@ def _answer_repair_box(st, aw, choice, source, events):
                                     made["breakdown"], made["best"], fate, cards, level))
 
 
-def _repair_event(st, sid, pid, area, size, breakdown, best, fate, cards, level):
+def _repair_event(st: State, sid: str, pid: str | None, area: str, size: int, breakdown: Parts,
+                  best: int, fate: Card, cards: list[Card], level: DamageState | None
+                  ) -> Event:
     """The ``repair.test`` event of a repair just made; ``level``: the box cleared."""
     ship = _ship(st, sid)
     name = _who(st, sid, pid)
@@ -1707,7 +1793,7 @@ def _repair_event(st, sid, pid, area, size, breakdown, best, fate, cards, level)
         outcome = (f"one {level.label} box of the {_AREA_NAMES[area]} is repaired"
                    if level is not None else "nothing is repaired")
         data["track"] = ship["tracks"][area]
-    gm_data = {}
+    gm_data: dict[str, Any] = {}
     (data if _public(st, sid) else gm_data)["breakdown"] = breakdown
     task = "fight the fire" if area == "fire" else f"repair the {_AREA_NAMES[area]}"
     tester = f"{_the(ship['name'])}: {name}" if pid is not None else name[0].upper() + name[1:]
@@ -1715,7 +1801,7 @@ def _repair_event(st, sid, pid, area, size, breakdown, best, fate, cards, level)
                  f"{card_label(fate)}): {outcome}.", data, gm_data)
 
 
-def _positions(st, source, events, sid):
+def _positions(st: State, source: RandomSource, events: Events, sid: str) -> bool:
     """Whether ship ``sid`` makes her Positioning tests this round: she acts, and with her
     Rigging Maimed passes a Maritime test first, once a round (BtQ L2478). Asked only for a
     pool above 0 (D16)."""
@@ -1731,7 +1817,7 @@ def _positions(st, source, events, sid):
     return can[sid]
 
 
-def _positioning_step(st, source, events):
+def _positioning_step(st: State, source: RandomSource, events: Events) -> None:
     """Step Four: a Positioning test for every pair of ships on the range chart, the
     players' ships in order against each enemy in order (BtQ L2418-2436, L2498-2499)."""
     rs = st["rs"]
@@ -1745,18 +1831,20 @@ def _positioning_step(st, source, events):
         testers = []
         for side, sid in (("pc", pair["a"]), ("enemy", pair["b"])):
             foe = _other(pair, sid)
-            ship = st["ships"][sid]
             pid, _ = _officer(st, sid, "seamanship", "master")
-            size, breakdown = positioning_pool(st, sid, foe)
+            breakdown: Parts | None = {} if events is not None else None
+            size = _positioning_size(st, sid, foe, breakdown)
             if size and not _positions(st, source, events, sid):
                 size = 0
-            testers.append({"key": side, "ship": sid, "pid": pid, "size": size,
-                            "who": _the(ship["name"], False),
-                            "label": _deck_label(st, sid, pid),
-                            "breakdown": breakdown, "public": side == "pc"})
+            tester = {"key": side, "ship": sid, "pid": pid, "size": size,
+                      "label": _deck_label(st, sid, pid)}
+            if events is not None:
+                tester.update(who=_the(st["ships"][sid]["name"], False), breakdown=breakdown,
+                              public=side == "pc")
+            testers.append(tester)
         text = "Positioning" + (f", {_the(_ship(st, pair['a'])['name'], False)} against "
                                 f"{_the(_ship(st, pair['b'])['name'], False)}"
-                                if len(st["pairs"]) > 1 else "")
+                                if events is not None and len(st["pairs"]) > 1 else "")
         winner, level = _contest(st, source, events, "positioning", testers, text,
                                  one_draw_if_empty=True)
         if winner is not None:
@@ -1766,14 +1854,15 @@ def _positioning_step(st, source, events):
     st["step"] = "how_will_you_fight"
 
 
-def _move_options(distance, reach, closest=0):
+def _move_options(distance: int, reach: int, closest: int = 0) -> list[str]:
     """The keys of a Positioning winner's moves; ``closest`` 1 keeps a ship out of
     Distance 0 (:func:`_closest`)."""
     targets = sorted({min(BEYOND, max(closest, distance + k)) for k in range(-reach, reach + 1)})
     return ["escape" if t == BEYOND else str(t) for t in targets]
 
 
-def _answer_move(st, aw, choice, source, events):
+def _answer_move(st: State, aw: Await, choice: str, source: RandomSource, events: Events
+                 ) -> None:
     sid = aw["ship"]
     pair = st["pairs"][aw["pair"]]
     foe = _other(pair, sid)
@@ -1815,27 +1904,27 @@ def _answer_move(st, aw, choice, source, events):
                                 {"ship": sid, "against": foe, "bonus": 0 if again else GAGE_BONUS}))
 
 
-def _targets(st, sid):
+def _targets(st: State, sid: str) -> list[tuple[str, int]]:
     """The ships ship ``sid`` may fire at now: in her range and not struck (BtQ L2379,
     L2494-2496), as ``[(id, distance)]``."""
     ship = st["ships"][sid]
     return [(f, d) for f, d in _foes(st, sid) if _in_range(ship, d)]
 
 
-def _will_fire(st, sid):
+def _will_fire(st: State, sid: str) -> bool:
     """Whether ship ``sid`` can fire this round: acting, a target in range, Guns not Dead,
     and a pool above 0 (BtQ L2379, L2476-2479, L2594-2595; D16)."""
     ship = st["ships"][sid]
     if not (st["rs"]["acts"].get(sid) and ship["states"]["guns"] != _DEAD):
         return False
-    total = _broadside_total(st, sid, False)[0]  # broadside_pool, less each target's range
+    total = _broadside_total(st, sid, False)  # broadside_pool, less each target's range
     for _, d in _targets(st, sid):
         if total - _range_penalty(ship["rating"], d) > 0:
             return True
     return False
 
 
-def _fight_step(st, source, events):
+def _fight_step(st: State, source: RandomSource, events: Events) -> None:
     """Step Five on each of the players' ships that will fire this round (BtQ
     L2438-2453)."""
     rs = st["rs"]
@@ -1863,7 +1952,8 @@ def _fight_step(st, source, events):
     st["step"] = "broadside"
 
 
-def _answer_fight_action(st, aw, choice, source, events):
+def _answer_fight_action(st: State, aw: Await, choice: str, source: RandomSource,
+                         events: Events) -> None:
     rs = st["rs"]
     pid = aw["pc"]
     if choice == "none":
@@ -1875,13 +1965,14 @@ def _answer_fight_action(st, aw, choice, source, events):
     _await(st, "fight.opposition", aw["ship"], actor=GM, pc=pid, skill=choice)
 
 
-def _opponents(st, sid):
+def _opponents(st: State, sid: str) -> list[str]:
     """The enemy ships whose crews may oppose a PC of ship ``sid`` in How Will You Fight?:
     her foes, nearest first."""
     return [f for f, _ in sorted(_foes(st, sid), key=lambda fd: fd[1])]
 
 
-def _answer_fight_opposition(st, aw, choice, source, events):
+def _answer_fight_opposition(st: State, aw: Await, choice: str, source: RandomSource,
+                             events: Events) -> None:
     rs = st["rs"]
     pid, skill = aw["pc"], aw["skill"]
     pc = st["pcs"][pid]
@@ -1892,31 +1983,39 @@ def _answer_fight_opposition(st, aw, choice, source, events):
                                   _weather_mod(st, skill))
     kind, _, arg = choice.partition(":")
     if kind == "static":
-        opp_size, opp_who = int(arg), f"{DIFFICULTIES[int(arg)]} difficulty"
-        opp_breakdown, public = {"difficulty": opp_size}, True
+        opp_size = int(arg)
+        opp: dict[str, Any] = {"key": "opposition", "ship": None, "pid": None,
+                               "size": opp_size, "label": "opposition"}
+        if events is not None:
+            opp.update(who=f"{DIFFICULTIES[opp_size]} difficulty",
+                       breakdown={"difficulty": opp_size}, public=True)
     else:
         opp_skill, _, foe = arg.partition(":")
         enemy = _ship(st, foe or _opponents(st, sid)[0])
         opp_size = enemy["crew"][opp_skill]
-        opp_who = f"{_the(enemy['name'], False)}'s {SKILLS[opp_skill]}"
-        opp_breakdown, public = {opp_skill: opp_size}, False
+        opp = {"key": "opposition", "ship": None, "pid": None, "size": opp_size,
+               "label": "opposition"}
+        if events is not None:
+            opp.update(who=f"{_the(enemy['name'], False)}'s {SKILLS[opp_skill]}",
+                       breakdown={opp_skill: opp_size}, public=False)
     sides = [
         {"key": "pc", "ship": sid, "pid": pid, "size": size, "who": pc["name"],
          "label": f"pc:{pid}", "breakdown": breakdown, "public": True,
          "unskilled": value <= 0},
-        {"key": "opposition", "ship": None, "pid": None, "size": opp_size, "who": opp_who,
-         "label": "opposition", "breakdown": opp_breakdown, "public": public},
+        opp,
     ]
-    unskilled = " unskilled" if value <= 0 else ""
-    winner, _ = _contest(st, source, events, "fight", sides,
-                         f"How Will You Fight?: {pc['name']} ({SKILLS[skill]}{unskilled}) "
-                         f"against {opp_who}")
-    delta = {"pc": 1, "opposition": -1}.get(winner, 0)
+    text = ""
+    if events is not None:
+        unskilled = " unskilled" if value <= 0 else ""
+        text = (f"How Will You Fight?: {pc['name']} ({SKILLS[skill]}{unskilled}) against "
+                f"{opp['who']}")
+    winner, _ = _contest(st, source, events, "fight", sides, text)
+    delta = 0 if winner is None else {"pc": 1, "opposition": -1}[winner]
     rs["step5"] = {**rs["step5"], sid: rs["step5"].get(sid, 0) + delta}
     rs["fight_results"] = rs["fight_results"] + [{"pc": pid, "skill": skill, "modifier": delta}]
 
 
-def _broadside_step(st, source, events):
+def _broadside_step(st: State, source: RandomSource, events: Events) -> None:
     """Step Six: each ship that can fire chooses her shot and, with more than one target in
     range, whether to concentrate or split her fire; then all fire against one shared Card
     of Fate (BtQ L2457-2470, L2498-2506, L2609-2655)."""
@@ -1938,7 +2037,7 @@ def _broadside_step(st, source, events):
             return
         rs["aims"] = {**rs["aims"], sid: {targets[0][0]: None}}
         rs["fire_queue"] = rs["fire_queue"][1:]
-    firing = {}
+    firing: dict[str, dict[str, Any]] = {}
     for sid in rs["firing"]:
         if sid not in rs["aims"] or not _afloat(_ship(st, sid)):
             continue
@@ -1947,7 +2046,8 @@ def _broadside_step(st, source, events):
         shots = _shots(st, sid, rs["aims"][sid])
         if not any(shot["size"] for shot in shots):
             if events is not None:
-                data, gm_data = {"ship": sid}, {}
+                data: dict[str, Any] = {"ship": sid}
+                gm_data: dict[str, Any] = {}
                 (data if _public(st, sid) else gm_data)["breakdown"] = (
                     shots[0]["breakdown"] if shots else {})
                 events.append(Event("broadside.cannot_fire", f"{_the(ship['name'])} has no "
@@ -1971,19 +2071,20 @@ def _broadside_step(st, source, events):
     for sid, f in _by_order(st, firing):
         # One draw a ship: a split's sub-pools come from the same deck, in target order.
         cards = [str(c) for c in _draw(source, gm, f["pid"], sum(s["size"] for s in f["shots"]),
-                                       f"broadside {_deck_label(st, sid, f['pid'])}")]
+                                       "broadside", _deck_label(st, sid, f["pid"]))]
         for shot in f["shots"]:
             shot["cards"], cards = cards[:shot["size"]], cards[shot["size"]:]
     rs["volley"] = {"fate": str(fate), "firing": firing}
     _next_joker(st, events)
 
 
-def _shots(st, sid, aim):
+def _shots(st: State, sid: str, aim: dict[str, int | None]) -> list[dict[str, Any]]:
     """Ship ``sid``'s sub-pools for ``aim`` (target -> cards of the total, ``None`` for all
     of it): each the share less the range to its target, floored at 0 (BtQ L2499-2500,
     L2504-2505; N24), with its breakdown (``split``: the cards sent elsewhere)."""
     ship = _ship(st, sid)
-    total, breakdown = _broadside_total(st, sid)
+    breakdown: dict[str, int] = {}
+    total = _broadside_total(st, sid, True, breakdown)
     shots = []
     for target, share in _by_order(st, aim):
         if not _afloat(_ship(st, target)):
@@ -2000,7 +2101,7 @@ def _shots(st, sid, aim):
     return shots
 
 
-def _next_joker(st, events):
+def _next_joker(st: State, events: Events) -> None:
     """Ask the PC gunner who turned a Joker which card it is (its suit picks the area hit),
     one at a time; with none left, resolve the volley."""
     for sid, f in _by_order(st, st["rs"]["volley"]["firing"]):
@@ -2013,14 +2114,16 @@ def _next_joker(st, events):
     _resolve_volley(st, events)
 
 
-def _answer_joker(st, aw, choice, source, events):
+def _answer_joker(st: State, aw: Await, choice: str, source: RandomSource, events: Events
+                  ) -> None:
     shot = st["rs"]["volley"]["firing"][aw["ship"]]["shots"][aw["shot"]]
     cards = shot["cards"]
     cards[cards.index("JK")] = f"JK={choice}"
     _next_joker(st, events)
 
 
-def _answer_target(st, aw, choice, source, events):
+def _answer_target(st: State, aw: Await, choice: str, source: RandomSource, events: Events
+                   ) -> None:
     rs = st["rs"]
     sid = aw["ship"]
     aim = {}
@@ -2032,13 +2135,13 @@ def _answer_target(st, aw, choice, source, events):
     if events is not None and len(aim) > 1:
         ship = _ship(st, sid)
         events.append(Event("broadside.split", f"{_the(ship['name'])} splits her fire: " +
-                            ", ".join(f"{_cards(n)} at {_the(_ship(st, t)['name'], False)}"
+                            ", ".join(f"{_cards(n or 0)} at {_the(_ship(st, t)['name'], False)}"
                                       for t, n in aim.items()) + ".",
                             {"ship": sid, "split": aim},
                             visible_to=None if _public(st, sid) else frozenset()))
 
 
-def _resolve_volley(st, events):
+def _resolve_volley(st: State, events: Events) -> None:
     rs = st["rs"]
     volley = rs.pop("volley")
     fate = parse_card(volley["fate"])
@@ -2056,7 +2159,7 @@ def _resolve_volley(st, events):
                 data = {"ship": sid, "target": target, "card_of_fate": str(fate),
                         "size": shot["size"], "cards": _shown(cards, fate),
                         "hits": [list(h) for h in raw]}
-                gm_data = {}
+                gm_data: dict[str, Any] = {}
                 hidden = data if _public(st, sid) else gm_data
                 hidden.update(breakdown=shot["breakdown"], ammo=ship["ammo"])
                 at = f" at {_the(_ship(st, target)['name'], False)}" if many else ""
@@ -2084,14 +2187,15 @@ def _resolve_volley(st, events):
     _check_out(st, events)
 
 
-def _hits_text(hits):
+def _hits_text(hits: list[tuple[str, int]]) -> str:
     if not hits:
         return "no hits"
     names = ("", "Injured", "Maimed", "Dead")
     return ", ".join(f"{names[level]} {_AREA_NAMES[area]}" for area, level in hits)
 
 
-def _answer_ammo(st, aw, choice, source, events):
+def _answer_ammo(st: State, aw: Await, choice: str, source: RandomSource, events: Events
+                 ) -> None:
     sid = aw["ship"]
     rs = st["rs"]
     rs["loaded"] = rs["loaded"] + [sid]
@@ -2109,7 +2213,7 @@ def _answer_ammo(st, aw, choice, source, events):
                             visible_to=None if _public(st, sid) else frozenset()))
 
 
-def _continue_step(st, source, events):
+def _continue_step(st: State, source: RandomSource, events: Events) -> None:
     """Step Seven: each captain continues, disengages or strikes (BtQ L2481-2496). The
     battle ends when every captain disengages; a ship that strikes leaves it."""
     rs = st["rs"]
@@ -2148,7 +2252,7 @@ _STRIKE_ANYTIME = frozenset({"repair.action", "positioning.move", "broadside.amm
 ("At any point during the battle", BtQ L2494); ``continue.orders`` always offers it."""
 
 
-def _answer(st, aw, choice, source, events):
+def _answer(st: State, aw: Await, choice: str, source: RandomSource, events: Events) -> None:
     """Apply the answer ``choice`` to the awaited decision ``aw``."""
     if choice == "strike" and aw["kind"] in _STRIKE_ANYTIME:
         _settle(st, events, {aw["ship"]: "struck"})
@@ -2159,16 +2263,19 @@ def _answer(st, aw, choice, source, events):
     _ANSWERS[aw["kind"]](st, aw, choice, source, events)
 
 
-def _answer_orders(st, aw, choice, source, events):
+def _answer_orders(st: State, aw: Await, choice: str, source: RandomSource, events: Events
+                   ) -> None:
     st["rs"]["orders"] = {**st["rs"]["orders"], aw["ship"]: choice}
 
 
-def _answer_start(st, aw, choice, source, events):
+def _answer_start(st: State, aw: Await, choice: str, source: RandomSource, events: Events
+                  ) -> None:
     sid = aw["ship"]
     _set_start(st, events, int(choice), _the(_ship(st, sid)["name"], False) if sid else "the GM")
 
 
-def _answer_hardship(st, aw, choice, source, events):
+def _answer_hardship(st: State, aw: Await, choice: str, source: RandomSource, events: Events
+                     ) -> None:
     if choice == "spend":
         sid = aw["ship"]
         cmd = st["commanders"][sid]
@@ -2180,7 +2287,8 @@ def _answer_hardship(st, aw, choice, source, events):
                                 {"commander": cmd, "ship": sid}))
 
 
-def _answer_cards(st, aw, choice, source, events):
+def _answer_cards(st: State, aw: Await, choice: str, source: RandomSource, events: Events
+                  ) -> None:
     rs = st["rs"]
     n = int(choice)
     if n:
@@ -2196,23 +2304,23 @@ _BOARDING = "boarding."
 (:mod:`rules.btq.boarding`)."""
 
 
-def _grappled(st):
+def _grappled(st: State) -> tuple[str, ...]:
     """The two ships locked in the boarding, or none."""
     b = st["boarding"]
     return (b["attacker"], b["defender"]) if b is not None else ()
 
 
-def _grappled_pair(st, key):
+def _grappled_pair(st: State, key: str) -> bool:
     return st["boarding"] is not None and st["boarding"]["pair"] == key
 
 
-def _closest(st, key):
+def _closest(st: State, key: str) -> int:
     """How close a Positioning may bring pair ``key``: 1 while a boarding is fought (one
     boarding at a time, a reading: the book has one), else 0."""
     return 1 if st["boarding"] is not None and not _grappled_pair(st, key) else 0
 
 
-def _begin_boarding(st, events, attacker, defender, key):
+def _begin_boarding(st: State, events: Events, attacker: str, defender: str, key: str) -> None:
     """The ships of pair ``key`` are at Distance 0: ``attacker``, who won the Positioning,
     boards ``defender`` (BtQ L2512-2515). The boarding's sub-state
     (:func:`rules.btq.boarding.from_naval`) is fought one boarding round a battle round,
@@ -2224,11 +2332,11 @@ def _begin_boarding(st, events, attacker, defender, key):
         events.extend(evs)
 
 
-def _boarding_decision(st) -> Decision:
+def _boarding_decision(st: State) -> Decision:
     return _boarding.pending(st["boarding"]["state"])[0]
 
 
-def _boarding_step(st, source, events):
+def _boarding_step(st: State, source: RandomSource, events: Events) -> None:
     """One round of the boarding (:mod:`rules.btq.boarding`), its decisions asked of each
     PC and of the GM for the NPCs, then back to Step 7. The grappled ships' Crew tracks are
     the battle's: what the guns or the fire did to them counts in the melee, and what the
@@ -2266,7 +2374,8 @@ def _boarding_step(st, source, events):
         _check_out(st, events)
 
 
-def _answer_boarding(st, aw, choice, source, events):
+def _answer_boarding(st: State, aw: Await, choice: str, source: RandomSource,
+                     events: Events) -> None:
     b = st["boarding"]
     sub, evs = _boarding.apply(b["state"], aw["actor"], choice, source)
     st["boarding"] = {**b, "state": sub}
@@ -2279,7 +2388,7 @@ def _answer_boarding(st, aw, choice, source, events):
             own["states"] = {**own["states"], "crew": int(DamageTrack.parse(ship["crew"]).state)}
 
 
-def _end_boarding(st, events, report):
+def _end_boarding(st: State, events: Events, report: _boarding.Report | None) -> None:
     """The boarding is over (``report``: :func:`rules.btq.boarding.report`, ``None`` when
     one of the ships left the battle otherwise: then it is recorded as broken off, with
     what it had done so far): a ship taken, or whose boarders were
@@ -2302,6 +2411,7 @@ def _end_boarding(st, events, report):
         st["pairs"] = {**st["pairs"], b["pair"]: {**st["pairs"][b["pair"]], "distance": 1}}
     else:
         how = "struck" if report["result"] == "surrendered" else "taken"
+        assert report["loser"] is not None  # a boarding that ended otherwise has a loser
         _settle(st, events, {report["loser"]: how})
     if st["result"] is None:
         _check_out(st, events)
@@ -2334,7 +2444,7 @@ _ANSWERS = {
 }
 
 
-def _run(st, source, events):
+def _run(st: State, source: RandomSource, events: Events) -> None:
     """Play the steps until a decision is awaited or the battle is over. Every step takes
     ``events``, the list it appends its events to, or ``None`` when nobody will read them
     (auto-play): then no event is built, and nothing else changes."""
@@ -2344,7 +2454,7 @@ def _run(st, source, events):
 
 # --- decisions -------------------------------------------------------------------------------
 
-def _options(st, aw):
+def _options(st: State, aw: Await) -> tuple[str, list[tuple[str, str]]]:
     """``(prompt, [(key, label)])`` of the awaited decision, with ``"strike"`` where its
     captain may strike (:data:`_STRIKE_ANYTIME`)."""
     prompt, options = _choices(st, aw)
@@ -2353,11 +2463,11 @@ def _options(st, aw):
     return prompt, options
 
 
-def _split_options(st, sid):
+def _split_options(st: State, sid: str) -> list[tuple[str, str]]:
     """``broadside.target`` keys and labels: concentrate on each target in range, or split
     the total between two of them (BtQ L2498-2500)."""
     targets = [t for t, _ in _targets(st, sid)]
-    total = max(0, _broadside_total(st, sid)[0])
+    total = max(0, _broadside_total(st, sid))
     options = []
     for t in targets:
         size = _shots(st, sid, {t: None})[0]["size"]
@@ -2374,12 +2484,13 @@ def _split_options(st, sid):
     return options
 
 
-def _choices(st, aw):
-    kind, sid = aw["kind"], aw.get("ship")
+def _choices(st: State, aw: Await) -> tuple[str, list[tuple[str, str]]]:
+    kind: str = aw["kind"]
+    sid: Any = aw.get("ship")
     if kind.startswith(_BOARDING):
         decision = _boarding_decision(st)
         return decision.prompt, [(o.key, o.label) for o in decision.options]
-    ship = _ship(st, sid) if sid else None
+    ship: Any = _ship(st, sid) if sid else None
     if kind == "start.distance":
         return ("Establishing Distance: at what distance does the battle start?",
                 [(str(d), f"Distance {d} ({DISTANCES[d]})") for d in (3, 4, 5)])
@@ -2419,7 +2530,7 @@ def _choices(st, aw):
     if kind == "positioning.move":
         pair = st["pairs"][aw["pair"]]
         d = pair["distance"]
-        foe = _ship(st, _other(pair, sid))
+        foe_ship = _ship(st, _other(pair, sid))
         options = []
         for key in _move_options(d, aw["reach"], _closest(st, aw["pair"])):
             t = BEYOND if key == "escape" else int(key)
@@ -2427,7 +2538,7 @@ def _choices(st, aw):
                     f"Hold at Distance {t}" if t == d else
                     f"{'Close' if t < d else 'Open'} to Distance {t}")
             options.append((key, f"{verb} ({DISTANCES[t]})"))
-        against = f" against {_the(foe['name'], False)}" if len(st["pairs"]) > 1 else ""
+        against = f" against {_the(foe_ship['name'], False)}" if len(st["pairs"]) > 1 else ""
         return (f"Positioning: {_the(ship['name'], False)} won{against} (up to {aw['reach']}). "
                 "Where does the distance go?", options)
     if kind == "fight.action":
@@ -2464,7 +2575,7 @@ def _choices(st, aw):
         return f"{verb}: what does {_the(ship['name'], False)} fire?", options
     if kind == "broadside.target":
         return (f"Broadside!: {_the(ship['name'], False)} has "
-                f"{_cards(max(0, _broadside_total(st, sid)[0]))} before the range. Where does "
+                f"{_cards(max(0, _broadside_total(st, sid)))} before the range. Where does "
                 "she fire?", _split_options(st, sid))
     if kind == "broadside.joker":
         return ("Your Joker in the Broadside!: which card is it? Its suit picks the area hit.",
@@ -2480,7 +2591,7 @@ _STATE_NAMES = ("Healthy", "Injured", "Maimed", "Dead")
 _ALL_CARDS = tuple(Card(r, s) for s in SUITS for r in range(2, 15))
 
 
-def _participant(st, actor):
+def _participant(st: State, actor: object) -> str:
     """How a sentence names a participant: "the GM", a PC's name, else the key as given."""
     if actor == GM:
         return "the GM"
@@ -2488,7 +2599,7 @@ def _participant(st, actor):
     return pc["name"] if pc else repr(actor)
 
 
-def _decision(st, aw) -> Decision:
+def _decision(st: State, aw: Await) -> Decision:
     prompt, options = _options(st, aw)
     return Decision(aw["actor"], aw["kind"], prompt,
                     tuple(Option(k, label) for k, label in options), _policy(st, aw))
@@ -2496,22 +2607,22 @@ def _decision(st, aw) -> Decision:
 
 # --- default policies ------------------------------------------------------------------------
 
-def _free_boxes(ship):
+def _free_boxes(ship: Ship) -> int:
     """The free boxes of a ship's Hull and Crew, the areas that end a battle."""
     tracks = ship["tracks"]
     return tracks["hull"].count(".") + tracks["crew"].count(".")
 
 
-def _firepower(st, sid):
+def _firepower(st: State, sid: str) -> int:
     """Ship ``sid``'s Broadside! pool at Distance 1 without this round's parts and the shot
     (:func:`broadside_pool` with ``situational=False``, where no range is taken off); 0 with
     her Guns Dead."""
     if st["ships"][sid]["states"]["guns"] == _DEAD:
         return 0
-    return max(0, _broadside_total(st, sid, False)[0])
+    return max(0, _broadside_total(st, sid, False))
 
 
-def _threat(st, sid, foe, power=None):
+def _threat(st: State, sid: str, foe: str, power: int | None = None) -> float:
     """How hard ship ``sid`` hits ``foe``: her :func:`_firepower` (``power``, if worked out
     already) over the foe's free Hull and Crew boxes."""
     if power is None:
@@ -2519,11 +2630,11 @@ def _threat(st, sid, foe, power=None):
     return power / max(1, _free_boxes(st["ships"][foe]))
 
 
-def _stronger(st, sid, foe):
+def _stronger(st: State, sid: str, foe: str) -> bool:
     return _threat(st, sid, foe) >= _threat(st, foe, sid)
 
 
-def _preferred_distance(st, sid, foe):
+def _preferred_distance(st: State, sid: str, foe: str) -> int:
     """Distance 2 for a rated ship against an enemy who cannot reply at 2, if her long-range
     pool is worth it; else Distance 1."""
     ship, other = _ship(st, sid), _ship(st, foe)
@@ -2533,7 +2644,7 @@ def _preferred_distance(st, sid, foe):
     return 1
 
 
-def _should_strike(st, sid, guns_out, foes):
+def _should_strike(st: State, sid: str, guns_out: bool, foes: list[tuple[str, int]]) -> bool:
     """Strike against a foe in range whose guns work (of ``foes``, her :func:`_foes`) when
     ship ``sid``'s guns are out (no :func:`_firepower`, ``guns_out``) and her Hull is Maimed,
     or her Crew is Maimed and the foe barely hurt, or both guns out and Crew Maimed."""
@@ -2550,7 +2661,7 @@ def _should_strike(st, sid, guns_out, foes):
     return False
 
 
-def _policy_repair(st, aw):
+def _policy_repair(st: State, aw: Await) -> str:
     """The worst-damaged area (fire first), repaired by whoever it costs least: the NPC crew
     when it has a skill for it (no PC loses his How Will You Fight? action, D19); else the
     PC with the best pool who is not the commander, the helmsman or the gunner; else the
@@ -2564,31 +2675,30 @@ def _policy_repair(st, aw):
     if any(k.startswith("fire:") for k in keys):
         area = "fire"
     else:
-        def score(a):
+        def score(a: str) -> int:
             track = DamageTrack.parse(ship["tracks"][a])
             weight = {"hull": 3, "crew": 3, "guns": 2, "rigging": 1}[a]
             return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
         area = max((a for a in AREAS if any(k.startswith(a + ":") for k in keys)), key=score)
     candidates = [k for k in keys if k.startswith(area + ":")]
-    if f"{area}:crew" in candidates and "unskilled" not in repair_pool(st, sid, area,
-                                                                        "crew")[1]:
+    if f"{area}:crew" in candidates and _tester_value(st, sid, "crew", area)[1] > 0:
         return f"{area}:crew"
     busy = {_officer(st, sid, "seamanship", "master")[0],
             _officer(st, sid, "gunnery", "gunner")[0]}
 
-    def cost(key):
+    def cost(key: str) -> tuple[bool, int, int]:
         """Lower is cheaper: a skilled tester before an unskilled one; a PC with no post,
         the helmsman or gunner, the commander; then the bigger pool."""
         who = key.partition(":")[2]
         pid = "crew" if who == "crew" else who[3:]
-        size, breakdown = repair_pool(st, sid, area, pid)
+        size = _repair_size(st, sid, area, pid)
         rank = (3 if pid == "crew" else 2 if pid == st["commanders"].get(sid)
                 else 1 if pid in busy else 0)
-        return "unskilled" in breakdown, rank, -size
+        return _tester_value(st, sid, pid, area)[1] <= 0, rank, -size
     return min(candidates, key=cost)
 
 
-def _policy_move(st, aw):
+def _policy_move(st: State, aw: Await) -> str:
     sid = aw["ship"]
     pair = st["pairs"][aw["pair"]]
     foe = _other(pair, sid)
@@ -2600,7 +2710,7 @@ def _policy_move(st, aw):
                key=lambda k: abs(int(k) - target))
 
 
-def _policy_fight_action(st, aw):
+def _policy_fight_action(st: State, aw: Await) -> str:
     pid = aw["pc"]
     skills = st["pcs"][pid]["skills"]
     skill = max(skills, key=skills.__getitem__)
@@ -2608,7 +2718,7 @@ def _policy_fight_action(st, aw):
     return skill if size >= 3 else "none"
 
 
-def _policy_target(st, aw):
+def _policy_target(st: State, aw: Await) -> str:
     """Concentrate on the target she hits hardest (the bigger pool, then the fewer free Hull
     and Crew boxes), as the London does (BtQ L2504-2505)."""
     sid = aw["ship"]
@@ -2617,7 +2727,7 @@ def _policy_target(st, aw):
                               -_free_boxes(_ship(st, t))))
 
 
-def _policy_joker(st, aw):
+def _policy_joker(st: State, aw: Await) -> str:
     """The declaration that does the most harm: the Card of Fate (a Perfect) or a card of
     its rank in another suit (a Critical elsewhere)."""
     volley = st["rs"]["volley"]
@@ -2645,7 +2755,7 @@ def _policy_joker(st, aw):
 _HARM = (0, 1, 3, 8)  # how much worse each damage state is for the ship that has it
 
 
-def _policy_orders(st, aw):
+def _policy_orders(st: State, aw: Await) -> str:
     sid = aw["ship"]
     power = _firepower(st, sid)
     foes = _foes(st, sid)
@@ -2655,7 +2765,7 @@ def _policy_orders(st, aw):
     return "continue" if _threat(st, sid, foe, power) >= _threat(st, foe, sid) else "disengage"
 
 
-def _policy_cards(st, aw):
+def _policy_cards(st: State, aw: Await) -> str:
     """Fill the gunner first, then the helmsman, then the others (by seniority)."""
     rs = st["rs"]
     sid = aw["ship"]
@@ -2671,7 +2781,7 @@ def _policy_cards(st, aw):
     return str(plan.get(aw["pc"], 0))
 
 
-def _policy_start(st, aw):
+def _policy_start(st: State, aw: Await) -> str:
     sid = aw["ship"]
     if sid is None:
         return "4"
@@ -2696,7 +2806,7 @@ _POLICIES = {
 }
 
 
-def _policy(st, aw):
+def _policy(st: State, aw: Await) -> str:
     if aw["kind"].startswith(_BOARDING):
         return _boarding_decision(st).default
     return _POLICIES[aw["kind"]](st, aw)
@@ -2704,7 +2814,7 @@ def _policy(st, aw):
 
 # --- state copies ----------------------------------------------------------------------------
 
-def _copy(value):
+def _copy(value: Any) -> Any:
     if type(value) is dict:
         return {k: _copy(v) for k, v in value.items()}
     if type(value) is list:
@@ -2712,7 +2822,7 @@ def _copy(value):
     return value
 
 
-def _thaw(state):
+def _thaw(state: State) -> State:
     """A copy of ``state`` that the steps may change, sharing with ``state`` what they never
     change in place.
 
@@ -2727,7 +2837,7 @@ def _thaw(state):
     return st
 
 
-def _boarding_view(state, participant):
+def _boarding_view(state: State, participant: str) -> dict[str, Any] | None:
     """The boarding being fought as ``participant`` sees it
     (:func:`rules.btq.boarding.view`: the enemy officers' statistics and the crews' pools
     are the GM's), with its ``pair``, ``attacker`` and ``defender``; ``None`` if none is."""
@@ -2808,9 +2918,19 @@ class NavalEngine:
         """The state :meth:`start` returns, drawn the same, without building its events: the
         start of a game for :meth:`auto_play`. It shares what never changes with the engine's
         kept start states, so it must not be changed in place (``auto_play`` never does)."""
-        st = _thaw(_kept_start(setup))
-        _run(st, source, None)
-        return st
+        return self.auto_starter(setup)(source)
+
+    def auto_starter(self, setup: dict) -> Callable[[RandomSource], State]:
+        """:meth:`auto_start` of ``setup`` as a function of the game's source alone: the
+        setup is read and looked up once for all the games that start from it (a Monte
+        Carlo's)."""
+        kept = _kept_start(setup)
+
+        def start(source: RandomSource) -> State:
+            st = _thaw(kept)
+            _run(st, source, None)
+            return st
+        return start
 
     def participants(self, state: State) -> dict[str, str]:
         return {f"pc:{pid}": state["pcs"][pid]["name"] for pid in state["pc_order"]}

@@ -22,6 +22,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any
 
 from rules.btq.characters import DamageState
 from rules.btq.tests import grade
@@ -65,8 +66,9 @@ class ShipType:
     source: str
 
 
-def _type(name, command, rating, guns, per_segment, broadside, speed, handling, source,
-          **larger):
+def _type(name: str, command: str, rating: int | None, guns: tuple[int, int | None],
+          per_segment: int, broadside: int, speed: int, handling: int, source: str,
+          **larger: int) -> ShipType:
     boxes = {area: (larger.get(area, per_segment),) * 3 for area in AREAS}
     return ShipType(name, command, rating, guns[0], guns[1], boxes, broadside, speed, handling,
                     f"BtQ L2245-2303, {source}")
@@ -222,10 +224,11 @@ def ship_stats(type_name: str, traits: Iterable[str] = (), overrides: dict | Non
         key: getattr(ship_type, key) + sum(getattr(t, key) for t in chosen)
         for key in ("broadside", "speed", "handling")
     }
-    boxes = {}
+    boxes: dict[str, tuple[int, int, int]] = {}
     for area in AREAS:
         extra = sum(t.boxes.get(area, 0) for t in chosen)
-        boxes[area] = tuple(n + extra for n in ship_type.boxes[area])
+        injured, maimed, dead = ship_type.boxes[area]
+        boxes[area] = (injured + extra, maimed + extra, dead + extra)
     for key, value in overrides.items():
         if key in AREAS:
             boxes[key] = _segment_sizes(key, value)
@@ -239,17 +242,19 @@ def ship_stats(type_name: str, traits: Iterable[str] = (), overrides: dict | Non
                      figures["handling"], boxes)
 
 
-def _segment_sizes(area: str, value) -> tuple[int, int, int]:
-    sizes = (value,) * 3 if isinstance(value, int) and not isinstance(value, bool) else value
+def _segment_sizes(area: str, value: Any) -> tuple[int, int, int]:
+    """The boxes per segment an override gives ``area``: one number for all three, or three
+    (any other value is refused)."""
+    given = (value,) * 3 if isinstance(value, int) and not isinstance(value, bool) else value
     try:
-        sizes = tuple(sizes)
+        sizes: tuple[Any, ...] = tuple(given)
     except TypeError:
         sizes = ()
     if len(sizes) != 3 or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1
                                   for n in sizes):
         raise ValueError(f"override {area} must be boxes per segment: a number of at least 1, "
                          f"or three of them, not {value!r}")
-    return sizes
+    return sizes[0], sizes[1], sizes[2]
 
 
 _CROSSED = frozenset("xXn")
@@ -268,6 +273,7 @@ class DamageTrack:
 
     segments: tuple[tuple[bool, ...], ...]
     state: DamageState
+    _text: str
 
     def __init__(self, segments: Iterable[Iterable[bool]]):
         segs = tuple(tuple(bool(b) for b in seg) for seg in segments)
@@ -283,7 +289,7 @@ class DamageTrack:
         object.__setattr__(self, "_text", "|".join("".join("x" if b else "." for b in seg)
                                                     for seg in segs))
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a DamageTrack is immutable")
 
     @classmethod
@@ -405,7 +411,7 @@ class DamageTrack:
     def __repr__(self) -> str:
         return f"DamageTrack('{self}')"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, DamageTrack) and other.segments == self.segments
 
     def __hash__(self) -> int:
@@ -475,7 +481,7 @@ class SampleShip:
         computed)``; ``"traits"`` -> ``(traits, the rating's limit)`` for more traits than
         the rating allows (BtQ L2338-2339). TV-N14: these are the book's errors."""
         stats = self.stats()
-        found = {}
+        found: dict[str, tuple] = {}
         for area in AREAS:
             printed = self.printed[area]
             printed = tuple(printed) if isinstance(printed, list) else (printed,) * 3

@@ -24,15 +24,15 @@ SETUP = {
 
 class WithoutFastPath:
     """The naval engine seen through the plain :class:`rules.engine.Engine` interface (no
-    ``auto_start``, no ``auto_play``), so :func:`run` takes the generic ``start`` and
-    ``play_out`` path."""
+    ``auto_starter``, ``auto_start`` or ``auto_play``), so :func:`run` takes the generic
+    ``start`` and ``play_out`` path."""
 
     def __init__(self, engine):
         self._engine = engine
         self.name = engine.name
 
     def __getattr__(self, name):
-        if name in ("auto_start", "auto_play"):
+        if name in ("auto_starter", "auto_start", "auto_play"):
             raise AttributeError(name)
         return getattr(self._engine, name)
 
@@ -59,6 +59,7 @@ def test_chunks_merge_to_the_whole():
 
 def test_fast_path_matches_play_out():
     assert not hasattr(WithoutFastPath(ENGINE), "auto_start")
+    assert not hasattr(WithoutFastPath(ENGINE), "auto_starter")
     assert run(WithoutFastPath(ENGINE), SETUP, seeds=range(25)) == run(
         ENGINE, SETUP, seeds=range(25))
     source = SeededSource(9)

@@ -4,7 +4,7 @@ change in a single draw would make its replay false).
 
 Each registered engine's scenarios are played from their setups with the default choices
 for a few seeds, and the Hermes-vs-Corsair battle and the card test are also played the way
-the Monte Carlo plays them (an engine's ``auto_start``/``auto_play`` where it has them, no
+the Monte Carlo plays them (an engine's ``auto_starter``/``auto_play`` where it has them, no
 events) and summed by
 :func:`rules.montecarlo.run`. What they give (every draw, every event, the final state, the
 outcome, the summary; the state without the settings it carries) is hashed and compared
@@ -22,7 +22,7 @@ import pytest
 
 import rules.engines  # noqa: F401  (registers every engine)
 from rules.engine import engines, play_out
-from rules.montecarlo import _play, _start, job_seeds, run
+from rules.montecarlo import _play, _starter, job_seeds, run
 from rules.random import SeededSource
 
 SEEDS = range(3)
@@ -71,7 +71,7 @@ def auto_played(engine_name: str, scenario: str, games: int) -> str:
     finals = []
     for seed in range(games):
         source = SeededSource(seed, record=False)
-        finals.append(_rules_free(_play(engine, _start(engine, setup, source), source)))
+        finals.append(_rules_free(_play(engine, _starter(engine, setup)(source), source)))
     summary = run(engine, setup, seeds=job_seeds(11, 0, games)).as_dict()
     return _digest({"finals": finals, "summary": summary})
 
