@@ -64,6 +64,7 @@ concealment): every event is public, and :meth:`HfgEngine.view` shows all of the
 from __future__ import annotations
 
 import copy
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from functools import lru_cache
 from operator import itemgetter
@@ -315,14 +316,15 @@ _POSE = itemgetter("x", "y", "heading", "width", "depth", "side", "state", "type
 class _Frame:
     """The table as one state's elements stand on it: the live elements (on the table, in
     the battle's order; all and by side), each with its footprint's centre, half its width
-    plus depth and its corners; as they are asked for, each one's frontal enemy, each side's
-    foot who would shoot at an approaching enemy (``limiters``) and the answers of
-    :func:`_kept`. Worked out once and kept while every element's pose (:data:`_POSE`) is
+    plus depth and its corners (also sorted by the centre's x, with the largest half width
+    plus depth and the deepest element); as they are asked for, each one's frontal enemy,
+    each side's foot who would shoot at an approaching enemy (``limiters``) and the answers
+    of :func:`_kept`. Worked out once and kept while every element's pose (:data:`_POSE`) is
     the same, so any move, rout or loss makes a new one (:func:`_frame`); its lists are
     never changed."""
 
-    __slots__ = ("elements", "poses", "live", "by_side", "boxes", "front", "limiters",
-                 "answers")
+    __slots__ = ("elements", "poses", "live", "by_side", "boxes", "by_x", "xs", "biggest",
+                 "deepest", "front", "limiters", "answers")
 
     def __init__(self, st: State, poses: tuple) -> None:
         els = st["elements"]
@@ -334,6 +336,10 @@ class _Frame:
             r = _rect(e)
             cx, cy = r.center()
             self.boxes.append((e, cx, cy, (e["width"] + e["depth"]) / 2, r.corners()))
+        self.by_x = sorted(self.boxes, key=lambda b: b[1])
+        self.xs = [b[1] for b in self.by_x]
+        self.biggest = max((b[3] for b in self.boxes), default=0.0)
+        self.deepest = max((e["depth"] for e in self.live), default=0)
         self.front: dict[str, dict | None] = {}
         self.limiters: dict[str, list[tuple[dict, Rect]]] = {}
         self.answers: dict[tuple, Any] = {}
@@ -525,7 +531,10 @@ def _blocked(st: State, e: dict, r: Rect, *, ignore: tuple[str, ...] = (),
         return True
     cx, cy = r.center()
     half, corners, eid = (r.width + r.depth) / 2, r.corners(), e["id"]
-    for o, ox, oy, size, o_corners in _frame(st).boxes:
+    f = _frame(st)
+    window = half + f.biggest + 1
+    for o, ox, oy, size, o_corners in f.by_x[bisect_left(f.xs, cx - window):
+                                             bisect_right(f.xs, cx + window)]:
         reach = half + size
         if abs(ox - cx) < reach and abs(oy - cy) < reach and o["id"] != eid and \
                 o["id"] not in ignore and overlaps(
@@ -845,34 +854,44 @@ _KEPT_ORDERS: dict[tuple, tuple] = {}
 
 def _surroundings(st: State, side: str) -> tuple:
     """What every order of ``side``'s elements may depend on beyond the element itself, its
-    general and the friends near it: the battle (year, table, settings, terrain, commands),
-    the weather, every enemy on the table (with the friend in frontal contact with it) and
-    the towns held."""
-    enemies = tuple((*o.items(), ("front", (_front_enemy(st, o) or {}).get("id")))
-                    for o in _live(st, _enemy(st, side)))
+    general and the elements near it (:func:`_orders_key`): the battle (year, table,
+    settings, terrain, commands), the weather and the towns held."""
     held = tuple(sorted({t["id"] for t in (_in(st, o, "bua") for o in _live(st)) if t}))
     return (st["year"], st["table"]["w"], st["table"]["d"],
             tuple(sorted((k, str(v)) for k, v in st["settings"].items())), _terrain_key(st),
             tuple((s, tuple((c["id"], c["general"]) for c in sd["commands"]))
                   for s, sd in st["sides"].items()),
-            _WEATHER(st["weather"]), enemies, held)
+            _WEATHER(st["weather"]), held)
 
 
 def _orders_key(st: State, e: dict, around: tuple) -> tuple:
     """Everything :func:`_element_orders` reads for ``e``: ``around`` (its side's
-    :func:`_surroundings`), ``e`` and its general as they are, and the friends on the table
-    whose footprint could meet one that ``e`` may move to (its farthest move, turning about
-    and its depth, beyond which no footprint of ``e``'s can reach them)."""
+    :func:`_surroundings`), ``e`` and its general as they are (with the enemy in frontal
+    contact with the general), the friends on the table whose footprint could meet one
+    that ``e`` may move to (within its farthest move, turning about, of its depth and
+    theirs) and the enemies on the table near enough to matter (those a footprint of
+    ``e``'s could meet; to attack or face, within its good-going move and 1,000p; to shoot
+    at it within 1,400p of where it may move; to make a retirement cost more, within
+    1,500p), each enemy with the friend in frontal contact with it."""
     f = _frame(st)
     g = _general(st, e)
     far = max(_allow(st, e, going) for going in ("good", "slow", "difficult"))
-    fx, fy = _rect(e).center()
-    biggest = max(size for _, _, _, size, _ in f.boxes)
-    reach = far + e["depth"] + (e["width"] + e["depth"]) / 2 + biggest + 2 * EPS
-    near = tuple(_POSE(o) + (o["id"],) for o, ox, oy, _, _ in f.boxes
-                 if o["side"] == e["side"] and o is not e and abs(ox - fx) < reach
-                 and abs(oy - fy) < reach)
-    return (around, tuple(e.items()), tuple(g.items()), near)
+    ex, ey = _rect(e).center()
+    reach = far + e["depth"] + (e["width"] + e["depth"]) / 2 + f.biggest + 2 * EPS
+    foe_reach = max(reach + e["depth"] + f.deepest, far + 1400, 1500,
+                    _allow(st, e, "good") + 1000) + 2 * EPS
+    near = []
+    for o, ox, oy, _, _ in f.boxes:
+        if o is e:
+            continue
+        if o["side"] == e["side"]:
+            if abs(ox - ex) < reach and abs(oy - ey) < reach:
+                near.append(_POSE(o) + (o["id"],))
+        elif abs(o["x"] - e["x"]) < foe_reach and abs(o["y"] - e["y"]) < foe_reach:
+            near.append(_POSE(o) + (o["id"], o["grade"],
+                                    (_front_enemy(st, o) or {}).get("id")))
+    return (around, tuple(e.items()), tuple(g.items()),
+            (_front_enemy(st, g) or {}).get("id"), tuple(near))
 
 
 def _element_orders(st: State, e: dict, foes: list[dict], around: tuple
