@@ -39,6 +39,16 @@ Command Party leading the element behind it, separate town-edge assaults, hill c
 water crossings, line of sight over hill crests, deployment zones (scenarios are placed
 as given), the general's line of sight for command (distance only).
 
+Speed (issue 13; play is the same seed for seed). The orders are listed from what is kept:
+a frame of each state's table (:class:`_Frame`: the live elements' footprints and answers
+about them), rebuilt as soon as any element's pose (:data:`_POSE`) differs, and each
+element's orders (:func:`_element_orders`) kept by everything they read
+(:func:`_orders_key`: the battle, the weather, the towns held, the element, its general and
+the elements near it). A rule that makes an element's orders read something more must add
+it to that key (or list its orders outside :func:`_element_orders`);
+tests/rules/hfg/test_hfg_kept_orders.py compares the kept orders with orders listed from
+scratch at every decision of seeded battles.
+
 Setup (:func:`validate_setup`)::
 
     {"title": str, "year": int, "table": {"w": paces, "d": paces}, "max_bounds": 4-36,
@@ -341,7 +351,7 @@ class _Frame:
         self.biggest = max((b[3] for b in self.boxes), default=0.0)
         self.deepest = max((e["depth"] for e in self.live), default=0)
         self.front: dict[str, dict | None] = {}
-        self.limiters: dict[str, list[tuple[dict, Rect]]] = {}
+        self.limiters: dict[str, list[Rect]] = {}
         self.answers: dict[tuple, Any] = {}
 
 
@@ -584,10 +594,10 @@ def _must_shoot_at(st: State, e: dict, r: Rect) -> bool:
     side = _enemy(st, e["side"])
     if side not in f.limiters:
         f.limiters[side] = [
-            (o, _rect(o)) for o in f.by_side[side] if o["state"] == "ok"
+            _rect(o) for o in f.by_side[side] if o["state"] == "ok"
             and (troop_type(o["type"]).category == "foot" or o["dismounted"])
             and shooting_range(o["type"], year=st["year"], dismounted=o["dismounted"])]
-    for o, orr in f.limiters[side]:
+    for orr in f.limiters[side]:
         if abs(orr.x - r.x) <= 1400 and abs(orr.y - r.y) <= 1400 and in_corridor(orr, r) \
                 and edge_gap(orr, r) < limit - EPS:
             return True
