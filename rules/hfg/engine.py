@@ -326,12 +326,12 @@ _POSE = itemgetter("x", "y", "heading", "width", "depth", "side", "state", "type
 class _Frame:
     """The table as one state's elements stand on it: the live elements (on the table, in
     the battle's order; all and by side), each with its footprint's centre, half its width
-    plus depth and its corners (also sorted by the centre's x, with the largest half width
-    plus depth and the deepest element); as they are asked for, each one's frontal enemy,
-    each side's foot who would shoot at an approaching enemy (``limiters``) and the answers
-    of :func:`_kept`. Worked out once and kept while every element's pose (:data:`_POSE`) is
-    the same, so any move, rout or loss makes a new one (:func:`_frame`); its lists are
-    never changed."""
+    plus depth, its corners and its pose with its id (also sorted by the centre's x, with
+    the largest half width plus depth and the deepest element); as they are asked for, each
+    one's frontal enemy, each side's foot who would shoot at an approaching enemy
+    (``limiters``) and the answers of :func:`_kept`. Worked out once and kept while every
+    element's pose (:data:`_POSE`) is the same, so any move, rout or loss makes a new one
+    (:func:`_frame`); its lists are never changed."""
 
     __slots__ = ("elements", "poses", "live", "by_side", "boxes", "by_x", "xs", "biggest",
                  "deepest", "front", "limiters", "answers")
@@ -345,7 +345,8 @@ class _Frame:
         for e in self.live:
             r = _rect(e)
             cx, cy = r.center()
-            self.boxes.append((e, cx, cy, (e["width"] + e["depth"]) / 2, r.corners()))
+            self.boxes.append((e, cx, cy, (e["width"] + e["depth"]) / 2, r.corners(),
+                               (*_POSE(e), e["id"])))
         self.by_x = sorted(self.boxes, key=lambda b: b[1])
         self.xs = [b[1] for b in self.by_x]
         self.biggest = max((b[3] for b in self.boxes), default=0.0)
@@ -543,7 +544,7 @@ def _blocked(st: State, e: dict, r: Rect, *, ignore: tuple[str, ...] = (),
     half, corners, eid = (r.width + r.depth) / 2, r.corners(), e["id"]
     f = _frame(st)
     window = half + f.biggest + 1
-    for o, ox, oy, size, o_corners in f.by_x[bisect_left(f.xs, cx - window):
+    for o, ox, oy, size, o_corners, _ in f.by_x[bisect_left(f.xs, cx - window):
                                              bisect_right(f.xs, cx + window)]:
         reach = half + size
         if abs(ox - cx) < reach and abs(oy - cy) < reach and o["id"] != eid and \
@@ -885,21 +886,21 @@ def _orders_key(st: State, e: dict, around: tuple) -> tuple:
     1,500p), each enemy with the friend in frontal contact with it."""
     f = _frame(st)
     g = _general(st, e)
-    far = max(_allow(st, e, going) for going in ("good", "slow", "difficult"))
+    good = _allow(st, e, "good")
+    far = max(good, _allow(st, e, "slow"), _allow(st, e, "difficult"))
     ex, ey = _rect(e).center()
     reach = far + e["depth"] + (e["width"] + e["depth"]) / 2 + f.biggest + 2 * EPS
-    foe_reach = max(reach + e["depth"] + f.deepest, far + 1400, 1500,
-                    _allow(st, e, "good") + 1000) + 2 * EPS
+    foe_reach = max(reach + e["depth"] + f.deepest, far + 1400, 1500, good + 1000) + 2 * EPS
+    side, x, y = e["side"], e["x"], e["y"]
     near = []
-    for o, ox, oy, _, _ in f.boxes:
+    for o, ox, oy, _, _, pose in f.boxes:
         if o is e:
             continue
-        if o["side"] == e["side"]:
+        if o["side"] == side:
             if abs(ox - ex) < reach and abs(oy - ey) < reach:
-                near.append(_POSE(o) + (o["id"],))
-        elif abs(o["x"] - e["x"]) < foe_reach and abs(o["y"] - e["y"]) < foe_reach:
-            near.append(_POSE(o) + (o["id"], o["grade"],
-                                    (_front_enemy(st, o) or {}).get("id")))
+                near.append(pose)
+        elif abs(o["x"] - x) < foe_reach and abs(o["y"] - y) < foe_reach:
+            near.append((*pose, o["grade"], (_front_enemy(st, o) or {}).get("id")))
     return (around, tuple(e.items()), tuple(g.items()),
             (_front_enemy(st, g) or {}).get("id"), tuple(near))
 
