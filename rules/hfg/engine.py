@@ -860,7 +860,8 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
 
 
 _KEPT_ORDERS: dict[tuple, tuple] = {}
-""":func:`_element_orders` answers by what they depend on (:func:`_orders_key`)."""
+""":func:`_element_orders` answers by what they depend on (:func:`_orders_key`), at most
+5,000 (a few kilobytes each) before they are all dropped."""
 
 
 def _surroundings(st: State, side: str) -> tuple:
@@ -915,7 +916,7 @@ def _element_orders(st: State, e: dict, foes: list[dict], around: tuple
     key = _orders_key(st, e, around)
     hit = _KEPT_ORDERS.get(key)
     if hit is None:
-        if len(_KEPT_ORDERS) > 20000:
+        if len(_KEPT_ORDERS) > 5000:
             _KEPT_ORDERS.clear()
         hit = _KEPT_ORDERS[key] = _element_orders_now(st, e, foes)
     return hit
