@@ -63,6 +63,16 @@ contours (an element standing on a hill is uphill of one standing off it), colum
 may not enter water), Aeronauts' sight, deployment zones (scenarios are placed as given),
 the general's line of sight for command (distance only).
 
+Speed (issue 13; play is the same seed for seed). The orders are listed from what is kept:
+a frame of each state's table (:class:`_Frame`: the live elements' footprints and answers
+about them), rebuilt as soon as any element's pose (:data:`_POSE`) differs, and each
+element's orders (:func:`_element_orders`) kept by everything they read
+(:func:`_orders_key`: the battle, the weather, the towns held, the element, its general and
+the elements near it). A rule that makes an element's orders read something more must add
+it to that key (or list its orders outside :func:`_element_orders`);
+tests/rules/hfg/test_hfg_kept_orders.py compares the kept orders with orders listed from
+scratch at every decision of seeded battles.
+
 Setup (:func:`validate_setup`)::
 
     {"title": str, "year": int, "table": {"w": paces, "d": paces}, "max_bounds": 4-36,
@@ -97,7 +107,10 @@ the rest of the table.
 from __future__ import annotations
 
 import copy
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from rules.btq.settings import SettingError, resolve
@@ -297,7 +310,7 @@ def validate_setup(setup: dict) -> dict:
         if e["state"] == "waiting":
             continue  # off the table until its command arrives
         r = _rect(e)
-        if any(not (-EPS <= x <= w + EPS and -EPS <= y <= d + EPS) for x, y in r.corners()):
+        if _off_table(st, r):
             raise IllegalAction(f"element {e['id']} is not on the table")
         for o in st["elements"].values():
             if o["id"] < e["id"] and o["state"] != "waiting" and overlaps(
@@ -376,10 +389,85 @@ def _place(e: dict, r: Rect) -> None:
     e["x"], e["y"], e["heading"] = round(r.x), round(r.y), round(r.heading) % 360
 
 
-def _live(st: State, side: str | None = None) -> list[dict]:
+_POSE = itemgetter("x", "y", "heading", "width", "depth", "side", "state", "type",
+                   "dismounted")
+"""What of an element the geometry of a :class:`_Frame` depends on."""
+
+
+class _Frame:
+    """The table as one state's elements stand on it: the live elements (on the table, in
+    the battle's order; all and by side), each with its footprint's centre, half its width
+    plus depth, its corners and its pose with its id (also sorted by the centre's x, with
+    the largest half width plus depth and the deepest element); as they are asked for, each
+    one's frontal enemy, each side's foot who would shoot at an approaching enemy
+    (``limiters``) and the answers of :func:`_kept`. Worked out once and kept while every
+    element's pose (:data:`_POSE`) and who is concealed are the same, so any move, rout,
+    loss or reveal makes a new one (:func:`_frame`); its lists are never changed."""
+
+    __slots__ = ("elements", "poses", "live", "by_side", "boxes", "by_x", "xs", "biggest",
+                 "deepest", "front", "limiters", "answers")
+
+    def __init__(self, st: State, poses: tuple) -> None:
+        els = st["elements"]
+        self.elements, self.poses = els, poses
+        self.live = [e for e in map(els.__getitem__, st["order"]) if e["state"] in ON_TABLE]
+        self.by_side = {s: [e for e in self.live if e["side"] == s] for s in st["side_ids"]}
+        self.boxes = []
+        for e in self.live:
+            r = _rect(e)
+            cx, cy = r.center()
+            self.boxes.append((e, cx, cy, (e["width"] + e["depth"]) / 2, r.corners(),
+                               (*_POSE(e), e["id"])))
+        self.by_x = sorted(self.boxes, key=lambda b: b[1])
+        self.xs = [b[1] for b in self.by_x]
+        self.biggest = max((b[3] for b in self.boxes), default=0.0)
+        self.deepest = max((e["depth"] for e in self.live), default=0)
+        self.front: dict[str, dict | None] = {}
+        self.limiters: dict[str, list[Rect]] = {}
+        self.answers: dict[tuple, Any] = {}
+
+
+_FRAMES: dict[int, _Frame] = {}
+_STILL: list[_Frame] = []
+"""The frames of states held still (:func:`_still`), innermost last."""
+
+
+def _frame(st: State) -> _Frame:
+    """The :class:`_Frame` of ``st`` as its elements stand now."""
     els = st["elements"]
-    return [e for e in map(els.__getitem__, st["order"]) if e["state"] in ON_TABLE
-            and (side is None or e["side"] == side)]
+    if _STILL and _STILL[-1].elements is els:
+        return _STILL[-1]
+    # who is concealed changes what may be seen and shot at without anyone moving
+    poses = (tuple(map(_POSE, els.values())),
+             tuple(i for i, e in els.items() if e.get("concealed")))
+    f = _FRAMES.get(id(els))
+    if f is None or f.elements is not els or f.poses != poses:
+        if len(_FRAMES) > 16:
+            _FRAMES.clear()
+        f = _FRAMES[id(els)] = _Frame(st, poses)
+    return f
+
+
+class _still:
+    """``with _still(st):`` around reading ``st`` without changing it (listing the orders,
+    the default policy's choice, the shooters choosing their targets): its frame is worked
+    out once on entry instead of checked at every question."""
+
+    def __init__(self, st: State) -> None:
+        self.st = st
+
+    def __enter__(self) -> None:
+        _STILL.append(_frame(self.st))
+
+    def __exit__(self, *exc: object) -> None:
+        _STILL.pop()
+
+
+def _live(st: State, side: str | None = None) -> list[dict]:
+    """The elements on the table (ok or routing), of ``side`` or all, in the battle's
+    order (a new list)."""
+    f = _frame(st)
+    return list(f.live if side is None else f.by_side[side])
 
 
 def _enemy(st: State, side: str) -> str:
@@ -393,25 +481,33 @@ def _box(t: dict) -> tuple:
 
 def _terrain_under(st: State, r: Rect, *kinds: str) -> list[dict]:
     """The terrain features under ``r`` (of ``kinds``, or any), in the setup's order."""
-    terrain = st["terrain"]
-    return [terrain[i] for i in _under(_terrain_key(st), r, kinds)]
+    terrain, key, present = _terrain_entry(st)
+    if kinds and present.isdisjoint(kinds):
+        return []
+    return [terrain[i] for i in _under(key, r, kinds)]
 
 
-_TERRAIN_KEYS: dict[int, tuple[list, tuple]] = {}
+_TERRAIN_KEYS: dict[int, tuple[list, tuple, frozenset[str]]] = {}
 
 
-def _terrain_key(st: State) -> tuple:
-    """The state's terrain as a hashable tuple of (kind, x, y, w, h), worked out once per
-    state (terrain never changes during a battle; the list object is kept, so its id is not
-    reused while the entry stands)."""
+def _terrain_entry(st: State) -> tuple[list, tuple, frozenset[str]]:
+    """The state's terrain list, the same as a hashable tuple of (kind, x, y, w, h) and the
+    kinds of feature on the table, worked out once per state (terrain never changes during
+    a battle; the list object is kept, so its id is not reused while the entry stands)."""
     terrain = st["terrain"]
     hit = _TERRAIN_KEYS.get(id(terrain))
     if hit is None or hit[0] is not terrain:
         if len(_TERRAIN_KEYS) > 256:
             _TERRAIN_KEYS.clear()
-        hit = (terrain, tuple((t["kind"], t["x"], t["y"], t["w"], t["h"]) for t in terrain))
+        hit = (terrain, tuple((t["kind"], t["x"], t["y"], t["w"], t["h"]) for t in terrain),
+               frozenset(t["kind"] for t in terrain))
         _TERRAIN_KEYS[id(terrain)] = hit
-    return hit[1]
+    return hit
+
+
+def _terrain_key(st: State) -> tuple:
+    """The state's terrain as a hashable tuple of (kind, x, y, w, h)."""
+    return _terrain_entry(st)[1]
 
 
 @lru_cache(maxsize=65536)
@@ -426,12 +522,20 @@ def _under(terrain: tuple, r: Rect, kinds: tuple[str, ...]) -> tuple[int, ...]:
 
 
 def _going(st: State, *rects: Rect) -> str:
-    order = {"good": 0, "slow": 1, "difficult": 2}
+    """The worst going under any of ``rects``: good, slow or difficult."""
+    return _going_of(_terrain_key(st), rects)
+
+
+_GOING_ORDER = {"good": 0, "slow": 1, "difficult": 2}
+
+
+@lru_cache(maxsize=65536)
+def _going_of(terrain: tuple, rects: tuple[Rect, ...]) -> str:
     worst = "good"
     for r in rects:
-        for t in _terrain_under(st, r):
-            g = GOING_OF[t["kind"]]
-            if order[g] > order[worst]:
+        for i in _under(terrain, r, ()):
+            g = GOING_OF[terrain[i][0]]
+            if _GOING_ORDER[g] > _GOING_ORDER[worst]:
                 worst = g
     return worst
 
@@ -487,12 +591,19 @@ def _in_command(st: State, e: dict) -> bool:
 
 def _front_enemy(st: State, e: dict) -> dict | None:
     """The enemy in frontal contact with ``e``, if any."""
-    r = _rect(e)
-    for o in _live(st, _enemy(st, e["side"])):
+    f = _frame(st)
+    eid = e["id"]
+    if eid in f.front:
+        return f.front[eid]
+    r, found = _rect(e), None
+    for o in f.by_side[_enemy(st, e["side"])]:
         if abs(o["x"] - e["x"]) <= 2 * EPS + 1 and abs(o["y"] - e["y"]) <= 2 * EPS + 1 and \
                 contact(r, _rect(o)) == "front":
-            return o
-    return None
+            found = o
+            break
+    if f.elements.get(eid) is e:
+        f.front[eid] = found
+    return found
 
 
 def _blocked(st: State, e: dict, r: Rect, *, ignore: tuple[str, ...] = (),
@@ -500,20 +611,19 @@ def _blocked(st: State, e: dict, r: Rect, *, ignore: tuple[str, ...] = (),
     """Whether ``e`` may not stand at ``r``: off the table, on another element (or touching
     an enemy, with ``clear_of_enemy``: only an attack ends in contact), in terrain it cannot
     enter (marsh for HQ, heavy guns and Laager; the waterway for land troops)."""
-    w, d = st["table"]["w"], st["table"]["d"]
-    if any(not (-EPS <= x <= w + EPS and -EPS <= y <= d + EPS) for x, y in r.corners()):
+    if _off_table(st, r):
         return True
     cx, cy = r.center()
-    for o in _live(st):
-        if o["id"] == e["id"] or o["id"] in ignore:
-            continue
-        reach = (r.width + r.depth + o["width"] + o["depth"]) / 2
-        if abs(o["x"] - cx) > reach + o["depth"] or abs(o["y"] - cy) > reach + o["depth"]:
-            continue
-        ox, oy = _rect(o).center()
-        margin = -2 * EPS if clear_of_enemy and o["side"] != e["side"] else EPS
-        if abs(ox - cx) < reach and abs(oy - cy) < reach and overlaps(
-                r.corners(), _rect(o).corners(), margin=margin):
+    half, corners, eid = (r.width + r.depth) / 2, r.corners(), e["id"]
+    f = _frame(st)
+    window = half + f.biggest + 1
+    for o, ox, oy, size, o_corners, _ in f.by_x[bisect_left(f.xs, cx - window):
+                                             bisect_right(f.xs, cx + window)]:
+        reach = half + size
+        if abs(ox - cx) < reach and abs(oy - cy) < reach and o["id"] != eid and \
+                o["id"] not in ignore and overlaps(
+                    corners, o_corners,
+                    margin=-2 * EPS if clear_of_enemy and o["side"] != e["side"] else EPS):
             return True
     naval = troop_type(e["type"]).category == "naval"
     wet = _terrain_under(st, r, "waterway")
@@ -525,21 +635,45 @@ def _blocked(st: State, e: dict, r: Rect, *, ignore: tuple[str, ...] = (),
     return water.in_river(st, e, r)
 
 
+_WEATHER = itemgetter("kind", "mist", "raining", "guns_slowed", "muddy_roads", "ones")
+
+
+def _kept(st: State, group: list[dict], key: tuple, work: Callable[[], Any]) -> Any:
+    """What ``work`` answers about ``group`` (elements of ``st``) in ``st``'s frame, worked
+    out once per frame, the weather and ``key`` (what else of the elements the answer reads
+    beyond their poses); the answer is shared, never to be changed."""
+    f = _frame(st)
+    if any(f.elements.get(m["id"]) is not m for m in group):
+        return work()
+    full = (*key, _WEATHER(st["weather"]), *(m["id"] for m in group))
+    if full not in f.answers:
+        f.answers[full] = work()
+    return f.answers[full]
+
+
+def _off_table(st: State, r: Rect) -> bool:
+    """Whether any corner of ``r`` is off the table (beyond the :data:`EPS` tolerance)."""
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = r.corners()
+    return (min(ax, bx, cx, dx) < -EPS or max(ax, bx, cx, dx) > st["table"]["w"] + EPS
+            or min(ay, by, cy, dy) < -EPS or max(ay, by, cy, dy) > st["table"]["d"] + EPS)
+
+
 def _must_shoot_at(st: State, e: dict, r: Rect) -> bool:
     """Whether ``r`` is closer than 200p to enemy foot or dismounted who would have ``e``
     there as a target (L257-258)."""
     limit = approach_limit(e["type"], dismounted=e["dismounted"])
     if not limit:
         return False
-    for o in _live(st, _enemy(st, e["side"])):
-        if o["state"] != "ok" or not (troop_type(o["type"]).category == "foot"
-                                       or o["dismounted"]):
-            continue
-        orr = _rect(o)
-        if abs(orr.x - r.x) > 1400 or abs(orr.y - r.y) > 1400:
-            continue
-        rng = shooting_range(o["type"], year=st["year"], dismounted=o["dismounted"])
-        if rng and in_corridor(orr, r) and edge_gap(orr, r) < limit - EPS:
+    f = _frame(st)
+    side = _enemy(st, e["side"])
+    if side not in f.limiters:
+        f.limiters[side] = [
+            _rect(o) for o in f.by_side[side] if o["state"] == "ok"
+            and (troop_type(o["type"]).category == "foot" or o["dismounted"])
+            and shooting_range(o["type"], year=st["year"], dismounted=o["dismounted"])]
+    for orr in f.limiters[side]:
+        if abs(orr.x - r.x) <= 1400 and abs(orr.y - r.y) <= 1400 and in_corridor(orr, r) \
+                and edge_gap(orr, r) < limit - EPS:
             return True
     return False
 
@@ -740,6 +874,11 @@ def _straight(st: State, e: dict, ahead_sign: int, members: list[dict] | None = 
     """How far ``e`` (or its line) may go straight ahead (+1) or back (-1): the longest
     50p step that ends clear for every member."""
     group = members or [e]
+    return _kept(st, group, ("straight", ahead_sign, *(m["grade"] for m in group)),
+                 lambda: _straight_from(st, group, ahead_sign))
+
+
+def _straight_from(st: State, group: list[dict], ahead_sign: int) -> int:
     full = min(_allow(st, m, _going(st, _rect(m))) for m in group)
     ids = tuple(m["id"] for m in group)
     dist = full
@@ -815,7 +954,8 @@ def order_options(st: State) -> list[tuple[str, str, int]]:
     if key not in _OPTIONS_CACHE:
         if len(_OPTIONS_CACHE) > 8:
             _OPTIONS_CACHE.clear()
-        _OPTIONS_CACHE[key] = _order_options(st)
+        with _still(st):
+            _OPTIONS_CACHE[key] = _order_options(st)
     return list(_OPTIONS_CACHE[key])
 
 
@@ -824,20 +964,17 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
     out: list[tuple[str, str, int]] = _swap_options(st)
     foes = [o for o in _live(st, _enemy(st, side)) if not o.get("concealed")]
     lines_done: set[str] = set()
+    around = _surroundings(st, side)
     for e in _live(st, side):
         left = st["pips"].get(e["command"], 0)
-        if e["state"] == "routing":
-            c = _cost(st, e, "rally")
+        kind, c, first, rc, retire, rest = _element_orders(st, e, foes, around)
+        if kind == "rally":
             if c <= left:
-                out.append((f"rally:{e['id']}", f"Rally {_name(st, e)}", c))
+                out.extend(first)
             continue
-        if not _movable(st, e):
+        if kind == "held" or c > left:
             continue
-        c = _cost(st, e)
-        if c > left:
-            continue
-        if _straight(st, e, 1):
-            out.append((f"advance:{e['id']}", f"{_name(st, e)} advances", c))
+        out.extend(first)
         line = _line_of(st, e)
         if len(line) > 1 and line[0]["id"] == e["id"] and e["id"] not in lines_done:
             lines_done.update(m["id"] for m in line)
@@ -845,31 +982,114 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
             if lc <= left and all(_movable(st, m) for m in line) and _straight(st, e, 1, line):
                 out.append((f"line:{e['id']}", f"The line of {len(line)} with {e['id']} "
                             "advances", lc))
-        rc = _cost(st, e, retiring=True)
-        if rc <= left and _straight(st, e, -1):
-            out.append((f"retire:{e['id']}", f"{_name(st, e)} retires", rc))
-        reach = _allow(st, e, "good") + 1000
-        for o in foes:
-            if abs(o["x"] - e["x"]) > reach or abs(o["y"] - e["y"]) > reach:
-                continue
-            for how in ("front", "left", "right"):
-                if _attack_rect(st, e, o, how) is not None:
-                    key = f"attack:{e['id']}:{o['id']}" if how == "front" else \
-                        f"flank:{e['id']}:{o['id']}:{how}"
-                    out.append((key, f"{_name(st, e)} attacks {_name(st, o)}"
-                                + ("" if how == "front" else f" in its {how} flank"), c))
-            if _face_rect(st, e, o) is not None:
-                out.append((f"face:{e['id']}:{o['id']}", f"{_name(st, e)} turns to face "
-                            f"{_name(st, o)}", c))
-        for t in st["terrain"]:
-            if _occupy_rect(st, e, t) is not None:
-                out.append((f"occupy:{e['id']}:{t['id']}", f"{_name(st, e)} moves into "
-                            f"{t['name']}", c))
+        if rc <= left:
+            out.extend(retire)
+        out.extend(rest)
         out.extend(_assault_options(st, e, c))
         out.extend(_lead_options(st, e, foes, left))
     out.extend(moves.options(st))
     out.append(("end", "End this bound's moves", 0))
     return out
+
+
+_KEPT_ORDERS: dict[tuple, tuple] = {}
+""":func:`_element_orders` answers by what they depend on (:func:`_orders_key`), at most
+5,000 (a few kilobytes each) before they are all dropped."""
+
+
+def _surroundings(st: State, side: str) -> tuple:
+    """What every order of ``side``'s elements may depend on beyond the element itself, its
+    general and the elements near it (:func:`_orders_key`): the battle (year, table,
+    settings, terrain, commands), the weather, the towns held and what
+    :func:`rules.hfg.moves.fingerprint` holds (roads, marches, fords, arrivals, who is
+    concealed)."""
+    held = tuple(sorted({t["id"] for t in (_in(st, o, "bua") for o in _live(st)) if t}))
+    return (st["year"], st["table"]["w"], st["table"]["d"],
+            tuple(sorted((k, str(v)) for k, v in st["settings"].items())), _terrain_key(st),
+            tuple((s, tuple((c["id"], c["general"]) for c in sd["commands"]))
+                  for s, sd in st["sides"].items()),
+            _WEATHER(st["weather"]), held, moves.fingerprint(st))
+
+
+def _orders_key(st: State, e: dict, around: tuple) -> tuple:
+    """Everything :func:`_element_orders` reads for ``e``: ``around`` (its side's
+    :func:`_surroundings`), ``e`` and its general as they are (with the enemy in frontal
+    contact with the general), the friends on the table whose footprint could meet one
+    that ``e`` may move to (within its farthest move, turning about, of its depth and
+    theirs) and the enemies on the table near enough to matter (those a footprint of
+    ``e``'s could meet; to attack or face, within its good-going move and 1,000p; to shoot
+    at it within 1,400p of where it may move; to make a retirement cost more, within
+    1,500p), each enemy with the friend in frontal contact with it."""
+    f = _frame(st)
+    g = _general(st, e)
+    good = _allow(st, e, "good")
+    far = max(good, _allow(st, e, "slow"), _allow(st, e, "difficult"))
+    ex, ey = _rect(e).center()
+    reach = far + e["depth"] + (e["width"] + e["depth"]) / 2 + f.biggest + 2 * EPS
+    foe_reach = max(reach + e["depth"] + f.deepest, far + 1400, 1500, good + 1000) + 2 * EPS
+    side, x, y = e["side"], e["x"], e["y"]
+    near = []
+    for o, ox, oy, _, _, pose in f.boxes:
+        if o is e:
+            continue
+        if o["side"] == side:
+            if abs(ox - ex) < reach and abs(oy - ey) < reach:
+                near.append(pose)
+        elif abs(o["x"] - x) < foe_reach and abs(o["y"] - y) < foe_reach:
+            near.append((*pose, o["grade"], (_front_enemy(st, o) or {}).get("id"),
+                         o.get("concealed", False)))
+    return (around, tuple(e.items()), tuple(g.items()),
+            (_front_enemy(st, g) or {}).get("id"), tuple(near))
+
+
+def _element_orders(st: State, e: dict, foes: list[dict], around: tuple
+                    ) -> tuple[str, int, list, int, list, list]:
+    """The orders ``e`` may be given now, whatever PIPs are left, as (kind, cost, first,
+    retiring cost, retire, rest): kind ``rally`` (first holds its rally), ``held`` (none:
+    not movable) or ``move``: first its advance, retire its retirement (at the retiring
+    cost), rest its attacks, turns and occupations (at the cost); a line is listed between
+    first and retire. Kept by :func:`_orders_key` (the same answer for the same key)."""
+    key = _orders_key(st, e, around)
+    hit = _KEPT_ORDERS.get(key)
+    if hit is None:
+        if len(_KEPT_ORDERS) > 5000:
+            _KEPT_ORDERS.clear()
+        hit = _KEPT_ORDERS[key] = _element_orders_now(st, e, foes)
+    return hit
+
+
+def _element_orders_now(st: State, e: dict, foes: list[dict]
+                        ) -> tuple[str, int, list, int, list, list]:
+    if e["state"] == "routing":
+        c = _cost(st, e, "rally")
+        return "rally", c, [(f"rally:{e['id']}", f"Rally {_name(st, e)}", c)], 0, [], []
+    if not _movable(st, e):
+        return "held", 0, [], 0, [], []
+    c = _cost(st, e)
+    first = [(f"advance:{e['id']}", f"{_name(st, e)} advances", c)] if _straight(
+        st, e, 1) else []
+    rc = _cost(st, e, retiring=True)
+    retire = [(f"retire:{e['id']}", f"{_name(st, e)} retires", rc)] if _straight(
+        st, e, -1) else []
+    rest = []
+    reach = _allow(st, e, "good") + 1000
+    for o in foes:
+        if abs(o["x"] - e["x"]) > reach or abs(o["y"] - e["y"]) > reach:
+            continue
+        for how in ("front", "left", "right"):
+            if _attack_rect(st, e, o, how) is not None:
+                key = f"attack:{e['id']}:{o['id']}" if how == "front" else \
+                    f"flank:{e['id']}:{o['id']}:{how}"
+                rest.append((key, f"{_name(st, e)} attacks {_name(st, o)}"
+                             + ("" if how == "front" else f" in its {how} flank"), c))
+        if _face_rect(st, e, o) is not None:
+            rest.append((f"face:{e['id']}:{o['id']}", f"{_name(st, e)} turns to face "
+                         f"{_name(st, o)}", c))
+    for t in st["terrain"]:
+        if _occupy_rect(st, e, t) is not None:
+            rest.append((f"occupy:{e['id']}:{t['id']}", f"{_name(st, e)} moves into "
+                         f"{t['name']}", c))
+    return "move", c, first, rc, retire, rest
 
 
 def _face_rect(st: State, e: dict, o: dict) -> Rect | None:
@@ -1016,13 +1236,19 @@ def apply_order(st: State, key: str, log: EventLog, source: RandomSource) -> Non
     costs = {k: c for k, _, c in order_options(st)}
     if key not in costs:
         raise IllegalAction(f"{key!r} is not an order the rules allow now")
+    _carry_out(st, key, costs[key], log, source)
+
+
+def _carry_out(st: State, key: str, cost: int, log: EventLog, source: RandomSource
+               ) -> None:
+    """Carry out ``key``, a legal order (not ``end``) costing ``cost`` PIPs, in place."""
     parts = key.split(":")
     if parts[0] == "swap":
         _swap(st, parts[1], log)
         return
     st.pop("swappable", None)  # the swap is made before any PIP is spent (L223)
     e = st["elements"][parts[1]]
-    st["pips"][e["command"]] -= costs[key]
+    st["pips"][e["command"]] -= cost
     verb = parts[0]
     if verb in moves.VERBS:
         moves.apply(st, parts, source, log)
@@ -1216,7 +1442,13 @@ def _sight_blocked(st: State, a: dict, b: dict) -> bool:
 
 
 def _targets(st: State, e: dict) -> list[tuple[float, dict]]:
-    """``e``'s valid targets, nearest the centre of its shooting edge first (digest 8.2)."""
+    """``e``'s valid targets, nearest the centre of its shooting edge first (digest 8.2),
+    as (squared distance between centres, target)."""
+    return list(_kept(st, [e], ("targets", e["shot"], e["grade"]),
+                      lambda: _targets_from(st, e)))
+
+
+def _targets_from(st: State, e: dict) -> list[tuple[float, dict]]:
     if e["state"] != "ok" or e["shot"] or _front_enemy(st, e) is not None or \
             _in_assault(st, e):
         return []
@@ -1285,10 +1517,11 @@ def _shooting(st: State, source: RandomSource, log: EventLog) -> None:
     each target answers its primary; then the other side's who have not shot."""
     for side in (st["phasing"], _enemy(st, st["phasing"])):
         plans: dict[str, list[tuple[float, str]]] = {}
-        for e in _live(st, side):
-            ts = _targets(st, e)
-            if ts:
-                plans.setdefault(ts[0][1]["id"], []).append((ts[0][0], e["id"]))
+        with _still(st):
+            for e in _live(st, side):
+                ts = _targets(st, e)
+                if ts:
+                    plans.setdefault(ts[0][1]["id"], []).append((ts[0][0], e["id"]))
         for tid in [i for i in st["order"] if i in plans]:
             target = st["elements"][tid]
             if target["state"] not in ON_TABLE:
@@ -1381,8 +1614,7 @@ def _back(st: State, e: dict, dist: int, log: EventLog, why: str) -> None:
             break
         moved -= STEP
     target = r.moved(-dist)
-    w, d = st["table"]["w"], st["table"]["d"]
-    if any(not (-EPS <= x <= w + EPS and -EPS <= y <= d + EPS) for x, y in target.corners()):
+    if _off_table(st, target):
         e["state"] = "off_table"
         log("outcome", f"{_name(st, e)} is driven off the field.")
         return
@@ -1404,10 +1636,9 @@ def _rout_move(st: State, e: dict, log: EventLog, *, again: bool = False) -> Non
     if not again:
         _about_face(e)
     r = _rect(e)
-    w, d = st["table"]["w"], st["table"]["d"]
     dist = e["rout_distance"]
     target = r.moved(dist)
-    if any(not (-EPS <= x <= w + EPS and -EPS <= y <= d + EPS) for x, y in target.corners()):
+    if _off_table(st, target):
         e["state"] = "off_table"
         log("outcome", f"{_name(st, e)} flees off the field.")
         return
@@ -1555,9 +1786,11 @@ class HfgEngine:
         options = tuple(Option(k, f"{label} ({c} PIP{'s' if c != 1 else ''})" if c else label)
                         for k, label, c in opts)
         pips = _pips_text(state)
+        with _still(state):
+            default = choose(state, opts)
         return [Decision(_commander(state, side), "hfg.orders",
                          f"Bound {state['bound']}: your orders (PIPs left: {pips})", options,
-                         choose(state, opts))]
+                         default)]
 
     def apply(self, state: State, actor: str, choice: str, source: RandomSource
               ) -> tuple[State, list[Event]]:
@@ -1575,6 +1808,29 @@ class HfgEngine:
         else:
             apply_order(st, choice, log, source)
         return st, events
+
+    def auto_start(self, setup: dict, source: RandomSource) -> State:
+        """The state :meth:`start` returns, drawn the same, without building its events (the
+        Monte Carlo's start, ``rules.montecarlo``)."""
+        st = _initial_state(validate_setup(setup))
+        _begin_bound(st, source, EventLog(None))
+        return st
+
+    def auto_play(self, state: State, source: RandomSource) -> State:
+        """The final state of ``state`` played to its end with the default policy: where
+        :func:`rules.engine.play_out` ends, drawn the same, on one copy of the state
+        changed in place, without decisions or events (the Monte Carlo's play)."""
+        st = _copy(state)
+        log = EventLog(None)
+        while st["result"] is None and st["awaiting"]:
+            with _still(st):
+                options = _order_options(st)
+                key = choose(st, options)
+            if key == "end":
+                _end_moves(st, source, log)
+            else:
+                _carry_out(st, key, next(c for k, _, c in options if k == key), log, source)
+        return st
 
     def default_choice(self, state: State, decision: Decision) -> str:
         return decision.default

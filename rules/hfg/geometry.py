@@ -21,9 +21,9 @@ least distance from the shooting edge to the target (L272).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from math import atan2, cos, degrees, hypot, radians, sin
+from typing import NamedTuple
 
 EPS = 1.0
 """Touching tolerance in paces."""
@@ -31,10 +31,10 @@ EPS = 1.0
 Point = tuple[float, float]
 
 
-@dataclass(frozen=True, slots=True)
-class Rect:
+class Rect(NamedTuple):
     """An element's footprint: front-edge midpoint ``(x, y)``, ``heading`` (degrees clockwise
-    from north), ``width`` and ``depth`` in paces."""
+    from north), ``width`` and ``depth`` in paces. A named tuple (immutable, compared and
+    hashed as its five numbers, in C: the engine's caches are keyed by footprints)."""
 
     x: float
     y: float
