@@ -32,12 +32,12 @@ there is one and room; else a crew counter),
 a hold filled with blind draws, and return fire by a ship whose orders include an attack
 it has not made yet (A33: it uses that attack); under Advanced Damage each battery's shot
 (:func:`rules.brethren.gunfire.choose_ammo`); a tow taken up when a ship that steered for
-an enemy derelict touches her bow (L62-L64); an order to move then fire fires the moment
-an enemy first bears during the move with ``brethren_fire_during_move`` (errata BR-5; off
-by default: the default AI plans its fire for the end of the move); one new hand for a
-ship the Kraken attacked, back home (L110-L112); and in Beware the Kraken a fleet that lost
-a ship is asked, before its orders, whether to buy one in her place from its treasure at
-home (``buy:<side>``, L112-L113; the default buys none).
+an enemy derelict touches her bow (L62-L64); an order to move then fire fires during the
+move with ``brethren_fire_during_move`` (errata BR-5, on by default) at the first point of
+her course where her guns bear best, else after it (:func:`_move`); one
+new hand for a ship the Kraken attacked, back home (L110-L112); and in Beware the Kraken a
+fleet that lost a ship is asked, before its orders, whether to buy one in her place from
+its treasure at home (``buy:<side>``, L112-L113; the default buys none).
 
 Setup (:func:`validate_setup`)::
 
@@ -902,7 +902,7 @@ def _activate(st, sh, plan, source, log):
                 {"ship": sh["id"], "by": lucky})
             actions.insert(1, actions[0])
     every = st["settings"].get("brethren_st_croix") == "every_action" and "st_croix" in sh["crew"]
-    midway = st["settings"].get("brethren_fire_during_move", False)
+    midway = st["settings"].get("brethren_fire_during_move", True)
     fired_midway = False
     for k, a in enumerate(actions):
         if not _afloat(sh) or st["result"] is not None:
@@ -971,21 +971,71 @@ def _mark_point(st, mark):
     return None
 
 
+class _Dice(Exception):
+    """A die the dry run of a move (:func:`_best_fire_on_course`) would need."""
+
+
+class _NoDice(RandomSource):
+    """The dry run's source: the first die or card it needs ends the dry run there."""
+
+    def __init__(self) -> None:
+        super().__init__(record=False)
+
+    def _pick(self, deck, count):
+        raise _Dice
+
+    def _roll(self, sides, count):
+        raise _Dice
+
+
+def _midway_shots(st, s, fire) -> int:
+    """How many batteries of ``s`` would fire ``fire`` (``"fire"`` or ``"broadside"``)
+    from where she is now."""
+    foes = [o for o in _targets(st, s) if _afloat(o)
+            and hypot(o["x"] - s["x"], o["y"] - s["y"]) <= L + 4.0]
+    return len(gunfire.choose_fire(st, s, foes, mode="broadside" if fire == "broadside"
+                                   else "bear", side=None)) if foes else 0
+
+
+def _best_fire_on_course(st, sh, legs, heading_for, fire) -> int:
+    """The most batteries ``sh`` could bring to bear with ``fire`` on the course of her move
+    (``legs`` steered by ``heading_for``), sailed on a copy of the table without dice (a
+    reef or the Sargasso that asks for one ends the dry run there); 0 when none bear before
+    its end, or no more than at its end (then she fires where her orders put it)."""
+    dry = _copy(st)
+    ghost = dry["ships"][sh["id"]]
+    counts: list[int] = []
+
+    def probe(s):
+        counts.append(_midway_shots(dry, s, fire))
+
+    try:
+        movement.sail(dry, ghost, legs, heading_for, _NoDice(), lambda *a, **k: None,
+                      during=probe)
+    except _Dice:
+        pass
+    probe(ghost)
+    best = max(counts)
+    return best if counts.index(best) < len(counts) - 2 else 0
+
+
 def _move(st, sh, a, source, log, fire=None) -> bool:
     """The move ``a`` (module docstring). With ``fire`` (the attack her orders take after
-    it, ``"fire"`` or ``"broadside"``) she fires it the moment an enemy first bears during
-    the move, then sails on (errata BR-5, ``brethren_fire_during_move``). Returns whether
-    she fired so."""
+    it, ``"fire"`` or ``"broadside"``) she may fire it during the move when an enemy bears,
+    then sail on (errata BR-5, ``brethren_fire_during_move``; L51: "the active ship decides
+    whether to fire"). The standing choice: she fires at the first point of her course
+    where as many of her batteries bear as will anywhere on it (its end included, dry-run
+    by :func:`_best_fire_on_course`), so a ship passing an enemy fires as she passes, and
+    one closing on him holds her fire until her guns bear best. Returns whether she fired
+    during the move (else her orders' attack follows it)."""
     fired = False
+    want = 0
 
     def during(s):
         nonlocal fired
         if fired or not _afloat(s) or s["lost"]:
             return
-        foes = [o for o in _targets(st, s) if _afloat(o)
-                and hypot(o["x"] - s["x"], o["y"] - s["y"]) <= L + 4.0]
-        if foes and gunfire.choose_fire(st, s, foes, mode="broadside" if fire == "broadside"
-                                        else "bear", side=None):
+        if want and _midway_shots(st, s, fire) >= want:
             fired = True
             log("move.fires", f"The {s['name']} comes into range during her move and fires "
                 "there, then sails on.", {"ship": s["id"], "x": round(s["x"], 2),
@@ -1041,6 +1091,8 @@ def _move(st, sh, a, source, log, fire=None) -> bool:
         return fired
     was_docked = sh["docked_at"]
     sector = winds.point_of_sailing(first, st["wind"])
+    if fire:
+        want = _best_fire_on_course(st, sh, legs, heading_for, fire)
     res = movement.sail(st, sh, legs, heading_for, source, log,
                         during=during if fire else None)
     if res["moved"] > 0:
