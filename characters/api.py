@@ -366,14 +366,16 @@ class CharacterTraitsView(APIView):
 
 class TraitUseSerializer(serializers.Serializer):
     """A trait of limited use and what is left of it now (``characters.services.trait_uses``):
-    ``per`` "session" or "Naval Mission", ``period`` null when none is under way."""
+    ``per`` "session" or "Naval Mission"; ``under_way`` false when none is recorded as
+    under way (the uses then count until the next one begins)."""
 
     key = serializers.CharField()
     name = serializers.CharField()
     per = serializers.CharField()
     uses = serializers.IntegerField()
     left = serializers.IntegerField()
-    period = serializers.CharField(allow_null=True)
+    period = serializers.CharField()
+    under_way = serializers.BooleanField()
 
 
 class TraitUseInputSerializer(InputSerializer):

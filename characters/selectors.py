@@ -144,10 +144,13 @@ def character_history(user, character: Character) -> list[dict]:
 
 
 def character_export(user, character: Character) -> dict:
-    """``character``'s sheet as JSON, schema version ``EXPORT_VERSION`` (2; see
-    ``characters.services.character_import``, which reads versions 1 and 2): for its player
-    and the GM (``PermissionDenied`` for anyone else); the GM notes only for the GM."""
-    from characters.services import EXPORT_FORMAT, EXPORT_VERSION
+    """``character``'s sheet as JSON, schema version ``EXPORT_VERSION`` (3; see
+    ``characters.services.character_import``, which reads versions 1 to 3): for its player
+    and the GM (``PermissionDenied`` for anyone else); the GM notes only for the GM. Its
+    ``trait_uses`` are the uses spent of his traits of limited use, ``{key: {"period",
+    "used"}}``, and ``trait_uses_left`` what is left of each now (for a reader; an import
+    recomputes it)."""
+    from characters.services import EXPORT_FORMAT, EXPORT_VERSION, trait_uses
 
     access = character_access(user, character)
     if access not in ("gm", "owner"):
@@ -173,6 +176,8 @@ def character_export(user, character: Character) -> dict:
                    "reputation": i.reputation.name if i.reputation_id else None,
                    "weapon": i.weapon, "condition": i.condition}
                   for i in character.items.select_related("reputation")],
+        "trait_uses": {k: dict(v) for k, v in sorted(character.trait_uses.items())},
+        "trait_uses_left": {u["key"]: u["left"] for u in trait_uses(character)},
     }
     if access == "gm":
         sheet["gm_notes"] = character.gm_notes

@@ -586,37 +586,85 @@ def traits_record(*, character: Character, actor, taken) -> list[CharacterTrait]
     return rows
 
 
-def trait_period(character: Character, key: str) -> str | None:
-    """The period trait ``key``'s uses count in for ``character`` now: ``"session:<id>"``,
-    the session being played (not yet ended), for a per-session trait; ``"mission:<id>"``,
-    his Naval Mission under way, for Jack Tar; ``None`` when there is none (then the trait
-    cannot be used: there is no session, or he is on no Naval Mission)."""
+def trait_period(character: Character, key: str) -> tuple[str, bool]:
+    """The period trait ``key``'s uses count in for ``character`` now, and whether it is one
+    the journal records as under way: ``("session:<id>", True)``, the session being played
+    (not yet ended), for a per-session trait; ``("mission:<id>", True)``, his Naval Mission
+    under way, for Jack Tar. When none is under way the uses still count (the book's traits
+    are used at the table, and every game has a session and a current Naval Mission: BtQ
+    L1490-1493): in ``("after-session:<id>", False)``, the time since the last session
+    (``0`` before the first), given back when the GM starts the next one; for Jack Tar in
+    ``("after-mission:<id>", False)``, the time since his last Naval Mission began."""
     if limited_use(key) == "per_naval_mission":
-        mission = Mission.objects.filter(
-            campaign=character.campaign, kind="naval", status=Mission.Status.ACTIVE,
-            cast__character_id=character.pk).order_by("pk").first()
-        return None if mission is None else f"mission:{mission.pk}"
-    session = Session.objects.filter(campaign=character.campaign, ended_at__isnull=True
-                                     ).order_by("-created_at", "-pk").first()
-    return None if session is None else f"session:{session.pk}"
+        missions = Mission.objects.filter(campaign=character.campaign, kind="naval",
+                                          cast__character_id=character.pk)
+        mission = missions.filter(status=Mission.Status.ACTIVE).order_by("pk").first()
+        if mission is not None:
+            return f"mission:{mission.pk}", True
+        last = missions.order_by("-pk").values_list("pk", flat=True).first()
+        return f"after-mission:{last or 0}", False
+    sessions = Session.objects.filter(campaign=character.campaign)
+    session = sessions.filter(ended_at__isnull=True).order_by("-created_at", "-pk").first()
+    if session is not None:
+        return f"session:{session.pk}", True
+    last = sessions.order_by("-created_at", "-pk").values_list("pk", flat=True).first()
+    return f"after-session:{last or 0}", False
 
 
 def trait_uses(character: Character) -> list[dict]:
     """The character's traits of limited use with what is left of them now:
-    ``[{"key", "name", "per", "uses", "left", "period"}]`` (``per`` "session" or "Naval
-    Mission"; ``left`` 0 and ``period`` None when there is no session or Naval Mission under
-    way to use them in)."""
+    ``[{"key", "name", "per", "uses", "left", "period", "under_way"}]`` (``per`` "session"
+    or "Naval Mission"; ``period`` and ``under_way`` from :func:`trait_period`:
+    ``under_way`` false when no session, or Naval Mission, is recorded as under way, and
+    the uses count until the next one begins)."""
     out = []
     for key, times in character.trait_takes().items():
         per = limited_use(key)
         if per is None:
             continue
-        period = trait_period(character, key)
+        period, under_way = trait_period(character, key)
         out.append({"key": key, "name": TRAITS[key].name, "uses": times, "period": period,
+                    "under_way": under_way,
                     "per": "Naval Mission" if per == "per_naval_mission" else "session",
-                    "left": 0 if period is None else uses_left(key, times,
-                                                               character.trait_uses, period)})
+                    "left": uses_left(key, times, character.trait_uses, period)})
     return out
+
+
+def trait_left(character: Character, key: str) -> int:
+    """The uses of ``character``'s trait ``key`` left now (:func:`trait_uses`); 0 for a
+    trait he has not taken. ``TraitError`` for a trait not of limited use."""
+    times = character.trait_takes().get(key, 0)
+    if not times:
+        return 0
+    return uses_left(key, times, character.trait_uses, trait_period(character, key)[0])
+
+
+def _record_uses(character: Character, actor, trait: str, count: int, *, where: str = ""
+                 ) -> int:
+    """Spend ``count`` uses of ``character``'s (locked) trait ``trait`` in its period now,
+    at most what is left; history and journal say so (``where`` what spent them, " in the
+    fight “Duel”"). Returns the uses left. ``TraitError`` when none is left."""
+    definition, times = TRAITS[trait], character.trait_takes()[trait]
+    period, under_way = trait_period(character, trait)
+    before = uses_left(trait, times, character.trait_uses, period)
+    ledger = character.trait_uses
+    for _ in range(max(1, min(count, before))):
+        ledger = use(trait, times, ledger, period)
+    left = uses_left(trait, times, ledger, period)
+    character.trait_uses = ledger
+    character.version += 1
+    character.save(update_fields=["trait_uses", "version", "updated_at"])
+    history_record(character=character, actor=actor,
+                   changes={f"uses of {definition.name} left": [before, left]})
+    per = "Naval Mission" if limited_use(trait) == "per_naval_mission" else "session"
+    until = "" if under_way else f"; no {per} is recorded as under way, so until the next"
+    log_append(campaign=character.campaign, kind="character.trait_used", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC,
+               text=f"{character} uses {definition.name}{where} ({left} use"
+                    f"{'' if left == 1 else 's'} left{until}).",
+               data={"character": character.pk, "trait": trait, "period": period,
+                     "used": before - left})
+    return left
 
 
 @transaction.atomic
@@ -624,13 +672,15 @@ def trait_use(*, character: Character, actor, trait: str, version) -> Character:
     """The player (of their own PC) or the GM uses one of ``character``'s traits of limited
     use (BtQ L1060, L1074, L1084; A18: one use per take): counted in the session under way,
     or for Jack Tar in his Naval Mission under way, and refused once spent until the next
-    one. Jonah's use costs his Naval Mission a failed challenge
+    one; with none under way, counted until the next begins (:func:`trait_period`).
+    Jonah's use costs his Naval Mission a failed challenge
     (``campaigns.missions.services.mission_jonah``), so only the GM records it. What the
-    trait then does at the table (a test repeated, a wound ignored) the GM applies.
+    trait then does at the table (a test repeated, a wound ignored) the GM applies; a fight
+    spends Cheat Death! by itself (:func:`trait_uses_spent`).
 
     ``ValidationError`` (field ``trait``) for a trait he has not taken or not of limited
-    use, none left, no session or Naval Mission under way; ``PermissionDenied`` for another
-    player; ``StaleVersion`` from an old ``version``.
+    use, or none left; ``PermissionDenied`` for another player; ``StaleVersion`` from an
+    old ``version``.
     """
     character = _locked_character(character)
     access = character_access(actor, character)
@@ -642,35 +692,34 @@ def trait_use(*, character: Character, actor, trait: str, version) -> Character:
     times = character.trait_takes().get(trait)
     if not times or trait not in TRAITS:
         raise ValidationError({"trait": f"{character} has not taken that trait."})
-    definition = TRAITS[trait]
     if limited_use(trait) is None:
-        raise ValidationError({"trait": f"{definition.name} is not of limited use: it "
+        raise ValidationError({"trait": f"{TRAITS[trait].name} is not of limited use: it "
                                         "applies whenever it fits."})
-    period = trait_period(character, trait)
-    if period is None:
-        raise ValidationError({"trait": f"{definition.name} is used once per Naval Mission: "
-                                        f"{character} is on none under way."
-                               if limited_use(trait) == "per_naval_mission" else
-                               f"{definition.name} is used once per session: no session is "
-                               "being played (the GM starts one in the journal)."})
     try:
-        ledger = use(trait, times, character.trait_uses, period)
+        _record_uses(character, actor, trait, 1)
     except TraitError as exc:
         raise ValidationError({"trait": str(exc)}) from None
-    left = uses_left(trait, times, ledger, period)
-    character.trait_uses = ledger
-    character.version += 1
-    character.save(update_fields=["trait_uses", "version", "updated_at"])
-    history_record(character=character, actor=actor,
-                   changes={f"uses of {definition.name} left": [left + 1, left]})
-    log_append(campaign=character.campaign, kind="character.trait_used", actor=actor,
-               gm_only=character.kind == Character.Kind.NPC,
-               text=f"{character} uses {definition.name} ({left} use"
-                    f"{'' if left == 1 else 's'} left).",
-               data={"character": character.pk, "trait": trait, "period": period})
     if trait == "jonah":
         mission_jonah(campaign=character.campaign, character_id=character.pk, actor=actor)
     return character
+
+
+def trait_uses_spent(*, character: Character, trait: str, count: int, where: str,
+                     actor=None) -> dict | None:
+    """A fight's write-back: ``count`` uses of ``character``'s trait ``trait`` (Cheat
+    Death!) were spent inside the fight ``where`` names, so the sheet spends them too, at
+    most what it has left (the GM may have given the fight more). Call it in the
+    transaction that writes the fight back. Returns the change, ``{"who", "area", "from",
+    "to"}`` (uses left), or ``None`` when nothing was left to spend or ``count`` is 0."""
+    if count < 1 or trait not in character.trait_takes():
+        return None
+    character = _locked_character(character)
+    before = trait_left(character, trait)
+    if not before:
+        return None
+    left = _record_uses(character, actor, trait, count, where=f" in {where}")
+    return {"who": character.title, "area": f"uses of {TRAITS[trait].name} left",
+            "from": before, "to": left}
 
 
 @transaction.atomic
@@ -1031,12 +1080,14 @@ def character_hardship_end(*, character: Character, actor) -> None:
 # --- Import -------------------------------------------------------------------------------
 
 EXPORT_FORMAT = "quarterdeck-character"
-EXPORT_VERSION = 2
+EXPORT_VERSION = 3
 """The schema version of a character's export. Version 1: the sheet before traits and
 curios (name, kind, rank, seniority, Measures, skills, Wealth, Health and Wealth damage,
 notes, GM notes, reputations). Version 2 adds ``professions``, ``scratched``, ``hardship``,
 ``overcoming``,
-``heal_locks``, ``traits`` and ``items``."""
+``heal_locks``, ``traits`` and ``items``. Version 3 adds ``trait_uses``, the uses of his
+traits of limited use: ``{trait key: {"period", "used"}}`` (:func:`trait_period`; a period
+of another campaign gives them all back there)."""
 
 _V1_FIELDS = ("name", "kind", "rank", "seniority", *MEASURES, "skills", "wealth",
               "health_state", "wealth_state", "notes", "gm_notes")
@@ -1052,22 +1103,23 @@ def _export_error(where: str, message) -> ValidationError:
 @transaction.atomic
 def character_import(*, campaign: Campaign, actor, data, owner=None) -> Character:
     """GM: a new character in ``campaign`` from an export (``characters.selectors.
-    character_export``) of schema version 1 or 2, its values kept (a version 1 export has
-    no traits, items or profession specialisations); ``owner`` the player of a PC (a
-    member). All or nothing: ``ValidationError`` on ``data`` naming the first bad part."""
+    character_export``) of schema version 1, 2 or 3, its values kept (a version 1 export
+    has no traits, items or profession specialisations, a version 2 no trait uses);
+    ``owner`` the player of a PC (a member). All or nothing: ``ValidationError`` on
+    ``data`` naming the first bad part."""
     if membership_role(actor, campaign) != Membership.Role.GM:
         raise PermissionDenied("Only a GM imports a character.")
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise ValidationError({"data": f"Not a character export: it has no \"format\": "
                                        f"\"{EXPORT_FORMAT}\"."})
     version = data.get("version")
-    if version not in (1, 2):
+    if version not in (1, 2, 3) or isinstance(version, bool):
         raise ValidationError({"data": f"Schema version {version!r} is not one this site "
-                                       f"reads (1 or {EXPORT_VERSION})."})
+                                       f"reads (1 to {EXPORT_VERSION})."})
     sheet = data.get("character")
     if not isinstance(sheet, dict):
         raise ValidationError({"data": "The export has no \"character\"."})
-    allowed = _V1_FIELDS + (_V2_FIELDS if version == 2 else ())
+    allowed = _V1_FIELDS + (_V2_FIELDS if version >= 2 else ())
     fields = {k: sheet[k] for k in allowed if k in sheet and k != "name"}
     kind = fields.pop("kind", Character.Kind.PC)
     if kind == Character.Kind.PC and owner is None:
@@ -1080,7 +1132,7 @@ def character_import(*, campaign: Campaign, actor, data, owner=None) -> Characte
         raise _export_error("the sheet", exc) from None
     except (TypeError, ValueError) as exc:
         raise _export_error("the sheet", exc) from None
-    if version == 2:
+    if version >= 2:
         hardship = sheet.get("hardship") or {}
         if not isinstance(hardship, dict) or any(
                 k not in MEASURES or not isinstance(v, int) or isinstance(v, bool) or v < 0
@@ -1111,8 +1163,10 @@ def character_import(*, campaign: Campaign, actor, data, owner=None) -> Characte
             raise _export_error(f"reputation {i + 1}", exc) from None
         rep.save()
         reps[rep.name] = rep
-    if version == 2:
+    if version >= 2:
         _import_traits(character, sheet.get("traits") or [])
+        if version >= 3:
+            _import_trait_uses(character, sheet.get("trait_uses") or {})
         for i, entry in enumerate(sheet.get("items") or []):
             if not isinstance(entry, dict):
                 raise _export_error(f"item {i + 1}", "not a mapping")
@@ -1132,6 +1186,26 @@ def character_import(*, campaign: Campaign, actor, data, owner=None) -> Characte
                text=f"{actor} imported {character} (schema version {version}).",
                data={"character": character.pk, "version": version})
     return character
+
+
+def _import_trait_uses(character: Character, ledger) -> None:
+    """The uses of his traits of limited use an export (version 3) carries, checked against
+    the traits imported: a mapping of a trait he has, of limited use, to ``{"period": text,
+    "used": 0 to the times taken}``."""
+    taken = character.trait_takes()
+    if not isinstance(ledger, dict):
+        raise _export_error("trait_uses", "a mapping of trait to its uses")
+    for key, entry in ledger.items():
+        if key not in taken or limited_use(key) is None:
+            raise _export_error(f"trait_uses {key}", "not a trait of limited use he has")
+        if not isinstance(entry, dict) or set(entry) != {"period", "used"} or \
+                not isinstance(entry["period"], str) or len(entry["period"]) > 60 or \
+                not isinstance(entry["used"], int) or isinstance(entry["used"], bool) or \
+                not 0 <= entry["used"] <= taken[key]:
+            raise _export_error(f"trait_uses {key}", "{\"period\": text, \"used\": 0 to the "
+                                                     f"times taken ({taken[key]})}}")
+    character.trait_uses = {k: dict(v) for k, v in ledger.items()}
+    character.save(update_fields=["trait_uses"])
 
 
 def _import_traits(character: Character, traits) -> None:

@@ -11,6 +11,7 @@ from campaigns.models import Campaign
 from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
 from characters.models import MAX_RATING, Character
+from characters.services import trait_left
 from rules.btq import damage, traits
 from rules.btq.boarding import POSTS as OFFICER_POSTS
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS, DamageState
@@ -395,13 +396,21 @@ def _ship_setup(ship: Ship, side: str) -> dict:
     return entry
 
 
+CHEAT_DEATH = "cheat_death"
+"""The trait Cheat Death! (``rules.btq.traits``; BtQ L1084-1085, D11)."""
+
+
 def combat_traits(character: Character) -> dict[str, int]:
     """The traits of ``character`` that personal combat applies
     (``rules.btq.personal_combat.COMBAT_TRAITS``), by name -> times taken: what he brings to
-    a boarding's fights (BtQ L1086-1101)."""
-    taken = character.trait_takes()
+    a fight or a boarding (BtQ L1086-1101). Cheat Death! counts the uses his sheet has left
+    this session (BtQ L1084; ``characters.services.trait_left``), and is left out when none
+    is: a use spent in an earlier fight is not brought into the next."""
+    taken = dict(character.trait_takes())
+    if CHEAT_DEATH in taken:
+        taken[CHEAT_DEATH] = trait_left(character, CHEAT_DEATH)
     return {traits.TRAITS[k].name: n for k, n in sorted(taken.items())
-            if traits.TRAITS[k].name in COMBAT_TRAITS}
+            if traits.TRAITS[k].name in COMBAT_TRAITS and n}
 
 
 def ship_officers(ship: Ship, weapons=("cutlass",)) -> list[dict]:

@@ -16,7 +16,8 @@ and writes its end back, ``combat.card_tests.selectors`` decides who sees what. 
 The pool is the skill's value (a Measure's, or Wealth for a Wealth test, BtQ L1747-1753),
 the modifiers stated, the character's traits that apply to the skill (``rules.btq.traits``:
 Crusty Old Seadog, Physician; the others need the GM's word that the test involves what
-they are for, so the GM adds them as modifiers), at most one reputation capped by Charm or
+they are for, so the GM adds them as modifiers), his curios and priceless items for the skill
+that have no condition (:func:`item_modifiers`), at most one reputation capped by Charm or
 Influence (D9) or, instead, one reputation of the ship the character serves on, which no
 Measure caps (BtQ L770: a ship's reputations serve "in battles or political scheming";
 ``rules/btq_characters.md`` A22), helpers (BtQ L1280-1286), and the damage penalty of the
@@ -33,7 +34,7 @@ from fractions import Fraction
 
 from django.db import models
 
-from characters.models import AREA_FIELDS, SHIP_MORALE, Character, Reputation
+from characters.models import AREA_FIELDS, SHIP_MORALE, Character, Item, Reputation
 from rules.btq import odds as btq_odds
 from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
 from rules.btq.tests import (
@@ -312,6 +313,7 @@ def _character_side(character: Character, skill: str, modifiers, *, deck: str, s
         mods.extend(m for m in pool_modifiers(
             character.trait_takes(), skill, _tags(character, skill, ship),
             character.campaign.rules_settings()) if m.source not in stated)
+        mods.extend(m for m in item_modifiers(character, skill) if m.source not in stated)
     rep = None
     if reputation is not None:
         if reputation.character_id != character.pk:
@@ -333,6 +335,18 @@ def _character_side(character: Character, skill: str, modifiers, *, deck: str, s
     pool = Pool(POOL_LABELS[WEALTH] if skill == WEALTH else skill, value, tuple(mods), rep,
                 tuple(Helper(h.title, h.skill(skill)) for h in helpers), unskilled)
     return Side(who(character), pool, deck, at_risk=risk, secret=secret)
+
+
+def item_modifiers(character: Character, skill: str) -> list[Modifier]:
+    """The cards ``character``'s curios and priceless items add to a test of ``skill`` by
+    themselves: each one for that skill with no condition (a curio +1, a priceless item +2,
+    BtQ L522-530, L1007-1017; ``characters.models.Item``), named as on the sheet. One with
+    a condition ("navigating the West Indies") applies only when the fiction meets it, so the
+    GM adds it as a modifier (BtQ L954, L1211: the Reef Map is no use off Portsmouth; TV-11);
+    so does one for a reputation or a weapon."""
+    kinds = (Item.Kind.CURIO, Item.Kind.PRICELESS_ITEM)
+    return [Modifier(item.name, item.bonus) for item in character.items.filter(
+        kind__in=kinds, skill=skill, condition="").order_by("pk")]
 
 
 def _tags(character: Character, skill: str, ship: Ship | None) -> set[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from characters.models import Character
-from characters.services import character_damage_set, character_reveal
+from characters.services import character_damage_set, character_reveal, trait_uses_spent
 from combat.models import Encounter
 from combat.services import encounter_create
 from rules.btq.characters import DamageState
@@ -19,9 +19,11 @@ from ships.services import ship_morale_set, ship_record_battle
 
 ENGINES = ("btq_skirmish", "btq_personal_combat", "btq_boarding")
 NOUNS = {"btq_skirmish": "skirmish", "btq_personal_combat": "fight", "btq_boarding": "boarding"}
+"""What each is called in the texts people read (``combat.services.NOUNS``)."""
 SCRATCH = "is_but_a_scratch"
 """The trait Is But A Scratch, Sir! (``rules.btq.traits``; BtQ L1086-1101, D12)."""
-"""What each is called in the texts people read (``combat.services.NOUNS``)."""
+CHEAT_DEATH = "Cheat Death!"
+"""Cheat Death! as a fight names it (``rules.btq.personal_combat.COMBAT_TRAITS``)."""
 
 
 @transaction.atomic
@@ -82,11 +84,34 @@ def changes_logged(outcome, changes: list[dict]) -> dict:
     return {"summary": f"{outcome.summary}{said}", "data": {"changes": changes}}
 
 
+def _cheat_death_carried(setup: dict) -> dict[int, int]:
+    """The uses of Cheat Death! each character brought into the fight of ``setup``, by pk:
+    a fighter's ``cheat_death``, else the times his ``traits`` (a ship battle's PC: his
+    ``combat_traits``) name it, as ``rules.btq.personal_combat.fighter`` counts them. The
+    setups' fighters: a duel's ``fighters``, a skirmish's ``pcs`` and ``opposition``, a
+    boarding's or a ship battle's ``pcs`` and its ships' ``officers``."""
+    ships = setup.get("ships") or []
+    entries = [*setup.get("fighters", []), *setup.get("pcs", []), *setup.get("opposition", []),
+               *(o for ship in (ships.values() if isinstance(ships, dict) else ships)
+                 for o in ship.get("officers") or [])]
+    carried = {}
+    for entry in entries:
+        fid = str(entry.get("id", ""))
+        pk = _pk(fid if ":" in fid else f"pc:{fid}")
+        traits = entry.get("traits") or entry.get("combat_traits") or {}
+        if pk is not None:
+            carried[pk] = int(entry.get("cheat_death", traits.get(CHEAT_DEATH, 0)))
+    return carried
+
+
 def _health_write_back(encounter, fighters: dict, known: set) -> list[dict]:
-    """Each of ``fighters`` (fighter id -> ``{"health", "scratch"}``) whose character's pk
-    is in ``known``: his Health as the fight left it, unless the sheet is worse already, and
-    his Is But A Scratch, Sir! as spent if the fight spent it."""
+    """Each of ``fighters`` (fighter id -> ``{"health", "scratch", "cheat_death"}``) whose
+    character's pk is in ``known``: his Health as the fight left it, unless the sheet is
+    worse already, his Is But A Scratch, Sir! as spent if the fight spent it, and the uses
+    of Cheat Death! the fight spent taken off his sheet's (BtQ L1084-1085;
+    ``characters.services.trait_uses_spent``)."""
     wanted = {_pk(fid): final for fid, final in fighters.items() if _pk(fid) is not None}
+    carried = _cheat_death_carried(encounter.setup or {})
     changes = []
     characters = Character.objects.select_for_update().filter(
         pk__in=[pk for pk in wanted if pk in known], campaign=encounter.campaign).order_by("pk")
@@ -107,6 +132,11 @@ def _health_write_back(encounter, fighters: dict, known: set) -> list[dict]:
         if spent:
             changes.append({"who": character.title, "area": "Is But A Scratch, Sir!",
                             "from": "unspent", "to": "spent"})
+        cheated = carried.get(character.pk, 0) - int(fought.get("cheat_death", 0))
+        change = trait_uses_spent(character=character, trait="cheat_death", count=cheated,
+                                  where=f"“{encounter.title}”")
+        if change:
+            changes.append(change)
     return changes
 
 

@@ -10,8 +10,7 @@ import re
 from characters.models import Character
 from rules.btq.characters import DamageState
 from rules.btq.personal_combat import COMBAT_TRAITS, CombatError
-from rules.btq.traits import TRAITS
-from ships.services import ship_officers
+from ships.services import combat_traits, ship_officers
 
 BORN_FOR_BATTLE = "Born for Battle"
 
@@ -47,14 +46,13 @@ def parse_traits(text: str) -> dict[str, int]:
 def sheet_traits(character: Character) -> str:
     """The traits on ``character``'s sheet that a fight applies (:data:`TRAIT_NAMES`),
     written as :func:`parse_traits` reads them: ``"Duellist (2), Cheat Death!"``; ``""``
-    for none (BtQ L1086-1101, L1669-1672)."""
-    names = set(TRAIT_NAMES.values())
-    out = []
-    for key, times in sorted(character.trait_takes().items()):
-        name = TRAITS[key].name if key in TRAITS else None
-        if name in names:
-            out.append(f"{name} ({times})" if times > 1 else name)
-    return ", ".join(out)
+    for none (BtQ L1086-1101, L1669-1672). Cheat Death! with the uses the sheet has left
+    (``ships.services.combat_traits``)."""
+    taken = combat_traits(character)
+    if "born_for_battle" in character.trait_takes():
+        taken[BORN_FOR_BATTLE] = 1
+    return ", ".join(f"{name} ({times})" if times > 1 else name
+                     for name, times in sorted(taken.items()))
 
 
 def fighter_id(character: Character) -> str:

@@ -142,9 +142,10 @@ def _flee(st: dict, sh: dict, options: Collection[str]) -> str:
     return key if key in options else "hold"
 
 
-def _project(st: dict, sh: dict, key: str, ships: bool = False) -> dict:
+def _project(st: dict, sh: dict, key: str, ships: bool = False, part: float = 1.0) -> dict:
     """Where a move order would roughly take the ship: her place and heading after sailing
-    her allowance straight on the order's first heading (contacts ignored), as a copy."""
+    her allowance (``part`` of it) straight on the order's first heading (contacts
+    ignored), as a copy."""
     parts = key.split(":")
     if parts[1] == "to":
         mark = parts[2]
@@ -171,7 +172,7 @@ def _project(st: dict, sh: dict, key: str, ships: bool = False) -> dict:
     if parts[1] == "to" and parts[2] in st["ships"]:
         far = min(far, max(0.0, ship_gap(sh, st["ships"][parts[2]])))
     ux, uy = unit(h)
-    far = _clear_run(st, sh, ux, uy, far, parts[2] if parts[1] == "to" else None, ships)
+    far = part * _clear_run(st, sh, ux, uy, far, parts[2] if parts[1] == "to" else None, ships)
     w, hh = st["board"]["w"], st["board"]["h"]
     m = sh["length"] / 2
     for u, pos, top in ((ux, sh["x"], w), (uy, sh["y"], hh)):  # the table's edge stops her
@@ -214,17 +215,23 @@ def _best_position(st: dict, sh: dict, options: list[str], target: str, attack: 
                    ) -> str | None:
     """The move order (or ``None``: staying) that leaves the ship best placed against
     ``target`` (a ship id): the most of her batteries bearing on it and on the others, the
-    fewest of the enemy's bearing on her, then the nearest."""
+    fewest of the enemy's bearing on her, then the nearest. When she may fire during her
+    move (errata BR-5, ``brethren_fire_during_move``) her guns count where they bear best,
+    half-way or at the end: she may fire as she passes and end out of his reach."""
     foe = st["ships"][target]
     foes = [o for o in _enemies(st, sh) if not o["derelict"]]
+    midway = st["settings"].get("brethren_fire_during_move", True)
     best: str | None = None
     score: float | None = None
+
     for key in [None, *options]:
         if key is not None and (not key.startswith("move:") or "+" in key
                                 or key.split(":")[-1] in st["ships"]):
             continue
         p = sh if key is None else _project(st, sh, key)
         ours = _bearing(st, p, [foe])
+        if midway and key is not None:
+            ours = max(ours, _bearing(st, _project(st, sh, key, part=0.5), [foe]))
         others = _bearing(st, p, foes)
         theirs = sum(_bearing(st, o, [p]) for o in foes if _dist(o, p) <= 2 * L)
         value = 3 * ours + others - 1.5 * theirs - 0.1 * _dist(p, foe)

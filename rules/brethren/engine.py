@@ -32,10 +32,12 @@ there is one and room; else a crew counter),
 a hold filled with blind draws, and return fire by a ship whose orders include an attack
 it has not made yet (A33: it uses that attack); under Advanced Damage each battery's shot
 (:func:`rules.brethren.gunfire.choose_ammo`); a tow taken up when a ship that steered for
-an enemy derelict touches her bow (L62-L64); an order to move then fire fires the moment
-an enemy first bears during the move with ``brethren_fire_during_move`` (errata BR-5; off
-by default: the default AI plans its fire for the end of the move); one new hand for a
-ship the Kraken attacked, back home (L110-L112).
+an enemy derelict touches her bow (L62-L64); an order to move then fire fires during the
+move with ``brethren_fire_during_move`` (errata BR-5, on by default) at the first point of
+her course where her guns bear best, else after it (:func:`_move`); one
+new hand for a ship the Kraken attacked, back home (L110-L112); and in Beware the Kraken a
+fleet that lost a ship is asked, before its orders, whether to buy one in her place from
+its treasure at home (``buy:<side>``, L112-L113; the default buys none).
 
 Setup (:func:`validate_setup`)::
 
@@ -554,6 +556,10 @@ def _begin_turn(st: State, source: RandomSource, log: EventLog) -> None:
             st["orders"][sh["id"]] = ai.choose(st, sh["id"], options)
         else:
             st["awaiting"].append(sh["id"])
+    if st["mission"] == "beware_the_kraken":
+        buying = [s for s in st["side_ids"] if missions.replacement_options(st, s)]
+        if buying or st.get("buying"):
+            st["buying"] = buying
 
 
 NAVY_SQUADRON = (("frigate", "HMS Swiftsure"), ("frigate", "HMS Dauntless"),
@@ -622,7 +628,7 @@ def _storm(st: State, source: RandomSource, log: EventLog) -> None:
 
 def _run(st: State, source: RandomSource, log: EventLog) -> None:
     """Carry out turns until orders are awaited or the game ends."""
-    while st["result"] is None and not st["awaiting"]:
+    while st["result"] is None and not st["awaiting"] and not st.get("buying"):
         _resolve_turn(st, source, log)
         if st["result"] is None:
             _begin_turn(st, source, log)
@@ -634,6 +640,10 @@ def _resolve_turn(st: State, source: RandomSource, log: EventLog) -> None:
                           for s in st["order"] if s in st["orders"])
         log("orders.revealed", f"The orders are revealed. {words}.",
             {"orders": dict(st["orders"])})
+        for key in [k for k in st["orders"] if k.startswith("buy:")]:
+            choice = st["orders"][key]
+            if choice != "none":
+                _buy_replacement(st, key[4:], choice, log)
     for sid in list(st["order"]):
         sh = st["ships"][sid]
         if not _afloat(sh):
@@ -811,6 +821,14 @@ def _decision(st: State, sid: str) -> Decision:
                     f"Orders for the {sh['name']} this turn", options, default)
 
 
+def _buy_decision(st: State, side_id: str) -> Decision:
+    side = st["sides"][side_id]
+    lost = missions.lost_ships(st, side_id)[0]
+    options = tuple(Option(k, text) for k, text in missions.replacement_options(st, side_id))
+    return Decision(side["commander"], f"buy:{side_id}",
+                    f"Buy a ship in place of the {lost['name']}?", options, "none")
+
+
 def _action_kind(a: str) -> str:
     if a.startswith("move:to:"):
         return "steer for a mark"
@@ -889,7 +907,7 @@ def _activate(st: State, sh: dict, plan: str, source: RandomSource, log: EventLo
                 {"ship": sh["id"], "by": lucky})
             actions.insert(1, actions[0])
     every = st["settings"].get("brethren_st_croix") == "every_action" and "st_croix" in sh["crew"]
-    midway = st["settings"].get("brethren_fire_during_move", False)
+    midway = st["settings"].get("brethren_fire_during_move", True)
     fired_midway = False
     for k, a in enumerate(actions):
         if not _afloat(sh) or st["result"] is not None:
@@ -958,22 +976,72 @@ def _mark_point(st: State, mark: str) -> Point | None:
     return None
 
 
+class _Dice(Exception):
+    """A die the dry run of a move (:func:`_best_fire_on_course`) would need."""
+
+
+class _NoDice(RandomSource):
+    """The dry run's source: the first die or card it needs ends the dry run there."""
+
+    def __init__(self) -> None:
+        super().__init__(record=False)
+
+    def _pick(self, deck: Any, count: int) -> Any:
+        raise _Dice
+
+    def _roll(self, sides: int, count: int) -> Any:
+        raise _Dice
+
+
+def _midway_shots(st: State, s: dict, fire: str) -> int:
+    """How many batteries of ``s`` would fire ``fire`` (``"fire"`` or ``"broadside"``)
+    from where she is now."""
+    foes = [o for o in _targets(st, s) if _afloat(o)
+            and hypot(o["x"] - s["x"], o["y"] - s["y"]) <= L + 4.0]
+    return len(gunfire.choose_fire(st, s, foes, mode="broadside" if fire == "broadside"
+                                   else "bear", side=None)) if foes else 0
+
+
+def _best_fire_on_course(st: State, sh: dict, legs: Any, heading_for: Any, fire: str) -> int:
+    """The most batteries ``sh`` could bring to bear with ``fire`` on the course of her move
+    (``legs`` steered by ``heading_for``), sailed on a copy of the table without dice (a
+    reef or the Sargasso that asks for one ends the dry run there); 0 when none bear before
+    its end, or no more than at its end (then she fires where her orders put it)."""
+    dry = _copy(st)
+    ghost = dry["ships"][sh["id"]]
+    counts: list[int] = []
+
+    def probe(s: dict) -> None:
+        counts.append(_midway_shots(dry, s, fire))
+
+    try:
+        movement.sail(dry, ghost, legs, heading_for, _NoDice(), lambda *a, **k: None,
+                      during=probe)
+    except _Dice:
+        pass
+    probe(ghost)
+    best = max(counts)
+    return best if counts.index(best) < len(counts) - 2 else 0
+
+
 def _move(st: State, sh: dict, a: str, source: RandomSource, log: EventLog,
           fire: str | None = None) -> bool:
     """The move ``a`` (module docstring). With ``fire`` (the attack her orders take after
-    it, ``"fire"`` or ``"broadside"``) she fires it the moment an enemy first bears during
-    the move, then sails on (errata BR-5, ``brethren_fire_during_move``). Returns whether
-    she fired so."""
+    it, ``"fire"`` or ``"broadside"``) she may fire it during the move when an enemy bears,
+    then sail on (errata BR-5, ``brethren_fire_during_move``; L51: "the active ship decides
+    whether to fire"). The standing choice: she fires at the first point of her course
+    where as many of her batteries bear as will anywhere on it (its end included, dry-run
+    by :func:`_best_fire_on_course`), so a ship passing an enemy fires as she passes, and
+    one closing on him holds her fire until her guns bear best. Returns whether she fired
+    during the move (else her orders' attack follows it)."""
     fired = False
+    want = 0
 
     def during(s: dict) -> None:
         nonlocal fired
         if fired or fire is None or not _afloat(s) or s["lost"]:
             return
-        foes = [o for o in _targets(st, s) if _afloat(o)
-                and hypot(o["x"] - s["x"], o["y"] - s["y"]) <= L + 4.0]
-        if foes and gunfire.choose_fire(st, s, foes, mode="broadside" if fire == "broadside"
-                                        else "bear", side=None):
+        if want and _midway_shots(st, s, fire) >= want:
             fired = True
             log("move.fires", f"The {s['name']} comes into range during her move and fires "
                 "there, then sails on.", {"ship": s["id"], "x": round(s["x"], 2),
@@ -1029,6 +1097,8 @@ def _move(st: State, sh: dict, a: str, source: RandomSource, log: EventLog,
         return fired
     was_docked = sh["docked_at"]
     sector = winds.point_of_sailing(first, st["wind"])
+    if fire:
+        want = _best_fire_on_course(st, sh, legs, heading_for, fire)
     res = movement.sail(st, sh, legs, heading_for, source, log,
                         during=during if fire else None)
     if res["moved"] > 0:
@@ -1197,23 +1267,55 @@ def _kraken_home(st: State, sh: dict, log: EventLog) -> None:
     gone = len(sh["crew"])
     sh["crew"] = []
     price = crews.kraken_crew_price(crew_type("seaman")["cost"], sh["kraken_voyages"])
-    side = st["sides"][sh["side"]]
-    purse = sorted(side["home_coins"], key=lambda c: (treasures.coin_value(c), c["id"]))
-    spent, paid = [], 0
-    while paid < price and purse:
-        coin = purse.pop(0)
-        spent.append(coin)
-        paid += treasures.coin_value(coin)
-    hired = 1 if paid >= price else 0
-    if not hired:
-        spent, paid = [], 0
-    side["home_coins"] = [c for c in side["home_coins"] if c not in spent]
+    paid = _pay(st["sides"][sh["side"]], price)
+    hired = 1 if paid else 0
     sh["crew"] = ["seaman"] * hired
     change = " (no change is given)" if paid > price else ""
     log("crew.kraken", f"The crew of the {sh['name']} will not sail with the Kraken again: "
         f"{gone} counters leave her. New hands cost {price} gold each: {hired} hired for "
         f"{paid} gold{change}.", {"ship": sh["id"], "left": gone, "hired": hired, "paid": paid,
                           "price": price})
+
+
+def _pay(side: dict, price: int) -> int:
+    """Pay ``price`` gold from ``side``'s treasure at home, the smallest coins first (no
+    change is given, A26): the gold paid, or 0 (and nothing spent) when it is not enough."""
+    purse = sorted(side["home_coins"], key=lambda c: (treasures.coin_value(c), c["id"]))
+    spent, paid = [], 0
+    while paid < price and purse:
+        coin = purse.pop(0)
+        spent.append(coin)
+        paid += treasures.coin_value(coin)
+    if paid < price:
+        return 0
+    side["home_coins"] = [c for c in side["home_coins"] if c not in spent]
+    return paid
+
+
+def _buy_replacement(st: State, side_id: str, choice: str, log: EventLog) -> None:
+    """Beware the Kraken (L112-L113): ``side_id`` buys the ship ``choice`` names
+    (``"buy:<class>"``, :func:`rules.brethren.missions.replacement_options`) in place of her
+    first ship lost, paid from the treasure at home, and she is berthed there with the
+    fewest crew she must carry (L12). She takes her first orders next turn."""
+    side = st["sides"][side_id]
+    lost = missions.lost_ships(st, side_id)[0]
+    cls = choice.split(":", 1)[1]
+    card = ship_class(cls)
+    paid = _pay(side, missions.replacement_price(cls))
+    n = sum(1 for sh in _ships(st) if sh.get("replaces")) + 1
+    home = st["islands"][side["home"]]
+    sh = _new_ship({"id": f"{side_id}_r{n}", "class": cls, "side": side_id,
+                    "name": f"{lost['name']} II", "x": home["x"], "y": home["y"] + 1.0,
+                    "heading": 0.0, "crew": ["seaman"] * crews.min_crew(card["points"]),
+                    "coins": [], "merchant": False, "convoy": False})
+    sh["replaces"], lost["replaced"] = lost["id"], sh["id"]
+    st["ships"][sh["id"]] = sh
+    st["ship_ids"].append(sh["id"])
+    _berth(st, sh, home["id"])
+    log("ship.bought", f"{side['name']} buys a {card['name']}, the {sh['name']}, in place of "
+        f"the {lost['name']}, for {paid} gold: she lies at {home['name']} and sails next "
+        "turn.", {"ship": sh["id"], "replaces": lost["id"], "class": cls, "paid": paid,
+                  "x": sh["x"], "y": sh["y"], "heading": sh["heading"]})
 
 
 def _goal_check(st: State, sh: dict, log: EventLog) -> None:
@@ -1731,10 +1833,11 @@ def _special(st: State, sh: dict, isl: dict, coin: dict, source: RandomSource,
             _place_home(st, sh, home, log)
 
 
-def _place_home(st: State, sh: dict, home: str, log: EventLog) -> None:
+def _berth(st: State, sh: dict, home: str) -> None:
+    """Put ``sh``'s bow against her home island ``home``, on the side facing where she was
+    (turning round it until she overlaps no ship), docked there."""
+
     isl = st["islands"][home]
-    side = st["sides"][sh["side"]]
-    # put her bow against her home island, on the side facing where she was
     bearing = heading_to(isl["x"], isl["y"], sh["x"], sh["y"])
     for extra in range(0, 360, 30):
         b = (bearing + extra) % 360
@@ -1746,6 +1849,11 @@ def _place_home(st: State, sh: dict, home: str, log: EventLog) -> None:
         if movement.overlapping(sh, others) is None:
             break
     sh["docked_at"] = home
+
+
+def _place_home(st: State, sh: dict, home: str, log: EventLog) -> None:
+    side = st["sides"][sh["side"]]
+    _berth(st, sh, home)
     log("move.home", f"The {sh['name']} is placed back at her home island.",
         {"ship": sh["id"], "x": sh["x"], "y": sh["y"]})
     if sh["coins"]:
@@ -1864,6 +1972,9 @@ class BrethrenEngine:
         st = _copy(state)
         log = EventLog(None)
         while st["result"] is None:
+            if st.get("buying"):  # the default: no ship bought (default_choice)
+                st["orders"].update({f"buy:{s}": "none" for s in st["buying"]})
+                st["buying"] = []
             for sid in st["awaiting"]:
                 if sid not in st["orders"]:
                     st["orders"][sid] = ai.choose(st, sid, plan_options(st, st["ships"][sid]))
@@ -1886,6 +1997,9 @@ class BrethrenEngine:
         if state["result"] is not None:
             return []
         out, seen = [], set()
+        for side_id in state.get("buying", ()):
+            seen.add(state["sides"][side_id]["commander"])
+            out.append(_buy_decision(state, side_id))
         for sid in state["awaiting"]:
             who = _orderer(state, state["ships"][sid])
             if sid in state["orders"] or who in seen:
@@ -1901,6 +2015,9 @@ class BrethrenEngine:
         reason (:func:`check_order`), state unchanged."""
         if state["result"] is not None:
             raise IllegalAction(f"the game is over: {state['result']['summary']}")
+        buying = [s for s in state.get("buying", ()) if state["sides"][s]["commander"] == actor]
+        if buying:
+            return self._apply_buy(state, buying[0], choice, source)
         mine = [s for s in state["awaiting"] if s not in state["orders"]
                 and _orderer(state, state["ships"][s]) == actor]
         if not mine:
@@ -1918,12 +2035,35 @@ class BrethrenEngine:
             {"ship": ship_id, "order": choice}, visible={actor})
         log("orders.in", f"{st['sides'][sh['side']]['name']} has given the {sh['name']}'s "
             "orders.", {"ship": ship_id})
-        if all(s in st["orders"] for s in st["awaiting"]):
+        if all(s in st["orders"] for s in st["awaiting"]) and not st.get("buying"):
+            st["awaiting"] = []
+            _run(st, source, log)
+        return st, events
+
+    def _apply_buy(self, state: State, side_id: str, choice: str, source: RandomSource
+                   ) -> tuple[State, list[Event]]:
+        offered = dict(missions.replacement_options(state, side_id))
+        keys = list(offered)
+        if choice not in offered:
+            raise IllegalAction(f"{choice!r} is not a ship the treasure at home can buy now; "
+                                f"choose one of {', '.join(keys)}")
+        st = _copy(state)
+        events: list[Event] = []
+        log = EventLog(events)
+        side = st["sides"][side_id]
+        st["orders"][f"buy:{side_id}"] = choice
+        st["buying"] = [s for s in st["buying"] if s != side_id]
+        log("orders.given", f"{side['name']}: {offered[choice]}.",
+            {"side": side_id, "order": choice}, visible={side["commander"]})
+        log("orders.in", f"{side['name']} has chosen whether to buy a ship.", {"side": side_id})
+        if not st["buying"] and all(s in st["orders"] for s in st["awaiting"]):
             st["awaiting"] = []
             _run(st, source, log)
         return st, events
 
     def default_choice(self, state: State, decision: Decision) -> str:
+        if decision.kind.startswith("buy:"):
+            return "none"  # the treasure at home is the score: the AI keeps it
         sid = decision.kind.split(":", 1)[1]
         return ai.choose(state, sid, plan_options(state, state["ships"][sid]))
 

@@ -14,6 +14,7 @@ draw; ``Outcome.data["scores"]`` maps every side to its score.
 from __future__ import annotations
 
 from rules.brethren import crews
+from rules.brethren.data import crew_type, ship_class
 from rules.brethren.treasure import coin_value
 
 MISSIONS = ("treasure_hunt", "movin_on_up", "smugglers_blues", "sea_wolves", "fleet_action",
@@ -50,6 +51,51 @@ def treasure(st: dict, side: str) -> int:
         gold += sum(coin_value(c) for c in s["coins"])
         serving += s["crew"]
     return gold + crews.ransom(sd["prisoners"], serving, sd["flag"])
+
+
+BUYABLE = ("sloop", "schooner", "brigantine", "frigate", "galleon", "man_o_war")
+"""The ship cards a fleet may buy (``data/ships.json``; not a merchantman nor a battery)."""
+
+
+def replacement_price(cls: str) -> int:
+    """The gold a replacement ship of class ``cls`` costs in Beware the Kraken (L112-L113):
+    her points and the fewest crew she must carry (L12) at their price, 1 gold a point
+    (A26). ``replacement_price("sloop") == 6`` (4 points and 2 seamen)."""
+    points = ship_class(cls)["points"]
+    return points + crews.min_crew(points) * crew_type("seaman")["cost"]
+
+
+def lost_ships(st: dict, side: str) -> list[dict]:
+    """``side``'s ships sunk or taken (a prize now another's), not yet replaced, in the
+    order they set out."""
+    return [st["ships"][i] for i in st["ship_ids"]
+            if st["ships"][i]["start_side"] == side and not st["ships"][i].get("replaced")
+            and (st["ships"][i]["sunk"] or st["ships"][i]["side"] != side)]
+
+
+def replacement_options(st: dict, side: str) -> list[tuple[str, str]]:
+    """What ``side`` may buy now, ``[(key, words)]``: in Beware the Kraken only (L112-L113:
+    "the only game where we allow players to buy replacement ships and crew"), a player's
+    fleet with a ship lost and a home, one ship in place of it for each class the treasure
+    at home pays for (:func:`replacement_price`), after ``("none", ...)``; ``[]`` when it
+    may buy none."""
+    sd = st["sides"][side]
+    if st["mission"] != "beware_the_kraken" or sd.get("npc") or not sd.get("home"):
+        return []
+    lost = lost_ships(st, side)
+    if not lost:
+        return []
+    gold = sum(coin_value(c) for c in sd["home_coins"])
+    can = [c for c in BUYABLE if replacement_price(c) <= gold]
+    if not can:
+        return []
+    out = [("none", "Buy no ship this turn")]
+    for c in can:
+        card = ship_class(c)
+        out.append((f"buy:{c}", f"Buy a {card['name']} for {replacement_price(c)} gold "
+                                f"({card['points']} points and "
+                                f"{crews.min_crew(card['points'])} seamen)"))
+    return out
 
 
 def _strength(st: dict, side: str) -> int:
@@ -92,7 +138,8 @@ def over(st: dict) -> tuple[str, str] | None:
     (§8 triggers 2 and 3, and each mission's own end)."""
     m = st["mission"]
     players = [s for s, sd in st["sides"].items() if not sd.get("npc")]
-    beaten = [s for s in players if not has_working_fleet(st, s)]
+    beaten = [s for s in players if not has_working_fleet(st, s)
+              and not replacement_options(st, s)]
     navy = st.get("navy")
     if m == "movin_on_up" and navy:
         quarry = st["ships"][navy["quarry"]]

@@ -312,9 +312,9 @@ SETTINGS: dict[str, Setting] = {
         Setting(
             "brethren_fire_during_move",
             "Brethren of the Coast: a ship ordered to move and fire",
-            {True: "fires the moment an enemy comes into range during her move, then sails on",
+            {True: "may fire during her move, where her guns bear best, then sails on",
              False: "fires where her orders put it, before or after the whole move"},
-            False,
+            True,
             "errata BR-5; Brethren L51-L52",
             used_by="Brethren of the Coast",
         ),

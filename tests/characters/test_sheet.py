@@ -16,6 +16,7 @@ from characters.services import (
     reputation_create,
     trait_add,
     trait_remove,
+    trait_use,
 )
 
 pytestmark = pytest.mark.django_db
@@ -156,12 +157,33 @@ def _full_sheet(pc, gm):
 
 def test_export_then_import_gives_back_the_same_character(pc_a, gm, player_a, campaign):
     pc = _full_sheet(pc_a, gm)
+    trait_add(character=pc, actor=gm, trait="cheat_death", times=2)
+    pc.refresh_from_db()
+    trait_use(character=pc, actor=player_a, trait="cheat_death", version=pc.version)
+    pc.refresh_from_db()
     exported = character_export(gm, pc)
-    assert exported["version"] == 2 and exported["character"]["scar_due"] is True
+    assert exported["version"] == 3 and exported["character"]["scar_due"] is True
+    assert exported["character"]["trait_uses"] == {
+        "cheat_death": {"period": "after-session:0", "used": 1}}
+    assert exported["character"]["trait_uses_left"] == {"cheat_death": 1}
     copy = character_import(campaign=campaign, actor=gm, data=exported, owner=player_a)
     assert copy.pk != pc.pk
     assert character_export(gm, copy) == exported
     assert "gm_notes" not in character_export(player_a, pc)["character"]
+
+
+def test_a_version_2_export_imports_with_its_values_kept_and_every_use_left(
+        pc_a, gm, player_a, campaign):
+    pc = _full_sheet(pc_a, gm)
+    trait_add(character=pc, actor=gm, trait="cheat_death")
+    pc.refresh_from_db()
+    old = character_export(gm, pc)
+    old["version"] = 2
+    del old["character"]["trait_uses"], old["character"]["trait_uses_left"]
+    now = character_export(gm, character_import(campaign=campaign, actor=gm, data=old,
+                                                owner=player_a))
+    assert now["character"] | {"trait_uses": {}} == old["character"] | {
+        "trait_uses": {}, "trait_uses_left": {"cheat_death": 1}}
 
 
 def test_a_version_1_export_imports_with_its_values_kept(campaign, gm, player_b):
@@ -188,6 +210,13 @@ def test_a_version_1_export_imports_with_its_values_kept(campaign, gm, player_b)
     ({"format": "quarterdeck-character", "version": 2,
       "character": {"name": "X", "kind": "npc", "traits": [{"trait": "crackshot",
                                                              "times": 4}]}}, "trait 1"),
+    ({"format": "quarterdeck-character", "version": 3,
+      "character": {"name": "X", "kind": "npc", "traits": [{"trait": "jonah"}],
+                    "trait_uses": {"jonah": {"period": "session:1", "used": 2}}}},
+     "trait_uses jonah"),
+    ({"format": "quarterdeck-character", "version": 3,
+      "character": {"name": "X", "kind": "npc", "trait_uses": {
+          "swimming": {"period": "session:1", "used": 0}}}}, "trait_uses swimming"),
 ])
 def test_a_bad_import_is_refused_with_nothing_written(campaign, gm, data, reason):
     before = Character.objects.count()

@@ -32,13 +32,10 @@ def use(character, actor, key):
 def test_cheat_death_x2_gives_two_uses_a_session_then_refuses_and_a_new_session_resets(
         campaign, gm, pc_a, player_a):
     trait_add(character=pc_a, actor=gm, trait="cheat_death", times=2)
-    assert left(pc_a, "cheat_death")["period"] is None  # no session under way
-    with pytest.raises(ValidationError, match="no session is being played"):
-        use(pc_a, player_a, "cheat_death")
     first = session(campaign, gm)
-    assert left(pc_a, "cheat_death") | {"period": None} == {
+    assert left(pc_a, "cheat_death") == {
         "key": "cheat_death", "name": "Cheat Death!", "per": "session", "uses": 2, "left": 2,
-        "period": None}
+        "period": f"session:{first.pk}", "under_way": True}
     use(pc_a, player_a, "cheat_death")
     use(pc_a, gm, "cheat_death")
     pc_a.refresh_from_db()
@@ -56,17 +53,48 @@ def test_cheat_death_x2_gives_two_uses_a_session_then_refuses_and_a_new_session_
 
 
 @pytest.mark.django_db
+def test_with_no_session_recorded_a_use_still_counts_until_the_next_session_begins(
+        campaign, gm, pc_a, player_a):
+    """Every game is played in a session (BtQ L1084 "once per session"; L1490-1493: each
+    player always has a current Naval Mission, "their objective for the session"): a use made
+    while the GM has no session open in the journal counts, and is given back when the next
+    one begins. Not refused: a fight spends Cheat Death! whether or not one is open."""
+    trait_add(character=pc_a, actor=gm, trait="cheat_death")
+    assert left(pc_a, "cheat_death") | {"period": None} == {
+        "key": "cheat_death", "name": "Cheat Death!", "per": "session", "uses": 1, "left": 1,
+        "period": None, "under_way": False}
+    use(pc_a, player_a, "cheat_death")
+    pc_a.refresh_from_db()
+    assert left(pc_a, "cheat_death")["left"] == 0
+    with pytest.raises(ValidationError, match="used once per session: it is spent"):
+        use(pc_a, player_a, "cheat_death")
+    entry = campaign.log_entries.get(kind="character.trait_used")
+    assert "no session is recorded as under way, so until the next" in entry.text
+    played = session(campaign, gm)
+    assert left(pc_a, "cheat_death")["left"] == 1
+    use(pc_a, player_a, "cheat_death")
+    missions.session_end(session=played, actor=gm, version=played.version)
+    # after the session ends, another sitting the journal does not record: a fresh use
+    assert left(pc_a, "cheat_death") | {"period": None} == {
+        "key": "cheat_death", "name": "Cheat Death!", "per": "session", "uses": 1, "left": 1,
+        "period": None, "under_way": False}
+
+
+@pytest.mark.django_db
 def test_jack_tar_counts_per_naval_mission(campaign, gm, pc_a, player_a):
     trait_add(character=pc_a, actor=gm, trait="jack_tar")
     session(campaign, gm)
-    with pytest.raises(ValidationError, match="on none under way"):
+    use(pc_a, player_a, "jack_tar")  # on no Naval Mission recorded: counted all the same
+    with pytest.raises(ValidationError, match="once per Naval Mission"):
         use(pc_a, player_a, "jack_tar")
     one, _ = missions.mission_create(campaign=campaign, actor=gm, name="Convoy",
                                      challenges_required=3, characters=[pc_a.pk])
+    assert left(pc_a, "jack_tar")["left"] == 1 and left(pc_a, "jack_tar")["under_way"]
     use(pc_a, player_a, "jack_tar")
     with pytest.raises(ValidationError, match="once per Naval Mission"):
         use(pc_a, player_a, "jack_tar")
     missions.mission_fail(mission=one, actor=gm, version=one.version)
+    assert left(pc_a, "jack_tar")["left"] == 1  # the time since that mission
     missions.mission_create(campaign=campaign, actor=gm, name="Blockade",
                             challenges_required=3, characters=[pc_a.pk])
     assert left(pc_a, "jack_tar")["left"] == 1

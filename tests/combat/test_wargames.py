@@ -224,3 +224,42 @@ def test_who_won_a_land_battle_for_a_challenge(winner_side, met):
     outcome = Outcome(name, "draw" if winner_side is None else "break", "",
                       {"winner_side": winner_side})
     assert players_won(Encounter(engine="hfg", setup=setup), outcome) is met
+
+
+def test_a_kraken_fleet_buys_a_ship_on_the_page_hidden_from_the_other_player(
+        campaign, gm, gm_client, player_a_client, player_b_client, outsider_client, pc_a, pc_b):
+    """Beware the Kraken (Brethren L112-L113): player A's fleet lost the Griffin and has 7
+    gold at home; his page asks him first whether to buy a ship in her place; player B sees
+    neither the question nor the answer until the orders are revealed; the GM sees it."""
+    encounter = wargame_create(campaign=campaign, user=gm,
+                               scenario_key="brethren/beware_the_kraken",
+                               commanders={"a": f"pc:{pc_a.pk}", "b": f"pc:{pc_b.pk}"})
+    state = encounter.state
+    state["ships"]["a2"]["sunk"] = True
+    state["sides"]["a"]["home_coins"] = [{"id": f"h{v}", "value": v, "special": None}
+                                         for v in (1, 2, 4)]
+    state["buying"] = ["a"]
+    Encounter.objects.filter(pk=encounter.pk).update(state=state)
+    detail = reverse("combat:detail", args=[encounter.pk])
+    page_a = player_a_client.get(detail).content.decode()
+    assert 'name="kind" value="buy:a"' in page_a
+    assert "Buy a ship in place of the Griffin?" in page_a
+    assert "Buy a Sloop for 6 gold" in page_a
+    page_b = player_b_client.get(detail).content.decode()
+    assert "buy:a" not in page_b and "Buy a Sloop" not in page_b
+    encounter.refresh_from_db()
+    refused = player_b_client.post(reverse("api-encounter-act", args=[encounter.pk]), {
+        "actor": f"pc:{pc_a.pk}", "kind": "buy:a", "choice": "buy:sloop",
+        "version": encounter.version}, content_type="application/json")
+    assert refused.status_code in (400, 403)
+    response = player_a_client.post(reverse("combat:act", args=[encounter.pk]), {
+        "actor": f"pc:{pc_a.pk}", "kind": "buy:a", "choice": "buy:sloop",
+        "version": encounter.version})
+    assert response.status_code == 302
+    encounter.refresh_from_db()
+    assert encounter.state["orders"]["buy:a"] == "buy:sloop"
+    for client in (player_b_client, outsider_client):
+        body = client.get(reverse("api-encounter-detail", args=[encounter.pk]))
+        assert "buy:sloop" not in body.content.decode()
+    assert "buy:sloop" in gm_client.get(
+        reverse("api-encounter-detail", args=[encounter.pk])).content.decode()

@@ -398,3 +398,32 @@ def test_the_book_race_odds(race, gm, player_a):
     mine = card_test_view(player_a, test)
     assert set(mine["odds"]) == {"pool", "levels"} and mine["opposition_pool"] is None
     assert sum(mine["odds"]["levels"].values()) == pytest.approx(1)
+
+
+def test_a_curio_for_the_skill_with_no_condition_is_added_by_itself(
+        race, campaign, gm, pc_a, pc_b, player_a):
+    """A curio adds +1 card to its skill, a priceless item +2 (BtQ L522-530, L1007-1017),
+    in every test of that skill when it has no condition; the Reef Map of the West Indies
+    only in those waters (BtQ L954, L1211), so the GM adds it (TV-11: curio 0 off
+    Portsmouth); a curio stated by the GM counts once; an unskilled test turns one card and
+    takes none (A9)."""
+    from characters.services import item_create
+
+    item_create(character=pc_a, actor=gm, kind="curio", name="Reef Map", skill="seamanship",
+                condition="navigating the West Indies")
+    item_create(character=pc_a, actor=gm, kind="curio", name="Lucky Sextant",
+                skill="seamanship")
+    item_create(character=pc_a, actor=gm, kind="priceless_item", name="Harrison's Chronometer",
+                skill="seamanship")
+    item_create(character=pc_a, actor=gm, kind="curio", name="Spyglass", skill="awareness")
+    pool = card_test_view(player_a, race())["pool"]
+    assert pool["explanation"] == (
+        "Seamanship 4 + Crusty Old Seadog 1 + Lucky Sextant 1 + Harrison's Chronometer 2 + "
+        "Distrusted by Captain Jones 1 = 9")
+    stated = race(modifiers=[{"source": "Crusty Old Seadog", "cards": 1},
+                             {"source": "Lucky Sextant", "cards": 1}])
+    assert card_test_view(player_a, stated)["pool"]["size"] == 9
+    item_create(character=pc_b, actor=gm, kind="curio", name="Dice", skill="intrigue")
+    unskilled = card_test_call(campaign=campaign, actor=gm, character=pc_b.pk,
+                               skill="intrigue", opposition="none", intent="lay the ground")
+    assert card_test_view(gm, unskilled)["pool"]["size"] == 1

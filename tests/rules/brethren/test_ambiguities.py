@@ -445,8 +445,11 @@ def _passing(settings):
     return st, events
 
 
-def test_BR5_a_ship_fires_the_moment_an_enemy_comes_into_range_during_her_move():
-    st, events = _passing({"brethren_fire_during_move": True})
+def test_BR5_a_ship_passing_an_enemy_fires_where_he_comes_into_range_during_her_move():
+    """On by default (the errata stand as written): she passes him, so her guns bear
+    best where he first comes into range, and she fires there."""
+    assert SETTINGS["brethren_fire_during_move"].default is True
+    st, events = _passing({})
     kinds = [e.kind for e in events]
     assert kinds.index("move.fires") < kinds.index("fire") < kinds.index("move")
     where = next(e.data for e in events if e.kind == "move.fires")
@@ -458,11 +461,27 @@ def test_BR5_a_ship_fires_the_moment_an_enemy_comes_into_range_during_her_move()
     assert kinds.count("fire") == 1  # the attack of her orders is spent
 
 
+def test_BR5_a_ship_closing_on_an_enemy_holds_her_fire_until_her_guns_bear_best():
+    """L51 "the active ship decides whether to fire": the standing choice holds the attack
+    while more of her guns will bear further on. Sailing north past his bow, one L cannon
+    reaches him from y 6; all three bear from y 8.5, and she fires there."""
+    st = make_table([{"id": "a1", "class": "frigate", "side": "a", "x": 10, "y": 5,
+                      "heading": 0, "crew": ["seaman"] * 6},
+                     {"id": "b1", "class": "frigate", "side": "b", "x": 12, "y": 11,
+                      "heading": 0, "crew": ["seaman"] * 6}])
+    st["round"], st["order"] = 1, ["a1", "b1"]
+    events = []
+    engine._activate(st, st["ships"]["a1"], "move:N+fire", rolls(*[6] * 12),
+                     EventLog(events))
+    kinds = [e.kind for e in events]
+    assert kinds.index("move.fires") < kinds.index("fire") < kinds.index("move")
+    assert next(e for e in events if e.kind == "move.fires").data["y"] > 8
+    shots = next(e for e in events if e.kind == "fire").data["rolls"]
+    assert len(shots) == 3  # not the one L cannon that reached him first
+
+
 def test_BR5_with_the_setting_off_she_fires_where_her_orders_put_it():
-    """Off by default: the default AI plans its fire for the end of the move, and with the
-    fire taken midway it beat a random policy in too few Fleet Actions."""
-    assert SETTINGS["brethren_fire_during_move"].default is False
-    st, events = _passing({})
+    st, events = _passing({"brethren_fire_during_move": False})
     kinds = [e.kind for e in events]
     assert "move.fires" not in kinds and kinds.index("move") < kinds.index("fire")
     assert st["ships"]["a1"]["y"] == pytest.approx(11.0, abs=0.01)
