@@ -732,7 +732,7 @@ def _decisions(st: State, defaults: bool) -> list[Decision]:
         return out
     options = tuple(turn_options(st))
     return [Decision(_commander(st, st["active"]), "turn",
-                     f"{st['sides'][st['active']]['name']}: your ships' actions",
+                     "Your ships' actions (one at a time; end the turn when they are done)",
                      options, ai.turn(st, options) if defaults else "")]
 
 

@@ -557,8 +557,8 @@ class VikingEngine:
             return []
         if state["phase"] == "wind":
             return [Decision(_commander(state, s), f"wind:{s}",
-                             f"{state['sides'][s]['name']}: the wind is "
-                             f"{describe_wind(state['wind'])}. Ask for it to be diced again?",
+                             f"The wind is {describe_wind(state['wind'])}. Ask for it to be "
+                             "diced again?",
                              WIND_OPTIONS, ai.wind_choice(state, s))
                     for s in state["side_ids"] if s not in state["wind_checks"]]
         out, seen = [], set()
