@@ -79,6 +79,16 @@ def speed_range(cls: str, level: int, *, backward: bool = False, crew: str = "no
     return lo * factor, hi * factor * (2.0 if doubled else 1.0)
 
 
+def bands(cls: str, level: int, *, backward: bool = False, crew: str = "normal",
+          doubled: bool = False) -> tuple[tuple[float, float], ...]:
+    """The (least, most) inch ranges a vessel may move this turn at ``level``: the plain
+    range of :func:`speed_range` and, when the sides are 24 inches apart, that range doubled
+    (V-L38). Nothing between them: a vessel moves only the stated distances (V-L63, L79),
+    so a doubled Karfi at full speed moves 4 or 8 inches, not 6."""
+    lo, hi = speed_range(cls, level, backward=backward, crew=crew)
+    return ((lo, hi), (2 * lo, 2 * hi)) if doubled and hi > 0 else ((lo, hi),)
+
+
 def facing_table(cls: str, level: int, *, crew: str = "normal", doubled: bool = False
                  ) -> float:
     """Table 2.2's facing inches for ``cls`` at ``level``, halved at minimum crew, DIW's
