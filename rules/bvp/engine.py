@@ -341,7 +341,9 @@ def _log_draw(st: State, sid: str, drawn: list[str], reshuffled: bool, log: Even
     log("cards.draw", f"{side['name']} draws {len(drawn)} skill card"
         f"{'s' if len(drawn) != 1 else ''}.", {"side": sid, "count": len(drawn)})
     log("cards.drawn", f"{side['name']} draws " + ", ".join(
-        _skill(st, c)["name"] for c in drawn) + ".", {"side": sid, "cards": list(drawn)},
+        _skill(st, c)["name"] for c in drawn) + ".",
+        # not "cards": the log draws that key as playing cards, and these are skill cards
+        {"side": sid, "drawn": list(drawn), "names": [_skill(st, c)["name"] for c in drawn]},
         visible={side["commander"]})
 
 
