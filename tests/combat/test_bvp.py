@@ -187,3 +187,11 @@ def test_the_log_names_the_skill_cards_drawn_and_shows_no_card_ids(game, player_
     drawn = log.split('data-kind="cards.drawn"')[1].split("</li>")[0]
     assert all(name in drawn for name in _hand_names(game, "british"))
     assert not re.search(r"\bk\d+\b", log), "a card's instance id reached the page"
+
+
+def test_the_side_is_named_once_in_the_decision_and_the_your_turn_banner(game, player_a_client):
+    page = player_a_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
+    banner = page.split('class="your-turn message"')[1].split("</p>")[0]
+    legend = page.split('data-kind="turn"')[1].split("</legend>")[0]
+    for text in (banner, legend):
+        assert text.count("The British") == 1 and "Your ships&#x27; actions" in text

@@ -127,3 +127,12 @@ def test_a_distance_typed_on_the_page_is_given_and_a_bad_one_is_refused_plainly(
     player_a_client.post(act, {**form, "f_distance": "4.5", "f_facing": "1.5", "f_side": "R"})
     wargame.refresh_from_db()
     assert wargame.state["orders"] == {"n1": "PACED@4.5/R1.5"}
+
+
+def test_the_side_is_named_once_in_the_decision_and_the_your_turn_banner(
+        wargame, player_a_client):
+    page = player_a_client.get(reverse("combat:detail", args=[wargame.pk])).content.decode()
+    banner = page.split('class="your-turn message"')[1].split("</p>")[0]
+    legend = page.split('data-kind="wind:norse"')[1].split("</legend>")[0]
+    for text in (banner, legend):
+        assert text.count("The Norsemen") == 1 and "the wind is" in text.lower()
