@@ -27,6 +27,7 @@ Setup (:func:`validate_setup`)::
                   "flagship": bool, "viking": bool, "crew", "crew_full", "crew_minimum",
                   "level", "oars_out", "sail": "DOWN" | "UP"}]}
          # crew_full and crew_minimum left out: the house rule "crew" gives them
+
 Participants: each side's ``commander``. Everything on the table is public; the orders of
 a turn are seen by their commander (and the GM) only, until revealed.
 """

@@ -71,9 +71,10 @@ def check_level(current: int, requested: int, *, first_turn: bool = False,
 def speed_range(cls: str, level: int, *, backward: bool = False, crew: str = "normal",
                 doubled: bool = False) -> tuple[float, float]:
     """(least, most) inches a vessel of ``cls`` moves this turn at ``level`` (table 2.1):
-    half backing (V-L73), half at minimum crew, DIW speeds below it (V-L73-L75), twice
-    when the sides are 24 inches apart (V-L38: the move *may* be doubled, so the range
-    runs from the least to twice the most). A single value is moved exactly (A1)."""
+    half backing (V-L73), half at minimum crew, DIW speeds below it (V-L73-L75); when the
+    sides are 24 inches apart (V-L38: the move *may* be doubled) from the least to twice
+    the most, the whole span, of which only the plain and the doubled range may be moved
+    (:func:`bands`). A single value is moved exactly (A1)."""
     lo, hi = SPEED[cls][DIW if crew == "below" else level]
     factor = (0.5 if backward else 1.0) * (0.5 if crew == "minimum" else 1.0)
     return lo * factor, hi * factor * (2.0 if doubled else 1.0)
