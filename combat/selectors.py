@@ -208,6 +208,17 @@ def decisions_for(encounter: Encounter, participants: list[str]) -> tuple[list[d
     return mine, waiting
 
 
+def decision_awaited(encounter: Encounter, actor: str, kind: str) -> bool:
+    """Whether ``actor``'s decision ``kind`` is pending in the encounter as it stands (read
+    afresh): a refused stale form tells its user whether his decision is still to be made
+    or was made already (in another tab, say)."""
+    encounter.refresh_from_db(fields=["state", "status"])
+    if encounter.status != Encounter.Status.ACTIVE or encounter.state is None:
+        return False
+    return any(d.actor == actor and d.kind == kind
+               for d in get_engine(encounter.engine).pending(encounter.state))
+
+
 def view_for(encounter: Encounter, participants: list[str]) -> dict | None:
     """What the user may see of the state (the engine's view for :func:`viewer_id` of the
     :func:`seated` participants), or ``None`` before the battle begins."""

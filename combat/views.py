@@ -27,6 +27,11 @@ from ships.services import naval_setup
 
 STALE_MESSAGE = ("The battle moved on while you were deciding (someone else acted first). "
                  "Nothing was changed: here is the battle as it stands now.")
+ALREADY_MADE_MESSAGE = ("This decision was already made (in another tab or window, or by "
+                        "someone else) and the game has moved on. Nothing was changed: here "
+                        "is the game as it stands now.")
+MOVED_ON_MESSAGE = ("The game moved on while you were deciding (another decision was made "
+                    "first). Nothing was changed: your decision is still to make, below.")
 
 
 @contextmanager
@@ -216,17 +221,24 @@ def encounter_cancel(request, pk):
 @login_required
 @require_POST
 def encounter_act(request, pk):
+    """One decision from the battle page. A stale form (the page showed an older version)
+    changes nothing and says which it was: the decision already made, in another tab say, or
+    still to make after someone else's (never applied to the decision now pending)."""
     encounter = selectors.encounter_for_user(request.user, pk)
     form = ActForm(request.POST)
     with _refusal_as_message(request, PermissionDenied):
         if not form.is_valid():
             raise ValidationError("Choose one of the options.")
         data = form.cleaned_data
-        services.encounter_act(
-            encounter=encounter, user=request.user, actor=data["actor"],
-            decision_kind=data["kind"], choice=data["choice"] or typed_choice(request.POST),
-            expected_version=data["version"],
-        )
+        try:
+            services.encounter_act(
+                encounter=encounter, user=request.user, actor=data["actor"],
+                decision_kind=data["kind"], choice=data["choice"] or typed_choice(request.POST),
+                expected_version=data["version"],
+            )
+        except StaleVersion:
+            messages.error(request, MOVED_ON_MESSAGE if selectors.decision_awaited(
+                encounter, data["actor"], data["kind"]) else ALREADY_MADE_MESSAGE)
     return redirect("combat:detail", pk=encounter.pk)
 
 

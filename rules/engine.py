@@ -26,7 +26,9 @@ Simultaneous decisions (orders written secretly, then revealed) appear together 
 Typed decisions. Most decisions pick one of their ``options``. Some need typed input (a
 name, points shared out among Measures, a trait and its detail): such a decision carries
 ``fields`` (:class:`Field`) and no options, and its choice is the text of a JSON object of
-field name -> value (``'{"name": "Gregory O\'Toole"}'``). :meth:`Decision.parse` checks the
+field name -> value (``'{"name": "Gregory O\'Toole"}'``). A decision may carry both: its
+choice is then one of its options' keys or the JSON of its fields (a Viking vessel's orders:
+a list of moves, or a distance typed in). :meth:`Decision.parse` checks the
 object against the fields (unknown names, types, bounds, choices, required) and the engine
 checks what only the rules know; either refuses with :class:`FieldErrors`, an
 :class:`IllegalAction` that names the reason per field, so a form can show each beside its
@@ -71,9 +73,9 @@ class FieldErrors(IllegalAction):
         super().__init__(" ".join(f"{reason}" for reason in self.errors.values()))
 
 
-FIELD_KINDS = ("text", "textarea", "int", "choice")
-"""The kinds of :class:`Field`: one line of text, several lines, a whole number, one of
-its options."""
+FIELD_KINDS = ("text", "textarea", "int", "decimal", "choice")
+"""The kinds of :class:`Field`: one line of text, several lines, a whole number, a number
+with decimals (inches), one of its options."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +85,9 @@ class Field:
     ``name`` is its key in the choice's JSON object, ``label`` what a person reads, ``kind``
     one of :data:`FIELD_KINDS`; ``options`` the legal values of a ``"choice"`` (``""`` is
     "none" when the field is not ``required``); ``minimum`` and ``maximum`` bound an
-    ``"int"``; ``default`` the value the form starts with; ``help`` one line of guidance;
-    ``suggestions`` values a text field offers (a datalist); ``max_length`` bounds a text.
+    ``"int"`` or a ``"decimal"``; ``default`` the value the form starts with; ``help`` one
+    line of guidance; ``suggestions`` values a text field offers (a datalist);
+    ``max_length`` bounds a text.
     """
 
     name: str
@@ -92,8 +95,8 @@ class Field:
     kind: str = "text"
     options: tuple[Option, ...] = ()
     required: bool = False
-    minimum: int | None = None
-    maximum: int | None = None
+    minimum: float | None = None
+    maximum: float | None = None
     default: object = None
     help: str = ""
     suggestions: tuple[str, ...] = ()
@@ -116,6 +119,8 @@ class Field:
             if self.maximum is not None and value > self.maximum:
                 raise ValueError(f"{self.label}: at most {self.maximum}.")
             return value
+        if self.kind == "decimal":
+            return self._decimal(value)
         if not isinstance(value, str):
             raise ValueError(f"{self.label}: text, please.")
         if any(c == "\x00" or "\ud800" <= c <= "\udfff" for c in value):
@@ -130,6 +135,21 @@ class Field:
         if len(value) > self.max_length:
             raise ValueError(f"{self.label}: at most {self.max_length} characters.")
         return value
+
+    def _decimal(self, value) -> float:
+        if isinstance(value, str):
+            try:
+                value = float(value.strip().replace(",", "."))
+            except ValueError:
+                raise ValueError(f"{self.label}: a number, please.") from None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                abs(value) < 1e9):  # also refuses NaN and infinity
+            raise ValueError(f"{self.label}: a number, please.")
+        if self.minimum is not None and value < self.minimum:
+            raise ValueError(f"{self.label}: at least {self.minimum:g}.")
+        if self.maximum is not None and value > self.maximum:
+            raise ValueError(f"{self.label}: at most {self.maximum:g}.")
+        return float(value)
 
     def as_dict(self) -> dict:
         return {"name": self.name, "label": self.label, "kind": self.kind,
@@ -164,8 +184,9 @@ class Decision:
     ``actor`` is the participant who makes it; ``kind`` a stable machine name
     (``"positioning.move"``); ``prompt`` the question in the book's words; ``options`` the
     legal choices; ``default`` the key of the option the default policy would take.
-    ``fields`` makes it a typed decision (module docstring, "Typed decisions"): no options,
-    the choice a JSON object text, ``default`` the JSON of the fields' defaults.
+    ``fields`` makes it a typed decision (module docstring, "Typed decisions"): the choice a
+    JSON object text, ``default`` the JSON of the fields' defaults; or, with options too, an
+    option's key (``default`` one of them) or that JSON.
     """
 
     actor: str
@@ -209,8 +230,10 @@ class Decision:
     def check(self, choice: str) -> None:
         """Refuse a ``choice`` this decision cannot take: not one of its options
         (:meth:`option`), or for a typed decision input that :meth:`parse` refuses
-        (:class:`FieldErrors`). What only the rules know is the engine's to check."""
-        if self.fields:
+        (:class:`FieldErrors`); with both, a JSON object is the fields' answer and
+        anything else must be an option's key. What only the rules know is the engine's to check."""
+        if self.fields and (not self.options or (
+                isinstance(choice, str) and choice.lstrip().startswith("{"))):
             self.parse(choice)
         else:
             self.option(choice)

@@ -341,7 +341,9 @@ def _log_draw(st: State, sid: str, drawn: list[str], reshuffled: bool, log: Even
     log("cards.draw", f"{side['name']} draws {len(drawn)} skill card"
         f"{'s' if len(drawn) != 1 else ''}.", {"side": sid, "count": len(drawn)})
     log("cards.drawn", f"{side['name']} draws " + ", ".join(
-        _skill(st, c)["name"] for c in drawn) + ".", {"side": sid, "cards": list(drawn)},
+        _skill(st, c)["name"] for c in drawn) + ".",
+        # not "cards": the log draws that key as playing cards, and these are skill cards
+        {"side": sid, "drawn": list(drawn), "names": [_skill(st, c)["name"] for c in drawn]},
         visible={side["commander"]})
 
 
@@ -732,7 +734,7 @@ def _decisions(st: State, defaults: bool) -> list[Decision]:
         return out
     options = tuple(turn_options(st))
     return [Decision(_commander(st, st["active"]), "turn",
-                     f"{st['sides'][st['active']]['name']}: your ships' actions",
+                     "Your ships' actions (one at a time; end the turn when they are done)",
                      options, ai.turn(st, options) if defaults else "")]
 
 

@@ -64,10 +64,6 @@ HULL_LENGTH = {"DRAGONSHIP": 6.0, "LONGSHIP": 5.0, "KARFI": 4.0, "KAUPSHIP": 3.5
 BEAM_RATIO = 4.0
 """Length to beam (errata VK-4: the earlier instalment gives 4:1 to 7:1; the broadest)."""
 
-CREW = {"DRAGONSHIP": (60, 30), "LONGSHIP": (40, 20), "KARFI": (24, 12), "KAUPSHIP": (12, 6)}
-"""(full, minimum) crew by class: the earlier instalment has them (A7); these defaults are
-the house rules' and a setup may give each vessel its own."""
-
 ORDERS = ("LEFT", "CENTER", "RIGHT", "FLAGSHIP")
 ORDER_NAMES = {"LEFT": "Left", "CENTER": "Center", "RIGHT": "Right",
                "FLAGSHIP": "Move as Flagship"}

@@ -17,13 +17,16 @@ errata VK-1).
 Setup (:func:`validate_setup`)::
 
     {"title": str, "board": {"w": inches, "h": inches}, "turn_limit": 2-40,
-     "wind": {"from": degrees or null, "speed": 0-3 or null},   # null: diced at the start
-     "settings": {campaign settings}, "house_rules": true | false | {phase: name or null},
+     "wind": {"from": degrees or null, "speed": 0-3 or null},
+         # null: diced at the start by the house rule "wind_dice" (refused without it)
+     "settings": {campaign settings},
+     "house_rules": true | false | {phase or set-up rule: name or null},  # rules.viking.house
      "sides": [{"id", "name", "commander": "pc:<pk>" | "side:<id>",
                 "baseline": "south" | "north"}, x2],
      "vessels": [{"id", "name", "side", "class", "x", "y", "heading", "order",
                   "flagship": bool, "viking": bool, "crew", "crew_full", "crew_minimum",
                   "level", "oars_out", "sail": "DOWN" | "UP"}]}
+         # crew_full and crew_minimum left out: the house rule "crew" gives them
 
 Participants: each side's ``commander``. Everything on the table is public; the orders of
 a turn are seen by their commander (and the GM) only, until revealed.
@@ -59,17 +62,13 @@ from rules.viking.data import (
     BEAM_RATIO,
     CLASS_NAMES,
     CLASSES,
-    CREW,
     DIW,
     DOUBLE_MOVE_GAP,
     FULL,
-    HEAVY,
     HULL_LENGTH,
     LEVEL_OF,
     LEVEL_WORDS,
-    LIGHT,
     LOWER_TURNS,
-    MODERATE,
     OAR_TURNS,
     ORDER_NAMES,
     ORDERS,
@@ -83,14 +82,8 @@ MAX_VESSELS = 16
 _SETUP_KEYS = {"title", "board", "turn_limit", "wind", "settings", "house_rules", "sides",
                "vessels", "notes"}
 _VESSEL_KEYS = {"id", "name", "side", "class", "x", "y", "heading", "order", "flagship",
-                "viking", "crew", "crew_full", "crew_minimum", "level", "oars_out", "sail"}
-PROVISIONAL = "provisional: the set-up dice are in an earlier instalment"
-
-
-def wind_speed_for(die: int) -> int:
-    """The wind's speed for a d10 (A9, invented and provisional): 1 none, 2-4 light, 5-8
-    moderate, 9-10 heavy."""
-    return ZERO if die == 1 else LIGHT if die <= 4 else MODERATE if die <= 8 else HEAVY
+                "viking", "crew", "crew_full", "crew_minimum", "level", "oars_out", "sail",
+                "crew_house"}
 
 
 def _num(value, what, low, high) -> float:
@@ -137,6 +130,10 @@ def validate_setup(setup: dict) -> dict:
     except SettingError as exc:
         raise ValueError(str(exc)) from None
     rules = house.normalise(setup.get("house_rules"))
+    if rules["wind_dice"] is None and None in wind.values():
+        raise ValueError("the source's set-up wind dice are in an earlier instalment: give "
+                         "the wind's direction and speed, or play with the house rule for "
+                         "the wind dice")
     sides_in = setup.get("sides")
     if not isinstance(sides_in, list) or len(sides_in) != 2:
         raise ValueError("a Viking sea fight has two sides")
@@ -175,7 +172,13 @@ def validate_setup(setup: dict) -> dict:
             raise ValueError(f"vessel {vid}: class is one of {', '.join(CLASSES)}")
         if vin.get("side") not in side_ids:
             raise ValueError(f"vessel {vid}: side is one of {', '.join(side_ids)}")
-        full_default, min_default = CREW[cls]
+        figures = "crew_full" in vin and "crew_minimum" in vin
+        if rules["crew"] is None and not figures:
+            raise ValueError(f"vessel {vid}: the source gives no crew figures (an earlier "
+                             "instalment has them): give her crew_full and crew_minimum, or "
+                             "play with the house rule for crews")
+        full_default, min_default = (0, 0) if figures else \
+            house.RESOLVERS["crew"][rules["crew"] or ""](cls)
         crew_full = _int(vin.get("crew_full", full_default), f"vessel {vid}'s full crew", 1, 200)
         crew_min = _int(vin.get("crew_minimum", min_default), f"vessel {vid}'s minimum crew",
                         1, crew_full)
@@ -200,7 +203,9 @@ def validate_setup(setup: dict) -> dict:
             "order": order, "flagship": bool(vin.get("flagship", False)),
             "viking": bool(vin.get("viking", True)),
             "crew": _int(vin.get("crew", crew_full), f"vessel {vid}'s crew", 0, crew_full),
-            "crew_full": crew_full, "crew_minimum": crew_min, "level": level,
+            "crew_full": crew_full, "crew_minimum": crew_min,
+            "crew_house": not figures or bool(vin.get("crew_house")),
+            "level": level,
             "oars_out": oars, "sail": sail})
     for s in side_ids:
         mine = [v for v in vessels if v["side"] == s]
@@ -225,7 +230,8 @@ def _new_vessel(v: dict) -> dict:
         "beam": length / BEAM_RATIO, "level": LEVEL_OF[v["level"]], "backward": False,
         "oars_out": v["oars_out"], "sail": v["sail"], "busy_turns": 0,
         "crew": v["crew"], "crew_full": v["crew_full"], "crew_minimum": v["crew_minimum"],
-        "viking": v["viking"], "order": v["order"], "order_initial": v["order"],
+        "crew_house": v["crew_house"], "viking": v["viking"], "order": v["order"],
+        "order_initial": v["order"],
         "order_changed": False, "full_speed_moves": 0, "hand_missiles_used": 0,
         "missiles": house.MISSILES, "hull": house.HULL[v["class"]],
         "hull_max": house.HULL[v["class"]], "grappled": [], "ram": 0, "struck": False,
@@ -237,16 +243,16 @@ def _new_vessel(v: dict) -> dict:
 def _initial_state(setup: dict, source: RandomSource, log: EventLog) -> State:
     wind = dict(setup["wind"])
     diced = []
-    if wind["from"] is None:
-        wind["from"] = (roll(source, 1, 8, "wind direction")[0] - 1) * 45.0
-        diced.append("direction")
-    if wind["speed"] is None:
-        wind["speed"] = wind_speed_for(roll(source, 1, 10, "wind speed")[0])
-        diced.append("speed")
+    dice = house.RESOLVERS["wind_dice"].get(setup["house_rules"]["wind_dice"] or "")
+    for key, what in (("from", "direction"), ("speed", "speed")):
+        if wind[key] is None and dice is not None:  # validate_setup: given or diced
+            wind[key] = dice(source, what)
+            diced.append(what)
     st: State = {
         "engine": ENGINE_NAME, "title": setup["title"], "board": dict(setup["board"]),
         "turn": 0, "turn_limit": setup["turn_limit"], "settings": dict(setup["settings"]),
-        "house_rules": dict(setup["house_rules"]), "wind": wind, "doubled": False,
+        "house_rules": dict(setup["house_rules"]), "wind": wind, "wind_house": bool(diced),
+        "doubled": False,
         "side_ids": [s["id"] for s in setup["sides"]],
         "sides": {s["id"]: {**s, "flagship": next(
             (v["id"] for v in setup["vessels"] if v["side"] == s["id"] and v["flagship"]),
@@ -262,10 +268,10 @@ def _initial_state(setup: dict, source: RandomSource, log: EventLog) -> State:
             for v in map(st["vessels"].get, st["vessel_ids"]) if v["side"] == s)
         for s in st["side_ids"])
     log("game.start", f"{st['title'] or 'A Viking sea fight'}. {sides}. The wind: "
-        f"{describe_wind(wind)}" + (f" (its {' and '.join(diced)} diced, {PROVISIONAL})"
+        f"{describe_wind(wind)}" + (f" (its {' and '.join(diced)} diced, {house.MARK})"
                                     if diced else "") + ".",
-        {"wind": dict(wind), "diced": diced})
-    on = [house.PHASE_NAMES[p] for p in house.PHASES if st["house_rules"][p]]
+        {"wind": dict(wind), "diced": diced, "house_rule": bool(diced)})
+    on = house_rules_used(st)
     off = undefined_phases(st)
     if on:
         log("game.rules", f"Played with house rules for {', '.join(on)}: "
@@ -275,6 +281,17 @@ def _initial_state(setup: dict, source: RandomSource, log: EventLog) -> State:
             "The game ends at its turn limit" + (" unresolved." if len(off) == len(
                 house.PHASES) else "."), {"undefined": off})
     return st
+
+
+def house_rules_used(st: State) -> list[str]:
+    """The names of the house rules this game plays with: its phases', then its set-up's
+    (the wind dice, the crew figures of a vessel given none)."""
+    out = [house.PHASE_NAMES[p] for p in house.PHASES if st["house_rules"][p]]
+    if st["house_rules"]["wind_dice"]:
+        out.append(house.RULE_NAMES["wind_dice"])
+    if any(v["crew_house"] for v in st["vessels"].values()):
+        out.append(house.RULE_NAMES["crew"])
+    return out
 
 
 def undefined_phases(st: State) -> list[str]:
@@ -315,19 +332,25 @@ def _begin_turn(st: State, log: EventLog) -> None:
 
 
 def _wind_phase(st: State, source: RandomSource, log: EventLog) -> None:
-    """The wind re-dice checks (A9): each side that asked rolls a d10; 9-10 dices the wind's
-    speed again (provisional table)."""
+    """The wind re-dice checks (V-L139, A9): each side that asked rolls a d10; 9-10 dices
+    the wind's speed again, on the set-up wind dice of the house rule (the source's are in
+    an earlier instalment: without the house rule the wind stays as it is)."""
+    dice = house.RESOLVERS["wind_dice"].get(st["house_rules"]["wind_dice"] or "")
     for side in st["side_ids"]:
         if st["wind_checks"].get(side) != "redice":
             continue
         die = roll(source, 1, 10, f"wind check {side}")[0]
-        if die >= 9:
-            again = roll(source, 1, 10, "wind speed")[0]
-            st["wind"]["speed"] = wind_speed_for(again)
+        if die >= 9 and dice is not None:
+            st["wind"]["speed"], st["wind_house"] = int(dice(source, "speed")), True
             log("wind.redice", f"{st['sides'][side]['name']} asks for the wind: d10 {die}, "
-                f"the wind is diced again ({again}, {PROVISIONAL}): "
-                f"{describe_wind(st['wind'])}.", {"side": side, "die": die, "again": again,
-                                                  "wind": dict(st["wind"])})
+                f"the wind is diced again ({house.MARK}): "
+                f"{describe_wind(st['wind'])}.", {"side": side, "die": die,
+                                                  "wind": dict(st["wind"]),
+                                                  "house_rule": True})
+        elif die >= 9:
+            log("wind.redice", f"{st['sides'][side]['name']} asks for the wind: d10 {die}, "
+                "the wind is to be diced again, but the set-up wind dice are not in the "
+                "source: it stays as it is.", {"side": side, "die": die})
         else:
             log("wind.redice", f"{st['sides'][side]['name']} asks for the wind: d10 {die}, "
                 "no change.", {"side": side, "die": die})
@@ -475,7 +498,7 @@ def _end_check(st: State, log: EventLog) -> None:
                 "one side has no vessel left in the fight" if win else
                 "no vessel is left in the fight")
     elif st["turn"] >= st["turn_limit"]:
-        if undefined_phases(st) and not any(st["house_rules"].values()):
+        if not any(st["house_rules"][p] for p in house.PHASES):
             _finish(st, log, None, "unresolved_rules_missing",
                     f"the turn limit ({st['turn_limit']}) is reached; the source does not "
                     "define the phases that would decide it")
@@ -518,7 +541,8 @@ def _decision(st: State, vid: str) -> Decision:
     opts = tuple(Option(k, od.describe(k)[:1].upper() + od.describe(k)[1:], od.group(k))
                  for k in od.options(st, v, every_inch=True))
     return Decision(_commander(st, v["side"]), f"orders:{vid}",
-                    f"Orders for {v['name']} this turn", opts, ai.choose(st, vid, keys))
+                    f"Orders for {v['name']} this turn", opts, ai.choose(st, vid, keys),
+                    od.fields(st, v))
 
 
 WIND_OPTIONS = (Option("keep", "Leave the wind as it is"),
@@ -557,8 +581,8 @@ class VikingEngine:
             return []
         if state["phase"] == "wind":
             return [Decision(_commander(state, s), f"wind:{s}",
-                             f"{state['sides'][s]['name']}: the wind is "
-                             f"{describe_wind(state['wind'])}. Ask for it to be diced again?",
+                             f"The wind is {describe_wind(state['wind'])}. Ask for it to be "
+                             "diced again?",
                              WIND_OPTIONS, ai.wind_choice(state, s))
                     for s in state["side_ids"] if s not in state["wind_checks"]]
         out, seen = [], set()
@@ -595,6 +619,8 @@ class VikingEngine:
             if not waiting:
                 raise IllegalAction(f"{actor} has no orders to give now")
             v = st["vessels"][waiting[0]]
+            if choice.lstrip().startswith("{"):  # a move typed in (od.fields)
+                choice = od.typed_key(st, v, choice)
             try:
                 od.check(st, v, choice)
             except od.OrderError as exc:
@@ -635,6 +661,7 @@ class VikingEngine:
         v["you"], v["my_sides"] = participant, mine
         v["house_rule_phases"] = [house.PHASE_NAMES[p] for p in house.PHASES
                                   if state["house_rules"][p]]
+        v["house_rules_used"] = house_rules_used(state)
         v["undefined_phases"] = undefined_phases(state)
         v["house_mark"] = house.MARK
         return v

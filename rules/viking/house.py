@@ -13,6 +13,13 @@ State the resolvers read and change (a vessel of ``rules.viking.engine``): ``cre
 missile volleys left), ``hand_missiles_used``, ``grappled`` (ids), ``ram`` (the bonus a bow-on
 ram gives its first melee), ``struck``, ``sunk``, ``captured_by``. All dice are d10 or d6
 through the injected random source.
+
+The set-up needs two things the instalment names and does not give, and they are house
+rules in the same registry (errata VK-1, issue 14): ``"wind_dice"``, the dice for the
+wind's direction and speed "diced for during game set up" (V-L139; the re-dice check on 9-10
+is the source's, the table it dices again on is not), and ``"crew"``, the full and minimum
+crew of each class that the crew rules halve and stop by (V-L73-L75, A7). Without them a
+setup gives the wind and every vessel's crew figures itself.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from typing import Any
 
 from rules.dice import roll
 from rules.random import RandomSource
+from rules.viking.data import HEAVY, LIGHT, MODERATE, ZERO
 
 MARK = "house rule (not in the source)"
 """Written on every log line and page that uses a house rule."""
@@ -31,6 +39,10 @@ PHASES = ("impact", "missiles", "melee", "fitness", "break_off")
 PHASE_NAMES = {"impact": "impact results", "missiles": "distance weapons",
                "melee": "proximity weapons (grappling and melee)",
                "fitness": "fitness to continue", "break_off": "break-offs"}
+SETUP_RULES = ("wind_dice", "crew")
+"""The set-up's house rules (module docstring), beside the phases' in :data:`RESOLVERS`."""
+RULES = (*PHASES, *SETUP_RULES)
+RULE_NAMES = {**PHASE_NAMES, "wind_dice": "the set-up wind dice", "crew": "crew figures"}
 
 HULL = {"DRAGONSHIP": 12, "LONGSHIP": 10, "KARFI": 8, "KAUPSHIP": 10}
 """Hull points by class (house rule)."""
@@ -40,6 +52,9 @@ MISSILES = 3
 """Hand-missile volleys a vessel carries (house rule; the source counts them, V-L18)."""
 MISSILE_RANGE = 6.0
 """Inches within which rocks and spears are thrown (house rule)."""
+
+CREW = {"DRAGONSHIP": (60, 30), "LONGSHIP": (40, 20), "KARFI": (24, 12), "KAUPSHIP": (12, 6)}
+"""(full, minimum) crew by class (house rule: the earlier instalment has them, A7)."""
 
 Log = Callable[..., None]
 Vessels = dict[str, dict[str, Any]]
@@ -51,6 +66,27 @@ def _d(source: RandomSource, sides: int, purpose: str) -> int:
 
 def _name(v: dict) -> str:
     return str(v["name"])
+
+
+def wind_speed_for(die: int) -> int:
+    """The wind's speed for a d10 (house rule, the digest's A9): 1 none, 2-4 light, 5-8
+    moderate, 9-10 heavy."""
+    return ZERO if die == 1 else LIGHT if die <= 4 else MODERATE if die <= 8 else HEAVY
+
+
+def house_wind_dice(source: RandomSource, what: str) -> float:
+    """The set-up wind dice (house rule): ``what`` ``"direction"``, a d8 for the eight
+    points of the compass (degrees the wind comes from, 0 north, clockwise); ``"speed"``,
+    a d10 on :func:`wind_speed_for` (0-3). Also the table the 9-10 re-dice check dices again
+    on (V-L139)."""
+    if what == "direction":
+        return (roll(source, 1, 8, "wind direction")[0] - 1) * 45.0
+    return wind_speed_for(roll(source, 1, 10, "wind speed")[0])
+
+
+def house_crew(cls: str) -> tuple[int, int]:
+    """A class's (full, minimum) crew (house rule, :data:`CREW`)."""
+    return CREW[cls]
 
 
 def afloat(v: dict) -> bool:
@@ -232,32 +268,35 @@ def house_break_off(vessels: Vessels, wants: set[str], source: RandomSource,
                                  "house_rule": True})
 
 
-RESOLVERS: dict[str, dict[str, Callable[..., None]]] = {
+RESOLVERS: dict[str, dict[str, Callable[..., Any]]] = {
     "impact": {"house": house_impact},
     "missiles": {"house": house_missiles},
     "melee": {"house": house_melee},
     "fitness": {"house": house_fitness},
     "break_off": {"house": house_break_off},
+    "wind_dice": {"house": house_wind_dice},
+    "crew": {"house": house_crew},
 }
-"""Phase -> resolver name -> function. A table with the missing instalment's rules adds
-its own name here and names it in the setup."""
+"""Phase (or set-up rule) -> resolver name -> function. A table with the missing
+instalments' rules adds its own name here and names it in the setup."""
 
 
 def normalise(value: object) -> dict[str, str | None]:
-    """A setup's ``"house_rules"`` as ``{phase: resolver name or None}``: ``True`` or absent
-    is every phase's ``"house"``, ``False`` none (the source's rules only), a dict names some
-    phases (the rest ``"house"``). ``ValueError`` for an unknown phase or resolver."""
+    """A setup's ``"house_rules"`` as ``{phase or set-up rule: resolver name or None}``
+    (:data:`RULES`): ``True`` or absent is every one's ``"house"``, ``False`` none (the
+    source's rules only), a dict names some (the rest ``"house"``). ``ValueError`` for an
+    unknown phase or resolver."""
     if value is None or value is True:
-        return {p: "house" for p in PHASES}
+        return {p: "house" for p in RULES}
     if value is False:
-        return {p: None for p in PHASES}
+        return {p: None for p in RULES}
     if not isinstance(value, dict):
         raise ValueError("house_rules is true, false or {phase: resolver or null}")
-    out: dict[str, str | None] = {p: "house" for p in PHASES}
+    out: dict[str, str | None] = {p: "house" for p in RULES}
     for phase, name in value.items():
         if phase not in RESOLVERS:
             raise ValueError(f"house_rules: no phase {phase!r}; the phases are "
-                             f"{', '.join(PHASES)}")
+                             f"{', '.join(RULES)}")
         if name is not None and name not in RESOLVERS[phase]:
             raise ValueError(f"house_rules: no resolver {name!r} for {phase}")
         out[phase] = name

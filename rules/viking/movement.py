@@ -71,12 +71,23 @@ def check_level(current: int, requested: int, *, first_turn: bool = False,
 def speed_range(cls: str, level: int, *, backward: bool = False, crew: str = "normal",
                 doubled: bool = False) -> tuple[float, float]:
     """(least, most) inches a vessel of ``cls`` moves this turn at ``level`` (table 2.1):
-    half backing (V-L73), half at minimum crew, DIW speeds below it (V-L73-L75), twice
-    when the sides are 24 inches apart (V-L38: the move *may* be doubled, so the range
-    runs from the least to twice the most). A single value is moved exactly (A1)."""
+    half backing (V-L73), half at minimum crew, DIW speeds below it (V-L73-L75); when the
+    sides are 24 inches apart (V-L38: the move *may* be doubled) from the least to twice
+    the most, the whole span, of which only the plain and the doubled range may be moved
+    (:func:`bands`). A single value is moved exactly (A1)."""
     lo, hi = SPEED[cls][DIW if crew == "below" else level]
     factor = (0.5 if backward else 1.0) * (0.5 if crew == "minimum" else 1.0)
     return lo * factor, hi * factor * (2.0 if doubled else 1.0)
+
+
+def bands(cls: str, level: int, *, backward: bool = False, crew: str = "normal",
+          doubled: bool = False) -> tuple[tuple[float, float], ...]:
+    """The (least, most) inch ranges a vessel may move this turn at ``level``: the plain
+    range of :func:`speed_range` and, when the sides are 24 inches apart, that range doubled
+    (V-L38). Nothing between them: a vessel moves only the stated distances (V-L63, L79),
+    so a doubled Karfi at full speed moves 4 or 8 inches, not 6."""
+    lo, hi = speed_range(cls, level, backward=backward, crew=crew)
+    return ((lo, hi), (2 * lo, 2 * hi)) if doubled and hi > 0 else ((lo, hi),)
 
 
 def facing_table(cls: str, level: int, *, crew: str = "normal", doubled: bool = False

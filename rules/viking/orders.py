@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from math import ceil, floor, hypot
 from typing import Any
 
+from rules.engine import Decision, Field, FieldErrors, Option
 from rules.viking import movement as mv
 from rules.viking.data import (
     DIW,
@@ -40,6 +41,9 @@ from rules.viking.data import (
 HANDLING = ("oars", "raise", "lower", "drift", "fight", "break", "auto")
 _MOVE = re.compile(r"^(FULL|PACED|SLOW|DIW)(-back)?@(\d+(?:\.\d+)?)(?:/([LR])(\d+(?:\.\d+)?))?$")
 EPS = 1e-6
+KEY_ROUNDING = 0.005 + EPS
+"""A key's inches are rounded to hundredths (:func:`move_key`): a backing karfi's 0.375 in
+is ``@0.38``, and is that distance."""
 
 
 class OrderError(ValueError):
@@ -81,6 +85,11 @@ def parse(key: str) -> Plan:
 
 def _num(x: float) -> str:
     return f"{round(x, 2):g}"
+
+
+def span(lo: float, hi: float) -> str:
+    """A distance or a range of them in words: ``"1.5 in"``, ``"6 to 8 in"``."""
+    return f"{_num(lo)} in" if lo == hi else f"{_num(lo)} to {_num(hi)} in"
 
 
 def move_key(level: int, distance: float, facing: float, backward: bool = False,
@@ -204,11 +213,13 @@ def raw_options(st: dict, v: dict, change: str | None = None, every_inch: bool =
     want = aim(st, v)
     keys: list[str] = []
     for lvl, back in levels(st, v):
-        lo, hi = mv.speed_range(v["cls"], lvl, backward=back, crew=crew, doubled=st["doubled"])
-        inches = {lo, *range(ceil(lo), floor(hi) + 1)} if every_inch else set()
+        ranges = mv.bands(v["cls"], lvl, backward=back, crew=crew, doubled=st["doubled"])
+        hi = ranges[-1][1]
+        inches = {x for a, b in ranges for x in (a, b, *range(ceil(a), floor(b) + 1))
+                  } if every_inch else set()
         for dist in sorted(inches | {hi}):
             allow = mv.max_facing(v["cls"], lvl, dist, lenient=lenient, crew=crew,
-                                  doubled=st["doubled"])
+                                  doubled=dist > ranges[0][1] + KEY_ROUNDING)
             facings = {0.0, allow, -allow} | ({allow / 2, -allow / 2} if dist == hi else set())
             if want is not None:
                 need = mv.turn_toward(v["heading"], want) / mv.facing_degrees(
@@ -415,15 +426,15 @@ def check(st: dict, v: dict, key: str) -> Plan:
             raise OrderError(str(exc)) from None
         raise OrderError(f"{v['name']} cannot make {LEVEL_WORDS[plan.level]} now")
     crew = crew_of(v)
-    lo, hi = mv.speed_range(v["cls"], plan.level, backward=plan.backward, crew=crew,
-                            doubled=st["doubled"])
-    if not lo - EPS <= plan.distance <= hi + EPS:
+    ranges = mv.bands(v["cls"], plan.level, backward=plan.backward, crew=crew,
+                      doubled=st["doubled"])
+    if not any(lo - KEY_ROUNDING <= plan.distance <= hi + KEY_ROUNDING for lo, hi in ranges):
         raise OrderError(f"at {LEVEL_WORDS[plan.level]} {v['name']} moves "
-                         + (f"{_num(lo)} in" if lo == hi else f"{_num(lo)} to {_num(hi)} in"))
+                         + ", or doubled, ".join(span(lo, hi) for lo, hi in ranges))
     allow = mv.max_facing(v["cls"], plan.level, plan.distance,
                           lenient=st["settings"]["viking_facing"] == "lenient", crew=crew,
-                          doubled=st["doubled"])
-    if abs(plan.facing) > allow + EPS:
+                          doubled=plan.distance > ranges[0][1] + KEY_ROUNDING)
+    if abs(plan.facing) > allow + KEY_ROUNDING:
         raise OrderError(f"moving {_num(plan.distance)} in at {LEVEL_WORDS[plan.level]} "
                          f"{v['name']} may face at most {_num(allow)} in")
     ends: dict[Plan, dict[str, float]] = {}
@@ -433,3 +444,69 @@ def check(st: dict, v: dict, key: str) -> Plan:
         if reason:
             raise OrderError(reason)
     return plan
+
+
+# --- a move typed in ----------------------------------------------------------------------
+
+
+def fields(st: dict, v: dict) -> tuple[Field, ...]:
+    """The inputs of a move typed in rather than picked from the list (A1: any distance in a
+    level's range): the level (each with its distances and facing), the distance and facing
+    inches, the side to face to, and the order change if one is allowed. None for a vessel
+    that cannot row or sail this turn. :func:`typed_key` turns the answer into an order key,
+    which :func:`check` judges like any other."""
+    if mode(v) not in ("oars", "sail"):
+        return ()
+    crew = crew_of(v)
+    lenient = st["settings"]["viking_facing"] == "lenient"
+    choices, most, turn_most = [], 0.0, 0.0
+    for lvl, back in levels(st, v):
+        ranges = mv.bands(v["cls"], lvl, backward=back, crew=crew, doubled=st["doubled"])
+        face = mv.max_facing(v["cls"], lvl, ranges[-1][1], lenient=lenient, crew=crew,
+                             doubled=len(ranges) > 1)
+        most, turn_most = max(most, ranges[-1][1]), max(turn_most, face)
+        words = f"{'back' if back else 'go'} {LEVEL_WORDS[lvl]}: " + ", or doubled, ".join(
+            span(lo, hi) for lo, hi in ranges) + f"; facing up to {_num(face)} in"
+        choices.append(Option(f"{LEVEL_NAMES[lvl]}{'-back' if back else ''}",
+                              words[:1].upper() + words[1:]))
+    if not choices:
+        return ()
+    out = [Field("level", "Speed", "choice", tuple(choices), required=True),
+           Field("distance", "Distance (inches)", "decimal", minimum=0, maximum=most,
+                 required=True, help="Any distance the speed allows (see each speed's range)."),
+           Field("facing", "Facing (inches)", "decimal", minimum=0, maximum=turn_most,
+                 help="Left empty or 0: straight on. The move pays for it: 2 in forward for "
+                      "each inch at full speed, 1 at paced, 1/2 at slow, none dead in the "
+                      "water."),
+           Field("side", "Face to", "choice", (Option("L", "the left"),
+                                              Option("R", "the right")))]
+    changes = may_change(st, v)
+    if changes:
+        out.append(Field("change", "First change her order to", "choice",
+                         tuple(Option(o, ORDER_NAMES[o]) for o in changes)))
+    return tuple(out)
+
+
+def typed_key(st: dict, v: dict, choice: str) -> str:
+    """The order key of a move typed in (the JSON of :func:`fields`' answers), checked
+    (:func:`check`). :class:`rules.engine.FieldErrors` naming the field at fault: a value
+    of the wrong shape, a distance or facing the speed does not allow, facing without a
+    side, or what the standing order forbids."""
+    typed = Decision("", "", f"Orders for {v['name']}", (), "", fields(st, v))
+    if not typed.fields:
+        raise FieldErrors({"": f"{v['name']} cannot row or sail this turn: pick her order "
+                               "from the list."})
+    values = typed.parse(choice)
+    level, _, back = values["level"].partition("-")
+    facing = values["facing"] or 0.0
+    if facing > EPS and values["side"] is None:
+        raise FieldErrors({"side": "Face to: the left or the right, please."})
+    key = move_key(LEVEL_OF[level], values["distance"], -facing if values["side"] == "L"
+                   else facing, bool(back), values.get("change"))
+    try:
+        check(st, v, key)
+    except OrderError as exc:
+        where = ("distance" if "moves" in str(exc) else "facing" if "face at most" in str(exc)
+                 else "")
+        raise FieldErrors({where: str(exc)[:1].upper() + str(exc)[1:] + "."}) from None
+    return key

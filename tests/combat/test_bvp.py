@@ -3,6 +3,7 @@ and the campaign's card data page (``combat.bvp_cards``): who sees which cards, 
 a stale save, and a new game taking the GM's cards."""
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -178,3 +179,19 @@ def test_a_discarded_card_is_named_to_its_holder_only(game, player_a_client, pc_
     named = game.events.get(kind="cards.discarded")
     assert named.visible_to == [f"pc:{pc_a.pk}"]
     assert game.events.get(kind="cards.discard").visible_to is None
+
+
+def test_the_log_names_the_skill_cards_drawn_and_shows_no_card_ids(game, player_a_client):
+    page = player_a_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
+    log = page.split('id="event-log"')[1]
+    drawn = log.split('data-kind="cards.drawn"')[1].split("</li>")[0]
+    assert all(name in drawn for name in _hand_names(game, "british"))
+    assert not re.search(r"\bk\d+\b", log), "a card's instance id reached the page"
+
+
+def test_the_side_is_named_once_in_the_decision_and_the_your_turn_banner(game, player_a_client):
+    page = player_a_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
+    banner = page.split('class="your-turn message"')[1].split("</p>")[0]
+    legend = page.split('data-kind="turn"')[1].split("</legend>")[0]
+    for text in (banner, legend):
+        assert text.count("The British") == 1 and "Your ships&#x27; actions" in text

@@ -63,19 +63,21 @@ def test_each_player_sees_his_own_orders_only_until_both_are_in(
     assert wargame.version == before and "n2" not in wargame.state["orders"]
 
 
-def test_the_page_offers_every_whole_inch_of_a_speed_range_under_its_speed(
+def test_the_page_offers_every_whole_inch_of_a_speed_range_and_its_double(
         wargame, player_a_client, player_b_client, pc_a, pc_b):
     # the sides start over 24 in apart: the Long Serpent may double her paced 4-5 in
     for client, pc, side in ((player_a_client, pc_a, "norse"), (player_b_client, pc_b, "danes")):
         assert _act(client, wargame, f"pc:{pc.pk}", f"wind:{side}", "keep").status_code == 302
     page_a = player_a_client.get(reverse("combat:detail", args=[wargame.pk])).content.decode()
     paced = page_a.split('<optgroup label="Go paced">')[1].split("</optgroup>")[0]
-    assert [f'value="PACED@{n}"' in paced for n in range(4, 11)] == [True] * 7
-    assert 'value="PACED@7"' not in page_a.split('<optgroup label="Go paced">')[0]
-    assert _act(player_a_client, wargame, f"pc:{pc_a.pk}", "orders:n1", "PACED@7"
+    # 4-5 in, or doubled 8-10 in; nothing between (V-L63, L79)
+    assert [f'value="PACED@{n}"' in paced for n in range(4, 11)] == [
+        True, True, False, False, True, True, True]
+    assert 'value="PACED@9"' not in page_a.split('<optgroup label="Go paced">')[0]
+    assert _act(player_a_client, wargame, f"pc:{pc_a.pk}", "orders:n1", "PACED@9"
                 ).status_code == 302
     wargame.refresh_from_db()
-    assert wargame.state["orders"] == {"n1": "PACED@7"}
+    assert wargame.state["orders"] == {"n1": "PACED@9"}
 
 
 def test_the_end_meets_a_challenge_and_is_written_to_the_campaign_log(campaign, gm, pc_a):
@@ -101,3 +103,36 @@ def test_the_end_meets_a_challenge_and_is_written_to_the_campaign_log(campaign, 
     entry = CampaignLogEntry.objects.filter(campaign=campaign, kind="battle.finished").get()
     assert "The fight ends" in entry.text
     assert services.encounter_replay(encounter=encounter)["matches"]
+
+
+def test_a_distance_typed_on_the_page_is_given_and_a_bad_one_is_refused_plainly(
+        wargame, player_a_client, player_b_client, pc_a, pc_b):
+    for client, pc, side in ((player_a_client, pc_a, "norse"), (player_b_client, pc_b, "danes")):
+        assert _act(client, wargame, f"pc:{pc.pk}", f"wind:{side}", "keep").status_code == 302
+    detail = reverse("combat:detail", args=[wargame.pk])
+    page = player_a_client.get(detail).content.decode()
+    typed = page.split('class="typed-decision"')[1].split("</form>")[0]
+    assert 'name="f_distance"' in typed and 'inputmode="decimal"' in typed
+    assert "Go paced: 4 to 5 in, or doubled, 8 to 10 in" in typed
+    act = reverse("combat:act", args=[wargame.pk])
+    wargame.refresh_from_db()
+    before = (wargame.version, wargame.state)
+    form = {"actor": f"pc:{pc_a.pk}", "kind": "orders:n1", "version": wargame.version,
+            "f_level": "PACED", "f_distance": "6.5", "f_facing": "", "f_side": "",
+            "f_change": ""}
+    refused = player_a_client.post(act, form, follow=True).content.decode()
+    assert "At paced Long Serpent moves 4 to 5 in, or doubled, 8 to 10 in." in refused
+    wargame.refresh_from_db()
+    assert (wargame.version, wargame.state) == before
+    player_a_client.post(act, {**form, "f_distance": "4.5", "f_facing": "1.5", "f_side": "R"})
+    wargame.refresh_from_db()
+    assert wargame.state["orders"] == {"n1": "PACED@4.5/R1.5"}
+
+
+def test_the_side_is_named_once_in_the_decision_and_the_your_turn_banner(
+        wargame, player_a_client):
+    page = player_a_client.get(reverse("combat:detail", args=[wargame.pk])).content.decode()
+    banner = page.split('class="your-turn message"')[1].split("</p>")[0]
+    legend = page.split('data-kind="wind:norse"')[1].split("</legend>")[0]
+    for text in (banner, legend):
+        assert text.count("The Norsemen") == 1 and "the wind is" in text.lower()

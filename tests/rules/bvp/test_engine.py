@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
-from rules.bvp import ai
+from rules.bvp import ai, hexes
 from rules.bvp.engine import ENGINE, validate_setup
 from rules.engine import GM, IllegalAction, get_engine, play_out
 from rules.random import ScriptedSource, SeededSource
@@ -170,3 +170,34 @@ def test_a_move_reads_as_an_order_and_as_the_log_tells_it():
     assert describe("P:LL:3") == "pivot twice to port, then sail 3 hexes"
     assert describe("P:LL:3", done=True) == "pivots twice to port, then sails 3 hexes"
     assert describe("M:R:1", done=True) == "sails 1 hex, then pivots once to starboard"
+
+
+def test_three_factions_roll_for_the_order_and_each_merchant_sails_for_an_opposing_edge():
+    # L185-L186: each faction rolls a D6; the highest goes first or sets the wind, the second
+    # highest takes the other option; the order never changes
+    source = SeededSource(5)
+    state, _ = ENGINE.start(validate_setup(SCENARIOS["three_factions_escort"].setup), source)
+    rolls = {}
+    for draw in source.log:
+        if draw.purpose == "first player":
+            rolls = {**rolls, **dict(zip([s for s in ("british", "pirates", "privateers")
+                                          if s not in rolls], draw.values))}
+    order = state["order"]
+    assert sorted(order) == ["british", "pirates", "privateers"]
+    assert [int(rolls[s]) for s in order] == sorted(map(int, rolls.values()), reverse=True)
+    decision = ENGINE.pending(state)[0]
+    assert decision.kind == "opening" and decision.actor == f"side:{order[0]}"
+    state, _ = ENGINE.apply(state, decision.actor, "wind", source)
+    assert state["order"] == [order[1], order[0], order[2]]
+    wind = ENGINE.pending(state)[0]
+    assert wind.kind == "wind" and wind.actor == f"side:{order[0]}"
+    state, _ = ENGINE.apply(state, wind.actor, "2", source)
+    assert state["active"] == order[1]
+    goals = ENGINE.view(state, GM)["goals"]
+    edge = {s["id"]: hexes.half_hexes(state["tiles"], [t["id"] for t in state["tiles"]].index(
+        s["tile"])) for s in state["sides"].values()}
+    for side in order:  # the two other factions' edges, not its own
+        assert {tuple(h) for h in goals[side]} == set().union(
+            *(edge[o] for o in order if o != side))
+    final, _ = play_out(ENGINE, state, source)
+    assert ENGINE.outcome(final) is not None

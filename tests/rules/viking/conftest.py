@@ -2,14 +2,21 @@
 wind so that no die is rolled before the script."""
 
 from rules.random import ScriptedSource
+from rules.viking import house
 from rules.viking.engine import ENGINE
 
 
 def make_game(vessels, *, wind=(0, 2), settings=None, house_rules=True, board=(72, 48),
               turn_limit=12, rolls=()):
     """A started game (turn 1, waiting for the wind checks) of ``vessels`` (setup dicts;
-    side ``a`` on the south baseline, ``b`` on the north) and the scripted source."""
+    side ``a`` on the south baseline, ``b`` on the north) and the scripted source. Played by
+    the source's rules only (``house_rules=False``), each vessel is given her class's crew
+    figures."""
     source = ScriptedSource(rolls=list(rolls))
+    if house_rules is False:  # the source gives no crew figures: the table gives its own
+        vessels = [{"crew_full": house.CREW[v.get("class", "DRAGONSHIP")][0],
+                    "crew_minimum": house.CREW[v.get("class", "DRAGONSHIP")][1], **v}
+                   for v in vessels]
     setup = {"board": {"w": board[0], "h": board[1]}, "turn_limit": turn_limit,
              "wind": {"from": wind[0], "speed": wind[1]}, "settings": settings or {},
              "house_rules": house_rules,

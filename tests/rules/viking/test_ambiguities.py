@@ -9,7 +9,8 @@ from rules.engine import IllegalAction
 from rules.viking import movement as mv
 from rules.viking import orders as od
 from rules.viking.data import DIW, FULL, HEAVY, LIGHT, MODERATE, PACED, SLOW, ZERO
-from rules.viking.engine import ENGINE, wind_speed_for
+from rules.viking.engine import ENGINE
+from rules.viking.house import wind_speed_for
 
 from .conftest import make_game, play_turn, to_orders, vessel
 
@@ -158,7 +159,7 @@ def test_a8_raising_sail_means_shipping_oars_first_and_the_vessel_slows_meanwhil
     assert "a1" not in state["awaiting"] and state["orders"]["a1"] == "auto"
 
 
-def test_a9_the_wind_table_is_provisional_and_diced_at_the_start():
+def test_a9_the_wind_table_is_a_house_rule_and_diced_at_the_start():
     assert [wind_speed_for(d) for d in range(1, 11)] == [
         ZERO, LIGHT, LIGHT, LIGHT, MODERATE, MODERATE, MODERATE, MODERATE, HEAVY, HEAVY]
     from rules.random import ScriptedSource
@@ -167,7 +168,8 @@ def test_a9_the_wind_table_is_provisional_and_diced_at_the_start():
     source = ScriptedSource(rolls=[3, 10])
     state, events = ENGINE.start(setup, source)
     assert state["wind"] == {"from": 90.0, "speed": HEAVY}
-    assert "provisional" in events[0].text
+    assert "diced, house rule (not in the source)" in events[0].text
+    assert state["wind_house"] and events[0].data["house_rule"]
 
 
 def test_a10_within_45_degrees_of_the_wind_s_source():
@@ -210,8 +212,10 @@ def test_a14_and_vk1_source_only_rules_say_what_is_not_defined_and_end_unresolve
     from rules.engine import play_out
     from rules.random import SeededSource
 
+    setup = ENGINE.scenarios()["single_combat"].setup
     state, events = ENGINE.start(ENGINE.validate_setup({
-        **ENGINE.scenarios()["single_combat"].setup, "house_rules": False, "turn_limit": 3}),
+        **setup, "house_rules": False, "turn_limit": 3,
+        "vessels": [{**v, "crew_full": 40, "crew_minimum": 20} for v in setup["vessels"]]}),
         SeededSource(1))
     assert any("Not defined in the source" in e.text and "impact results" in e.text
                for e in events)

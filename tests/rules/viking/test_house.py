@@ -97,8 +97,8 @@ def test_break_off_cuts_the_grapnels_on_6_or_more():
 
 
 def test_the_resolvers_are_chosen_in_the_setup():
-    assert house.normalise(None) == {p: "house" for p in house.PHASES}
-    assert house.normalise(False) == {p: None for p in house.PHASES}
+    assert house.normalise(None) == {p: "house" for p in house.RULES}
+    assert house.normalise(False) == {p: None for p in house.RULES}
     assert house.normalise({"missiles": None})["missiles"] is None
     with pytest.raises(ValueError, match="no phase"):
         house.normalise({"boarding": "house"})
@@ -115,3 +115,41 @@ def test_a_phase_switched_off_is_said_to_be_undefined_each_turn():
     assert undefined.text == ("Not defined in the source, so not played this turn: distance "
                               "weapons.")
     assert state["vessels"]["a1"]["hand_missiles_used"] == 0
+
+
+def test_the_set_up_wind_dice_and_crew_figures_are_house_rules_chosen_in_the_setup():
+    setup = ENGINE.scenarios()["fleet_battle"].setup  # wind and crews left to the house rules
+    state, events = ENGINE.start(setup, ScriptedSource(rolls=[1, 5]))
+    assert state["wind"] == {"from": 0.0, "speed": 2}
+    assert f"diced, {house.MARK}" in events[0].text
+    rules = next(e for e in events if e.kind == "game.rules" and e.data.get("house_rule"))
+    assert "the set-up wind dice" in rules.text and "crew figures" in rules.text
+    view = ENGINE.view(state, "side:norse")
+    assert view["house_rules_used"][-2:] == ["the set-up wind dice", "crew figures"]
+    assert (state["vessels"]["n1"]["crew_full"], state["vessels"]["n1"]["crew_minimum"]) == \
+        house.CREW["DRAGONSHIP"]
+    own = [{**v, "crew_full": 50, "crew_minimum": 25} for v in setup["vessels"]]
+    state, _ = ENGINE.start({**setup, "vessels": own}, ScriptedSource(rolls=[1, 5]))
+    assert "crew figures" not in ENGINE.view(state, "side:norse")["house_rules_used"]
+    assert state["vessels"]["n1"]["crew_full"] == 50
+
+
+@pytest.mark.parametrize("rules,reason", [
+    ({"wind_dice": None}, "set-up wind dice are in an earlier instalment"),
+    ({"crew": None}, "the source gives no crew figures"),
+])
+def test_without_the_set_up_house_rules_the_setup_must_give_wind_and_crews(rules, reason):
+    setup = ENGINE.scenarios()["fleet_battle"].setup
+    with pytest.raises(ValueError, match=reason):
+        ENGINE.validate_setup({**setup, "house_rules": rules})
+
+
+def test_without_the_wind_dice_a_re_dice_check_of_9_leaves_the_wind_as_it_is():
+    state, source = make_game([vessel("a1"), vessel("b1", side="b", x=36, y=40, heading=180)],
+                              house_rules={"wind_dice": None}, rolls=[9])
+    state, events = play_turn(state, source, {"a1": "DIW@0", "b1": "DIW@0"},
+                              checks=("redice", "keep"))
+    check = next(e for e in events if e.kind == "wind.redice")
+    assert "not in the source: it stays as it is" in check.text
+    assert state["wind"]["speed"] == 2 and not state["wind_house"]
+    assert len(source.log) == 1  # the check die, nothing diced again

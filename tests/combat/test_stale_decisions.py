@@ -1,0 +1,74 @@
+"""A stale decision form (a second tab, a double submit) changes nothing, says so plainly,
+and never makes the decision that is pending now in its place: a Viking sea fight, whose
+next decision has another kind, and British vs Pirates, whose next one has the same kind."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from combat.views import ALREADY_MADE_MESSAGE, MOVED_ON_MESSAGE
+from combat.wargames import wargame_create
+from rules.engine import get_engine
+
+pytestmark = pytest.mark.django_db
+
+
+def _messages(response) -> list[str]:
+    return [m.strip() for m in re.findall(r'<p class="message [^"]*" role="status">([^<]*)</p>',
+                                          response.content.decode())]
+
+
+def _post(client, encounter, form):
+    return client.post(reverse("combat:act", args=[encounter.pk]), form, follow=True)
+
+
+def _snapshot(encounter):
+    encounter.refresh_from_db()
+    return encounter.version, encounter.state, encounter.events.count()
+
+
+def test_a_viking_order_sent_again_from_a_stale_tab_is_refused_twice(
+        campaign, gm, pc_a, pc_b, player_a_client, player_b_client):
+    game = wargame_create(campaign=campaign, user=gm, scenario_key="viking/fleet_battle",
+                          commanders={"norse": f"pc:{pc_a.pk}", "danes": f"pc:{pc_b.pk}"})
+    a, b = f"pc:{pc_a.pk}", f"pc:{pc_b.pk}"
+    for client, actor, side in ((player_a_client, a, "norse"), (player_b_client, b, "danes")):
+        game.refresh_from_db()
+        _post(client, game, {"actor": actor, "kind": f"wind:{side}", "choice": "keep",
+                             "version": game.version})
+    game.refresh_from_db()
+    stale = {"actor": a, "kind": "orders:n1", "choice": "PACED@10", "version": game.version}
+    first = _post(player_a_client, game, stale)  # the first tab
+    assert first.status_code == 200 and _messages(first) == []
+    game.refresh_from_db()
+    assert game.state["orders"] == {"n1": "PACED@10"}
+    before = _snapshot(game)
+    for _ in range(2):  # the second tab's copy of the same form, sent twice
+        page = _post(player_a_client, game, stale)
+        assert _messages(page) == [ALREADY_MADE_MESSAGE]
+        assert _snapshot(game) == before  # n2's orders, pending now, are not given
+    assert 'value="orders:n2"' in page.content.decode()
+
+
+def test_a_bvp_action_from_a_stale_tab_is_refused_and_the_turn_waits(
+        campaign, gm, pc_a, pc_b, player_a_client):
+    game = wargame_create(campaign=campaign, user=gm, scenario_key="bvp/first_broadside",
+                          commanders={"british": f"pc:{pc_a.pk}", "pirates": f"pc:{pc_b.pk}"})
+    a = f"pc:{pc_a.pk}"
+    game.refresh_from_db()
+    move = next(o["key"] for o in _turn_options(game) if o["key"].startswith("b1:move:"))
+    stale = {"actor": a, "kind": "turn", "choice": move, "version": game.version}
+    assert _messages(_post(player_a_client, game, stale)) == []
+    before = _snapshot(game)
+    assert before[1]["ships"]["b1"]["moved"]
+    for _ in range(2):  # the same "turn" decision is pending again, for another action
+        page = _post(player_a_client, game, stale)
+        assert _messages(page) == [MOVED_ON_MESSAGE]
+        assert _snapshot(game) == before
+
+
+def _turn_options(game) -> list[dict]:
+    decision = get_engine("bvp").pending(game.state)[0]
+    assert decision.kind == "turn"
+    return [o.as_dict() for o in decision.options]
