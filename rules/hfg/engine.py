@@ -454,11 +454,13 @@ def _blocked(st: State, e: dict, r: Rect, *, ignore: tuple[str, ...] = (),
     return False
 
 
-def _must_shoot_at(st: State, e: dict, r: Rect) -> bool:
+def _must_shoot_at(st: State, e: dict, r: Rect, *, front_contact: bool = False) -> bool:
     """Whether ``r`` is closer than 200p to enemy foot or dismounted who would have ``e``
-    there as a target (L257-258)."""
+    there as a target (L257-258). ``front_contact``: ``r`` is in frontal contact with an
+    enemy, which the setting ``hfg_foot_charge_shooters`` may exempt (an element in frontal
+    edge contact with enemy is no valid target, L270; errata F19.3, F21.2)."""
     limit = approach_limit(e["type"], dismounted=e["dismounted"])
-    if not limit:
+    if not limit or (front_contact and st["settings"].get("hfg_foot_charge_shooters")):
         return False
     for o in _live(st, _enemy(st, e["side"])):
         if o["state"] != "ok" or not (troop_type(o["type"]).category == "foot"
@@ -658,7 +660,8 @@ def _attack_rect(st: State, e: dict, target: dict, how: str) -> Rect | None:
     dist = move_distance(here, r)
     if not may_contact(e["type"], dist) or dist > _allow(st, e, _going(st, here, r)):
         return None
-    if _blocked(st, e, r, ignore=(target["id"],)) or _must_shoot_at(st, e, r):
+    if _blocked(st, e, r, ignore=(target["id"],)) or _must_shoot_at(
+            st, e, r, front_contact=how == "front"):
         return None
     return r
 

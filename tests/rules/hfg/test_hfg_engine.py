@@ -78,14 +78,15 @@ def test_bad_setups_are_refused_with_the_rule(change, message):
 
 
 def test_a_campaigns_settings_reach_the_battle_as_hfg_reads_them():
-    # a campaign passes every setting it has (rules.btq.settings): HFG keeps its four
+    # a campaign passes every setting it has (rules.btq.settings): HFG keeps its five
     setup = scenario()
     setup["settings"] = resolve({"hfg_army_break_fraction": 0.25, "repair_lockout": "next_round"})
     checked = validate_setup(setup)
     assert checked["settings"] == {"hfg_spent_vs_dismounted": True,
                                    "hfg_bua_half_loss_by_artillery": "afire_and_destroyed",
                                    "hfg_submarine_can_shoot": False,
-                                   "hfg_army_break_fraction": 0.25}
+                                   "hfg_army_break_fraction": 0.25,
+                                   "hfg_foot_charge_shooters": False}
     state, _ = ENGINE.start(checked, SeededSource(0))
     assert state["settings"]["hfg_army_break_fraction"] == 0.25
     setup["settings"] = {"hfg_army_break_fraction": 0.3}
@@ -214,3 +215,30 @@ def test_uphill_in_close_combat_only():
     assert _fighter(st, mus, bay, close=True).uphill  # it stands on the hill
     assert not _fighter(st, bay, mus, close=True).uphill
     assert not _fighter(st, mus, bay, close=False).uphill  # A11: not in shooting
+
+
+def facing_foot(settings=None):
+    """Bayonets (a) 400 paces in front of Muskets (b), face to face, generals far off."""
+    setup = duel()
+    setup["elements"][1].update(y=2600)
+    setup["settings"] = resolve(settings)
+    return validate_setup(setup)
+
+
+@pytest.mark.parametrize("charge", [False, True])
+def test_foot_charge_foot_that_must_shoot_at_them_only_if_the_table_reads_it_so(charge):
+    """HFG L258: "Only mounted elements can move closer than 200p to enemy that must shoot
+    at them." L270: an element is a valid target if "it is not in frontal edge contact with
+    enemy". The digest (7.7) and errata F21.2 read the first strictly: foot close with foot
+    that would shoot at them only by winning the firefight and pressing forward 200 paces
+    (L298-299, L323), as the mounted exception and the 200 paces of a press forward bear
+    out; ``hfg_foot_charge_shooters`` lets a table read the second as freeing a move that
+    ends in frontal contact."""
+    source = ScriptedSource(rolls=[3])
+    state, _ = ENGINE.start(facing_foot({"hfg_foot_charge_shooters": charge}), source)
+    keys = [o.key for o in ENGINE.pending(state)[0].options]
+    assert ("attack:bay:mus" in keys) is charge
+    state, _ = ENGINE.apply(state, "side:a", "advance:bay", source)
+    assert state["elements"]["bay"]["y"] == 2800  # the advance stops 200 paces short
+    assert ENGINE.validate_setup(facing_foot())["settings"]["hfg_foot_charge_shooters"] \
+        is False
