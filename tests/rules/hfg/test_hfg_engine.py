@@ -10,7 +10,7 @@ import pytest
 
 from rules.btq.settings import resolve
 from rules.engine import GM, IllegalAction, get_engine, play_out
-from rules.hfg.engine import ENGINE, validate_setup
+from rules.hfg.engine import ENGINE, order_options, validate_setup
 from rules.random import ScriptedSource, SeededSource
 
 
@@ -140,18 +140,21 @@ def test_any_seed_ends_and_replays_through_json(seed):
 
 
 def ai_against_random(seeds, name="landing_party"):
-    """Games of the default AI against a random legal policy, the AI attacking in even
-    games and defending in odd ones; the seeds the AI won."""
+    """Games of the default AI against a random legal policy (any of the orders the rules
+    allow, ``end`` included, at equal odds), the AI attacking in even games and defending in
+    odd ones; the seeds the AI won."""
     won = []
     for g in seeds:
         source, rng = SeededSource(g), random.Random(g)
         state, _ = ENGINE.start(validate_setup(scenario(name)), source)
         ai_side = state["side_ids"][g % 2]
         while ENGINE.outcome(state) is None:
-            d = ENGINE.pending(state)[0]
-            mine = d.actor == state["sides"][ai_side]["commander"]
-            choice = d.default if mine else rng.choice(d.options).key
-            state, _ = ENGINE.apply(state, d.actor, choice, source)
+            actor = state["sides"][state["phasing"]]["commander"]
+            if state["phasing"] == ai_side:
+                choice = ENGINE.pending(state)[0].default
+            else:  # the legal orders, as the decision offers them, without asking the AI
+                choice = rng.choice(order_options(state))[0]
+            state, _ = ENGINE.apply(state, actor, choice, source)
         if ENGINE.outcome(state).data["winner_side"] == ai_side:
             won.append(g)
     return won
@@ -162,11 +165,10 @@ def test_the_ai_beats_a_random_policy_16_games():
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="the AI wins about 85 % of these games as measured "
-                   "(89 of seeds 0-99; attacking, 68 of the 100 even seeds 100-298; "
-                   "defending, all 50 odd seeds 1-99): it loses attacks to the battery's "
-                   "long fire and to the time limit")
 def test_the_ai_beats_a_random_policy_in_90_percent_of_500_games():
+    """Issue 13: at least 90 % of 500 seeded games. As measured: 475 of the 500 (attacking
+    in the even seeds, 227 of 250; defending in the odd ones, 248 of 250); of the 25 lost,
+    18 attacks ran out of time and 5 broke, 2 defences broke."""
     assert len(ai_against_random(range(500))) >= 450
 
 
