@@ -131,12 +131,24 @@ def posture(st: State, side: str) -> str:
     return "counterattack" if 4 * lost_ee(foe) >= original_ee(foe) else "hold"
 
 
-def standing(st: State, e: dict, stance: str) -> float:
+def primaries(st: State, side: str) -> dict[str, tuple[float, dict] | None]:
+    """Each ``side`` element's primary target now (its distance key and the element, or
+    None), as :func:`rules.hfg.engine._targets` orders them."""
+    from rules.hfg import engine as eng
+
+    return {o["id"]: (ts[0] if (ts := eng._targets(st, o)) else None)
+            for o in eng._live(st, side)}
+
+
+def standing(st: State, e: dict, stance: str,
+             base: dict[str, tuple[float, dict] | None] | None = None) -> float:
     """What ``e`` is worth where it stands in ``st`` this bound, in EE (see the module
     docstring): the fire it gives less the fire it takes; for a general, his troops in
     command less three times the fire on him; otherwise, attacking or counterattacking,
     less :data:`PROGRESS` (times the urgency) for each 1,000p from the nearest enemy,
-    measured :data:`LOOK` ahead of it."""
+    measured :data:`LOOK` ahead of it. ``base``: the enemy's :func:`primaries` before
+    ``e`` moved there, which spares asking an enemy whose present target is nearer than
+    ``e`` and still in the clear (the answer is the same)."""
     from rules.hfg import engine as eng
 
     if e["state"] != "ok":
@@ -167,6 +179,12 @@ def standing(st: State, e: dict, stance: str) -> float:
                 troop_type(o["type"]).any_edge or eng._in(st, o, "bua")
                 or eng.in_corridor(eng._rect(o), here)):
             continue
+        cur = base.get(o["id"]) if base is not None else None
+        if cur is not None and cur[1]["id"] != e["id"]:
+            cx, cy = here.center()
+            if (cx - o["x"]) ** 2 + (cy - o["y"]) ** 2 > cur[0] and eng.segment_gap(
+                    (o["x"], o["y"]), eng._rect(cur[1]).center(), here.corners()) > 0:
+                continue
         theirs = eng._targets(st, o)
         if theirs and theirs[0][1]["id"] == e["id"]:
             dealt, lost = exchange(st, o, e, back=any(t is o for _, t in mine))
@@ -221,6 +239,8 @@ def _moves(st: State, key: str) -> dict[str, dict]:
 
 def choose(st: State, options: list[tuple[str, str, int]]) -> str:
     """The key of the order to take next among ``options`` (key, label, PIPs)."""
+    from rules.hfg import engine as eng
+
     side = st["phasing"]
     stance = posture(st, side)
     keys = [k for k, _, _ in options]
@@ -246,6 +266,7 @@ def choose(st: State, options: list[tuple[str, str, int]]) -> str:
         if occupy:
             return occupy[0]
     now: dict[str, float] = {}
+    base = primaries(st, eng._enemy(st, side))
     best, choice = GAIN, "end"
     for k in keys:
         if not k.startswith(("advance:", "retire:", "face:", "occupy:", "line:")):
@@ -259,7 +280,7 @@ def choose(st: State, options: list[tuple[str, str, int]]) -> str:
         for i, m in moved.items():
             if i not in now:
                 now[i] = standing(st, els[i], stance)
-            gain += standing(after, m, stance) - now[i]
+            gain += standing(after, m, stance, base) - now[i]
         if k.startswith("line:"):
             gain += LINE * len(moved)
         if gain > best:
