@@ -503,6 +503,17 @@ SETTINGS: dict[str, Setting] = {
             "hfg A13b; HFG L250",
             used_by="Horse, Foot and Guns",
         ),
+        Setting(
+            "hfg_foot_charge_shooters",
+            "Horse, Foot and Guns: foot may charge into contact with enemy foot who would "
+            "shoot at them",
+            {False: "no: they close only by winning the firefight and pressing forward",
+             True: "yes: a move that ends in contact is not stopped 200 paces short, since "
+                   "troops in contact are no longer a target"},
+            False,
+            "errata F19.3, F21.2; hfg 7.7; HFG L257-L258, L270",
+            used_by="Horse, Foot and Guns",
+        ),
     )
 }
 

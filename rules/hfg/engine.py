@@ -658,11 +658,13 @@ def _off_table(st: State, r: Rect) -> bool:
             or min(ay, by, cy, dy) < -EPS or max(ay, by, cy, dy) > st["table"]["d"] + EPS)
 
 
-def _must_shoot_at(st: State, e: dict, r: Rect) -> bool:
+def _must_shoot_at(st: State, e: dict, r: Rect, *, front_contact: bool = False) -> bool:
     """Whether ``r`` is closer than 200p to enemy foot or dismounted who would have ``e``
-    there as a target (L257-258)."""
+    there as a target (L257-258). ``front_contact``: ``r`` is in frontal contact with an
+    enemy, which the setting ``hfg_foot_charge_shooters`` may exempt (an element in frontal
+    edge contact with enemy is no valid target, L270; errata F19.3, F21.2)."""
     limit = approach_limit(e["type"], dismounted=e["dismounted"])
-    if not limit:
+    if not limit or (front_contact and st["settings"].get("hfg_foot_charge_shooters")):
         return False
     f = _frame(st)
     side = _enemy(st, e["side"])
@@ -922,8 +924,8 @@ def _attack_rect(st: State, e: dict, target: dict, how: str, *, leading: bool = 
     dist = move_distance(here, r)
     if not may_contact(e["type"], dist) or dist > _allow(st, e, _going(st, here, r)):
         return None
-    if _blocked(st, e, r, ignore=(target["id"],)) or _must_shoot_at(st, e, r) or \
-            water.barred(st, e, here, r):
+    if _blocked(st, e, r, ignore=(target["id"],)) or _must_shoot_at(
+            st, e, r, front_contact=how == "front") or water.barred(st, e, here, r):
         return None
     return r
 

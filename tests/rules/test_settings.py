@@ -55,9 +55,10 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("spade_ace_booty", "character creation"),
     # The card tests add the trait's card from the sheet.
     ("crusty_old_seadog_skill", "card tests"),
-    # The hfg engine reads its four from the battle's setup.
+    # The hfg engine reads its five from the battle's setup.
     ("hfg_spent_vs_dismounted", "Horse, Foot and Guns"),
     ("hfg_army_break_fraction", "Horse, Foot and Guns"),
+    ("hfg_foot_charge_shooters", "Horse, Foot and Guns"),
     # Not applied anywhere in the app yet: the scar card is not drawn.
 ])
 def test_used_by_is_honest(name, used_by):
