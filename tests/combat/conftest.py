@@ -112,3 +112,17 @@ def play(gm):
         return encounter
 
     return run
+
+
+def resolve_to_the_end(encounter, user):
+    """The rest of ``encounter`` resolved by a ``resolve_rest`` job, slice after slice, as
+    the workers would take it on; returns the job. (A test's transaction never commits, so
+    a slice's hand-off sends no message for the next: each is run here, however many the
+    machine's speed needs.)"""
+    from combat.models import Job
+    from combat.services import encounter_resolve_rest, job_run
+
+    job = encounter_resolve_rest(encounter=encounter, user=user)
+    while job.status in Job.OPEN and job_run(job_id=job.pk) is not None:
+        job.refresh_from_db()
+    return job

@@ -12,6 +12,8 @@ from combat import services
 from combat.models import Encounter
 from combat.wargames import wargame_create
 
+from .conftest import resolve_to_the_end
+
 pytestmark = pytest.mark.django_db
 
 SCENARIO = "viking/fleet_battle"
@@ -83,7 +85,6 @@ def test_the_page_offers_every_whole_inch_of_a_speed_range_and_its_double(
 def test_the_end_meets_a_challenge_and_is_written_to_the_campaign_log(campaign, gm, pc_a):
     from campaigns.missions import services as missions
     from combat.challenges import players_won
-    from combat.services import encounter_resolve_rest, job_run
     from rules.engine import get_engine
 
     mission = missions.mission_load_sample(campaign=campaign, actor=gm, key="scout_soukir_bay",
@@ -92,7 +93,7 @@ def test_the_end_meets_a_challenge_and_is_written_to_the_campaign_log(campaign, 
                                           description="sink the Danes")
     encounter = wargame_create(campaign=campaign, user=gm, scenario_key=SCENARIO,
                                commanders={"norse": f"pc:{pc_a.pk}"}, challenge=challenge.pk)
-    job_run(job_id=encounter_resolve_rest(encounter=encounter, user=gm).pk)
+    resolve_to_the_end(encounter, gm)
     encounter.refresh_from_db()
     assert encounter.status == Encounter.Status.FINISHED
     won = players_won(encounter, get_engine("viking").outcome(encounter.state))

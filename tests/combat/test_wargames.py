@@ -11,6 +11,8 @@ from combat import services
 from combat.models import Encounter
 from combat.wargames import wargame_create
 
+from .conftest import resolve_to_the_end
+
 pytestmark = pytest.mark.django_db
 
 SCENARIO = "brethren/fleet_action"
@@ -159,7 +161,6 @@ def test_a_wargame_played_for_a_challenge_moves_its_missions_counter(campaign, g
     (``combat.challenges``)."""
     from campaigns.missions import services as missions
     from combat.challenges import players_won
-    from combat.services import encounter_resolve_rest, job_run
     from rules.engine import get_engine
 
     mission = missions.mission_load_sample(campaign=campaign, actor=gm, key="scout_soukir_bay",
@@ -171,7 +172,7 @@ def test_a_wargame_played_for_a_challenge_moves_its_missions_counter(campaign, g
     assert "For a challenge" in page and "beat the French line" in page
     encounter = wargame_create(campaign=campaign, user=gm, scenario_key=SCENARIO,
                                commanders={"en": f"pc:{pc_a.pk}"}, challenge=challenge.pk)
-    job_run(job_id=encounter_resolve_rest(encounter=encounter, user=gm).pk)
+    resolve_to_the_end(encounter, gm)
     encounter.refresh_from_db()
     assert encounter.status == Encounter.Status.FINISHED and encounter.challenge_id == challenge.pk
     won = players_won(encounter, get_engine("brethren").outcome(encounter.state))
@@ -187,7 +188,6 @@ def test_a_landing_party_played_for_a_challenge_ends_in_the_journal(campaign, gm
     challenge's result are in the journal, and the mission counts it (the landing party
     winning meets it, the shore defenders winning fails it, ``combat.challenges``)."""
     from campaigns.missions import services as missions
-    from combat.services import encounter_resolve_rest, job_run
 
     mission = missions.mission_load_sample(campaign=campaign, actor=gm, key="scout_soukir_bay",
                                            characters=[pc_a.pk])
@@ -196,7 +196,7 @@ def test_a_landing_party_played_for_a_challenge_ends_in_the_journal(campaign, gm
     encounter = wargame_create(campaign=campaign, user=gm, scenario_key="hfg/landing_party",
                                commanders={"a": f"pc:{pc_a.pk}"}, challenge=challenge.pk)
     assert encounter.state["sides"]["a"]["commander"] == f"pc:{pc_a.pk}"
-    job_run(job_id=encounter_resolve_rest(encounter=encounter, user=gm).pk)
+    resolve_to_the_end(encounter, gm)
     encounter.refresh_from_db()
     assert encounter.status == Encounter.Status.FINISHED
     side = encounter.outcome["data"]["winner_side"]
