@@ -30,7 +30,8 @@ LAYER = {"stream": 1, "river": 1, "road": 3}
 """Drawing order: area features (0), water (1), fords (2), roads (3)."""
 GRADES = {"E": "Elite", "I": "Inferior", "HVY": "Heavy", "HOR": "Horse", "A": "Active",
           "L": "Lethargic"}
-STATES = {"ok": "", "routing": "routing", "waiting": "not yet arrived"}
+STATES = {"ok": "", "routing": "routing", "waiting": "not yet arrived",
+          "off_table": "driven off the field", "destroyed": "destroyed"}
 
 
 def _f(x: float) -> str:
@@ -100,3 +101,10 @@ def hfg_board(view: dict) -> dict:
 def hfg_element(e: dict) -> str:
     return element_label(e)
 
+
+
+@register.filter
+def hfg_bounds(max_bounds: int) -> int:
+    """The bound after which time runs out: each side has ``max_bounds`` of its own, and the
+    bounds are counted for both sides together (``view.bound``)."""
+    return 2 * max_bounds

@@ -368,7 +368,8 @@ def _wind_phase(st: State, source: RandomSource, log: EventLog) -> None:
 
 def _resolve_turn(st: State, source: RandomSource, log: EventLog) -> None:
     if st["awaiting"]:
-        words = "; ".join(f"{st['vessels'][i]['name']}: {od.describe(st['orders'][i])}"
+        words = "; ".join(f"{st['vessels'][i]['name']}: "
+                          f"{od.describe(st['orders'][i], st['vessels'][i])}"
                           for i in st["vessel_ids"] if i in st["orders"]
                           and i in st["awaiting"])
         log("orders.revealed", f"The orders are revealed. {words}.",
@@ -538,7 +539,7 @@ def _run(st: State, source: RandomSource, log: EventLog) -> None:
 def _decision(st: State, vid: str) -> Decision:
     v = st["vessels"][vid]
     keys = od.options(st, v)
-    opts = tuple(Option(k, od.describe(k)[:1].upper() + od.describe(k)[1:], od.group(k))
+    opts = tuple(Option(k, (words := od.describe(k, v))[:1].upper() + words[1:], od.group(k))
                  for k in od.options(st, v, every_inch=True))
     return Decision(_commander(st, v["side"]), f"orders:{vid}",
                     f"Orders for {v['name']} this turn", opts, ai.choose(st, vid, keys),
@@ -626,7 +627,7 @@ class VikingEngine:
             except od.OrderError as exc:
                 raise IllegalAction(str(exc)) from None
             st["orders"][v["id"]] = choice
-            log("orders.given", f"Orders for {v['name']}: {od.describe(choice)}.",
+            log("orders.given", f"Orders for {v['name']}: {od.describe(choice, v)}.",
                 {"vessel": v["id"], "order": choice}, visible={actor})
             log("orders.in", f"{st['sides'][v['side']]['name']} has given {v['name']}'s "
                 "orders.", {"vessel": v["id"]})

@@ -101,11 +101,14 @@ def move_key(level: int, distance: float, facing: float, backward: bool = False,
     return f"{change}>{key}" if change else key
 
 
-def describe(key: str) -> str:
-    """An order in words."""
+def describe(key: str, vessel: dict | None = None) -> str:
+    """An order in words; given the ``vessel`` it is for (before it is carried out), the
+    oars' handling says which way it works them."""
     p = parse(key)
     first = f"change the order to {ORDER_NAMES[p.change]}, then " if p.change else ""
-    words = {"oars": "work the oars (ship or set them out)", "raise": "raise the sail",
+    oars = ("work the oars (ship or set them out)" if vessel is None else
+            "ship the oars" if vessel["oars_out"] else "set out the oars")
+    words = {"oars": oars, "raise": "raise the sail",
              "lower": "lower the sail", "drift": "drift", "fight": "fight on",
              "break": "try to break off", "auto": "carry on with the sail"}
     if p.action != "move":

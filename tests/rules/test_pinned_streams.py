@@ -132,7 +132,7 @@ PINNED = {
     "bvp/three_factions_escort": "12ec1b79c990dd15",
     "hfg/first_manassas": "74f014b4200437b4",
     "hfg/landing_party": "0dbb1607b0a02278",
-    "viking/fleet_battle": "abd33b21f19d0db8",
+    "viking/fleet_battle": "9ca9d7ebbd1f92d6",
     "viking/merchant_taken": "e73c674bf337506d",
     "viking/single_combat": "3c85782ea6e87510",
 }
