@@ -843,6 +843,8 @@ class BvpEngine:
         ships = {}
         for shid in st["ship_ids"]:
             sh = st["ships"][shid]
+            # before the opening sets the wind, no speed is known yet
+            sailing = afloat(sh) and st["wind"] is not None
             card = ship_card(st, sh)
             cap = captain_card(st, sh)
             ships[shid] = {**copy.deepcopy(sh), "class": card["class"],
@@ -850,8 +852,8 @@ class BvpEngine:
                            "captain_name": cap["name"] if cap else None,
                            "morale_max": cap["morale"] if cap else None,
                            "start": dict(card["start"]), "defence": dict(card["defence"]),
-                           "speed_now": movement.speed(st, sh) if afloat(sh) else 0,
-                           "pivots_now": movement.max_pivots(st, sh) if afloat(sh) else 0}
+                           "speed_now": movement.speed(st, sh) if sailing else None,
+                           "pivots_now": movement.max_pivots(st, sh) if sailing else None}
         hidden = {r: ("given" if not gm and _role_actor(st, r) != participant
                       else c) for r, c in st["hidden"].items()} if st["attacks"] else {}
         wind_tile = next(t for t in st["tiles"] if t["wind"])

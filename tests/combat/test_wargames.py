@@ -9,7 +9,7 @@ from django.urls import reverse
 from campaigns.models import CampaignLogEntry
 from combat import services
 from combat.models import Encounter
-from combat.wargames import wargame_create
+from combat.wargames import wargame_create, wargame_scenarios
 
 from .conftest import resolve_to_the_end
 
@@ -263,3 +263,14 @@ def test_a_kraken_fleet_buys_a_ship_on_the_page_hidden_from_the_other_player(
         assert "buy:sloop" not in body.content.decode()
     assert "buy:sloop" in gm_client.get(
         reverse("api-encounter-detail", args=[encounter.pk])).content.decode()
+
+
+@pytest.mark.parametrize("scenario_key", sorted(wargame_scenarios()))
+def test_every_wargame_opens_at_its_start(campaign, gm, gm_client, scenario_key):
+    """Every scenario the New wargame page offers begins and its page opens, before its
+    first decision is made (a British vs Pirates game whose opening has not yet set the
+    wind knows no ship's speed: its page said so with a 500)."""
+    encounter = wargame_create(campaign=campaign, user=gm, scenario_key=scenario_key,
+                               commanders={})
+    for name in ("combat:detail", "combat:poll"):
+        assert gm_client.get(reverse(name, args=[encounter.pk])).status_code == 200
