@@ -38,6 +38,9 @@ STOP_SECONDS = 3.0
 make and the launcher to exit after it."""
 WEB_GRACE_SECONDS = 2
 """How long uvicorn lets requests under way (and, later, open event streams) finish."""
+WORKER_RESTARTS = 5
+WORKER_RESTART_WINDOW = 60.0
+"""A worker that ends on its own is started again, up to this many times a minute."""
 
 DEMO_LOGINS = [
     ("gm", "the Game Master of 'The Cruise of the Hermes'"),
@@ -174,16 +177,32 @@ class Supervisor:
         return False
 
     def wait(self) -> int:
-        """Block until a child ends (or a signal stops them); the first child's exit code."""
+        """Block until the web server ends (or a signal stops everything); its exit code. A
+        worker that ends on its own is started again (at most :data:`WORKER_RESTARTS` times
+        in :data:`WORKER_RESTART_WINDOW` seconds, then everything stops): its jobs are rows
+        in the database, which it or the sweep takes up again, so the table plays on (the
+        filesystem broker's worker can die reading a message still being written, kombu
+        issue 1551)."""
+        restarts: list[float] = []
         while True:
-            for name, child in self.children.items():
+            for name, child in list(self.children.items()):
                 code = child.poll()
-                if code is not None:
-                    if not self.stopping:
-                        print(f"quarterdeck: the {name} process ended ({code}); stopping.",
-                              file=sys.stderr)
-                    self.stop()
-                    return code
+                if code is None:
+                    continue
+                now = time.monotonic()
+                restarts = [t for t in restarts if now - t < WORKER_RESTART_WINDOW]
+                if name == "worker" and not self.stopping and len(restarts) < WORKER_RESTARTS:
+                    restarts.append(now)
+                    print(f"quarterdeck: the worker process ended ({code}); starting it "
+                          "again.", file=sys.stderr)
+                    self.children[name] = subprocess.Popen(self.cmds[name],
+                                                           start_new_session=True)
+                    continue
+                if not self.stopping:
+                    print(f"quarterdeck: the {name} process ended ({code}); stopping.",
+                          file=sys.stderr)
+                self.stop()
+                return code
             time.sleep(0.1)
 
 

@@ -185,6 +185,27 @@ def _running(process: psutil.Process) -> bool:
         return False
 
 
+def test_a_worker_that_dies_is_started_again_and_the_site_stays_up(served):
+    """The filesystem broker's worker can die on its own (kombu issue 1551: a message read
+    while it is still being written); the launcher starts another, the web server serves
+    on, and the jobs (rows in the database) are taken up again."""
+    proc, port, _ = served
+
+    def workers():
+        return [c for c in psutil.Process(proc.pid).children()
+                if "celery" in " ".join(c.cmdline())]
+
+    [worker] = workers()
+    worker.kill()
+    worker.wait(timeout=10)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not workers():
+        time.sleep(0.2)
+    assert [w.pid for w in workers()] not in ([], [worker.pid])
+    assert proc.poll() is None
+    socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
 # Keep last: it stops the module's server.
 def test_ctrl_c_stops_web_server_and_worker(served):
     proc, port, _ = served
