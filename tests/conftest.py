@@ -32,6 +32,12 @@ it is not registered).
 
 import pytest
 from django.contrib.auth import get_user_model
+from hypothesis import settings
+
+# No deadline on a property test's examples: speed is the benchmarks' to measure, and a
+# loaded machine (CI's two cores, a browser test beside it) is no failure of the rules.
+settings.register_profile("quarterdeck", deadline=None)
+settings.load_profile("quarterdeck")
 
 PASSWORD = "pw-quarterdeck-test"
 
