@@ -463,9 +463,10 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
     ``overrides`` (only when set), damage tracks, Ship Morale (0-3), crew skills and
     ``officers`` (only when any: :func:`ship_officers`, for a boarding); each PC posted
     aboard one of the players' side's ships (a Dead one is not) with id, name, ship,
-    seniority, Discipline, all 22 skills, station, Health, Guts, ``combat_traits`` (for a
-    boarding's fights: :func:`combat_traits`), ``trait_cards`` (what his traits add to each
-    skill's tests in a battle: :func:`_naval_trait_cards`), ``scratched`` (Is But A
+    seniority, Discipline, all 22 skills, station, Health, Guts, ``combat_traits`` and
+    ``combat_items`` (for a boarding's fights: :func:`combat_traits`, :func:`combat_items`),
+    ``trait_cards`` (what his traits add to each skill's tests in a battle:
+    :func:`_naval_trait_cards`), ``scratched`` (Is But A
     Scratch, Sir! spent on his sheet, D12) and, aboard the ship of
     ``ship_reputation`` (a ``ShipReputation`` of a ship of the players' side, the one that
     fits this battle), that reputation as his ``ship_reputation``
@@ -523,6 +524,7 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
                 "health": DamageState(p.character.health_state).name.lower(),
                 "guts": p.character.guts,
                 "combat_traits": combat_traits(p.character),
+                "combat_items": combat_items(p.character),
                 "scratched": p.character.scratched,
                 **({"ship_reputation": used[p.ship_id]} if p.ship_id in used else {}),
             }

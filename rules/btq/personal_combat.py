@@ -99,8 +99,8 @@ from rules.random import RandomSource
 __all__ = [
     "WEAPONS", "BANDS", "MELEE", "WIND", "PRECIPITATION", "MODES", "CombatError", "Weapon",
     "range_band", "weapon_named", "weapon_pool", "fighter_pool", "weather_modifier",
-    "weather_pool", "fighter", "wound", "clash", "Clash", "PersonalCombatEngine", "ENGINE",
-    "validate_setup",
+    "weather_pool", "fighter", "fighter_items", "wound", "clash", "Clash",
+    "PersonalCombatEngine", "ENGINE", "validate_setup",
 ]
 
 BANDS = ("point_blank", "normal", "long", "extreme")
@@ -358,14 +358,14 @@ def fighter(data: Mapping, where: str = "a fighter", *, extra: frozenset[str] = 
         "unconscious": bool(data.get("unconscious", False)),
         "secret": bool(data.get("secret", not pc)),
     }
-    items = _items(data.get("items"), where)
+    items = fighter_items(data.get("items"), where)
     if items:
         out["items"] = items
     out.update({k: copy.deepcopy(data[k]) for k in extra if k in data})
     return out
 
 
-def _items(value: object, where: str) -> list[dict[str, Any]]:
+def fighter_items(value: object, where: str) -> list[dict[str, Any]]:
     """A fighter's special weapons normalised: each ``{"name", "weapon", "cards"}``, a
     weapon of :data:`WEAPONS` and 1 or 2 cards (a special weapon +1, BtQ L1013; a priceless
     item +2, BtQ L1017). ``CombatError`` naming ``where`` and the item."""
