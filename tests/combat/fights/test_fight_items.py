@@ -28,14 +28,15 @@ def soldier(campaign, gm):
 def test_only_items_for_a_weapon_of_the_fights_without_a_condition(pc_a, gm):
     """The sheet's weapon is read by name or label ("Sword", "muskets"); an item with a
     condition, one for a skill, or one for a weapon no fight has is left to the GM."""
-    add = lambda **kw: item_create(character=pc_a, actor=gm, **kw)  # noqa: E731
-    add(kind=Item.Kind.SPECIAL_WEAPON, name="Ornate Swordstick", weapon="Sword")
-    add(kind=Item.Kind.CURIO, name="Short-barrelled Carbine", weapon="muskets")
-    add(kind=Item.Kind.PRICELESS_ITEM, name="The Admiral's Pistol", weapon="pistol")
-    add(kind=Item.Kind.SPECIAL_WEAPON, name="Night Blade", weapon="knife",
-        condition="in the dark")
-    add(kind=Item.Kind.SPECIAL_WEAPON, name="Harpoon", weapon="harpoon")
-    add(kind=Item.Kind.CURIO, name="Reef Map", skill="seamanship")
+    for kind, name, more in [
+            (Item.Kind.SPECIAL_WEAPON, "Ornate Swordstick", {"weapon": "Sword"}),
+            (Item.Kind.CURIO, "Short-barrelled Carbine", {"weapon": "muskets"}),
+            (Item.Kind.PRICELESS_ITEM, "The Admiral's Pistol", {"weapon": "pistol"}),
+            (Item.Kind.SPECIAL_WEAPON, "Night Blade", {"weapon": "knife",
+                                                      "condition": "in the dark"}),
+            (Item.Kind.SPECIAL_WEAPON, "Harpoon", {"weapon": "harpoon"}),
+            (Item.Kind.CURIO, "Reef Map", {"skill": "seamanship"})]:
+        item_create(character=pc_a, actor=gm, kind=kind, name=name, **more)
     assert combat_items(pc_a) == [
         {"name": "Ornate Swordstick", "weapon": "sword", "cards": 1},
         {"name": "Short-barrelled Carbine", "weapon": "musket", "cards": 1},
