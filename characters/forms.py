@@ -212,9 +212,11 @@ class ItemForm(Form):
                                         empty_value=None,
                                         help_text="An important item's reputation.")
     weapon = forms.CharField(max_length=60, required=False,
-                             help_text="A special weapon's: “pistol”, “sword”.")
+                             help_text="A special weapon's: “pistol”, “sword”. A weapon of the "
+                                       "fights adds its card there by itself.")
     condition = forms.CharField(max_length=200, required=False,
-                                help_text="Where it applies: “navigating the West Indies”.")
+                                help_text="Where it applies: “navigating the West Indies”. "
+                                          "Without one, the item adds its cards by itself.")
 
     def __init__(self, *args, character: Character, **kwargs):
         super().__init__(*args, **kwargs)

@@ -10,12 +10,12 @@ from django.db import transaction
 from campaigns.models import Campaign
 from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
-from characters.models import MAX_RATING, Character
+from characters.models import MAX_RATING, Character, Item
 from characters.services import trait_left
 from rules.btq import damage, traits
 from rules.btq.boarding import POSTS as OFFICER_POSTS
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS, DamageState
-from rules.btq.personal_combat import COMBAT_TRAITS
+from rules.btq.personal_combat import COMBAT_TRAITS, weapon_named
 from rules.btq.ships import (
     AREAS,
     SHIP_TRAITS,
@@ -413,12 +413,31 @@ def combat_traits(character: Character) -> dict[str, int]:
             if traits.TRAITS[k].name in COMBAT_TRAITS and n}
 
 
+def combat_items(character: Character) -> list[dict]:
+    """The items on ``character``'s sheet that add to a fight by themselves, as the fight
+    kernel takes them (``rules.btq.personal_combat.fighter``'s ``items``): each for a weapon
+    of the fights (``rules.btq.personal_combat.weapon_named``: "Musket", "sword") with no
+    condition, ``{"name", "weapon", "cards"}``, in the sheet's order. A special weapon adds
+    +1 "to a combat test when using it" (BtQ L1013); a curio for a weapon +1 (the
+    Short-barrelled Carbine, +1 Musket tests, BtQ L2693) and a priceless one +2 (BtQ
+    L1017). One with a condition, or naming a weapon no fight has, is the GM's to add."""
+    kinds = (Item.Kind.SPECIAL_WEAPON, Item.Kind.CURIO, Item.Kind.PRICELESS_ITEM)
+    out = []
+    for item in character.items.filter(kind__in=kinds, condition="").exclude(
+            weapon="").order_by("pk"):
+        weapon = weapon_named(item.weapon)
+        if weapon is not None:
+            out.append({"name": item.name, "weapon": weapon, "cards": item.bonus})
+    return out
+
+
 def ship_officers(ship: Ship, weapons=("cutlass",)) -> list[dict]:
     """The NPCs posted aboard ``ship`` at an officer's station, as the officers a boarding
     fights (BtQ L2519-2528; ``rules.btq.boarding.officer``): id ``npc:<pk>``, name, post,
-    Command, Health, Guts and :func:`combat_traits` from the sheet (with ``scratch`` false
-    when the sheet has Is But A Scratch, Sir! spent, D12), and ``weapons`` (the sheet keeps
-    none; the cutlass by default). A Dead NPC is left out."""
+    Command, Health, Guts, :func:`combat_traits` and :func:`combat_items` from the sheet
+    (with ``scratch`` false when the sheet has Is But A Scratch, Sir! spent, D12; ``items``
+    only when he has any), and ``weapons`` (the sheet keeps none; the cutlass by default). A
+    Dead NPC is left out."""
     out = []
     for posting in ship.postings.select_related("character").order_by("station", "pk"):
         npc = posting.character
@@ -428,6 +447,7 @@ def ship_officers(ship: Ship, weapons=("cutlass",)) -> list[dict]:
         out.append({"id": f"npc:{npc.pk}", "name": npc.title, "post": posting.station,
                     "command": npc.skill("command"), "weapons": list(weapons),
                     "traits": combat_traits(npc),
+                    **({"items": items} if (items := combat_items(npc)) else {}),
                     **({"scratch": False} if npc.scratched else {}),
                     "health": DamageState(npc.health_state).name.lower(), "guts": npc.guts})
     return out
@@ -443,9 +463,10 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
     ``overrides`` (only when set), damage tracks, Ship Morale (0-3), crew skills and
     ``officers`` (only when any: :func:`ship_officers`, for a boarding); each PC posted
     aboard one of the players' side's ships (a Dead one is not) with id, name, ship,
-    seniority, Discipline, all 22 skills, station, Health, Guts, ``combat_traits`` (for a
-    boarding's fights: :func:`combat_traits`), ``trait_cards`` (what his traits add to each
-    skill's tests in a battle: :func:`_naval_trait_cards`), ``scratched`` (Is But A
+    seniority, Discipline, all 22 skills, station, Health, Guts, ``combat_traits`` and
+    ``combat_items`` (for a boarding's fights: :func:`combat_traits`, :func:`combat_items`),
+    ``trait_cards`` (what his traits add to each skill's tests in a battle:
+    :func:`_naval_trait_cards`), ``scratched`` (Is But A
     Scratch, Sir! spent on his sheet, D12) and, aboard the ship of
     ``ship_reputation`` (a ``ShipReputation`` of a ship of the players' side, the one that
     fits this battle), that reputation as his ``ship_reputation``
@@ -503,6 +524,7 @@ def naval_setup(*, pc_ship: Ship, enemy_ship: Ship, weather, start_distance=None
                 "health": DamageState(p.character.health_state).name.lower(),
                 "guts": p.character.guts,
                 "combat_traits": combat_traits(p.character),
+                "combat_items": combat_items(p.character),
                 "scratched": p.character.scratched,
                 **({"ship_reputation": used[p.ship_id]} if p.ship_id in used else {}),
             }

@@ -15,16 +15,17 @@ and writes its end back, ``combat.card_tests.selectors`` decides who sees what. 
 
 The pool is the skill's value (a Measure's, or Wealth for a Wealth test, BtQ L1747-1753),
 the modifiers stated, the character's traits that apply to the skill (``rules.btq.traits``:
-Crusty Old Seadog, Physician; the others need the GM's word that the test involves what
-they are for, so the GM adds them as modifiers), his curios and priceless items for the skill
+Crusty Old Seadog, Physician; the others need the GM's word that the test involves what they
+are for, so the GM adds them as modifiers), his curios and priceless items for the skill
 that have no condition (:func:`item_modifiers`), at most one reputation capped by Charm or
-Influence (D9) or, instead, one reputation of the ship the character serves on, which no
-Measure caps (BtQ L770: a ship's reputations serve "in battles or political scheming";
-``rules/btq_characters.md`` A22), helpers (BtQ L1280-1286), and the damage penalty of the
-area tied to the action: the area at risk and, in a Wealth test, Wealth (Injured -1, Maimed -3, BtQ
-L1305-1316, L1749). A skill of 0 makes the test unskilled: one card, no reputation or
-helpers (BtQ L1266-1272). A character's Ship Morale is that of the ship they serve on
-(``rules/btq_characters.md`` A15).
+Influence (D9) with the important and priceless items for it that have no condition
+(:func:`reputation_item_modifiers`) or, instead, one reputation of the ship the character
+serves on, which no Measure caps (BtQ L770: a ship's reputations serve "in battles or
+political scheming"; ``rules/btq_characters.md`` A22), helpers (BtQ L1280-1286), and the
+damage penalty of the area tied to the action: the area at risk and, in a Wealth test,
+Wealth (Injured -1, Maimed -3, BtQ L1305-1316, L1749). A skill of 0 makes the test
+unskilled: one card, no reputation or helpers (BtQ L1266-1272). A character's Ship Morale is
+that of the ship they serve on (``rules/btq_characters.md`` A15).
 """
 
 from __future__ import annotations
@@ -320,6 +321,10 @@ def _character_side(character: Character, skill: str, modifiers, *, deck: str, s
             raise TestError(f"“{reputation}” is not a reputation of {character.title}")
         rep = PoolReputation(reputation.name, reputation.value, cap=reputation.cap,
                              state=DamageState(reputation.damage_state))
+        if not unskilled:  # an unskilled pool takes no reputation, so none of its items
+            stated = {m.source for m in mods}
+            mods.extend(m for m in reputation_item_modifiers(reputation)
+                        if m.source not in stated)
     if ship_reputation is not None:
         if rep is not None:
             raise TestError("a pool takes one reputation: a personal one or one of the "
@@ -342,11 +347,25 @@ def item_modifiers(character: Character, skill: str) -> list[Modifier]:
     themselves: each one for that skill with no condition (a curio +1, a priceless item +2,
     BtQ L522-530, L1007-1017; ``characters.models.Item``), named as on the sheet. One with
     a condition ("navigating the West Indies") applies only when the fiction meets it, so the
-    GM adds it as a modifier (BtQ L954, L1211: the Reef Map is no use off Portsmouth; TV-11);
-    so does one for a reputation or a weapon."""
+    GM adds it as a modifier (BtQ L954, L1211: the Reef Map is no use off Portsmouth; TV-11).
+    One for a reputation is :func:`reputation_item_modifiers`, one for a weapon is the
+    fights' (``ships.services.combat_items``)."""
     kinds = (Item.Kind.CURIO, Item.Kind.PRICELESS_ITEM)
     return [Modifier(item.name, item.bonus) for item in character.items.filter(
         kind__in=kinds, skill=skill, condition="").order_by("pk")]
+
+
+def reputation_item_modifiers(reputation: Reputation) -> list[Modifier]:
+    """The cards the items tied to ``reputation`` add to a pool that uses it, by themselves:
+    each important item (+1: "when used it raises your Reputation with that individual or
+    organization by +1", BtQ L526) and priceless item (+2 to a Reputation, BtQ L530, L1017)
+    for it with no condition, named as on the sheet. A separate line of the pool, so the
+    reputation's cap (Charm or Influence, D9) does not take it: the item raises the
+    reputation when it is used, not the reputation's standing. One with a condition is the
+    GM's to add as a modifier, as for a curio (:func:`item_modifiers`)."""
+    kinds = (Item.Kind.IMPORTANT_ITEM, Item.Kind.PRICELESS_ITEM)
+    return [Modifier(item.name, item.bonus) for item in reputation.items.filter(
+        kind__in=kinds, condition="").order_by("pk")]
 
 
 def _tags(character: Character, skill: str, ship: Ship | None) -> set[str]:

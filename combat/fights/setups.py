@@ -10,7 +10,7 @@ import re
 from characters.models import Character
 from rules.btq.characters import DamageState
 from rules.btq.personal_combat import COMBAT_TRAITS, CombatError
-from ships.services import combat_traits, ship_officers
+from ships.services import combat_items, combat_traits, ship_officers
 
 BORN_FOR_BATTLE = "Born for Battle"
 
@@ -62,15 +62,16 @@ def fighter_id(character: Character) -> str:
 def fighter_of(character: Character, *, weapons: list[str], traits: dict | None = None
                ) -> dict:
     """``character`` as a fighter: his player decides for a PC, the GM for an NPC (whose
-    statistics are secret); Health and Guts from the sheet. ``CombatError`` for a Dead
-    character."""
+    statistics are secret); Health, Guts and the items that add to his weapons
+    (``ships.services.combat_items``) from the sheet. ``CombatError`` for a Dead character."""
     traits = dict(traits or {})
     traits.pop(BORN_FOR_BATTLE, None)
     if character.health_state == DamageState.DEAD:
         raise CombatError(f"{character} is Dead and cannot fight")
     return {"id": fighter_id(character), "name": character.title, "weapons": list(weapons),
             "health": DamageState(character.health_state).name.lower(),
-            "guts": character.guts, "traits": traits}
+            "guts": character.guts, "traits": traits,
+            "items": combat_items(character)}
 
 
 def skirmish_pc(character: Character, *, weapons, traits) -> dict:

@@ -289,9 +289,10 @@ def from_naval(naval: Mapping, *, attacker: str, defender: str | None = None,
     left out when the battle has only two ships): both ships' names, Crew tracks and Ship
     Morale, each crew's Command (N23) and Grand Melee pool, their ``officers`` as the
     battle's setup gives them, the PCs aboard either (``pc:<id>``, their seniority, Command,
-    Discipline cards, the skills of a firebrand, their Health, Guts and combat traits (Is
-    But A Scratch, Sir! spent already for a PC ``scratched`` on his sheet), with their own
-    ``weapons`` if the setup gives them, else ``weapons``). Give the result to
+    Discipline cards, the skills of a firebrand, their Health, Guts, combat traits (Is
+    But A Scratch, Sir! spent already for a PC ``scratched`` on his sheet) and combat items
+    (special weapons), with their own ``weapons`` if the setup gives them, else
+    ``weapons``). Give the result to
     :func:`validate`/:func:`begin`; ``KeyError`` or ``ValueError`` for a state of another
     shape."""
     morale = ("healthy", "injured", "maimed", "dead")
@@ -315,6 +316,7 @@ def from_naval(naval: Mapping, *, attacker: str, defender: str | None = None,
                     "weapons": list(pc.get("weapons") or weapons),
                     "health": pc.get("health", "healthy"), "guts": pc.get("guts", 1),
                     "traits": dict(pc.get("combat_traits") or {}),
+                    **({"items": list(pc["combat_items"])} if pc.get("combat_items") else {}),
                     **({"scratch": False} if pc.get("scratched") else {}),
                     "skills": {k: skills[k] for k in FIREBRAND_SKILLS if skills.get(k)}})
     return {"attacker": attacker, "ships": ships, "pcs": pcs,

@@ -61,7 +61,7 @@ from importlib import resources
 from typing import Any
 
 from rules.btq.characters import MEASURES, SKILLS
-from rules.btq.personal_combat import WEAPONS
+from rules.btq.personal_combat import WEAPONS, weapon_named
 from rules.btq.settings import resolve
 from rules.btq.traits import (
     TRAIT_POINTS,
@@ -251,10 +251,9 @@ def item_target(words: str) -> tuple[str | None, str]:
     for key, label in SKILLS.items():
         if wanted in (key, label.lower()):
             return "skill", key
-    for key, weapon in WEAPONS.items():
-        if wanted in (key, weapon.label.lower()) or wanted.rstrip("s") in (
-                key, weapon.label.lower().rstrip("s")):
-            return "weapon", weapon.label
+    weapon = weapon_named(words)
+    if weapon is not None:
+        return "weapon", WEAPONS[weapon].label
     return None, words.strip()
 
 

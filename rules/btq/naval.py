@@ -195,7 +195,7 @@ from typing import Any, TypeVar
 
 from rules.btq import boarding as _boarding
 from rules.btq.characters import MEASURES, NPC_CREW_SKILLS, SKILLS, DamageState
-from rules.btq.personal_combat import COMBAT_TRAITS, MELEE, usable
+from rules.btq.personal_combat import COMBAT_TRAITS, MELEE, fighter_items, usable
 from rules.btq.settings import resolve
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
 from rules.btq.tests import MAX_RETESTS, compare_successes, grade, successes
@@ -466,8 +466,17 @@ def _pc_setup(entry: Any, i: int, pc_ships: dict[str, Ship]) -> dict[str, Any]:
         "health": _health_setup(entry.get("health", "healthy"), where),
         "guts": _int(entry.get("guts", 1), f"{where}: guts", 1, 20),
         "combat_traits": _combat_traits_setup(entry.get("combat_traits"), where),
+        **_combat_items_setup(entry.get("combat_items"), where),
         **_scratched_setup(entry.get("scratched", False), where),
     }
+
+
+def _combat_items_setup(value: Any, where: str) -> dict[str, list[dict[str, Any]]]:
+    """``{"combat_items": [...]}``: the special weapons a PC brings to a boarding's fights,
+    each ``{"name", "weapon", "cards"}`` (BtQ L1013; :func:`rules.btq.personal_combat.
+    fighter_items`). Nothing when he has none (a setup's games stay as they were)."""
+    items = fighter_items(value, where)
+    return {"combat_items": items} if items else {}
 
 
 def _scratched_setup(value: Any, where: str) -> dict[str, bool]:

@@ -45,6 +45,9 @@ Setup of the engine (``validate_setup`` returns it normalised; ``ValueError`` wi
     Fighter {"id": "pc:<pk>" | "npc:<pk>", "name", "controller": "pc:<pk>" | "gm",
              "deck": "player" | "gm", "health": "healthy".."maimed", "guts": int,
              "weapons": [weapon key], "traits": {trait name: times},
+             "items": [{"name": str, "weapon": weapon key, "cards": 1..2}]  (left out
+                                           #   when none: special weapons, +1 card each
+                                           #   with their weapon, BtQ L1013),
              "scratch": bool (Is But A Scratch still unspent), "cheat_death": int (uses left),
              "unconscious": bool, "secret": bool (GM-only statistics)}
 
@@ -95,8 +98,9 @@ from rules.random import RandomSource
 
 __all__ = [
     "WEAPONS", "BANDS", "MELEE", "WIND", "PRECIPITATION", "MODES", "CombatError", "Weapon",
-    "range_band", "weapon_pool", "weather_modifier", "weather_pool", "fighter", "wound",
-    "clash", "Clash", "PersonalCombatEngine", "ENGINE", "validate_setup",
+    "range_band", "weapon_named", "weapon_pool", "fighter_pool", "weather_modifier",
+    "weather_pool", "fighter", "fighter_items", "wound", "clash", "Clash",
+    "PersonalCombatEngine", "ENGINE", "validate_setup",
 ]
 
 BANDS = ("point_blank", "normal", "long", "extreme")
@@ -213,6 +217,19 @@ def _weapon(key: str) -> Weapon:
         raise CombatError(f"unknown weapon {key!r}; known: {', '.join(WEAPONS)}") from None
 
 
+def weapon_named(words: str) -> str | None:
+    """The key of the weapon ``words`` names, by its key or its label in any case, singular
+    or plural ("Pistols", "sword", "Thrown knife"; BtQ L1584-1621), as an item's sheet writes
+    it (a special weapon's "+1 Musket tests", BtQ L2693); ``None`` for none of
+    :data:`WEAPONS`."""
+    wanted = words.strip().lower().replace("_", " ")
+    for key, weapon in WEAPONS.items():
+        names = (key.replace("_", " "), weapon.label.lower())
+        if wanted in names or wanted.rstrip("s") in tuple(n.rstrip("s") for n in names):
+            return key
+    return None
+
+
 def range_band(weapon: str, feet: int) -> str | None:
     """The band of a missile ``weapon`` at ``feet``: the first band whose listed distance is
     at least ``feet``, ``None`` beyond the last (out of range) (A5; BtQ L1584-1618; TV-17).
@@ -236,11 +253,13 @@ def usable(weapon: str, band: str) -> bool:
     return any(b == band for b, _, _ in w.ranges)
 
 
-def weapon_pool(weapon: str, band: str = MELEE, traits: Mapping[str, int] | None = None
-                ) -> tuple[int, list[tuple[str, int]]]:
-    """The cards of ``weapon`` at ``band`` with the traits that add to it: ``(cards,
-    [(source, cards)])`` (BtQ L1584-1621, L1086-1101): a musket at Long is 2, with
-    Crackshot 3 (TV-17). ``CombatError`` if the weapon cannot be used there."""
+def weapon_pool(weapon: str, band: str = MELEE, traits: Mapping[str, int] | None = None,
+                items: Iterable[Mapping] = ()) -> tuple[int, list[tuple[str, int]]]:
+    """The cards of ``weapon`` at ``band`` with the traits and the ``items`` (a fighter's
+    special weapons, :func:`fighter`) that add to it: ``(cards, [(source, cards)])`` (BtQ
+    L1584-1621, L1086-1101; a special weapon "adds +1 to a combat test when using it", BtQ
+    L1013): a musket at Long is 2, with Crackshot 3 (TV-17), with the Short-barrelled
+    Carbine too 4 (BtQ L2693). ``CombatError`` if the weapon cannot be used there."""
     w = _weapon(weapon)
     if not usable(weapon, band):
         where = "hand to hand" if band == MELEE else f"at {BAND_LABELS.get(band, band)} range"
@@ -254,6 +273,7 @@ def weapon_pool(weapon: str, band: str = MELEE, traits: Mapping[str, int] | None
             lines.append((name, times))
         elif name in w.strong:
             lines.append((name, 2 * times))
+    lines.extend((item["name"], item["cards"]) for item in items if item["weapon"] == weapon)
     return sum(c for _, c in lines), lines
 
 
@@ -281,7 +301,7 @@ def _words(value: object, what: str) -> str:
 
 
 _FIGHTER_KEYS = {"id", "name", "controller", "deck", "health", "guts", "weapons", "traits",
-                 "scratch", "cheat_death", "unconscious", "secret"}
+                 "items", "scratch", "cheat_death", "unconscious", "secret"}
 
 
 def fighter(data: Mapping, where: str = "a fighter", *, extra: frozenset[str] = frozenset()
@@ -289,8 +309,9 @@ def fighter(data: Mapping, where: str = "a fighter", *, extra: frozenset[str] = 
     """One fighter normalised (shape in the module's docstring; keys in ``extra`` are the
     caller's and kept as given). Defaults: ``controller`` the id for a ``pc:`` fighter, else
     ``"gm"``; ``deck`` ``"player"`` for a ``pc:``; Healthy; Guts 1; no traits; Is But A
-    Scratch unspent if he has the trait; Cheat Death! once per time taken. A Dead fighter
-    cannot fight. ``CombatError`` naming ``where`` and the field."""
+    Scratch unspent if he has the trait; Cheat Death! once per time taken; no items (the key
+    is then left out). A Dead fighter cannot fight. ``CombatError`` naming ``where`` and the
+    field."""
     if not isinstance(data, Mapping):
         raise CombatError(f"{where} must be a mapping")
     unknown = sorted(set(data) - _FIGHTER_KEYS - extra)
@@ -337,7 +358,29 @@ def fighter(data: Mapping, where: str = "a fighter", *, extra: frozenset[str] = 
         "unconscious": bool(data.get("unconscious", False)),
         "secret": bool(data.get("secret", not pc)),
     }
+    items = fighter_items(data.get("items"), where)
+    if items:
+        out["items"] = items
     out.update({k: copy.deepcopy(data[k]) for k in extra if k in data})
+    return out
+
+
+def fighter_items(value: object, where: str) -> list[dict[str, Any]]:
+    """A fighter's special weapons normalised: each ``{"name", "weapon", "cards"}``, a
+    weapon of :data:`WEAPONS` and 1 or 2 cards (a special weapon +1, BtQ L1013; a priceless
+    item +2, BtQ L1017). ``CombatError`` naming ``where`` and the item."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise CombatError(f"{where}: items must be a list of {{name, weapon, cards}}")
+    out = []
+    for item in value:
+        if not isinstance(item, Mapping) or set(item) != {"name", "weapon", "cards"}:
+            raise CombatError(f"{where}: each item has a name, a weapon and its cards")
+        name = _words(item["name"], f"{where}: an item's name")
+        _weapon(item["weapon"])
+        out.append({"name": name, "weapon": item["weapon"],
+                    "cards": _whole(item["cards"], f"{where}: the cards of {name}", 1, 2)})
     return out
 
 
@@ -391,13 +434,18 @@ def _pool_lines(lines: Iterable[tuple[str, int]]) -> dict[str, int]:
     return {source: cards for source, cards in lines}
 
 
+def fighter_pool(f: Fighter, weapon: str, band: str) -> tuple[int, list[tuple[str, int]]]:
+    """:func:`weapon_pool` of fighter ``f``: with his traits and his items."""
+    return weapon_pool(weapon, band, f["traits"], f.get("items", ()))
+
+
 def combat_side(f: Fighter, weapon: str, band: str, *,
                 extra: Iterable[tuple[str, int]] = (), settings: Mapping | None = None) -> Side:
     """The card-test :class:`rules.btq.tests.Side` of fighter ``f`` using ``weapon`` at
-    ``band``: the weapon's pool, its traits, ``extra`` modifiers (weather, Discipline cards,
-    a bonus), and the Health penalty (Injured -1, Maimed -3; the Maimed fighter's gate is
-    the caller's). Floor 0 (D2)."""
-    base, lines = weapon_pool(weapon, band, f["traits"])
+    ``band``: the weapon's pool, its traits and special weapons, ``extra`` modifiers
+    (weather, Discipline cards, a bonus), and the Health penalty (Injured -1, Maimed -3; the
+    Maimed fighter's gate is the caller's). Floor 0 (D2)."""
+    base, lines = fighter_pool(f, weapon, band)
     mods = [Modifier(s, c) for s, c in lines[1:]] + [Modifier(s, c) for s, c in extra if c]
     health = _state(f["health"], "health")
     if health in (DamageState.INJURED, DamageState.MAIMED):
@@ -614,7 +662,7 @@ def weapon_options(f: Fighter, band: str) -> tuple[Option, ...]:
     options = []
     for key in f["weapons"]:
         if usable(key, band):
-            cards, _ = weapon_pool(key, band, f["traits"])
+            cards, _ = fighter_pool(f, key, band)
             options.append(Option(key, f"{WEAPONS[key].label} ({cards} cards)"))
     return tuple(options)
 
@@ -622,7 +670,7 @@ def weapon_options(f: Fighter, band: str) -> tuple[Option, ...]:
 def best_weapon(f: Fighter, band: str) -> str:
     """The weapon of ``f`` with the most cards at ``band`` (the first of equals)."""
     return max((o for o in weapon_options(f, band)),
-               key=lambda o: weapon_pool(o.key, band, f["traits"])[0]).key
+               key=lambda o: fighter_pool(f, o.key, band)[0]).key
 
 
 class PersonalCombatEngine:
@@ -780,12 +828,14 @@ class PersonalCombatEngine:
 
 def public_fighter(f: Fighter, *, gm: bool = False) -> dict[str, Any]:
     """What every participant may know of fighter ``f``: name, health, unconscious; his
-    weapons and traits too unless he is ``secret`` (an NPC's statistics are the GM's, who
-    gets them with ``gm``)."""
+    weapons, traits and items too unless he is ``secret`` (an NPC's statistics are the GM's,
+    who gets them with ``gm``)."""
     keep = ("id", "name", "health", "unconscious", "controller")
     out = {k: f[k] for k in keep}
     if gm or not f["secret"]:
         out.update(weapons=list(f["weapons"]), traits=dict(f["traits"]))
+        if f.get("items"):
+            out["items"] = copy.deepcopy(f["items"])
     return out
 
 

@@ -76,10 +76,10 @@ from rules.btq.personal_combat import (
     clean_weather,
     draw_events,
     fighter,
+    fighter_pool,
     public_fighter,
     usable,
     weapon_options,
-    weapon_pool,
     weather_modifier,
     weather_pool,
     weather_words,
@@ -711,7 +711,7 @@ class SkirmishEngine:
 
 
 def _pool_at(f: Fighter, weapon: str, band: str) -> int:
-    return weapon_pool(weapon, band, f["traits"])[0] if usable(weapon, band) else -1
+    return fighter_pool(f, weapon, band)[0] if usable(weapon, band) else -1
 
 
 ENGINE = register(SkirmishEngine())

@@ -174,6 +174,35 @@ def test_the_sample_captain_and_the_pcs_bring_their_combat_traits(campaign, gm, 
     assert ENGINE.validate_setup(setup)["ships"][1]["officers"][0]["cheat_death"] == 1
 
 
+def test_special_weapons_on_the_sheets_are_carried_into_the_boarding(campaign, gm, hermes,
+                                                                     corsair):
+    """A special weapon adds +1 to a combat test with it (BtQ L1013): Fournier's Ornate
+    Swordstick (+1 sword tests, BtQ L2904) and a PC's own come aboard with them, from the
+    battle's setup into the boarding's fighters; a PC without one brings none."""
+    from characters.samples import sample_npcs_load
+    from characters.services import item_create
+    from rules.btq import boarding
+    from rules.random import SeededSource
+
+    sample_npcs_load(campaign=campaign, actor=gm)
+    fournier = campaign.characters.get(name="André Fournier")
+    posting_set(ship=corsair, character=fournier, station="captain", actor=gm)
+    otoole = campaign.characters.get(name="Gregory O'Toole")
+    item_create(character=otoole, actor=gm, kind="special_weapon", name="Boarding Axe",
+                weapon="axe")
+    setup = naval_setup(pc_ship=hermes, enemy_ship=corsair, weather="good_wind")
+    swordstick = [{"name": "Ornate Swordstick", "weapon": "sword", "cards": 1}]
+    assert setup["ships"][1]["officers"][0]["items"] == swordstick
+    battle, _ = ENGINE.start(setup, SeededSource(10))
+    state, _ = boarding.begin(boarding.from_naval(battle, attacker=str(hermes.pk)))
+    fighters = state["fighters"]
+    assert fighters[f"pc:{otoole.pk}"]["items"] == [
+        {"name": "Boarding Axe", "weapon": "axe", "cards": 1}]
+    assert fighters[f"npc:{fournier.pk}"]["items"] == swordstick
+    others = [f for k, f in fighters.items() if k.startswith("pc:") and k != f"pc:{otoole.pk}"]
+    assert others and all("items" not in f for f in others)
+
+
 def test_is_but_a_scratch_spent_on_a_sheet_is_carried_into_the_boarding(campaign, gm, hermes,
                                                                         corsair):
     """D12 (BtQ L1049-1050): a PC and an enemy officer whose sheets have Is But A Scratch,

@@ -427,3 +427,35 @@ def test_a_curio_for_the_skill_with_no_condition_is_added_by_itself(
     unskilled = card_test_call(campaign=campaign, actor=gm, character=pc_b.pk,
                                skill="intrigue", opposition="none", intent="lay the ground")
     assert card_test_view(gm, unskilled)["pool"]["size"] == 1
+
+
+def test_an_important_item_adds_to_the_reputation_it_is_for_when_it_is_used(
+        race, campaign, gm, pc_a, player_a, player_a_client, jones, distrusted):
+    """An important item raises the reputation with its individual by +1 when used (BtQ
+    L526), a priceless one +2 (BtQ L530): each is a line of the pool, by its name, in a test
+    that uses that reputation, on the owner's page too; not in a test without it, nor one
+    with a condition (the GM's to add), and stated by the GM it counts once."""
+    from django.urls import reverse
+
+    from characters.services import item_create, reputation_create
+
+    item_create(character=pc_a, actor=gm, kind="important_item", name="Jones's Letter",
+                reputation=distrusted.pk)
+    item_create(character=pc_a, actor=gm, kind="important_item", name="Sealed Orders",
+                reputation=distrusted.pk, condition="before the Admiralty")
+    other = reputation_create(character=pc_a, actor=gm, kind="personal",
+                              descriptor="Friend of", subject="Captain Turner", value=1)
+    item_create(character=pc_a, actor=gm, kind="priceless_item", name="Turner's Telescope",
+                reputation=other.pk)
+    test = race()
+    assert card_test_view(player_a, test)["pool"]["explanation"] == (
+        "Seamanship 4 + Crusty Old Seadog 1 + Jones's Letter 1 + "
+        "Distrusted by Captain Jones 1 = 7")
+    page = player_a_client.get(reverse("card_tests:detail", args=[campaign.pk, test.pk]))
+    assert "Jones&#x27;s Letter" in page.content.decode()
+    assert card_test_view(player_a, race(reputations=[]))["pool"]["size"] == 5
+    assert card_test_view(player_a, race(reputations=[other.pk]))["pool"]["explanation"] == (
+        "Seamanship 4 + Crusty Old Seadog 1 + Turner's Telescope 2 + "
+        "Friend of Captain Turner 1 = 8")
+    stated = race(modifiers=[{"source": "Jones's Letter", "cards": 1}])
+    assert card_test_view(player_a, stated)["pool"]["size"] == 6

@@ -52,6 +52,22 @@ def test_grand_melee_damage_goes_to_the_crews_not_the_pc():
     assert report["result"] == "continuing"
 
 
+def test_a_pc_s_special_weapon_adds_its_card_in_the_grand_melee():
+    """BtQ L1013: Anne's own cutlass (+1 with a cutlass) makes her pool 4 + 1, named in
+    its breakdown; the card she turns more changes nothing else."""
+    setup = defended()
+    setup["pcs"][0]["items"] = [{"name": "Father's Cutlass", "weapon": "cutlass", "cards": 1}]
+    state, _ = boarding.begin(setup)
+    state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
+    source = ScriptedSource("7S  7H 2D 3D 4D 5D  9S 2C   8D  9D 2S 3S 4S 5S  2H 3H 4H")
+    state, events = boarding.apply(state, "pc:anne", "melee", source)
+    assert source.cards_left == 0
+    melee = next(e for e in events if "pools" in e.data and "Cutlass" in str(e.data))
+    assert melee.data["pools"]["a"]["breakdown"] == {"Cutlass": 4, "Father's Cutlass": 1}
+    assert len(melee.data["pools"]["a"]["cards"]) == 5
+    assert boarding.report(state)["crew"] == {"london": "x...|....|....", "condor": "..|x.|.."}
+
+
 def test_command_test_loser_fights_on_and_crosses_a_box_or_surrenders():
     """BtQ L2528-2530: the boarded ship's commander (Anne, 4 + 1 for her win) against the
     boarders' (Captain Black, 3); the Condor loses: the GM chooses; fighting on crosses off

@@ -145,6 +145,47 @@ def test_maimed_fighter_tests_guts_first_hard_as_nails():
     assert len(draw.data["pools"]["a"]["cards"]) == 2  # 4 + 1 - 3
 
 
+def test_special_weapon_adds_its_card_with_its_weapon_only():
+    """BtQ L1013: a special weapon "adds +1 to a combat test when using it": the
+    Short-barrelled Carbine (+1 Musket tests, BtQ L2693) makes a musket at Long 2 + 1, with
+    Crackshot 4, and adds nothing to a cutlass; the pool's breakdown names it."""
+    carbine = [{"name": "Short-barrelled Carbine", "weapon": "musket", "cards": 1}]
+    assert weapon_pool("musket", "long", {"Crackshot": 1}, carbine) == (
+        4, [("Musket at Long range", 2), ("Crackshot", 1), ("Short-barrelled Carbine", 1)])
+    assert weapon_pool("cutlass", "melee", {}, carbine) == (4, [("Cutlass", 4)])
+    setup = {"fighters": [
+        {"id": "pc:1", "name": "Jack", "weapons": ["cutlass", "musket"], "items": carbine},
+        {"id": "npc:2", "name": "Foe", "weapons": ["musket"],
+         "items": [{"name": "Ornate Swordstick", "weapon": "sword", "cards": 1}]}],
+        "mode": "fire", "band": "long"}
+    source = ScriptedSource("7S  7H 2D 3D  9S 2C")
+    state, _ = ENGINE.start(ENGINE.validate_setup(setup), source)
+    assert ENGINE.pending(state)[0].options[0].label == "Musket (3 cards)"
+    state, _ = ENGINE.apply(state, "pc:1", "musket", source)
+    state, events = ENGINE.apply(state, "gm", "musket", source)
+    assert source.cards_left == 0
+    draw = next(e for e in events if e.kind == "combat.draw")
+    assert draw.data["pools"]["a"]["breakdown"] == {"Musket at Long range": 2,
+                                                    "Short-barrelled Carbine": 1}
+    assert len(draw.data["pools"]["a"]["cards"]) == 3
+    assert len(draw.data["pools"]["b"]["cards"]) == 2  # the swordstick is not a musket
+    # The NPC's items are the GM's: not in a player's view, nor his pool's make-up.
+    view = ENGINE.view(state, "pc:1")
+    assert view["fighters"][0]["items"] == carbine and "items" not in view["fighters"][1]
+    assert "breakdown" not in draw.data["pools"]["b"]
+
+
+def test_items_of_a_fighter_are_checked():
+    """An item names a weapon of the fights and 1 or 2 cards; none leaves the key out (so
+    a fighter without items is as before)."""
+    assert "items" not in _f()
+    for items, match in [("carbine", "must be a list"), ([{"name": "X"}], "a name, a weapon"),
+                         ([{"name": "X", "weapon": "carbine", "cards": 1}], "unknown weapon"),
+                         ([{"name": "X", "weapon": "musket", "cards": 3}], "cards of X")]:
+        with pytest.raises(CombatError, match=match):
+            _f(items=items)
+
+
 def test_weather_static_modifier_and_opponent():
     """missions TV-07 and TV-08 (BtQ L1706-1707, L1716-1722)."""
     assert weather_modifier({"wind": "storm", "precipitation": "storm"}) == -4
