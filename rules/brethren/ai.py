@@ -3,7 +3,9 @@ A38 for the merchantmen).
 
 Each ship has an aim by her mission and side (find treasure and carry it home, hunt the
 nearest enemy, run for the goal, land troops), steers for it (``move:to:<mark>``), fires
-when an enemy bears, before moving if one bears now, else after, a Broadside when she
+when an enemy bears, before moving if one bears now, else after (with fire during the move,
+errata BR-5, a ship closing with an enemy orders the move first and fires on her course,
+where her guns bear best), a Broadside when she
 may and an enemy is within S, explores when she reaches an island with treasure, and
 repairs what she can. Merchantmen (A38) fire if an enemy is in range, else steer away from
 the nearest enemy. It only chooses among the legal orders it is given, and uses no
@@ -215,7 +217,9 @@ def _best_position(st: dict, sh: dict, options: list[str], target: str, attack: 
                    ) -> str | None:
     """The move order (or ``None``: staying) that leaves the ship best placed against
     ``target`` (a ship id): the most of her batteries bearing on it and on the others, the
-    fewest of the enemy's bearing on her, then the nearest. When she may fire during her
+    fewest of the enemy's bearing on her, then the nearest. Her course is projected to stop
+    at the first ship in her way, and no course to an island counts (she would dock there
+    and lie still under the enemy's guns). When she may fire during her
     move (errata BR-5, ``brethren_fire_during_move``) her guns count where they bear best,
     half-way or at the end: she may fire as she passes and end out of his reach."""
     foe = st["ships"][target]
@@ -226,12 +230,13 @@ def _best_position(st: dict, sh: dict, options: list[str], target: str, attack: 
 
     for key in [None, *options]:
         if key is not None and (not key.startswith("move:") or "+" in key
-                                or key.split(":")[-1] in st["ships"]):
+                                or key.split(":")[-1] in st["ships"]
+                                or key.split(":")[-1] in st["islands"]):
             continue
-        p = sh if key is None else _project(st, sh, key)
+        p = sh if key is None else _project(st, sh, key, ships=True)
         ours = _bearing(st, p, [foe])
         if midway and key is not None:
-            ours = max(ours, _bearing(st, _project(st, sh, key, part=0.5), [foe]))
+            ours = max(ours, _bearing(st, _project(st, sh, key, ships=True, part=0.5), [foe]))
         others = _bearing(st, p, foes)
         theirs = sum(_bearing(st, o, [p]) for o in foes if _dist(o, p) <= 2 * L)
         value = 3 * ours + others - 1.5 * theirs - 0.1 * _dist(p, foe)
@@ -337,7 +342,8 @@ def _run_for_goal(st: dict, sh: dict, opts: set[str], options: list[str], attack
 def _hunt(st: dict, sh: dict, opts: set[str], options: list[str], mark: str, attack: str,
           bears: bool) -> str:
     """Against an enemy ship: board her if she is weakly manned and within reach (a ram
-    first), else take the place where most guns bear; fire first if they bear now."""
+    first), else take the place where most guns bear; fire first if they bear now, unless
+    she may fire during her move (errata BR-5): then she moves and fires on her course."""
     foe = st["ships"][mark]
     ram = f"move:to:{mark}"
     role = st["sides"][sh["side"]].get("role", "")
@@ -355,7 +361,7 @@ def _hunt(st: dict, sh: dict, opts: set[str], options: list[str], mark: str, att
     best = _best_position(st, sh, options, mark)
     if best is None:
         return _pick(opts, attack if bears else "hold", "hold")
-    if bears:
+    if bears and not st["settings"].get("brethren_fire_during_move", True):
         return _pick(opts, f"{attack}+{best}", f"fire+{best}", best)
     return _pick(opts, f"{best}+{attack}", f"{best}+fire", best)
 
