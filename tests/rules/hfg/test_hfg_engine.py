@@ -174,10 +174,12 @@ def test_the_ai_beats_a_random_policy_in_90_percent_of_500_games():
     assert len(ai_against_random(range(500))) >= 450
 
 
-def duel():
-    """Bayonets (a) and Muskets (b) already at push of bayonet, each with a general far off."""
+def duel(*others: dict, settings: dict | None = None):
+    """Bayonets (a) and Muskets (b) already at push of bayonet, each with a general far off,
+    and ``others`` (more elements) on the table."""
     return validate_setup({
         "title": "A duel", "year": 1800, "attacker": "a", "max_bounds": 8,
+        "settings": settings or {},
         "sides": [{"id": s, "name": s.upper(), "commands": [{"id": s, "general": f"{s}-cp"}]}
                   for s in ("a", "b")],
         "elements": [
@@ -186,7 +188,7 @@ def duel():
             {"id": "b-cp", "side": "b", "command": "b", "type": "CP", "x": 3000, "y": 5000,
              "heading": 180},
             {"id": "mus", "side": "b", "command": "b", "type": "MUS", "x": 6000, "y": 3000,
-             "heading": 180}]})
+             "heading": 180}, *others]})
 
 
 def test_a_rout_then_a_rally_or_the_routers_end():

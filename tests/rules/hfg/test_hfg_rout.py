@@ -4,10 +4,12 @@ sweeps, who panics under each reading, and friends routing in a battle with scri
 import pytest
 
 from rules.engine import IllegalAction
-from rules.hfg.engine import ENGINE, validate_setup
+from rules.hfg.engine import ENGINE
 from rules.hfg.geometry import Rect
 from rules.hfg.rout import met, panics, swept
 from rules.random import ScriptedSource
+
+from tests.rules.hfg.test_hfg_engine import duel
 
 
 def test_the_swept_ground_runs_from_the_rear_edge_to_where_the_move_ends():
@@ -45,20 +47,8 @@ def test_an_unknown_reading_is_refused():
 def battle(friend="MUS", settings=None, friend_y=3700):
     """Bayonets (a) against Muskets (b) at push of bayonet, a second element of b behind the
     Muskets where their rout will take them."""
-    return validate_setup({
-        "title": "Contagion", "year": 1800, "attacker": "a", "max_bounds": 8,
-        "settings": settings or {},
-        "sides": [{"id": s, "name": s.upper(), "commands": [{"id": s, "general": f"{s}-cp"}]}
-                  for s in ("a", "b")],
-        "elements": [
-            {"id": "a-cp", "side": "a", "command": "a", "type": "CP", "x": 3000, "y": 1000},
-            {"id": "bay", "side": "a", "command": "a", "type": "BAY", "x": 6000, "y": 3000},
-            {"id": "b-cp", "side": "b", "command": "b", "type": "CP", "x": 3000, "y": 5000,
-             "heading": 180},
-            {"id": "mus", "side": "b", "command": "b", "type": "MUS", "x": 6000, "y": 3000,
-             "heading": 180},
-            {"id": "friend", "side": "b", "command": "b", "type": friend, "x": 6000,
-             "y": friend_y, "heading": 180}]})
+    return duel({"id": "friend", "side": "b", "command": "b", "type": friend, "x": 6000,
+                 "y": friend_y, "heading": 180}, settings=settings)
 
 
 def fought(setup):
