@@ -8,7 +8,6 @@ from rules.hfg.engine import ENGINE
 from rules.hfg.geometry import Rect
 from rules.hfg.rout import met, panics, swept
 from rules.random import ScriptedSource
-
 from tests.rules.hfg.test_hfg_engine import duel
 
 
