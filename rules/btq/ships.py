@@ -293,16 +293,17 @@ class DamageTrack:
         raise AttributeError("a DamageTrack is immutable")
 
     @classmethod
-    def parse(cls, text: str) -> DamageTrack:
+    def parse(cls, text: object) -> DamageTrack:
         """The track written as ``text`` (``"x.|..|.."``). Raises ``ValueError`` naming the
-        problem: not three segments, an empty segment, or a character other than ``x``/``.``
-        (or the book's ``n``/``¨``)."""
-        cached = _PARSED.get(text)
-        if cached is not None:
-            return cached
+        problem: not text (a stored state or an API body can hold anything; typed ``object``
+        so that the compiled kernel says so too), not three segments, an empty segment, or a
+        character other than ``x``/``.`` (or the book's ``n``/``¨``)."""
         if not isinstance(text, str):
             raise ValueError(f"a damage track is written as text such as 'x.|..|..', "
                              f"not {text!r}")
+        cached = _PARSED.get(text)
+        if cached is not None:
+            return cached
         parts = text.replace(" ", "").split("|")
         if len(parts) != 3:
             raise ValueError(f"damage track {text!r} must have three segments separated by "
