@@ -546,25 +546,35 @@ def _examination_done(encounter: Encounter, character: Character, info: dict, wo
 
 # --- Prize money --------------------------------------------------------------------------
 
-PRIZE_RESULTS = frozenset({"struck", "crew_dead"})
-"""Battle results in which the loser is taken: she strikes her colours, or her crew is dead
-(a sunk ship is no prize) (BtQ L2488-2496, L1769-1771)."""
+PRIZE_RESULTS = frozenset({"struck", "crew_dead", "taken"})
+"""How an enemy ship left the battle when she is taken: she struck her colours, her crew is
+dead, or she was taken by boarding (a sunk ship is no prize) (BtQ L2488-2496, L2530-2531,
+L1769-1771)."""
+_STILL_IN = frozenset({None, "escaped"})
+"""How a players' ship ended a battle when she was not lost: still in it, or beyond Distance 5
+of every enemy."""
 
 
 def battle_ended(*, encounter: Encounter, outcome: Outcome, user) -> list:
     """What a finished ship battle does besides the ships' damage: each ship reputation its
     PCs used takes its damage if they lost (``ships.reputations.battle_reputation_result``),
-    and, when the players' side wins, every enemy ship taken in it
-    (``Outcome.data["ships"][id]["out"]`` in :data:`PRIZE_RESULTS`: struck, or her crew
-    Dead) is held as a prize (``ships.prizes.prize_hold``), crewed by the PCs aboard, whose
-    prize money is shared out when the GM marks her arrived in port (BtQ L1769-1835).
-    Called by the naval recorder. Returns the prizes held now."""
+    and every enemy ship taken in it (``Outcome.data["ships"][id]["out"]`` in
+    :data:`PRIZE_RESULTS`) is held as a prize (``ships.prizes.prize_hold``), crewed by the PCs
+    aboard, whose prize money is shared out when the GM marks her arrived in port (BtQ
+    L1769-1835). She is taken whenever the players' side was not beaten: it won, or the
+    battle ended with one of its ships not lost (an enemy struck in round 10 stays the
+    players' prize when her consort escapes in round 22; nightfall parts the rest). Called
+    by the naval recorder. Returns the prizes held now."""
     battle_reputation_result(setup=encounter.setup, winner=outcome.winner, actor=user)
-    if outcome.winner != "pc":
-        return []
     fates = (outcome.data or {}).get("ships") or {}
-    taken = {sid for sid, ship in fates.items() if ship.get("out") in PRIZE_RESULTS}
     state = encounter.state or {}
+    sides = {sid: ship.get("side") for sid, ship in (state.get("ships") or {}).items()}
+    beaten = outcome.winner == "enemy" or not any(
+        sides.get(sid) == "pc" and ship.get("out") in _STILL_IN for sid, ship in fates.items())
+    if beaten:
+        return []
+    taken = {sid for sid, ship in fates.items()
+             if sides.get(sid) == "enemy" and ship.get("out") in PRIZE_RESULTS}
     pcs = [int(str(p).split(":")[-1]) for p in (state.get("pcs") or {})]
     crew = list(Character.objects.filter(pk__in=pcs, campaign=encounter.campaign,
                                          kind=Character.Kind.PC))

@@ -58,7 +58,7 @@ def ordered_ships(view):
 
 
 LEFT = {"sunk": "sunk", "crew_dead": "her crew lost", "struck": "struck her colours",
-        "escaped": "escaped", "taken": "taken by boarding"}
+        "escaped": "beyond Distance 5", "taken": "taken by boarding"}
 """How a ship left the battle, as the page says it."""
 
 

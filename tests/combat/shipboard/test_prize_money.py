@@ -125,3 +125,38 @@ def test_prizes_through_the_api(prize, gm_client, player_a_client, outsider_clie
     assert gm_client.post(resolve, {**body, "version": 2},
                           content_type="application/json").status_code == 409
     assert not PrizeShare.objects.exists()
+
+
+def _ended(battle, gm, winner, result, hermes_out, corsair_out):
+    """The naval recorder run on the book's battle as if it had ended so: the Hermes and the
+    Corsair left it as ``hermes_out`` and ``corsair_out`` (None: still in it)."""
+    sides = {ship["side"]: sid for sid, ship in battle.state["ships"].items()}
+    ships = {sid: {"tracks": battle.state["ships"][sid]["tracks"], "morale": 0, "out": out}
+             for sid, out in ((sides["pc"], hermes_out), (sides["enemy"], corsair_out))}
+    outcome = Outcome(winner, result, "the end", {"ships": ships, "rounds": 22})
+    _AFTER_BATTLE["btq_naval"](battle, get_engine("btq_naval"), outcome, gm)
+
+
+@pytest.mark.parametrize(("winner", "result", "hermes_out", "corsair_out"), [
+    # the Corsair struck in round 10; her consort took the ships beyond Distance 5 in round 22
+    (None, "escaped", "escaped", "struck"),
+    # night fell on the rest of the squadrons
+    (None, "disengaged", None, "crew_dead"),
+    # the Hermes's boarders took her
+    ("pc", "taken", None, "taken"),
+])
+def test_an_enemy_taken_is_a_prize_whenever_the_players_were_not_beaten(
+        book_battle, gm, winner, result, hermes_out, corsair_out):
+    _ended(book_battle, gm, winner, result, hermes_out, corsair_out)
+    assert Prize.objects.get().captured.startswith("Corsair")
+
+
+@pytest.mark.parametrize(("winner", "result", "hermes_out", "corsair_out"), [
+    (None, "struck", "struck", "struck"),  # both captains strike
+    ("enemy", "taken", "taken", None),  # the Hermes is taken: no prize of hers either
+    (None, "escaped", "escaped", "sunk"),  # a sunk ship is no prize
+])
+def test_no_prize_when_the_players_were_beaten_or_the_enemy_sank(
+        book_battle, gm, winner, result, hermes_out, corsair_out):
+    _ended(book_battle, gm, winner, result, hermes_out, corsair_out)
+    assert not Prize.objects.exists()
