@@ -15,7 +15,9 @@ the group:
    feature); a Joker is "any" (D5): ``ship.crew_joker`` chooses. ``ship.crew_features``
    names the features of the Hearts and Spades.
 4. ``ship.reputations``: 5 points of ship reputations (L770-772).
-5. ``ship.traits``: 1, 2 or 3 ship traits by rating, each once (L776-777, L2338-2339).
+5. ``ship.traits``: 1, 2 or 3 ship traits by rating, each once (L776-777, L2338-2339);
+   with Wily Sea Dogs, ``wily_skill`` names the crew's skill it raises by 1 (L2345-2346),
+   recorded as "Wily Sea Dogs (<Skill>)" and added to the crew's skills for battle.
 
 The GM approves (``ship.review``), or sends it back to a step that draws nothing.
 
@@ -34,7 +36,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any, TypedDict
 
-from rules.btq.characters import NPC_CREW_SKILLS
+from rules.btq.characters import NPC_CREW_SKILLS, SKILLS
 from rules.btq.settings import resolve
 from rules.btq.ships import SHIP_TRAITS, SHIP_TYPES, trait_limit
 from rules.cards import PLAYER_DECK, SUIT_NAMES, Card, Deck, card_label, parse_card
@@ -94,6 +96,11 @@ displaced, its example 3C confirms it: ``rules/btq_characters.md`` §2 Step 4.6)
 
 SHIP_REPUTATION_POINTS = 5
 """A new ship's reputations total 5 points (BtQ L770-772)."""
+
+WILY_SEA_DOGS = "Wily Sea Dogs"
+"""The trait whose +1 goes to a skill of the crew's, named in the traits step (BtQ
+L2345-2346)."""
+_WILY_SKILL = {f"{WILY_SEA_DOGS} ({SKILLS[k]})": k for k in NPC_CREW_SKILLS}
 
 _STEPS = ("origin", "details", "crew", "features", "reputations", "traits")
 _RETURNABLE = ("details", "features", "reputations", "traits")
@@ -274,9 +281,12 @@ def _player_decision(state: State) -> Decision | None:
         options = tuple(Option(n, f"{n}: {t.description}") for n, t in SHIP_TRAITS.items())
         count = trait_limit(ship_type.rating)
         return _typed(lead, "ship.traits", f"The ship's trait{'s' if count > 1 else ''}: "
-                      f"{count} for a {ship_type.name}", tuple(
+                      f"{count} for a {ship_type.name}", (*(
                           Field(f"trait_{i}", f"Trait {i}", "choice", options, required=True)
-                          for i in range(1, count + 1)))
+                          for i in range(1, count + 1)),
+                          Field("wily_skill", f"{WILY_SEA_DOGS}: the crew's skill it raises by "
+                                "1", "choice", tuple(Option(k, SKILLS[k])
+                                                     for k in NPC_CREW_SKILLS))))
     return None
 
 
@@ -349,7 +359,8 @@ class ShipCreationEngine:
             "ship.reputations": {"rep1_kind": "institution", "rep1_descriptor": "Known to",
                                  "rep1_subject": "the Fleet",
                                  "rep1_value": SHIP_REPUTATION_POINTS},
-            "ship.traits": dict(zip(names, SHIP_TRAITS)),
+            "ship.traits": dict(zip([n for n in names if n.startswith("trait_")],
+                                    SHIP_TRAITS)),
         }.get(decision.kind)
         return decision.default if values is None else json.dumps(values)
 
@@ -477,9 +488,16 @@ class ShipCreationEngine:
 
     def _on_traits(self, st: State, values: dict[str, Any], choice: str,
                    source: RandomSource) -> list[Event]:
-        chosen = [v for k, v in sorted(values.items())]
+        chosen = [v for k, v in sorted(values.items()) if k.startswith("trait_")]
         if len(set(chosen)) != len(chosen):
             raise FieldErrors({"trait_2": "Each ship trait can be taken only once."})
+        wily = values.get("wily_skill")
+        if (WILY_SEA_DOGS in chosen) != bool(wily):
+            raise FieldErrors({"wily_skill": "Name the crew's skill Wily Sea Dogs raises."
+                               if wily is None else
+                               "Only a ship with Wily Sea Dogs raises a crew's skill."})
+        if wily:
+            chosen[chosen.index(WILY_SEA_DOGS)] = f"{WILY_SEA_DOGS} ({SKILLS[wily]})"
         st["record"]["traits"] = chosen
         return [Event("ship_creation.step", "Ship trait" + ("s" if len(chosen) > 1 else "")
                       + ": " + ", ".join(chosen) + ".", {"step": "traits", "traits": chosen})]
@@ -506,12 +524,18 @@ class ShipCreationEngine:
 
 
 def ship_data(state: State) -> dict[str, Any]:
-    """The finished ship as JSON (see :meth:`ShipCreationEngine.outcome`)."""
+    """The finished ship as JSON (see :meth:`ShipCreationEngine.outcome`): Wily Sea Dogs
+    ("Wily Sea Dogs (<Skill>)") adds its 1 to that skill of the crew's (BtQ L2345-2346), as
+    the book's samples print it in (the Intrepid's Gunnery 6, BtQ L2831-2857)."""
     r = state["record"]
     crew = r["crew"] or []
+    skills = crew_skills([m for m in crew if m])
+    for trait in r["traits"] or []:
+        if trait in _WILY_SKILL:
+            skills[_WILY_SKILL[trait]] += 1
     return {"ship_type": state["setup"]["ship_type"], **(r["details"] or {}),
             "origin": ORIGINS[r["origin"]["suit"]] if r["origin"] else "",
-            "crew": copy.deepcopy(crew), "crew_skills": crew_skills([m for m in crew if m]),
+            "crew": copy.deepcopy(crew), "crew_skills": skills,
             "reputations": copy.deepcopy(r["reputations"] or []),
             "traits": list(r["traits"] or [])}
 

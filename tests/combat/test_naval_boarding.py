@@ -148,7 +148,9 @@ def test_the_player_s_pages_keep_the_officer_and_the_seed_hidden(
     gm_page = gm_client.get(reverse("combat:detail", args=[pk])).content.decode()
     assert "Boarding, round 1" in gm_page and "crew 4 cards" in gm_page
     assert "black-secret-marker" not in seen and encounter.seed not in seen
-    assert '"command": 7' not in seen and "crew_pool" not in seen
+    assert '"command":7' not in seen and "crew_pool" not in seen
+    assert '"command":7' in gm_client.get(reverse("api-encounter-detail", args=[pk])
+                                          ).content.decode()
 
 
 def test_the_sample_captain_and_the_pcs_bring_their_combat_traits(campaign, gm, hermes,

@@ -78,7 +78,7 @@ def secrets(encounter):
     """What no player may see while the battle runs: the seed, the GM's cards not turned
     yet, the GM's data and the enemies' crews and notes."""
     return {"seed": encounter.seed, "GM data (page)": 'class="gm-data',
-            "GM data (API)": '"gm_data"', "enemy crew": '"crew": {"awareness"',
+            "GM data (API)": '"gm_data"', "enemy crew": '"command":4,"gunnery":5,"maritime":3',
             "enemy notes": "vautour-secret", "other notes": "enemy-secret",
             "stacked cards (API)": '"stacked_cards":["',
             "stacked cards": " ".join(encounter.stacked_remaining)}
@@ -103,6 +103,8 @@ def test_two_ships_a_side_through_the_form_and_the_pages(
     assert page.count('<tr class="pair') == 4
     assert page.count('class="distance">Distance 3 (Visual)') == 4
     assert "takes its default" in page
+    assert secrets(encounter)["enemy crew"] in gm_client.get(  # so that its check can fail
+        reverse("api-encounter-detail", args=[encounter.pk])).content.decode()
     client = clients_by_actor(encounter, gm_client, player_a_client, player_b_client, pc_a)
     assert STACKED.split()[-3:] == encounter.stacked_remaining[-3:]
     actors = set()

@@ -212,7 +212,50 @@ def test_tv04_ship_reputations_total_five_and_one_trait_unrated():
     assert ship["traits"] == ["Expertly Coppered Hull"]
     traits_decision = SHIP_ENGINE.pending({**state, "status": "drafting", "record": {
         **state["record"], "traits": None}})[0]
-    assert [f.name for f in traits_decision.fields] == ["trait_1"]
+    assert [f.name for f in traits_decision.fields] == ["trait_1", "wily_skill"]
+
+
+def hermes_at_her_traits():
+    """The book's Hermes (TV-03, TV-04) up to her traits; the state and the source."""
+    scenario = SHIP_ENGINE.scenarios()["hermes"]
+    source = ScriptedSource(scenario.cards)
+    state, _ = SHIP_ENGINE.start(scenario.setup, source)
+    for c in scenario.choices[:-2]:
+        state, _ = SHIP_ENGINE.apply(state, c["actor"], c["choice"], source)
+    assert SHIP_ENGINE.pending(state)[0].kind == "ship.traits"
+    return state, source
+
+
+def test_wily_sea_dogs_raises_the_crew_skill_the_players_name():
+    # BtQ L2345-2346: "+1 to the skill of one of your ship's officers or crew"; the crew's
+    # Gunnery is the Gunner's 4 (TV-03), 5 with the trait, as the book's Intrepid prints
+    # hers with it (L2831-2857).
+    state, source = hermes_at_her_traits()
+    state, events = SHIP_ENGINE.apply(state, PLAYER, json.dumps(
+        {"trait_1": "Wily Sea Dogs", "wily_skill": "gunnery"}), source)
+    assert events[0].text == "Ship trait: Wily Sea Dogs (Gunnery)."
+    state, _ = SHIP_ENGINE.apply(state, GM, json.dumps({"verdict": "approve"}), source)
+    ship = SHIP_ENGINE.outcome(state).data["ship"]
+    assert ship["traits"] == ["Wily Sea Dogs (Gunnery)"]
+    assert ship["crew_skills"]["gunnery"] == 5
+    plain = play_scenario(SHIP_ENGINE, SHIP_ENGINE.scenarios()["hermes"], ScriptedSource(
+        SHIP_ENGINE.scenarios()["hermes"].cards))[0]
+    assert {k: v for k, v in ship["crew_skills"].items() if k != "gunnery"} == {
+        k: v for k, v in SHIP_ENGINE.outcome(plain).data["ship"]["crew_skills"].items()
+        if k != "gunnery"}
+    assert SHIP_ENGINE.outcome(plain).data["ship"]["crew_skills"]["gunnery"] == 4
+
+
+@pytest.mark.parametrize("choice, message", [
+    ({"trait_1": "Wily Sea Dogs"}, "Name the crew's skill Wily Sea Dogs raises."),
+    ({"trait_1": "Weatherly", "wily_skill": "gunnery"},
+     "Only a ship with Wily Sea Dogs raises a crew's skill."),
+])
+def test_wily_sea_dogs_and_its_skill_go_together(choice, message):
+    state, source = hermes_at_her_traits()
+    with pytest.raises(FieldErrors) as refused:
+        SHIP_ENGINE.apply(state, PLAYER, json.dumps(choice), source)
+    assert refused.value.errors == {"wily_skill": message}
 
 
 def test_tv04_ship_reputations_of_other_than_five_points_are_refused():

@@ -55,3 +55,22 @@ def test_the_crew_block_is_the_best_of_the_crew_and_sails_a_ship():
 def test_an_unknown_position_is_refused():
     with pytest.raises(ValueError, match="unknown crew position 'cook'"):
         draw_crew(SeededSource(1), ["cook"])
+
+
+def test_pcs_at_their_stations_draw_from_their_own_decks_and_the_crews_from_the_gms():
+    # TV-N07's round 1 (BtQ L2541-2567): O'Toole in command turns the Hermes' Awareness and
+    # Positioning from his deck, each PC his How Will You Fight? from his, Bosworth at the
+    # guns her Broadside! from his; the Corsair's crew, every opposition and every Card of
+    # Fate come from the GM's.
+    from tests.rules.btq.test_naval import hermes_round_one
+
+    log = hermes_round_one().source.log
+    decks = [(d.purpose.split()[0], d.source) for d in log
+             if not d.purpose.endswith("card of fate")]
+    assert decks == [
+        ("awareness", "pc:otoole"), ("awareness", "gm"),
+        ("positioning", "pc:otoole"), ("positioning", "gm"),
+        ("fight", "pc:otoole"), ("fight", "gm"), ("fight", "pc:bosworth"), ("fight", "gm"),
+        ("fight", "pc:smith"), ("fight", "gm"),
+        ("broadside", "pc:bosworth"), ("broadside", "gm")]
+    assert {d.source for d in log if d.purpose.endswith("card of fate")} == {"gm"}

@@ -1267,3 +1267,39 @@ def test_is_but_a_scratch_spent_on_the_sheet_stays_spent_in_the_boarding(scratch
     setup["pcs"][0]["scratched"] = "yes"
     with pytest.raises(ValueError, match="scratched"):
         naval.validate_setup(setup)
+
+
+def test_maimed_rigging_needs_a_maritime_test_to_position():
+    # BtQ L2478 (D16): the Condor's Rigging Maimed; her crew's Maritime 3 against the 2D
+    # fails, so she turns no Positioning cards (3 + 3 - 1 - 3 = 2) and London (7 cards)
+    # moves by her 9C alone (D18).
+    setup = no_pcs_london(start_distance=3)
+    setup["ships"][1]["tracks"] = {"rigging": "..|xx|.."}
+    setup["ships"][1]["crew"]["maritime"] = 3
+    table = Table(setup)
+    table.do(GM, "repair.action", "none", "2D  3H 4H 5H  9D  9C 2H 3H 4H 5H 6H 7H")
+    [gate] = of(table.events, "gate.test")
+    assert (gate.data["skill"], gate.data["pool"], gate.data["passed"]) == ("maritime", 3, False)
+    assert gate.text == ("The Condor: Rigging Maimed: a Maritime test to position; the "
+                         "Condor's crew tests Maritime and fails.")
+    pos = of(table.events, "positioning.test")[0]
+    assert pos.data["pools"]["enemy"]["size"] == 0 and pos.data["winner"] == "pc"
+
+
+def test_maimed_hull_needs_a_seamanship_test_to_fire():
+    # BtQ L2476-2477 (D16): the Condor's Hull Maimed. She wins the Positioning with her 9C
+    # (2 cards: 3 + 3 - 1 - 3) and closes to 1; her pool to fire is 6 + 0 + 2 (gage) - 3 = 5,
+    # so she must pass a Seamanship test: her crew's 3 cards against the 2D fail, and London
+    # fires alone.
+    setup = no_pcs_london(start_distance=3)
+    setup["ships"][1]["tracks"] = {"hull": "..|xx|.."}
+    setup["ships"][1]["crew"]["gunnery"] = 6
+    table = Table(setup)
+    table.do(GM, "repair.action", "none", "9D  2H 3H 4H 5H 6H 7H 8H  9C 2S")
+    table.do(GM, "positioning.move", "1")
+    table.do(GM, "broadside.ammo", "roundshot")
+    table.do(GM, "broadside.ammo", "roundshot", "2D  3H 4H 5H  4S  2H 3H 5H")
+    [gate] = of(table.events, "gate.test")
+    assert (gate.data["skill"], gate.data["pool"], gate.data["passed"]) == (
+        "seamanship", 3, False)
+    assert [e.data["ship"] for e in of(table.events, "broadside.fire")] == ["london"]
