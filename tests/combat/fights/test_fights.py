@@ -82,8 +82,10 @@ def test_a_skirmish_through_the_pages(gm_client, player_a_client, player_b_clien
     act(player_a_client, encounter, "pistol")
     assert "action.perform" == get_engine("btq_skirmish").pending(
         Encounter.objects.get(pk=encounter.pk).state)[0].kind
-    hidden = [FOE_MARKER, "npc-secret", encounter.seed, '"full"', "Skullduggery 13",
-              'class="gm-data', '"command": 5']
+    hidden = [FOE_MARKER, "npc-secret", encounter.seed, '"full"', 'class="gm-data',
+              '"command":5']
+    gm_seen = seen_by(gm_client, encounter)
+    assert all(secret in gm_seen for secret in hidden[3:]), "so that each check can fail"
     for client in (player_a_client, player_b_client):
         page = seen_by(client, encounter)
         for secret in hidden:
