@@ -15,7 +15,8 @@ def test_the_board_draws_terrain_and_elements():
     state["elements"]["garrison"]["state"] = "destroyed"
     html = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, GM)})
     assert html.count('class="terrain ') == 5 and 'data-terrain="village"' in html
-    assert 'data-element="marines"' in html and ">BAY/E<" in html
+    assert 'data-element="marines"' in html and '>BAY<tspan class="grade"' in html
+    assert 'data-order-name="Elite Bayonets (marines)"' in html  # as its orders name it
     assert "marines: Elite Bayonets, facing 0°" in html
     assert 'class="element routing" data-element="sailors"' in html
     assert 'g class="element" data-element="garrison"' not in html  # gone from the table
@@ -57,3 +58,4 @@ def test_the_board_draws_roads_water_fords_and_only_its_own_delayed_command():
     blue = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, "side:b")})
     assert "not yet" not in blue and 'data-element="l1"' not in blue
     assert "east road" in blue  # the road itself is on the map, not who will use it
+
