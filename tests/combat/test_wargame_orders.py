@@ -101,3 +101,19 @@ def test_the_list_preselects_an_order_when_the_default_is_to_end_the_turn():
     alone = choice_layout({"options": options[:1], "default": "end"})
     assert alone == {"listed": options[:1], "closing": None, "selected": "end"}
 
+
+def test_bvp_says_where_the_wind_comes_from_and_ends_the_turn_by_its_own_button(
+        campaign, gm, pc_a, pc_b, player_a_client):
+    from rules.bvp.hexes import DIRECTION_NAMES
+
+    game = wargame_create(campaign=campaign, user=gm, scenario_key="bvp/first_broadside",
+                          commanders={"british": f"pc:{pc_a.pk}", "pirates": f"pc:{pc_b.pk}"})
+    page = player_a_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
+    toward = game.state["wind"]  # the engine's wind: the direction it blows toward
+    assert toward is not None
+    words = (f"from the {DIRECTION_NAMES[(toward + 3) % 6]}, blowing toward the "
+             f"{DIRECTION_NAMES[toward]}")
+    assert f'Wind: <strong class="wind-now">{words}</strong>' in page
+    turn = [f for f in forms(page) if f["class"] in ("decision", "decision-close")]
+    assert [f["class"] for f in turn] == ["decision", "decision-close"]
+    assert "end" not in turn[0]["options"] and turn[1]["buttons"] == ["end"]
