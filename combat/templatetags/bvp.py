@@ -69,7 +69,7 @@ def bvp_board(view: dict) -> dict:
         a = radians(60 * view["wind"])
         vane = {"x1": _f(vx - 0.7 * cos(a)), "y1": _f(vy + 0.7 * sin(a)),
                 "x2": _f(vx + 0.7 * cos(a)), "y2": _f(vy - 0.7 * sin(a)),
-                "toward": hexes.DIRECTION_NAMES[view["wind"]]}
+                "toward": hexes.DIRECTION_NAMES[view["wind"]], "from": wind_from(view["wind"])}
     return {"left": _f(left), "top": _f(top), "w": _f(max(xs) + 1.2 - left),
             "h": _f(max(ys) + 1.2 - top), "hexes": hex_list, "goals": goal_list,
             "ships": ships, "vane": vane,
@@ -83,8 +83,18 @@ def die(value) -> str:
     return "—" if value is None else str(value)
 
 
+def wind_from(toward: int) -> str:
+    """Where the wind comes from, in words, for the engine's ``wind`` (0-5, the hex direction
+    it blows toward: ``rules.bvp.movement``): the opposite direction, as sailors name a
+    wind."""
+    return hexes.DIRECTION_NAMES[(toward + 3) % 6]
+
+
 @register.filter
-def direction(value) -> str:
-    """A hex direction 0-5 in words (the wind blows toward it)."""
-    return "not set yet" if value is None else hexes.DIRECTION_NAMES[value]
+def wind_words(value) -> str:
+    """The wind as a sailor says it, with the way it blows: "from the south-east, blowing
+    toward the north-west" (``value`` the engine's wind, 0-5 toward, or ``None``)."""
+    if value is None:
+        return "not set yet"
+    return f"from the {wind_from(value)}, blowing toward the {hexes.DIRECTION_NAMES[value]}"
 

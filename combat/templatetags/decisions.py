@@ -17,3 +17,26 @@ def option_groups(options: list[dict]) -> list[tuple[str, list[dict]]]:
     for option in options:
         groups.setdefault(option.get("group", ""), []).append(option)
     return list(groups.items())
+
+
+CLOSING_KEY = "end"
+"""The key of a wargame's "end my turn" option (HFG's "End this bound's moves", BvP's "End
+the turn"): given a button of its own beside the list rather than a place in it."""
+
+
+@register.filter
+def choice_layout(decision: dict) -> dict:
+    """How a decision's options are laid out: ``{"listed": [option, ...], "closing": option
+    or None, "selected": key}``. The closing option (:data:`CLOSING_KEY`), where there are
+    others, is taken out of the list for a button of its own; the list's pre-selected key is
+    the decision's default, or where that is the closing option, the first listed one (so
+    that the page offers an order, and ending the turn is a separate, deliberate tap)."""
+    options = decision["options"]
+    closing = next((o for o in options if o["key"] == CLOSING_KEY), None)
+    listed = [o for o in options if o is not closing]
+    if not listed:
+        return {"listed": options, "closing": None, "selected": decision["default"]}
+    selected = decision["default"]
+    if closing is not None and selected == CLOSING_KEY:
+        selected = listed[0]["key"]
+    return {"listed": listed, "closing": closing, "selected": selected}

@@ -4,7 +4,9 @@ engine's view (``rules.hfg.engine.HfgEngine.view``): the table in paces with y t
 then streams and rivers, the fords across them, and roads on top; field works, redoubts,
 entrenchments and strong points, outlined in dashes), each element on the table as its
 footprint in its side's colour with its front edge drawn thick (its facing), its type and
-grade as a label, and its state (routing, disabled) in its title and outline; a delayed
+grade as a label (sized to the table, readable on a phone with the board zoomed), and its
+state (routing, disabled) in its title and outline; a legend under the map of the terrain
+kinds, element types and grades drawn; a delayed
 command of the viewer's side not yet on the table is named below the map (the other side's
 are not in the view at all)."""
 
@@ -26,6 +28,13 @@ TERRAIN_FILL = {"bua": "#b08d6e", "wood": "#5d8a4f", "difficult_hill": "#9a7b4f"
                 "redoubt": "#7a5c3a", "entrenchment": "#6b4f2f", "linear_feature": "#8a7048",
                 "strong_point": "#6e6e6e",
                 "stream": "#6fa8dc", "river": "#3d85c6", "road": "#8a7350", "ford": "#cfe2f3"}
+TERRAIN_WORDS = {"bua": "Built-up area", "wood": "Wood", "difficult_hill": "Steep hill",
+                 "hill": "Hill", "slow": "Slow going", "marsh": "Marsh", "waterway": "Waterway",
+                 "redoubt": "Redoubt", "entrenchment": "Entrenchment",
+                 "linear_feature": "Wall, hedge or fence", "strong_point": "Strong point",
+                 "stream": "Stream", "river": "River (crossed only at a ford)", "road": "Road",
+                 "ford": "Ford"}
+"""The legend's words for each kind of terrain drawn."""
 LAYER = {"stream": 1, "river": 1, "road": 3}
 """Drawing order: area features (0), water (1), fords (2), roads (3)."""
 GRADES = {"E": "Elite", "I": "Inferior", "HVY": "Heavy", "HOR": "Horse", "A": "Active",
@@ -38,10 +47,15 @@ def _f(x: float) -> str:
     return f"{x:.0f}"
 
 
+def element_words(e: dict) -> str:
+    """An element's grade and type in words ("Elite Bayonets"), as the orders name it."""
+    return " ".join(w for w in (GRADES.get(e["grade"] or "", ""), troop_type(e["type"]).name)
+                    if w)
+
+
 def element_label(e: dict) -> str:
     """An element in words: grade, type, state ("Elite Bayonets, routing")."""
-    words = " ".join(w for w in (GRADES.get(e["grade"] or "", ""),
-                                  troop_type(e["type"]).name) if w)
+    words = element_words(e)
     extra = [s for s in (STATES.get(e["state"], e["state"]),
                          "disabled" if e.get("disabled") else "",
                          "concealed" if e.get("concealed") else "") if s]
@@ -87,12 +101,19 @@ def hfg_board(view: dict) -> dict:
             "points": " ".join(f"{_f(x)},{_f(y)}" for x, y in pts),
             "front": {"x1": _f(pts[0][0]), "y1": _f(pts[0][1]), "x2": _f(pts[1][0]),
                       "y2": _f(pts[1][1])},
-            "cx": _f(cx), "cy": _f(d - cy), "code": e["type"] + (
-                f"/{e['grade']}" if e["grade"] else ""),
-            "label": element_label(e), "routing": e["state"] == "routing",
+            "cx": _f(cx), "cy": _f(d - cy), "type": e["type"], "grade": e["grade"] or "",
+            "label": element_label(e), "name": f"{element_words(e)} ({eid})",
+            "routing": e["state"] == "routing",
             "heading": e["heading"]})
+    kinds = list(dict.fromkeys(t["kind"] for t in terrain))
+    types = list(dict.fromkeys(e["type"] for e in elements))
+    grades = list(dict.fromkeys(e["grade"] for e in elements if e["grade"]))
+    legend = {"terrain": [{"kind": k, "fill": TERRAIN_FILL[k], "words": TERRAIN_WORDS[k],
+                           "works": k in works.KINDS} for k in kinds],
+              "types": [{"code": c, "words": troop_type(c).name} for c in types],
+              "grades": [{"code": g, "words": GRADES.get(g, g)} for g in grades]}
     return {"w": _f(w), "h": _f(d), "terrain": terrain, "elements": elements,
-            "waiting": waiting,
+            "waiting": waiting, "legend": legend,
             "sides": [{"id": s, "name": view["sides"][s]["name"], "colour": colours[s]}
                       for s in view["side_ids"]]}
 

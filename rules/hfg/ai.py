@@ -4,7 +4,8 @@ order of a bound from :func:`rules.hfg.engine.order_options`.
 Posture (:func:`posture`): the attacker attacks; the defender holds its ground until the
 attacker has lost a quarter of its army, then counterattacks. In order, while PIPs last:
 
-1. rally routers (the most valuable first);
+1. rally routers (the most valuable first); bring on a delayed command's elements as soon
+   as they may arrive;
 2. strike: contacts whose expected value over the 36 dice pairs (:func:`expected_value`) is
    worth it, the best first (so it concentrates on the weakest enemy); a holding army's foot
    does not leave its line to strike;
@@ -248,6 +249,9 @@ def choose(st: State, options: list[tuple[str, str, int]]) -> str:
     rallies = [k for k in keys if k.startswith("rally:")]
     if rallies:
         return max(rallies, key=lambda k: (troop_type(els[k.split(":")[1]]["type"]).ee, k))
+    arrivals = [k for k in keys if k.startswith("arrive:")]
+    if arrivals:  # a delayed command comes on as soon as it may (L210-215)
+        return arrivals[0]
     strikes = []
     for k in keys:
         if k.startswith(("attack:", "flank:")):

@@ -994,6 +994,18 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
     return out
 
 
+def order_group(st: State, key: str) -> str:
+    """The heading the order ``key`` (one of :func:`order_options`) is listed under on the
+    page: its element's command and the element (``"Command beau: Bayonets (cb1)"``), the
+    element being the key's second part (``advance:<id>``, ``march:<id>:<way>``, ...);
+    ``"PIPs"`` for the C-in-C's exchange (``swap:<command>``); ``""`` for ``end``."""
+    verb, _, rest = key.partition(":")
+    if verb == "swap":
+        return "PIPs"
+    e = st["elements"].get(rest.partition(":")[0]) if rest else None
+    return f"Command {e['command']}: {_name(st, e)}" if e is not None else ""
+
+
 _KEPT_ORDERS: dict[tuple, tuple] = {}
 """:func:`_element_orders` answers by what they depend on (:func:`_orders_key`), at most
 5,000 (a few kilobytes each) before they are all dropped."""
@@ -1785,7 +1797,8 @@ class HfgEngine:
             return []
         side = state["phasing"]
         opts = order_options(state)
-        options = tuple(Option(k, f"{label} ({c} PIP{'s' if c != 1 else ''})" if c else label)
+        options = tuple(Option(k, f"{label} ({c} PIP{'s' if c != 1 else ''})" if c else label,
+                               order_group(state, k))
                         for k, label, c in opts)
         pips = _pips_text(state)
         with _still(state):

@@ -1,9 +1,10 @@
 // The Brethren of the Coast board: a tap on an island or a ship sets the move of the
 // orders being written (the viewer's own first decision form on the page, not one he may
-// make for a player) to "steer for it", keeping
-// the order's other action. The board is redrawn on every push, so the listener sits on
-// the document, once.
-(function () {
+// make for a player) to "steer for it", keeping the order's other action. The wiring is
+// boardpick.js's.
+(function start() {
+  var pick = window.quarterdeckBoardPick;
+  if (!pick) { document.addEventListener("quarterdeck:boardpick", start, {once: true}); return; }
   if (window.quarterdeckBrethrenBoard) return;
   window.quarterdeckBrethrenBoard = true;
 
@@ -28,18 +29,7 @@
     return false;
   }
 
-  function markOf(target) {
-    var el = target.closest && target.closest(".brethren-board .mark");
-    return el ? el.getAttribute("data-mark") : null;
-  }
-
-  document.addEventListener("click", function (event) {
-    var mark = markOf(event.target);
-    if (mark) steerFor(mark);
-  });
-  document.addEventListener("keydown", function (event) {
-    if (event.key !== "Enter" && event.key !== " ") return;
-    var mark = markOf(event.target);
-    if (mark && steerFor(mark)) event.preventDefault();
+  pick.onTap(".brethren-board .mark", function (el) {
+    return steerFor(el.getAttribute("data-mark"));
   });
 })();

@@ -15,7 +15,8 @@ def test_the_board_draws_terrain_and_elements():
     state["elements"]["garrison"]["state"] = "destroyed"
     html = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, GM)})
     assert html.count('class="terrain ') == 5 and 'data-terrain="village"' in html
-    assert 'data-element="marines"' in html and ">BAY/E<" in html
+    assert 'data-element="marines"' in html and '>BAY<tspan class="grade"' in html
+    assert 'data-order-name="Elite Bayonets (marines)"' in html  # as its orders name it
     assert "marines: Elite Bayonets, facing 0°" in html
     assert 'class="element routing" data-element="sailors"' in html
     assert 'g class="element" data-element="garrison"' not in html  # gone from the table
@@ -57,3 +58,21 @@ def test_the_board_draws_roads_water_fords_and_only_its_own_delayed_command():
     blue = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, "side:b")})
     assert "not yet" not in blue and 'data-element="l1"' not in blue
     assert "east road" in blue  # the road itself is on the map, not who will use it
+
+
+def test_the_first_manassas_board_has_its_roads_river_fords_legend_and_a_late_command():
+    state, _ = ENGINE.start(validate_setup(ENGINE.scenarios()["first_manassas"].setup),
+                            SeededSource(3))
+    html = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, "side:c")})
+    assert 'class="terrain river" data-terrain="bull-run"' in html
+    assert html.count("<title>a ford across Bull Run</title>") == 2  # turnpike, Lewis Ford
+    assert 'data-terrain="turnpike"' in html and "the track to Lewis Ford (a bad road)" in html
+    assert "Command john is not yet on the table" in html and "Manassas-Sudley road" in html
+    assert 'data-element="cj1"' not in html.split("<figcaption")[0]  # off the table
+    legend = html.split('class="hfg-legend"')[1].split("</ul>")[0]
+    for words in ("River (crossed only at a ford)", "Ford", "Road", "Hill", "Wood",
+                  "Built-up area", "<strong>BAY</strong> Bayonets", "<strong>I</strong> Inferior"):
+        assert words in legend
+    assert "Marsh" not in legend  # only what the board draws
+    union = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, "side:u")})
+    assert "Command john" not in union  # hidden from the other side

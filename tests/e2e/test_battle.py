@@ -18,7 +18,8 @@ GM_CHOICES = ["1", "2", "1", "seamanship", "contested:seamanship", "gunnery", "s
 def decide(page, choice):
     """Make the first of the viewer's own decisions on ``page`` with ``choice`` and wait for
     the reload; when the GM has none of his own, the first player's decision, from the
-    "Decide for a player" section he opens for it."""
+    "Decide for a player" section he opens for it. Ending the turn (``end``) is the button
+    of its own beside the list."""
     page.locator("#decisions form.decision").first.wait_for(state="attached")
     own = page.locator("#decisions > form.decision")
     if own.count():
@@ -29,6 +30,11 @@ def decide(page, choice):
             section.locator("summary").click()
         form = section.locator("form.decision").first
     form.wait_for()
+    closing = form.locator("xpath=following-sibling::form[1][@class='decision-close']")
+    if closing.count() and closing.locator(f'button[value="{choice}"]').count():
+        with page.expect_navigation():
+            closing.locator("button").click()
+        return
     if form.locator("select[name=choice]").count():
         form.locator("select[name=choice]").select_option(choice)
     else:

@@ -3,6 +3,8 @@ starts it from the campaign with O'Toole commanding the landing party and keeps 
 defenders himself; they fight three bounds, each giving his orders on the page, and both
 see the battlefield and the log updated."""
 
+import re
+
 import pytest
 
 from characters.models import Character
@@ -50,3 +52,34 @@ def test_the_gm_and_a_player_fight_three_bounds(new_context, login):
     assert gm.locator("#event-log li[data-kind='bound.start']").count() == 4
     otoole.set_viewport_size({"width": 390, "height": 844})
     assert otoole.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_an_element_tapped_on_the_board_offers_its_orders_on_a_phone(demo_wargame):
+    gm, otoole, _, game = demo_wargame("hfg/landing_party", "a", "b", seed="3")
+    otoole.set_viewport_size({"width": 390, "height": 844})
+    otoole.goto(game)
+    legend = otoole.locator(".hfg-legend")
+    assert "Bayonets" in legend.inner_text() and "Built-up area" in legend.inner_text()
+    # The list's pre-selected order is an order; ending the bound is its own button.
+    form = otoole.locator('#decisions > form.decision[data-kind="hfg.orders"]')
+    assert form.locator("select[name=choice]").input_value() != "end"
+    assert form.locator("optgroup").count() >= 2
+    otoole.locator(".hfg-board [data-element='marines']").click()
+    picks = otoole.locator("#hfg-picks")
+    picks.locator("text=Elite Bayonets (marines): choose an order.").wait_for()
+    labels = picks.locator("button").all_inner_texts()
+    assert any(t.startswith("Advances (") for t in labels)
+    assert all("(marines)" not in t for t in labels)  # its name is the line above
+    # Zoomed in, the board scrolls in its frame and the page stays phone-wide.
+    otoole.locator(".hfg-zoom button[data-zoom='2']").click()
+    field = otoole.locator(".hfg-field")
+    assert field.evaluate("f => f.scrollWidth > f.clientWidth")
+    assert otoole.evaluate("document.documentElement.scrollWidth") <= 390
+    otoole.screenshot(path="/tmp/hfgux-phone-zoom.png", full_page=True)
+    with otoole.expect_navigation():
+        picks.get_by_role("button", name=re.compile(r"^Advances \(")).click()
+    otoole.locator("#event-log li:has-text('Elite Bayonets (marines) advances')").wait_for()
+    with otoole.expect_navigation():
+        otoole.locator("form.decision-close button:has-text(\"End this bound's moves\")").click()
+    otoole.locator("#battle-state header:has-text('Bound 2')").wait_for()
+    otoole.screenshot(path="/tmp/hfgux-phone-bound2.png", full_page=True)

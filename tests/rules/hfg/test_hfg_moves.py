@@ -458,6 +458,9 @@ def copy_manassas():
 
     s = copy.deepcopy(ENGINE.scenarios()["first_manassas"].setup)
     s["terrain"] = "dice"
+    for side in s["sides"]:  # a diced table has no road to arrive by
+        for c in side["commands"]:
+            c.pop("arrives", None)
     return s
 
 

@@ -1,0 +1,119 @@
+"""A wargame's orders on its page, through the Django test client: HFG's long list of orders
+grouped under each element (with its command), ending the bound a button of its own beside
+the list and never the list's pre-selected order; the same for a BvP turn."""
+
+from html.parser import HTMLParser
+
+import pytest
+from django.urls import reverse
+
+from combat.wargames import wargame_create
+from rules.hfg.engine import ENGINE
+
+pytestmark = pytest.mark.django_db
+
+
+class Forms(HTMLParser):
+    """The page's decision forms: for each ``<form>``, its class, its groups (``<optgroup>``
+    labels with their options' values), the pre-selected value and its buttons' values."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms, self.group = [], None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self.forms.append({"class": a.get("class"), "groups": {}, "selected": None,
+                               "buttons": [], "options": []})
+        elif not self.forms:
+            return
+        elif tag == "optgroup":
+            self.group = a["label"]
+            self.forms[-1]["groups"][self.group] = []
+        elif tag == "option":
+            form = self.forms[-1]
+            form["options"].append(a["value"])
+            if self.group is not None:
+                form["groups"][self.group].append(a["value"])
+            if "selected" in a:
+                form["selected"] = a["value"]
+        elif tag == "button":
+            self.forms[-1]["buttons"].append(a.get("value"))
+
+    def handle_endtag(self, tag):
+        if tag == "optgroup":
+            self.group = None
+
+
+def forms(page: str) -> list[dict]:
+    parser = Forms()
+    parser.feed(page)
+    return [f for f in parser.forms if f["class"] in ("decision", "decision-close")]
+
+
+@pytest.fixture
+def manassas(campaign, gm, pc_a):
+    """First Manassas, the Union army (the attacker, first to move) commanded by pc_a."""
+    return wargame_create(campaign=campaign, user=gm, scenario_key="hfg/first_manassas",
+                          commanders={"u": f"pc:{pc_a.pk}"})
+
+
+def test_hfg_orders_are_grouped_by_command_and_element(manassas, player_a_client):
+    page = player_a_client.get(reverse("combat:detail", args=[manassas.pk])).content.decode()
+    orders, close = forms(page)
+    assert orders["class"] == "decision" and close["class"] == "decision-close"
+    groups = orders["groups"]
+    assert "Command union: Inferior Minie (u1)" in groups
+    assert "Command union: Army HQ (mcdowell)" in groups
+    assert len(groups) >= 10  # one heading per element that has an order, not one long list
+    for label, keys in groups.items():
+        element = label.split("(")[-1].rstrip(")")
+        assert keys and all(k.split(":")[1] == element for k in keys), label
+    assert sum(map(len, groups.values())) == len(orders["options"])  # every order under one
+    assert "end" not in orders["options"]
+    assert close["buttons"] == ["end"] and "End this bound&#x27;s moves" in page
+    default = ENGINE.pending(manassas.state)[0].default
+    assert orders["selected"] == (default if default != "end" else orders["options"][0])
+
+
+def test_ending_the_bound_by_its_own_button(manassas, player_a_client, pc_a):
+    act = reverse("combat:act", args=[manassas.pk])
+    response = player_a_client.post(act, {"actor": f"pc:{pc_a.pk}", "kind": "hfg.orders",
+                                          "choice": "end", "version": manassas.version})
+    assert response.status_code == 302
+    manassas.refresh_from_db()
+    assert manassas.state["phasing"] == "c"  # the Confederates' bound now
+    page = player_a_client.get(reverse("combat:detail", args=[manassas.pk])).content.decode()
+    assert not [f for f in forms(page) if f["class"] == "decision-close"]  # not his bound
+    assert "Command john is not yet on the table" not in page  # hidden from the Union
+
+
+def test_the_list_preselects_an_order_when_the_default_is_to_end_the_turn():
+    from combat.templatetags.decisions import choice_layout
+
+    options = [{"key": "end", "label": "End the turn"}, {"key": "a:move", "label": "Move"},
+               {"key": "a:fire", "label": "Fire"}]
+    layout = choice_layout({"options": options, "default": "end"})
+    assert layout["closing"]["key"] == "end" and layout["selected"] == "a:move"
+    assert [o["key"] for o in layout["listed"]] == ["a:move", "a:fire"]
+    assert choice_layout({"options": options, "default": "a:fire"})["selected"] == "a:fire"
+    alone = choice_layout({"options": options[:1], "default": "end"})
+    assert alone == {"listed": options[:1], "closing": None, "selected": "end"}
+
+
+def test_bvp_says_where_the_wind_comes_from_and_ends_the_turn_by_its_own_button(
+        campaign, gm, pc_a, pc_b, player_a_client):
+    from rules.bvp.hexes import DIRECTION_NAMES
+
+    game = wargame_create(campaign=campaign, user=gm, scenario_key="bvp/first_broadside",
+                          commanders={"british": f"pc:{pc_a.pk}", "pirates": f"pc:{pc_b.pk}"})
+    page = player_a_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
+    toward = game.state["wind"]  # the engine's wind: the direction it blows toward
+    assert toward is not None
+    words = (f"from the {DIRECTION_NAMES[(toward + 3) % 6]}, blowing toward the "
+             f"{DIRECTION_NAMES[toward]}")
+    assert f'Wind: <strong class="wind-now">{words}</strong>' in page
+    turn = [f for f in forms(page) if f["class"] in ("decision", "decision-close")]
+    assert [f["class"] for f in turn] == ["decision", "decision-close"]
+    assert "end" not in turn[0]["options"] and turn[1]["buttons"] == ["end"]
