@@ -73,6 +73,7 @@ def _described(entries: list[dict], side: str, tables: dict, characters: dict) -
         if entry["scope"] == "character" and entry["character"] in characters:
             scope = characters[entry["character"]].name
         out.append({**entry, "label": row.label if row else entry["kind"],
+                    "target": kernel.target_label(entry["kind"], entry["target"]),
                     "cost": kernel.entry_cost(kernel.Entry.from_dict(entry), side, tables)
                     if row else 0, "for": scope})
     return out

@@ -192,6 +192,20 @@ def test_the_mission_form_shows_each_error_by_its_field(campaign, gm_client):
     assert response.status_code == 302 and mission.rewards[0]["kind"] == "skill"
 
 
+def test_a_skill_reward_is_named_in_any_case_and_shown_as_the_book_writes_it(
+        campaign, gm_client):
+    url = reverse("missions:new", args=[campaign.pk])
+    data = {"name": "Train the gun crews", "kind": "naval", "challenges_required": "2",
+            "reward-TOTAL_FORMS": "1", "reward-INITIAL_FORMS": "0",
+            "reward-0-kind": "skill", "reward-0-amount": "1", "reward-0-scope": "all",
+            "reward-0-target": "Gunnery",
+            "failure-TOTAL_FORMS": "0", "failure-INITIAL_FORMS": "0"}
+    page = gm_client.post(url, data, follow=True).content.decode()
+    mission = Mission.objects.get()
+    assert mission.rewards[0]["target"] == "gunnery"
+    assert ": Gunnery" in page and ": gunnery" not in page
+
+
 def test_the_api_creates_refuses_and_shows_by_role(campaign, gm_client, player_a_client,
                                                    outsider_client, pc_a):
     url = reverse("api-mission-list", args=[campaign.pk])
