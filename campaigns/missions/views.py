@@ -59,8 +59,7 @@ def _mission_context(request, campaign, mission) -> dict:
         "budget": kernel.budget(terms, tables),
         "rewards": _described(mission.rewards, kernel.REWARD, tables, characters),
         "failures": _described(mission.failures, kernel.FAILURE, tables, characters),
-        "owner_of_cast": any(r.owner_id == request.user.pk
-                             for r in selectors.cast_of(mission, characters)),
+        "may_abandon": selectors.abandon_refusal(request.user, mission) is None,
     }
 
 
@@ -212,6 +211,12 @@ def mission_step(request, pk, mission_pk, action):
         raise Http404("No such step.")
     button, service = STEPS[action]
     back = reverse("missions:detail", args=[pk, mission.pk])
+    if action == "abandon":
+        refusal = selectors.abandon_refusal(request.user, mission)
+        if refusal is not None:
+            raise PermissionDenied(refusal)
+    elif not is_gm(request.user, mission.campaign):
+        raise PermissionDenied("Only a GM approves, declines, completes or fails a mission.")
     if request.method == "GET":
         question, consequence = QUESTIONS.get(action, (f"{button}?", ""))
         return confirmation(request, question=question, consequence=consequence,

@@ -128,22 +128,66 @@ def test_a_failed_challenge_is_replaced_until_the_deadline(campaign, gm, pc_a):
     assert campaign.log_entries.filter(kind="mission.failed").exists()
 
 
-def test_abandoning_and_the_narrative_deadline(campaign, gm, player_a, player_b, pc_a):
-    mission = gordon(campaign, gm, pc_a)
-    with pytest.raises(PermissionDenied):
-        services.mission_fail(mission=mission, actor=player_b, version=mission.version,
-                              abandoned=True)
-    with pytest.raises(PermissionDenied):
-        services.mission_fail(mission=mission, actor=player_a, version=mission.version)
-    mission = services.mission_fail(mission=mission, actor=player_a, version=mission.version,
-                                    abandoned=True)
-    assert mission.status == Mission.Status.ABANDONED
+def test_abandoning_and_the_narrative_deadline(campaign, gm, player_a, player_b, pc_a, pc_b):
+    """The characters abandon a mission (BtQ L1484): a Naval Mission is the table's, so only
+    the GM abandons it; a player abandons his own Mission of Personal Importance, not
+    another's nor one shared with another player's character."""
+    naval = gordon(campaign, gm, pc_a)
+    for player in (player_a, player_b):
+        with pytest.raises(PermissionDenied, match="Only a GM abandons a mission the table"):
+            services.mission_fail(mission=naval, actor=player, version=naval.version,
+                                  abandoned=True)
+    mine = gordon(campaign, gm, pc_a, name="Win Lady Sophia", kind="personal")
+    shared = gordon(campaign, gm, pc_a, pc_b, name="Both of us", kind="personal")
+    for player, mission in ((player_b, mine), (player_a, shared)):
+        with pytest.raises(PermissionDenied, match="Only the player of the character on it"):
+            services.mission_fail(mission=mission, actor=player, version=mission.version,
+                                  abandoned=True)
+    with pytest.raises(PermissionDenied, match="Only a GM says"):
+        services.mission_fail(mission=mine, actor=player_a, version=mine.version)
+    mine = services.mission_fail(mission=mine, actor=player_a, version=mine.version,
+                                 abandoned=True)
+    assert mine.status == Mission.Status.ABANDONED
+    naval = services.mission_fail(mission=naval, actor=gm, version=naval.version,
+                                  abandoned=True)
+    assert naval.status == Mission.Status.ABANDONED
     other = gordon(campaign, gm, pc_a, name="Too late")
     other = services.mission_fail(mission=other, actor=gm, version=other.version,
                                   reason="the French sortied")
     assert other.status == Mission.Status.FAILED
     with pytest.raises(ValidationError, match="already"):
         services.mission_fail(mission=other, actor=gm, version=other.version)
+
+
+def test_abandon_is_offered_only_where_the_server_takes_it(campaign, gm, pc_a, gm_client,
+                                                          player_a_client, player_b_client):
+    """A player sees no "Abandon" on a Naval Mission, and asking for it directly is refused
+    with the reason; on his own Mission of Personal Importance he is offered it and it is
+    taken; the GM is offered it on both."""
+    naval = gordon(campaign, gm, pc_a)
+    mine = gordon(campaign, gm, pc_a, name="Win Lady Sophia", kind="personal")
+
+    def page(client, mission):
+        return client.get(reverse("missions:detail", args=[campaign.pk, mission.pk])
+                          ).content.decode()
+
+    step = reverse("missions:step", args=[campaign.pk, naval.pk, "abandon"])
+    assert step not in page(player_a_client, naval)
+    for method in (player_a_client.get, player_a_client.post):
+        refused = method(step, {"version": naval.version})
+        assert refused.status_code == 403
+        assert "Only a GM abandons a mission the table shares." in refused.content.decode()
+    assert step in page(gm_client, naval)
+    mine_step = reverse("missions:step", args=[campaign.pk, mine.pk, "abandon"])
+    assert mine_step in page(player_a_client, mine)
+    assert mine_step not in page(player_b_client, mine)
+    assert player_b_client.post(mine_step, {"version": mine.version}).status_code == 403
+    fail = reverse("missions:step", args=[campaign.pk, mine.pk, "fail"])
+    assert player_a_client.get(fail).status_code == 403
+    assert player_a_client.post(mine_step, {"version": mine.version}).status_code == 302
+    naval.refresh_from_db()
+    mine.refresh_from_db()
+    assert (naval.status, mine.status) == (Mission.Status.ACTIVE, Mission.Status.ABANDONED)
 
 
 def test_every_book_mission_loads(campaign, gm, pc_a):
