@@ -18,6 +18,7 @@ from characters.forms import CharacterForm, ImportForm, ItemForm, ReputationForm
 from characters.models import Character, CharacterTrait, Item
 from characters.sections import sections_render
 from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
+from rules.btq.creation import rating_warnings
 from rules.btq.traits import application
 
 
@@ -31,6 +32,9 @@ def character_new(request, campaign_pk):
             campaign=campaign, actor=request.user, **form.changes()))
         if character is not None:
             messages.success(request, f"{character} created.")
+            for warning in rating_warnings(
+                    {key: getattr(character, key) for key in MEASURES}, character.skills):
+                messages.warning(request, warning)
             return redirect("characters:detail", pk=character.pk)
     return render(request, "characters/character_form.html",
                   {"campaign": campaign, "form": form, "character": None})
