@@ -70,7 +70,7 @@ def test_missions_tv_04_failure_escalation():
 
 
 def test_tv_18_mission_failure_wound_stacking():
-    """TV-18 (characters; BtQ L1544-1545): INJURED + a MAIMED consequence is DEAD; every
+    """characters TV-18 (BtQ L1544-1545): INJURED + a MAIMED consequence is DEAD; every
     wound adds its level and stops at DEAD."""
     assert m.apply_failure(m.Entry("injured"), DamageState.HEALTHY) == DamageState.INJURED
     assert m.apply_failure(m.Entry("maimed"), DamageState.INJURED) == DamageState.DEAD
@@ -96,7 +96,7 @@ def test_missions_tv_05_enter_the_ward_room():
 
 
 def test_tv_19_mission_budgets():
-    """TV-19 (characters; BtQ L1549-1561, L1456-1458, L2163-2191): every book mission spends
+    """characters TV-19 (BtQ L1549-1561, L1456-1458, L2163-2191): every book mission spends
     at most its number of challenges on each side, with INJURED at 1 or 2."""
     expected = {  # key: (budget, reward, failure with INJURED 1, with INJURED 2)
         "scout_soukir_bay": (4, 4, 4, 4),
