@@ -11,6 +11,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.confirm import confirmation
+from campaigns.once import once_per_token
 from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import Conflict
 from characters import selectors, services
@@ -23,6 +24,7 @@ from rules.btq.traits import application
 
 
 @login_required
+@once_per_token
 def character_new(request, campaign_pk):
     campaign = campaign_for_user(request.user, campaign_pk)
     require_gm(request.user, campaign)
@@ -128,6 +130,7 @@ def character_export(request, pk):
 
 
 @login_required
+@once_per_token
 def character_import(request, campaign_pk):
     campaign = campaign_for_user(request.user, campaign_pk)
     require_gm(request.user, campaign)
@@ -159,6 +162,7 @@ def _sheet_step(request, character, step, done: str):
 
 @login_required
 @require_POST
+@once_per_token
 def trait_add(request, pk):
     character = selectors.character_for_user(request.user, pk)
     form = TraitForm(request.POST)
@@ -202,6 +206,7 @@ def trait_remove(request, pk):
 
 @login_required
 @require_POST
+@once_per_token
 def item_add(request, pk):
     character = selectors.character_for_user(request.user, pk)
     form = ItemForm(request.POST, character=character)
@@ -301,6 +306,7 @@ def character_reveal(request, pk):
 
 
 @login_required
+@once_per_token
 def reputation_new(request, character_pk):
     character = selectors.character_for_user(request.user, character_pk)
     access = selectors.require_character_edit(request.user, character)

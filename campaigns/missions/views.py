@@ -32,6 +32,7 @@ from campaigns.missions.forms import (
     entry_formset,
 )
 from campaigns.missions.models import Challenge, Mission, Session, Voyage
+from campaigns.once import once_per_token
 from campaigns.panels import dashboard_render
 from campaigns.selectors import campaign_for_user, is_gm, require_gm
 from campaigns.services import Conflict
@@ -144,6 +145,7 @@ def _mission_form_page(request, campaign, *, mission=None):
 
 
 @login_required
+@once_per_token
 def mission_new(request, pk):
     """A GM opens a mission; a player proposes one for his own characters."""
     return _mission_form_page(request, campaign_for_user(request.user, pk))
@@ -157,6 +159,7 @@ def mission_edit(request, pk, mission_pk):
 
 @login_required
 @require_POST
+@once_per_token
 def mission_sample(request, pk):
     campaign = campaign_for_user(request.user, pk)
     require_gm(request.user, campaign)
@@ -241,6 +244,7 @@ def mission_step(request, pk, mission_pk, action):
 
 
 @login_required
+@once_per_token
 def challenge_new(request, pk):
     """The GM calls a challenge for one or more missions, then plays it as a card test or a
     battle (the links on the mission's page) or records its result; a player proposes one
@@ -310,6 +314,7 @@ def challenge_result(request, pk, challenge_pk):
 
 
 @login_required
+@once_per_token
 def sessions(request, pk):
     """Voyages and sessions; a GM plans a session, starts a voyage, ends either."""
     campaign = campaign_for_user(request.user, pk)
