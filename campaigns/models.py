@@ -97,6 +97,7 @@ class CampaignLogEntry(models.Model):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.kind}: {self.text[:60]}"
 
 
+# The one-time tokens of create forms (campaigns.once).
 # The records of voyages, sessions, missions and challenges live in their own module;
 # imported here so that Django finds them in the campaigns app.
 from campaigns.missions.models import (  # noqa: E402, F401
@@ -107,3 +108,4 @@ from campaigns.missions.models import (  # noqa: E402, F401
     Session,
     Voyage,
 )
+from campaigns.once import FormToken  # noqa: E402, F401

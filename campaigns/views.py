@@ -15,6 +15,7 @@ from campaigns import journal, selectors, services
 from campaigns.confirm import confirmation
 from campaigns.forms import CampaignForm, CampaignSettingsForm, JournalFilterForm, SignupForm
 from campaigns.models import Membership
+from campaigns.once import once_per_token
 from campaigns.panels import panels_render
 
 
@@ -44,6 +45,7 @@ def campaign_list(request):
 
 
 @login_required
+@once_per_token
 def campaign_new(request):
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

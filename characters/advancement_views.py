@@ -9,11 +9,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from campaigns.missions.selectors import missions_of_character
+from campaigns.once import once_per_token
 from characters import advancement, selectors
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@once_per_token
 def character_missions(request, pk):
     """GET: the missions of the character and what is due. POST (``mission``, ``side``,
     ``index``, ``option``; ``new_kind``, ``new_descriptor``, ``new_subject`` for a new

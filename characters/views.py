@@ -11,6 +11,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.confirm import confirmation
+from campaigns.once import once_per_token
 from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import Conflict
 from characters import selectors, services
@@ -18,10 +19,12 @@ from characters.forms import CharacterForm, ImportForm, ItemForm, ReputationForm
 from characters.models import Character, CharacterTrait, Item
 from characters.sections import sections_render
 from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
+from rules.btq.creation import rating_warnings
 from rules.btq.traits import application
 
 
 @login_required
+@once_per_token
 def character_new(request, campaign_pk):
     campaign = campaign_for_user(request.user, campaign_pk)
     require_gm(request.user, campaign)
@@ -31,6 +34,9 @@ def character_new(request, campaign_pk):
             campaign=campaign, actor=request.user, **form.changes()))
         if character is not None:
             messages.success(request, f"{character} created.")
+            for warning in rating_warnings(
+                    {key: getattr(character, key) for key in MEASURES}, character.skills):
+                messages.warning(request, warning)
             return redirect("characters:detail", pk=character.pk)
     return render(request, "characters/character_form.html",
                   {"campaign": campaign, "form": form, "character": None})
@@ -124,6 +130,7 @@ def character_export(request, pk):
 
 
 @login_required
+@once_per_token
 def character_import(request, campaign_pk):
     campaign = campaign_for_user(request.user, campaign_pk)
     require_gm(request.user, campaign)
@@ -155,6 +162,7 @@ def _sheet_step(request, character, step, done: str):
 
 @login_required
 @require_POST
+@once_per_token
 def trait_add(request, pk):
     character = selectors.character_for_user(request.user, pk)
     form = TraitForm(request.POST)
@@ -198,6 +206,7 @@ def trait_remove(request, pk):
 
 @login_required
 @require_POST
+@once_per_token
 def item_add(request, pk):
     character = selectors.character_for_user(request.user, pk)
     form = ItemForm(request.POST, character=character)
@@ -297,6 +306,7 @@ def character_reveal(request, pk):
 
 
 @login_required
+@once_per_token
 def reputation_new(request, character_pk):
     character = selectors.character_for_user(request.user, character_pk)
     access = selectors.require_character_edit(request.user, character)

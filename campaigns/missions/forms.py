@@ -28,8 +28,8 @@ class EntryForm(Form):
     amount = forms.IntegerField(min_value=1, max_value=20, initial=1, required=False)
     target = forms.CharField(
         max_length=200, required=False,
-        help_text="Optional: a Measure or skill (“influence”), “health”, “wealth”, "
-                  "“ship_morale”, “reputation:Gun Deck”, or a new reputation "
+        help_text="Optional: a Measure or skill (“Influence”, “Gunnery”, in any case), "
+                  "“Health”, “Wealth”, “Ship Morale”, “reputation:Gun Deck”, or a new reputation "
                   "“institution:Hated by:Barbary Pirates”. Empty: chosen when it is applied.")
     scope = forms.ChoiceField(choices=list(kernel.SCOPES.items()), initial="all",
                               required=False)

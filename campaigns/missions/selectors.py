@@ -75,6 +75,26 @@ def cast_of(mission: Mission, characters: dict | None = None) -> list[directory.
     return sorted((found[pk] for pk in ids if pk in found), key=lambda r: r.name)
 
 
+def abandon_refusal(user, mission: Mission) -> str | None:
+    """Why ``user`` may not abandon ``mission``, or ``None`` if he may. A GM abandons any
+    mission under way; a player only his own Mission of Personal Importance, every
+    character on it his (the characters abandon it, BtQ L1448, L1484; a Naval Mission is
+    the whole table's, its end the GM's to say)."""
+    if not mission.is_open:
+        return "This mission is over."
+    role = membership_role(user, mission.campaign)
+    if role == Membership.Role.GM:
+        return None
+    if mission.kind != "personal" or mission.hidden:
+        return "Only a GM abandons a mission the table shares."
+    ids = list(mission.cast.values_list("character_id", flat=True))
+    owners = {ref.owner_id for ref in directory.characters(mission.campaign, ids).values()}
+    if not ids or owners != {user.pk}:
+        return "Only the player of the character on it abandons a Mission of Personal " \
+               "Importance."
+    return None
+
+
 def missions_of_character(user, campaign: Campaign, character_id: int) -> QuerySet[Mission]:
     """The missions ``user`` may see that ``character_id`` is on."""
     return missions_for_user(user, campaign).filter(cast__character_id=character_id)

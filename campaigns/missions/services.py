@@ -29,6 +29,7 @@ from campaigns.missions.models import (
     Session,
     Voyage,
 )
+from campaigns.missions.selectors import abandon_refusal
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import membership_role
 from campaigns.services import Conflict, check_version, log_append
@@ -317,16 +318,17 @@ def mission_complete(*, mission: Mission, actor, version) -> Mission:
 def mission_fail(*, mission: Mission, actor, version, abandoned: bool = False,
                  reason: str = "") -> Mission:
     """The narrative deadline passed (a GM says so) or the characters abandon the mission
-    (a GM, or a player of a character on it): it fails, and its failure cost is to be paid
-    (BtQ L1449, L1484)."""
+    (a GM, or the player of a Mission of Personal Importance:
+    :func:`campaigns.missions.selectors.abandon_refusal`): it fails, and its failure cost is
+    to be paid (BtQ L1449, L1484). ``PermissionDenied`` with the reason for anyone else."""
     mission = _locked(mission)
     role = _role(actor, mission.campaign)
     if role != Membership.Role.GM:
-        owners = {ref.owner_id for ref in directory.characters(
-            mission.campaign, list(mission.cast.values_list("character_id", flat=True))
-        ).values()}
-        if not abandoned or actor.pk not in owners or mission.hidden:
-            raise PermissionDenied("Only a GM ends a mission; the players on it may abandon it.")
+        if not abandoned:
+            raise PermissionDenied("Only a GM says a mission's deadline passed.")
+        refusal = abandon_refusal(actor, mission)
+        if refusal is not None:
+            raise PermissionDenied(refusal)
     check_version(mission, version)
     try:
         kernel.fail(mission.progress(), abandoned=abandoned)

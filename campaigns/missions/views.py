@@ -32,6 +32,7 @@ from campaigns.missions.forms import (
     entry_formset,
 )
 from campaigns.missions.models import Challenge, Mission, Session, Voyage
+from campaigns.once import once_per_token
 from campaigns.panels import dashboard_render
 from campaigns.selectors import campaign_for_user, is_gm, require_gm
 from campaigns.services import Conflict
@@ -59,8 +60,7 @@ def _mission_context(request, campaign, mission) -> dict:
         "budget": kernel.budget(terms, tables),
         "rewards": _described(mission.rewards, kernel.REWARD, tables, characters),
         "failures": _described(mission.failures, kernel.FAILURE, tables, characters),
-        "owner_of_cast": any(r.owner_id == request.user.pk
-                             for r in selectors.cast_of(mission, characters)),
+        "may_abandon": selectors.abandon_refusal(request.user, mission) is None,
     }
 
 
@@ -73,6 +73,7 @@ def _described(entries: list[dict], side: str, tables: dict, characters: dict) -
         if entry["scope"] == "character" and entry["character"] in characters:
             scope = characters[entry["character"]].name
         out.append({**entry, "label": row.label if row else entry["kind"],
+                    "target": kernel.target_label(entry["kind"], entry["target"]),
                     "cost": kernel.entry_cost(kernel.Entry.from_dict(entry), side, tables)
                     if row else 0, "for": scope})
     return out
@@ -144,6 +145,7 @@ def _mission_form_page(request, campaign, *, mission=None):
 
 
 @login_required
+@once_per_token
 def mission_new(request, pk):
     """A GM opens a mission; a player proposes one for his own characters."""
     return _mission_form_page(request, campaign_for_user(request.user, pk))
@@ -157,6 +159,7 @@ def mission_edit(request, pk, mission_pk):
 
 @login_required
 @require_POST
+@once_per_token
 def mission_sample(request, pk):
     campaign = campaign_for_user(request.user, pk)
     require_gm(request.user, campaign)
@@ -211,6 +214,12 @@ def mission_step(request, pk, mission_pk, action):
         raise Http404("No such step.")
     button, service = STEPS[action]
     back = reverse("missions:detail", args=[pk, mission.pk])
+    if action == "abandon":
+        refusal = selectors.abandon_refusal(request.user, mission)
+        if refusal is not None:
+            raise PermissionDenied(refusal)
+    elif not is_gm(request.user, mission.campaign):
+        raise PermissionDenied("Only a GM approves, declines, completes or fails a mission.")
     if request.method == "GET":
         question, consequence = QUESTIONS.get(action, (f"{button}?", ""))
         return confirmation(request, question=question, consequence=consequence,
@@ -235,6 +244,7 @@ def mission_step(request, pk, mission_pk, action):
 
 
 @login_required
+@once_per_token
 def challenge_new(request, pk):
     """The GM calls a challenge for one or more missions, then plays it as a card test or a
     battle (the links on the mission's page) or records its result; a player proposes one
@@ -304,6 +314,7 @@ def challenge_result(request, pk, challenge_pk):
 
 
 @login_required
+@once_per_token
 def sessions(request, pk):
     """Voyages and sessions; a GM plans a session, starts a voyage, ends either."""
     campaign = campaign_for_user(request.user, pk)

@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaigns.once import once_per_token
 from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import Conflict
 from characters import shipboard as records
@@ -90,6 +91,7 @@ def shipboard_character(request, pk):
 
 @login_required
 @require_POST
+@once_per_token
 def shipboard_act(request, pk, action):
     """One form of the page, posted: the use case runs; a test it opens is where the page
     goes next, else back here with what was done; a refusal shows on the form's fields."""

@@ -511,6 +511,30 @@ def _override_onto(sheet: _Sheet, override: dict) -> None:
     sheet.overridden[target] = {"by": delta, "reason": override["reason"]}
 
 
+SCALE_TOP = 6
+"""The top of the book's scale for a Measure or a skill: "6 or higher reflect a real
+dominant area" / "a real area of expertise" (BtQ L84, L177). The book sets no maximum
+(``rules/btq_characters.md`` §1.1); none of its characters, the template Captains among them
+(BtQ L3593-3647, at most 5), starts above it."""
+
+
+def rating_warnings(measures: dict[str, int], skills: dict[str, int]) -> list[str]:
+    """A warning for each Measure or skill of a starting character above :data:`SCALE_TOP`,
+    in the order of :data:`MEASURES` and :data:`SKILLS`: not refused (the book states no
+    maximum, BtQ L97, L171: they grow only through creation's steps), but more than any of
+    the book's characters has, so likely a slip ("Awareness 11"). ``measures`` and ``skills``
+    by key; unknown keys are ignored."""
+    out = []
+    for names, values in ((MEASURES, measures), (SKILLS, skills)):
+        for key, label in names.items():
+            value = values.get(key, 0)
+            if isinstance(value, int) and value > SCALE_TOP:
+                out.append(f"{label} {value} is above {SCALE_TOP}, the top of the book's "
+                           f"scale (a real area of expertise): no character of the book "
+                           f"starts so high. Check it is meant.")
+    return out
+
+
 def _cap_errors(sheet: dict) -> list[str]:
     """Reputations above their cap, Charm for a personal, Influence for an institution one
     (BtQ L134-135; checked after every step, §2.10)."""
@@ -1439,8 +1463,12 @@ class CreationEngine:
         st["overrides"].append({"target": target, "value": values["value"], "was": was,
                                 "reason": values["reason"]})
         label = override_targets(before)[target]
+        group, _, key = target.partition(":")
+        warnings = rating_warnings({key: values["value"]} if group == "measure" else {},
+                                   {key: values["value"]} if group == "skill" else {})
         return [_event("creation.override", f"The GM sets {label} to {values['value']} by "
-                       f"hand (it was {was}): {values['reason']}",
+                       f"hand (it was {was}): {values['reason']}"
+                       + "".join(f" {w}" for w in warnings),
                        {"target": target, "value": values["value"], "was": was,
                         "reason": values["reason"]})]
 

@@ -144,8 +144,38 @@ class Entry:
         for key in ("target", "scope", "note"):
             if key in data and not isinstance(data[key], str):
                 raise MissionError(f"An entry's {key} is text.")
-        return cls(data["kind"], amount, data.get("target", "").strip(),
+        return cls(data["kind"], amount, target_key(data["kind"], data.get("target", "")),
                    data.get("scope", "all") or "all", character, data.get("note", "").strip())
+
+
+def _named(kind: str) -> dict[str, str]:
+    """The names a target of ``kind`` may take, key to the book's words."""
+    if kind == "measure":
+        return MEASURES
+    if kind == "skill":
+        return SKILLS
+    if kind in WOUNDS or kind == "heal_dead":
+        return AREAS
+    return {}
+
+
+def target_key(kind: str, target: str) -> str:
+    """``target`` of an entry of ``kind`` as its key: a Measure, skill or area is named in
+    any case, by its key or the book's words ("Gunnery", "gunnery", "First Aid" are
+    ``"gunnery"`` and ``"first_aid"``); any other target is returned stripped, unchecked
+    (:func:`validate` says what is wrong with it)."""
+    target = target.strip()
+    folded = "_".join(target.lower().split())
+    for key, label in _named(kind).items():
+        if folded in (key, "_".join(label.lower().split())):
+            return key
+    return target
+
+
+def target_label(kind: str, target: str) -> str:
+    """The book's words for ``target`` of an entry of ``kind`` ("gunnery" is "Gunnery",
+    "ship_morale" "Ship Morale"); a target without a name of its own is returned as it is."""
+    return _named(kind).get(target, target)
 
 
 @dataclass(frozen=True, slots=True)

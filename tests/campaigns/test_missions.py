@@ -128,22 +128,66 @@ def test_a_failed_challenge_is_replaced_until_the_deadline(campaign, gm, pc_a):
     assert campaign.log_entries.filter(kind="mission.failed").exists()
 
 
-def test_abandoning_and_the_narrative_deadline(campaign, gm, player_a, player_b, pc_a):
-    mission = gordon(campaign, gm, pc_a)
-    with pytest.raises(PermissionDenied):
-        services.mission_fail(mission=mission, actor=player_b, version=mission.version,
-                              abandoned=True)
-    with pytest.raises(PermissionDenied):
-        services.mission_fail(mission=mission, actor=player_a, version=mission.version)
-    mission = services.mission_fail(mission=mission, actor=player_a, version=mission.version,
-                                    abandoned=True)
-    assert mission.status == Mission.Status.ABANDONED
+def test_abandoning_and_the_narrative_deadline(campaign, gm, player_a, player_b, pc_a, pc_b):
+    """The characters abandon a mission (BtQ L1484): a Naval Mission is the table's, so only
+    the GM abandons it; a player abandons his own Mission of Personal Importance, not
+    another's nor one shared with another player's character."""
+    naval = gordon(campaign, gm, pc_a)
+    for player in (player_a, player_b):
+        with pytest.raises(PermissionDenied, match="Only a GM abandons a mission the table"):
+            services.mission_fail(mission=naval, actor=player, version=naval.version,
+                                  abandoned=True)
+    mine = gordon(campaign, gm, pc_a, name="Win Lady Sophia", kind="personal")
+    shared = gordon(campaign, gm, pc_a, pc_b, name="Both of us", kind="personal")
+    for player, mission in ((player_b, mine), (player_a, shared)):
+        with pytest.raises(PermissionDenied, match="Only the player of the character on it"):
+            services.mission_fail(mission=mission, actor=player, version=mission.version,
+                                  abandoned=True)
+    with pytest.raises(PermissionDenied, match="Only a GM says"):
+        services.mission_fail(mission=mine, actor=player_a, version=mine.version)
+    mine = services.mission_fail(mission=mine, actor=player_a, version=mine.version,
+                                 abandoned=True)
+    assert mine.status == Mission.Status.ABANDONED
+    naval = services.mission_fail(mission=naval, actor=gm, version=naval.version,
+                                  abandoned=True)
+    assert naval.status == Mission.Status.ABANDONED
     other = gordon(campaign, gm, pc_a, name="Too late")
     other = services.mission_fail(mission=other, actor=gm, version=other.version,
                                   reason="the French sortied")
     assert other.status == Mission.Status.FAILED
     with pytest.raises(ValidationError, match="already"):
         services.mission_fail(mission=other, actor=gm, version=other.version)
+
+
+def test_abandon_is_offered_only_where_the_server_takes_it(campaign, gm, pc_a, gm_client,
+                                                          player_a_client, player_b_client):
+    """A player sees no "Abandon" on a Naval Mission, and asking for it directly is refused
+    with the reason; on his own Mission of Personal Importance he is offered it and it is
+    taken; the GM is offered it on both."""
+    naval = gordon(campaign, gm, pc_a)
+    mine = gordon(campaign, gm, pc_a, name="Win Lady Sophia", kind="personal")
+
+    def page(client, mission):
+        return client.get(reverse("missions:detail", args=[campaign.pk, mission.pk])
+                          ).content.decode()
+
+    step = reverse("missions:step", args=[campaign.pk, naval.pk, "abandon"])
+    assert step not in page(player_a_client, naval)
+    for method in (player_a_client.get, player_a_client.post):
+        refused = method(step, {"version": naval.version})
+        assert refused.status_code == 403
+        assert "Only a GM abandons a mission the table shares." in refused.content.decode()
+    assert step in page(gm_client, naval)
+    mine_step = reverse("missions:step", args=[campaign.pk, mine.pk, "abandon"])
+    assert mine_step in page(player_a_client, mine)
+    assert mine_step not in page(player_b_client, mine)
+    assert player_b_client.post(mine_step, {"version": mine.version}).status_code == 403
+    fail = reverse("missions:step", args=[campaign.pk, mine.pk, "fail"])
+    assert player_a_client.get(fail).status_code == 403
+    assert player_a_client.post(mine_step, {"version": mine.version}).status_code == 302
+    naval.refresh_from_db()
+    mine.refresh_from_db()
+    assert (naval.status, mine.status) == (Mission.Status.ACTIVE, Mission.Status.ABANDONED)
 
 
 def test_every_book_mission_loads(campaign, gm, pc_a):
@@ -190,6 +234,20 @@ def test_the_mission_form_shows_each_error_by_its_field(campaign, gm_client):
     response = gm_client.post(url, data)
     mission = Mission.objects.get()
     assert response.status_code == 302 and mission.rewards[0]["kind"] == "skill"
+
+
+def test_a_skill_reward_is_named_in_any_case_and_shown_as_the_book_writes_it(
+        campaign, gm_client):
+    url = reverse("missions:new", args=[campaign.pk])
+    data = {"name": "Train the gun crews", "kind": "naval", "challenges_required": "2",
+            "reward-TOTAL_FORMS": "1", "reward-INITIAL_FORMS": "0",
+            "reward-0-kind": "skill", "reward-0-amount": "1", "reward-0-scope": "all",
+            "reward-0-target": "Gunnery",
+            "failure-TOTAL_FORMS": "0", "failure-INITIAL_FORMS": "0"}
+    page = gm_client.post(url, data, follow=True).content.decode()
+    mission = Mission.objects.get()
+    assert mission.rewards[0]["target"] == "gunnery"
+    assert ": Gunnery" in page and ": gunnery" not in page
 
 
 def test_the_api_creates_refuses_and_shows_by_role(campaign, gm_client, player_a_client,
@@ -324,3 +382,36 @@ def test_odd_digits_in_a_link_are_no_server_error(campaign, gm_client, pc_a):
         assert gm_client.get(url).status_code == 200, url
     assert gm_client.get(reverse("card_tests:new", args=[campaign.pk]) +
                          "?character=³").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_challenge_recorded_from_two_browsers_at_once_counts_once(campaign, gm, pc_a):
+    """Two connections record the same challenge's result at the same moment: the database's
+    one result per challenge keeps one, and the mission counts it once."""
+    import threading
+
+    from django.db import close_old_connections, connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: set DATABASE_URL")
+    mission = gordon(campaign, gm, pc_a)
+    challenge = services.challenge_create(campaign=campaign, actor=gm, missions=[mission],
+                                          description="Slip past the Toulon squadron")
+    barrier, recorded = threading.Barrier(2), []
+
+    def record():
+        try:
+            barrier.wait(timeout=10)
+            recorded.append(services.challenge_record(challenge=challenge, met=True, actor=gm))
+        finally:
+            close_old_connections()
+            connection.close()
+
+    threads = [threading.Thread(target=record) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(r is None for r in recorded) == [False, True]
+    mission.refresh_from_db()
+    assert (mission.successes, ChallengeResult.objects.count()) == (1, 1)

@@ -167,6 +167,21 @@ def test_a_pc_needs_a_player_of_the_campaign(gm_client, campaign, outsider):
     assert not Character.objects.filter(name="Orphan").exists()
 
 
+def test_a_new_character_above_the_books_scale_is_made_with_a_warning(gm_client, campaign,
+                                                                    player_b):
+    """Awareness 11: the book sets no maximum (BtQ L97, L171), so the sheet is saved, but the
+    GM is warned that no character of the book starts above 6; 6 itself passes quietly."""
+    url = reverse("characters:new", args=[campaign.pk])
+    data = {"kind": "pc", "owner": player_b.pk, "name": "Eagle Eye", "seniority": 0,
+            "guts": 7, "discipline": 1, "influence": 1, "charm": 6, "health_state": 0,
+            **{f"skill_{k}": 0 for k in SKILLS}, "skill_awareness": 11, "skill_gunnery": 6}
+    page = gm_client.post(url, data, follow=True).content.decode()
+    assert Character.objects.get(name="Eagle Eye").skills == {"awareness": 11, "gunnery": 6}
+    assert "Guts 7 is above 6, the top of the book&#x27;s scale" in page
+    assert "Awareness 11 is above 6" in page
+    assert "Charm 6 is" not in page and "Gunnery 6 is" not in page
+
+
 @pytest.mark.parametrize("persona,expected", [("player_a", 403), ("outsider", 404)])
 def test_only_gms_create_characters(request, campaign, persona, expected):
     url = reverse("characters:new", args=[campaign.pk])

@@ -56,6 +56,10 @@ def urls(campaign, secrets, pc_a) -> dict:
         "sessions": reverse("missions:sessions", args=[c]),
         "dashboard": reverse("missions:dashboard", args=[c]),
         "character's missions": reverse("characters:missions", args=[pc_a.pk]),
+        "character's sheet": reverse("characters:detail", args=[pc_a.pk]),
+        "character's history": reverse("characters:history", args=[pc_a.pk]),
+        "character's shipboard page": reverse("shipboard:character", args=[pc_a.pk]),
+        "API character": reverse("api-character-detail", args=[pc_a.pk]),
         "API missions": reverse("api-mission-list", args=[c]),
         "API visible mission": reverse("api-mission-detail", args=[c, visible]),
         "API hidden mission": reverse("api-mission-detail", args=[c, hidden]),
@@ -78,7 +82,9 @@ def test_no_marker_reaches_a_player_or_the_outsider(request, persona, campaign, 
     if persona == "outsider":
         assert set(statuses.values()) == {404}
         return
-    assert {n: s for n, s in statuses.items() if s != 200} == {
+    sheets = ("character's sheet", "character's history", "character's shipboard page",
+              "API character")  # another player's reading of a sheet is test_sheet_privacy's
+    assert {n: s for n, s in statuses.items() if s != 200 and n not in sheets} == {
         "hidden mission": 404, "hidden mission's edit": 404, "API hidden mission": 404,
         "dashboard": 403, "API dashboard": 403}
     # Not even its id: the entries of a challenge it shares with a visible mission name

@@ -123,3 +123,39 @@ def test_a_player_takes_a_reward_on_a_phone_and_finds_it_in_the_journal(
             "e => e.tagName + '.' + e.className + ' ' + e.textContent.slice(0, 40))")
         assert too_wide == [], url
     assert "took from “Impress the Admiral”: Charm +1 (1 → 2)" in player.inner_text("main")
+
+
+def test_a_double_tap_on_open_the_mission_sends_one_request_and_opens_one_mission(
+        table, new_context, login):
+    """The submit button is disabled while its form is sent (static/js/once.js): a second
+    submit of the form is cancelled and its button disabled, so a double tap on a phone
+    posts once; and the double tap itself opens one mission."""
+    gm = login(new_context(), "gm", PASSWORD)
+    gm.set_viewport_size(PHONE)
+    new = f"/campaigns/{table.pk}/missions/new/"
+    gm.goto(new)
+    # Two submits in a row, as a double tap makes them (events a script sends submit
+    # nothing themselves): the first goes, the second is cancelled, the button disabled.
+    cancelled = gm.evaluate("""() => {
+        const button = [...document.querySelectorAll('main form button')].find(
+            b => b.textContent.includes('Open the mission'));
+        return [1, 2].map(() => {
+            const tap = new SubmitEvent('submit', {bubbles: true, cancelable: true,
+                                                   submitter: button});
+            button.form.dispatchEvent(tap);
+            return tap.defaultPrevented;
+        });
+    }""")
+    assert cancelled == [False, True]
+    gm.locator("button:text('Open the mission')[disabled]").wait_for()
+
+    gm.goto(new)
+    gm.fill("input[name=name]", "Capture La Griffon")
+    gm.fill("input[name=challenges_required]", "2")
+    posts = []
+    gm.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    with gm.expect_navigation():
+        gm.dblclick("button:text('Open the mission')")
+    assert len(posts) == 1
+    mission = Mission.objects.get()
+    assert gm.url.endswith(f"/missions/{mission.pk}/")

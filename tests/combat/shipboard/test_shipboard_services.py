@@ -318,3 +318,33 @@ def test_weather_as_the_opponent_and_as_a_modifier(pc_a, gm, player_a):
                                     wind="gale", precipitation="none", mode="opponent",
                                     intent="x")
     assert "wind" in exc.value.message_dict
+
+
+def test_purser_and_scavenge_open_their_tests_and_refuse_bad_input(pc_a, gm, player_a,
+                                                                   player_b):
+    """The Purser's test is against the Victualling Yard, Routine unless the GM says
+    otherwise; Scavenge is a simple test, with no opposition (BtQ L1755-1767, D4); nothing is
+    at risk (A14). Only the GM sets a difficulty; the player says what he seeks."""
+    purser = services.supply_start(character=pc_a, actor=player_a, skill="purser",
+                                   items="salt pork and biscuit").test
+    terms = purser.terms
+    assert terms["shipboard"] == {"action": "supply", "skill": "purser",
+                                  "items": "salt pork and biscuit"}
+    assert (terms["skill"], terms["opposition"], terms["difficulty"], terms["at_risk"]) == (
+        "purser", "difficulty", "routine", "")
+    assert purser.setup["kind"] == "static"
+    scavenge = services.supply_start(character=pc_a, actor=player_a, skill="scavenge",
+                                     items="spars from the wreck").test
+    assert (scavenge.terms["opposition"], scavenge.setup["kind"]) == ("none", "simple")
+    hard = services.supply_start(character=pc_a, actor=gm, skill="scavenge",
+                                 items="fresh water", difficulty="challenging").test
+    assert (hard.terms["opposition"], hard.terms["difficulty"]) == ("difficulty", "challenging")
+    with pytest.raises(PermissionDenied, match="Only the GM sets the difficulty"):
+        services.supply_start(character=pc_a, actor=player_a, skill="purser", items="rum",
+                              difficulty="easy")
+    with pytest.raises(PermissionDenied):
+        services.supply_start(character=pc_a, actor=player_b, skill="purser", items="rum")
+    with pytest.raises(ValidationError, match="Say what is sought"):
+        services.supply_start(character=pc_a, actor=player_a, skill="purser", items=" ")
+    with pytest.raises(ValidationError, match="Choose Purser or Scavenge"):
+        services.supply_start(character=pc_a, actor=player_a, skill="haggle", items="rum")

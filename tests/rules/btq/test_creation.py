@@ -6,7 +6,13 @@ import json
 
 import pytest
 
-from rules.btq.creation import ENGINE, STEP_KEYS, booty_meaning, experience_gain
+from rules.btq.creation import (
+    ENGINE,
+    STEP_KEYS,
+    booty_meaning,
+    experience_gain,
+    rating_warnings,
+)
 from rules.btq.settings import resolve
 from rules.btq.ship_creation import ENGINE as SHIP_ENGINE
 from rules.btq.ship_creation import crew_member
@@ -127,6 +133,26 @@ def test_tv01_book_replay_by_the_gms_marked_override():
     assert draft.sheet["overridden"]["measure:charm"]["reason"].startswith("As the book")
     override = [e for e in draft.events if e.kind == "creation.override"]
     assert override and "it was 2" in override[0].text
+
+
+def test_a_gms_override_above_the_books_scale_is_taken_with_a_warning():
+    """The GM may set Awareness 11 by hand (the book sets no maximum, BtQ L171), and the
+    override's entry says it is above 6, the top of the book's scale (BtQ L177)."""
+    draft = Draft().play(steps("creation.override"))
+    draft.do("creation.override", {"target": "skill:awareness", "value": 11,
+                                   "reason": "a sharp-eyed lookout"}, actor=GM)
+    assert draft.sheet["skills"]["awareness"] == 11
+    text = [e for e in draft.events if e.kind == "creation.override"][-1].text
+    assert "Awareness 11 is above 6, the top of the book's scale" in text
+
+
+def test_rating_warnings_name_each_measure_and_skill_above_six_only():
+    assert rating_warnings({"guts": 6, "charm": 7}, {"awareness": 11, "gunnery": 6}) == [
+        "Charm 7 is above 6, the top of the book's scale (a real area of expertise): no "
+        "character of the book starts so high. Check it is meant.",
+        "Awareness 11 is above 6, the top of the book's scale (a real area of expertise): no "
+        "character of the book starts so high. Check it is meant."]
+    assert rating_warnings({"guts": 6}, {}) == []
 
 
 # --- TV-02 ------------------------------------------------------------------------------------

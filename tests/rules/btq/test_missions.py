@@ -70,7 +70,7 @@ def test_missions_tv_04_failure_escalation():
 
 
 def test_tv_18_mission_failure_wound_stacking():
-    """TV-18 (characters; BtQ L1544-1545): INJURED + a MAIMED consequence is DEAD; every
+    """characters TV-18 (BtQ L1544-1545): INJURED + a MAIMED consequence is DEAD; every
     wound adds its level and stops at DEAD."""
     assert m.apply_failure(m.Entry("injured"), DamageState.HEALTHY) == DamageState.INJURED
     assert m.apply_failure(m.Entry("maimed"), DamageState.INJURED) == DamageState.DEAD
@@ -96,7 +96,7 @@ def test_missions_tv_05_enter_the_ward_room():
 
 
 def test_tv_19_mission_budgets():
-    """TV-19 (characters; BtQ L1549-1561, L1456-1458, L2163-2191): every book mission spends
+    """characters TV-19 (BtQ L1549-1561, L1456-1458, L2163-2191): every book mission spends
     at most its number of challenges on each side, with INJURED at 1 or 2."""
     expected = {  # key: (budget, reward, failure with INJURED 1, with INJURED 2)
         "scout_soukir_bay": (4, 4, 4, 4),
@@ -220,3 +220,28 @@ def test_a_ship_reputation_used_in_a_lost_battle_drops_one_level():
         DamageState.INJURED, DamageState.MAIMED, DamageState.DEAD, DamageState.DEAD]
     assert after(DamageState.INJURED, winner="pc") == DamageState.INJURED
     assert after(DamageState.HEALTHY, winner=None) == DamageState.HEALTHY
+
+
+@pytest.mark.parametrize("kind, written, key, label", [
+    ("skill", "Gunnery", "gunnery", "Gunnery"),
+    ("skill", "gunnery", "gunnery", "Gunnery"),
+    ("skill", " FIRST AID ", "first_aid", "First Aid"),
+    ("skill", "first_aid", "first_aid", "First Aid"),
+    ("measure", "Influence", "influence", "Influence"),
+    ("injured", "Ship Morale", "ship_morale", "Ship Morale"),
+    ("heal_dead", "HEALTH", "health", "Health"),
+])
+def test_a_skill_measure_or_area_is_named_in_any_case(kind, written, key, label):
+    """A reward's skill written as the book does ("Gunnery") or in any case is its key, and
+    is shown in the book's words; a target that names nothing is left for validate."""
+    entry = m.Entry.from_dict({"kind": kind, "target": written})
+    assert entry.target == key and m.target_label(kind, entry.target) == label
+    assert m.check(terms(4, 4, [entry] if kind in ("skill", "measure") else [],
+                         [entry] if kind == "injured" else [])) == []
+
+
+def test_a_target_that_names_no_skill_is_still_refused():
+    entry = m.Entry.from_dict({"kind": "skill", "target": "Gunnary"})
+    assert entry.target == "Gunnary"
+    with pytest.raises(m.MissionError, match="“Gunnary” is not a skill"):
+        m.check(terms(2, 2, [entry]))

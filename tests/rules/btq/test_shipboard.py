@@ -71,6 +71,7 @@ HEALTHY, INJURED, MAIMED, DEAD = DamageState
 
 
 def test_missions_tv07_storm_winds_and_storm_snow_take_four_cards_from_every_test():
+    """missions TV-07: the weather as a static modifier (BtQ L1706-1707)."""
     weather = Weather("storm", "storm")
     assert static_modifier(weather) == -4
     assert weather_modifiers(weather, "seamanship") == [
@@ -78,6 +79,7 @@ def test_missions_tv07_storm_winds_and_storm_snow_take_four_cards_from_every_tes
 
 
 def test_missions_tv08_the_weather_as_opponent_turns_ten_cards_and_wins_with_a_critical():
+    """missions TV-08: the weather as the opponent (BtQ L1716-1722)."""
     weather = Weather("storm", "blizzard")
     assert opponent_pool(weather) == 10
     # Seamanship 4 against the storm: no success; the storm's 10 cards hold the 7C (a Critical)
@@ -88,6 +90,7 @@ def test_missions_tv08_the_weather_as_opponent_turns_ten_cards_and_wins_with_a_c
 
 
 def test_missions_tv09_mist_fog_and_no_wind():
+    """missions TV-09: mist, fog and no wind (derived from the footnotes of §6.1)."""
     assert 5 + awareness_modifier(Weather("light", "mist")) == 3
     assert 5 + awareness_modifier(Weather("light", "fog_bank")) == 1
     calm = Weather("no_wind", "none")
@@ -105,6 +108,7 @@ def test_missions_tv09_mist_fog_and_no_wind():
 
 
 def test_missions_tv10_purchase_eligibility():
+    """missions TV-10: purchase eligibility (BtQ L1745-1746)."""
     assert purchase_terms(wealth=2, state=HEALTHY, cost=5).mode == "forbidden"
     assert purchase_terms(wealth=4, state=HEALTHY, cost=3).mode == "automatic"
     assert purchase_terms(wealth=4, state=HEALTHY, cost=3, available=False).mode == "test"
@@ -121,6 +125,7 @@ def test_missions_tv10_purchase_eligibility():
 
 
 def test_missions_tv11_and_tv17_lonsdale_fails_his_wealth_test_for_a_dress_uniform():
+    """missions TV-11 and characters TV-17: Captain Lonsdale's Wealth test (BtQ L1749-1753)."""
     uniform = price_item("officers_dress_uniform")
     assert uniform.cost == 5
     terms = purchase_terms(wealth=4, state=HEALTHY, cost=uniform.cost, opposition=4)
@@ -145,6 +150,7 @@ def test_the_price_list_is_the_books_forty_items():
 
 
 def test_missions_tv12_prize_share_lookup():
+    """missions TV-12: the prize share lookup (BtQ L1772-1773)."""
     assert automatic_successes(prize_entries("captain", "rated_1_3"), 4) == 4
     assert automatic_successes(prize_entries("captain", "rated_1_3"), 6) == 2
     assert automatic_successes(prize_entries("captain", "rated_1_3"), 7) == 0
@@ -188,6 +194,7 @@ def _guts(who: str, guts: int, *modifiers) -> Side:
 
 
 def test_missions_tv13_higgins_gains_dutch_courage_and_kent_loses_a_card():
+    """missions TV-13: grog (BtQ L1862-1868)."""
     spirits = drink("spirits")[1]
     assert spirits == 6
     # Higgins, Guts 2, turns the Card of Fate itself: a Perfect beats the grog's Critical
@@ -222,6 +229,7 @@ def test_grog_failed_critically_is_minus_three_and_a_plain_win_is_nothing():
 
 
 def test_missions_tv14_johnson_wins_the_captains_favour_and_spends_it_in_the_storm():
+    """missions TV-14: the Captain's Favour (BtQ L1891-1898)."""
     johnson = Pool("seamanship", 2, reputation=Reputation("Cuthbert Collingwood", 4, cap=4))
     assert johnson.size() == 6
     assert scene_token("captains_table", pc_won=True) == "favour"
@@ -252,6 +260,7 @@ def test_the_thirty_six_articles_and_their_punishments():
 
 
 def test_missions_tv15_and_tv20_seaman_to_gunners_mate():
+    """missions TV-15 and characters TV-20: the Mate promotion (BtQ L2170-2171)."""
     skills = {"awareness": 2, "gunnery": 2, "engineering": 2}
     checks = prerequisites("mate", skills=skills, voyages_since=1, profession="gunner",
                            vacancy=True)
@@ -269,6 +278,7 @@ def test_missions_tv15_and_tv20_seaman_to_gunners_mate():
 
 
 def test_missions_tv16_the_lieutenants_examination():
+    """missions TV-16: the Lieutenant's Examination (derived, BtQ L2191-2193)."""
     assert EXAMINATION == ("maritime", "seamanship", "command") and EXAMINATION_POOL == 3
     assert examination_next([]) == {"status": "next", "challenge": 0, "skill": "maritime"}
     assert examination_next([True, False]) == {"status": "failed", "challenge": 1}

@@ -1,0 +1,108 @@
+"""Once only: a create form sent twice (a double tap, a reload that posts again, two
+browsers) makes its record once.
+
+Every create form of the apps renders a one-time token (``{% once_token %}`` from the
+``once`` template tags, a hidden field named :data:`FIELD`), and its view is decorated with
+:func:`once_per_token`. The view then runs in one transaction that first writes the token
+into :class:`FormToken` (unique in the database) and, when the view answers with a redirect
+(the record is made: the page goes to it), keeps the address it went to. A second POST with
+the same token finds the token taken: it waits for the first to commit (PostgreSQL holds the
+second insert of a unique value until then), makes nothing, and is sent to the address the
+first went to, with a word saying so. If the first was refused (the form comes back with its
+errors, or a redirect back with an error message) or failed, the token is not kept: the
+corrected form, with the same token, may be sent again.
+
+A POST without a token (the API, a script) is not protected here; a token that is not one
+the tag could have written is refused with a 400.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from datetime import timedelta
+from functools import wraps
+
+from django.conf import settings as django_settings
+from django.contrib import messages
+from django.db import IntegrityError, models, transaction
+from django.http import HttpResponseBadRequest, HttpResponseRedirect
+from django.shortcuts import redirect
+from django.utils import timezone
+
+FIELD = "once_token"
+"""The name of the hidden field that carries the token."""
+
+KEPT = timedelta(days=2)
+"""How long a used token is remembered (a form sent again later makes a new record)."""
+
+_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,64}")
+
+
+def new_token() -> str:
+    """A fresh token for one form: 32 random URL-safe characters."""
+    return secrets.token_urlsafe(24)
+
+
+class FormToken(models.Model):
+    """A token of a create form that was sent: by whom, when, and the address of what it
+    made (``shown``; empty until the view that took it answers)."""
+
+    token = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    shown = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        app_label = "campaigns"
+
+    def __str__(self) -> str:
+        return f"{self.token[:8]}… by {self.user_id}: {self.shown or '(open)'}"
+
+
+def once_per_token(view):
+    """Decorate a view whose POST creates a record (after ``login_required``): a POST with a
+    token (:data:`FIELD`) runs once per token, as this module says; any other request runs
+    the view as it is. The view answers a made record with a redirect, a refusal with its
+    form again or with an error message (``django.contrib.messages``)."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        token = request.POST.get(FIELD, "") if request.method == "POST" else ""
+        if not token:
+            return view(request, *args, **kwargs)
+        if not _SHAPE.fullmatch(token):
+            return HttpResponseBadRequest("That form's one-time token is not one this site "
+                                          "wrote: reload the page and send it again.")
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    claimed = FormToken.objects.create(token=token, user=request.user)
+            except IntegrityError:
+                return _sent_before(request, token)
+            response = view(request, *args, **kwargs)
+            if isinstance(response, HttpResponseRedirect) and not _refused(request):
+                claimed.shown = response.url[:500]
+                claimed.save(update_fields=["shown"])
+            else:
+                claimed.delete()
+        FormToken.objects.filter(created_at__lt=timezone.now() - KEPT).delete()
+        return response
+
+    return wrapped
+
+
+def _refused(request) -> bool:
+    """Whether the view said no with an error message (and a redirect back to the page)."""
+    queued = getattr(messages.get_messages(request), "_queued_messages", [])
+    return any(message.level >= messages.ERROR for message in queued)
+
+
+def _sent_before(request, token: str):
+    earlier = FormToken.objects.filter(token=token).first()
+    if earlier is None or earlier.user_id != request.user.pk or not earlier.shown:
+        return HttpResponseBadRequest("That form was already sent: reload the page to send "
+                                      "it again.")
+    messages.info(request, "That form was already sent: here is what it made.")
+    return redirect(earlier.shown)
