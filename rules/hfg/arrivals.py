@@ -28,7 +28,7 @@ C-in-C's may be held back.
 
 from __future__ import annotations
 
-from rules.engine import IllegalAction, State
+from rules.engine import EventLog, IllegalAction, State
 from rules.hfg.geometry import EPS, Rect
 from rules.hfg.roads import runs_east_west
 
@@ -105,7 +105,7 @@ def side_of(st: State, command: str) -> str:
                 if any(c["id"] == command for c in sd["commands"]))
 
 
-def new_bound(st: State, side: str, log) -> None:
+def new_bound(st: State, side: str, log: EventLog) -> None:
     """At the start of ``side``'s bound: a command due arrives this bound by its road; one
     that arrived last bound may now come on anywhere within 800p of it."""
     for cid, a in st.get("arrivals", {}).items():
@@ -120,7 +120,7 @@ def new_bound(st: State, side: str, log) -> None:
                 f"{road['name']}.", {"command": cid, "road": a["road"]})
 
 
-def pip_roll(st: State, command: str, raw: int, log) -> None:
+def pip_roll(st: State, command: str, raw: int, log: EventLog) -> None:
     """A waiting command's unadjusted PIP roll: a 6 brings it on in its side's next bound
     (L212-213; :func:`rules.hfg.command.arrives_next_bound`); only its own side is told."""
     from rules.hfg.command import arrives_next_bound

@@ -28,6 +28,8 @@ a bound where something marched).
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from rules.engine import EventLog, State
 from rules.hfg import arrivals, roads, sight, water
 from rules.hfg.geometry import EPS, Rect, move_distance, overlaps, segment_gap
@@ -38,7 +40,7 @@ VERBS = ("march", "road", "ford", "arrive")
 """The key prefixes this module lists and carries out."""
 
 
-def _eng():
+def _eng() -> ModuleType:
     from rules.hfg import engine
 
     return engine
