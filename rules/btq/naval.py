@@ -1277,14 +1277,18 @@ def _contest(st: State, source: RandomSource, events: Events, kind: str,
                                 "happens.", {"pools": {a["key"]: 0, b["key"]: 0},
                                              "winner": None}))
         return None, 0
+    a_pid, a_size, a_label, a_unskilled = a["pid"], a["size"], a["label"], a.get("unskilled",
+                                                                                  False)
+    b_pid, b_size, b_label, b_unskilled = b["pid"], b["size"], b["label"], b.get("unskilled",
+                                                                                  False)
     for attempt in range(1 if single else MAX_RETESTS + 1):
         gm = Deck(GM_DECK)
         fate = source.draw(gm, 1, purpose=f"{kind} card of fate" if source.record else "")[0]
         # the two sides spelled out, a then b (a comprehension costs a call of its own)
-        hands = (_as_fate(_draw(source, gm, a["pid"], a["size"], kind, a["label"]), fate),
-                 _as_fate(_draw(source, gm, b["pid"], b["size"], kind, b["label"]), fate))
-        found = (successes(hands[0], fate, unskilled=a.get("unskilled", False)),
-                 successes(hands[1], fate, unskilled=b.get("unskilled", False)))
+        hands = (_as_fate(_draw(source, gm, a_pid, a_size, kind, a_label), fate),
+                 _as_fate(_draw(source, gm, b_pid, b_size, kind, b_label), fate))
+        found = (successes(hands[0], fate, unskilled=a_unskilled),
+                 successes(hands[1], fate, unskilled=b_unskilled))
         verdict = compare_successes(*found)
         won = _WON.get(verdict)  # the index of the winning side
         winner = None if won is None else sides[won]["key"]
