@@ -235,7 +235,10 @@ class Deck:
     def __init__(self, kind: str, name: str | None = None):
         self.kind = kind
         self.name = name or kind
-        self.cards = deck_cards(kind)
+        try:  # deck_cards, spelled out: a deck is made for every test
+            self.cards = _COMPOSITIONS[kind]
+        except (KeyError, TypeError):
+            self.cards = deck_cards(kind)  # raises the error
         self.remaining: list[Card] = list(self.cards)
         self.out: list[Card] = []
 

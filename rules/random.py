@@ -194,7 +194,7 @@ def _sample_places(getrandbits: Callable[[int], int], n: int, k: int) -> list[in
         pool = list(range(n))
         for i in range(k):
             left = n - i
-            bits = left.bit_length()
+            bits = _BITS[left] if left < 64 else left.bit_length()
             j = getrandbits(bits)
             while j >= left:  # random.Random._randbelow: reject and draw again
                 j = getrandbits(bits)
@@ -220,7 +220,9 @@ def _setsize(k: int) -> int:
 
 
 _SETSIZES = tuple(_setsize(k) for k in range(64))
-""":func:`_setsize` of the draws a game makes (a pool is seldom above 20 cards)."""
+_BITS = tuple(n.bit_length() for n in range(64))
+""":func:`_setsize` of the draws a game makes (a pool is seldom above 20 cards), and the
+``bit_length`` of the numbers of cards a deck can hold (53 at most)."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

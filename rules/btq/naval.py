@@ -761,9 +761,11 @@ def _foes(st: State, sid: str) -> list[tuple[str, int]]:
 
 
 def _afloat_ids(st: State, side: str | None = None) -> list[str]:
+    """The ships in the battle (:func:`_afloat`), of ``side`` if given, in battle order
+    (``st["sides"][side]`` is the battle order of that side's ships)."""
     ships = st["ships"]
-    return [s for s in st["order"] if ships[s]["present"] and ships[s]["out"] is None
-            and (side is None or ships[s]["side"] == side)]
+    return [s for s in (st["order"] if side is None else st["sides"][side])
+            if ships[s]["out"] is None and ships[s]["present"]]
 
 
 def _resolve_ship(st: State, ship: str) -> str:
@@ -798,7 +800,24 @@ def _officer(st: State, sid: str, skill: str, station: str | None = None
              ) -> tuple[str | None, int]:
     """Who makes ship ``sid``'s ``skill`` test: ``(pc id or None for the NPC crew, value)``.
     Among the PCs aboard, the one posted to ``station`` goes first, else the one with the
-    highest skill; with none who has it, the crew (BtQ L2360-2361)."""
+    highest skill; with none who has it, the crew (BtQ L2360-2361). The PCs' part is worked
+    out once a battle (:func:`_chosen`)."""
+    aboard = st["aboard"]
+    kept = _CHOSEN.get(id(aboard))  # _chosen, spelled out: a call costs as much as the rest
+    chosen = kept[2] if kept is not None and kept[1] is st["pcs"] else _chosen(st)
+    key = (sid, skill, station)
+    if key in chosen:
+        found = chosen[key]
+    else:
+        found = chosen[key] = _pc_officer(st, sid, skill, station)
+    if found is not None:
+        return found
+    return None, st["ships"][sid]["crew"].get(skill, 0)
+
+
+def _pc_officer(st: State, sid: str, skill: str, station: str | None
+                ) -> tuple[str, int] | None:
+    """:func:`_officer` among the PCs aboard alone; ``None`` if none of them has the skill."""
     best = None
     pcs = st["pcs"]
     for pid in st["aboard"].get(sid, ()):  # _aboard
@@ -810,9 +829,28 @@ def _officer(st: State, sid: str, skill: str, station: str | None = None
             return pid, value
         if best is None or value > best[1]:
             best = (pid, value)
-    if best is not None:
-        return best
-    return None, st["ships"][sid]["crew"].get(skill, 0)
+    return best
+
+
+_Chosen = dict[tuple[str, str, "str | None"], "tuple[str, int] | None"]
+_CHOSEN: dict[int, tuple[Any, Any, _Chosen]] = {}
+_CHOSEN_KEPT = 64
+
+
+def _chosen(st: State) -> _Chosen:
+    """The officers :func:`_pc_officer` has chosen in this battle, by ``(ship, skill,
+    station)``: they depend on the PCs and who is aboard, which a battle never changes (its
+    steps replace no PC and change none in place, :func:`_thaw`). Kept by the identity of
+    the state's ``aboard`` and ``pcs`` (every game of a Monte Carlo shares them with the
+    kept start), holding both so that no other object takes their ids; outside the state,
+    so a stored state never sees it."""
+    aboard, pcs = st["aboard"], st["pcs"]
+    kept = _CHOSEN.get(id(aboard))
+    if kept is None or kept[1] is not pcs:
+        if len(_CHOSEN) >= _CHOSEN_KEPT:
+            _CHOSEN.clear()
+        kept = _CHOSEN[id(aboard)] = (aboard, pcs, {})
+    return kept[2]
 
 
 def _cards(n: int) -> str:
@@ -1024,12 +1062,24 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
     (the policies weigh the total alone)."""
     ship = st["ships"][sid]
     pid, value = _officer(st, sid, "gunnery", "gunner")
-    if breakdown is not None:
-        breakdown["gunnery"] = value
+    if breakdown is None:  # the same sum, part by part, without writing the parts
+        total = (value + _add_own(None, st, pid, "gunnery") + _add_weather(None, st, "gunnery")
+                 + ship["broadside"])
+        if situational:
+            rs = st["rs"]
+            if sid in rs.get("gage", ()):
+                total += GAGE_BONUS
+            if "step5" in rs:
+                total += rs["step5"].get(sid) or 0
+            total -= _AMMO_PENALTY.get(ship["ammo"], 0)
+            if ship["ammo_changed"]:
+                total -= _CHANGE_PENALTY
+        return (total + _add_penalties(None, ship, _GUN_AREAS)
+                + _add_casualty(None, ship, "broadside"))
+    breakdown["gunnery"] = value
     total = value + _add_own(breakdown, st, pid, "gunnery")
     total += _add_weather(breakdown, st, "gunnery") + ship["broadside"]
-    if breakdown is not None:
-        breakdown["broadside"] = ship["broadside"]
+    breakdown["broadside"] = ship["broadside"]
     if situational:
         rs = st["rs"]
         parts = []
@@ -1045,10 +1095,13 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
             parts.append(("changing_shot", -_CHANGE_PENALTY))
         for key, part in parts:
             total += part
-            if breakdown is not None:
-                breakdown[key] = part
-    total += _add_penalties(breakdown, ship, ("hull", "crew", "guns"))
+            breakdown[key] = part
+    total += _add_penalties(breakdown, ship, _GUN_AREAS)
     return total + _add_casualty(breakdown, ship, "broadside")
+
+
+_GUN_AREAS = ("hull", "crew", "guns")
+"""The areas whose damage counts against a Broadside! (BtQ L2476-2479)."""
 
 
 def broadside_pool(state: State, ship: str, *, target: str | None = None,
@@ -1224,14 +1277,18 @@ def _contest(st: State, source: RandomSource, events: Events, kind: str,
                                 "happens.", {"pools": {a["key"]: 0, b["key"]: 0},
                                              "winner": None}))
         return None, 0
+    a_pid, a_size, a_label, a_unskilled = a["pid"], a["size"], a["label"], a.get("unskilled",
+                                                                                  False)
+    b_pid, b_size, b_label, b_unskilled = b["pid"], b["size"], b["label"], b.get("unskilled",
+                                                                                  False)
     for attempt in range(1 if single else MAX_RETESTS + 1):
         gm = Deck(GM_DECK)
         fate = source.draw(gm, 1, purpose=f"{kind} card of fate" if source.record else "")[0]
         # the two sides spelled out, a then b (a comprehension costs a call of its own)
-        hands = (_as_fate(_draw(source, gm, a["pid"], a["size"], kind, a["label"]), fate),
-                 _as_fate(_draw(source, gm, b["pid"], b["size"], kind, b["label"]), fate))
-        found = (successes(hands[0], fate, unskilled=a.get("unskilled", False)),
-                 successes(hands[1], fate, unskilled=b.get("unskilled", False)))
+        hands = (_as_fate(_draw(source, gm, a_pid, a_size, kind, a_label), fate),
+                 _as_fate(_draw(source, gm, b_pid, b_size, kind, b_label), fate))
+        found = (successes(hands[0], fate, unskilled=a_unskilled),
+                 successes(hands[1], fate, unskilled=b_unskilled))
         verdict = compare_successes(*found)
         won = _WON.get(verdict)  # the index of the winning side
         winner = None if won is None else sides[won]["key"]
@@ -1330,10 +1387,13 @@ def _hit_ship(st: State, sid: str, hits: Iterable[tuple[str, int]]) -> dict[str,
     """Apply ``hits`` to ship ``sid``; returns her tracks after."""
     ship = _ship(st, sid)
     tracks = dict(ship["tracks"])
+    states = dict(ship["states"])  # the areas not hit keep theirs
     for area, level in hits:
-        tracks[area] = str(DamageTrack.parse(tracks[area]).hit(level))
+        track = DamageTrack.parse(tracks[area]).hit(level)
+        tracks[area] = str(track)
+        states[area] = int(track.state)
     ship["tracks"] = tracks
-    ship["states"] = {a: int(DamageTrack.parse(t).state) for a, t in tracks.items()}
+    ship["states"] = states
     return tracks
 
 
@@ -2263,13 +2323,17 @@ _STRIKE_ANYTIME = frozenset({"repair.action", "positioning.move", "broadside.amm
 
 def _answer(st: State, aw: Await, choice: str, source: RandomSource, events: Events) -> None:
     """Apply the answer ``choice`` to the awaited decision ``aw``."""
-    if choice == "strike" and aw["kind"] in _STRIKE_ANYTIME:
+    kind = aw["kind"]
+    if choice == "strike" and kind in _STRIKE_ANYTIME:
         _settle(st, events, {aw["ship"]: "struck"})
         return
-    if aw["kind"].startswith(_BOARDING):
+    answer = _ANSWERS.get(kind)
+    if answer is not None:
+        answer(st, aw, choice, source, events)
+    elif kind.startswith(_BOARDING):
         _answer_boarding(st, aw, choice, source, events)
-        return
-    _ANSWERS[aw["kind"]](st, aw, choice, source, events)
+    else:
+        raise KeyError(kind)
 
 
 def _answer_orders(st: State, aw: Await, choice: str, source: RandomSource, events: Events
@@ -2647,8 +2711,8 @@ def _preferred_distance(st: State, sid: str, foe: str) -> int:
     """Distance 2 for a rated ship against an enemy who cannot reply at 2, if her long-range
     pool is worth it; else Distance 1."""
     ship, other = _ship(st, sid), _ship(st, foe)
-    if ship["rating"] is not None and other["rating"] is None and broadside_pool(
-            st, sid, distance=2, situational=False)[0] >= 3:
+    if ship["rating"] is not None and other["rating"] is None and (  # broadside_pool's size
+            _broadside_total(st, sid, False) - _range_penalty(ship["rating"], 2) >= 3):
         return 2
     return 1
 
@@ -2816,9 +2880,13 @@ _POLICIES = {
 
 
 def _policy(st: State, aw: Await) -> str:
-    if aw["kind"].startswith(_BOARDING):
+    kind = aw["kind"]
+    policy = _POLICIES.get(kind)
+    if policy is not None:
+        return policy(st, aw)
+    if kind.startswith(_BOARDING):
         return _boarding_decision(st).default
-    return _POLICIES[aw["kind"]](st, aw)
+    raise KeyError(kind)
 
 
 # --- state copies ----------------------------------------------------------------------------

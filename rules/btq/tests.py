@@ -293,8 +293,20 @@ def compare_successes(a: list[tuple[SuccessLevel, int]], b: list[tuple[SuccessLe
                       ) -> Victor:
     """Decide between two lists of successes from :func:`successes` (BtQ L1238-1239):
     no success on either side is ``"both_failed"``; else more Perfects, then Criticals, then
-    Ordinaries; else the ranks of the successes pairwise, best first; else ``"tie"``."""
-    return _verdict(a, b)[0]
+    Ordinaries; else the ranks of the successes pairwise, best first; else ``"tie"``.
+
+    :func:`_verdict`'s result, found by comparing lists: the chains being best first, more
+    successes of the first level where their counts differ is a greater list of levels
+    (where one list of levels runs out first, the other has more of its next level)."""
+    if not a and not b:
+        return "both_failed"
+    a_levels, b_levels = [s[0] for s in a], [s[0] for s in b]
+    if a_levels != b_levels:
+        return "a" if a_levels > b_levels else "b"
+    a_ranks, b_ranks = [s[1] for s in a], [s[1] for s in b]
+    if a_ranks != b_ranks:
+        return "a" if a_ranks > b_ranks else "b"
+    return "tie"
 
 
 def compare(
