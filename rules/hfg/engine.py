@@ -110,7 +110,7 @@ import copy
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from functools import lru_cache
-from operator import itemgetter
+from operator import itemgetter, methodcaller
 from typing import Any
 
 from rules.btq.settings import SettingError, resolve
@@ -392,6 +392,7 @@ def _place(e: dict, r: Rect) -> None:
 _POSE = itemgetter("x", "y", "heading", "width", "depth", "side", "state", "type",
                    "dismounted")
 """What of an element the geometry of a :class:`_Frame` depends on."""
+_CONCEALED = methodcaller("get", "concealed")
 
 
 class _Frame:
@@ -438,8 +439,8 @@ def _frame(st: State) -> _Frame:
     if _STILL and _STILL[-1].elements is els:
         return _STILL[-1]
     # who is concealed changes what may be seen and shot at without anyone moving
-    poses = (tuple(map(_POSE, els.values())),
-             tuple(i for i, e in els.items() if e.get("concealed")))
+    vals = els.values()
+    poses = (tuple(map(_POSE, vals)), tuple(map(_CONCEALED, vals)))
     f = _FRAMES.get(id(els))
     if f is None or f.elements is not els or f.poses != poses:
         if len(_FRAMES) > 16:
@@ -1138,15 +1139,23 @@ def _town(st: State, e: dict) -> dict | None:
 
 
 def _held(st: State, t: dict) -> dict | None:
-    """The element holding the town or strong point ``t`` (its centre inside), if any."""
+    """The element holding the town or strong point ``t`` (its centre inside), if any
+    (kept in the frame: it reads only the poses)."""
+    f = _frame(st)
+    key = ("held", t["x"], t["y"], t["w"], t["h"])
+    if key in f.answers:
+        return f.answers[key]
     x0, y0, x1, y1 = t["x"], t["y"], t["x"] + t["w"], t["y"] + t["h"]
-    for o in _live(st):
+    found = None
+    for o in f.live:
         # a centre lies at most half a depth (400p) from the front midpoint
         if x0 - 400 <= o["x"] <= x1 + 400 and y0 - 400 <= o["y"] <= y1 + 400:
             cx, cy = _rect(o).center()
             if x0 <= cx <= x1 and y0 <= cy <= y1:
-                return o
-    return None
+                found = o
+                break
+    f.answers[key] = found
+    return found
 
 
 def _assault_rect(st: State, e: dict, t: dict, edge: str) -> Rect | None:
@@ -1190,6 +1199,10 @@ def _assault_options(st: State, e: dict, cost: int) -> list[tuple[str, str, int]
 def _in_assault(st: State, e: dict) -> bool:
     """Whether ``e`` is in close combat at a town's or strong point's edge: assaulting one
     its enemy holds, or holding one an enemy assaults (it neither shoots nor is shot)."""
+    return bool(_kept(st, [e], ("in_assault",), lambda: _in_assault_now(st, e)))
+
+
+def _in_assault_now(st: State, e: dict) -> bool:
     for t in st["terrain"]:
         if t["kind"] not in TOWNS:
             continue
