@@ -1471,45 +1471,87 @@ def _targets_from(st: State, e: dict) -> list[tuple[float, dict]]:
                          dismounted=e["dismounted"], settings=st["settings"])
     if not rng:
         return []
-    vis = _weather(st).visibility
-    r = _rect(e)
+    # what the pair alone decides (kept by what it reads: the battle, the weather's
+    # visibility, both footprints and types), then what the others standing near decide
+    battle = _SIGHTLINES.get(_sightline_context(st))
+    if battle is None:
+        if len(_SIGHTLINES) > 64:
+            _SIGHTLINES.clear()
+        battle = _SIGHTLINES[_sightline_context(st)] = {}
     any_edge = troop_type(e["type"]).any_edge or bool(_in(st, e, "bua"))
+    shooter = (_rect(e), e["type"], e["grade"], e["dismounted"], any_edge)
+    lines = battle.get(shooter)
+    if lines is None:
+        if len(battle) > 20000:
+            battle.clear()
+        lines = battle[shooter] = {}
     out = []
-    far = (max(rng, shooting_range(e["type"], year=st["year"], grade=e["grade"],
-                                   dismounted=e["dismounted"], long_target=True,
-                                   settings=st["settings"]) or 0) + 1700)
-    for o in _live(st, _enemy(st, e["side"])):
-        if abs(o["x"] - e["x"]) > far or abs(o["y"] - e["y"]) > far:
-            continue
-        orr = _rect(o)
-        if not any_edge and not in_corridor(r, orr):
-            continue
-        if any_edge:
-            gap = min(segment_gap(a, b, orr.corners()) for a, b in (
-                (r.corners()[i], r.corners()[(i + 1) % 4]) for i in range(4)))
-            arc = in_diagonal_arc(r, orr)
-        else:
-            gap = edge_gap(r, orr)
-            arc = in_corridor(r, orr)
-        long_target = bool(_in(st, o, "bua") or _in(st, o, "hill")
-                           or _in(st, o, "difficult_hill")
-                           or troop_type(o["type"]).category == "logistics")
-        reach = shooting_range(e["type"], year=st["year"], grade=e["grade"],
-                               dismounted=e["dismounted"], long_target=long_target,
-                               settings=st["settings"]) or rng
-        if not arc or gap > reach or (vis is not None and gap > vis):
+    for o in _frame(st).by_side[_enemy(st, e["side"])]:
+        key = (_rect(o), o["type"], bool(o.get("concealed")))
+        d = lines.get(key)
+        if d is None:
+            d = lines[key] = _sightline(st, e, rng, any_edge, o)
+        if d < 0:
             continue
         fe = _front_enemy(st, o)
-        if (fe is not None and fe["state"] != "routing") or _in_assault(st, o):
+        if (fe is not None and fe["state"] != "routing") or _in_assault(st, o) or \
+                _fire_blocked(st, e, o):
             continue
-        if _sight_blocked(st, e, o) or _fire_blocked(st, e, o) or sight.hidden(
-                st, e, o, shooting=True):
-            continue
-        cx, cy = r.x, r.y
-        ox, oy = orr.center()
-        out.append(((cx - ox) ** 2 + (cy - oy) ** 2, o))
+        out.append((d, o))
     out.sort(key=lambda t: (t[0], st["order"].index(t[1]["id"])))
     return out
+
+
+_SIGHTLINES: dict[tuple, dict[tuple, dict[tuple, float]]] = {}
+"""What :func:`_sightline` answers, by the battle (:func:`_sightline_context`), then the
+shooter, then the target, as :func:`_targets_from` asks for them."""
+
+
+def _sightline_context(st: State) -> tuple:
+    """What :func:`_sightline` reads of the battle: the year, the settings, the terrain and
+    the weather's visibility (the settings and terrain never change during a battle)."""
+    return (st["year"], _terrain_key(st), _visibility(*_WEATHER(st["weather"])),
+            tuple(sorted((k, str(v)) for k, v in st["settings"].items())))
+
+
+@lru_cache(maxsize=64)
+def _visibility(*weather: Any) -> int | None:
+    return cmd.Weather(*weather).visibility
+
+
+def _sightline(st: State, e: dict, rng: int, any_edge: bool, o: dict) -> float:
+    """The squared distance between centres at which ``e`` (shooting ``rng`` paces, from
+    ``any_edge`` or its front) may shoot at ``o`` as far as the two of them and the battle
+    decide (in its arc, within its range and the visibility, in sight), or -1. It reads
+    only what :func:`_targets_from` keeps it by."""
+    if abs(o["x"] - e["x"]) > (far := max(rng, shooting_range(
+            e["type"], year=st["year"], grade=e["grade"], dismounted=e["dismounted"],
+            long_target=True, settings=st["settings"]) or 0) + 1700) or \
+            abs(o["y"] - e["y"]) > far:
+        return -1.0
+    r, orr = _rect(e), _rect(o)
+    if not any_edge and not in_corridor(r, orr):
+        return -1.0
+    if any_edge:
+        gap = min(segment_gap(a, b, orr.corners()) for a, b in (
+            (r.corners()[i], r.corners()[(i + 1) % 4]) for i in range(4)))
+        arc = in_diagonal_arc(r, orr)
+    else:
+        gap = edge_gap(r, orr)
+        arc = in_corridor(r, orr)
+    long_target = bool(_in(st, o, "bua") or _in(st, o, "hill")
+                       or _in(st, o, "difficult_hill")
+                       or troop_type(o["type"]).category == "logistics")
+    reach = shooting_range(e["type"], year=st["year"], grade=e["grade"],
+                           dismounted=e["dismounted"], long_target=long_target,
+                           settings=st["settings"]) or rng
+    vis = _weather(st).visibility
+    if not arc or gap > reach or (vis is not None and gap > vis):
+        return -1.0
+    if _sight_blocked(st, e, o) or sight.hidden(st, e, o, shooting=True):
+        return -1.0
+    ox, oy = orr.center()
+    return (r.x - ox) ** 2 + (r.y - oy) ** 2
 
 
 def _fire_blocked(st: State, e: dict, o: dict) -> bool:
