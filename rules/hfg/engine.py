@@ -134,6 +134,7 @@ from rules.hfg.combat import CombatResult, Fighter, fight
 from rules.hfg.data import troop_type, validate_army
 from rules.hfg.geometry import (
     EPS,
+    Point,
     Rect,
     contact,
     edge_gap,
@@ -364,8 +365,11 @@ def _initial_state(setup: dict) -> State:
 # --- helpers -----------------------------------------------------------------------------
 
 
+_RECT_OF = itemgetter("x", "y", "heading", "width", "depth")
+
+
 def _rect(e: dict) -> Rect:
-    return _footprint(e["x"], e["y"], e["heading"], e["width"], e["depth"])
+    return _footprint(*_RECT_OF(e))
 
 
 @lru_cache(maxsize=65536)
@@ -413,12 +417,7 @@ class _Frame:
         self.elements, self.poses = els, poses
         self.live = [e for e in map(els.__getitem__, st["order"]) if e["state"] in ON_TABLE]
         self.by_side = {s: [e for e in self.live if e["side"] == s] for s in st["side_ids"]}
-        self.boxes = []
-        for e in self.live:
-            r = _rect(e)
-            cx, cy = r.center()
-            self.boxes.append((e, cx, cy, (e["width"] + e["depth"]) / 2, r.corners(),
-                               (*_POSE(e), e["id"])))
+        self.boxes = [(e, *_frame_box(*_RECT_OF(e)), (*_POSE(e), e["id"])) for e in self.live]
         self.by_x = sorted(self.boxes, key=lambda b: b[1])
         self.xs = [b[1] for b in self.by_x]
         self.biggest = max((b[3] for b in self.boxes), default=0.0)
@@ -426,6 +425,16 @@ class _Frame:
         self.front: dict[str, dict | None] = {}
         self.limiters: dict[str, list[Rect]] = {}
         self.answers: dict[tuple, Any] = {}
+
+
+@lru_cache(maxsize=65536)
+def _frame_box(x: float, y: float, heading: float, width: float, depth: float
+               ) -> tuple[float, float, float, tuple[Point, Point, Point, Point]]:
+    """A footprint's centre, half its width plus depth and its corners (a :class:`_Frame`'s
+    box but the element and its pose)."""
+    r = _footprint(x, y, heading, width, depth)
+    cx, cy = r.center()
+    return cx, cy, (width + depth) / 2, r.corners()
 
 
 _FRAMES: dict[int, _Frame] = {}
