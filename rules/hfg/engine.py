@@ -653,7 +653,10 @@ def _kept(st: State, group: list[dict], key: tuple, work: Callable[[], Any]) -> 
     out once per frame, the weather and ``key`` (what else of the elements the answer reads
     beyond their poses); the answer is shared, never to be changed."""
     f = _frame(st)
-    if any(f.elements.get(m["id"]) is not m for m in group):
+    if len(group) == 1:
+        if f.elements.get(group[0]["id"]) is not group[0]:
+            return work()
+    elif any(f.elements.get(m["id"]) is not m for m in group):
         return work()
     full = (*key, _WEATHER(st["weather"]), *(m["id"] for m in group))
     if full not in f.answers:
