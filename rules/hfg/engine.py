@@ -1522,8 +1522,15 @@ shooter, then the target, as :func:`_targets_from` asks for them."""
 def _sightline_context(st: State) -> tuple:
     """What :func:`_sightline` reads of the battle: the year, the settings, the terrain and
     the weather's visibility (the settings and terrain never change during a battle)."""
-    return (st["year"], _terrain_key(st), _visibility(*_WEATHER(st["weather"])),
-            tuple(sorted((k, str(v)) for k, v in st["settings"].items())))
+    settings = st["settings"]
+    if _SETTINGS[0] is not settings:
+        _SETTINGS[:] = [settings, tuple(sorted((k, str(v)) for k, v in settings.items()))]
+    return (st["year"], _terrain_key(st), _visibility(*_WEATHER(st["weather"])), _SETTINGS[1])
+
+
+_SETTINGS: list[Any] = [None, ()]
+"""The last settings :func:`_sightline_context` saw and their key (the object is held, so
+its id is not reused)."""
 
 
 @lru_cache(maxsize=64)
