@@ -71,7 +71,11 @@ element's orders (:func:`_element_orders`) kept by everything they read
 the elements near it). A rule that makes an element's orders read something more must add
 it to that key (or list its orders outside :func:`_element_orders`);
 tests/rules/hfg/test_hfg_kept_orders.py compares the kept orders with orders listed from
-scratch at every decision of seeded battles.
+scratch at every decision of seeded battles. What a shooter and a target alone decide of
+shooting (:func:`_sightline`) is kept by the battle, both footprints and types, and the
+distance to the nearest known enemy (:func:`rules.hfg.moves.nearest_known_enemy`) by the
+known enemy's poses, from frame to frame: the default policy asks them again only for the
+elements an order it weighs would move.
 
 Setup (:func:`validate_setup`)::
 
@@ -405,7 +409,8 @@ class _Frame:
     plus depth, its corners and its pose with its id (also sorted by the centre's x, with
     the largest half width plus depth and the deepest element); as they are asked for, each
     one's frontal enemy, each side's foot who would shoot at an approaching enemy
-    (``limiters``) and the answers of :func:`_kept`. Worked out once and kept while every
+    (``limiters``) and the answers of :func:`_kept`, :func:`_held` and
+    :func:`rules.hfg.moves.nearest_known_enemy`. Worked out once and kept while every
     element's pose (:data:`_POSE`) and who is concealed are the same, so any move, rout,
     loss or reveal makes a new one (:func:`_frame`); its lists are never changed."""
 
