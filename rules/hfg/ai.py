@@ -281,10 +281,12 @@ def choose(st: State, options: list[tuple[str, str, int]]) -> str:
         moved = _moves(st, k)
         after = _after(st, moved)
         gain = 0.0
-        for i, m in moved.items():
+        for i in moved:
             if i not in now:
                 now[i] = standing(st, els[i], stance)
-            gain += standing(after, m, stance, base) - now[i]
+        with eng._still(after):
+            for i, m in moved.items():
+                gain += standing(after, m, stance, base) - now[i]
         if k.startswith("line:"):
             gain += LINE * len(moved)
         if gain > best:

@@ -71,7 +71,11 @@ element's orders (:func:`_element_orders`) kept by everything they read
 the elements near it). A rule that makes an element's orders read something more must add
 it to that key (or list its orders outside :func:`_element_orders`);
 tests/rules/hfg/test_hfg_kept_orders.py compares the kept orders with orders listed from
-scratch at every decision of seeded battles.
+scratch at every decision of seeded battles. What a shooter and a target alone decide of
+shooting (:func:`_sightline`) is kept by the battle, both footprints and types, and the
+distance to the nearest known enemy (:func:`rules.hfg.moves.nearest_known_enemy`) by the
+known enemy's poses, from frame to frame: the default policy asks them again only for the
+elements an order it weighs would move.
 
 Setup (:func:`validate_setup`)::
 
@@ -110,7 +114,7 @@ import copy
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from functools import lru_cache
-from operator import itemgetter
+from operator import itemgetter, methodcaller
 from typing import Any
 
 from rules.btq.settings import SettingError, resolve
@@ -134,6 +138,7 @@ from rules.hfg.combat import CombatResult, Fighter, fight
 from rules.hfg.data import troop_type, validate_army
 from rules.hfg.geometry import (
     EPS,
+    Point,
     Rect,
     contact,
     edge_gap,
@@ -364,8 +369,11 @@ def _initial_state(setup: dict) -> State:
 # --- helpers -----------------------------------------------------------------------------
 
 
+_RECT_OF = itemgetter("x", "y", "heading", "width", "depth")
+
+
 def _rect(e: dict) -> Rect:
-    return _footprint(e["x"], e["y"], e["heading"], e["width"], e["depth"])
+    return _footprint(*_RECT_OF(e))
 
 
 @lru_cache(maxsize=65536)
@@ -392,6 +400,7 @@ def _place(e: dict, r: Rect) -> None:
 _POSE = itemgetter("x", "y", "heading", "width", "depth", "side", "state", "type",
                    "dismounted")
 """What of an element the geometry of a :class:`_Frame` depends on."""
+_CONCEALED = methodcaller("get", "concealed")
 
 
 class _Frame:
@@ -400,7 +409,8 @@ class _Frame:
     plus depth, its corners and its pose with its id (also sorted by the centre's x, with
     the largest half width plus depth and the deepest element); as they are asked for, each
     one's frontal enemy, each side's foot who would shoot at an approaching enemy
-    (``limiters``) and the answers of :func:`_kept`. Worked out once and kept while every
+    (``limiters``) and the answers of :func:`_kept`, :func:`_held` and
+    :func:`rules.hfg.moves.nearest_known_enemy`. Worked out once and kept while every
     element's pose (:data:`_POSE`) and who is concealed are the same, so any move, rout,
     loss or reveal makes a new one (:func:`_frame`); its lists are never changed."""
 
@@ -412,12 +422,7 @@ class _Frame:
         self.elements, self.poses = els, poses
         self.live = [e for e in map(els.__getitem__, st["order"]) if e["state"] in ON_TABLE]
         self.by_side = {s: [e for e in self.live if e["side"] == s] for s in st["side_ids"]}
-        self.boxes = []
-        for e in self.live:
-            r = _rect(e)
-            cx, cy = r.center()
-            self.boxes.append((e, cx, cy, (e["width"] + e["depth"]) / 2, r.corners(),
-                               (*_POSE(e), e["id"])))
+        self.boxes = [(e, *_frame_box(*_RECT_OF(e)), (*_POSE(e), e["id"])) for e in self.live]
         self.by_x = sorted(self.boxes, key=lambda b: b[1])
         self.xs = [b[1] for b in self.by_x]
         self.biggest = max((b[3] for b in self.boxes), default=0.0)
@@ -425,6 +430,16 @@ class _Frame:
         self.front: dict[str, dict | None] = {}
         self.limiters: dict[str, list[Rect]] = {}
         self.answers: dict[tuple, Any] = {}
+
+
+@lru_cache(maxsize=65536)
+def _frame_box(x: float, y: float, heading: float, width: float, depth: float
+               ) -> tuple[float, float, float, tuple[Point, Point, Point, Point]]:
+    """A footprint's centre, half its width plus depth and its corners (a :class:`_Frame`'s
+    box but the element and its pose)."""
+    r = _footprint(x, y, heading, width, depth)
+    cx, cy = r.center()
+    return cx, cy, (width + depth) / 2, r.corners()
 
 
 _FRAMES: dict[int, _Frame] = {}
@@ -438,8 +453,8 @@ def _frame(st: State) -> _Frame:
     if _STILL and _STILL[-1].elements is els:
         return _STILL[-1]
     # who is concealed changes what may be seen and shot at without anyone moving
-    poses = (tuple(map(_POSE, els.values())),
-             tuple(i for i, e in els.items() if e.get("concealed")))
+    vals = els.values()
+    poses = (tuple(map(_POSE, vals)), tuple(map(_CONCEALED, vals)))
     f = _FRAMES.get(id(els))
     if f is None or f.elements is not els or f.poses != poses:
         if len(_FRAMES) > 16:
@@ -643,7 +658,10 @@ def _kept(st: State, group: list[dict], key: tuple, work: Callable[[], Any]) -> 
     out once per frame, the weather and ``key`` (what else of the elements the answer reads
     beyond their poses); the answer is shared, never to be changed."""
     f = _frame(st)
-    if any(f.elements.get(m["id"]) is not m for m in group):
+    if len(group) == 1:
+        if f.elements.get(group[0]["id"]) is not group[0]:
+            return work()
+    elif any(f.elements.get(m["id"]) is not m for m in group):
         return work()
     full = (*key, _WEATHER(st["weather"]), *(m["id"] for m in group))
     if full not in f.answers:
@@ -1150,15 +1168,23 @@ def _town(st: State, e: dict) -> dict | None:
 
 
 def _held(st: State, t: dict) -> dict | None:
-    """The element holding the town or strong point ``t`` (its centre inside), if any."""
+    """The element holding the town or strong point ``t`` (its centre inside), if any
+    (kept in the frame: it reads only the poses)."""
+    f = _frame(st)
+    key = ("held", t["x"], t["y"], t["w"], t["h"])
+    if key in f.answers:
+        return f.answers[key]
     x0, y0, x1, y1 = t["x"], t["y"], t["x"] + t["w"], t["y"] + t["h"]
-    for o in _live(st):
+    found = None
+    for o in f.live:
         # a centre lies at most half a depth (400p) from the front midpoint
         if x0 - 400 <= o["x"] <= x1 + 400 and y0 - 400 <= o["y"] <= y1 + 400:
             cx, cy = _rect(o).center()
             if x0 <= cx <= x1 and y0 <= cy <= y1:
-                return o
-    return None
+                found = o
+                break
+    f.answers[key] = found
+    return found
 
 
 def _assault_rect(st: State, e: dict, t: dict, edge: str) -> Rect | None:
@@ -1202,6 +1228,10 @@ def _assault_options(st: State, e: dict, cost: int) -> list[tuple[str, str, int]
 def _in_assault(st: State, e: dict) -> bool:
     """Whether ``e`` is in close combat at a town's or strong point's edge: assaulting one
     its enemy holds, or holding one an enemy assaults (it neither shoots nor is shot)."""
+    return bool(_kept(st, [e], ("in_assault",), lambda: _in_assault_now(st, e)))
+
+
+def _in_assault_now(st: State, e: dict) -> bool:
     for t in st["terrain"]:
         if t["kind"] not in TOWNS:
             continue
@@ -1470,45 +1500,94 @@ def _targets_from(st: State, e: dict) -> list[tuple[float, dict]]:
                          dismounted=e["dismounted"], settings=st["settings"])
     if not rng:
         return []
-    vis = _weather(st).visibility
-    r = _rect(e)
+    # what the pair alone decides (kept by what it reads: the battle, the weather's
+    # visibility, both footprints and types), then what the others standing near decide
+    battle = _SIGHTLINES.get(_sightline_context(st))
+    if battle is None:
+        if len(_SIGHTLINES) > 64:
+            _SIGHTLINES.clear()
+        battle = _SIGHTLINES[_sightline_context(st)] = {}
     any_edge = troop_type(e["type"]).any_edge or bool(_in(st, e, "bua"))
+    shooter = (_rect(e), e["type"], e["grade"], e["dismounted"], any_edge)
+    lines = battle.get(shooter)
+    if lines is None:
+        if len(battle) > 20000:
+            battle.clear()
+        lines = battle[shooter] = {}
     out = []
-    far = (max(rng, shooting_range(e["type"], year=st["year"], grade=e["grade"],
-                                   dismounted=e["dismounted"], long_target=True,
-                                   settings=st["settings"]) or 0) + 1700)
-    for o in _live(st, _enemy(st, e["side"])):
-        if abs(o["x"] - e["x"]) > far or abs(o["y"] - e["y"]) > far:
-            continue
-        orr = _rect(o)
-        if not any_edge and not in_corridor(r, orr):
-            continue
-        if any_edge:
-            gap = min(segment_gap(a, b, orr.corners()) for a, b in (
-                (r.corners()[i], r.corners()[(i + 1) % 4]) for i in range(4)))
-            arc = in_diagonal_arc(r, orr)
-        else:
-            gap = edge_gap(r, orr)
-            arc = in_corridor(r, orr)
-        long_target = bool(_in(st, o, "bua") or _in(st, o, "hill")
-                           or _in(st, o, "difficult_hill")
-                           or troop_type(o["type"]).category == "logistics")
-        reach = shooting_range(e["type"], year=st["year"], grade=e["grade"],
-                               dismounted=e["dismounted"], long_target=long_target,
-                               settings=st["settings"]) or rng
-        if not arc or gap > reach or (vis is not None and gap > vis):
+    for o in _frame(st).by_side[_enemy(st, e["side"])]:
+        key = (_rect(o), o["type"], bool(o.get("concealed")))
+        d = lines.get(key)
+        if d is None:
+            d = lines[key] = _sightline(st, e, rng, any_edge, o)
+        if d < 0:
             continue
         fe = _front_enemy(st, o)
-        if (fe is not None and fe["state"] != "routing") or _in_assault(st, o):
+        if (fe is not None and fe["state"] != "routing") or _in_assault(st, o) or \
+                _fire_blocked(st, e, o):
             continue
-        if _sight_blocked(st, e, o) or _fire_blocked(st, e, o) or sight.hidden(
-                st, e, o, shooting=True):
-            continue
-        cx, cy = r.x, r.y
-        ox, oy = orr.center()
-        out.append(((cx - ox) ** 2 + (cy - oy) ** 2, o))
+        out.append((d, o))
     out.sort(key=lambda t: (t[0], st["order"].index(t[1]["id"])))
     return out
+
+
+_SIGHTLINES: dict[tuple, dict[tuple, dict[tuple, float]]] = {}
+"""What :func:`_sightline` answers, by the battle (:func:`_sightline_context`), then the
+shooter, then the target, as :func:`_targets_from` asks for them."""
+
+
+def _sightline_context(st: State) -> tuple:
+    """What :func:`_sightline` reads of the battle: the year, the settings, the terrain and
+    the weather's visibility (the settings and terrain never change during a battle)."""
+    settings = st["settings"]
+    if _SETTINGS[0] is not settings:
+        _SETTINGS[:] = [settings, tuple(sorted((k, str(v)) for k, v in settings.items()))]
+    return (st["year"], _terrain_key(st), _visibility(*_WEATHER(st["weather"])), _SETTINGS[1])
+
+
+_SETTINGS: list[Any] = [None, ()]
+"""The last settings :func:`_sightline_context` saw and their key (the object is held, so
+its id is not reused)."""
+
+
+@lru_cache(maxsize=64)
+def _visibility(*weather: Any) -> int | None:
+    return cmd.Weather(*weather).visibility
+
+
+def _sightline(st: State, e: dict, rng: int, any_edge: bool, o: dict) -> float:
+    """The squared distance between centres at which ``e`` (shooting ``rng`` paces, from
+    ``any_edge`` or its front) may shoot at ``o`` as far as the two of them and the battle
+    decide (in its arc, within its range and the visibility, in sight), or -1. It reads
+    only what :func:`_targets_from` keeps it by."""
+    if abs(o["x"] - e["x"]) > (far := max(rng, shooting_range(
+            e["type"], year=st["year"], grade=e["grade"], dismounted=e["dismounted"],
+            long_target=True, settings=st["settings"]) or 0) + 1700) or \
+            abs(o["y"] - e["y"]) > far:
+        return -1.0
+    r, orr = _rect(e), _rect(o)
+    if not any_edge and not in_corridor(r, orr):
+        return -1.0
+    if any_edge:
+        gap = min(segment_gap(a, b, orr.corners()) for a, b in (
+            (r.corners()[i], r.corners()[(i + 1) % 4]) for i in range(4)))
+        arc = in_diagonal_arc(r, orr)
+    else:
+        gap = edge_gap(r, orr)
+        arc = in_corridor(r, orr)
+    long_target = bool(_in(st, o, "bua") or _in(st, o, "hill")
+                       or _in(st, o, "difficult_hill")
+                       or troop_type(o["type"]).category == "logistics")
+    reach = shooting_range(e["type"], year=st["year"], grade=e["grade"],
+                           dismounted=e["dismounted"], long_target=long_target,
+                           settings=st["settings"]) or rng
+    vis = _weather(st).visibility
+    if not arc or gap > reach or (vis is not None and gap > vis):
+        return -1.0
+    if _sight_blocked(st, e, o) or sight.hidden(st, e, o, shooting=True):
+        return -1.0
+    ox, oy = orr.center()
+    return (r.x - ox) ** 2 + (r.y - oy) ** 2
 
 
 def _fire_blocked(st: State, e: dict, o: dict) -> bool:

@@ -53,11 +53,33 @@ def nearest_known_enemy(st: State, side: str, r: Rect, reach: float = float("inf
     centres further apart than that plus both half-diagonals) are not measured, so the
     answer is exact below ``reach``."""
     eng = _eng()
+    f = eng._frame(st)
+    enemy = eng._enemy(st, side)
+    kept = f.answers.get(("known enemy", enemy))
+    if kept is None:  # the answers for the poses of the known enemy, from any frame
+        known = tuple(pose for o, *_, pose in f.boxes
+                      if o["side"] == enemy and not o.get("concealed"))
+        if len(_NEAREST) > 4096:
+            _NEAREST.clear()
+        kept = f.answers[("known enemy", enemy)] = _NEAREST.setdefault(known, {})
+    best = kept.get((r, reach))
+    if best is None:
+        best = kept[(r, reach)] = _nearest_known_enemy(st, enemy, r, reach)
+    return best
+
+
+_NEAREST: dict[tuple, dict[tuple[Rect, float], float]] = {}
+""":func:`nearest_known_enemy` answers by the poses of the known enemy, then the footprint
+and the reach."""
+
+
+def _nearest_known_enemy(st: State, enemy: str, r: Rect, reach: float) -> float:
+    eng = _eng()
     best = float("inf")
     edges = list(zip(r.corners(), r.corners()[1:] + r.corners()[:1]))
     cx, cy = r.center()
     half = (r.width + r.depth) / 2
-    for o in eng._live(st, eng._enemy(st, side)):
+    for o in eng._live(st, enemy):
         if o.get("concealed"):
             continue
         orr = eng._rect(o)
