@@ -217,3 +217,26 @@ def test_a_missions_reward_taken_twice_is_taken_once(campaign, gm, pc_a, player_
     assert "That form was already sent" in again and "is not due" not in again
     pc_a.refresh_from_db()
     assert pc_a.charm == 2 and MissionPurchase.objects.count() == 1
+
+
+def test_a_proposed_challenge_sent_again_after_back_is_proposed_once(
+        campaign, gm, pc_a, player_a_client):
+    """The player's "Propose a challenge", sent, then Back and sent again: one proposal,
+    and the second goes to the mission's page, where the first is waiting for the GM."""
+    from campaigns.missions import services as missions
+
+    mission, _ = missions.mission_create(
+        campaign=campaign, actor=gm, name="Toast the Captain", kind="personal",
+        challenges_required=2, characters=[pc_a.pk])
+    url = reverse("missions:challenge_new", args=[campaign.pk])
+    data = {"missions": [mission.pk], "description": "Toast Jones at the Captain's table",
+            "kind": "test",
+            FIELD: token_of(player_a_client.get(url, {"mission": mission.pk}))}
+    first = player_a_client.post(url, data)
+    again = player_a_client.post(url, data, follow=True)
+    challenge = Challenge.objects.get()
+    assert challenge.status == "proposed"
+    assert first.url == reverse("missions:detail", args=[campaign.pk, mission.pk])
+    assert again.redirect_chain == [(first.url, 302)]
+    assert "That form was already sent: here is what it made." in again.content.decode()
+
