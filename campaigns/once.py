@@ -88,8 +88,10 @@ def once_per_token(view):
                     claimed = FormToken.objects.create(token=claim, user=request.user)
             except IntegrityError:
                 return _sent_before(request, claim)
+            earlier = len(messages.get_messages(request))
             response = view(request, *args, **kwargs)
-            if isinstance(response, HttpResponseRedirect) and not _refused(request):
+            if (isinstance(response, HttpResponseRedirect)
+                    and not _refused(request, earlier)):
                 claimed.shown = response.url[:500]
                 claimed.save(update_fields=["shown"])
             else:
@@ -106,10 +108,15 @@ def _claim(token: str, path: str) -> str:
     return hashlib.sha256(f"{path}\n{token}".encode()).hexdigest()
 
 
-def _refused(request) -> bool:
-    """Whether the view said no with an error message (and a redirect back to the page)."""
-    queued = getattr(messages.get_messages(request), "_queued_messages", [])
-    return any(message.level >= messages.ERROR for message in queued)
+def _refused(request, earlier: int) -> bool:
+    """Whether the view said no with an error message (and a redirect back to the page):
+    one of the messages after the ``earlier`` ones the request came with. Reads them by the
+    storage's public iteration (the earlier first, then those added), then marks the storage
+    unused again, so that every message is still shown on the next page."""
+    storage = messages.get_messages(request)
+    levels = [message.level for message in storage][earlier:]
+    storage.used = False
+    return any(level >= messages.ERROR for level in levels)
 
 
 def _sent_before(request, claim: str):

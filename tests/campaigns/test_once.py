@@ -240,3 +240,20 @@ def test_a_proposed_challenge_sent_again_after_back_is_proposed_once(
     assert again.redirect_chain == [(first.url, 302)]
     assert "That form was already sent: here is what it made." in again.content.decode()
 
+
+def test_an_error_shown_before_the_form_was_sent_is_not_its_refusal(campaign, gm_client,
+                                                                    pc_a):
+    """A refusal is an error message the view adds: one the request came with (a refused
+    item whose page was not opened yet) leaves the next form's record kept, and is still
+    shown after it."""
+    sheet = reverse("characters:detail", args=[pc_a.pk])
+    url = reverse("characters:item_add", args=[pc_a.pk])
+    first, second = (tokens_of(gm_client.get(sheet))[0] for _ in range(2))
+    refused = gm_client.post(url, {"kind": "curio", "name": "A telescope", FIELD: first})
+    assert refused.status_code == 302 and not Item.objects.exists()
+    data = {"kind": "curio", "name": "A brass telescope", "skill": "awareness", FIELD: second}
+    made = gm_client.post(url, data)
+    assert FormToken.objects.get().shown == made.url
+    again = gm_client.post(url, data, follow=True).content.decode()
+    assert "A curio adds a card to one skill or weapon" in again
+    assert "That form was already sent" in again and Item.objects.count() == 1
