@@ -12,12 +12,17 @@ first went to, with a word saying so. If the first was refused (the form comes b
 errors, or a redirect back with an error message) or failed, the token is not kept: the
 corrected form, with the same token, may be sent again.
 
+A token is taken for the address it is posted to: a form with two create buttons (the new
+battle's "Prepare the battle" and its "What are the odds?", a ``formaction``) makes one record
+of each, once each.
+
 A POST without a token (the API, a script) is not protected here; a token that is not one
 the tag could have written is refused with a 400.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 from datetime import timedelta
@@ -45,8 +50,9 @@ def new_token() -> str:
 
 
 class FormToken(models.Model):
-    """A token of a create form that was sent: by whom, when, and the address of what it
-    made (``shown``; empty until the view that took it answers)."""
+    """A token of a create form that was sent, for the address it was posted to (``token``
+    is :func:`_claim` of the two): by whom, when, and the address of what it made (``shown``;
+    empty until the view that took it answers)."""
 
     token = models.CharField(max_length=64, unique=True)
     user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -75,14 +81,17 @@ def once_per_token(view):
         if not _SHAPE.fullmatch(token):
             return HttpResponseBadRequest("That form's one-time token is not one this site "
                                           "wrote: reload the page and send it again.")
+        claim = _claim(token, request.path)
         with transaction.atomic():
             try:
                 with transaction.atomic():
-                    claimed = FormToken.objects.create(token=token, user=request.user)
+                    claimed = FormToken.objects.create(token=claim, user=request.user)
             except IntegrityError:
-                return _sent_before(request, token)
+                return _sent_before(request, claim)
+            earlier = len(messages.get_messages(request))
             response = view(request, *args, **kwargs)
-            if isinstance(response, HttpResponseRedirect) and not _refused(request):
+            if (isinstance(response, HttpResponseRedirect)
+                    and not _refused(request, earlier)):
                 claimed.shown = response.url[:500]
                 claimed.save(update_fields=["shown"])
             else:
@@ -93,14 +102,25 @@ def once_per_token(view):
     return wrapped
 
 
-def _refused(request) -> bool:
-    """Whether the view said no with an error message (and a redirect back to the page)."""
-    queued = getattr(messages.get_messages(request), "_queued_messages", [])
-    return any(message.level >= messages.ERROR for message in queued)
+def _claim(token: str, path: str) -> str:
+    """What :class:`FormToken` keeps of ``token`` posted to ``path``: their SHA-256, 64 hex
+    digits (a token is one form's, and one form may post to two addresses)."""
+    return hashlib.sha256(f"{path}\n{token}".encode()).hexdigest()
 
 
-def _sent_before(request, token: str):
-    earlier = FormToken.objects.filter(token=token).first()
+def _refused(request, earlier: int) -> bool:
+    """Whether the view said no with an error message (and a redirect back to the page):
+    one of the messages after the ``earlier`` ones the request came with. Reads them by the
+    storage's public iteration (the earlier first, then those added), then marks the storage
+    unused again, so that every message is still shown on the next page."""
+    storage = messages.get_messages(request)
+    levels = [message.level for message in storage][earlier:]
+    storage.used = False
+    return any(level >= messages.ERROR for level in levels)
+
+
+def _sent_before(request, claim: str):
+    earlier = FormToken.objects.filter(token=claim).first()
     if earlier is None or earlier.user_id != request.user.pk or not earlier.shown:
         return HttpResponseBadRequest("That form was already sent: reload the page to send "
                                       "it again.")

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.confirm import confirmation
+from campaigns.once import once_per_token
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from campaigns.services import StaleVersion
 from characters.selectors import character_for_user
@@ -65,6 +66,7 @@ def encounter_list(request, campaign_id):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@once_per_token
 def encounter_new(request, campaign_id):
     campaign = campaign_for_user(request.user, campaign_id)
     require_gm(request.user, campaign)
@@ -244,6 +246,7 @@ def encounter_act(request, pk):
 
 @login_required
 @require_POST
+@once_per_token
 def encounter_resolve_rest(request, pk):
     encounter = selectors.encounter_for_user(request.user, pk)
     with _refusal_as_message(request):
@@ -297,6 +300,7 @@ def scar_draw(request, pk):
 
 @login_required
 @require_POST
+@once_per_token
 def repair_test(request, pk):
     """GM: between battles, call the repair test of one of a ship's areas."""
     ship = ship_for_user(request.user, pk)

@@ -22,6 +22,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from campaigns.forms import Form
+from campaigns.once import once_per_token
 from campaigns.selectors import campaign_for_user, require_gm
 from characters.models import Character
 from combat import services
@@ -154,6 +155,7 @@ def wargame_create(*, campaign, user, scenario_key: str, commanders: dict[str, s
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@once_per_token
 def wargame_new(request, campaign_id):
     """GET without a scenario: choose one; GET with one: its sides' commanders; POST: the
     wargame begins and its page opens."""

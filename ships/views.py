@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.confirm import confirmation
+from campaigns.once import once_per_token
 from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import Conflict
 from rules.btq.characters import SKILLS
@@ -18,6 +19,7 @@ from ships.models import ShipPosting, ShipReputation
 
 
 @login_required
+@once_per_token
 def ship_new(request, campaign_pk):
     campaign = campaign_for_user(request.user, campaign_pk)
     require_gm(request.user, campaign)
@@ -71,6 +73,7 @@ def _saved(request, ship, form, save, done):
 
 @login_required
 @require_POST
+@once_per_token
 def reputation_add(request, pk):
     """GM: a new reputation of the ship."""
     ship = _gm_ship(request, pk)
@@ -119,6 +122,7 @@ def reputation_remove(request, pk, reputation_pk):
 
 @login_required
 @require_POST
+@once_per_token
 def renowned_name(request, pk):
     """GM: the trait Renowned Name's +1, to a reputation of the ship or a new one."""
     ship = _gm_ship(request, pk)

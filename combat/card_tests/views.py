@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaigns.confirm import confirmation
 from campaigns.forms import VersionedForm
 from campaigns.models import Membership
+from campaigns.once import once_per_token
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from campaigns.services import Conflict
 from characters.models import Character
@@ -67,6 +68,7 @@ def _characters_for(request, campaign, gm: bool):
 
 
 @login_required
+@once_per_token
 def card_test_new(request, pk):
     """GM: call a test; player: propose one. First the character (``?character=``), then
     the pool, the opposition and the stakes, with the odds shown as they are chosen."""

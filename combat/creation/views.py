@@ -14,6 +14,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from campaigns.once import once_per_token
 from campaigns.selectors import campaign_for_user
 from campaigns.services import Conflict
 from combat import selectors as combat_selectors
@@ -72,6 +73,7 @@ def _your_turn(view: dict, player: list, gm: list) -> str:
 
 @login_required
 @require_POST
+@once_per_token
 def draft_start(request, pk):
     """A player starts making their character."""
     campaign = campaign_for_user(request.user, pk)
@@ -150,6 +152,7 @@ def _again(request, campaign, draft, posted, errors, error: str, status: int):
 
 @login_required
 @require_POST
+@once_per_token
 def ship_start(request, pk):
     """GM: the group makes its ship, of the type the GM names."""
     campaign = campaign_for_user(request.user, pk)
@@ -164,6 +167,7 @@ def ship_start(request, pk):
 
 @login_required
 @require_POST
+@once_per_token
 def reference_load(request, pk):
     """GM: the book's characters (O'Toole, the template Captains) as NPCs."""
     campaign = campaign_for_user(request.user, pk)

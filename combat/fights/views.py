@@ -6,6 +6,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from campaigns.once import once_per_token
 from campaigns.selectors import campaign_for_user, require_gm
 from combat.fights import services
 from combat.fights.forms import KINDS
@@ -13,6 +14,7 @@ from combat.fights.forms import KINDS
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@once_per_token
 def fight_new(request, campaign_id, kind):
     """Prepare a skirmish, a duel or a boarding (GMs only); it begins from its battle page."""
     if kind not in KINDS:

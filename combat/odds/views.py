@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.confirm import confirmation
+from campaigns.once import once_per_token
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from combat import selectors as combat_selectors
 from combat import streams
@@ -35,6 +36,7 @@ def _refused(request, exc: Exception) -> None:
 
 @login_required
 @require_POST
+@once_per_token
 def odds_new(request, campaign_id):
     """"What are the odds?" on the new-battle page: the same form, played instead of
     prepared. Invalid input shows the page again with the messages by its fields."""
@@ -58,6 +60,7 @@ def odds_new(request, campaign_id):
 
 @login_required
 @require_POST
+@once_per_token
 def odds_ask(request, pk):
     """From a running battle's page: the odds from here, or (with ``actor`` and ``kind``)
     of each option of that pending decision. Back to the battle, where they show."""

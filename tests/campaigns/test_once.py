@@ -217,3 +217,43 @@ def test_a_missions_reward_taken_twice_is_taken_once(campaign, gm, pc_a, player_
     assert "That form was already sent" in again and "is not due" not in again
     pc_a.refresh_from_db()
     assert pc_a.charm == 2 and MissionPurchase.objects.count() == 1
+
+
+def test_a_proposed_challenge_sent_again_after_back_is_proposed_once(
+        campaign, gm, pc_a, player_a_client):
+    """The player's "Propose a challenge", sent, then Back and sent again: one proposal,
+    and the second goes to the mission's page, where the first is waiting for the GM."""
+    from campaigns.missions import services as missions
+
+    mission, _ = missions.mission_create(
+        campaign=campaign, actor=gm, name="Toast the Captain", kind="personal",
+        challenges_required=2, characters=[pc_a.pk])
+    url = reverse("missions:challenge_new", args=[campaign.pk])
+    data = {"missions": [mission.pk], "description": "Toast Jones at the Captain's table",
+            "kind": "test",
+            FIELD: token_of(player_a_client.get(url, {"mission": mission.pk}))}
+    first = player_a_client.post(url, data)
+    again = player_a_client.post(url, data, follow=True)
+    challenge = Challenge.objects.get()
+    assert challenge.status == "proposed"
+    assert first.url == reverse("missions:detail", args=[campaign.pk, mission.pk])
+    assert again.redirect_chain == [(first.url, 302)]
+    assert "That form was already sent: here is what it made." in again.content.decode()
+
+
+def test_an_error_shown_before_the_form_was_sent_is_not_its_refusal(campaign, gm_client,
+                                                                    pc_a):
+    """A refusal is an error message the view adds: one the request came with (a refused
+    item whose page was not opened yet) leaves the next form's record kept, and is still
+    shown after it."""
+    sheet = reverse("characters:detail", args=[pc_a.pk])
+    url = reverse("characters:item_add", args=[pc_a.pk])
+    first, second = (tokens_of(gm_client.get(sheet))[0] for _ in range(2))
+    refused = gm_client.post(url, {"kind": "curio", "name": "A telescope", FIELD: first})
+    assert refused.status_code == 302 and not Item.objects.exists()
+    data = {"kind": "curio", "name": "A brass telescope", "skill": "awareness", FIELD: second}
+    made = gm_client.post(url, data)
+    assert FormToken.objects.get().shown == made.url
+    again = gm_client.post(url, data, follow=True).content.decode()
+    assert "A curio adds a card to one skill or weapon" in again
+    assert "That form was already sent" in again and Item.objects.count() == 1
