@@ -159,6 +159,25 @@ SETTINGS: dict[str, Setting] = {
             used_by="ship-to-ship combat",
         ),
         Setting(
+            "maimed_morale_test",
+            "In ship-to-ship combat, the commanding officer of a ship whose Ship Morale is "
+            "Maimed must pass, for the ship to act each round,",
+            {"discipline": "a Discipline test (the battle's rule)",
+             "command": "a Command test (the Great Hardship example)"},
+            "discipline",
+            "btq_missions A1, DECISIONS D20; BtQ L2483-2484, L1424",
+            used_by="ship-to-ship combat",
+        ),
+        Setting(
+            "maimed_morale_scope",
+            "In ship-to-ship combat, a Maimed Ship Morale's -3 falls on",
+            {"all_pools": "all the ship's card pools",
+             "final_test": "her Broadside! alone, as a skirmish's falls on its final test"},
+            "all_pools",
+            "btq_missions A1, DECISIONS D20; BtQ L1424, L1646-1647",
+            used_by="ship-to-ship combat",
+        ),
+        Setting(
             "prize_share_lasts",
             "A prize share's automatic successes last",
             {"one_test": "for the first Wealth test they help",
