@@ -178,6 +178,15 @@ SETTINGS: dict[str, Setting] = {
             used_by="ship-to-ship combat",
         ),
         Setting(
+            "mutual_fail_final",
+            "A skirmish's final Command test that both commanders fail (or tie)",
+            {"retest": "is turned again, as any test (up to ten times)",
+             "stalemate": "ends the skirmish in a stalemate"},
+            "retest",
+            "btq_missions A8, DECISIONS D3; BtQ L1274-1276, L1656",
+            used_by="skirmishes",
+        ),
+        Setting(
             "prize_share_lasts",
             "A prize share's automatic successes last",
             {"one_test": "for the first Wealth test they help",
