@@ -54,7 +54,7 @@ every captain disengages (the outcome's ``boardings`` has each boarding's
 :func:`rules.btq.boarding.report`). Safeguard, not a rule of the book: night
 falls after :data:`NIGHTFALL_ROUND` rounds and the ships lose each other (result
 ``"disengaged"``). A ship that is lost (sunk, crew Dead, struck) takes one level of Ship
-Morale (N22).
+Morale (N22); under the setting ``fled_ship_morale`` so does one that flees beyond Distance 5.
 
 Readings chosen where the book is silent (see also DECISIONS.md):
 
@@ -1425,13 +1425,16 @@ def _settle(st: State, events: Events, left: dict[str, str], escaper: str | None
             ) -> None:
     """Ships ``left`` (id -> ``"sunk"``, ``"crew_dead"``, ``"struck"``, ``"escaped"``) leave
     the battle (BtQ L2483, L2488-2496); a ship that is lost (sunk, crew Dead, struck) takes
-    one level of Ship Morale (N22). The battle ends when a side has no ship left in it, or
-    no two ships are within Distance 5 of each other: the other side wins, unless the last
-    ship escaped (then nobody does). ``escaper``: the ship whose move broke the contact."""
+    one level of Ship Morale (N22), and so does the ship that fled (``escaper``, when she
+    leaves) under the setting ``fled_ship_morale`` (N22's option). The battle ends when a
+    side has no ship left in it, or no two ships are within Distance 5 of each other: the
+    other side wins, unless the last ship escaped (then nobody does). ``escaper``: the ship
+    whose move broke the contact."""
+    fled = escaper if st["settings"]["fled_ship_morale"] else None
     for sid, how in left.items():
         ship = _ship(st, sid)
         ship["out"] = how
-        if how in _LOST:
+        if how in _LOST or (how == "escaped" and sid == fled):
             ship["morale"] = min(3, ship["morale"] + 1)
         if how == "struck":
             ship["struck"] = True

@@ -125,6 +125,16 @@ SETTINGS: dict[str, Setting] = {
             used_by="skirmishes",
         ),
         Setting(
+            "fled_ship_morale",
+            "A ship that flees a battle beyond Distance 5",
+            {False: "keeps her Ship Morale (only a ship sunk, struck, taken or without a "
+                    "crew loses a level)",
+             True: "loses a level of Ship Morale, as a ship that lost"},
+            False,
+            "btq_naval N22; BtQ L2602-2603",
+            used_by="ship-to-ship combat",
+        ),
+        Setting(
             "boarding_crew_loss",
             "The loser of a boarding's Command test who fights on crosses off",
             {"one_box": "one box of his Crew (an Injured hit)",

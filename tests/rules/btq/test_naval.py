@@ -668,11 +668,18 @@ def test_a_boarding_lost_by_the_boarders_takes_their_ship():
     assert outcome.data["fates"] == {"london": "taken"}
 
 
-def test_escape_beyond_distance_five():
-    table = Table(london_setup(), "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+@pytest.mark.parametrize("fled_ship_morale", [False, True])
+def test_escape_beyond_distance_five(fled_ship_morale):
+    # N22: the losing side takes a level of Ship Morale; the ship that flees does too only
+    # under the option (BtQ L2602-2603 shows only the loser's). The Condor, left behind,
+    # never does.
+    table = Table(london_setup(settings={"fled_ship_morale": fled_ship_morale}),
+                  "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
     table.do("pc:gunner", "positioning.move", "escape")
     outcome = ENGINE.outcome(table.state)
     assert outcome.result == "escaped" and outcome.data["escaped"] == "london"
+    assert outcome.data["ships"]["london"]["morale"] == (1 if fled_ship_morale else 0)
+    assert outcome.data["ships"]["condor"]["morale"] == 0
 
 
 def test_striking_and_disengaging():
