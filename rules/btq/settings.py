@@ -91,6 +91,15 @@ SETTINGS: dict[str, Setting] = {
             used_by="character creation",
         ),
         Setting(
+            "booty_skill_points",
+            "The skill points of a Diamond Face or Ace on a booty table go",
+            {"one_skill": "all to one skill (\"added to a Skill\")",
+             "split": "a point to each skill the player names, as he chooses"},
+            "one_skill",
+            "btq_characters A19; BtQ L490, L977",
+            used_by="character creation",
+        ),
+        Setting(
             "general_weather_in_ship_combat",
             "General weather modifiers (wind, rain) in ship-to-ship combat",
             {False: "not applied: the ship-combat weather table governs",
