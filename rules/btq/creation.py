@@ -14,7 +14,9 @@ The steps (:data:`STEPS`) and the decisions the player makes in them:
    ``creation.booty_joker`` for a booty Joker, ``creation.experience``): how many of the
    experiences were before the navy (L452); the experience card and the booty card turned
    from the player's own deck, each from a whole, shuffled deck (L453-460; TV-06 turns KH
-   twice); what the player takes from them and the Experience of Life point (L458).
+   twice); what the player takes from them and the Experience of Life point (L458). A
+   booty's skill points go to one skill, or under the setting ``booty_skill_points =
+   "split"`` one to each skill the player names (``rules/btq_characters.md`` A19).
 4. The Ship (``creation.ship``): the ship the group serves on. The ship itself is made by
    the group in its own engine, :mod:`rules.btq.ship_creation`.
 5. Recruitment and Training (``creation.training``): profession and rank bundle (L817-925).
@@ -379,6 +381,8 @@ def _apply_gain(sheet: _Sheet, gain: dict) -> None:
         sheet.wealth["booty"] += booty["amount"]
     elif booty["kind"] == "skill":
         sheet.skill(booty["skill"], booty["amount"], booty.get("profession"))
+        for other in booty.get("others", ()):
+            sheet.skill(other["skill"], 1, other.get("profession"))
     elif booty["kind"] == "reputations":
         for rep in booty["reputations"]:
             sheet.reputation(rep["kind"], rep["descriptor"], rep["subject"])
@@ -662,12 +666,19 @@ def _experience_decision(setup: dict, exp: dict, number: int, sheet: dict) -> De
         fields.append(Field("measure", "Experience card: +1 to the Measure", "choice",
                             _MEASURE_OPTIONS, required=True))
     if meaning["kind"] == "wealth_or_skill":
+        split = setup["settings"]["booty_skill_points"] == "split" and meaning["amount"] > 1
         fields += [Field("booty", f"Booty: {meaning['text']}", "choice",
                          (Option("wealth", "Wealth"), Option("skill", "Skill points")),
                          required=True),
-                   _skill_field("booty_skill", "…the skill (all points to one skill)"),
+                   _skill_field("booty_skill", "…the skill of the first point" if split
+                                else "…the skill (all points to one skill)"),
                    _profession_field("booty_profession", "…a Profession: which trade?",
                                      sheet)]
+        for i in range(2, meaning["amount"] + 1) if split else ():
+            fields += [_skill_field(f"booty_skill{i}",
+                                    f"…the skill of point {i} (none: the first point's)"),
+                       _profession_field(f"booty_profession{i}",
+                                         "…a Profession: which trade?", sheet)]
     elif meaning["kind"] == "reputations":
         kind = meaning["rep_kind"].capitalize()
         for i in range(1, meaning["amount"] + 1):
@@ -987,6 +998,16 @@ def _check_experience(values: dict, exp: dict, setup: dict, sheet: dict) -> dict
             gain["booty"] = {"kind": "skill", "amount": meaning["amount"],
                              "skill": values.get("booty_skill"),
                              "profession": values.get("booty_profession")}
+            others = []
+            for i in range(2, meaning["amount"] + 1):
+                if values.get(f"booty_skill{i}"):
+                    _profession_named(values, f"booty_skill{i}", f"booty_profession{i}",
+                                      errors)
+                    others.append({"skill": values[f"booty_skill{i}"],
+                                   "profession": values.get(f"booty_profession{i}")})
+            if others:  # only under booty_skill_points = "split" are there such fields
+                gain["booty"]["amount"] -= len(others)
+                gain["booty"]["others"] = others
     elif meaning["kind"] == "reputations":
         gain["booty"] = {"kind": "reputations", "reputations": [
             _rep(values, f"rep{i}", meaning["rep_kind"], errors)
@@ -1553,6 +1574,8 @@ def _gain_text(gain: dict) -> str:
     elif booty["kind"] == "skill":
         parts.append(_skill_words(booty["skill"], booty.get("profession"))
                      + f" +{booty['amount']}")
+        parts += [_skill_words(o["skill"], o.get("profession")) + " +1"
+                  for o in booty.get("others", ())]
     elif booty["kind"] == "reputations":
         parts += [f"{r['descriptor']} {r['subject']} +1" for r in booty["reputations"]]
     else:

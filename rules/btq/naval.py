@@ -54,7 +54,7 @@ every captain disengages (the outcome's ``boardings`` has each boarding's
 :func:`rules.btq.boarding.report`). Safeguard, not a rule of the book: night
 falls after :data:`NIGHTFALL_ROUND` rounds and the ships lose each other (result
 ``"disengaged"``). A ship that is lost (sunk, crew Dead, struck) takes one level of Ship
-Morale (N22).
+Morale (N22); under the setting ``fled_ship_morale`` so does one that flees beyond Distance 5.
 
 Readings chosen where the book is silent (see also DECISIONS.md):
 
@@ -938,10 +938,18 @@ _MORALE_PENALTY = (0, 1, 3, 3)
 ship whose Ship Morale is Dead does not act at all: :func:`_act_gates`)."""
 
 
-def _morale_penalty(ship: Ship) -> int:
-    """Great Hardship lifts an Injured or Maimed Ship Morale's penalty, not a Dead one's: a
-    Dead area allows no test at all until it is healed (BtQ L1326-1328, L1421-1426)."""
+def _morale_penalty(st: State, ship: Ship, broadside: bool = False) -> int:
+    """Ship Morale's penalty on one of ``ship``'s pools (``broadside``: her Broadside!).
+    Great Hardship lifts an Injured or Maimed Ship Morale's penalty, not a Dead one's: a
+    Dead area allows no test at all until it is healed (BtQ L1326-1328, L1421-1426). Under
+    the setting ``maimed_morale_scope = "final_test"`` a Maimed (or Dead) Ship Morale's -3
+    falls on the Broadside! alone, the test that settles the exchange, as the skirmish's
+    falls on its final test (BtQ L1646-1647; btq_missions A1); by default on every pool
+    (BtQ L1424; D20)."""
     if ship["hardship"] and ship["morale"] != _DEAD:
+        return 0
+    if (ship["morale"] >= _MAIMED and not broadside
+            and st["settings"]["maimed_morale_scope"] == "final_test"):
         return 0
     return _MORALE_PENALTY[ship["morale"]]
 
@@ -957,8 +965,10 @@ def _add_casualty(breakdown: Parts | None, ship: Ship, test: str) -> int:
     return p
 
 
-def _add_penalties(breakdown: Parts | None, ship: Ship, areas: tuple[str, ...]) -> int:
-    """The damage penalties of ``areas`` and Ship Morale's (D20), as a negative number."""
+def _add_penalties(breakdown: Parts | None, st: State, ship: Ship, areas: tuple[str, ...],
+                   broadside: bool = False) -> int:
+    """The damage penalties of ``areas`` and Ship Morale's (D20; :func:`_morale_penalty`),
+    as a negative number."""
     states = ship["states"]
     total = 0
     for area in areas:
@@ -968,7 +978,7 @@ def _add_penalties(breakdown: Parts | None, ship: Ship, areas: tuple[str, ...]) 
             if breakdown is not None:
                 breakdown[area] = -p
     if ship["morale"]:  # else no penalty (_morale_penalty)
-        p = _morale_penalty(ship)
+        p = _morale_penalty(st, ship, broadside)
         if p:
             total -= p
             if breakdown is not None:
@@ -1038,7 +1048,7 @@ def _positioning_size(st: State, sid: str, against: str, breakdown: Parts | None
             breakdown["weather"] = handling_mod
         if diff:
             breakdown["speed"] = diff
-    total += _add_penalties(breakdown, own, ("hull", "crew", "rigging"))
+    total += _add_penalties(breakdown, st, own, ("hull", "crew", "rigging"))
     total += _add_casualty(breakdown, own, "positioning")
     return max(0, total)
 
@@ -1074,7 +1084,7 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
             total -= _AMMO_PENALTY.get(ship["ammo"], 0)
             if ship["ammo_changed"]:
                 total -= _CHANGE_PENALTY
-        return (total + _add_penalties(None, ship, _GUN_AREAS)
+        return (total + _add_penalties(None, st, ship, _GUN_AREAS, True)
                 + _add_casualty(None, ship, "broadside"))
     breakdown["gunnery"] = value
     total = value + _add_own(breakdown, st, pid, "gunnery")
@@ -1096,7 +1106,7 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
         for key, part in parts:
             total += part
             breakdown[key] = part
-    total += _add_penalties(breakdown, ship, _GUN_AREAS)
+    total += _add_penalties(breakdown, st, ship, _GUN_AREAS, True)
     return total + _add_casualty(breakdown, ship, "broadside")
 
 
@@ -1172,7 +1182,7 @@ def _repair_size(st: State, sid: str, area: str, who: str, breakdown: Parts | No
     total = value + _add_own(breakdown, st, None if who == "crew" else who, skill)
     total += _add_weather(breakdown, st, skill)
     ship = st["ships"][sid]
-    p = _morale_penalty(ship)
+    p = _morale_penalty(st, ship)
     if p:
         total -= p
         if breakdown is not None:
@@ -1415,13 +1425,16 @@ def _settle(st: State, events: Events, left: dict[str, str], escaper: str | None
             ) -> None:
     """Ships ``left`` (id -> ``"sunk"``, ``"crew_dead"``, ``"struck"``, ``"escaped"``) leave
     the battle (BtQ L2483, L2488-2496); a ship that is lost (sunk, crew Dead, struck) takes
-    one level of Ship Morale (N22). The battle ends when a side has no ship left in it, or
-    no two ships are within Distance 5 of each other: the other side wins, unless the last
-    ship escaped (then nobody does). ``escaper``: the ship whose move broke the contact."""
+    one level of Ship Morale (N22), and so does the ship that fled (``escaper``, when she
+    leaves) under the setting ``fled_ship_morale`` (N22's option). The battle ends when a
+    side has no ship left in it, or no two ships are within Distance 5 of each other: the
+    other side wins, unless the last ship escaped (then nobody does). ``escaper``: the ship
+    whose move broke the contact."""
+    fled = escaper if st["settings"]["fled_ship_morale"] else None
     for sid, how in left.items():
         ship = _ship(st, sid)
         ship["out"] = how
-        if how in _LOST:
+        if how in _LOST or (how == "escaped" and sid == fled):
             ship["morale"] = min(3, ship["morale"] + 1)
         if how == "struck":
             ship["struck"] = True
@@ -1676,10 +1689,11 @@ def _gate(st: State, source: RandomSource, events: Events, sid: str, pid: str | 
 
 def _act_gates(st: State, source: RandomSource, events: Events, sid: str) -> None:
     """Whether ship ``sid`` acts this round: a Maimed Crew needs a Command test (BtQ L2479),
-    a Maimed Ship Morale a Discipline test (BtQ L2483-2484; D16, D20). A Dead Ship Morale
-    allows no test at all (a Dead area "cannot attempt another test", BtQ L1326-1328): the
-    crew stands "on the verge of mutiny" (BtQ L1350-1351) and the ship does nothing this
-    round but what her captain orders in Step 7."""
+    a Maimed Ship Morale a Discipline test (BtQ L2483-2484; D16, D20), or under the setting
+    ``maimed_morale_test = "command"`` a Command test (BtQ L1424; btq_missions A1). A Dead
+    Ship Morale allows no test at all (a Dead area "cannot attempt another test", BtQ
+    L1326-1328): the crew stands "on the verge of mutiny" (BtQ L1350-1351) and the ship
+    does nothing this round but what her captain orders in Step 7."""
     ship = _ship(st, sid)
     rs = st["rs"]
     if ship["morale"] == _DEAD:
@@ -1696,9 +1710,11 @@ def _act_gates(st: State, source: RandomSource, events: Events, sid: str) -> Non
             rs["acts"][sid] = False
             return
     if ship["morale"] == _MAIMED and not ship["hardship"]:
-        pid, value = _commanding(st, sid, "discipline")
-        if not _gate(st, source, events, sid, pid, "discipline", value,
-                     "Ship Morale Maimed: a Discipline test to act this round"):
+        what = st["settings"]["maimed_morale_test"]
+        pid, value = _commanding(st, sid, what)
+        if not _gate(st, source, events, sid, pid, what, value,
+                     f"Ship Morale Maimed: a {MEASURES.get(what) or SKILLS[what]} test to act "
+                     "this round"):
             rs["acts"][sid] = False
 
 

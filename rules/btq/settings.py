@@ -91,6 +91,15 @@ SETTINGS: dict[str, Setting] = {
             used_by="character creation",
         ),
         Setting(
+            "booty_skill_points",
+            "The skill points of a Diamond Face or Ace on a booty table go",
+            {"one_skill": "all to one skill (\"added to a Skill\")",
+             "split": "a point to each skill the player names, as he chooses"},
+            "one_skill",
+            "btq_characters A19; BtQ L490, L977",
+            used_by="character creation",
+        ),
+        Setting(
             "general_weather_in_ship_combat",
             "General weather modifiers (wind, rain) in ship-to-ship combat",
             {False: "not applied: the ship-combat weather table governs",
@@ -125,6 +134,16 @@ SETTINGS: dict[str, Setting] = {
             used_by="skirmishes",
         ),
         Setting(
+            "fled_ship_morale",
+            "A ship that flees a battle beyond Distance 5",
+            {False: "keeps her Ship Morale (only a ship sunk, struck, taken or without a "
+                    "crew loses a level)",
+             True: "loses a level of Ship Morale, as a ship that lost"},
+            False,
+            "btq_naval N22; BtQ L2602-2603",
+            used_by="ship-to-ship combat",
+        ),
+        Setting(
             "boarding_crew_loss",
             "The loser of a boarding's Command test who fights on crosses off",
             {"one_box": "one box of his Crew (an Injured hit)",
@@ -157,6 +176,34 @@ SETTINGS: dict[str, Setting] = {
             False,
             "DECISIONS D20; BtQ L1415-1426",
             used_by="ship-to-ship combat",
+        ),
+        Setting(
+            "maimed_morale_test",
+            "In ship-to-ship combat, the commanding officer of a ship whose Ship Morale is "
+            "Maimed must pass, for the ship to act each round,",
+            {"discipline": "a Discipline test (the battle's rule)",
+             "command": "a Command test (the Great Hardship example)"},
+            "discipline",
+            "btq_missions A1, DECISIONS D20; BtQ L2483-2484, L1424",
+            used_by="ship-to-ship combat",
+        ),
+        Setting(
+            "maimed_morale_scope",
+            "In ship-to-ship combat, a Maimed Ship Morale's -3 falls on",
+            {"all_pools": "all the ship's card pools",
+             "final_test": "her Broadside! alone, as a skirmish's falls on its final test"},
+            "all_pools",
+            "btq_missions A1, DECISIONS D20; BtQ L1424, L1646-1647",
+            used_by="ship-to-ship combat",
+        ),
+        Setting(
+            "mutual_fail_final",
+            "A skirmish's final Command test that both commanders fail (or tie)",
+            {"retest": "is turned again, as any test (up to ten times)",
+             "stalemate": "ends the skirmish in a stalemate"},
+            "retest",
+            "btq_missions A8, DECISIONS D3; BtQ L1274-1276, L1656",
+            used_by="skirmishes",
         ),
         Setting(
             "prize_share_lasts",

@@ -23,7 +23,8 @@ The PCs act as a group towards one goal; only their actions count (BtQ L1629-164
    as A7 says: the D2 victor, or a shot or test passed.
 4. The final test (BtQ L1679-1686): the commander's Command, +1 per PC who won and -1 per PC
    who lost, against the opposing commander's Command (the GM's, from the GM deck). Both
-   pools 0, or a test still undecided after the D3 retests, is a stalemate (A8).
+   pools 0, or a test still undecided after the D3 retests, is a stalemate (A8); under the
+   setting ``mutual_fail_final = "stalemate"`` its first mutual failure or full tie is.
 5. A lost skirmish costs the Ship Morale one level (BtQ L1688-1690; under the setting
    ``skirmish_morale_loss = "with_crew"`` only one fought with the crew, A8).
 
@@ -89,6 +90,7 @@ from rules.btq.settings import resolve
 from rules.btq.tests import (
     DIFFICULTIES,
     DIFFICULTY,
+    MAX_RETESTS,
     Helper,
     Modifier,
     Pool,
@@ -607,8 +609,9 @@ class SkirmishEngine:
             events = [Event("final.draw", "Neither commander has a card to turn: a stalemate.",
                             {})]
             return events + self._end(st, "stalemate", None)
+        retests = MAX_RETESTS if setup["settings"]["mutual_fail_final"] == "retest" else 0
         record = contested_test(ours, theirs, source, setup["settings"],
-                                intent="the final test of the skirmish")
+                                intent="the final test of the skirmish", retests=retests)
         names = {co["id"]: co["name"], "opposing_commander": opp["name"]}
         events = draw_events("final.draw", record, names, {"opposing_commander"},
                              what=f"The final Command test, {co['name']} against {opp['name']}")

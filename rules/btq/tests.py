@@ -129,8 +129,9 @@ HELPERS_MAX = 3
 
 MAX_RETESTS = 10
 """Retests after a mutual failure or a full tie before the test ends in a stalemate (DECISIONS
-D3; the book sets no bound, BtQ L1274-1276). A fixed bound, not a campaign setting; records
-still carry it as ``settings["max_retests"]``."""
+D3; the book sets no bound, BtQ L1274-1276). A fixed bound, not a campaign setting (a
+skirmish's final test may take none: :func:`start_contested`); records carry the bound they
+used as ``settings["max_retests"]``."""
 
 DIFFICULTY = "difficulty"
 """The ``who`` of the difficulty pool's side in a static test."""
@@ -994,8 +995,9 @@ class PendingTest:
     def from_dict(cls, data: Mapping) -> PendingTest:
         if data.get("kind") not in KINDS:
             raise TestError(f"unknown kind of test {data.get('kind')!r}")
+        settings = data["settings"]
         return cls(data["kind"], data["intent"], tuple(Side.from_dict(s) for s in data["sides"]),
-                   _settings(data["settings"]),
+                   _settings(settings, settings.get("max_retests", MAX_RETESTS)),
                    tuple(Round.from_dict(r) for r in data["rounds"]),
                    Round.from_dict(data["current"]), tuple(data["awaiting"]))
 
@@ -1007,9 +1009,9 @@ JokerChooser = Callable[[PendingTest, str], Card | str | None]
 default, the Card of Fate)."""
 
 
-def _settings(settings: Mapping | None) -> dict:
+def _settings(settings: Mapping | None, retests: int = MAX_RETESTS) -> dict:
     full = resolve(settings)
-    return {**{name: full[name] for name in _SETTINGS_USED}, "max_retests": MAX_RETESTS}
+    return {**{name: full[name] for name in _SETTINGS_USED}, "max_retests": retests}
 
 
 def _decks(sides: tuple[Side, ...]) -> dict[str, Deck]:
@@ -1125,7 +1127,7 @@ def _run(kind: str, intent: str, sides: tuple[Side, ...], settings: dict,
         if awaiting:
             return PendingTest(kind, intent, sides, settings, rounds, current, awaiting)
         if _judged(current).result not in ("tie", "both_failed") or \
-                len(rounds) > MAX_RETESTS:
+                len(rounds) > settings["max_retests"]:
             return _finish(kind, intent, sides, settings, rounds)
         # D3: both sides shuffle, a new Card of Fate is turned from the whole GM deck (the old
         # one back in it) and the same pools are drawn again (BtQ L1274-1276).
@@ -1133,9 +1135,10 @@ def _run(kind: str, intent: str, sides: tuple[Side, ...], settings: dict,
 
 
 def _start(kind: str, given: tuple[object, ...], source: RandomSource,
-           settings: Mapping | None, intent: str) -> TestRecord | PendingTest:
+           settings: Mapping | None, intent: str, retests: int = MAX_RETESTS
+           ) -> TestRecord | PendingTest:
     sides = check_sides(kind, given)
-    used = _settings(settings)
+    used = _settings(settings, retests)
     decks = _decks(sides)
     return _run(kind, intent, sides, used, (), _deal(1, sides, used, source, decks), source,
                 decks)
@@ -1159,15 +1162,18 @@ def difficulty_side(difficulty: object) -> Side:
 
 
 def start_contested(a: object, b: object, source: RandomSource, settings: Mapping | None = None,
-                    *, intent: str = "") -> TestRecord | PendingTest:
+                    *, intent: str = "", retests: int = MAX_RETESTS
+                    ) -> TestRecord | PendingTest:
     """Start a contested test of ``a`` against ``b`` (BtQ L1195-1249): the Card of Fate,
-    then ``a``'s and ``b``'s pools. Mutual failures and full ties are retested (D3).
+    then ``a``'s and ``b``'s pools. Mutual failures and full ties are retested (D3), at most
+    ``retests`` times (0: the first such draw is a stalemate; a skirmish's final test under
+    the setting ``mutual_fail_final = "stalemate"``, btq_missions A8).
 
     Returns the :class:`TestRecord`, or a :class:`PendingTest` if a player turned an
     undeclared Joker. ``settings``: campaign settings (overrides or resolved; see
     :mod:`rules.btq.settings`). Raises :class:`TestError` for sides that cannot meet.
     """
-    return _start("contested", (a, b), source, settings, intent)
+    return _start("contested", (a, b), source, settings, intent, retests)
 
 
 def start_static(side: Side, difficulty: object, source: RandomSource,
@@ -1250,11 +1256,12 @@ def _complete(result: TestRecord | PendingTest, source: RandomSource,
 
 
 def contested_test(a: object, b: object, source: RandomSource, settings: Mapping | None = None,
-                   *, intent: str = "", choose_joker: JokerChooser | None = None) -> TestRecord:
-    """A whole contested test (:func:`start_contested`); Jokers are named by
-    ``choose_joker(pending, who)``, by default as the Card of Fate (D5)."""
-    return _complete(start_contested(a, b, source, settings, intent=intent), source,
-                     choose_joker)
+                   *, intent: str = "", choose_joker: JokerChooser | None = None,
+                   retests: int = MAX_RETESTS) -> TestRecord:
+    """A whole contested test (:func:`start_contested`, ``retests`` as there); Jokers are
+    named by ``choose_joker(pending, who)``, by default as the Card of Fate (D5)."""
+    return _complete(start_contested(a, b, source, settings, intent=intent, retests=retests),
+                     source, choose_joker)
 
 
 def static_test(side: Side, difficulty: object, source: RandomSource,

@@ -373,6 +373,27 @@ def test_a_joker_experience_card_counts_as_an_ace_and_a_booty_joker_chooses_a_ro
     assert draft.sheet["skills"]["gunnery"] == 1
 
 
+@pytest.mark.parametrize("setting", ["one_skill", "split"])
+def test_setting_booty_skill_points(setting):
+    """btq_characters A19: a Diamond Ace's 3 points are "added to a Skill" (BtQ L490, L977),
+    all to one by default; under ``booty_skill_points = "split"`` the player may name a
+    skill for each point after the first (left blank, it goes to the first point's)."""
+    draft = Draft(cards="JK JK", settings={"booty_skill_points": setting})
+    draft.play(steps("creation.draw")).do("creation.draw", "draw")
+    draft.do("creation.booty_joker", "Dace")
+    names = {f.name for f in ENGINE.pending(draft.state)[0].fields}
+    assert ({"booty_skill2", "booty_skill3"} <= names) == (setting == "split")
+    draft.do("creation.experience", {"skill": "gunnery", "measure": "guts", "booty": "skill",
+                                     "booty_skill": "command", "booty_skill3": "riding",
+                                     "point": "measure", "point_measure": "charm"}
+             if setting == "split" else
+             {"skill": "gunnery", "measure": "guts", "booty": "skill",
+              "booty_skill": "command", "point": "measure", "point_measure": "charm"})
+    skills = draft.sheet["skills"]
+    assert (skills["command"], skills.get("riding", 0)) == ((2, 1) if setting == "split"
+                                                             else (3, 0))
+
+
 def test_the_spade_ace_booty_is_institution_unless_the_setting_honours_the_print():
     """btq_characters A12."""
     assert booty_meaning("Sace", "life", resolve())["rep_kind"] == "institution"

@@ -471,6 +471,27 @@ def test_maimed_ship_morale_needs_a_discipline_test_to_act():
     table.expect(GM, "positioning.move")
 
 
+@pytest.mark.parametrize("setting, skill, cards", [
+    ("discipline", "discipline", "3H 4H 5H"),   # O'Toole's Discipline 3 (BtQ L2483-2484)
+    ("command", "command", "3H 4H"),            # his Command 2 (BtQ L1424)
+])
+def test_setting_maimed_morale_test(setting, skill, cards):
+    # A1's option: the gate of a Maimed Ship Morale is the battle's Discipline test by
+    # default, the Great Hardship example's Command test under "command"; failed either way,
+    # the Hermes turns no Positioning cards (D18).
+    setup = hermes_setup(maimed_morale_test=setting)
+    setup["ships"][0]["morale"] = 2
+    table = Table(setup, "6C  4C KS  3C JD")
+    table.do("pc:otoole", "start.distance", "3")
+    table.do("pc:otoole", "discipline.cards", "1")
+    table.do("pc:otoole", "discipline.cards", "2", f"2D  {cards}  9D  9C 2H 3H 4H 5H 6H")
+    [gate] = of(table.events, "gate.test")
+    assert (gate.data["skill"], gate.data["pool"], gate.data["passed"]) == (
+        skill, len(cards.split()), False)
+    assert f"a {skill.capitalize()} test to act" in gate.text
+    assert of(table.events, "positioning.test")[0].data["pools"]["pc"]["size"] == 0
+
+
 def test_awareness_stalemate_leaves_the_start_to_the_gm():
     cards = "  ".join(["6C  4H KS  3H JD"] * 11)
     table = Table(hermes_setup(), cards)
@@ -512,13 +533,22 @@ def test_damage_penalties_stack_and_repair_ignores_them():
     assert repair_pool(state, "pc", "hull", "crew") == (4, {"seamanship": 4})
 
 
-def test_ship_morale_penalty_d20():
-    state = london_state()
+@pytest.mark.parametrize("scope", ["all_pools", "final_test"])
+def test_ship_morale_penalty_d20(scope):
+    # D20 (BtQ L1424): Injured -1 and Maimed -3 to all the ship's pools. A1's option
+    # "final_test" puts a Maimed Ship Morale's -3 on the Broadside! alone, as a skirmish's
+    # falls on its final test (BtQ L1646-1647); Injured's -1 stays on every pool.
+    state = london_state(settings={"maimed_morale_scope": scope})
     state["ships"]["london"]["morale"] = 1
     assert positioning_pool(state, "pc")[1]["ship_morale"] == -1
-    state["ships"]["london"]["morale"] = 2
-    assert broadside_pool(state, "pc")[1]["ship_morale"] == -3
-    assert repair_pool(state, "pc", "guns", "gunner")[1]["ship_morale"] == -3
+    assert repair_pool(state, "pc", "guns", "gunner")[1]["ship_morale"] == -1
+    assert broadside_pool(state, "pc")[1]["ship_morale"] == -1
+    for morale in (2, 3):  # Dead is no better than Maimed
+        state["ships"]["london"]["morale"] = morale
+        assert broadside_pool(state, "pc")[1]["ship_morale"] == -3
+        others = (positioning_pool(state, "pc")[1].get("ship_morale"),
+                  repair_pool(state, "pc", "guns", "gunner")[1].get("ship_morale"))
+        assert others == ((-3, -3) if scope == "all_pools" else (None, None))
 
 
 def test_maimed_guns_need_a_gunnery_test():
@@ -638,11 +668,18 @@ def test_a_boarding_lost_by_the_boarders_takes_their_ship():
     assert outcome.data["fates"] == {"london": "taken"}
 
 
-def test_escape_beyond_distance_five():
-    table = Table(london_setup(), "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
+@pytest.mark.parametrize("fled_ship_morale", [False, True])
+def test_escape_beyond_distance_five(fled_ship_morale):
+    # N22: the losing side takes a level of Ship Morale; the ship that flees does too only
+    # under the option (BtQ L2602-2603 shows only the loser's). The Condor, left behind,
+    # never does.
+    table = Table(london_setup(settings={"fled_ship_morale": fled_ship_morale}),
+                  "4C  4C 5H 6H 7H 8H 9H 10H  5S 6S 7S 8S 9S")
     table.do("pc:gunner", "positioning.move", "escape")
     outcome = ENGINE.outcome(table.state)
     assert outcome.result == "escaped" and outcome.data["escaped"] == "london"
+    assert outcome.data["ships"]["london"]["morale"] == (1 if fled_ship_morale else 0)
+    assert outcome.data["ships"]["condor"]["morale"] == 0
 
 
 def test_striking_and_disengaging():

@@ -101,9 +101,9 @@ def test_the_next_battle_starts_from_the_morale_the_last_one_left():
     setup = hermes_setup()
     setup["ships"][1]["morale"] = 2
     state, _ = naval.ENGINE.start(setup, ScriptedSource("6C  4C KS  3C JD"))
-    assert naval._morale_penalty(state["ships"]["corsair"]) == 3
+    assert naval._morale_penalty(state, state["ships"]["corsair"]) == 3
     state["ships"]["corsair"]["morale"] = 3
-    assert naval._morale_penalty(state["ships"]["corsair"]) == 3
+    assert naval._morale_penalty(state, state["ships"]["corsair"]) == 3
 
 
 # --- 3. Fighting a fire locks the PC out of "that round" (BtQ L2672) ------------------------

@@ -176,6 +176,30 @@ def test_random_seeds_always_end(seed):
     assert ENGINE.outcome(state).result in ("victory", "defeat", "stalemate")
 
 
+@pytest.mark.parametrize("setting", ["retest", "stalemate"])
+def test_setting_mutual_fail_final(setting):
+    """A8's option: a final Command test both commanders fail (CoF 2D, no Diamond on either
+    side) is turned again by default (D3, BtQ L1274-1276), and here the Lt wins the retest;
+    under ``mutual_fail_final = "stalemate"`` it ends the skirmish in a stalemate at once,
+    no card turned again and no Ship Morale lost."""
+    fight = "7S  7H 2D 3D 4D  9C 2C 3C 4C   "
+    failed = "2D  3H 4H 5H 6H  3C 4C   "
+    retest = "AD  AH 3H 4H 5H  KC 2S" if setting == "retest" else ""
+    source = ScriptedSource(fight + failed + retest)
+    setup = _morale_setup("injured", settings={"mutual_fail_final": setting})
+    state, _ = ENGINE.start(ENGINE.validate_setup(setup), source)
+    state, _ = ENGINE.apply(state, "pc:lt", "fight:npc:foe", source)
+    state, events = ENGINE.apply(state, "pc:lt", "sword", source)
+    assert source.cards_left == 0
+    draws = [e.data["card_of_fate"] for e in events if e.kind == "final.draw"]
+    outcome = ENGINE.outcome(state)
+    if setting == "retest":
+        assert (draws, outcome.result) == (["2D", "AD"], "victory")
+    else:
+        assert (draws, outcome.result) == (["2D"], "stalemate")
+    assert outcome.data["ship_morale"] == {"from": "injured", "to": "injured"}
+
+
 def test_setting_skirmish_morale_loss_only_with_the_crew():
     """A8's option: under ``skirmish_morale_loss = "with_crew"`` a skirmish the PCs fought
     alone costs no Ship Morale; as written (the default) it does (TV-06)."""

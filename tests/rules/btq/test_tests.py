@@ -541,6 +541,21 @@ def test_a_retest_that_turns_up_another_joker_pauses_again():
         "declared", None, "declared", None]
 
 
+@pytest.mark.parametrize("retests, rounds, outcome", [(10, 2, "won"), (0, 1, "stalemate")])
+def test_a_test_with_no_retests_ends_at_its_first_mutual_failure(retests, rounds, outcome):
+    # A skirmish's final test under mutual_fail_final = "stalemate" (btq_missions A8): the
+    # bound travels with a paused test, so it holds after the Joker is named.
+    a = Side("pc:a", Pool("awareness", 1), PLAYER_DECK)
+    b = Side("npc:b", Pool("awareness", 1), GM_DECK)
+    source = ScriptedSource("2S  JK  4D" + ("   5C  5H  6D" if retests else ""))
+    first = start_contested(a, b, source, retests=retests)
+    stored = json.loads(json.dumps(first.as_dict()))
+    assert stored["settings"]["max_retests"] == retests
+    record = resume(PendingTest.from_dict(stored), {"pc:a": "3H"}, source)  # both failed
+    assert (len(record.rounds), record.outcome, record.settings["max_retests"]) == (
+        rounds, outcome, retests)
+
+
 def test_two_players_each_name_their_joker():
     a = Side("pc:a", Pool("gambling", 1), PLAYER_DECK)
     b = Side("pc:b", Pool("gambling", 1), PLAYER_DECK)
