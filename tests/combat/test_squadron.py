@@ -94,6 +94,9 @@ def test_two_ships_a_side_through_the_form_and_the_pages(
     assert response.status_code == 302
     encounter = Encounter.objects.get()
     assert set(encounter.ships.all()) == {pc_ship, sparrow, enemy_ship, vautour}
+    # the default title names every ship of each side
+    assert encounter.title == f"{pc_ship.name} and HMS Sparrow vs {enemy_ship.name} and " \
+        "Le Vautour"
     assert encounter.decision_timeout == 45
     gm_client.post(reverse("combat:start", args=[encounter.pk]),
                    {"version": encounter.version})
