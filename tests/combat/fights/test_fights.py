@@ -277,9 +277,16 @@ def test_the_duel_page_lists_the_npc_s_weapons_not_his_traits(gm_client, player_
         "wind": "light", "precipitation": "none", f"traits_{soldier.pk}": "Duellist"})
     assert response.status_code == 302, response.content.decode()[:2000]
     encounter = Encounter.objects.get(engine="btq_personal_combat")
+    # the names with their ranks, as the sheets give them
+    assert encounter.title == f"{pc_a.title} against Corporal Soldat Secret"
+    assert pc_a.rank and pc_a.title.startswith(pc_a.rank)
     begin(gm_client, encounter)
     page = player_a_client.get(reverse("combat:detail", args=[encounter.pk])).content.decode()
     assert "Weapons: Axe, Pistol" in page and "Duellist" not in page
+    act(player_a_client, encounter, "sword")
+    # the GM's prompt says whose weapon it asks for
+    assert "Which weapon does Corporal Soldat Secret fight with?" in gm_client.get(
+        reverse("combat:detail", args=[encounter.pk])).content.decode()
     assert "Duellist" in gm_client.get(reverse("combat:detail", args=[encounter.pk])
                                        ).content.decode()
 
