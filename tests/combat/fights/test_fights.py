@@ -324,3 +324,33 @@ def test_a_duel_with_a_dead_foe_is_refused_on_the_form(gm_client, campaign, pc_a
     assert response.status_code == 200
     assert 'role="alert"' in response.content.decode()
     assert not Encounter.objects.filter(engine="btq_personal_combat").exists()
+
+
+def test_a_repelled_boarding_is_logged_in_words_with_its_ship_morale(
+        gm_client, campaign, pc_a, pc_ship, enemy_ship, gm):
+    """The Hermes, Injured, repelled and Maimed: the log says "Crew: Healthy → Dead" and
+    "Ship Morale: Injured → Maimed", never the raw tracks, so a search for "Morale" finds
+    it."""
+    from combat.fights.services import fight_write_back
+    from rules.engine import Outcome
+    from ships.models import Ship
+
+    Ship.objects.filter(pk=pc_ship.pk).update(morale_state=DamageState.INJURED)
+    response = gm_client.post(reverse("combat:fight_new", args=[campaign.pk, "boarding"]), {
+        "attacker": pc_ship.pk, "defender": enemy_ship.pk, "pcs": [pc_a.pk],
+        "pc_weapons": ["cutlass"], "officer_weapon": "cutlass", "attacker_crew_pool": 4,
+        "defender_crew_pool": 3})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    encounter = Encounter.objects.get(engine="btq_boarding")
+    crew = {str(pc_ship.pk): "xx|xx|xx", str(enemy_ship.pk): enemy_ship.tracks["crew"]}
+    assert pc_ship.tracks["crew"] == "..|..|.." and "x" not in crew[str(enemy_ship.pk)]
+    logged = fight_write_back(encounter=encounter, user=gm, outcome=Outcome(
+        winner=None, result="repelled", summary="The boarders are repelled.",
+        data={"crew": crew, "morale": {str(pc_ship.pk): "maimed",
+                                       str(enemy_ship.pk): "healthy"}}))
+    name = Ship.objects.get(pk=pc_ship.pk).display_name
+    said = f"{name}'s Crew: Healthy → Dead. {name}'s Ship Morale: Injured → Maimed."
+    assert logged["summary"] == f"The boarders are repelled. {said}"
+    entry = campaign.log_entries.get(kind="ship.battle")
+    assert entry.text.endswith(said) and "|" not in entry.text
+    assert list(campaign.log_entries.filter(text__icontains="morale")) == [entry]
