@@ -354,3 +354,31 @@ def test_a_repelled_boarding_is_logged_in_words_with_its_ship_morale(
     entry = campaign.log_entries.get(kind="ship.battle")
     assert entry.text.endswith(said) and "|" not in entry.text
     assert list(campaign.log_entries.filter(text__icontains="morale")) == [entry]
+
+
+def test_in_a_boarding_the_player_chooses_his_own_character_s_weapon(
+        gm_client, player_a_client, player_b_client, campaign, pc_a, pc_ship, enemy_ship):
+    """A PC with two hand-to-hand weapons is asked which he fights with, by his own
+    player, his best by default (BtQ L1572, L2517-2519)."""
+    response = gm_client.post(reverse("combat:fight_new", args=[campaign.pk, "boarding"]), {
+        "attacker": pc_ship.pk, "defender": enemy_ship.pk, "pcs": [pc_a.pk],
+        "pc_weapons": ["cutlass", "knife", "pistol"], "officer_weapon": "cutlass",
+        "attacker_crew_pool": 4, "defender_crew_pool": 3})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    encounter = Encounter.objects.get(engine="btq_boarding")
+    begin(gm_client, encounter)
+    act(player_a_client, encounter, "melee")
+    encounter.refresh_from_db()
+    decision = get_engine("btq_boarding").pending(encounter.state)[0]
+    assert (decision.kind, decision.actor, decision.default) == (
+        "boarding.weapon", f"pc:{pc_a.pk}", "cutlass")
+    url = reverse("combat:detail", args=[encounter.pk])
+    prompt = f"Which weapon does {pc_a.title} fight with?"
+    page = player_a_client.get(url).content.decode()
+    assert prompt.replace("'", "&#x27;") in page and "Knives (3 cards)" in page
+    assert 'name="choice"' not in player_b_client.get(url).content.decode()
+    act(player_b_client, encounter, "knife")  # not his character's: refused
+    encounter.refresh_from_db()
+    assert get_engine("btq_boarding").pending(encounter.state)[0].kind == "boarding.weapon"
+    page = act(player_a_client, encounter, "knife").content.decode()
+    assert "fights with Knives (3 cards)." in page
