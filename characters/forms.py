@@ -143,8 +143,8 @@ class CharacterForm(Form):
 
 
 class ReputationForm(Form):
-    """Create (``reputation=None``) or edit a reputation. ``access`` ``"gm"`` sets everything;
-    for the PC's player (editing only) kind and value are read-only: the GM changes them."""
+    """The GM's: create (``reputation=None``) or edit a reputation, every field of it (a
+    player may not change his reputations: ``characters.services.REPUTATION_FIELDS``)."""
 
     kind = forms.ChoiceField(choices=Reputation.Kind.choices, widget=forms.RadioSelect,
                              help_text="Personal: capped by Charm. Institution (a group, ship "
@@ -153,8 +153,10 @@ class ReputationForm(Form):
     subject = forms.CharField(max_length=200, help_text="“Captain Jones”, “the Ward Room”")
     value = forms.IntegerField(min_value=1, max_value=MAX_RATING, initial=1,
                                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    damage_state = forms.TypedChoiceField(label="Damage", choices=DAMAGE_STATE_CHOICES,
+                                          coerce=int, initial=0)
 
-    def __init__(self, *args, access: str, reputation: Reputation | None = None, **kwargs):
+    def __init__(self, *args, reputation: Reputation | None = None, **kwargs):
         if reputation is not None:
             kwargs.setdefault("initial", {
                 "kind": reputation.kind, "descriptor": reputation.descriptor,
@@ -165,13 +167,6 @@ class ReputationForm(Form):
         self.editing = reputation is not None
         if self.editing:
             self.fields["version"] = forms.IntegerField(widget=forms.HiddenInput)
-        if access == "gm":
-            self.fields["damage_state"] = forms.TypedChoiceField(
-                label="Damage", choices=DAMAGE_STATE_CHOICES, coerce=int, initial=0)
-        else:
-            for name in ("kind", "value"):
-                self.fields[name].disabled = True
-                self.fields[name].help_text = "Only the GM changes this."
 
     def changes(self) -> dict:
         """All values for a new reputation, the changed ones for an edit."""

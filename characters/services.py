@@ -265,29 +265,27 @@ def character_reveal(*, character: Character, actor=None) -> Character:
     return character
 
 
-REPUTATION_PLAYER_FIELDS = frozenset({"descriptor", "subject"})
-"""What the player of a PC may change on its reputations: the wording. Kind, value and damage
-are the GM's, and only a GM adds or removes a reputation (BtQ L1510-1545)."""
+REPUTATION_FIELDS = frozenset({"descriptor", "subject", "kind", "value", "damage_state"})
+"""A reputation's fields, every one the GM's: only a GM adds, changes or removes a reputation
+(BtQ L1510-1545). Its words are what the GM judges when it applies, and they stay the same
+when it rises or falls ("this does not change the description of the reputation", BtQ 003
+L1531, L1543): its player may not reword "Distrusted by" into "Trusted by"."""
 
-REPUTATION_GM_FIELDS = REPUTATION_PLAYER_FIELDS | {"kind", "value", "damage_state"}
-
-
-def _editable_reputation_fields(actor, character: Character) -> frozenset:
-    access = character_access(actor, character)
-    if access == "gm":
-        return REPUTATION_GM_FIELDS
-    if access == "owner":
-        return REPUTATION_PLAYER_FIELDS
-    raise PermissionDenied("You may edit only your own characters.")
+REPUTATIONS_ARE_THE_GMS = ("A reputation's words, kind, value and damage are the GM's to "
+                           "change: ask your GM.")
 
 
 def _require_gm_for_reputations(actor, character: Character) -> None:
-    if _editable_reputation_fields(actor, character) is not REPUTATION_GM_FIELDS:
-        raise PermissionDenied("Only a GM adds or removes a reputation: ask your GM.")
+    """Raises ``PermissionDenied`` (with the reason) unless ``actor`` is the GM."""
+    access = character_access(actor, character)
+    if access == "owner":
+        raise PermissionDenied(REPUTATIONS_ARE_THE_GMS)
+    if access != "gm":
+        raise PermissionDenied("You may edit only your own characters.")
 
 
-def _set_reputation_fields(reputation: Reputation, changes: dict, allowed: frozenset) -> None:
-    _check_fields(changes, allowed, REPUTATION_GM_FIELDS, "reputation")
+def _set_reputation_fields(reputation: Reputation, changes: dict) -> None:
+    _check_fields(changes, REPUTATION_FIELDS, REPUTATION_FIELDS, "reputation")
     for field, value in changes.items():
         if field in ("descriptor", "subject"):
             value = (value or "").strip()
@@ -298,13 +296,13 @@ def _set_reputation_fields(reputation: Reputation, changes: dict, allowed: froze
 @transaction.atomic
 def reputation_create(*, character: Character, actor, **fields) -> Reputation:
     """A new reputation of ``character``: ``kind``, ``descriptor``, ``subject``, ``value``
-    (and ``damage_state``, GM only). Raises ``PermissionDenied`` unless ``actor`` is a GM or
-    the PC's player, ``ValidationError`` for a bad value (a value below 1, an empty
-    descriptor)."""
+    and ``damage_state``. Raises ``PermissionDenied`` with the reason unless ``actor`` is the
+    GM (:data:`REPUTATION_FIELDS`), ``ValidationError`` for a bad value (a value below 1, an
+    empty descriptor)."""
     character = _locked_character(character)
     _require_gm_for_reputations(actor, character)
     reputation = Reputation(character=character)
-    _set_reputation_fields(reputation, fields, REPUTATION_GM_FIELDS)
+    _set_reputation_fields(reputation, fields)
     reputation.save()
     history_record(character=character, actor=actor,
                    changes={f"reputation “{reputation}”": [None, reputation.value]})
@@ -322,16 +320,16 @@ def _locked_reputation(reputation: Reputation) -> Reputation:
 
 @transaction.atomic
 def reputation_update(*, reputation: Reputation, actor, version, **changes) -> Reputation:
-    """Change only the fields given (as :func:`reputation_create`). Raises
-    ``campaigns.services.StaleVersion`` if it was saved since ``version``; nothing is
-    written then."""
+    """Change only the fields given (as :func:`reputation_create`; the GM alone, even the
+    words of a PC's reputation). Raises ``campaigns.services.StaleVersion`` if it was saved
+    since ``version``; nothing is written then."""
     reputation = _locked_reputation(reputation)
     character = reputation.character
-    allowed = _editable_reputation_fields(actor, character)
+    _require_gm_for_reputations(actor, character)
     check_version(reputation, version)
-    before = {f: getattr(reputation, f) for f in REPUTATION_GM_FIELDS}
-    _set_reputation_fields(reputation, changes, allowed)
-    diff = {f: [before[f], getattr(reputation, f)] for f in sorted(REPUTATION_GM_FIELDS)
+    before = {f: getattr(reputation, f) for f in REPUTATION_FIELDS}
+    _set_reputation_fields(reputation, changes)
+    diff = {f: [before[f], getattr(reputation, f)] for f in sorted(REPUTATION_FIELDS)
             if before[f] != getattr(reputation, f)}
     reputation.version += 1
     reputation.save()
@@ -1157,8 +1155,7 @@ def character_import(*, campaign: Campaign, actor, data, owner=None) -> Characte
             raise _export_error(f"reputation {i + 1}", "not a mapping")
         rep = Reputation(character=character)
         try:
-            _set_reputation_fields(rep, {k: entry[k] for k in REPUTATION_GM_FIELDS
-                                         if k in entry}, REPUTATION_GM_FIELDS)
+            _set_reputation_fields(rep, {k: entry[k] for k in REPUTATION_FIELDS if k in entry})
         except (ValidationError, PermissionDenied) as exc:
             raise _export_error(f"reputation {i + 1}", exc) from None
         rep.save()

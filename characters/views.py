@@ -309,10 +309,9 @@ def character_reveal(request, pk):
 @once_per_token
 def reputation_new(request, character_pk):
     character = selectors.character_for_user(request.user, character_pk)
-    access = selectors.require_character_edit(request.user, character)
-    if access != "gm":
+    if selectors.require_character_edit(request.user, character) != "gm":
         raise PermissionDenied("Only a GM adds a reputation: ask your GM.")
-    form = ReputationForm(request.POST or None, access=access)
+    form = ReputationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         reputation = form.submit(lambda: services.reputation_create(
             character=character, actor=request.user, **form.changes()))
@@ -328,8 +327,9 @@ def reputation_new(request, character_pk):
 def reputation_edit(request, pk):
     reputation = selectors.reputation_for_user(request.user, pk)
     character = reputation.character
-    access = selectors.require_character_edit(request.user, character)
-    form = ReputationForm(request.POST or None, access=access, reputation=reputation)
+    if selectors.require_character_edit(request.user, character) != "gm":
+        raise PermissionDenied(services.REPUTATIONS_ARE_THE_GMS)
+    form = ReputationForm(request.POST or None, reputation=reputation)
     if request.method == "POST" and form.is_valid():
         saved = form.submit(lambda: services.reputation_update(
             reputation=reputation, actor=request.user, version=form.cleaned_data["version"],
@@ -339,8 +339,7 @@ def reputation_edit(request, pk):
             return redirect("characters:detail", pk=character.pk)
     return render(request, "characters/reputation_form.html",
                   {"campaign": character.campaign, "character": character, "form": form,
-                   "reputation": reputation,
-                   "is_gm": access == "gm"})
+                   "reputation": reputation})
 
 
 @login_required

@@ -17,7 +17,7 @@ from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from combat import healing_api, selectors, services
 from combat.card_tests import api as card_tests_api
 from combat.creation import api as creation_api
-from combat.forms import DECISION_TIMEOUT, MAX_ID, MAX_TYPED_INPUT, WEATHER_CHOICES
+from combat.forms import DECISION_TIMEOUT, MAX_ID, MAX_TYPED_INPUT, WEATHER_CHOICES, battle_title
 from combat.models import Encounter, Job
 from combat.odds import api as odds_api
 from combat.wargames import GM_COMMANDS, commanded_sides, wargame_create, wargame_scenarios
@@ -201,7 +201,8 @@ class EncounterListView(APIView):
                 "ship_reputation": reputation}
         encounter = services.encounter_create(
             campaign=campaign, user=request.user, engine="btq_naval",
-            title=data.get("title") or f"{pc_ship.name} vs {enemy_ship.name}",
+            title=data.get("title") or battle_title([pc_ship, *more["allies"]],
+                                                    [enemy_ship, *more["enemies"]]),
             setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather=data["weather"],
                               start_distance=data.get("start_distance"), **more),
             stacked_cards=data.get("stacked_cards") or None,

@@ -82,6 +82,16 @@ def _is_damaged(ship: Ship) -> bool:
     return any("x" in text for text in ship.tracks.values()) or bool(ship.morale_state)
 
 
+def battle_title(ours: list, theirs: list) -> str:
+    """A battle's default title: every ship of each side by name, "HMS Hermes vs Corsair
+    and The Falcon" (``ours`` and ``theirs``: the ships, the main one first)."""
+    def names(ships: list) -> str:
+        words = [str(ship.name) for ship in ships]
+        return " and ".join(words) if len(words) < 3 else \
+            f"{', '.join(words[:-1])} and {words[-1]}"
+    return f"{names(ours)} vs {names(theirs)}"
+
+
 DECISION_TIMEOUT = (10, 3600)
 """The shortest and longest decision timeout a GM may set (seconds)."""
 
@@ -91,7 +101,7 @@ class NavalEncounterForm(Form):
     against an enemy ship and any others (BtQ L2498-2506)."""
 
     title = forms.CharField(max_length=200, required=False,
-                            help_text="Leave empty for “<our ship> vs <enemy>”.")
+                            help_text="Leave empty for “<our ships> vs <the enemy's>”.")
     pc_ship = forms.ModelChoiceField(queryset=Ship.objects.none(), label="The players' ship")
     enemy_ship = forms.ModelChoiceField(queryset=Ship.objects.none(), label="Enemy ship")
     allies = forms.ModelMultipleChoiceField(
@@ -179,7 +189,8 @@ class NavalEncounterForm(Form):
             data["stacked_cards"] = book_cards()
             data["stacked_choices"] = book_choices(data["pc_ship"])
         if not data.get("title") and data.get("pc_ship") and data.get("enemy_ship"):
-            data["title"] = f"{data['pc_ship'].name} vs {data['enemy_ship'].name}"
+            data["title"] = battle_title([data["pc_ship"], *data["allies"]],
+                                         [data["enemy_ship"], *data["more_enemies"]])
         return data
 
 

@@ -559,25 +559,68 @@ def ship_morale_set(*, ship: Ship, state: DamageState, actor, note: str) -> None
                gm_only=ship.is_hidden_from_players)
 
 
+AREA_LABELS = {"hull": "Hull", "guns": "Guns", "crew": "Crew", "rigging": "Rigging"}
+"""The book's names of a ship's damage areas."""
+
+
+def _track_words(track: DamageTrack) -> str:
+    crossed = track.crossed
+    return f"{track.state.label}, {crossed} box{'es' if crossed != 1 else ''} crossed"
+
+
+def battle_changes(ship: Ship, tracks: dict, morale: int) -> list[dict]:
+    """What a battle's end changes on ``ship``, in words: one ``{"who", "area", "from",
+    "to"}`` per damage track whose boxes change ("Crew", "Injured", "Dead"; with the boxes
+    crossed when the state stays: "Healthy, 1 box crossed") and one for her Ship Morale
+    ("Ship Morale", "Injured", "Maimed"), so that a journal search for "Morale" finds it.
+    ``tracks``: area -> ``DamageTrack`` or its text; ``morale`` 0-3 (BtQ L2602-2603)."""
+    changes = []
+    for area, text in tracks.items():
+        before, after = DamageTrack.parse(ship.tracks[area]), DamageTrack.parse(str(text))
+        if before == after:
+            continue
+        same = before.state == after.state
+        changes.append({"who": ship.display_name, "area": AREA_LABELS.get(area, area),
+                        "from": _track_words(before) if same else before.state.label,
+                        "to": _track_words(after) if same else after.state.label})
+    if morale != ship.morale_state:
+        changes.append({"who": ship.display_name, "area": "Ship Morale",
+                        "from": DamageState(ship.morale_state).label,
+                        "to": DamageState(morale).label})
+    return changes
+
+
+def changes_said(changes: list[dict]) -> str:
+    """``changes`` (:func:`battle_changes`) as sentences: " The Hermes's Crew: Injured →
+    Dead. The Hermes's Ship Morale: Injured → Maimed." (empty for none)."""
+    return "".join(f" {c['who']}'s {c['area']}: {c['from']} → {c['to']}." for c in changes)
+
+
 @transaction.atomic
-def ship_record_battle(*, ship: Ship, tracks: dict, morale: int, note: str, actor=None) -> Ship:
+def ship_record_battle(*, ship: Ship, tracks: dict, morale: int, note: str, actor=None
+                       ) -> list[dict]:
     """Write the damage tracks (area -> ``DamageTrack`` or its text) and Ship Morale (0-3) a
     finished battle left on ``ship``: locks the row, bumps its version and appends ``note``
-    to the campaign log. ``ValidationError`` if a track does not fit the ship."""
+    to the campaign log, followed by each change in words (:func:`battle_changes`), which it
+    returns. ``ValidationError`` if a track does not fit the ship."""
     ship = Ship.objects.select_for_update().select_related("ship_type", "campaign").get(
         pk=ship.pk
     )
     clean = clean_tracks({area: str(t) for area, t in dict(tracks).items()}, ship_stats_of(ship))
+    morale = _check_morale(morale)
+    changes = battle_changes(ship, clean, morale)
     _set_tracks(ship, clean)
-    ship.morale_state = _check_morale(morale)
+    ship.morale_state = morale
     ship.version += 1
     ship.save()
     # An enemy ship's Ship Morale is the GM's to know, so its record is too; the battle's
     # own entry in the log tells everyone how it ended.
-    log_append(campaign=ship.campaign, kind="ship.battle", actor=actor, text=note,
-               data={"ship": ship.pk, "tracks": clean, "morale": ship.morale_state},
+    log_append(campaign=ship.campaign, kind="ship.battle", actor=actor,
+               text=f"{note}{changes_said(changes)}",
+               data={"ship": ship.pk, "tracks": clean, "morale": ship.morale_state,
+                     "changes": changes},
                gm_only=ship.is_hidden_from_players)
-    return ship
+    return changes
 
 
 def ship_morale_of(character) -> tuple[int, int, str] | None:

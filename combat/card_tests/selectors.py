@@ -209,11 +209,23 @@ def _opposition(campaign, terms: dict, names: dict, gm: bool) -> dict:
 
 
 def _at_risk_label(campaign, terms: dict) -> str | None:
+    """What the acting character stands to lose, in words, or ``None`` for nothing: the
+    declared area (or reputation) at risk, and the reputation in his pool, which is damaged
+    if he loses (BtQ L1241-1242; DECISIONS.md D1) even with no area declared."""
     at_risk = terms.get("at_risk") or ""
+    risks = []
     if at_risk.startswith("reputation:"):
         rep = Reputation.objects.filter(pk=at_risk.partition(":")[2]).first()
-        return f"the reputation “{rep.name}”" if rep else "a reputation (since removed)"
-    return table.Area(at_risk).label if at_risk else None
+        risks.append(f"the reputation “{rep.name}”" if rep else "a reputation (since removed)")
+    elif at_risk:
+        risks.append(table.Area(at_risk).label)
+    used = _reputation(terms)
+    if used is not None:
+        whose = "the ship's reputation" if "ship" in used else "the reputation"
+        label = f"{whose} “{used['name']}”"
+        if label not in risks:
+            risks.append(f"{label} (in the pool: damaged if the test is lost)")
+    return "; ".join(risks) or None
 
 
 def _reputation(terms: dict) -> dict | None:

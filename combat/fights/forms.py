@@ -211,8 +211,8 @@ class DuelForm(_FightForm):
                          "weather": data["weather"], "stakes": data["stakes"],
                          "settings": data["settings"]}
         data["characters"] = [data["attacker"], data["defender"]]
-        data["title"] = data.get("title") or f"{data['attacker'].name} against " \
-                                              f"{data['defender'].name}"
+        data["title"] = data.get("title") or f"{data['attacker'].title} against " \
+                                              f"{data['defender'].title}"
         return data
 
 

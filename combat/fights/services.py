@@ -15,7 +15,7 @@ from combat.models import Encounter
 from combat.services import encounter_create
 from rules.btq.characters import DamageState
 from ships.models import Ship
-from ships.services import ship_morale_set, ship_record_battle
+from ships.services import changes_said, ship_morale_set, ship_record_battle
 
 ENGINES = ("btq_skirmish", "btq_personal_combat", "btq_boarding")
 NOUNS = {"btq_skirmish": "skirmish", "btq_personal_combat": "fight", "btq_boarding": "boarding"}
@@ -80,8 +80,8 @@ def fight_write_back(*, encounter: Encounter, outcome, user) -> dict:
 def changes_logged(outcome, changes: list[dict]) -> dict:
     """The log entry of a fight's end: the outcome's summary and the ``changes`` (who, area,
     from, to) in words, and ``data`` with the changes."""
-    said = "".join(f" {c['who']}'s {c['area']}: {c['from']} → {c['to']}." for c in changes)
-    return {"summary": f"{outcome.summary}{said}", "data": {"changes": changes}}
+    return {"summary": f"{outcome.summary}{changes_said(changes)}",
+            "data": {"changes": changes}}
 
 
 def _cheat_death_carried(setup: dict) -> dict[int, int]:
@@ -183,13 +183,10 @@ def _boarding_ships(encounter, data, user) -> list[dict]:
         ship = ships.get(key)
         if ship is None:
             continue
-        morale = DamageState[data["morale"][key].upper()]
-        before = DamageState(ship.morale_state)
-        if crew == ship.tracks["crew"] and morale == before:
+        morale = max(DamageState[data["morale"][key].upper()], DamageState(ship.morale_state))
+        if crew == ship.tracks["crew"] and morale == ship.morale_state:
             continue
-        ship_record_battle(ship=ship, tracks={**ship.tracks, "crew": crew},
-                           morale=max(morale, before), actor=user,
-                           note=f"{ship}, after “{encounter.title}”: Crew {crew}.")
-        changes.append({"who": ship.display_name, "area": "Crew", "from": ship.tracks["crew"],
-                        "to": crew})
+        changes += ship_record_battle(ship=ship, tracks={**ship.tracks, "crew": crew},
+                                      morale=morale, actor=user,
+                                      note=f"{ship}, after “{encounter.title}”:")
     return changes

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from campaigns.api_common import InputSerializer
 from campaigns.selectors import campaign_for_user
 from combat import selectors as combat_selectors
-from combat.forms import MAX_ID, WEATHER_CHOICES
+from combat.forms import MAX_ID, WEATHER_CHOICES, battle_title
 from combat.odds import selectors, services
 from combat.odds.views import results_json
 from ships.models import Ship
@@ -65,7 +65,7 @@ class OddsOfSetupView(APIView):
         pc_ship, enemy_ship = ships[data["pc_ship"]], ships[data["enemy_ship"]]
         simulation = services.simulation_create_from_setup(
             campaign=campaign, user=request.user, engine="btq_naval",
-            title=data.get("title") or f"{pc_ship.name} vs {enemy_ship.name}",
+            title=data.get("title") or battle_title([pc_ship], [enemy_ship]),
             setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather=data["weather"],
                               start_distance=data.get("start_distance")),
             games=data.get("games"), until_precise=data["until_precise"])

@@ -18,15 +18,19 @@ def round_word(engine_name: str) -> str:
 
 
 def _term(key) -> str:
+    """A skill's name, or a key or label with its first letter raised ("ship_morale" ->
+    "Ship morale"; "PCs who won" stays so, "Ship Morale Injured" keeps its capitals)."""
     key = str(key)
-    return SKILLS.get(key) or key.replace("_", " ").capitalize()
+    text = key.replace("_", " ")
+    return SKILLS.get(key) or text[:1].upper() + text[1:]
 
 
 def breakdown_text(breakdown) -> str:
     """A card pool's breakdown, term -> cards (penalties negative), as the sum a person
     reads, skills first and penalties last: ``{"seamanship": 3, "handling": 4, "weather":
-    -1}`` -> "Seamanship 3 + Handling 4 - Weather 1 = 6". Terms that are not whole numbers
-    are left out."""
+    -1}`` -> "Seamanship 3 + Handling 4 - Weather 1 = 6". A pool is never below 0 cards
+    (BtQ digest D2): penalties beyond its cards sum to 0 ("Command 2 - PCs who lost 2 -
+    Ship Morale Injured 1 = 0"). Terms that are not whole numbers are left out."""
     terms = [(k, v) for k, v in (breakdown or {}).items()
              if isinstance(v, int) and not isinstance(v, bool)]
     # The skill first, then the bonuses, then the penalties (PostgreSQL's JSON does not keep
@@ -38,7 +42,7 @@ def breakdown_text(breakdown) -> str:
         f"{'' if i == 0 and v >= 0 else '+ ' if v >= 0 else '- ' if i else '-'}{_term(k)} "
         f"{abs(v)}" for i, (k, v) in enumerate(terms)
     )
-    return f"{text} = {sum(v for _, v in terms)}"
+    return f"{text} = {max(0, sum(v for _, v in terms))}"
 
 
 def _who(data, key) -> str:

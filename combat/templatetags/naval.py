@@ -3,6 +3,7 @@
 
 from django import template
 
+from rules.btq.characters import DamageState
 from rules.btq.naval import DISTANCES, WEATHER
 
 register = template.Library()
@@ -45,15 +46,19 @@ def area_name(key):
 @register.filter
 def ordered_ships(view):
     """The ships of a view in battle order (the players' side first), each with its
-    ``tracks`` as a list of ``(area, track, state)``."""
+    ``tracks`` as a list of ``(area, track, state)`` and, where the view carries her Ship
+    Morale (0-3: the GM's view, a player's of his side's ships), ``morale_label``
+    ("Injured"), else ``None``: a player never learns an enemy's morale."""
     ships = view.get("ships", {})
     order = view.get("order", [])
     rows = []
     for sid in [s for s in order if s in ships] + [s for s in ships if s not in order]:
         ship = ships[sid]
         states = ship.get("states", {})
+        morale = ship.get("morale")
         rows.append({**ship, "areas": [(area, ship["tracks"][area], states.get(area, 0))
-                                       for area in AREA_NAMES if area in ship.get("tracks", {})]})
+                                       for area in AREA_NAMES if area in ship.get("tracks", {})],
+                     "morale_label": None if morale is None else DamageState(morale).label})
     return rows
 
 

@@ -8,7 +8,7 @@ Each round of the boarding (BtQ L2517-2531):
    officer may declare at the start of the round that the crew drive for the enemy ship
    (decision ``boarding.tide``: ``"drive"`` or ``"hold"``).
 2. Each PC chooses his action (``boarding.action``, by his own player):
-   ``"melee"``, the Grand Melee: a combat test (hand to hand, the PC's best melee weapon)
+   ``"melee"``, the Grand Melee: a combat test (hand to hand, with his weapon)
    against the enemy's crew, a GM pool of the ship's ``crew_pool`` cards; the PC's best
    success is a hit on the enemy ship's Crew track, the crew's best a hit on his own
    ship's Crew track, not on him (BtQ L2517-2519; N21). ``"officers:<id>"``, Attack the
@@ -20,7 +20,9 @@ Each round of the boarding (BtQ L2517-2531):
    Soldiering against a Routine pool; a won test whose best success is a Critical or a
    Perfect of Clubs (Rigging) or Spades (Hull) sets the enemy ship on fire (``fire`` in the
    report, for the naval engine's fire rule, BtQ L2666-2674). A PC wins his action as the
-   D2 victor of his test (N18).
+   D2 victor of his test (N18). A PC who fights (any action but firebrands) with more than
+   one hand-to-hand weapon is then asked which he fights with (``boarding.weapon``, by his
+   own player; his best by default, BtQ L1572); with one, he fights with it.
 3. Command casualties (BtQ L2526-2528): an officer Maimed or killed hands his post down:
    the Captain's ship then makes its Command tests at -2, the Gunner's its Broadside! and
    gun repair tests at -2, the Master's its Positioning tests at -2 (``penalties``).
@@ -98,6 +100,7 @@ from rules.btq.personal_combat import (
     fighter,
     public_fighter,
     usable,
+    weapon_options,
     wound,
 )
 from rules.btq.settings import resolve
@@ -135,6 +138,10 @@ POSTS = ("captain", "lieutenant", "master", "gunner", "boatswain", "surgeon", "p
 CASUALTY_PENALTIES = {"captain": {"command": -2}, "gunner": {"broadside": -2, "gun_repair": -2},
                       "master": {"positioning": -2}}
 """Command casualties (BtQ L2526-2528): the post -> the ship's tests that lose two cards."""
+WEAPON_MARK = "|"
+"""Between a PC's action and the weapon he chose for it in ``actions`` ("melee|sword")."""
+
+
 DEFAULT_CREW_POOL = 4
 """The crew's cards in the Grand Melee when the naval state gives none: the cutlass, the
 sailor's weapon (BtQ L1611); the book sets no number (a reading)."""
@@ -262,6 +269,8 @@ def validate(boarding: Mapping) -> dict[str, Any]:
         ids.append(pc["id"])
     if len(set(ids)) != len(ids):
         raise CombatError("every PC and officer needs an id of his own")
+    if any(WEAPON_MARK in i for i in ids):
+        raise CombatError(f"no PC's or officer's id may hold {WEAPON_MARK!r}")
     return {"attacker": attacker, "ships": out_ships, "pcs": pcs,
             "settings": resolve(dict(boarding.get("settings") or {}))}
 
@@ -421,6 +430,12 @@ def pending(state: State) -> list[Decision]:
         return [Decision(GM, "boarding.round", "No PC fights this round: turn the cards of "
                          "the Command test?", (Option("go", "Turn the cards"),), "go")]
     if st["phase"] == "actions":
+        armed = _weapon_due(st)
+        if armed is not None:
+            pc = st["fighters"][armed]
+            return [Decision(pc["controller"], "boarding.weapon",
+                             f"Which weapon does {pc['name']} fight with?",
+                             weapon_options(pc, MELEE), best_weapon(pc, MELEE))]
         pid = next(p for p in _acting(st) if p not in st["actions"])
         options = _action_options(st, pid)
         return [Decision(st["fighters"][pid]["controller"], "boarding.action",
@@ -459,15 +474,38 @@ def apply(state: State, actor: str, choice: str, source: RandomSource
         st["actions"][pid] = choice
         events.append(Event("boarding.action", f"{st['fighters'][pid]['name']}: "
                             f"{decision.option(choice).label}.", {"who": pid, "action": choice}))
-        if len(st["actions"]) == len(_acting(st)):
+    elif decision.kind == "boarding.weapon":
+        armed = _weapon_due(st)
+        assert armed is not None  # the decision is asked only then
+        st["actions"][armed] += f"{WEAPON_MARK}{choice}"
+        events.append(Event("boarding.weapon", f"{st['fighters'][armed]['name']} fights with "
+                            f"{decision.option(choice).label}.",
+                            {"who": armed, "weapon": choice}))
+    else:
+        events += _answer_surrender(st, choice)
+    if decision.kind in ("boarding.action", "boarding.weapon"):
+        if len(st["actions"]) == len(_acting(st)) and _weapon_due(st) is None:
             # in the order of the PCs, not of the mapping (a stored state's keys may come
             # back sorted)
             for p in [p["id"] for p in st["setup"]["pcs"] if p["id"] in st["actions"]]:
                 events += _fight(st, p, source)
             events += _command_test(st, source)
-    else:
-        events += _answer_surrender(st, choice)
     return st, events
+
+
+def _weapon_due(st: State) -> str | None:
+    """The PC (in the PCs' order) who chose to fight this round (the Grand Melee, fighting
+    through to an officer or one on one) and has more than one hand-to-hand weapon, whose
+    player is still to say which one he fights with (BtQ L1572: the fighter tests his
+    weapon's pool; the default is his best), else ``None``. A PC with one weapon fights with
+    it, unasked."""
+    for pid in _acting(st):
+        action = st["actions"].get(pid)
+        if action is None or action == "firebrand" or WEAPON_MARK in action:
+            continue
+        if len([w for w in st["fighters"][pid]["weapons"] if usable(w, MELEE)]) > 1:
+            return pid
+    return None
 
 
 def _crew_foe(st: State, key: str) -> Fighter:
@@ -490,9 +528,9 @@ def _hit_crew(st: State, key: str, level: int, why: str) -> Event:
 
 def _fight(st: State, pid: str, source: RandomSource) -> list[Event]:
     pc = st["fighters"][pid]
-    choice = st["actions"][pid]
+    choice, _, chosen = st["actions"][pid].partition(WEAPON_MARK)
     own, enemy = pc["ship"], _other(st, pc["ship"])
-    weapon = best_weapon(pc, MELEE)
+    weapon = chosen or best_weapon(pc, MELEE)
     extra = (("Discipline cards", pc["cards"]),) if pc["cards"] else ()
     kind, _, target = choice.partition(":")
     if kind == "firebrand":

@@ -719,7 +719,7 @@ class PersonalCombatEngine:
                 continue
             options = weapon_options(f, setup["band"])
             out.append(Decision(f["controller"], "combat.weapon",
-                                "Which weapon does he fight with?", options,
+                                f"Which weapon does {f['name']} fight with?", options,
                                 best_weapon(f, setup["band"])))
         return out[:1]
 

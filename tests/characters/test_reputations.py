@@ -1,14 +1,15 @@
 """Reputations and Wealth on the sheet, the forms and the API, with the four personas:
-players edit their own (not the damage), GMs everything, stale edits refused, an NPC's
+a reputation is the GM's to change, even its words, stale edits refused, an NPC's
 reputations the GM's alone, the cap of D9 shown."""
 
 import json
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from characters.models import Reputation
-from characters.services import reputation_create
+from characters.services import reputation_create, reputation_update
 from rules.btq.characters import DamageState
 
 PERSONAS = ["gm", "player_a", "player_b", "outsider"]
@@ -82,12 +83,12 @@ def test_an_npc_s_reputations_are_the_gm_s(request, npc, npc_rep):
             assert edit.status_code == api.status_code == one.status_code == 404
 
 
-def test_a_stale_edit_is_refused_and_nothing_is_lost(player_a_client, gm_client, rep):
+def test_a_stale_edit_is_refused_and_nothing_is_lost(gm_client, rep):
     url = reverse("characters:reputation_edit", args=[rep.pk])
     data = {"kind": "institution", "descriptor": "Respected by", "subject": "the Ward Room",
-            "value": 2, "version": rep.version}
+            "value": 2, "damage_state": 0, "version": rep.version}
     assert gm_client.post(url, {**data, "value": 3, "damage_state": 1}).status_code == 302
-    response = player_a_client.post(url, data)
+    response = gm_client.post(url, data)
     assert response.status_code == 200 and "changed by someone else" in response.content.decode()
     rep.refresh_from_db()
     assert rep.value == 3 and rep.damage_state == DamageState.INJURED and rep.version == 2
@@ -104,17 +105,36 @@ def test_only_the_gm_removes_a_reputation_with_the_version_they_saw(gm_client, p
     assert not Reputation.objects.filter(pk=rep.pk).exists()
 
 
-def test_a_player_rewords_a_reputation_but_its_kind_and_value_are_the_gms(
-        player_a_client, pc_a, rep):
+def test_a_reputation_s_words_are_the_gm_s(player_a_client, gm_client, gm, player_a, pc_a,
+                                           rep):
+    # Its words stay the same when it rises or falls (BtQ): its player may not reword
+    # "Respected by" into "Much respected by", on the page, in the API or in the service.
+    sheet = player_a_client.get(reverse("characters:detail", args=[pc_a.pk])).content.decode()
     url = reverse("characters:reputation_edit", args=[rep.pk])
-    page = player_a_client.get(url).content.decode()
-    assert "Only the GM changes this." in page and "Remove this reputation" not in page
-    response = player_a_client.post(url, {"version": rep.version, "kind": "personal",
-                                          "descriptor": "Much respected by",
-                                          "subject": "the Ward Room", "value": 9})
+    assert "Respected by the Ward Room" in sheet and url not in sheet
+    assert url in gm_client.get(reverse("characters:detail", args=[pc_a.pk])).content.decode()
+    page = player_a_client.get(url)
+    assert page.status_code == 403 and "the GM&#x27;s to change" in page.content.decode()
+    posted = player_a_client.post(url, {"version": rep.version, "kind": "institution",
+                                        "descriptor": "Much respected by",
+                                        "subject": "the Ward Room", "value": 1})
+    assert posted.status_code == 403
+    api = player_a_client.patch(reverse("api-reputation-detail", args=[rep.pk]),
+                                {"version": rep.version, "descriptor": "Much respected by"},
+                                content_type="application/json")
+    assert api.status_code == 403 and "the GM's to change" in api.json()["detail"]
+    with pytest.raises(PermissionDenied):
+        reputation_update(reputation=rep, actor=player_a, version=rep.version,
+                          subject="the Gun Room")
+    rep.refresh_from_db()
+    assert (rep.descriptor, rep.subject, rep.version) == ("Respected by", "the Ward Room", 1)
+    assert not pc_a.campaign.log_entries.filter(kind="reputation.updated").exists()
+    response = gm_client.post(url, {"version": rep.version, "kind": "institution",
+                                    "descriptor": "Much respected by",
+                                    "subject": "the Ward Room", "value": 1, "damage_state": 0})
     assert response.status_code == 302
     rep.refresh_from_db()
-    assert (rep.descriptor, rep.kind, rep.value) == ("Much respected by", "institution", 1)
+    assert rep.descriptor == "Much respected by"
     entry = pc_a.campaign.log_entries.get(kind="reputation.updated")
     assert "descriptor Respected by -> Much respected by" in entry.text
 
@@ -159,9 +179,9 @@ def test_the_api_of_reputations_and_wealth(player_a_client, player_b_client, gm_
     created = api(gm_client, "post", url, new)
     assert created.status_code == 201 and created.json()["over_cap"] is True
     one = reverse("api-reputation-detail", args=[created.json()["id"]])
-    for change in ({"damage_state": 2}, {"value": 5}):
+    for change in ({"damage_state": 2}, {"value": 5}, {"subject": "Jones"}):
         assert api(player_a_client, "patch", one, {"version": 1, **change}).status_code == 403
-    stale = api(player_a_client, "patch", one, {"version": 0, "subject": "Jones"})
+    stale = api(gm_client, "patch", one, {"version": 0, "subject": "Jones"})
     assert stale.status_code == 409 and stale.json()["version"] == 1
     assert api(gm_client, "patch", one, {"version": 1, "damage_state": 2}).json()[
         "damage_state"] == 2

@@ -15,7 +15,11 @@ def test_a_breakdown_reads_as_a_sum():
     assert breakdown_text({"seamanship": 3, "handling": 4, "weather": -1}) == \
         "Seamanship 3 + Handling 4 - Weather 1 = 6"
     assert breakdown_text({"first_aid": 2, "broadside": 0}) == "First Aid 2 + Broadside 0 = 2"
-    assert breakdown_text({"morale": -2}) == "-Morale 2 = -2"
+    assert breakdown_text({"morale": -2}) == "-Morale 2 = 0"  # never below 0 cards (D2)
+    # labels keep their own capitals: "PCs", not "Pcs"
+    assert breakdown_text({"command": 2, "PCs who lost": -2, "Ship Morale Injured": -1}) == \
+        "Command 2 - PCs who lost 2 - Ship Morale Injured 1 = 0"
+    assert breakdown_text({"command": 2, "PCs who won": 2}) == "Command 2 + PCs who won 2 = 4"
     assert breakdown_text({"weather": -1, "handling": 4, "seamanship": 3}) == \
         "Seamanship 3 + Handling 4 - Weather 1 = 6"  # as PostgreSQL's JSON orders them
     assert breakdown_text({}) == ""

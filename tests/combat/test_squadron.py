@@ -4,6 +4,7 @@ each persona sees only what it may, the battle's end is written back to every sh
 replay matches the battle event for event."""
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -19,7 +20,9 @@ from combat.services import (
     encounter_start,
 )
 from combat.tasks import sweep_decisions
+from rules.btq.characters import DamageState
 from rules.engine import GM, get_engine
+from ships.models import Ship
 from ships.services import naval_setup
 from tests.combat.test_permissions import everything_seen
 
@@ -94,6 +97,9 @@ def test_two_ships_a_side_through_the_form_and_the_pages(
     assert response.status_code == 302
     encounter = Encounter.objects.get()
     assert set(encounter.ships.all()) == {pc_ship, sparrow, enemy_ship, vautour}
+    # the default title names every ship of each side
+    assert encounter.title == f"{pc_ship.name} and HMS Sparrow vs {enemy_ship.name} and " \
+        "Le Vautour"
     assert encounter.decision_timeout == 45
     gm_client.post(reverse("combat:start", args=[encounter.pk]),
                    {"version": encounter.version})
@@ -258,6 +264,26 @@ def test_the_battle_page_of_several_ships_reads_well_to_a_player(
     assert set(view["pairs"]) == {f"{a.pk}|{b.pk}" for a in (pc_ship, sparrow)
                                   for b in (enemy_ship, vautour)}
     assert "crew" not in view["ships"][str(vautour.pk)]
+
+
+def test_the_battle_page_shows_ship_morale_where_the_view_carries_it(
+        campaign, gm, gm_client, player_a_client, pc_ship, enemy_ship, vautour):
+    # Every pool of the Hermes subtracts her Ship Morale: her players see it beside her
+    # tracks; an enemy's stays the GM's (the player's view does not carry it).
+    Ship.objects.filter(pk=pc_ship.pk).update(morale_state=DamageState.INJURED)
+    Ship.objects.filter(pk=vautour.pk).update(morale_state=DamageState.MAIMED)
+    pc_ship.refresh_from_db()
+    vautour.refresh_from_db()
+    encounter = started(campaign, gm, pc_ship, enemy_ship, enemies=[vautour])
+    url = reverse("combat:detail", args=[encounter.pk])
+
+    def morale_rows(client):
+        page = client.get(url).content.decode()
+        return re.findall(r'<tr data-area="morale"><th>Ship Morale</th><td class="morale" '
+                          r'data-state="\d">(\w+)</td></tr>', page)
+
+    assert morale_rows(player_a_client) == ["Injured"]
+    assert morale_rows(gm_client) == ["Injured", "Healthy", "Maimed"]
 
 
 def test_the_form_passes_the_general_weather_on(campaign, gm_client, pc_ship, enemy_ship):

@@ -57,16 +57,23 @@ def test_setup_refuses_ships_on_the_wrong_sides(pc_ship, enemy_ship):
 
 def test_record_battle_writes_tracks_morale_version_and_log(enemy_ship, campaign):
     before = enemy_ship.version
-    ship = ship_record_battle(
+    changes = ship_record_battle(
         ship=enemy_ship,
         tracks={"hull": "x.|x.|..", "guns": ".|x|x", "crew": "x|x|x", "rigging": ".|.|."},
         morale=1, note="The Le Secret struck her colours.",
     )
+    ship = enemy_ship
     ship.refresh_from_db()
     assert ship.hull_track == "x.|x.|.." and ship.crew_track == "x|x|x"
     assert ship.morale_state == 1 and ship.version == before + 1
     entry = campaign.log_entries.first()
-    assert entry.kind == "ship.battle" and entry.text == "The Le Secret struck her colours."
+    # each change in words, Ship Morale too, never the raw tracks
+    name = ship.display_name
+    assert entry.kind == "ship.battle" and entry.text == (
+        f"The Le Secret struck her colours. {name}'s Hull: Healthy, 0 boxes crossed → "
+        f"Healthy, 2 boxes crossed. {name}'s Guns: Healthy → Dead. {name}'s Crew: Healthy "
+        f"→ Dead. {name}'s Ship Morale: Healthy → Injured.")
+    assert changes == entry.data["changes"] and len(changes) == 4
     assert entry.gm_only, "an enemy ship's Ship Morale must not reach the players' log"
 
 

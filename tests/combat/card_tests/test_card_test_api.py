@@ -192,3 +192,22 @@ def test_the_schema_has_the_card_test_endpoints(gm_client):
     for path in ("/api/campaigns/{id}/card-tests/", "/api/card-tests/{id}/confirm/",
                  "/api/card-tests/{id}/joker/", "/api/characters/{id}/reputations/"):
         assert path in text
+
+
+def test_a_reputation_in_the_pool_is_at_risk(race, distrusted, player_a_client, gm_client):
+    # A reputation used and lost is damaged (D1): the player agreeing to the stakes sees it
+    # on the line, with no area declared, on the page and in the API.
+    test = race()
+    for client in (player_a_client, gm_client):
+        body = client.get(reverse("api-card-test-detail", args=[test.pk])).json()
+        assert body["at_risk"] == ("the reputation “Distrusted by Captain Jones” (in the "
+                                   "pool: damaged if the test is lost)")
+        page = client.get(reverse("card_tests:detail", args=[test.campaign_id, test.pk]))
+        assert "Distrusted by Captain Jones” (in the pool" in page.content.decode()
+        assert ": nothing" not in page.content.decode()
+    both = race(at_risk="health")
+    assert player_a_client.get(reverse("api-card-test-detail", args=[both.pk])).json()[
+        "at_risk"].startswith("Health; the reputation “Distrusted by Captain Jones”")
+    same = race(at_risk=f"reputation:{distrusted.pk}")
+    assert player_a_client.get(reverse("api-card-test-detail", args=[same.pk])).json()[
+        "at_risk"] == "the reputation “Distrusted by Captain Jones”"

@@ -277,9 +277,16 @@ def test_the_duel_page_lists_the_npc_s_weapons_not_his_traits(gm_client, player_
         "wind": "light", "precipitation": "none", f"traits_{soldier.pk}": "Duellist"})
     assert response.status_code == 302, response.content.decode()[:2000]
     encounter = Encounter.objects.get(engine="btq_personal_combat")
+    # the names with their ranks, as the sheets give them
+    assert encounter.title == f"{pc_a.title} against Corporal Soldat Secret"
+    assert pc_a.rank and pc_a.title.startswith(pc_a.rank)
     begin(gm_client, encounter)
     page = player_a_client.get(reverse("combat:detail", args=[encounter.pk])).content.decode()
     assert "Weapons: Axe, Pistol" in page and "Duellist" not in page
+    act(player_a_client, encounter, "sword")
+    # the GM's prompt says whose weapon it asks for
+    assert "Which weapon does Corporal Soldat Secret fight with?" in gm_client.get(
+        reverse("combat:detail", args=[encounter.pk])).content.decode()
     assert "Duellist" in gm_client.get(reverse("combat:detail", args=[encounter.pk])
                                        ).content.decode()
 
@@ -317,3 +324,61 @@ def test_a_duel_with_a_dead_foe_is_refused_on_the_form(gm_client, campaign, pc_a
     assert response.status_code == 200
     assert 'role="alert"' in response.content.decode()
     assert not Encounter.objects.filter(engine="btq_personal_combat").exists()
+
+
+def test_a_repelled_boarding_is_logged_in_words_with_its_ship_morale(
+        gm_client, campaign, pc_a, pc_ship, enemy_ship, gm):
+    """The Hermes, Injured, repelled and Maimed: the log says "Crew: Healthy → Dead" and
+    "Ship Morale: Injured → Maimed", never the raw tracks, so a search for "Morale" finds
+    it."""
+    from combat.fights.services import fight_write_back
+    from rules.engine import Outcome
+    from ships.models import Ship
+
+    Ship.objects.filter(pk=pc_ship.pk).update(morale_state=DamageState.INJURED)
+    response = gm_client.post(reverse("combat:fight_new", args=[campaign.pk, "boarding"]), {
+        "attacker": pc_ship.pk, "defender": enemy_ship.pk, "pcs": [pc_a.pk],
+        "pc_weapons": ["cutlass"], "officer_weapon": "cutlass", "attacker_crew_pool": 4,
+        "defender_crew_pool": 3})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    encounter = Encounter.objects.get(engine="btq_boarding")
+    crew = {str(pc_ship.pk): "xx|xx|xx", str(enemy_ship.pk): enemy_ship.tracks["crew"]}
+    assert pc_ship.tracks["crew"] == "..|..|.." and "x" not in crew[str(enemy_ship.pk)]
+    logged = fight_write_back(encounter=encounter, user=gm, outcome=Outcome(
+        winner=None, result="repelled", summary="The boarders are repelled.",
+        data={"crew": crew, "morale": {str(pc_ship.pk): "maimed",
+                                       str(enemy_ship.pk): "healthy"}}))
+    name = Ship.objects.get(pk=pc_ship.pk).display_name
+    said = f"{name}'s Crew: Healthy → Dead. {name}'s Ship Morale: Injured → Maimed."
+    assert logged["summary"] == f"The boarders are repelled. {said}"
+    entry = campaign.log_entries.get(kind="ship.battle")
+    assert entry.text.endswith(said) and "|" not in entry.text
+    assert list(campaign.log_entries.filter(text__icontains="morale")) == [entry]
+
+
+def test_in_a_boarding_the_player_chooses_his_own_character_s_weapon(
+        gm_client, player_a_client, player_b_client, campaign, pc_a, pc_ship, enemy_ship):
+    """A PC with two hand-to-hand weapons is asked which he fights with, by his own
+    player, his best by default (BtQ L1572, L2517-2519)."""
+    response = gm_client.post(reverse("combat:fight_new", args=[campaign.pk, "boarding"]), {
+        "attacker": pc_ship.pk, "defender": enemy_ship.pk, "pcs": [pc_a.pk],
+        "pc_weapons": ["cutlass", "knife", "pistol"], "officer_weapon": "cutlass",
+        "attacker_crew_pool": 4, "defender_crew_pool": 3})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    encounter = Encounter.objects.get(engine="btq_boarding")
+    begin(gm_client, encounter)
+    act(player_a_client, encounter, "melee")
+    encounter.refresh_from_db()
+    decision = get_engine("btq_boarding").pending(encounter.state)[0]
+    assert (decision.kind, decision.actor, decision.default) == (
+        "boarding.weapon", f"pc:{pc_a.pk}", "cutlass")
+    url = reverse("combat:detail", args=[encounter.pk])
+    prompt = f"Which weapon does {pc_a.title} fight with?"
+    page = player_a_client.get(url).content.decode()
+    assert prompt.replace("'", "&#x27;") in page and "Knives (3 cards)" in page
+    assert 'name="choice"' not in player_b_client.get(url).content.decode()
+    act(player_b_client, encounter, "knife")  # not his character's: refused
+    encounter.refresh_from_db()
+    assert get_engine("btq_boarding").pending(encounter.state)[0].kind == "boarding.weapon"
+    page = act(player_a_client, encounter, "knife").content.decode()
+    assert "fights with Knives (3 cards)." in page

@@ -68,6 +68,42 @@ def test_a_pc_s_special_weapon_adds_its_card_in_the_grand_melee():
     assert boarding.report(state)["crew"] == {"london": "x...|....|....", "condor": "..|x.|.."}
 
 
+def test_a_pc_with_several_hand_to_hand_weapons_chooses_one():
+    """The Grand Melee is a combat test of the fighter's weapon (BtQ L1572, L2517-2519):
+    Anne, with a cutlass, knives and a pistol (no hand-to-hand weapon), is asked which she
+    fights with, her cutlass (4 cards) by default; with the knives she turns 3 cards."""
+    setup = defended()
+    setup["pcs"][0]["weapons"] = ["knife", "cutlass", "pistol"]
+    state, _ = boarding.begin(setup)
+    state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
+    state, events = boarding.apply(state, "pc:anne", "melee", SeededSource(1))
+    assert not [e for e in events if "pools" in e.data]  # no card before the weapon
+    decision = boarding.pending(state)[0]
+    assert (decision.actor, decision.kind) == ("pc:anne", "boarding.weapon")
+    assert decision.prompt == "Which weapon does Anne fight with?"
+    assert [(o.key, o.label) for o in decision.options] == [
+        ("knife", "Knives (3 cards)"), ("cutlass", "Cutlass (4 cards)")]
+    assert decision.default == "cutlass"
+    with pytest.raises(IllegalAction):
+        boarding.apply(state, "pc:anne", "pistol", SeededSource(1))
+    state, events = boarding.apply(state, "pc:anne", "knife", SeededSource(1))
+    assert events[0].text == "Anne fights with Knives (3 cards)."
+    melee = next(e for e in events if "pools" in e.data)
+    assert melee.data["pools"]["a"]["breakdown"] == {"Knives": 3}
+    assert len(melee.data["pools"]["a"]["cards"]) == 3
+
+
+def test_a_pc_with_one_hand_to_hand_weapon_is_not_asked():
+    setup = defended()
+    setup["pcs"][0]["weapons"] = ["pistol", "cutlass"]
+    state, _ = boarding.begin(setup)
+    state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
+    state, events = boarding.apply(state, "pc:anne", "melee", SeededSource(1))
+    melee = next(e for e in events if "pools" in e.data)
+    assert melee.data["pools"]["a"]["breakdown"] == {"Cutlass": 4}
+    assert all(d.kind != "boarding.weapon" for d in boarding.pending(state))
+
+
 def test_command_test_loser_fights_on_and_crosses_a_box_or_surrenders():
     """BtQ L2528-2530: the boarded ship's commander (Anne, 4 + 1 for her win) against the
     boarders' (Captain Black, 3); the Condor loses: the GM chooses; fighting on crosses off
