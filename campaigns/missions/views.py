@@ -72,8 +72,9 @@ def _described(entries: list[dict], side: str, tables: dict, characters: dict) -
         scope = kernel.SCOPES.get(entry["scope"], "")
         if entry["scope"] == "character" and entry["character"] in characters:
             scope = characters[entry["character"]].name
-        out.append({**entry, "label": row.label if row else entry["kind"],
-                    "target": kernel.target_label(entry["kind"], entry["target"]),
+        label = row.label if row else entry["kind"]
+        words = kernel.entry_words(kernel.Entry.from_dict(entry), label)
+        out.append({**entry, "label": label, "words": words,
                     "cost": kernel.entry_cost(kernel.Entry.from_dict(entry), side, tables)
                     if row else 0, "for": scope})
     return out
@@ -261,8 +262,10 @@ def challenge_new(request, pk):
         if challenge is not None:
             messages.success(request, f"Challenge {'called' if gm else 'proposed'}: "
                                       f"{challenge}.")
-            first = challenge.missions.order_by("pk").first()
-            return redirect("missions:detail", pk=campaign.pk, mission_pk=first.pk)
+            # Back to the mission whose page called it (?mission= of its link), if it counts.
+            ids = list(challenge.missions.order_by("pk").values_list("pk", flat=True))
+            back = next((m for m in initial["missions"] if m in ids), ids[0])
+            return redirect("missions:detail", pk=campaign.pk, mission_pk=back)
     return render(request, "campaigns/missions/challenge_form.html",
                   {"campaign": campaign, "form": form, "is_gm": gm})
 

@@ -247,7 +247,61 @@ def test_a_skill_reward_is_named_in_any_case_and_shown_as_the_book_writes_it(
     page = gm_client.post(url, data, follow=True).content.decode()
     mission = Mission.objects.get()
     assert mission.rewards[0]["target"] == "gunnery"
-    assert ": Gunnery" in page and ": gunnery" not in page
+    assert "Gunnery +1" in page and "gunnery" not in page.split("<main")[-1].lower().replace(
+        "gunnery +1", "")
+
+
+def test_the_mission_page_reads_its_targets_in_words(campaign, gm, gm_client, pc_a):
+    mission = gordon(campaign, gm, pc_a, rewards=[
+        {"kind": "reputation", "target": "institution:Feared by:Smugglers"}],
+        failures=[{"kind": "injured", "target": "ship_morale"}])
+    page = gm_client.get(reverse("missions:detail", args=[campaign.pk, mission.pk]))
+    page = page.content.decode()
+    assert "Institution: Feared by Smugglers +1" in page and "Ship Morale Injured" in page
+    assert "institution:" not in page and "ship_morale" not in page and "INJURED" not in page
+
+
+def test_the_mission_form_says_every_error_at_once(campaign, gm_client):
+    """An over-budget failure with a wound bought five times, and an over-budget reward with
+    a target that names nothing: all four errors on the first answer."""
+    data = {"name": "Too much", "kind": "naval", "challenges_required": "3",
+            "reward-TOTAL_FORMS": "2", "reward-INITIAL_FORMS": "0",
+            "reward-0-kind": "wealth", "reward-0-amount": "1", "reward-0-scope": "all",
+            "reward-1-kind": "skill", "reward-1-amount": "1", "reward-1-scope": "all",
+            "reward-1-target": "Gunnary",
+            "failure-TOTAL_FORMS": "1", "failure-INITIAL_FORMS": "0",
+            "failure-0-kind": "injured", "failure-0-amount": "5", "failure-0-scope": "all",
+            "failure-0-target": "health"}
+    page = gm_client.post(reverse("missions:new", args=[campaign.pk]), data)
+    page = page.content.decode()
+    assert "is not a skill" in page and "The reward costs 6 points" in page
+    assert "its amount is 1" in page and "The failure costs 5 points" in page
+    assert "cost costs" not in page and not Mission.objects.exists()
+
+
+def test_a_challenge_called_from_a_missions_page_returns_to_it(campaign, gm, gm_client, pc_a):
+    first, second = gordon(campaign, gm, pc_a), gordon(campaign, gm, pc_a, name="Another")
+    url = reverse("missions:challenge_new", args=[campaign.pk]) + f"?mission={second.pk}"
+    form = gm_client.get(url).content.decode()
+    token = form.split('name="once_token" value="')[1].split('"')[0]
+    response = gm_client.post(url, {"missions": [first.pk, second.pk], "kind": "test",
+                                    "description": "Storm", "once_token": token})
+    assert response.status_code == 302
+    assert response.url == reverse("missions:detail", args=[campaign.pk, second.pk])
+
+
+def test_a_player_sees_his_own_proposal_in_the_journal(campaign, gm, player_a, player_b,
+                                                       player_a_client, player_b_client,
+                                                       pc_a, pc_b):
+    for actor, pc, name in ((player_a, pc_a, "Seduce Lady Sophia"),
+                            (player_b, pc_b, "Duel the Purser")):
+        services.mission_create(campaign=campaign, actor=actor, name=name, kind="personal",
+                                challenges_required=2, characters=[pc.pk])
+    url = reverse("campaigns:log", args=[campaign.pk])
+    mine = player_a_client.get(url).content.decode()
+    assert "proposed the mission “Seduce Lady Sophia”" in mine and "Duel the Purser" not in mine
+    theirs = player_b_client.get(url).content.decode()
+    assert "Duel the Purser" in theirs and "Lady Sophia" not in theirs
 
 
 def test_the_api_creates_refuses_and_shows_by_role(campaign, gm_client, player_a_client,
