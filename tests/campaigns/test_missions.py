@@ -3,6 +3,8 @@
 of §3.6 as form errors and 400s, the lifecycle, proposals, the book's missions, the initial
 missions of every character, and the journal."""
 
+import html
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
@@ -469,3 +471,61 @@ def test_one_challenge_recorded_from_two_browsers_at_once_counts_once(campaign, 
     assert sorted(r is None for r in recorded) == [False, True]
     mission.refresh_from_db()
     assert (mission.successes, ChallengeResult.objects.count()) == (1, 1)
+
+
+def _proposal(pc, **rows):
+    """A player's proposal of a Mission of Personal Importance for ``pc``, with ``rows``
+    (``"reward-0-target": ...``) on its first reward and failure rows."""
+    data = {"name": "Win over Captain Jones", "kind": "personal", "challenges_required": "2",
+            "characters": [pc.pk],
+            "reward-TOTAL_FORMS": "1", "reward-INITIAL_FORMS": "0",
+            "reward-0-kind": "reputation", "reward-0-amount": "1", "reward-0-scope": "all",
+            "failure-TOTAL_FORMS": "1", "failure-INITIAL_FORMS": "0",
+            "failure-0-kind": "", "failure-0-amount": "1", "failure-0-scope": "all"}
+    data.update(rows)
+    return data
+
+
+def test_a_player_picks_his_own_reputation_as_a_missions_reward(campaign, gm, pc_a, pc_b,
+                                                                  player_a_client):
+    """The proposal form offers the character's reputations, skills, Measures and areas to
+    pick; an existing reputation picked by its name is the reward's target, a name his
+    character does not have is refused with the names it has, and a new reputation is
+    written in its own fields."""
+    from characters.services import reputation_create
+    reputation_create(character=pc_a, actor=gm, kind="personal",
+                      descriptor="Distrusted by", subject="Captain Jones", value=1)
+    reputation_create(character=pc_b, actor=gm, kind="personal",
+                      descriptor="Feared by", subject="the Purser", value=1)
+    url = reverse("missions:new", args=[campaign.pk])
+    form = player_a_client.get(url).content.decode()
+    for name in ("Distrusted by Captain Jones", "Gunnery", "Charm", "Ship Morale"):
+        assert f'<option value="{name}">' in form
+    assert "Feared by the Purser" not in form  # another player's character's
+
+    page = player_a_client.post(url, _proposal(pc_a, **{
+        "reward-0-target": "Captain Sharpe", "failure-0-kind": "injured",
+        "failure-0-target": "Distrusted by Captain Jones", "reward-TOTAL_FORMS": "2",
+        "reward-1-kind": "wealth", "reward-1-scope": "all"})).content.decode()
+    page = html.unescape(page)
+    assert ("Lieutenant Anne Able has no reputation “Captain Sharpe”; Lieutenant Anne "
+            "Able's reputations are: Distrusted by Captain Jones.") in page
+    assert "The reward costs 6 points" in page and not Mission.objects.exists()
+
+    response = player_a_client.post(url, _proposal(pc_a, **{
+        "reward-0-target": "distrusted by captain jones",
+        "failure-0-kind": "injured", "failure-0-target": "Captain Jones"}))
+    assert response.status_code == 302
+    mission = Mission.objects.get()
+    assert mission.rewards[0]["target"] == "personal:Distrusted by:Captain Jones"
+    assert mission.failures[0]["target"] == "reputation:Distrusted by Captain Jones"
+
+    response = player_a_client.post(url, _proposal(pc_a, **{
+        "name": "Court Lady Sophia", "reward-0-new_kind": "personal",
+        "reward-0-new_descriptor": "Loved by", "reward-0-new_subject": "Lady Sophia"}))
+    assert response.status_code == 302
+    assert Mission.objects.get(name="Court Lady Sophia").rewards[0]["target"] == \
+        "personal:Loved by:Lady Sophia"
+    page = player_a_client.post(url, _proposal(pc_a, **{
+        "name": "Half", "reward-0-new_descriptor": "Loved by"})).content.decode()
+    assert "needs both its descriptor and its subject" in page
