@@ -127,8 +127,10 @@ def resolve_targets(formset, side: str, cast: dict, every: dict) -> bool:
     ``"<kind>:<descriptor>:<subject>"``, a failure, wound or heal as ``"reputation:<its
     name>"``, looked up among the reputations of ``cast`` (id -> ``CharacterRef``: the
     mission's characters), or of the row's own character of ``every``. A name none of them
-    has is an error on the row that lists theirs; False if there was one. Measures, skills,
-    areas and a new reputation (its fields, or ``personal:…:…``) are left for the kernel."""
+    has is an error on the row that lists theirs (but a failure written
+    ``"reputation:<words>"``, as the book's missions are, stays for the words to be matched
+    when it is paid); False if there was one. Measures, skills, areas and a new reputation
+    (its fields, or ``personal:…:…``) are left for the kernel."""
     ok = True
     for form in formset.forms:
         data = form.cleaned_data
@@ -144,9 +146,10 @@ def resolve_targets(formset, side: str, cast: dict, every: dict) -> bool:
         own = cast
         if data.get("scope") == "character" and data.get("character") in every:
             own = {data["character"]: every[data["character"]]}
-        if not own:
-            continue  # no character named yet: the GM's words are matched when applied
         found = _find([r for ref in own.values() for r in ref.reputations], words)
+        if found is None and (not own or (side == kernel.FAILURE and words != target)):
+            continue  # no character yet, or a failure's "reputation:<words>" (the book's
+            # missions): the words are matched when the cost is paid
         if found is None:
             ok = False
             form.add_error("target", " ".join(

@@ -529,3 +529,26 @@ def test_a_player_picks_his_own_reputation_as_a_missions_reward(campaign, gm, pc
     page = player_a_client.post(url, _proposal(pc_a, **{
         "name": "Half", "reward-0-new_descriptor": "Loved by"})).content.decode()
     assert "needs both its descriptor and its subject" in page
+
+
+def test_a_book_missions_failure_words_survive_an_edit_of_the_mission(campaign, gm, gm_client,
+                                                                      pc_a):
+    """Gordon's failure names "reputation:Admiralty" (the book's words, matched when it is
+    paid): saving the mission's form again keeps it, though Anne has no such reputation yet;
+    plain words she has no reputation for are refused."""
+    mission = gordon(campaign, gm, pc_a)
+    url = reverse("missions:edit", args=[campaign.pk, mission.pk])
+    data = {"version": mission.version, "name": mission.name, "kind": "naval",
+            "challenges_required": "4", "deadline_failures": "4", "characters": [pc_a.pk],
+            "reward-TOTAL_FORMS": "0", "reward-INITIAL_FORMS": "0",
+            "failure-TOTAL_FORMS": "1", "failure-INITIAL_FORMS": "1",
+            "failure-0-kind": "maimed", "failure-0-amount": "1", "failure-0-scope": "all",
+            "failure-0-target": "Admiralty"}
+    page = html.unescape(gm_client.post(url, data).content.decode())
+    assert "Lieutenant Anne Able has no reputation “Admiralty”" in page
+    data["failure-0-target"] = "reputation:Admiralty"
+    assert gm_client.post(url, data).status_code == 302
+    mission.refresh_from_db()
+    assert mission.failures == [{"kind": "maimed", "amount": 1, "scope": "all",
+                                 "target": "reputation:Admiralty", "character": None,
+                                 "note": ""}]
