@@ -14,7 +14,9 @@ from dataclasses import dataclass
 class CharacterRef:
     """What ``campaigns`` may know of a character: ``id``, ``name`` (rank and name), its
     player's user id ``owner_id`` (``None`` for an NPC or a PC without a player),
-    ``is_pc``, ``rank`` (free text), ``url`` of its sheet."""
+    ``is_pc``, ``rank`` (free text), ``url`` of its sheet, ``reputations`` its reputations
+    as ``(kind, descriptor, subject)``, ``("personal", "Distrusted by", "Captain Jones")``
+    (what a mission's reward or failure may name)."""
 
     id: int
     name: str
@@ -22,6 +24,7 @@ class CharacterRef:
     is_pc: bool
     rank: str = ""
     url: str = ""
+    reputations: tuple[tuple[str, str, str], ...] = ()
 
 
 _lookup: Callable[..., dict[int, CharacterRef]] | None = None

@@ -118,11 +118,19 @@ def campaign_members(campaign: Campaign) -> QuerySet[Membership]:
     return campaign.memberships.select_related("user").order_by("role", "user__username")
 
 
+SHOWN_TO_ITS_AUTHOR = ("mission.proposed",)
+"""Kinds of GM-only journal entries a player still sees when he wrote them: his own proposal
+of a mission (GM-only while it waits, so the other players do not see it; its words carry
+no GM notes)."""
+
+
 def log_for_user(user, campaign: Campaign) -> QuerySet[CampaignLogEntry]:
-    """The campaign log newest first, without GM-only entries unless ``user`` is a GM."""
+    """The campaign log newest first, without GM-only entries unless ``user`` is a GM, or
+    the entry is one of :data:`SHOWN_TO_ITS_AUTHOR` that ``user`` wrote."""
     entries = campaign.log_entries.select_related("actor").order_by("-created_at", "-id")
     if not is_gm(user, campaign):
-        entries = entries.filter(gm_only=False)
+        entries = entries.filter(models.Q(gm_only=False) | models.Q(
+            kind__in=SHOWN_TO_ITS_AUTHOR, actor_id=user.pk))
     return entries
 
 

@@ -100,16 +100,18 @@ def campaign_panel(request, campaign: Campaign, role: str) -> dict:
 
 def directory_lookup(campaign: Campaign, ids=None) -> dict:
     """The campaign's characters for ``campaigns.directory``, by id (only ``ids`` if
-    given): their name, player, kind, rank and sheet."""
+    given): their name, player, kind, rank, sheet and reputations."""
     from django.urls import reverse
 
     from campaigns.directory import CharacterRef
 
-    rows = Character.objects.filter(campaign=campaign)
+    rows = Character.objects.filter(campaign=campaign).prefetch_related("reputations")
     if ids is not None:
         rows = rows.filter(pk__in=list(ids))
     return {c.pk: CharacterRef(c.pk, c.title, c.owner_id, c.kind == Character.Kind.PC,
-                               c.rank, reverse("characters:detail", args=[c.pk]))
+                               c.rank, reverse("characters:detail", args=[c.pk]),
+                               tuple((r.kind, r.descriptor, r.subject)
+                                     for r in c.reputations.all()))
             for c in rows}
 
 

@@ -22,32 +22,63 @@ def _kind_choices(tables: dict, side: str) -> list:
 
 
 class EntryForm(Form):
-    """One thing bought for a reward or a failure (``rules.btq.missions.Entry``)."""
+    """One thing bought for a reward or a failure (``rules.btq.missions.Entry``). Its target
+    is picked from the list of the ``side``'s :func:`target_choices` (or typed in the same
+    words); a reward row may instead name a new reputation in its own fields."""
 
     kind = forms.ChoiceField(required=False)
     amount = forms.IntegerField(min_value=1, max_value=20, initial=1, required=False)
     target = forms.CharField(
         max_length=200, required=False,
-        help_text="Optional: a Measure or skill (“Influence”, “Gunnery”, in any case), "
-                  "“Health”, “Wealth”, “Ship Morale”, “reputation:Gun Deck”, or a new reputation "
-                  "“institution:Hated by:Barbary Pirates”. Empty: chosen when it is applied.")
+        help_text="Optional: pick a Measure, skill, damage area or one of the characters' "
+                  "reputations from the list. Empty: chosen when it is applied.")
+    new_kind = forms.ChoiceField(label="Or a new reputation", required=False,
+                                 choices=[("personal", "Personal"),
+                                          ("institution", "Institution")])
+    new_descriptor = forms.CharField(label="Descriptor", max_length=100, required=False,
+                                     help_text="“Loved by”, “Feared by”")
+    new_subject = forms.CharField(label="Subject", max_length=100, required=False,
+                                  help_text="“Lady Sophia”, “the Smugglers”")
     scope = forms.ChoiceField(choices=list(kernel.SCOPES.items()), initial="all",
                               required=False)
     character = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
     note = forms.CharField(max_length=200, required=False)
+
+    NEW = ("new_kind", "new_descriptor", "new_subject")
 
     def __init__(self, *args, side: str, tables: dict, characters: dict, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["kind"].choices = _kind_choices(tables, side)
         self.fields["character"].choices = [("", "—")] + [
             (pk, ref.name) for pk, ref in sorted(characters.items(), key=lambda i: i[1].name)]
+        self.fields["target"].widget.attrs["list"] = f"{side}-targets"
+        if side != kernel.REWARD:  # a failure damages what is there; only a reward makes one
+            for name in self.NEW:
+                del self.fields[name]
+
+    def clean(self):
+        data = super().clean()
+        descriptor, subject = data.get("new_descriptor", ""), data.get("new_subject", "")
+        if descriptor or subject:
+            if data.get("kind") != "reputation":
+                self.add_error("new_descriptor", "A new reputation is a “+1 to a Reputation” "
+                                                 "reward: choose that kind.")
+            elif not (descriptor and subject):
+                self.add_error("new_subject" if descriptor else "new_descriptor",
+                               "A new reputation needs both its descriptor and its subject.")
+            elif data.get("target"):
+                self.add_error("target", "Pick a reputation or write a new one, not both.")
+            else:
+                data["target"] = f"{data['new_kind'] or 'personal'}:{descriptor}:{subject}"
+        return data
 
     def entry(self) -> dict | None:
         data = self.cleaned_data
         if not data.get("kind"):
             return None
+        target = "" if "target" in self.errors else data.get("target", "")
         return {"kind": data["kind"], "amount": data.get("amount") or 1,
-                "target": data.get("target", ""), "scope": data.get("scope") or "all",
+                "target": target, "scope": data.get("scope") or "all",
                 "character": data.get("character"), "note": data.get("note", "")}
 
 
@@ -63,7 +94,75 @@ def entry_formset(side: str, *, data=None, initial=(), tables: dict, characters:
 
 
 def entries_of(formset) -> list[dict]:
+    """The rows that buy something, as ``rules.btq.missions.Entry`` JSON (a target refused
+    on its row left empty, for the kernel to check the rest)."""
     return [e for e in (f.entry() for f in formset.forms) if e is not None]
+
+
+def _reputation_name(reputation: tuple[str, str, str]) -> str:
+    return f"{reputation[1]} {reputation[2]}".strip()
+
+
+def target_choices(characters: dict) -> list[str]:
+    """The words a target may be picked as (a datalist): the Measures, the skills, the
+    damage areas, then the reputations of ``characters`` (id ->
+    ``campaigns.directory.CharacterRef``), each once."""
+    names = [*kernel.MEASURES.values(), *kernel.SKILLS.values(), *kernel.AREAS.values()]
+    for ref in characters.values():
+        names += [_reputation_name(r) for r in ref.reputations]
+    return list(dict.fromkeys(names))
+
+
+def _find(reputations: list[tuple[str, str, str]], words: str) -> tuple[str, str, str] | None:
+    """The reputation named ``words`` (case aside), else the only one whose name holds them."""
+    folded = " ".join(words.lower().split())
+    same = [r for r in reputations if _reputation_name(r).lower() == folded]
+    holding = [r for r in reputations if folded in _reputation_name(r).lower()]
+    return (same or (holding if len(holding) == 1 else [None]))[0]
+
+
+def resolve_targets(formset, side: str, cast: dict, every: dict) -> bool:
+    """Write each row's reputation target of ``formset`` (a valid one of ``side``) as the
+    kernel reads it (``rules.btq.missions.Entry``): a reward to an existing reputation as its
+    ``"<kind>:<descriptor>:<subject>"``, a failure, wound or heal as ``"reputation:<its
+    name>"``, looked up among the reputations of ``cast`` (id -> ``CharacterRef``: the
+    mission's characters), or of the row's own character of ``every``. A name none of them
+    has is an error on the row that lists theirs (but a failure written
+    ``"reputation:<words>"``, as the book's missions are, stays for the words to be matched
+    when it is paid); False if there was one. Measures, skills, areas and a new reputation
+    (its fields, or ``personal:…:…``) are left for the kernel."""
+    ok = True
+    for form in formset.forms:
+        data = form.cleaned_data
+        kind, target = data.get("kind"), data.get("target", "").strip()
+        if kind not in ("reputation", "heal_dead", *kernel.WOUNDS) or not target:
+            continue
+        if kernel.target_key(kind, target) in kernel.AREAS:
+            continue
+        if side == kernel.REWARD and kind == "reputation" and \
+                kernel.reputation_target(target) is not None:
+            continue
+        words = target.removeprefix("reputation:").strip()
+        own = cast
+        if data.get("scope") == "character" and data.get("character") in every:
+            own = {data["character"]: every[data["character"]]}
+        found = _find([r for ref in own.values() for r in ref.reputations], words)
+        if found is None and (not own or (side == kernel.FAILURE and words != target)):
+            continue  # no character yet, or a failure's "reputation:<words>" (the book's
+            # missions): the words are matched when the cost is paid
+        if found is None:
+            ok = False
+            form.add_error("target", " ".join(
+                f"{ref.name} has no reputation “{words}”; "
+                + (f"{ref.name}'s reputations are: "
+                   f"{', '.join(_reputation_name(r) for r in ref.reputations)}."
+                   if ref.reputations else f"{ref.name} has no reputations yet.")
+                for ref in own.values()))
+        elif side == kernel.REWARD and kind == "reputation":
+            data["target"] = ":".join(found)
+        else:
+            data["target"] = f"reputation:{_reputation_name(found)}"
+    return ok
 
 
 class MissionForm(Form):

@@ -30,6 +30,8 @@ from campaigns.missions.forms import (
     VoyageForm,
     entries_of,
     entry_formset,
+    resolve_targets,
+    target_choices,
 )
 from campaigns.missions.models import Challenge, Mission, Session, Voyage
 from campaigns.once import once_per_token
@@ -72,8 +74,9 @@ def _described(entries: list[dict], side: str, tables: dict, characters: dict) -
         scope = kernel.SCOPES.get(entry["scope"], "")
         if entry["scope"] == "character" and entry["character"] in characters:
             scope = characters[entry["character"]].name
-        out.append({**entry, "label": row.label if row else entry["kind"],
-                    "target": kernel.target_label(entry["kind"], entry["target"]),
+        label = row.label if row else entry["kind"]
+        words = kernel.entry_words(kernel.Entry.from_dict(entry), label)
+        out.append({**entry, "label": label, "words": words,
                     "cost": kernel.entry_cost(kernel.Entry.from_dict(entry), side, tables)
                     if row else 0, "for": scope})
     return out
@@ -121,9 +124,15 @@ def _mission_form_page(request, campaign, *, mission=None):
                              initial=mission.failures if mission else ())
     if request.method == "POST" and all(
             [form.is_valid(), rewards.is_valid(), failures.is_valid()]):
+        cast = {pk: every[pk] for pk in form.cleaned_data["characters"] if pk in every}
+        found = all([resolve_targets(rewards, kernel.REWARD, cast, every),
+                     resolve_targets(failures, kernel.FAILURE, cast, every)])
         values = form.values()
         values.update(rewards=entries_of(rewards), failures=entries_of(failures))
-        if mission is None:
+        saved = None
+        if not found:
+            _rules_errors(form, values, tables)
+        elif mission is None:
             saved = form.submit(lambda: services.mission_create(
                 campaign=campaign, actor=request.user, **values))
         else:
@@ -141,7 +150,21 @@ def _mission_form_page(request, campaign, *, mission=None):
     return render(request, "campaigns/missions/mission_form.html", {
         "campaign": campaign, "form": form, "rewards": rewards, "failures": failures,
         "mission": mission, "is_gm": gm, "tables": tables,
+        "targets": target_choices(characters),
     })
+
+
+def _rules_errors(form, values: dict, tables: dict) -> None:
+    """The kernel's refusals of ``values`` (a mission form's, whose targets were not all
+    found) on ``form``, so that every error shows on the same answer."""
+    deadline = values.get("deadline_failures") or values["challenges_required"]
+    try:
+        terms = kernel.terms_from_dict({**values, "deadline_failures": deadline})
+    except kernel.MissionError:
+        return
+    errors, _ = kernel.validate(terms, tables)
+    if errors:
+        form.add_service_error(ValidationError(errors))
 
 
 @login_required
@@ -261,8 +284,10 @@ def challenge_new(request, pk):
         if challenge is not None:
             messages.success(request, f"Challenge {'called' if gm else 'proposed'}: "
                                       f"{challenge}.")
-            first = challenge.missions.order_by("pk").first()
-            return redirect("missions:detail", pk=campaign.pk, mission_pk=first.pk)
+            # Back to the mission whose page called it (?mission= of its link), if it counts.
+            ids = list(challenge.missions.order_by("pk").values_list("pk", flat=True))
+            back = next((m for m in initial["missions"] if m in ids), ids[0])
+            return redirect("missions:detail", pk=campaign.pk, mission_pk=back)
     return render(request, "campaigns/missions/challenge_form.html",
                   {"campaign": campaign, "form": form, "is_gm": gm})
 

@@ -174,8 +174,32 @@ def target_key(kind: str, target: str) -> str:
 
 def target_label(kind: str, target: str) -> str:
     """The book's words for ``target`` of an entry of ``kind`` ("gunnery" is "Gunnery",
-    "ship_morale" "Ship Morale"); a target without a name of its own is returned as it is."""
+    "ship_morale" "Ship Morale", a new reputation "institution:Feared by:Smugglers" is
+    "Institution: Feared by Smugglers", a reputation wounded "reputation:Gun Deck" is
+    "Gun Deck"); a target without a name of its own is returned as it is."""
+    named = reputation_target(target) if kind == "reputation" else None
+    if named is not None:
+        return f"{named[0].capitalize()}: {named[1]} {named[2]}"
+    if target.startswith("reputation:"):
+        return target[len("reputation:"):].strip()
     return _named(kind).get(target, target)
+
+
+def entry_words(entry: Entry, label: str) -> str:
+    """``entry`` in words a person reads, ``label`` its table row's: with a target, the
+    target and what happens to it ("Gunnery +1", "Institution: Feared by Smugglers +1",
+    "Wealth -2", "Ship Morale Injured", "Heal Health"); without one, ``label`` (times its
+    amount, "+1 to a Skill ×2") for the chooser to name the target when it is applied
+    (BtQ L1517-1545)."""
+    if not entry.target:
+        return label + (f" ×{entry.amount}" if entry.amount > 1 else "")
+    what = target_label(entry.kind, entry.target)
+    if entry.kind in WOUNDS:
+        return f"{what} {entry.kind.capitalize()}"
+    if entry.kind == "heal_dead":
+        return f"Heal {what}"
+    sign = "-" if label.startswith("-") else "+"
+    return f"{what} {sign}{entry.amount}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,8 +322,9 @@ def validate(terms: Terms, tables: dict | None = None) -> tuple[dict[str, list[s
     """Every check of ``rules/btq_missions.md`` §3.6: ``(errors, warnings)``, errors by the
     field they concern (``name``, ``challenges_required``, ``deadline_failures``,
     ``rewards``, ``failures``), each in plain words naming the rule; the mission may be
-    saved only without errors. Warnings do not block (A18: a failed-challenge deadline above
-    the number of challenges)."""
+    saved only without errors, and every error is said at once (an entry's budget is counted
+    over the entries whose kind is on the table, whatever else is wrong with them). Warnings
+    do not block (A18: a failed-challenge deadline above the number of challenges)."""
     tables = tables or purchase_tables()
     errors: dict[str, list[str]] = {}
 
@@ -330,10 +355,10 @@ def validate(terms: Terms, tables: dict | None = None) -> tuple[dict[str, list[s
             _check_entry(entry, side, tables[side], found)
         for message in found:
             add(key, message)
-        if not found and type(n) is int and n >= MIN_CHALLENGES:
-            points, whom = spent(entries, side, tables)
+        if type(n) is int and n >= MIN_CHALLENGES:
+            points, whom = spent([e for e in entries if e.kind in tables[side]], side, tables)
             if points > n:
-                what = "reward" if side == REWARD else "failure cost"
+                what = "reward" if side == REWARD else "failure"
                 for_whom = "" if whom == "everyone" else f" for {whom}"
                 add(key, f"The {what} costs {points} points{for_whom}, but a mission of {n} "
                          f"challenges may spend at most {n} (one point per challenge).")

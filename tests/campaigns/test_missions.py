@@ -3,6 +3,8 @@
 of §3.6 as form errors and 400s, the lifecycle, proposals, the book's missions, the initial
 missions of every character, and the journal."""
 
+import html
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
@@ -247,7 +249,61 @@ def test_a_skill_reward_is_named_in_any_case_and_shown_as_the_book_writes_it(
     page = gm_client.post(url, data, follow=True).content.decode()
     mission = Mission.objects.get()
     assert mission.rewards[0]["target"] == "gunnery"
-    assert ": Gunnery" in page and ": gunnery" not in page
+    assert "Gunnery +1" in page and "gunnery" not in page.split("<main")[-1].lower().replace(
+        "gunnery +1", "")
+
+
+def test_the_mission_page_reads_its_targets_in_words(campaign, gm, gm_client, pc_a):
+    mission = gordon(campaign, gm, pc_a, rewards=[
+        {"kind": "reputation", "target": "institution:Feared by:Smugglers"}],
+        failures=[{"kind": "injured", "target": "ship_morale"}])
+    page = gm_client.get(reverse("missions:detail", args=[campaign.pk, mission.pk]))
+    page = page.content.decode()
+    assert "Institution: Feared by Smugglers +1" in page and "Ship Morale Injured" in page
+    assert "institution:" not in page and "ship_morale" not in page and "INJURED" not in page
+
+
+def test_the_mission_form_says_every_error_at_once(campaign, gm_client):
+    """An over-budget failure with a wound bought five times, and an over-budget reward with
+    a target that names nothing: all four errors on the first answer."""
+    data = {"name": "Too much", "kind": "naval", "challenges_required": "3",
+            "reward-TOTAL_FORMS": "2", "reward-INITIAL_FORMS": "0",
+            "reward-0-kind": "wealth", "reward-0-amount": "1", "reward-0-scope": "all",
+            "reward-1-kind": "skill", "reward-1-amount": "1", "reward-1-scope": "all",
+            "reward-1-target": "Gunnary",
+            "failure-TOTAL_FORMS": "1", "failure-INITIAL_FORMS": "0",
+            "failure-0-kind": "injured", "failure-0-amount": "5", "failure-0-scope": "all",
+            "failure-0-target": "health"}
+    page = gm_client.post(reverse("missions:new", args=[campaign.pk]), data)
+    page = page.content.decode()
+    assert "is not a skill" in page and "The reward costs 6 points" in page
+    assert "its amount is 1" in page and "The failure costs 5 points" in page
+    assert "cost costs" not in page and not Mission.objects.exists()
+
+
+def test_a_challenge_called_from_a_missions_page_returns_to_it(campaign, gm, gm_client, pc_a):
+    first, second = gordon(campaign, gm, pc_a), gordon(campaign, gm, pc_a, name="Another")
+    url = reverse("missions:challenge_new", args=[campaign.pk]) + f"?mission={second.pk}"
+    form = gm_client.get(url).content.decode()
+    token = form.split('name="once_token" value="')[1].split('"')[0]
+    response = gm_client.post(url, {"missions": [first.pk, second.pk], "kind": "test",
+                                    "description": "Storm", "once_token": token})
+    assert response.status_code == 302
+    assert response.url == reverse("missions:detail", args=[campaign.pk, second.pk])
+
+
+def test_a_player_sees_his_own_proposal_in_the_journal(campaign, gm, player_a, player_b,
+                                                       player_a_client, player_b_client,
+                                                       pc_a, pc_b):
+    for actor, pc, name in ((player_a, pc_a, "Seduce Lady Sophia"),
+                            (player_b, pc_b, "Duel the Purser")):
+        services.mission_create(campaign=campaign, actor=actor, name=name, kind="personal",
+                                challenges_required=2, characters=[pc.pk])
+    url = reverse("campaigns:log", args=[campaign.pk])
+    mine = player_a_client.get(url).content.decode()
+    assert "proposed the mission “Seduce Lady Sophia”" in mine and "Duel the Purser" not in mine
+    theirs = player_b_client.get(url).content.decode()
+    assert "Duel the Purser" in theirs and "Lady Sophia" not in theirs
 
 
 def test_the_api_creates_refuses_and_shows_by_role(campaign, gm_client, player_a_client,
@@ -415,3 +471,84 @@ def test_one_challenge_recorded_from_two_browsers_at_once_counts_once(campaign, 
     assert sorted(r is None for r in recorded) == [False, True]
     mission.refresh_from_db()
     assert (mission.successes, ChallengeResult.objects.count()) == (1, 1)
+
+
+def _proposal(pc, **rows):
+    """A player's proposal of a Mission of Personal Importance for ``pc``, with ``rows``
+    (``"reward-0-target": ...``) on its first reward and failure rows."""
+    data = {"name": "Win over Captain Jones", "kind": "personal", "challenges_required": "2",
+            "characters": [pc.pk],
+            "reward-TOTAL_FORMS": "1", "reward-INITIAL_FORMS": "0",
+            "reward-0-kind": "reputation", "reward-0-amount": "1", "reward-0-scope": "all",
+            "failure-TOTAL_FORMS": "1", "failure-INITIAL_FORMS": "0",
+            "failure-0-kind": "", "failure-0-amount": "1", "failure-0-scope": "all"}
+    data.update(rows)
+    return data
+
+
+def test_a_player_picks_his_own_reputation_as_a_missions_reward(campaign, gm, pc_a, pc_b,
+                                                                  player_a_client):
+    """The proposal form offers the character's reputations, skills, Measures and areas to
+    pick; an existing reputation picked by its name is the reward's target, a name his
+    character does not have is refused with the names it has, and a new reputation is
+    written in its own fields."""
+    from characters.services import reputation_create
+    reputation_create(character=pc_a, actor=gm, kind="personal",
+                      descriptor="Distrusted by", subject="Captain Jones", value=1)
+    reputation_create(character=pc_b, actor=gm, kind="personal",
+                      descriptor="Feared by", subject="the Purser", value=1)
+    url = reverse("missions:new", args=[campaign.pk])
+    form = player_a_client.get(url).content.decode()
+    for name in ("Distrusted by Captain Jones", "Gunnery", "Charm", "Ship Morale"):
+        assert f'<option value="{name}">' in form
+    assert "Feared by the Purser" not in form  # another player's character's
+
+    page = player_a_client.post(url, _proposal(pc_a, **{
+        "reward-0-target": "Captain Sharpe", "failure-0-kind": "injured",
+        "failure-0-target": "Distrusted by Captain Jones", "reward-TOTAL_FORMS": "2",
+        "reward-1-kind": "wealth", "reward-1-scope": "all"})).content.decode()
+    page = html.unescape(page)
+    assert ("Lieutenant Anne Able has no reputation “Captain Sharpe”; Lieutenant Anne "
+            "Able's reputations are: Distrusted by Captain Jones.") in page
+    assert "The reward costs 6 points" in page and not Mission.objects.exists()
+
+    response = player_a_client.post(url, _proposal(pc_a, **{
+        "reward-0-target": "distrusted by captain jones",
+        "failure-0-kind": "injured", "failure-0-target": "Captain Jones"}))
+    assert response.status_code == 302
+    mission = Mission.objects.get()
+    assert mission.rewards[0]["target"] == "personal:Distrusted by:Captain Jones"
+    assert mission.failures[0]["target"] == "reputation:Distrusted by Captain Jones"
+
+    response = player_a_client.post(url, _proposal(pc_a, **{
+        "name": "Court Lady Sophia", "reward-0-new_kind": "personal",
+        "reward-0-new_descriptor": "Loved by", "reward-0-new_subject": "Lady Sophia"}))
+    assert response.status_code == 302
+    assert Mission.objects.get(name="Court Lady Sophia").rewards[0]["target"] == \
+        "personal:Loved by:Lady Sophia"
+    page = player_a_client.post(url, _proposal(pc_a, **{
+        "name": "Half", "reward-0-new_descriptor": "Loved by"})).content.decode()
+    assert "needs both its descriptor and its subject" in page
+
+
+def test_a_book_missions_failure_words_survive_an_edit_of_the_mission(campaign, gm, gm_client,
+                                                                      pc_a):
+    """Gordon's failure names "reputation:Admiralty" (the book's words, matched when it is
+    paid): saving the mission's form again keeps it, though Anne has no such reputation yet;
+    plain words she has no reputation for are refused."""
+    mission = gordon(campaign, gm, pc_a)
+    url = reverse("missions:edit", args=[campaign.pk, mission.pk])
+    data = {"version": mission.version, "name": mission.name, "kind": "naval",
+            "challenges_required": "4", "deadline_failures": "4", "characters": [pc_a.pk],
+            "reward-TOTAL_FORMS": "0", "reward-INITIAL_FORMS": "0",
+            "failure-TOTAL_FORMS": "1", "failure-INITIAL_FORMS": "1",
+            "failure-0-kind": "maimed", "failure-0-amount": "1", "failure-0-scope": "all",
+            "failure-0-target": "Admiralty"}
+    page = html.unescape(gm_client.post(url, data).content.decode())
+    assert "Lieutenant Anne Able has no reputation “Admiralty”" in page
+    data["failure-0-target"] = "reputation:Admiralty"
+    assert gm_client.post(url, data).status_code == 302
+    mission.refresh_from_db()
+    assert mission.failures == [{"kind": "maimed", "amount": 1, "scope": "all",
+                                 "target": "reputation:Admiralty", "character": None,
+                                 "note": ""}]

@@ -159,3 +159,29 @@ def test_a_double_tap_on_open_the_mission_sends_one_request_and_opens_one_missio
     assert len(posts) == 1
     mission = Mission.objects.get()
     assert gm.url.endswith(f"/missions/{mission.pk}/")
+
+
+def test_a_player_on_a_phone_proposes_a_mission_for_his_own_reputation(
+        table, new_context, login, gm, pc_a, player_a):
+    """The proposal form offers the character's reputations to pick (a datalist); the one
+    picked is the reward's target and the mission's page reads it in words."""
+    from characters.services import reputation_create
+    reputation_create(character=pc_a, actor=gm, kind="personal", descriptor="Distrusted by",
+                      subject="Captain Jones", value=1)
+    player = login(new_context(), "player_a", PASSWORD)
+    player.set_viewport_size(PHONE)
+    player.goto(f"/campaigns/{table.pk}/missions/new/")
+    options = player.eval_on_selector_all("#reward-targets option", "os => os.map(o => o.value)")
+    assert "Distrusted by Captain Jones" in options and "Gunnery" in options
+    assert player.get_attribute("input[name='reward-0-target']", "list") == "reward-targets"
+    player.fill("input[name=name]", "Win over Captain Jones")
+    player.fill("input[name=challenges_required]", "2")
+    player.check(f"input[name=characters][value='{pc_a.pk}']")
+    player.select_option("select[name='reward-0-kind']", "reputation")
+    player.fill("input[name='reward-0-target']", "Distrusted by Captain Jones")
+    with player.expect_navigation():
+        player.click("button:text('Propose it')")
+    mission = Mission.objects.get()
+    assert mission.rewards[0]["target"] == "personal:Distrusted by:Captain Jones"
+    assert "Personal: Distrusted by Captain Jones +1" in player.inner_text("main")
+    assert player.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -127,7 +127,7 @@ def test_validation_names_each_rule():
     errors, _ = m.validate(over)
     assert errors["rewards"] == ["The reward costs 4 points, but a mission of 2 challenges "
                                  "may spend at most 2 (one point per challenge)."]
-    assert "failure cost costs 8" in errors["failures"][0]
+    assert errors["failures"][0].startswith("The failure costs 8 points,")
     errors, warnings = m.validate(terms(2, 3))
     assert errors == {} and "more than the 2 challenges" in warnings[0]
     errors, _ = m.validate(terms(4, 4, rewards=[m.Entry("measure", target="luck"),
@@ -238,6 +238,36 @@ def test_a_skill_measure_or_area_is_named_in_any_case(kind, written, key, label)
     assert entry.target == key and m.target_label(kind, entry.target) == label
     assert m.check(terms(4, 4, [entry] if kind in ("skill", "measure") else [],
                          [entry] if kind == "injured" else [])) == []
+
+
+def test_every_error_of_a_side_is_said_at_once():
+    """A wound bought twice and a failure over its budget are both said, as are a reward
+    over its budget and a target that names nothing: one round trip shows them all."""
+    errors, _ = m.validate(terms(3, 3, rewards=[m.Entry("wealth"), m.Entry("skill", 2),
+                                                m.Entry("skill", target="Gunnary")],
+                                 failures=[m.Entry("injured", 5, "health"),
+                                           m.Entry("dead", target="wealth")]))
+    assert errors["rewards"] == ["“Gunnary” is not a skill.",
+                                 "The reward costs 10 points, but a mission of 3 challenges "
+                                 "may spend at most 3 (one point per challenge)."]
+    assert errors["failures"][0] == "A wound is bought once per area: its amount is 1."
+    assert errors["failures"][1].startswith("The failure costs 13 points,")
+
+
+@pytest.mark.parametrize("side, data, words", [
+    ("reward", {"kind": "reputation", "target": "institution:Feared by:Smugglers"},
+     "Institution: Feared by Smugglers +1"),
+    ("reward", {"kind": "skill", "target": "gunnery", "amount": 2}, "Gunnery +2"),
+    ("reward", {"kind": "heal_dead", "target": "wealth"}, "Heal Wealth"),
+    ("reward", {"kind": "skill", "amount": 2}, "+1 to a Skill ×2"),
+    ("failure", {"kind": "injured", "target": "ship_morale"}, "Ship Morale Injured"),
+    ("failure", {"kind": "maimed", "target": "reputation:Gun Deck"}, "Gun Deck Maimed"),
+    ("failure", {"kind": "measure", "target": "guts"}, "Guts -1"),
+])
+def test_an_entry_reads_in_words(side, data, words):
+    """The mission's page reads an entry in words, never its stored target syntax."""
+    entry = m.Entry.from_dict(data)
+    assert m.entry_words(entry, m.purchase_tables()[side][entry.kind].label) == words
 
 
 def test_a_target_that_names_no_skill_is_still_refused():
