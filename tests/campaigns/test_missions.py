@@ -444,30 +444,20 @@ def test_odd_digits_in_a_link_are_no_server_error(campaign, gm_client, pc_a):
 def test_one_challenge_recorded_from_two_browsers_at_once_counts_once(campaign, gm, pc_a):
     """Two connections record the same challenge's result at the same moment: the database's
     one result per challenge keeps one, and the mission counts it once."""
-    import threading
+    from django.db import connection
 
-    from django.db import close_old_connections, connection
+    from tests.concurrency import at_once
 
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: set DATABASE_URL")
     mission = gordon(campaign, gm, pc_a)
     challenge = services.challenge_create(campaign=campaign, actor=gm, missions=[mission],
                                           description="Slip past the Toulon squadron")
-    barrier, recorded = threading.Barrier(2), []
 
     def record():
-        try:
-            barrier.wait(timeout=10)
-            recorded.append(services.challenge_record(challenge=challenge, met=True, actor=gm))
-        finally:
-            close_old_connections()
-            connection.close()
+        return services.challenge_record(challenge=challenge, met=True, actor=gm)
 
-    threads = [threading.Thread(target=record) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    recorded = at_once(record, record)
     assert sorted(r is None for r in recorded) == [False, True]
     mission.refresh_from_db()
     assert (mission.successes, ChallengeResult.objects.count()) == (1, 1)

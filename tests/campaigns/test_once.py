@@ -4,10 +4,10 @@ connection, make one record; a refused form may be corrected and sent with its t
 token that is not the sender's, or not one the site wrote, is refused with the reason."""
 
 import re
-import threading
+from functools import partial
 
 import pytest
-from django.db import close_old_connections, connection
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -16,6 +16,7 @@ from campaigns.models import Campaign
 from campaigns.once import FIELD, FormToken
 from characters.models import Character, Item, Reputation
 from rules.btq.characters import SKILLS
+from tests.concurrency import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -157,21 +158,7 @@ def test_two_posts_of_one_form_at_the_same_moment_open_one_mission(campaign, gm)
     for client in clients:
         client.force_login(gm)
     data = mission_data(**{FIELD: token_of(clients[0].get(url))})
-    barrier, answers = threading.Barrier(2), []
-
-    def post(client):
-        try:
-            barrier.wait(timeout=10)
-            answers.append(client.post(url, data))
-        finally:
-            close_old_connections()
-            connection.close()
-
-    threads = [threading.Thread(target=post, args=(c,)) for c in clients]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    answers = at_once(*(partial(client.post, url, data) for client in clients))
     mission = Mission.objects.get()
     shown = reverse("missions:detail", args=[campaign.pk, mission.pk])
     assert [(a.status_code, a.url) for a in answers] == [(302, shown)] * 2

@@ -1,14 +1,15 @@
 """Two people take the same step at the same moment: one wins, the other is refused with
 the stale version and nothing of his is written (DESIGN.md, "Roles and trust")."""
 
-import threading
+from functools import partial
 
 import pytest
-from django.db import close_old_connections, connection
+from django.db import connection
 
 from campaigns.services import StaleVersion
 from combat.services import encounter_act
 from rules.engine import get_engine
+from tests.concurrency import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,27 +20,14 @@ def test_the_same_step_twice_at_once_is_taken_once(book_battle, gm, player_a):
                     "PostgreSQL (the SQLite test database is in memory)")
     decision = get_engine(book_battle.engine).pending(book_battle.state)[0]
     version = book_battle.version
-    barrier = threading.Barrier(2)
-    results = []
 
     def act(user):
-        try:
-            barrier.wait(timeout=10)
-            encounter_act(encounter=book_battle, user=user, actor=decision.actor,
-                          decision_kind=decision.kind, choice="3", expected_version=version)
-            results.append("done")
-        except StaleVersion:
-            results.append("stale")
-        finally:
-            close_old_connections()
-            connection.close()
+        encounter_act(encounter=book_battle, user=user, actor=decision.actor,
+                      decision_kind=decision.kind, choice="3", expected_version=version)
+        return "done"
 
-    threads = [threading.Thread(target=act, args=(user,)) for user in (gm, player_a)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    assert sorted(results) == ["done", "stale"]
+    results = at_once(partial(act, gm), partial(act, player_a), refusals=(StaleVersion,))
+    assert sorted(r if r == "done" else "stale" for r in results) == ["done", "stale"]
     book_battle.refresh_from_db()
     assert book_battle.version == version + 1
     # Whoever won the race took it; the GM's win is marked as his decision for the player.

@@ -438,35 +438,25 @@ def test_two_approvals_at_once_create_one_character(campaign, gm, player_a):
     """The GM approves from two devices at the same moment: one wins, the other is refused
     (the draft is over, or the version stale), and the character is written once (the row
     lock of ``encounter_act``)."""
-    import threading
+    from django.db import connection
 
-    from django.db import close_old_connections, connection
+    from tests.concurrency import at_once
 
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL's row locks shared by threads: set DATABASE_URL")
     draft = services.creation_start(campaign=campaign, user=player_a)
     play_book(draft, player_a, gm, until="creation.review")
     draft.refresh_from_db()
-    version, barrier, results = draft.version, threading.Barrier(2), []
+    version = draft.version
 
     def approve():
-        try:
-            barrier.wait(timeout=10)
-            services.creation_decide(draft=draft, user=gm, kind="creation.review",
-                                     values={"verdict": "approve"}, version=version)
-            results.append("done")
-        except (StaleVersion, ValidationError):  # stale, or the draft already approved
-            results.append("refused")
-        finally:
-            close_old_connections()
-            connection.close()
+        services.creation_decide(draft=draft, user=gm, kind="creation.review",
+                                 values={"verdict": "approve"}, version=version)
+        return "done"
 
-    threads = [threading.Thread(target=approve) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    assert sorted(results) == ["done", "refused"]
+    # stale, or the draft already approved
+    results = at_once(approve, approve, refusals=(StaleVersion, ValidationError))
+    assert sorted(r if r == "done" else "refused" for r in results) == ["done", "refused"]
     assert Character.objects.filter(campaign=campaign, owner=player_a,
                                     name="Gregory O'Toole").count() == 1
 

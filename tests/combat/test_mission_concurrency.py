@@ -8,7 +8,7 @@ import time
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import close_old_connections, connection, transaction
+from django.db import connection, transaction
 
 from campaigns.missions import services as missions
 from campaigns.missions.models import ChallengeResult
@@ -16,6 +16,7 @@ from characters.advancement import mission_purchase
 from combat import challenges
 from combat.models import Encounter
 from rules.engine import Outcome
+from tests.concurrency import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,30 +56,6 @@ def record(test):
     return lambda: challenges.record(test, outcome, None)
 
 
-def at_once(*calls):
-    """Run the calls in threads released together (each on its own connection); their
-    results or the exceptions raised."""
-    barrier = threading.Barrier(len(calls))
-    results = []
-
-    def run(call):
-        try:
-            barrier.wait(timeout=10)
-            results.append(call())
-        except Exception as exc:  # noqa: BLE001  (the refusal is the result)
-            results.append(exc)
-        finally:
-            close_old_connections()
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return results
-
-
 def counted_once(mission, campaign):
     mission.refresh_from_db()
     assert (mission.successes, mission.failed) == (1, 0)
@@ -99,7 +76,7 @@ def test_the_same_finish_recorded_twice_counts_once(campaign, gm, mission, race,
 
 def test_two_connections_recording_the_same_finish_at_once_count_it_once(
         campaign, mission, finished):
-    results = at_once(record(finished), record(finished))
+    results = at_once(record(finished), record(finished), refusals=(Exception,))
     assert len(results) == 2 and not any(isinstance(r, Exception) for r in results)
     counted_once(mission, campaign)
 
@@ -164,7 +141,7 @@ def test_a_reward_submitted_from_two_browsers_at_once_is_taken_once(
         return mission_purchase(character=pc_a, actor=player_a, mission_id=mission.pk,
                                 side="reward", index=0, option="trait_point")
 
-    results = at_once(take, take)
+    results = at_once(take, take, refusals=(ValidationError,))
     refused = [r for r in results if isinstance(r, ValidationError)]
     assert len(results) == 2 and len(refused) == 1
     assert trait_points(pc_a) == 1

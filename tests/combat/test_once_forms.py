@@ -7,10 +7,10 @@ battle's form has two create buttons: its token makes one battle and one odds ru
 connections posting one battle's form at once make one battle (PostgreSQL)."""
 
 import re
-import threading
+from functools import partial
 
 import pytest
-from django.db import close_old_connections, connection
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -19,6 +19,7 @@ from characters.models import Character, Infraction
 from combat.models import Encounter, Job, Simulation
 from ships.models import Ship, ShipReputation, ShipType
 from ships.services import ship_update
+from tests.concurrency import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -192,21 +193,7 @@ def test_two_posts_of_the_new_battle_at_the_same_moment_prepare_one_battle(
         client.force_login(gm)
     data = {**naval(pc_ship, enemy_ship),
             FIELD: token_in(clients[0].get(url), 'method="post"')}
-    barrier, answers = threading.Barrier(2), []
-
-    def post(client):
-        try:
-            barrier.wait(timeout=10)
-            answers.append(client.post(url, data))
-        finally:
-            close_old_connections()
-            connection.close()
-
-    threads = [threading.Thread(target=post, args=(c,)) for c in clients]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    answers = at_once(*(partial(client.post, url, data) for client in clients))
     encounter = Encounter.objects.get()
     shown = reverse("combat:detail", args=[encounter.pk])
     assert [(a.status_code, a.url) for a in answers] == [(302, shown)] * 2
