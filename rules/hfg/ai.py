@@ -250,8 +250,9 @@ def choose(st: State, options: list[tuple[str, str, int]]) -> str:
     if rallies:
         return max(rallies, key=lambda k: (troop_type(els[k.split(":")[1]]["type"]).ee, k))
     arrivals = [k for k in keys if k.startswith("arrive:")]
-    if arrivals:  # a delayed command comes on as soon as it may (L210-215)
-        return arrivals[0]
+    if arrivals:  # a delayed command comes on as soon as it may (L210-215), in its order
+        place = {e: i for i, e in enumerate(st["order"])}
+        return min(arrivals, key=lambda k: (place[k.split(":")[1]], k))
     strikes = []
     for k in keys:
         if k.startswith(("attack:", "flank:")):

@@ -130,7 +130,7 @@ PINNED = {
     "bvp/medium_battle": "8ea46b6fe1e12acf",
     "bvp/merchant_escort": "55e0c2a262924afe",
     "bvp/three_factions_escort": "12ec1b79c990dd15",
-    "hfg/first_manassas": "bde313248a39cfeb",
+    "hfg/first_manassas": "72fff57150b40436",
     "hfg/landing_party": "0dbb1607b0a02278",
     "viking/fleet_battle": "9ca9d7ebbd1f92d6",
     "viking/merchant_taken": "e73c674bf337506d",
