@@ -45,10 +45,13 @@ ENEMY_CREW = {"awareness": 2, "command": 3, "first_aid": 1, "gunnery": 4, "marit
               "seamanship": 3}
 
 
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+"""Real hashing is slow on purpose; the tests create many users."""
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
-    # Real hashing is slow on purpose; the tests create many users.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def make_user(username: str):
@@ -82,8 +85,9 @@ def reference_data(db):
     reference_data_load()
 
 
-@pytest.fixture
-def campaign(gm, player_a, player_b, reference_data):
+def make_campaign(gm, player_a, player_b):
+    """The campaign of the fixture ``campaign`` (the module's docstring), with ``gm`` its GM
+    and ``player_a``/``player_b`` its players; the ship reference data must be loaded."""
     from campaigns.models import Membership
     from campaigns.services import campaign_create
     from characters.models import Character
@@ -122,6 +126,11 @@ def campaign(gm, player_a, player_b, reference_data):
 
 
 @pytest.fixture
+def campaign(gm, player_a, player_b, reference_data):
+    return make_campaign(gm, player_a, player_b)
+
+
+@pytest.fixture
 def pc_a(campaign, player_a):
     return campaign.characters.get(owner=player_a)
 
@@ -155,13 +164,18 @@ def hidden_npc(campaign, gm):
                             name="Don Oculto", skills={"intrigue": 4})
 
 
-@pytest.fixture
-def hidden_ship(campaign, gm):
+def make_hidden_ship(campaign, gm):
+    """The fixture ``hidden_ship`` of ``campaign``: the GM's, never revealed."""
     from ships.models import ShipType
     from ships.services import ship_create
 
     return ship_create(campaign=campaign, actor=gm, name="La Sombra", guns=10,
                        ship_type=ShipType.objects.get(name="Cutter"), traits=["Heart of Oak"])
+
+
+@pytest.fixture
+def hidden_ship(campaign, gm):
+    return make_hidden_ship(campaign, gm)
 
 
 @pytest.fixture
@@ -174,7 +188,7 @@ def naval_engine():
         pytest.skip(f"the btq_naval engine is not registered yet: {exc}")
 
 
-def _client_for(user):
+def client_for(user):
     from django.test import Client
 
     client = Client()
@@ -184,22 +198,22 @@ def _client_for(user):
 
 @pytest.fixture
 def gm_client(gm):
-    return _client_for(gm)
+    return client_for(gm)
 
 
 @pytest.fixture
 def player_a_client(player_a):
-    return _client_for(player_a)
+    return client_for(player_a)
 
 
 @pytest.fixture
 def player_b_client(player_b):
-    return _client_for(player_b)
+    return client_for(player_b)
 
 
 @pytest.fixture
 def outsider_client(outsider):
-    return _client_for(outsider)
+    return client_for(outsider)
 
 
 # --- Card tests: the book's contested test (BtQ L1195-1241) played by Anne Able (as

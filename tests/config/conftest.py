@@ -4,7 +4,8 @@ of it, for the tests that walk every operation (``test_bad_input.py``,
 
 * :data:`SCHEMA`: the schema ``/api/schema/`` serves, as plain JSON;
 * :data:`OPERATIONS`: ``(method, path)`` of every operation in it;
-* ``api_world``: the personas' campaign (``tests/conftest.py``) with, made through the API
+* ``api_world``: a campaign like the personas' (``tests/conftest.py``; its own personas,
+  ``api_users``, with ``api_gm_client``), made once a module, with, made through the API
   itself as a table would, a reputation of pc_a, a card test the GM called for pc_a
   (awaiting player_a's confirmation), one player_a proposed, a running battle of the
   personas' ships and its job, the odds of a battle of them, a second PC ship in a battle
@@ -18,14 +19,20 @@ import json
 import re
 
 import pytest
+from django.db import transaction
+from django.test import override_settings
 from django.urls import reverse
 from drf_spectacular.generators import SchemaGenerator
+
+from ships.services import reference_data_load
+from tests.conftest import FAST_HASHERS, client_for, make_campaign, make_hidden_ship, make_user
 
 SCHEMA = json.loads(json.dumps(SchemaGenerator().get_schema(request=None, public=True),
                                default=str))
 OPERATIONS = [(method.upper(), path) for path, ops in SCHEMA["paths"].items()
               for method in ops]
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+WORLD_USERS = {"gm": "world-gm", "player_a": "world-player-a", "player_b": "world-player-b"}
 
 
 def _created(response, status=201) -> dict:
@@ -33,9 +40,15 @@ def _created(response, status=201) -> dict:
     return response.json()
 
 
-@pytest.fixture
-def api_world(campaign, pc_a, pc_b, npc, pc_ship, enemy_ship, hidden_ship, gm_client,
-              player_a_client) -> dict:
+def _make_world(users: dict) -> dict:
+    """The world (the module's docstring) of a campaign of ``users``' personas."""
+    reference_data_load()
+    campaign = make_campaign(users["gm"], users["player_a"], users["player_b"])
+    pc_a = campaign.characters.get(owner=users["player_a"])
+    pc_ship, enemy_ship = campaign.ships.get(side="pc"), campaign.ships.get(side="enemy")
+    hidden_ship = make_hidden_ship(campaign, users["gm"])
+    gm_client, player_a_client = client_for(users["gm"]), client_for(users["player_a"])
+
     def post(client, name, args, body, status=201):
         return _created(client.post(reverse(name, args=args), body,
                                     content_type="application/json"), status)
@@ -85,6 +98,37 @@ def api_world(campaign, pc_a, pc_b, npc, pc_ship, enemy_ship, hidden_ship, gm_cl
         "scene-tokens": token.pk, "drafts": draft["id"],
         "odds": odds["id"], "prizes": prize.pk,
     }
+
+
+@pytest.fixture(scope="module")
+def _world(django_db_setup, django_db_blocker):
+    """``(users, world)``, made once per test module in a transaction that is rolled back at
+    the module's end; each test runs in a savepoint of it (``api_world``), so what one test
+    writes is undone before the next. Its personas' usernames are their own
+    (:data:`WORLD_USERS`), so that a test of the same module may make the usual ones."""
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS), \
+            transaction.atomic():
+        users = {persona: make_user(name) for persona, name in WORLD_USERS.items()}
+        yield users, _make_world(users)
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def api_world(_world, db) -> dict:
+    """The world's ``{first path segment: id}`` (the module's docstring)."""
+    return _world[1]
+
+
+@pytest.fixture
+def api_users(_world, db) -> dict:
+    """The world's personas: ``{"gm" | "player_a" | "player_b": User}``."""
+    return _world[0]
+
+
+@pytest.fixture
+def api_gm_client(api_users):
+    """A client logged in as the world's GM."""
+    return client_for(api_users["gm"])
 
 
 def fill_path(path: str, world: dict) -> str:

@@ -74,12 +74,13 @@ def _on_real_record(case, world, app, headers) -> None:
 
 
 @pytest.mark.parametrize(("method", "path"), OPERATIONS)
-def test_every_operation_answers_as_its_schema_says(method, path, api_world, wsgi_app, request):
+def test_every_operation_answers_as_its_schema_says(method, path, api_world, api_users,
+                                                    wsgi_app):
     operation = API[path][method]
     for persona in PERSONAS:
         with transaction.atomic():  # a savepoint: the next persona meets the same world
             try:
-                _check_operation(operation, _auth(request.getfixturevalue(persona)),
+                _check_operation(operation, _auth(api_users[persona]),
                                  api_world, wsgi_app)
             except BaseException as failure:
                 failure.add_note(f"(as the persona {persona})")

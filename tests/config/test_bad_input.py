@@ -51,10 +51,10 @@ def test_the_walk_covers_every_write_with_a_body():
 
 
 @pytest.mark.parametrize(("method", "path"), WRITES_WITH_BODY)
-def test_every_write_refuses_a_bad_body_with_a_reason(method, path, api_world, gm_client):
+def test_every_write_refuses_a_bad_body_with_a_reason(method, path, api_world, api_gm_client):
     url = fill_path(path, api_world)
     for label, body in BAD_BODIES.items():
-        response = gm_client.generic(method, url, body, content_type="application/json")
+        response = api_gm_client.generic(method, url, body, content_type="application/json")
         assert response.status_code == 400, (label, response.status_code, response.content[:300])
         reason = response.json()
         assert reason and all(reason.values()), (label, reason)
@@ -68,16 +68,16 @@ def test_every_write_refuses_a_bad_body_with_a_reason(method, path, api_world, g
 
 @pytest.mark.parametrize(("method", "path"), [
     (m, p) for m, p in OPERATIONS if m in WRITE_METHODS and (m, p) not in WRITES_WITH_BODY])
-def test_a_write_without_a_body_never_fails_on_one(method, path, api_world, gm_client):
+def test_a_write_without_a_body_never_fails_on_one(method, path, api_world, api_gm_client):
     """Operations that take no body ignore one, whatever it is: never a 5xx."""
     url = fill_path(path, api_world)
     for label, body in BAD_BODIES.items():
-        response = gm_client.generic(method, url, body, content_type="application/json")
+        response = api_gm_client.generic(method, url, body, content_type="application/json")
         assert response.status_code < 500, (label, response.status_code)
 
 
-def test_a_form_body_is_refused_by_the_api_with_a_reason(api_world, gm_client):
-    response = gm_client.post(reverse("api-campaign-list"), {"name": "A form"})
+def test_a_form_body_is_refused_by_the_api_with_a_reason(api_gm_client):
+    response = api_gm_client.post(reverse("api-campaign-list"), {"name": "A form"})
     assert response.status_code == 415
     assert "multipart/form-data" in response.json()["detail"]
 
@@ -209,9 +209,10 @@ def test_the_admin_refuses_json_nested_too_deep_with_a_reason(client, enemy_ship
      "Must be a string."),
 ])
 def test_a_field_of_the_wrong_json_type_is_refused_not_coerced(name, args, method, body, field,
-                                                               reason, api_world, gm_client):
+                                                               reason, api_world,
+                                                               api_gm_client):
     """As the schema says: the name 7758 is not the text "7758", nor "1" the version 1."""
     url = reverse(name, args=[api_world[a] for a in args])
-    response = getattr(gm_client, method)(url, body, content_type="application/json")
+    response = getattr(api_gm_client, method)(url, body, content_type="application/json")
     assert response.status_code == 400
     assert response.json()[field] == reason
