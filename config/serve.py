@@ -180,9 +180,7 @@ class Supervisor:
         """Block until the web server ends (or a signal stops everything); its exit code. A
         worker that ends on its own is started again (at most :data:`WORKER_RESTARTS` times
         in :data:`WORKER_RESTART_WINDOW` seconds, then everything stops): its jobs are rows
-        in the database, which it or the sweep takes up again, so the table plays on (the
-        filesystem broker's worker can die reading a message still being written, kombu
-        issue 1551)."""
+        in the database, which it or the sweep takes up again, so the table plays on."""
         restarts: list[float] = []
         while True:
             for name, child in list(self.children.items()):

@@ -186,8 +186,8 @@ def _running(process: psutil.Process) -> bool:
 
 
 def test_a_worker_that_dies_is_started_again_and_the_site_stays_up(served):
-    """The filesystem broker's worker can die on its own (kombu issue 1551: a message read
-    while it is still being written); the launcher starts another, the web server serves
+    """A worker can die on its own (as kombu's filesystem broker made it do, reading a message
+    still being written: config.broker); the launcher starts another, the web server serves
     on, and the jobs (rows in the database) are taken up again."""
     proc, port, _ = served
 
