@@ -45,6 +45,32 @@ ENEMY_CREW = {"awareness": 2, "command": 3, "first_aid": 1, "gunnery": 4, "marit
               "seamanship": 3}
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _flush_by_delete():
+    """Empty PostgreSQL's tables after a transactional test (browser and worker tests) with
+    ``DELETE`` in one transaction, foreign keys deferred, instead of Django's ``TRUNCATE``:
+    the same empty tables, with sequences kept as ``TRUNCATE`` without ``RESTART IDENTITY``
+    keeps them, in 0.05 s rather than 3 s (truncating ~50 tables makes and syncs new files
+    for each; deleting a few rows from each does not), and with no table lock to wait for
+    behind a live server's or a worker's open connection. A flush that resets sequences is
+    left to Django."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or not tables:
+            return truncate(self, style, tables, reset_sequences=reset_sequences,
+                            allow_cascade=allow_cascade)
+        return ["SET CONSTRAINTS ALL DEFERRED",
+                *(f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(t))}"
+                  for t in tables)]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(DatabaseOperations, "sql_flush", sql_flush)
+        yield
+
+
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 """Real hashing is slow on purpose; the tests create many users."""
 
