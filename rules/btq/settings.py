@@ -48,6 +48,36 @@ SETTINGS: dict[str, Setting] = {
             used_by="card tests",
         ),
         Setting(
+            "full_tie",
+            "A test whose two sides tie all the way down, success for success and rank for "
+            "rank,",
+            {"retest": "is turned again, as a test both sides failed",
+             "defender": "goes to the side that answers the action: the opposition, the "
+                         "defender, or the difficulty of a static test"},
+            "retest",
+            "btq_characters A5, DECISIONS D3; BtQ L1238-1239, L1274-1276",
+            used_by="card tests, skirmishes, boarding actions",
+        ),
+        Setting(
+            "retest_fate",
+            "A test turned again (both sides failed, or they tied all the way down) is "
+            "turned against",
+            {"new": "a new Card of Fate", "same": "the same Card of Fate"},
+            "new",
+            "btq_characters A6, DECISIONS D3; BtQ L1274-1276",
+            used_by="card tests, skirmishes, boarding actions",
+        ),
+        Setting(
+            "unskilled_traits",
+            "A test made without the skill (a single card) takes",
+            {False: "nothing more: no trait or equipment adds a card",
+             True: "the cards of traits and equipment (still no reputation, helper or "
+                   "Discipline card)"},
+            False,
+            "btq_characters A9; BtQ L1266-1272",
+            used_by="card tests",
+        ),
+        Setting(
             "crusty_old_seadog_skill",
             "Crusty Old Seadog adds its card to",
             {"maritime": "Maritime tests (the trait's text)",

@@ -43,6 +43,10 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("great_hardship", "ship-to-ship combat"),
     ("skirmish_morale_loss", "skirmishes"),
     ("mutual_fail_final", "skirmishes"),
+    # The card test kernel applies these two wherever a test is turned again.
+    ("full_tie", "card tests, skirmishes, boarding actions"),
+    ("retest_fate", "card tests, skirmishes, boarding actions"),
+    ("unskilled_traits", "card tests"),
     ("maimed_morale_test", "ship-to-ship combat"),
     ("maimed_morale_scope", "ship-to-ship combat"),
     ("fled_ship_morale", "ship-to-ship combat"),
