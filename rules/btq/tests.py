@@ -533,6 +533,17 @@ class Helper(_Pair):
         _count(self.skill, f"the skill of helper {self.who}")
 
 
+def pool_sum(total: int, size: int) -> str:
+    """The end of a pool's sum in words, for ``total``, the sum of its lines, and ``size``,
+    the cards it turns: ``"= 5"``; never below 0 cards (D2), ``"= 0"``; and when a floor
+    turns more (the setting ``personal_pool_floor``, D2; BtQ L2594-2595), it says so:
+    ``"= 0, at least 1 card"``."""
+    shown = max(0, total)
+    if size <= shown:
+        return f"= {shown}"
+    return f"= {shown}, at least {size} card{'' if size == 1 else 's'}"
+
+
 def _label(skill: str) -> str:
     return SKILLS.get(skill) or MEASURES.get(skill) or skill
 
@@ -631,9 +642,7 @@ class Pool:
                 text = f"{source} {cards}"
             else:
                 text += f" {'-' if cards < 0 else '+'} {source} {abs(cards)}"
-        total = sum(cards for _, cards in self.lines())
-        size = self.size(floor)
-        return f"{text} = {total}" + ("" if size == total else f", so {size} (the floor)")
+        return f"{text} {pool_sum(sum(cards for _, cards in self.lines()), self.size(floor))}"
 
     def as_dict(self, floor: int | None = None) -> dict:
         """JSON form; with ``floor`` it also carries the derived ``lines``, ``size`` and

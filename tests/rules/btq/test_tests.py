@@ -371,7 +371,10 @@ def test_tv15_skullduggery_while_maimed_is_0_cards_by_default_and_1_with_the_flo
     pool = Pool("skullduggery", 3, modifiers=[penalty])
     assert pool.size() == 0
     assert pool.size(floor=1) == 1
-    assert pool.explain(floor=1) == "Skullduggery 3 - Health Maimed 3 = 0, so 1 (the floor)"
+    assert pool.explain(floor=1) == "Skullduggery 3 - Health Maimed 3 = 0, at least 1 card"
+    assert pool.explain() == "Skullduggery 3 - Health Maimed 3 = 0"
+    assert Pool("skullduggery", 1, modifiers=[penalty]).explain() == \
+        "Skullduggery 1 - Health Maimed 3 = 0"  # never below 0 cards (D2)
     side = Side("pc:otoole", pool, PLAYER_DECK)
     nothing = simple_test(side, ScriptedSource("9C"))
     assert nothing.rounds[0].hand("pc:otoole").cards == ()
