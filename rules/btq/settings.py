@@ -200,6 +200,17 @@ SETTINGS: dict[str, Setting] = {
             used_by="healing",
         ),
         Setting(
+            "scratch_resets",
+            "The extra wound level of Is But A Scratch, Sir!, once used, comes back",
+            {"on_heal": "when Health is healed back to Healthy",
+             "session_end": "at the end of each session",
+             "both": "at the end of each session, and when Health is healed back to "
+                     "Healthy"},
+            "on_heal",
+            "btq_characters A17, DECISIONS D12; BtQ L1049-1050",
+            used_by="healing",
+        ),
+        Setting(
             "great_hardship",
             "The optional rule Overcoming Great Hardship",
             {False: "not used", True: "used"},

@@ -36,6 +36,7 @@ def test_every_setting_says_what_in_the_app_it_affects():
 
 @pytest.mark.parametrize("name, used_by", [
     ("scar_rule", "healing"),
+    ("scratch_resets", "healing"),
     ("reputation_loss_mode", "card tests"),
     ("personal_pool_floor", "card tests"),
     ("repair_lockout", "ship-to-ship combat"),
