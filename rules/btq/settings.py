@@ -139,6 +139,16 @@ SETTINGS: dict[str, Setting] = {
             used_by="ship-to-ship combat",
         ),
         Setting(
+            "becalmed_tow",
+            "In ship-to-ship combat, becalmed ships",
+            {False: "lie still: Speed 0 and Handling 0",
+             True: "send out their boats to tow them: Speed 1, and half the cards (rounded "
+                   "down) for the Broadside! and for repairs, with the crew at the oars"},
+            False,
+            "btq_naval N10; BtQ L2365-2367, L1701-1705",
+            used_by="ship-to-ship combat",
+        ),
+        Setting(
             "repair_lockout",
             "A PC who repairs (not one who fights a fire) sits out How Will You Fight? in",
             {"same_round": "the same round", "next_round": "the next round"},

@@ -40,6 +40,7 @@ def test_every_setting_says_what_in_the_app_it_affects():
     ("reputation_loss_mode", "card tests"),
     ("personal_pool_floor", "card tests"),
     ("repair_lockout", "ship-to-ship combat"),
+    ("becalmed_tow", "ship-to-ship combat"),
     ("double_shot_extra", "ship-to-ship combat"),
     ("great_hardship", "ship-to-ship combat"),
     ("skirmish_morale_loss", "skirmishes"),
