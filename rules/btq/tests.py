@@ -906,12 +906,18 @@ games from before they were settings carry none, and play as their defaults), an
 ``full_tie = "defender"`` the index of the defending side, ``"defender"``."""
 
 
-def _chosen(settings: Mapping, name: str, *, resolved: bool = True) -> Any:
-    """The value of setting ``name`` in a record's ``settings`` (absent: its default), or,
-    with ``resolved=False``, in a campaign's overrides or resolved settings."""
-    if not resolved:
-        return resolve({k: v for k, v in settings.items() if k != "defender"})[name]
+def _chosen(settings: Mapping, name: str) -> Any:
+    """The value of setting ``name`` in a record's ``settings`` (absent: its default)."""
     return settings.get(name, SETTINGS[name].default)
+
+
+def _overrides(settings: Mapping | None) -> Mapping:
+    """Campaign settings (overrides, resolved, or a record's) without a record's
+    ``"defender"``, which is no setting (copied only when it is there: a test reads its
+    settings once, and the Monte Carlo turns thousands)."""
+    if not settings or "defender" not in settings:
+        return settings or {}
+    return {k: v for k, v in settings.items() if k != "defender"}
 
 
 @mypyc_attr(native_class=False)  # see _LOOSE
@@ -1034,10 +1040,11 @@ default, the Card of Fate)."""
 
 
 def _settings(settings: Mapping | None, retests: int = MAX_RETESTS, defender: int = 1) -> dict:
-    full = resolve({k: v for k, v in (settings or {}).items() if k != "defender"})
+    full = resolve(_overrides(settings))
     used = {**{name: full[name] for name in _SETTINGS_USED}, "max_retests": retests}
-    used.update((name, full[name]) for name in _SETTINGS_IF_CHOSEN
-                if full[name] != SETTINGS[name].default)
+    for name in _SETTINGS_IF_CHOSEN:
+        if full[name] != SETTINGS[name].default:
+            used[name] = full[name]
     if used.get("full_tie") == "defender":
         used["defender"] = defender
     return used
@@ -1063,6 +1070,12 @@ def check_sides(kind: str, given: tuple[object, ...], settings: Mapping | None =
     ``settings`` allow it (setting ``unskilled_traits``; "you can overturn a single card",
     BtQ L1266-1269, A9). Raises :class:`TestError` saying why not. (The count of sides is
     the caller's.)"""
+    return _checked_sides(kind, given, resolve(_overrides(settings))["unskilled_traits"])
+
+
+def _checked_sides(kind: str, given: tuple[object, ...], unskilled_traits: bool
+                   ) -> tuple[Side, ...]:
+    """:func:`check_sides`, with the setting ``unskilled_traits`` given."""
     for side in given:
         if not isinstance(side, Side):
             raise TestError(f"a test is made by Side objects, not {side!r}")
@@ -1073,9 +1086,11 @@ def check_sides(kind: str, given: tuple[object, ...], settings: Mapping | None =
     if kind == "simple" and sides[0].at_risk is not None:
         raise TestError("a simple test has no opposing pool to deal damage: make it a static "
                         "test to put an area at risk")
-    if not _chosen(settings or {}, "unskilled_traits", resolved=False):
+    if not unskilled_traits:
         for side in sides:
-            extra = [m.source for m in side.pool.modifiers if side.pool.unskilled and m.cards > 0]
+            if not side.pool.unskilled:
+                continue
+            extra = [m.source for m in side.pool.modifiers if m.cards > 0]
             if extra:
                 raise TestError(f"an unskilled test turns a single card: {', '.join(extra)} "
                                 "cannot add to it")
@@ -1190,8 +1205,8 @@ def _run(kind: str, intent: str, sides: tuple[Side, ...], settings: dict,
 def _start(kind: str, given: tuple[object, ...], source: RandomSource,
            settings: Mapping | None, intent: str, retests: int = MAX_RETESTS,
            defender: int = 1) -> TestRecord | PendingTest:
-    sides = check_sides(kind, given, settings)
     used = _settings(settings, retests, defender)
+    sides = _checked_sides(kind, given, _chosen(used, "unskilled_traits"))
     decks = _decks(sides)
     return _run(kind, intent, sides, used, (), _deal(1, sides, used, source, decks), source,
                 decks)
