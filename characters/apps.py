@@ -14,9 +14,9 @@ class CharactersConfig(AppConfig):
 
         from campaigns import directory, journal
         from campaigns.panels import Panel, register, register_dashboard
-        from campaigns.signals import member_removed, voyage_recalled
+        from campaigns.signals import member_removed, session_ended, voyage_recalled
         from characters.selectors import campaign_panel, dashboard_panel, directory_lookup
-        from characters.services import characters_release
+        from characters.services import characters_release, scratches_restore
         from characters.shipboard import voyage_completed
 
         register(Panel("characters", "characters/_campaign_panel.html", campaign_panel, 30))
@@ -27,3 +27,4 @@ class CharactersConfig(AppConfig):
                               lambda campaign_id, pk: reverse("characters:detail", args=[pk]))
         member_removed.connect(characters_release, dispatch_uid="characters_release")
         voyage_recalled.connect(voyage_completed, dispatch_uid="characters_voyage_completed")
+        session_ended.connect(scratches_restore, dispatch_uid="characters_scratches_restore")

@@ -30,7 +30,7 @@ from characters.models import (
 from characters.selectors import character_access
 from rules.btq.characters import MEASURES, SKILLS, DamageState
 from rules.btq.creation import item_target
-from rules.btq.damage import HealError, HealRoute, check_heal
+from rules.btq.damage import HealError, HealRoute, check_heal, scratch_restored
 from rules.btq.tests import TestError, overcome_great_hardship
 from rules.btq.traits import (
     TRAITS,
@@ -417,6 +417,27 @@ def characters_release(*, membership: Membership, actor, **_signal) -> None:
                         "them until another player takes them.",
                    data={"character": pc.pk,
                          "changes": {"owner": [str(membership.user), None]}})
+
+
+def scratches_restore(*, session, actor, **_signal) -> None:
+    """A session ended (``campaigns.signals.session_ended``): under the setting
+    ``scratch_resets`` = ``"session_end"`` or ``"both"`` (A17) every character of the
+    campaign whose Is But A Scratch, Sir! level is used has it back, in his sheet's history
+    and the journal (GM-only for an NPC). Runs in the session's transaction."""
+    campaign = session.campaign
+    if not scratch_restored("session_end", campaign.rules_settings()):
+        return
+    for character in Character.objects.select_for_update().filter(
+            campaign=campaign, scratched=True).order_by("pk"):
+        character_damage_set(character=character, area="health",
+                             state=DamageState(character.health_state), actor=actor,
+                             scratched=False)
+        log_append(campaign=campaign, kind="character.updated", actor=actor,
+                   gm_only=character.kind == Character.Kind.NPC,
+                   text=f"{character}'s Is But A Scratch, Sir! is ready again: {session} "
+                        "is over.",
+                   data={"character": character.pk,
+                         "changes": {"scratched": [True, False]}})
 
 
 # --- The sheet's history ----------------------------------------------------------------
@@ -928,8 +949,10 @@ def character_heal(*, character: Character, area: str, actor, how: str,
     Maimed area, a successful challenge narrated to include the healing) or ``"mission"``
     (a Dead area, a whole new Mission or its reward). A GM records a challenge's or a
     mission's heal (the missions' services may call this too). Health healed to Healthy
-    clears Is But A Scratch's used level (A17). Returns the new state; ``ValidationError``
-    for a heal the rules do not allow (Health Dead, a route other than ``how``)."""
+    clears Is But A Scratch's used level (A17; under the setting ``scratch_resets`` it may
+    come back at a session's end instead, :func:`scratches_restore`). Returns the new state;
+    ``ValidationError`` for a heal the rules do not allow (Health Dead, a route other than
+    ``how``)."""
     character = _locked_character(character)
     if how != "test":
         _require_gm(actor, character, "records a heal through a challenge or a Mission")
@@ -939,7 +962,9 @@ def character_heal(*, character: Character, area: str, actor, how: str,
     before = heal_area(character, area, reputation)[1]
     character_damage_set(character=character, area=area, state=route.to,
                          reputation=reputation, actor=actor,
-                         scratched=False if area == "health" and route.to == 0 else None)
+                         scratched=False if area == "health" and route.to == 0 and
+                         scratch_restored("heal", character.campaign.rules_settings())
+                         else None)
     why = {"test": "a simple test", "challenge": "a challenge", "mission": "a Mission"}[how]
     log_append(campaign=character.campaign, kind="character.healed", actor=actor,
                gm_only=character.kind == Character.Kind.NPC,

@@ -14,6 +14,7 @@ from campaigns import directory
 from campaigns.api_common import InputSerializer
 from campaigns.missions import selectors, services
 from campaigns.missions.models import STATIONS, Challenge, Mission, Session, Voyage
+from campaigns.missions.targets import resolve_entries
 from campaigns.selectors import campaign_for_user, is_gm, require_gm
 from rules.btq import missions as kernel
 
@@ -47,6 +48,25 @@ class MissionSerializer(serializers.ModelSerializer):
 class MissionGMSerializer(MissionSerializer):
     class Meta(MissionSerializer.Meta):
         fields = [*MissionSerializer.Meta.fields, "hidden", "gm_notes", "proposed_by"]
+
+
+def _read_targets(campaign, values: dict, cast_ids) -> None:
+    """The targets of ``values``' ``rewards`` and ``failures`` read as the mission pages
+    read them (:func:`campaigns.missions.targets.resolve_entries`): a reputation by its name
+    among those of the characters ``cast_ids`` ("Feared by Smugglers"), besides the target
+    syntax. A name none of them has is a 400 on that row's target naming the reputations
+    they have."""
+    every = directory.player_characters(campaign)
+    cast = {pk: every[pk] for pk in cast_ids if pk in every}
+    errors = {}
+    for field, side in (("rewards", kernel.REWARD), ("failures", kernel.FAILURE)):
+        if field in values:
+            values[field] = [dict(entry) for entry in values[field]]
+            refused = resolve_entries(values[field], side, cast, every)
+            if refused:
+                errors[field] = {i: {"target": [why]} for i, why in refused.items()}
+    if errors:
+        raise serializers.ValidationError(errors)
 
 
 def _mission_data(request, mission) -> dict:
@@ -120,8 +140,9 @@ class MissionListView(APIView):
         campaign = campaign_for_user(request.user, pk)
         data = MissionCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        mission, _ = services.mission_create(campaign=campaign, actor=request.user,
-                                             **data.validated_data)
+        values = dict(data.validated_data)
+        _read_targets(campaign, values, values["characters"])
+        mission, _ = services.mission_create(campaign=campaign, actor=request.user, **values)
         return Response(_mission_data(request, mission), status=status.HTTP_201_CREATED)
 
 
@@ -149,12 +170,15 @@ class MissionDetailView(APIView):
     @extend_schema(request=MissionUpdateSerializer, responses=MissionSerializer)
     def patch(self, request, pk, mission_pk):
         """GM: change the fields given of a mission not over."""
-        require_gm(request.user, campaign_for_user(request.user, pk))
+        campaign = campaign_for_user(request.user, pk)
+        require_gm(request.user, campaign)
         data = MissionUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         mission = selectors.mission_for_user(request.user, pk, mission_pk)
         values = dict(data.validated_data)
         version = values.pop("version")
+        _read_targets(campaign, values, values["characters"] if "characters" in values
+                      else mission.cast.values_list("character_id", flat=True))
         mission, _ = services.mission_update(mission=mission, actor=request.user,
                                              version=version, **values)
         return Response(_mission_data(request, mission))

@@ -9,6 +9,7 @@ from django import forms
 from campaigns.forms import Form, VersionedForm
 from campaigns.missions.models import STATIONS, Challenge, Mission, Voyage
 from campaigns.missions.selectors import missions_for_user
+from campaigns.missions.targets import resolve_entries
 from campaigns.selectors import is_gm
 from rules.btq import missions as kernel
 
@@ -99,70 +100,13 @@ def entries_of(formset) -> list[dict]:
     return [e for e in (f.entry() for f in formset.forms) if e is not None]
 
 
-def _reputation_name(reputation: tuple[str, str, str]) -> str:
-    return f"{reputation[1]} {reputation[2]}".strip()
-
-
-def target_choices(characters: dict) -> list[str]:
-    """The words a target may be picked as (a datalist): the Measures, the skills, the
-    damage areas, then the reputations of ``characters`` (id ->
-    ``campaigns.directory.CharacterRef``), each once."""
-    names = [*kernel.MEASURES.values(), *kernel.SKILLS.values(), *kernel.AREAS.values()]
-    for ref in characters.values():
-        names += [_reputation_name(r) for r in ref.reputations]
-    return list(dict.fromkeys(names))
-
-
-def _find(reputations: list[tuple[str, str, str]], words: str) -> tuple[str, str, str] | None:
-    """The reputation named ``words`` (case aside), else the only one whose name holds them."""
-    folded = " ".join(words.lower().split())
-    same = [r for r in reputations if _reputation_name(r).lower() == folded]
-    holding = [r for r in reputations if folded in _reputation_name(r).lower()]
-    return (same or (holding if len(holding) == 1 else [None]))[0]
-
-
 def resolve_targets(formset, side: str, cast: dict, every: dict) -> bool:
-    """Write each row's reputation target of ``formset`` (a valid one of ``side``) as the
-    kernel reads it (``rules.btq.missions.Entry``): a reward to an existing reputation as its
-    ``"<kind>:<descriptor>:<subject>"``, a failure, wound or heal as ``"reputation:<its
-    name>"``, looked up among the reputations of ``cast`` (id -> ``CharacterRef``: the
-    mission's characters), or of the row's own character of ``every``. A name none of them
-    has is an error on the row that lists theirs (but a failure written
-    ``"reputation:<words>"``, as the book's missions are, stays for the words to be matched
-    when it is paid); False if there was one. Measures, skills, areas and a new reputation
-    (its fields, or ``personal:…:…``) are left for the kernel."""
-    ok = True
-    for form in formset.forms:
-        data = form.cleaned_data
-        kind, target = data.get("kind"), data.get("target", "").strip()
-        if kind not in ("reputation", "heal_dead", *kernel.WOUNDS) or not target:
-            continue
-        if kernel.target_key(kind, target) in kernel.AREAS:
-            continue
-        if side == kernel.REWARD and kind == "reputation" and \
-                kernel.reputation_target(target) is not None:
-            continue
-        words = target.removeprefix("reputation:").strip()
-        own = cast
-        if data.get("scope") == "character" and data.get("character") in every:
-            own = {data["character"]: every[data["character"]]}
-        found = _find([r for ref in own.values() for r in ref.reputations], words)
-        if found is None and (not own or (side == kernel.FAILURE and words != target)):
-            continue  # no character yet, or a failure's "reputation:<words>" (the book's
-            # missions): the words are matched when the cost is paid
-        if found is None:
-            ok = False
-            form.add_error("target", " ".join(
-                f"{ref.name} has no reputation “{words}”; "
-                + (f"{ref.name}'s reputations are: "
-                   f"{', '.join(_reputation_name(r) for r in ref.reputations)}."
-                   if ref.reputations else f"{ref.name} has no reputations yet.")
-                for ref in own.values()))
-        elif side == kernel.REWARD and kind == "reputation":
-            data["target"] = ":".join(found)
-        else:
-            data["target"] = f"reputation:{_reputation_name(found)}"
-    return ok
+    """:func:`campaigns.missions.targets.resolve_entries` on the rows of ``formset``: each
+    refusal lands on its row's target; False if there was one."""
+    errors = resolve_entries([form.cleaned_data for form in formset.forms], side, cast, every)
+    for index, message in errors.items():
+        formset.forms[index].add_error("target", message)
+    return not errors
 
 
 class MissionForm(Form):

@@ -33,7 +33,7 @@ from campaigns.missions.selectors import abandon_refusal
 from campaigns.models import Campaign, Membership
 from campaigns.selectors import membership_role
 from campaigns.services import Conflict, check_version, log_append
-from campaigns.signals import voyage_recalled
+from campaigns.signals import session_ended, voyage_recalled
 from rules.btq import missions as kernel
 
 
@@ -631,6 +631,7 @@ def session_end(*, session: Session, actor, version, denouement: str = "",
                record=("session", session.pk), data={"session": session.pk},
                text=f"{session} is over." + (f" {session.denouement}" if session.denouement
                                              else ""))
+    session_ended.send(sender=Session, session=session, actor=actor)
     return session
 
 

@@ -31,9 +31,9 @@ from campaigns.missions.forms import (
     entries_of,
     entry_formset,
     resolve_targets,
-    target_choices,
 )
 from campaigns.missions.models import Challenge, Mission, Session, Voyage
+from campaigns.missions.targets import target_choices
 from campaigns.once import once_per_token
 from campaigns.panels import dashboard_render
 from campaigns.selectors import campaign_for_user, is_gm, require_gm

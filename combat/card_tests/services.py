@@ -55,7 +55,7 @@ from combat.services import (
     seed_hash,
 )
 from rules.btq.characters import DAMAGE_AREAS, DamageState
-from rules.btq.damage import wound
+from rules.btq.damage import scratch_restored, wound
 from rules.btq.tests import Damage, TestError, TestRecord
 from rules.cards import CardError, parse_card
 from rules.engine import get_engine
@@ -652,7 +652,8 @@ def _apply_damage(test: Encounter, setup: table.Setup, damages: list[Damage],
         # Is But A Scratch, Sir! changes a Health wound (D12); a card test is no combat, so
         # Cheat Death! and Jonah do not apply here (D11; the personal combat engines').
         hit = wound(before, damage.level, traits=character.trait_takes(),
-                    health=area == "health" and rep is None, scratched=character.scratched)
+                    health=area == "health" and rep is None, scratched=character.scratched,
+                    lasting=not scratch_restored("heal", character.campaign.rules_settings()))
         after = hit.after
         entry = {"who": names[damage.who], "area": damage.area, "cause": damage.cause,
                  "level": damage.level.name.lower(), "from": before.label, "to": after.label}

@@ -24,7 +24,8 @@ serves on, which no Measure caps (BtQ L770: a ship's reputations serve "in battl
 political scheming"; ``rules/btq_characters.md`` A22), helpers (BtQ L1280-1286), and the
 damage penalty of the area tied to the action: the area at risk and, in a Wealth test,
 Wealth (Injured -1, Maimed -3, BtQ L1305-1316, L1749). A skill of 0 makes the test
-unskilled: one card, no reputation or helpers (BtQ L1266-1272). A character's Ship Morale is
+unskilled: one card, no reputation or helpers (BtQ L1266-1272), and the cards of traits and
+equipment only under the setting ``unskilled_traits`` (A9). A character's Ship Morale is
 that of the ship they serve on (``rules/btq_characters.md`` A15).
 """
 
@@ -308,12 +309,15 @@ def _character_side(character: Character, skill: str, modifiers, *, deck: str, s
         penalty = damage_penalty(DAMAGE_AREAS[area], area_state(character, area, ship))
         if penalty is not None:
             mods.append(penalty)
-    if not unskilled:  # an unskilled test turns one card, traits add none (A9)
+    settings = character.campaign.rules_settings()
+    # An unskilled test turns one card: traits and equipment add none unless the campaign's
+    # setting says they do (A9).
+    if not unskilled or settings["unskilled_traits"]:
         # A trait the GM already stated as a modifier counts once.
         stated = {m.source for m in mods}
         mods.extend(m for m in pool_modifiers(
-            character.trait_takes(), skill, _tags(character, skill, ship),
-            character.campaign.rules_settings()) if m.source not in stated)
+            character.trait_takes(), skill, _tags(character, skill, ship), settings)
+            if m.source not in stated)
         mods.extend(m for m in item_modifiers(character, skill) if m.source not in stated)
     rep = None
     if reputation is not None:

@@ -5,6 +5,7 @@ text a person reads."""
 from django import template
 
 from rules.btq.characters import SKILLS
+from rules.btq.tests import pool_sum
 from rules.engine import engines
 
 register = template.Library()
@@ -25,12 +26,14 @@ def _term(key) -> str:
     return SKILLS.get(key) or text[:1].upper() + text[1:]
 
 
-def breakdown_text(breakdown) -> str:
+def breakdown_text(breakdown, turned: int | None = None) -> str:
     """A card pool's breakdown, term -> cards (penalties negative), as the sum a person
     reads, skills first and penalties last: ``{"seamanship": 3, "handling": 4, "weather":
     -1}`` -> "Seamanship 3 + Handling 4 - Weather 1 = 6". A pool is never below 0 cards
     (BtQ digest D2): penalties beyond its cards sum to 0 ("Command 2 - PCs who lost 2 -
-    Ship Morale Injured 1 = 0"). Terms that are not whole numbers are left out."""
+    Ship Morale Injured 1 = 0"); when it ``turned`` more cards than that, a campaign's floor
+    did, and the sum says so ("= 0, at least 1 card", :func:`rules.btq.tests.pool_sum`).
+    Terms that are not whole numbers are left out."""
     terms = [(k, v) for k, v in (breakdown or {}).items()
              if isinstance(v, int) and not isinstance(v, bool)]
     # The skill first, then the bonuses, then the penalties (PostgreSQL's JSON does not keep
@@ -42,24 +45,36 @@ def breakdown_text(breakdown) -> str:
         f"{'' if i == 0 and v >= 0 else '+ ' if v >= 0 else '- ' if i else '-'}{_term(k)} "
         f"{abs(v)}" for i, (k, v) in enumerate(terms)
     )
-    return f"{text} = {max(0, sum(v for _, v in terms))}"
+    total = sum(v for _, v in terms)
+    return f"{text} {pool_sum(total, max(0, total) if turned is None else turned)}"
+
+
+def _pool(data, key) -> dict:
+    """The pool ``key`` of an event's ``pools`` (``{"who", "cards"}``), ``{}`` if none."""
+    pools = data.get("pools") if isinstance(data, dict) else None
+    pool = pools.get(key) if isinstance(pools, dict) else None
+    return pool if isinstance(pool, dict) else {}
+
+
+def _turned(data, key) -> int | None:
+    """How many cards the pool ``key`` of an event's ``pools`` turned, if it says."""
+    cards = _pool(data, key).get("cards")
+    return len(cards) if isinstance(cards, list) else None
 
 
 def _who(data, key) -> str:
-    pools = data.get("pools") if isinstance(data, dict) else None
-    pool = pools.get(key) if isinstance(pools, dict) else None
-    return pool.get("who") if isinstance(pool, dict) and pool.get("who") else _term(key)
+    return _pool(data, key).get("who") or _term(key)
 
 
-def _details(values: dict, data) -> list[str]:
-    """``key value`` details as text: a ``breakdown`` as its sum, a pool's dict by its
-    owner's name, anything else as "Key: value"."""
+def _details(values: dict, data, owner=None) -> list[str]:
+    """``key value`` details as text: a ``breakdown`` as its sum (of the pool ``owner``),
+    a pool's dict by its owner's name, anything else as "Key: value"."""
     lines = []
     for key, value in values.items():
         if key == "breakdown" and isinstance(value, dict):
-            lines.append(f"pool {breakdown_text(value)}")
+            lines.append(f"pool {breakdown_text(value, _turned(data, owner))}")
         elif isinstance(value, dict):
-            inner = "; ".join(_details(value, data))
+            inner = "; ".join(_details(value, data, key))
             lines.append(f"{_who(data, key)}: {inner}")
         elif isinstance(value, list):
             lines.append(f"{_term(key)}: {', '.join(map(str, value))}")
@@ -80,7 +95,8 @@ def public_breakdowns(data) -> list[str]:
     pools = data.get("pools")
     for key, pool in (pools.items() if isinstance(pools, dict) else ()):
         if isinstance(pool, dict) and isinstance(pool.get("breakdown"), dict):
-            lines.append(f"{_who(data, key)}: {breakdown_text(pool['breakdown'])}")
+            lines.append(f"{_who(data, key)}: "
+                         f"{breakdown_text(pool['breakdown'], _turned(data, key))}")
     return lines
 
 

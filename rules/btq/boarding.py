@@ -683,8 +683,9 @@ def _command_test(st: State, source: RandomSource) -> list[Event]:
         names[side.who] = co["name"] if co else f"{_the(st['ships'][key]['name'])}'s crew"
         if side.secret:
             secret.add(side.who)
+    # The boarded ship defends: under full_tie = "defender" she holds a full tie (A5).
     record = contested_test(sides[boarded], sides[att], source, st["setup"]["settings"],
-                            intent="the end-of-round Command test")
+                            intent="the end-of-round Command test", defender=0)
     events = draw_events("boarding.command", record, names, secret,
                          what=f"The Command test, {names[sides[boarded].who]} against "
                               f"{names[sides[att].who]}")

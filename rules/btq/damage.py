@@ -10,6 +10,7 @@
   the state one step better. A failed attempt locks the area until the character completes
   another challenge (BtQ L1366): the lock itself is the caller's record.
 * :func:`scar`: the optional Scar rule's card (BtQ L1318-1320).
+* :func:`scratch_restored`: when Is But A Scratch, Sir!'s used level comes back (A17).
 * Ship areas between battles: :func:`ship_repair` clears one box of a track with a repair
   test's success, as the Repair step does (BtQ L2409-2416), and :func:`ship_refit`, the GM's
   refit in port, gives clean tracks.
@@ -23,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rules.btq.characters import DamageState
+from rules.btq.settings import resolve
 from rules.btq.ships import DamageTrack
 from rules.btq.tests import SuccessLevel, damage_after
 from rules.cards import Card
@@ -79,14 +81,18 @@ class Wound:
 
 def wound(state: DamageState | int, level: SuccessLevel | int, *,
           traits: Mapping[str, int] | None = None, health: bool = True, scratched: bool = False,
-          combat: bool = False, cheat_death: bool = False, jonah: bool = False) -> Wound:
+          combat: bool = False, cheat_death: bool = False, jonah: bool = False,
+          lasting: bool = False) -> Wound:
     """The area in ``state`` hit by a success of ``level`` (Ordinary one level worse,
     Critical two, Perfect three, BtQ L1305-1329), for a character with ``traits`` (key ->
     times). Only a Health hit (``health``) is changed by the traits:
 
     * Is But A Scratch, Sir! (D12): while Healthy, a first Ordinary wound only scratches
       (``scratched``, no penalty), a Critical leaves Injured, a Perfect leaves Maimed; a
-      scratched character hit again counts the scratch as the first level.
+      scratched character hit again counts the scratch as the first level. The level stays
+      used (``scratched``) once the character is wounded beyond it only if it is
+      ``lasting``: it comes back at a session's end, not with Health healed
+      (:func:`scratch_restored`, A17).
     * Cheat Death! (D11): in ``combat``, if the player uses it (``cheat_death``: a use left
       this session is the caller's to count, A18), a wound taking Injured or Maimed to Dead
       is ignored.
@@ -98,12 +104,12 @@ def wound(state: DamageState | int, level: SuccessLevel | int, *,
     if not level:
         return Wound(state, state, scratched)
     normal = damage_after(state, level)
-    after, now_scratched, saved = normal, False, None
+    after, now_scratched, saved = normal, lasting and scratched, None
     if health and "is_but_a_scratch" in traits and state == HEALTHY:
         # The track H, S(cratched), I, M, D: the same additive rule one box longer (D12).
         index = min(4, int(scratched) + level)
         after = HEALTHY if index == 1 else DamageState(index - 1)
-        now_scratched = index == 1
+        now_scratched = index == 1 or lasting
         if after != normal:
             saved = "Is But A Scratch, Sir!"
     if health and combat and after != state:
@@ -113,6 +119,25 @@ def wound(state: DamageState | int, level: SuccessLevel | int, *,
         if jonah and "jonah" in traits and after in (MAIMED, DEAD):
             return Wound(state, state, scratched, "Jonah", extra_failed_challenge=True)
     return Wound(state, after, now_scratched, saved)
+
+
+SCRATCH_RESTORED_AT: dict[str, tuple[str, ...]] = {
+    "on_heal": ("heal",), "session_end": ("session_end",), "both": ("heal", "session_end"),
+}
+"""The setting ``scratch_resets`` -> the moments Is But A Scratch's level comes back."""
+
+
+def scratch_restored(moment: str, settings: Mapping | None = None) -> bool:
+    """Whether Is But A Scratch, Sir!'s extra wound level, once used, comes back at
+    ``moment``: ``"heal"`` (Health healed back to Healthy) or ``"session_end"`` (the end of
+    a session), under the campaign's setting ``scratch_resets``. The book says only that the
+    character "may ignore the first wound you take" (BtQ L1049-1050) and is silent on when it
+    comes back; D12 makes it a wound level, which heals with Health, the default
+    (``rules/btq_characters.md`` A17, §5.7). Raises ``ValueError`` for another moment."""
+    if moment not in ("heal", "session_end"):
+        raise ValueError(f"{moment!r} is no moment of Is But A Scratch: 'heal' or "
+                         "'session_end'")
+    return moment in SCRATCH_RESTORED_AT[resolve(settings)["scratch_resets"]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,6 +109,11 @@ Readings chosen where the book is silent (see also DECISIONS.md):
   L1699-1709): its modifier joins each pool (Positioning, Broadside!, repairs, gates,
   Awareness, How Will You Fight?), mist and fog only Awareness; a test made unskilled keeps
   its one card.
+* Becalmed, every ship lies still (Speed 0, Handling 0, BtQ L2365-2367); under the setting
+  ``becalmed_tow`` (N10's option, the general weather's No Wind, BtQ L1701-1705) every ship
+  sends out her boats to tow her: Speed 1, and half the cards, rounded down, of the pools
+  her crew turns besides the move: the Broadside! (half before the range, the pool a split
+  divides) and repairs (a single unskilled card stays one).
 * With several ships, the Weather Gage is won once a pair (D17) and gives the winner +2 to
   her Broadside! that round once, however many pairs she won it in: it is part of the pool
   a split divides, as the book's London splits a pool of 10 (Weather Gage in it) into 5 and
@@ -199,6 +204,7 @@ from rules.btq.personal_combat import COMBAT_TRAITS, MELEE, fighter_items, usabl
 from rules.btq.settings import resolve
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
 from rules.btq.tests import MAX_RETESTS, compare_successes, grade, successes
+from rules.btq.weather import towing_pool
 from rules.cards import GM_DECK, JOKER, PLAYER_DECK, SUITS, Card, Deck, card_label, parse_card
 from rules.engine import (
     GM,
@@ -308,6 +314,21 @@ _MIST = {"mist": -2, "fog": -4}
 §6.1), which a ship battle applies only with the setting ``general_weather_in_ship_combat``
 (D15): wind and precipitation add up; mist and fog are -2 and -4 to Awareness alone. (No
 Wind is the ship table's Becalmed.)"""
+
+TOW_SPEED = 1
+"""A becalmed ship's Speed with her boats towing (BtQ L1703-1705; setting ``becalmed_tow``)."""
+
+
+def _towing(st: State) -> bool:
+    """Whether every ship's boats tow her: becalmed, under the setting ``becalmed_tow``."""
+    return st["weather"] == "becalmed" and st["settings"]["becalmed_tow"]
+
+
+def _tow_cut(total: int) -> int:
+    """The cards a pool of ``total`` loses while the boats tow: the half it does not keep
+    (:func:`rules.btq.weather.towing_pool`, rounded down; nothing from a pool of 0 or less)."""
+    return total - towing_pool(total) if total > 0 else 0
+
 
 GAGE_BONUS = 2
 NIGHTFALL_ROUND = 60
@@ -992,7 +1013,7 @@ def _sailing(st: State, sid: str) -> tuple[int, int]:
     ship = st["ships"][sid]
     _, speed_mod, handling_mod = WEATHER[st["weather"]]
     if speed_mod is None or handling_mod is None:  # Becalmed: Speed 0 and Handling 0
-        speed, handling_mod = 0, -ship["handling"]
+        speed, handling_mod = TOW_SPEED if _towing(st) else 0, -ship["handling"]
     else:
         if "Weatherly" in ship["traits"]:
             if speed_mod < 0:
@@ -1084,8 +1105,9 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
             total -= _AMMO_PENALTY.get(ship["ammo"], 0)
             if ship["ammo_changed"]:
                 total -= _CHANGE_PENALTY
-        return (total + _add_penalties(None, st, ship, _GUN_AREAS, True)
-                + _add_casualty(None, ship, "broadside"))
+        total += (_add_penalties(None, st, ship, _GUN_AREAS, True)
+                  + _add_casualty(None, ship, "broadside"))
+        return total - _tow_cut(total) if _towing(st) else total
     breakdown["gunnery"] = value
     total = value + _add_own(breakdown, st, pid, "gunnery")
     total += _add_weather(breakdown, st, "gunnery") + ship["broadside"]
@@ -1107,7 +1129,11 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
             total += part
             breakdown[key] = part
     total += _add_penalties(breakdown, st, ship, _GUN_AREAS, True)
-    return total + _add_casualty(breakdown, ship, "broadside")
+    total += _add_casualty(breakdown, ship, "broadside")
+    if _towing(st) and _tow_cut(total):
+        breakdown["boats_towing"] = -_tow_cut(total)
+        total -= _tow_cut(total)
+    return total
 
 
 _GUN_AREAS = ("hull", "crew", "guns")
@@ -1189,6 +1215,10 @@ def _repair_size(st: State, sid: str, area: str, who: str, breakdown: Parts | No
             breakdown["ship_morale"] = -p
     if area == "guns":
         total += _add_casualty(breakdown, ship, "gun_repair")
+    if _towing(st) and _tow_cut(total):
+        if breakdown is not None:
+            breakdown["boats_towing"] = -_tow_cut(total)
+        total -= _tow_cut(total)
     return max(0, total)
 
 

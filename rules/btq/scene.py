@@ -155,13 +155,20 @@ def _play(setup: dict, source: RandomSource) -> tuple[dict, list[Event]]:
     events: list[Event] = []
     rounds: list[dict] = []
     winner: int | None = None
+    # Everyone turns again against a new Card of Fate (D3), or against the first under the
+    # setting retest_fate = "same" (btq_characters A6; BtQ L1276).
+    same = resolve(setup["settings"])["retest_fate"] == "same"
+    fate = None
     for number in range(1, MAX_ROUNDS + 1):
         decks = {GM_DECK: Deck(GM_DECK)}
         for p in parts:
             if p["deck"] == PLAYER_DECK:
                 decks[p["who"]] = Deck(PLAYER_DECK, p["who"])
         again = "" if number == 1 else f", retest {number - 1}"
-        fate = source.draw(decks[GM_DECK], 1, purpose=f"card of fate{again}")[0]
+        if same and fate is not None:
+            decks[GM_DECK].take(fate)
+        else:
+            fate = source.draw(decks[GM_DECK], 1, purpose=f"card of fate{again}")[0]
         hands, drawn = [], {}
         for p in parts:
             deck = decks[p["who"] if p["deck"] == PLAYER_DECK else GM_DECK]

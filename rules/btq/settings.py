@@ -48,6 +48,36 @@ SETTINGS: dict[str, Setting] = {
             used_by="card tests",
         ),
         Setting(
+            "full_tie",
+            "A test whose two sides tie all the way down, success for success and rank for "
+            "rank,",
+            {"retest": "is turned again, as a test both sides failed",
+             "defender": "goes to the side that answers the action: the opposition, the "
+                         "defender, or the difficulty of a static test"},
+            "retest",
+            "btq_characters A5, DECISIONS D3; BtQ L1238-1239, L1274-1276",
+            used_by="card tests, skirmishes, boarding actions",
+        ),
+        Setting(
+            "retest_fate",
+            "A test turned again (both sides failed, or they tied all the way down) is "
+            "turned against",
+            {"new": "a new Card of Fate", "same": "the same Card of Fate"},
+            "new",
+            "btq_characters A6, DECISIONS D3; BtQ L1274-1276",
+            used_by="card tests, skirmishes, boarding actions",
+        ),
+        Setting(
+            "unskilled_traits",
+            "A test made without the skill (a single card) takes",
+            {False: "nothing more: no trait or equipment adds a card",
+             True: "the cards of traits and equipment (still no reputation, helper or "
+                   "Discipline card)"},
+            False,
+            "btq_characters A9; BtQ L1266-1272",
+            used_by="card tests",
+        ),
+        Setting(
             "crusty_old_seadog_skill",
             "Crusty Old Seadog adds its card to",
             {"maritime": "Maritime tests (the trait's text)",
@@ -109,6 +139,16 @@ SETTINGS: dict[str, Setting] = {
             used_by="ship-to-ship combat",
         ),
         Setting(
+            "becalmed_tow",
+            "In ship-to-ship combat, becalmed ships",
+            {False: "lie still: Speed 0 and Handling 0",
+             True: "send out their boats to tow them: Speed 1, and half the cards (rounded "
+                   "down) for the Broadside! and for repairs, with the crew at the oars"},
+            False,
+            "btq_naval N10; BtQ L2365-2367, L1701-1705",
+            used_by="ship-to-ship combat",
+        ),
+        Setting(
             "repair_lockout",
             "A PC who repairs (not one who fights a fire) sits out How Will You Fight? in",
             {"same_round": "the same round", "next_round": "the next round"},
@@ -167,6 +207,17 @@ SETTINGS: dict[str, Setting] = {
             {False: "not used", True: "used"},
             False,
             "BtQ L1318-1320",
+            used_by="healing",
+        ),
+        Setting(
+            "scratch_resets",
+            "The extra wound level of Is But A Scratch, Sir!, once used, comes back",
+            {"on_heal": "when Health is healed back to Healthy",
+             "session_end": "at the end of each session",
+             "both": "at the end of each session, and when Health is healed back to "
+                     "Healthy"},
+            "on_heal",
+            "btq_characters A17, DECISIONS D12; BtQ L1049-1050",
             used_by="healing",
         ),
         Setting(

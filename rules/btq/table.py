@@ -178,7 +178,7 @@ def validate_setup(setup: dict) -> dict:
     sides = [_side(s, i) for i, s in enumerate(sides)]
     difficulty = _difficulty(kind, setup.get("difficulty"))
     check_sides(kind, tuple(sides) + ((difficulty_side(difficulty),) if difficulty is not None
-                                      else ()))
+                                      else ()), settings)
     names = setup.get("names")
     if not isinstance(names, Mapping):
         raise ValueError("names must map every side's who to its display name")

@@ -27,7 +27,8 @@ The public kernel interface, for the web layer, scripts and plugins:
 Draw order, which a :class:`rules.random.ScriptedSource` must follow: the Card of Fate from
 the GM deck, then each side's pool in the order the sides were given (in a static test the
 character, then the difficulty pool). A retest (D3) returns every card to its deck, turns a
-new Card of Fate, and draws the same pools again in the same order.
+new Card of Fate (none under the setting ``retest_fate = "same"``: the first one stands, A6),
+and draws the same pools again in the same order.
 
 >>> from rules.cards import parse_card, parse_cards
 >>> fate = parse_card("4S")
@@ -66,7 +67,9 @@ JSON shapes (``as_dict()``; ``from_dict()`` reverses it; a level is ``"failure"`
 ``"maimed"`` or ``"dead"``)::
 
     TestRecord  {"kind": "contested" | "static" | "simple", "intent": str,
-                 "settings": {"reputation_loss_mode", "personal_pool_floor", "max_retests"},
+                 "settings": {"reputation_loss_mode", "personal_pool_floor", "max_retests",
+                              "full_tie", "retest_fate", "unskilled_traits" (each only when
+                              not the default), "defender" (with full_tie "defender")},
                  "sides": [Side], "rounds": [Round],
                  "outcome": "won" | "stalemate" | "passed" | "failed",
                  "winner": who | null, "loser": who | null, "result": level | null,
@@ -100,7 +103,7 @@ from typing import Any, Literal, cast
 from mypy_extensions import mypyc_attr
 
 from rules.btq.characters import MEASURES, SKILLS, DamageState
-from rules.btq.settings import resolve
+from rules.btq.settings import SETTINGS, resolve
 from rules.cards import ALL_CARDS, DECK_KINDS, GM_DECK, PLAYER_DECK, Card, Deck, parse_card
 from rules.random import RandomSource
 
@@ -530,6 +533,17 @@ class Helper(_Pair):
         _count(self.skill, f"the skill of helper {self.who}")
 
 
+def pool_sum(total: int, size: int) -> str:
+    """The end of a pool's sum in words, for ``total``, the sum of its lines, and ``size``,
+    the cards it turns: ``"= 5"``; never below 0 cards (D2), ``"= 0"``; and when a floor
+    turns more (the setting ``personal_pool_floor``, D2; BtQ L2594-2595), it says so:
+    ``"= 0, at least 1 card"``."""
+    shown = max(0, total)
+    if size <= shown:
+        return f"= {shown}"
+    return f"= {shown}, at least {size} card{'' if size == 1 else 's'}"
+
+
 def _label(skill: str) -> str:
     return SKILLS.get(skill) or MEASURES.get(skill) or skill
 
@@ -544,15 +558,16 @@ class Pool:
 
     * Skilled: ``value`` + modifiers + the reputation's effective value and its own damage
       penalty + ``min(3, skilled helpers' skills)`` - 1 per unskilled helper.
-    * Unskilled (``value`` 0, BtQ L1266-1272): exactly one card; no reputation, helpers or
-      cards from traits and equipment (A9); penalties still apply. Its successes count as
-      Ordinary at best.
+    * Unskilled (``value`` 0, BtQ L1266-1272): one card; no reputation or helpers, and no
+      cards from traits and equipment unless the campaign's setting ``unskilled_traits``
+      allows them (A9; a test refuses them otherwise, :func:`check_sides`); penalties still
+      apply. Its successes count as Ordinary at best.
     * ``personal``: a personal test, to which the setting ``personal_pool_floor`` applies;
       other pools (a difficulty) have the floor 0 (D2).
 
     :meth:`size` is the number of cards turned, never below the floor. Raises
-    :class:`TestError` for a negative value, more than one reputation, or additions to an
-    unskilled pool.
+    :class:`TestError` for a negative value, more than one reputation, or a reputation or
+    helpers in an unskilled pool.
     """
 
     skill: str
@@ -583,10 +598,6 @@ class Pool:
                 raise TestError("no reputation may be added to an unskilled test")
             if self.helpers:
                 raise TestError("an unskilled test turns a single card: no helpers")
-            extra = [m.source for m in self.modifiers if m.cards > 0]
-            if extra:
-                raise TestError(f"an unskilled test turns a single card: {', '.join(extra)} "
-                                "cannot add to it")
 
     def lines(self) -> tuple[tuple[str, int], ...]:
         """Every contribution to the pool as ``(source, cards)``, before the floor."""
@@ -631,9 +642,7 @@ class Pool:
                 text = f"{source} {cards}"
             else:
                 text += f" {'-' if cards < 0 else '+'} {source} {abs(cards)}"
-        total = sum(cards for _, cards in self.lines())
-        size = self.size(floor)
-        return f"{text} = {total}" + ("" if size == total else f", so {size} (the floor)")
+        return f"{text} {pool_sum(sum(cards for _, cards in self.lines()), self.size(floor))}"
 
     def as_dict(self, floor: int | None = None) -> dict:
         """JSON form; with ``floor`` it also carries the derived ``lines``, ``size`` and
@@ -889,6 +898,26 @@ class Damage:
 
 
 _SETTINGS_USED = ("reputation_loss_mode", "personal_pool_floor")
+"""The settings every record carries (``settings``), with the retest bound it used."""
+
+_SETTINGS_IF_CHOSEN = ("full_tie", "retest_fate", "unskilled_traits")
+"""The settings a record carries only when the campaign chose the other reading (records and
+games from before they were settings carry none, and play as their defaults), and with
+``full_tie = "defender"`` the index of the defending side, ``"defender"``."""
+
+
+def _chosen(settings: Mapping, name: str) -> Any:
+    """The value of setting ``name`` in a record's ``settings`` (absent: its default)."""
+    return settings.get(name, SETTINGS[name].default)
+
+
+def _overrides(settings: Mapping | None) -> Mapping:
+    """Campaign settings (overrides, resolved, or a record's) without a record's
+    ``"defender"``, which is no setting (copied only when it is there: a test reads its
+    settings once, and the Monte Carlo turns thousands)."""
+    if not settings or "defender" not in settings:
+        return settings or {}
+    return {k: v for k, v in settings.items() if k != "defender"}
 
 
 @mypyc_attr(native_class=False)  # see _LOOSE
@@ -997,7 +1026,8 @@ class PendingTest:
             raise TestError(f"unknown kind of test {data.get('kind')!r}")
         settings = data["settings"]
         return cls(data["kind"], data["intent"], tuple(Side.from_dict(s) for s in data["sides"]),
-                   _settings(settings, settings.get("max_retests", MAX_RETESTS)),
+                   _settings(settings, settings.get("max_retests", MAX_RETESTS),
+                             settings.get("defender", 1)),
                    tuple(Round.from_dict(r) for r in data["rounds"]),
                    Round.from_dict(data["current"]), tuple(data["awaiting"]))
 
@@ -1009,9 +1039,15 @@ JokerChooser = Callable[[PendingTest, str], Card | str | None]
 default, the Card of Fate)."""
 
 
-def _settings(settings: Mapping | None, retests: int = MAX_RETESTS) -> dict:
-    full = resolve(settings)
-    return {**{name: full[name] for name in _SETTINGS_USED}, "max_retests": retests}
+def _settings(settings: Mapping | None, retests: int = MAX_RETESTS, defender: int = 1) -> dict:
+    full = resolve(_overrides(settings))
+    used = {**{name: full[name] for name in _SETTINGS_USED}, "max_retests": retests}
+    for name in _SETTINGS_IF_CHOSEN:
+        if full[name] != SETTINGS[name].default:
+            used[name] = full[name]
+    if used.get("full_tie") == "defender":
+        used["defender"] = defender
+    return used
 
 
 def _decks(sides: tuple[Side, ...]) -> dict[str, Deck]:
@@ -1026,10 +1062,20 @@ def _decks(sides: tuple[Side, ...]) -> dict[str, Deck]:
     return decks
 
 
-def check_sides(kind: str, given: tuple[object, ...]) -> tuple[Side, ...]:
+def check_sides(kind: str, given: tuple[object, ...], settings: Mapping | None = None
+                ) -> tuple[Side, ...]:
     """``sides`` if they can meet in a test of ``kind``: :class:`Side` objects of different
-    ``who``, no two turning from the same player deck, no area at risk in a simple test (D4).
-    Raises :class:`TestError` saying why not. (The count of sides is the caller's.)"""
+    ``who``, no two turning from the same player deck, no area at risk in a simple test (D4),
+    and no card added to an unskilled pool by a trait or equipment unless the campaign's
+    ``settings`` allow it (setting ``unskilled_traits``; "you can overturn a single card",
+    BtQ L1266-1269, A9). Raises :class:`TestError` saying why not. (The count of sides is
+    the caller's.)"""
+    return _checked_sides(kind, given, resolve(_overrides(settings))["unskilled_traits"])
+
+
+def _checked_sides(kind: str, given: tuple[object, ...], unskilled_traits: bool
+                   ) -> tuple[Side, ...]:
+    """:func:`check_sides`, with the setting ``unskilled_traits`` given."""
     for side in given:
         if not isinstance(side, Side):
             raise TestError(f"a test is made by Side objects, not {side!r}")
@@ -1040,14 +1086,27 @@ def check_sides(kind: str, given: tuple[object, ...]) -> tuple[Side, ...]:
     if kind == "simple" and sides[0].at_risk is not None:
         raise TestError("a simple test has no opposing pool to deal damage: make it a static "
                         "test to put an area at risk")
+    if not unskilled_traits:
+        for side in sides:
+            if not side.pool.unskilled:
+                continue
+            extra = [m.source for m in side.pool.modifiers if m.cards > 0]
+            if extra:
+                raise TestError(f"an unskilled test turns a single card: {', '.join(extra)} "
+                                "cannot add to it")
     _decks(sides)
     return sides
 
 
 def _deal(number: int, sides: tuple[Side, ...], settings: dict, source: RandomSource,
-          decks: dict[str, Deck]) -> Round:
+          decks: dict[str, Deck], fate: Card | None = None) -> Round:
+    """Round ``number``: a Card of Fate turned from the GM deck, or ``fate`` kept out of it
+    again (a retest under ``retest_fate = "same"``), then every side's pool in order."""
     retest = "" if number == 1 else f", retest {number - 1}"
-    fate = source.draw(decks[GM_DECK], 1, purpose=f"card of fate{retest}")[0]
+    if fate is None:
+        fate = source.draw(decks[GM_DECK], 1, purpose=f"card of fate{retest}")[0]
+    else:
+        decks[GM_DECK].take(fate)
     floor = settings["personal_pool_floor"]
     hands = []
     for side in sides:
@@ -1083,9 +1142,13 @@ def _finish(kind: str, intent: str, sides: tuple[Side, ...], settings: dict,
         return TestRecord(kind, intent, sides, settings, rounds,
                           "passed" if passed else "failed", sides[0].who if passed else None,
                           None, last.hands[0].best if passed else None)
-    if result not in ("a", "b"):
+    if result == "tie" and _chosen(settings, "full_tie") == "defender":
+        win = settings["defender"]  # A5's other reading: the defending side takes a full tie
+    elif result in ("a", "b"):
+        win = 0 if result == "a" else 1
+    else:
         return TestRecord(kind, intent, sides, settings, rounds, "stalemate", None, None, None)
-    win, lose = (0, 1) if result == "a" else (1, 0)
+    lose = 1 - win
     level = last.hands[win].best
     if level is None:
         raise TestError("a side won without a success")
@@ -1126,19 +1189,24 @@ def _run(kind: str, intent: str, sides: tuple[Side, ...], settings: dict,
             deck.gather()
         if awaiting:
             return PendingTest(kind, intent, sides, settings, rounds, current, awaiting)
-        if _judged(current).result not in ("tie", "both_failed") or \
-                len(rounds) > settings["max_retests"]:
+        result = _judged(current).result
+        if result not in ("tie", "both_failed") or len(rounds) > settings["max_retests"] or (
+                result == "tie" and _chosen(settings, "full_tie") == "defender"):
             return _finish(kind, intent, sides, settings, rounds)
         # D3: both sides shuffle, a new Card of Fate is turned from the whole GM deck (the old
-        # one back in it) and the same pools are drawn again (BtQ L1274-1276).
-        current = _deal(len(rounds) + 1, sides, settings, source, decks)
+        # one back in it) and the same pools are drawn again (BtQ L1274-1276); under
+        # retest_fate = "same" the old Card of Fate stays out and stands (A6: the book says
+        # only "redraw the same number of cards").
+        same = _chosen(settings, "retest_fate") == "same"
+        current = _deal(len(rounds) + 1, sides, settings, source, decks,
+                        current.fate if same else None)
 
 
 def _start(kind: str, given: tuple[object, ...], source: RandomSource,
-           settings: Mapping | None, intent: str, retests: int = MAX_RETESTS
-           ) -> TestRecord | PendingTest:
-    sides = check_sides(kind, given)
-    used = _settings(settings, retests)
+           settings: Mapping | None, intent: str, retests: int = MAX_RETESTS,
+           defender: int = 1) -> TestRecord | PendingTest:
+    used = _settings(settings, retests, defender)
+    sides = _checked_sides(kind, given, _chosen(used, "unskilled_traits"))
     decks = _decks(sides)
     return _run(kind, intent, sides, used, (), _deal(1, sides, used, source, decks), source,
                 decks)
@@ -1162,18 +1230,22 @@ def difficulty_side(difficulty: object) -> Side:
 
 
 def start_contested(a: object, b: object, source: RandomSource, settings: Mapping | None = None,
-                    *, intent: str = "", retests: int = MAX_RETESTS
+                    *, intent: str = "", retests: int = MAX_RETESTS, defender: int = 1
                     ) -> TestRecord | PendingTest:
     """Start a contested test of ``a`` against ``b`` (BtQ L1195-1249): the Card of Fate,
     then ``a``'s and ``b``'s pools. Mutual failures and full ties are retested (D3), at most
     ``retests`` times (0: the first such draw is a stalemate; a skirmish's final test under
-    the setting ``mutual_fail_final = "stalemate"``, btq_missions A8).
+    the setting ``mutual_fail_final = "stalemate"``, btq_missions A8), each against a new
+    Card of Fate or, under the setting ``retest_fate = "same"``, the first one (A6). Under
+    the setting ``full_tie = "defender"`` a full tie is no retest: the defending side wins,
+    ``defender`` its index (1, ``b``, the side that answers ``a``'s action, unless the caller
+    says otherwise; A5, the book is silent, BtQ L1238-1239).
 
     Returns the :class:`TestRecord`, or a :class:`PendingTest` if a player turned an
     undeclared Joker. ``settings``: campaign settings (overrides or resolved; see
     :mod:`rules.btq.settings`). Raises :class:`TestError` for sides that cannot meet.
     """
-    return _start("contested", (a, b), source, settings, intent, retests)
+    return _start("contested", (a, b), source, settings, intent, retests, defender)
 
 
 def start_static(side: Side, difficulty: object, source: RandomSource,
@@ -1257,11 +1329,12 @@ def _complete(result: TestRecord | PendingTest, source: RandomSource,
 
 def contested_test(a: object, b: object, source: RandomSource, settings: Mapping | None = None,
                    *, intent: str = "", choose_joker: JokerChooser | None = None,
-                   retests: int = MAX_RETESTS) -> TestRecord:
-    """A whole contested test (:func:`start_contested`, ``retests`` as there); Jokers are
-    named by ``choose_joker(pending, who)``, by default as the Card of Fate (D5)."""
-    return _complete(start_contested(a, b, source, settings, intent=intent, retests=retests),
-                     source, choose_joker)
+                   retests: int = MAX_RETESTS, defender: int = 1) -> TestRecord:
+    """A whole contested test (:func:`start_contested`, ``retests`` and ``defender`` as
+    there); Jokers are named by ``choose_joker(pending, who)``, by default as the Card of
+    Fate (D5)."""
+    return _complete(start_contested(a, b, source, settings, intent=intent, retests=retests,
+                                     defender=defender), source, choose_joker)
 
 
 def static_test(side: Side, difficulty: object, source: RandomSource,

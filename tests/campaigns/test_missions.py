@@ -542,3 +542,41 @@ def test_a_book_missions_failure_words_survive_an_edit_of_the_mission(campaign, 
     assert mission.failures == [{"kind": "maimed", "amount": 1, "scope": "all",
                                  "target": "reputation:Admiralty", "character": None,
                                  "note": ""}]
+
+
+def test_the_api_takes_a_target_in_the_words_the_page_takes(campaign, gm, gm_client, pc_a,
+                                                            pc_b, player_a_client, distrusted):
+    """A reward or failure sent to the API names its reputation as the mission's page does
+    ("distrusted by captain jones", "Captain Jones"), and a Measure, skill or area by its
+    name; a name the character does not have is a 400 on that row's target naming the
+    reputations he has, and nothing is saved; the PATCH reads them the same way, among the
+    mission's characters."""
+    url = reverse("api-mission-list", args=[campaign.pk])
+    proposal = {"name": "Unmask Jones", "kind": "personal", "challenges_required": 2,
+                "characters": [pc_a.pk],
+                "rewards": [{"kind": "reputation", "target": "Captain Sharpe"}],
+                "failures": [{"kind": "injured", "target": "Captain Jones"}]}
+    refused = player_a_client.post(url, proposal, content_type="application/json")
+    assert refused.status_code == 400
+    assert refused.json() == {"rewards": {"0": {"target": [
+        "Lieutenant Anne Able has no reputation “Captain Sharpe”; Lieutenant Anne Able's "
+        "reputations are: Distrusted by Captain Jones."]}}}
+    assert not Mission.objects.exists()
+    proposal["rewards"][0]["target"] = "distrusted by captain jones"
+    made = player_a_client.post(url, proposal, content_type="application/json")
+    assert made.status_code == 201, made.json()
+    mission = Mission.objects.get()
+    assert mission.rewards[0]["target"] == "personal:Distrusted by:Captain Jones"
+    assert mission.failures[0]["target"] == "reputation:Distrusted by Captain Jones"
+
+    detail = reverse("api-mission-detail", args=[campaign.pk, mission.pk])
+    patch = {"version": mission.version,
+             "failures": [{"kind": "injured", "target": "Feared by the Purser"}]}
+    refused = gm_client.patch(detail, patch, content_type="application/json")
+    assert refused.status_code == 400
+    assert "Distrusted by Captain Jones" in refused.json()["failures"]["0"]["target"][0]
+    patch["failures"] = [{"kind": "injured", "target": "Ship Morale"}]
+    changed = gm_client.patch(detail, patch, content_type="application/json")
+    assert changed.status_code == 200, changed.json()
+    mission.refresh_from_db()
+    assert mission.failures[0]["target"] == "ship_morale"

@@ -4,7 +4,7 @@ dicts; every participant sees his own side's public breakdowns, never the GM's."
 import pytest
 from django.urls import reverse
 
-from combat.templatetags.events import breakdown_text
+from combat.templatetags.events import breakdown_text, gm_details, public_breakdowns
 
 from .conftest import ROUND_1
 
@@ -23,6 +23,23 @@ def test_a_breakdown_reads_as_a_sum():
     assert breakdown_text({"weather": -1, "handling": 4, "seamanship": 3}) == \
         "Seamanship 3 + Handling 4 - Weather 1 = 6"  # as PostgreSQL's JSON orders them
     assert breakdown_text({}) == ""
+
+
+def test_a_breakdown_says_when_the_campaigns_floor_turned_a_card():
+    """A pool summed to 0 that turned one card under ``personal_pool_floor`` = 1 (D2) says
+    so, in the public breakdown and the GM's alike; one that turned what it sums says no
+    more."""
+    assert breakdown_text({"skullduggery": 3, "Health Maimed": -3}, 1) == \
+        "Skullduggery 3 - Health Maimed 3 = 0, at least 1 card"
+    assert breakdown_text({"skullduggery": 3, "Health Maimed": -3}, 0) == \
+        "Skullduggery 3 - Health Maimed 3 = 0"
+    assert breakdown_text({"command": 3}, 3) == "Command 3 = 3"
+    data = {"pools": {"a": {"who": "O'Toole", "cards": ["9C"],
+                            "breakdown": {"command": 1, "Health Maimed": -3}},
+                      "b": {"who": "Jones", "cards": ["2H", "3H"]}}}
+    assert public_breakdowns(data) == ["O'Toole: Command 1 - Health Maimed 3 = 0, at least 1 card"]
+    assert gm_details({"pools": {"b": {"breakdown": {"command": 2}}}}, data) == [
+        "Pools: Jones: pool Command 2 = 2"]
 
 
 def test_the_log_shows_breakdowns_as_text(book_battle, play, gm_client, player_a_client):

@@ -117,6 +117,35 @@ def test_d12_is_but_a_scratch_on_the_sheet(campaign, gm, pc_a, player_a, jones, 
     assert (pc_a.health_state, pc_a.scratched) == (INJURED, False)
 
 
+@pytest.mark.parametrize("setting", ["on_heal", "session_end", "both"])
+def test_setting_scratch_resets_on_the_sheet(campaign, gm, pc_a, player_a, jones, turn,
+                                             setting):
+    """A17: O'Toole's scratch, used by a lost brawl and then wounded past, comes back when
+    his Health heals to Healthy (the default), at the session's end, or at either."""
+    from campaigns.missions.services import session_create, session_end
+    from campaigns.services import campaign_update
+
+    campaign_update(campaign=campaign, actor=gm, version=campaign.version,
+                    settings={"scratch_resets": setting})
+    trait_add(character=pc_a, actor=gm, trait="is_but_a_scratch")
+    session = session_create(campaign=campaign, actor=gm, title="The brawl")
+    for _ in range(2):  # the scratch, then a real wound
+        test = card_test_call(campaign=campaign, actor=gm, character=pc_a.pk,
+                              skill="seamanship", opposition="npc", opponent=jones.pk,
+                              opponent_skill="seamanship", intent="a brawl", at_risk="health")
+        turn(test, player_a, "4S  2H 3H 5H 6H  7S 2D 3D 5D")
+    pc_a.refresh_from_db()
+    assert pc_a.health_state == INJURED
+    character_heal(character=pc_a, area="health", actor=gm, how="test")
+    pc_a.refresh_from_db()
+    assert (pc_a.health_state, pc_a.scratched) == (H, setting == "session_end")
+    session_end(session=session, actor=gm, version=session.version)
+    pc_a.refresh_from_db()
+    assert pc_a.scratched is False
+    said = campaign.log_entries.filter(text__contains="Is But A Scratch, Sir! is ready again")
+    assert said.count() == (1 if setting == "session_end" else 0)
+
+
 def test_crusty_old_seadog_on_the_sheet_adds_its_card(campaign, gm, pc_a, jones):
     """TV-10: the trait's card comes from the sheet, Maritime by default (A4)."""
     trait_add(character=pc_a, actor=gm, trait="crusty_old_seadog", reputations=[

@@ -36,13 +36,19 @@ def test_every_setting_says_what_in_the_app_it_affects():
 
 @pytest.mark.parametrize("name, used_by", [
     ("scar_rule", "healing"),
+    ("scratch_resets", "healing"),
     ("reputation_loss_mode", "card tests"),
     ("personal_pool_floor", "card tests"),
     ("repair_lockout", "ship-to-ship combat"),
+    ("becalmed_tow", "ship-to-ship combat"),
     ("double_shot_extra", "ship-to-ship combat"),
     ("great_hardship", "ship-to-ship combat"),
     ("skirmish_morale_loss", "skirmishes"),
     ("mutual_fail_final", "skirmishes"),
+    # The card test kernel applies these two wherever a test is turned again.
+    ("full_tie", "card tests, skirmishes, boarding actions"),
+    ("retest_fate", "card tests, skirmishes, boarding actions"),
+    ("unskilled_traits", "card tests"),
     ("maimed_morale_test", "ship-to-ship combat"),
     ("maimed_morale_scope", "ship-to-ship combat"),
     ("fled_ship_morale", "ship-to-ship combat"),

@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaigns.services import StaleVersion, campaign_update
-from characters.services import character_update
+from characters.services import character_update, trait_add
 from combat.card_tests.selectors import card_test_status, card_test_view
 from combat.card_tests.services import (
     card_test_accept,
@@ -238,6 +238,36 @@ def test_an_unskilled_test_turns_one_card_and_counts_ordinary_at_best(campaign, 
     test = turn(test, player_b, "6H  6H")
     assert record_of(test)["outcome"] == "passed" and record_of(test)["result"] == "ordinary"
     assert record_of(test)["rounds"][0]["hands"][0]["levels"] == ["ordinary"]
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+def test_setting_unskilled_traits_at_the_table(campaign, gm, pc_a, player_a, turn, allowed):
+    """A9: Crusty Old Seadog adds nothing to O'Toole's Maritime 0 test by default, and a
+    card the GM states for a trait or curio is refused; under ``unskilled_traits`` both are
+    turned, each an Ordinary success at best."""
+    trait_add(character=pc_a, actor=gm, trait="crusty_old_seadog", reputations=[
+        {"descriptor": "Trusted by", "subject": "a"}, {"descriptor": "Trusted by",
+                                                       "subject": "b"}])
+    character_update(character=pc_a, actor=gm, version=pc_a.version, skills={"maritime": 0})
+    if allowed:
+        campaign_update(campaign=campaign, actor=gm, version=campaign.version,
+                        settings={"unskilled_traits": True})
+    test = card_test_call(campaign=campaign, actor=gm, character=pc_a.pk, skill="maritime",
+                          opposition="none", intent="knots")
+    pool = test.setup["sides"][0]["pool"]
+    assert pool["modifiers"] == ([{"source": "Crusty Old Seadog", "cards": 1}] if allowed
+                                 else [])
+    test = turn(test, player_a, "6H  2C 6H" if allowed else "6H  6H")
+    assert record_of(test)["result"] == "ordinary"
+    assert len(record_of(test)["rounds"][0]["hands"][0]["cards"]) == (2 if allowed else 1)
+    stated = {"modifiers": [{"source": "Reef Map", "cards": 1}], "character": pc_a.pk,
+              "skill": "maritime", "opposition": "none", "intent": "knots"}
+    if allowed:
+        assert {"source": "Reef Map", "cards": 1} in card_test_call(
+            campaign=campaign, actor=gm, **stated).setup["sides"][0]["pool"]["modifiers"]
+    else:
+        with pytest.raises(ValidationError, match="Reef Map cannot add to it"):
+            card_test_call(campaign=campaign, actor=gm, **stated)
 
 
 def test_tv12_a_static_test_against_a_challenging_difficulty(campaign, gm, pc_a, player_a,

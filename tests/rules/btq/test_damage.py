@@ -10,6 +10,7 @@ from rules.btq.damage import (
     heal_route,
     healed,
     scar,
+    scratch_restored,
     ship_refit,
     ship_repair,
     wound,
@@ -53,6 +54,28 @@ def test_d12_is_but_a_scratch_sir(scratched, level, after, now_scratched):
     hit = wound(H, level, traits=SCRATCH, scratched=scratched)
     assert (hit.after, hit.scratched) == (after, now_scratched)
     assert (hit.saved_by == "Is But A Scratch, Sir!") == (not scratched)
+
+
+@pytest.mark.parametrize("setting, heal, session_end", [
+    ("on_heal", True, False), ("session_end", False, True), ("both", True, True)])
+def test_setting_scratch_resets(setting, heal, session_end):
+    """A17: Is But A Scratch's used level comes back when Health heals to Healthy (the
+    default), at a session's end, or both (the book is silent, BtQ L1049-1050)."""
+    settings = {"scratch_resets": setting}
+    assert (scratch_restored("heal", settings), scratch_restored("session_end", settings)) \
+        == (heal, session_end)
+    with pytest.raises(ValueError, match="no moment"):
+        scratch_restored("dawn", settings)
+    lasting = not heal
+    # Scratched, then wounded past it: the level stays used only until a session's end.
+    hit = wound(H, O, traits=SCRATCH, scratched=True, lasting=lasting)
+    assert (hit.after, hit.scratched) == (I, lasting)
+    # A Critical on a healthy character uses the level too ("makes you Injured instead").
+    hit = wound(H, C, traits=SCRATCH, lasting=lasting)
+    assert (hit.after, hit.scratched) == (I, lasting)
+    # Healed back to Healthy with the level still used: the next Ordinary wound is real.
+    if lasting:
+        assert wound(H, O, traits=SCRATCH, scratched=True, lasting=True).after == I
 
 
 def test_d12_is_but_a_scratch_changes_nothing_once_injured_nor_outside_health():

@@ -517,6 +517,28 @@ def test_weather_and_weatherly():
     assert pool["handling"] + pool["weather"] == 0 and "speed" not in pool
 
 
+@pytest.mark.parametrize("tow", [False, True])
+def test_setting_becalmed_tow(tow):
+    """N10: becalmed, every ship lies still (Speed 0, Handling 0) by default; under
+    ``becalmed_tow`` her boats tow her at Speed 1 and her crew turns half the cards, rounded
+    down, for the Broadside! and for repairs (BtQ L1701-1705); the move itself is whole."""
+    state = london_state(settings={"becalmed_tow": tow})
+    state["weather"] = "becalmed"
+    size, pool = positioning_pool(state, "pc")
+    assert (size, pool) == (4, {"seamanship": 4, "handling": 2, "weather": -2})
+    assert broadside_pool(state, "pc") == ((4, {"gunnery": 5, "broadside": 3,
+                                                "boats_towing": -4}) if tow
+                                           else (8, {"gunnery": 5, "broadside": 3}))
+    assert repair_pool(state, "pc", "hull", "crew") == (
+        (2, {"seamanship": 4, "boats_towing": -2}) if tow else (4, {"seamanship": 4}))
+    # Towing, London makes way on a demasted Condor, who cannot.
+    state["ships"]["condor"]["states"]["rigging"] = 3
+    assert positioning_pool(state, "pc")[1].get("speed") == (1 if tow else None)
+    # In any wind the boats stay aboard.
+    state["weather"] = "steady_breeze"
+    assert "boats_towing" not in broadside_pool(state, "pc")[1]
+
+
 def test_demasted_ship_has_speed_zero():
     state = london_state()
     state["ships"]["london"]["states"]["rigging"] = 3

@@ -70,6 +70,17 @@ def test_a_tie_at_the_top_is_turned_again_until_one_wins():
     assert "everyone turns again" in events[1].text
 
 
+def test_setting_retest_fate_at_the_captains_table():
+    """A6: under ``retest_fate = "same"`` everyone turns again against the first Card of
+    Fate, which stays out of the GM deck."""
+    first = "7H  7C 2C 3C 4D 5S  7D 2S 3S 4S 5C 6C  7S 2D 3D 4C 5C 6D"  # a Critical 7 each
+    source = ScriptedSource(f"{first} {MORGAN} {CAPTAIN} {JOHNSON_WINS}")
+    state, _ = ENGINE.start(table(settings={"retest_fate": "same"}), source)
+    assert [r["fate"] for r in state["rounds"]] == ["7H", "7H"]
+    assert state["winner"] == "pc:johnson"
+    assert [d.purpose for d in source.log].count("card of fate, retest 1") == 0
+
+
 @pytest.mark.parametrize("change, reason", [
     ({"participants": []}, "at least two"),
     ({"scene": "ball"}, "scene must be"),

@@ -27,6 +27,7 @@ from rules.btq.tests import (
     SuccessLevel,
     TestError,
     TestRecord,
+    check_sides,
     compare,
     compare_successes,
     contested_test,
@@ -277,11 +278,31 @@ def test_an_unskilled_side_in_a_contested_test_is_capped_too():
 @pytest.mark.parametrize("extra, message", [
     ({"reputation": Reputation("Admired by the Admiral", 2)}, "no reputation"),
     ({"helpers": [("Smith", 3)]}, "no helpers"),
-    ({"modifiers": [("Cutpurse", 1)]}, "Cutpurse cannot add"),
 ])
-def test_an_unskilled_pool_takes_no_additions(extra, message):
+def test_an_unskilled_pool_takes_no_reputation_or_helpers(extra, message):
     with pytest.raises(TestError, match=message):
         Pool("intrigue", 0, unskilled=True, **extra)
+
+
+def test_setting_unskilled_traits():
+    """A9: by default a trait or equipment adds nothing to an unskilled test ("you can
+    overturn a single card", BtQ L1268); under ``unskilled_traits`` its cards are turned
+    too, each still an Ordinary success at best (BtQ L1269-1272)."""
+    side = Side("pc:otoole", Pool("intrigue", 0, modifiers=[("Cutpurse", 1)], unskilled=True),
+                PLAYER_DECK)
+    with pytest.raises(TestError, match="Cutpurse cannot add"):
+        simple_test(side, ScriptedSource("6H  2C 6H"))
+    with pytest.raises(TestError, match="Cutpurse cannot add"):
+        check_sides("simple", (side,), {"unskilled_traits": False})
+    record = simple_test(side, ScriptedSource("6H  2C 6H"), {"unskilled_traits": True})
+    assert side.pool.explain() == "Intrigue unskilled: one card 1 + Cutpurse 1 = 2"
+    assert [str(c) for c in record.rounds[0].hand("pc:otoole").cards] == ["2C", "6H"]
+    assert (record.outcome, record.result) == ("passed", ORDINARY)
+    assert record.settings["unskilled_traits"] is True
+    # A penalty is no addition: it was taken under either reading.
+    hurt = Side("pc:a", Pool("intrigue", 0, modifiers=[damage_penalty("Health", INJURED)],
+                             unskilled=True), PLAYER_DECK)
+    assert simple_test(hurt, ScriptedSource("6H")).rounds[0].hands[0].cards == ()
 
 
 def test_an_unskilled_pool_has_no_skill_value_and_still_takes_penalties():
@@ -350,7 +371,10 @@ def test_tv15_skullduggery_while_maimed_is_0_cards_by_default_and_1_with_the_flo
     pool = Pool("skullduggery", 3, modifiers=[penalty])
     assert pool.size() == 0
     assert pool.size(floor=1) == 1
-    assert pool.explain(floor=1) == "Skullduggery 3 - Health Maimed 3 = 0, so 1 (the floor)"
+    assert pool.explain(floor=1) == "Skullduggery 3 - Health Maimed 3 = 0, at least 1 card"
+    assert pool.explain() == "Skullduggery 3 - Health Maimed 3 = 0"
+    assert Pool("skullduggery", 1, modifiers=[penalty]).explain() == \
+        "Skullduggery 1 - Health Maimed 3 = 0"  # never below 0 cards (D2)
     side = Side("pc:otoole", pool, PLAYER_DECK)
     nothing = simple_test(side, ScriptedSource("9C"))
     assert nothing.rounds[0].hand("pc:otoole").cards == ()
@@ -430,6 +454,85 @@ def test_a_full_tie_is_retested():
     assert record.rounds[0].comparison.by == "full_tie"
     assert record.rounds[1].comparison.by == "tie_break"
     assert record.winner == "pc:a"
+
+
+def test_setting_retest_fate():
+    """A6: by default a retest turns a new Card of Fate (D3); under ``retest_fate = "same"``
+    the first one stays out of the GM deck and stands (the book says only "redraw the same
+    number of cards", BtQ L1276)."""
+    a = Side("pc:a", Pool("awareness", 1), PLAYER_DECK)
+    b = Side("npc:b", Pool("awareness", 1), GM_DECK)
+    source = ScriptedSource("2S  3H  4D   2H  6D")
+    record = contested_test(a, b, source, {"retest_fate": "same"})
+    assert [str(r.fate) for r in record.rounds] == ["2S", "2S"]
+    assert (record.winner, record.result, record.retests) == ("pc:a", CRITICAL, 1)
+    assert [d.purpose for d in source.log] == [
+        "card of fate", "pc:a pool", "npc:b pool", "pc:a pool, retest 1", "npc:b pool, retest 1"]
+    assert record.settings["retest_fate"] == "same"
+    # The Card of Fate is out of the GM deck in the retest too: the NPC cannot turn it.
+    with pytest.raises(CardError):
+        contested_test(a, b, ScriptedSource("2S  3H  4D   5D  2S"), {"retest_fate": "same"})
+    # A retest paused by a Joker keeps the first Card of Fate when it is resumed.
+    source = ScriptedSource("2S  JK  4D   JK  6D")
+    first = start_contested(a, b, source, {"retest_fate": "same"})
+    second = resume(PendingTest.from_dict(json.loads(json.dumps(first.as_dict()))),
+                    {"pc:a": "3H"}, source)
+    assert str(second.current.fate) == "2S"
+    record = resume(second, {"pc:a": None}, source)
+    assert (record.winner, record.result) == ("pc:a", PERFECT)
+
+
+def test_by_default_a_record_carries_none_of_the_settings_left_at_the_book_reading():
+    record = contested_test(Side("pc:a", Pool("awareness", 1), PLAYER_DECK),
+                            Side("npc:b", Pool("awareness", 1), GM_DECK),
+                            ScriptedSource("2S  2H  4D"))
+    assert set(record.settings) == {"reputation_loss_mode", "personal_pool_floor",
+                                    "max_retests"}
+
+
+@pytest.mark.parametrize("kind", ["contested", "static"])
+def test_setting_full_tie(kind):
+    """A5: by default a full tie is retested as a mutual failure (D3); under ``full_tie =
+    "defender"`` the defending side wins it at once: the opposition (``b``) unless the caller
+    names the other, the difficulty in a static test (the book is silent, BtQ L1238-1239)."""
+    a = Side("pc:a", Pool("awareness", 1), PLAYER_DECK, at_risk="Health")
+    b = Side("npc:b", Pool("awareness", 1), GM_DECK)
+    cards = "5S  7S  7S   5S  8S  7S"
+
+    def play(settings, **kw):
+        if kind == "static":
+            return static_test(a, "easy", ScriptedSource(cards), settings)
+        return contested_test(a, b, ScriptedSource(cards), settings, **kw)
+
+    defender = DIFFICULTY if kind == "static" else "npc:b"
+    record = play({})
+    assert (record.winner, record.retests) == ("pc:a", 1)
+    record = play({"full_tie": "defender"})
+    assert record.rounds[0].comparison.by == "full_tie"
+    assert (record.outcome, record.winner, record.loser, record.retests) == (
+        "won", defender, "pc:a", 0)
+    assert record.result == ORDINARY
+    assert [(d.who, d.area, d.after) for d in record.damage] == [
+        ("pc:a", "Health", DamageState.INJURED)]
+    assert roundtrip(record) == record
+    if kind == "contested":
+        record = play({"full_tie": "defender"}, defender=0)
+        assert (record.winner, record.loser) == ("pc:a", "npc:b")
+        # A mutual failure is still retested.
+        record = contested_test(a, b, ScriptedSource("2S  3H  4D   5S  5H  7D"),
+                                {"full_tie": "defender"})
+        assert (record.winner, record.retests) == ("pc:a", 1)
+
+
+def test_a_paused_full_tie_keeps_its_defender():
+    a = Side("pc:a", Pool("awareness", 1), PLAYER_DECK)
+    b = Side("npc:b", Pool("awareness", 1), GM_DECK)
+    source = ScriptedSource("5S  JK  7S")
+    first = start_contested(a, b, source, {"full_tie": "defender"}, defender=0)
+    stored = json.loads(json.dumps(first.as_dict()))
+    assert stored["settings"]["defender"] == 0
+    record = resume(PendingTest.from_dict(stored), {"pc:a": "7S"}, source)
+    assert (record.winner, record.retests) == ("pc:a", 0)
 
 
 def _failing_rounds(n, a_cards="3H"):
