@@ -48,3 +48,21 @@ def test_each_more_ships_checkbox_sits_with_its_ships_name(campaign, gm_client, 
             for i, ship in enumerate(ships))
         assert parse_html(f'<fieldset data-field="{field}"><legend>{label}</legend>{boxes}'
                           "</fieldset>") in page
+
+
+def test_new_wargame_offers_its_scenarios_under_their_rule_book(campaign, gm_client):
+    url = reverse("combat:wargame_new", args=[campaign.pk])
+    page = gm_client.get(url).content.decode()
+    books = [part.split("</strong>")[0] for part in page.split("<legend><strong>")[1:]]
+    assert books == ["Brethren of the Coast: a fleet action",
+                     "British vs Pirates: a battle on the sea tiles",
+                     "Horse, Foot and Guns: a land battle", "Viking sea fight"]
+    brethren, bvp = page.split("<legend><strong>")[1:3]
+    assert "Example: a first broadside at short range" in brethren
+    assert 'value="bvp/first_broadside"' in bvp and "First broadside: two frigates" in bvp
+    assert 'value="bvp/' not in brethren
+    # once chosen, the list folds away under the scenario's name and book
+    page = gm_client.get(url, {"scenario": "bvp/first_broadside"}).content.decode()
+    assert ("<summary>Scenario: First broadside: two frigates within range (British vs "
+            "Pirates: a battle on the sea tiles)</summary>") in page
+    assert 'value="bvp/first_broadside" id="id_scenario_' in page and " checked>" in page
