@@ -69,9 +69,11 @@ class CharacterForm(Form):
             help_text="0 destitute, 2 shopkeeper, 4 merchant, 6 lesser nobility, 10 the Royal "
                       "Family.",
         )
+        self.gm_changes_ratings = not gm
         if not gm:
             for key in [*MEASURES, *(f"skill_{k}" for k in SKILLS), "wealth"]:
                 self.fields[key].disabled = True
+            self.fields["wealth"].help_text = "The GM changes it."
         self.fields["notes"] = forms.CharField(
             label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 3}),
             help_text="The player's: history, looks, aims. Shown with the sheet.",

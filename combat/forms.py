@@ -82,6 +82,11 @@ def _is_damaged(ship: Ship) -> bool:
     return any("x" in text for text in ship.tracks.values()) or bool(ship.morale_state)
 
 
+def ship_with_damage(ship: Ship) -> str:
+    """A ship as the New battle form offers her to the GM: "Corsair (14): Crew Maimed"."""
+    return f"{ship.display_name}: {ship.damage_words}"
+
+
 def battle_title(ours: list, theirs: list) -> str:
     """A battle's default title: every ship of each side by name, "HMS Hermes vs Corsair
     and The Falcon" (``ours`` and ``theirs``: the ships, the main one first)."""
@@ -153,6 +158,9 @@ class NavalEncounterForm(Form):
                 self.fields[name].initial = choices[0].pk
         self.fields["allies"].queryset = ships.filter(side=Ship.Side.PC)
         self.fields["more_enemies"].queryset = ships.filter(side=Ship.Side.ENEMY)
+        for name in ("pc_ship", "enemy_ship", "allies", "more_enemies"):
+            # the GM's form: each ship with the damage she brings into the battle
+            self.fields[name].label_from_instance = ship_with_damage
         self.fields["ship_reputation"].queryset = ShipReputation.objects.filter(
             ship__campaign=campaign, ship__side=Ship.Side.PC).exclude(
             damage_state=DamageState.DEAD).select_related("ship")

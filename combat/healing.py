@@ -165,7 +165,7 @@ def heal_write_back(*, encounter: Encounter, record: TestRecord, user) -> str:
     test that heals nothing)."""
     terms = encounter.terms
     passed = record.outcome == "passed"
-    note = f" (test #{encounter.pk})"
+    note = " (a repair test)" if "repair" in terms else " (a healing test)"
     if "repair" in terms:
         ship = Ship.objects.select_for_update().filter(pk=terms["repair"]["ship"]).first()
         if ship is None or not passed:

@@ -562,8 +562,10 @@ def encounter_act(
     if encounter.status != Encounter.Status.ACTIVE:
         raise ValidationError(f"This {noun} has not begun yet.")
     if encounter.jobs.filter(status__in=Job.OPEN).exists():
-        raise ValidationError("The computer is resolving the rest of this battle: wait for "
-                              "the result, or cancel the battle.")
+        # past tense: the refusal is often read once the job has ended (the page it
+        # redirects to is the next one); what may be done now is the page's to say
+        raise ValidationError(f"Your decision was not taken: the computer took over the rest "
+                              f"of this {noun}.")
     check_version(encounter, expected_version)
     kernel = _engine(encounter.engine)
     pending = [d for d in kernel.pending(encounter.state)

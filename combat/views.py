@@ -204,6 +204,11 @@ def encounter_cancel(request, pk):
     encounter = selectors.encounter_for_user(request.user, pk)
     if request.method == "GET":
         require_gm(request.user, encounter.campaign)
+        if encounter.status not in Encounter.UNFINISHED:
+            messages.info(request, "This battle is already cancelled."
+                          if encounter.status == Encounter.Status.CANCELLED
+                          else "This battle is over: it cannot be cancelled now.")
+            return redirect("combat:detail", pk=encounter.pk)
         return confirmation(
             request, question=f"Cancel the battle “{encounter.title}”?",
             consequence="It ends at once and nothing is written back to the ships, which are "

@@ -53,9 +53,9 @@ def _pcs(campaign):
 
 
 class ScenarioForm(Form):
-    """The first step: which engine and scenario."""
+    """The first step: which engine and scenario, offered by rule book."""
 
-    scenario = forms.ChoiceField(label="Scenario")
+    scenario = forms.ChoiceField(label="Scenario", widget=forms.RadioSelect)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -63,6 +63,13 @@ class ScenarioForm(Form):
         for key, (engine, scenario) in wargame_scenarios().items():
             groups.setdefault(engine.title, []).append((key, scenario.title))
         self.fields["scenario"].choices = list(groups.items())
+
+    def books(self) -> list[tuple[str, list]]:
+        """``(rule book's title, [the scenario's radio button])`` for each wargame engine, so
+        that the page shows every scenario under its book (a closed select shows no book)."""
+        boxes = {box.data["value"]: box for box in self["scenario"]}
+        return [(book, [boxes[key] for key, _ in scenarios])
+                for book, scenarios in self.fields["scenario"].choices]
 
 
 class CommandersForm(Form):

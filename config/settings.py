@@ -271,6 +271,8 @@ CELERY_BEAT_SCHEDULE = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"refusal_without_traceback": {"()": "config.logs.RefusalWithoutTraceback"}},
+    "handlers": {"console": {"class": "logging.StreamHandler",
+                             "filters": ["refusal_without_traceback"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }

@@ -134,6 +134,24 @@ class Ship(models.Model):
         return {area: state for area, _, state in self.damage if state}
 
     @property
+    def damage_words(self) -> str:
+        """The ship's damage in words, for the GM: each area's damage state and Ship Morale's,
+        "Crew Maimed, Ship Morale Injured"; an area marked short of a state says its boxes
+        ("Hull 1 box marked"); "undamaged" when nothing is marked."""
+        words = []
+        for area, text in self.tracks.items():
+            track = DamageTrack.parse(text)
+            state, crossed = track.state, track.crossed
+            if state:
+                words.append(f"{area.capitalize()} {state.label}")
+            elif crossed:
+                words.append(f"{area.capitalize()} {crossed} box{'es' if crossed > 1 else ''} "
+                             "marked")
+        if self.morale_state:
+            words.append(f"Ship Morale {DamageState(self.morale_state).label}")
+        return ", ".join(words) or "undamaged"
+
+    @property
     def is_hidden_from_players(self) -> bool:
         """Whether the ship's crew, traits and notes are GM-only (every ship but the PCs')."""
         return self.side != self.Side.PC

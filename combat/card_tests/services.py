@@ -418,7 +418,7 @@ def _create(campaign, actor, setup: table.Setup, stakes: dict, origin: str, engi
 
 def _log(test: Encounter, verb: str, actor, why: str = "") -> None:
     log_append(campaign=test.campaign, kind=f"test.{verb}", actor=actor,
-               text=f"{actor} {verb} test #{test.pk}: "
+               text=f"{actor} {verb} a test: "
                     f"{card_test_describe(test.campaign, test.terms)}{why}.",
                data={"card_test": test.pk, "encounter": test.pk})
 
@@ -439,11 +439,11 @@ def _step(test: Encounter, actor, version, action: str) -> Encounter:
     if not card_test_may(actor, test, action, role):
         name = card_test_names(test.campaign, test.terms).get(
             PC_PREFIX + str(test.terms["character"]), "")
-        raise PermissionDenied(f"{ACTION_REFUSALS[action]} (test #{test.pk}, {name}'s).")
+        raise PermissionDenied(f"{ACTION_REFUSALS[action]} ({name}'s test).")
     check_version(test, version)
     if not card_test_allows(actor, test, action, role):
         status = table.Status(card_test_status(test)).label.lower()
-        raise IllegalStep(test, f"Test #{test.pk} is {status}: it cannot be "
+        raise IllegalStep(test, f"This test is {status}: it cannot be "
                                 f"{ACTION_VERBS[action]} now.")
     return test
 
@@ -519,8 +519,8 @@ def _decide(test: Encounter, actor, version, kind: str, choice: str) -> Encounte
         names = card_test_names(test.campaign, test.terms)
         who = " and ".join(names.get(w, w) for w in test.state["pending"]["awaiting"])
         log_append(campaign=test.campaign, kind="test.joker", actor=actor,
-                   text=f"Test #{test.pk}: {who} turned the Joker and names the card it "
-                        "counts as.",
+                   text=f"In the test “{test.title}”, {who} turned the Joker and names the card "
+                        "it counts as.",
                    data={"card_test": test.pk, "encounter": test.pk})
     return test
 
@@ -663,7 +663,7 @@ def _apply_damage(test: Encounter, setup: table.Setup, damages: list[Damage],
             entry["ship"] = ship.display_name
             ship_morale_set(ship=ship, state=after, actor=actor,
                             note=f"{ship}'s Ship Morale: {before.label} → {after.label} "
-                                 f"(test #{test.pk}, lost by {entry['who']}).")
+                                 f"(a test lost by {entry['who']}).")
         else:
             character_damage_set(character=character, area=area, state=after, reputation=rep,
                                  actor=actor, scratched=hit.scratched if area == "health"
@@ -682,7 +682,7 @@ def _wound_ship_reputation(test: Encounter, reputation: ShipReputation, damage: 
     ship_reputation_wounded(
         reputation=reputation, state=after, actor=actor,
         note=f"{reputation.ship}'s reputation “{reputation}”: {before.label} → {after.label} "
-             f"(test #{test.pk}, lost by {who}).")
+             f"(a test lost by {who}).")
     return {"who": who, "area": damage.area, "cause": damage.cause,
             "level": damage.level.name.lower(), "from": before.label, "to": after.label,
             "ship": reputation.ship.display_name}
@@ -701,8 +701,8 @@ def refuse_removing_a_reputation_in_use(sender, instance: Reputation, origin=Non
             terms__character=instance.character_id).order_by("pk"):
         if instance.pk in test.terms.get("reputations", ()) or \
                 test.terms.get("at_risk") == at_risk:
-            raise ValidationError(f"“{instance}” is part of test #{test.pk}, which is not "
-                                  "over yet: cancel or finish the test first.")
+            raise ValidationError(f"“{instance}” is part of the test “{test.title}”, which is "
+                                  "not over yet: cancel or finish the test first.")
 
 
 def refuse_removing_a_ship_reputation_in_use(sender, instance: ShipReputation, origin=None,
@@ -716,5 +716,5 @@ def refuse_removing_a_ship_reputation_in_use(sender, instance: ShipReputation, o
         engine=table.ENGINE, status__in=Encounter.UNFINISHED,
         terms__ship_reputation=instance.pk).order_by("pk").first()
     if test is not None:
-        raise ValidationError(f"“{instance}” is part of test #{test.pk}, which is not over "
-                              "yet: cancel or finish the test first.")
+        raise ValidationError(f"“{instance}” is part of the test “{test.title}”, which is not "
+                              "over yet: cancel or finish the test first.")

@@ -91,7 +91,7 @@ def card_test_new(request, pk):
         test = form.submit(lambda: act(campaign=campaign, actor=request.user, **form.setup(),
                                        **extra))
         if test is not None:
-            messages.success(request, f"Test #{test.pk} {'called' if gm else 'proposed'}.")
+            messages.success(request, f"Test {'called' if gm else 'proposed'}.")
             return redirect("card_tests:detail", pk=campaign.pk, test_pk=test.pk)
     return render(request, "combat/card_tests/new.html", {
         "campaign": campaign, "character": character, "form": form, "is_gm": gm,
@@ -170,7 +170,7 @@ def _context(request, campaign, test, **extra) -> dict:
     for damage in (view["record"] or {}).get("damage", []):
         damage["name"] = names.get(damage["who"], damage["who"])
     context = {"campaign": campaign, "test": test, "view": view, "rounds": rounds,
-               "here": f"Test #{test.pk}",
+               "here": "Card test",
                "is_gm": role == Membership.Role.GM,
                "live": selectors.card_test_is_open(test), "noun": "test",
                "encounter": test,
@@ -226,10 +226,10 @@ def _take(action: str, test: Encounter, user, data: dict) -> Encounter:
 
 
 CONFIRM_STEPS = {
-    "cancel": ("Cancel test #{pk}?", "Cancel the test",
+    "cancel": ("Cancel the test “{title}”?", "Cancel the test",
                "It ends now with no cards turned and nothing at stake is lost or won. This "
                "cannot be undone."),
-    "decline": ("Decline the proposal of test #{pk}?", "Decline",
+    "decline": ("Decline the proposal of the test “{title}”?", "Decline",
                 "The player's proposal ends here; they may propose it again. Say why if you "
                 "like."),
 }
@@ -254,7 +254,7 @@ def card_test_step(request, pk, test_pk, action):
             return redirect("card_tests:detail", pk=campaign.pk, test_pk=test.pk)
         question, button, consequence = CONFIRM_STEPS[action]
         return confirmation(
-            request, question=question.format(pk=test.pk), consequence=consequence,
+            request, question=question.format(title=test.title), consequence=consequence,
             button=button, back=reverse("card_tests:detail", args=[campaign.pk, test.pk]),
             form=context.get("decline_form"),
             fields={} if action == "decline" else {"version": test.version})
@@ -307,7 +307,7 @@ def card_test_accept(request, pk, test_pk):
             form.add_service_error(exc)
             status = 400
         else:
-            messages.success(request, f"Test #{test.pk} accepted: it awaits its player.")
+            messages.success(request, "Test accepted: it awaits its player.")
             return redirect("card_tests:detail", pk=campaign.pk, test_pk=test.pk)
     return render(request, "combat/card_tests/new.html", {
         "campaign": campaign, "character": character, "form": form, "is_gm": True,

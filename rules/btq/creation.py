@@ -562,6 +562,10 @@ def _opts(table: dict[str, dict]) -> tuple[Option, ...]:
 _SKILL_OPTIONS = tuple(Option(k, v) for k, v in SKILLS.items())
 _MEASURE_OPTIONS = tuple(Option(k, v) for k, v in MEASURES.items())
 _REP_KINDS = (Option("personal", "Personal"), Option("institution", "Institution"))
+CURIO_TARGETS = (*SKILLS.values(), *(weapon.label for weapon in WEAPONS.values()))
+"""What a curio may add its card to, as the form offers it: every skill and every weapon of
+the Tools of the Navy by name (BtQ L522-524, L1584-1621); :func:`item_target` takes any of
+them in any case."""
 
 
 def _skill_field(name: str, label: str, required: bool = False,
@@ -692,8 +696,11 @@ def _experience_decision(setup: dict, exp: dict, number: int, sheet: dict) -> De
         fields += [_text("item", f"Booty: {meaning['text']}. Its name", required=True),
                    _text("item_for", "…what it adds to" + (
                        " (a skill or a weapon)" if meaning["item"] == "curio" else ""),
-                       required=True, suggestions=tuple(SKILLS.values()),
-                       help="A skill, a weapon, or the person or body of a reputation."),
+                       required=True,
+                       suggestions=CURIO_TARGETS if meaning["item"] == "curio"
+                       else tuple(SKILLS.values()),
+                       help="One of the skills or weapons offered." if meaning["item"] == "curio"
+                       else "A skill, a weapon, or the person or body of a reputation."),
                    _text("item_when", "…only when (if it has a condition)",
                          help="“navigating the West Indies”: the curio applies only then.")]
     point = "Experience of Life" if exp["phase"] == "life" else "Experience of the Sea"
@@ -1015,8 +1022,8 @@ def _check_experience(values: dict, exp: dict, setup: dict, sheet: dict) -> dict
     else:
         target = (values.get("item_for") or "").strip()
         if meaning["item"] == "curio" and target and item_target(target)[0] is None:
-            errors["item_for"] = ("A curio adds a card to one skill or weapon: name it "
-                                  "(Seamanship, Pistol).")
+            errors["item_for"] = ("A curio adds a card to one skill or weapon: name one of "
+                                  f"{', '.join(CURIO_TARGETS)}.")
         gain["booty"] = {"kind": "item", "item": {
             "kind": meaning["item"], "name": values.get("item") or "",
             "bonus": meaning["amount"], "for": target,

@@ -79,6 +79,17 @@ def test_the_player_form_offers_name_measures_and_skills_only(player_a_client, p
     assert "secret-a" not in html
 
 
+@pytest.mark.parametrize("persona, told", [("player_a", True), ("gm", False)])
+def test_the_player_is_told_the_gm_changes_what_is_greyed_out(request, pc_a, persona, told):
+    html = client_of(request, persona).get(
+        reverse("characters:edit", args=[pc_a.pk])).content.decode()
+    note = ("Wealth, the Measures and the skills are greyed out because the GM changes "
+            "them: as you advance, and as the story goes.")
+    assert (note in html) is told
+    assert ("<small class=\"muted\">(the GM changes them)</small>" in html) is told
+    assert ("The GM changes it." in html) is told
+
+
 def test_a_player_edits_name_and_notes_but_not_skills_or_measures(player_a_client, pc_a):
     form = player_a_client.get(reverse("characters:edit", args=[pc_a.pk])).content.decode()
     for name in ("skill_seamanship", "discipline", "wealth"):

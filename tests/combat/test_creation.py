@@ -477,3 +477,34 @@ def test_an_approved_drafts_replay_and_journal_links_open_for_its_player(
     assert player_a_client.get(opened["Location"]).status_code == 200
     journal = player_a_client.get(reverse("campaigns:log", args=[draft.campaign_id]))
     assert reverse("combat:open", args=[draft.pk]) in journal.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_curio_is_offered_every_skill_and_weapon_it_may_name_in_any_case(
+        draft, player_a, gm, player_a_client):
+    """The third experience's booty is the Reef Map, a curio: its "adds to" offers the skills
+    and the weapons (a datalist), refuses anything else naming them all, and takes a weapon
+    written in capitals."""
+    choices = book_choices()
+    third = [i for i, c in enumerate(choices) if c["kind"] == "creation.experience"][2]
+    stack(draft, ENGINE.scenarios()["otoole"].cards)
+    for c in choices[:third]:
+        decide(draft, gm if c["actor"] == "gm" else player_a, c["kind"], in_campaign(c, draft))
+    page = player_a_client.get(reverse("creation:detail", args=[draft.campaign_id, draft.pk]))
+    offered = page.content.decode().split('<datalist id="list_f_item_for">')[1]
+    offered = offered.split("</datalist>")[0]
+    for name in ("Seamanship", "The Arts", "Pistol", "Cutlass", "Boarding weapons"):
+        assert f'<option value="{name}">' in offered
+    url = reverse("creation:act", args=[draft.campaign_id, draft.pk])
+    fields = {f"f_{k}": v for k, v in json.loads(choices[third]["choice"]).items()}
+    draft.refresh_from_db()
+    refused = player_a_client.post(url, {"kind": "creation.experience", "version": draft.version,
+                                         **fields, "f_item_for": "navigation"})
+    assert refused.status_code == 400
+    assert "name one of Awareness, Command," in refused.content.decode()
+    assert "Seamanship" in refused.content.decode().split("name one of")[1]
+    taken = player_a_client.post(url, {"kind": "creation.experience", "version": draft.version,
+                                       **fields, "f_item_for": "CUTLASS"})
+    assert taken.status_code == 302
+    draft.refresh_from_db()
+    assert draft.state["sheet"]["items"][0]["for"] == "CUTLASS"

@@ -86,7 +86,7 @@ def test_only_one_resolution_at_a_time(book_battle, gm):
 def test_nobody_decides_while_the_computer_resolves(book_battle, gm, player_a_client):
     decision = get_engine(book_battle.engine).pending(book_battle.state)[0]
     encounter_resolve_rest(encounter=book_battle, user=gm)
-    with pytest.raises(ValidationError, match="The computer is resolving"):
+    with pytest.raises(ValidationError, match="the computer took over the rest of this battle"):
         encounter_act(encounter=book_battle, user=gm, actor=decision.actor,
                       decision_kind=decision.kind, choice="3",
                       expected_version=book_battle.version)

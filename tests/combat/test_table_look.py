@@ -192,7 +192,7 @@ def test_cancelling_and_declining_a_test_ask_first(campaign, gm, gm_client, play
     called = card_test_call(campaign=campaign, actor=gm, character=pc_b.pk, skill="seamanship",
                             opposition="difficulty", difficulty="challenging", intent="sail")
     cancel = reverse("card_tests:step", args=[campaign.pk, called.pk, "cancel"])
-    fields = asks(gm_client, cancel, f"Cancel test #{called.pk}?")
+    fields = asks(gm_client, cancel, f"Cancel the test “{called.title}”?")
     called.refresh_from_db()
     assert called.status != Encounter.Status.CANCELLED
     gm_client.post(cancel, fields)
@@ -206,7 +206,7 @@ def test_cancelling_and_declining_a_test_ask_first(campaign, gm, gm_client, play
     detail = html(gm_client.get(reverse("card_tests:detail", args=[campaign.pk, proposed.pk])))
     assert f'href="{decline}"' in detail and 'name="reason"' not in detail
     page = html(gm_client.get(decline))
-    assert "Decline the proposal of test" in page and 'name="reason"' in page
+    assert "Decline the proposal of the test" in page and 'name="reason"' in page
     version = re.search(r'name="version" value="(\d+)"', page)[1]
     # Not the player's step to take: back to the test, nothing asked.
     assert player_b_client.get(decline).status_code == 302

@@ -23,7 +23,10 @@ def test_the_gm_and_a_player_fight_three_bounds(new_context, login):
 
     gm.goto(f"/combat/campaign/{campaign.pk}/")
     gm.click("text=New wargame")
-    gm.select_option("select[name=scenario]", "hfg/landing_party")
+    gm.set_viewport_size({"width": 390, "height": 844})  # the scenarios by book, on a phone
+    assert gm.locator("fieldset[data-book='Horse, Foot and Guns: a land battle']").is_visible()
+    assert gm.evaluate("document.documentElement.scrollWidth") <= 390
+    gm.check("input[name=scenario][value='hfg/landing_party']")
     with gm.expect_navigation():
         gm.click("text=Choose the commanders")
     gm.select_option("select[name=side_a]", f"pc:{otoole_pc.pk}")

@@ -238,3 +238,23 @@ def test_an_unskilled_test_offers_one_card_only(gm_client, player_b_client, camp
 def test_the_campaign_page_links_to_the_tests(player_b_client, campaign):
     page = player_b_client.get(reverse("campaigns:detail", args=[campaign.pk])).content.decode()
     assert reverse("card_tests:list", args=[campaign.pk]) in page
+
+
+@pytest.mark.parametrize("persona", ["gm", "player_a"])
+def test_a_test_is_named_in_words_not_by_its_id(request, persona, campaign, secret_test, turn,
+                                                player_a):
+    """The id is shared with battles and drafts (the first test of a campaign was "Test #2"):
+    the pages name a test by what it is, and its address keeps the id."""
+    import re
+
+    c = client_of(request, persona)
+    pages = urls(campaign, secret_test)
+    shown = [c.get(pages[name]).content.decode() for name in ("detail", "list", "campaign")]
+    turn(secret_test, player_a, "4S  4C KD KS QH  4H AH 2D 7S 9D 10C 2C")
+    shown += [c.get(pages[name]).content.decode() for name in ("detail", "list", "log")]
+    for page in shown:
+        assert not re.search(r"[Tt]est #\d|>#\d+<", page)
+    assert "<h1>Card test</h1>" in shown[0]
+    described = "Lieutenant Anne Able&#x27;s Seamanship against Captain Nemo Nobody"
+    assert f'{pages["detail"]}">{described}' in shown[1]
+    assert f'{pages["detail"]}">The test\'s page</a>' in shown[-1]

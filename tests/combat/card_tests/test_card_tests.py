@@ -185,8 +185,8 @@ def test_a_joker_pauses_the_test_until_its_card_is_named(race, turn, player_a, p
     assert status(test) == "awaiting_joker" and record_of(test) is None
     assert test.state["pending"]["awaiting"] == [f"pc:{pc_a.pk}"]
     assert campaign.log_entries.get(kind="test.joker").text == (
-        f"Test #{test.pk}: Lieutenant Anne Able turned the Joker and names the card it "
-        "counts as.")
+        f"In the test “{test.title}”, Lieutenant Anne Able turned the Joker and names the "
+        "card it counts as.")
     assert draws(test) == [("gm", 1, "card of fate", ["4S"]),
                            (f"pc:{pc_a.pk}", 1, f"pc:{pc_a.pk} pool",
                             ["JK", "KD", "KS", "QH", "JH"]),
