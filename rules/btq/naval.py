@@ -764,8 +764,12 @@ def _afloat_ids(st: State, side: str | None = None) -> list[str]:
     """The ships in the battle (:func:`_afloat`), of ``side`` if given, in battle order
     (``st["sides"][side]`` is the battle order of that side's ships)."""
     ships = st["ships"]
-    return [s for s in (st["order"] if side is None else st["sides"][side])
-            if ships[s]["out"] is None and ships[s]["present"]]
+    found = []
+    for s in st["order"] if side is None else st["sides"][side]:  # a comprehension is a call
+        ship = ships[s]
+        if ship["out"] is None and ship["present"]:
+            found.append(s)
+    return found
 
 
 def _resolve_ship(st: State, ship: str) -> str:
@@ -850,7 +854,8 @@ class _ShipFigures:
 
 class _Figures:
     """What a battle never changes, worked out once a battle from its state: the officer
-    of each skill and station (:meth:`officer`) and each ship's :class:`_ShipFigures`
+    of each skill and station (:meth:`officer`), each tester's skill for each repair
+    (:meth:`tester`) and each ship's :class:`_ShipFigures`
     (``ships``). They depend on the PCs, who is aboard, the ships' crews and figures and the
     weather, which the steps never change (they replace no PC and change none in place,
     :func:`_thaw`). Kept outside the state (a stored state never sees them) by the identity
@@ -858,12 +863,13 @@ class _Figures:
     game of a Monte Carlo with the kept start; a state read back from the database has its
     own, so it is worked out afresh."""
 
-    __slots__ = ("pcs", "aboard", "officers", "ships")
+    __slots__ = ("pcs", "aboard", "officers", "testers", "ships")
 
     def __init__(self, st: State) -> None:
         self.pcs: dict[str, Any] = st["pcs"]
         self.aboard: dict[str, list[str]] = st["aboard"]
         self.officers: dict[tuple[str, str, str | None], tuple[str | None, int]] = {}
+        self.testers: dict[tuple[str, str, str], tuple[str, int]] = {}
         self.ships: dict[str, _ShipFigures] = {}
         for sid in st["order"]:
             ship = st["ships"][sid]
@@ -885,6 +891,14 @@ class _Figures:
         if found is None:
             found = self.officers[key] = (_pc_officer(st, sid, skill, station)
                                           or (None, st["ships"][sid]["crew"].get(skill, 0)))
+        return found
+
+    def tester(self, st: State, sid: str, who: str, area: str) -> tuple[str, int]:
+        """:func:`_tester_value`."""
+        key = (sid, who, area)
+        found = self.testers.get(key)
+        if found is None:
+            found = self.testers[key] = _tester_value(st, sid, who, area)
         return found
 
     def _own(self, pid: str | None, skill: str) -> int:
@@ -1249,8 +1263,10 @@ def repair_pool(state: State, ship: str, area: str, who: str) -> tuple[int, dict
 
 def _repair_size(st: State, sid: str, area: str, who: str, breakdown: Parts | None = None
                  ) -> int:
-    """:func:`repair_pool`'s size, its parts added to ``breakdown`` unless ``None``."""
-    skill, value = _tester_value(st, sid, who, area)
+    """:func:`repair_pool`'s size, its parts added to ``breakdown`` unless ``None`` (then
+    the tester's skill is the battle's :class:`_Figures`')."""
+    skill, value = (_tester_value(st, sid, who, area) if breakdown is not None
+                    else _figures(st).tester(st, sid, who, area))
     if value <= 0:
         if breakdown is not None:
             breakdown.update({skill: 0, "unskilled": 1})
@@ -2848,7 +2864,8 @@ def _policy_repair(st: State, aw: Await) -> str:
             return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
         area = max((a for a in AREAS if any(k.startswith(a + ":") for k in keys)), key=score)
     candidates = [k for k in keys if k.startswith(area + ":")]
-    if f"{area}:crew" in candidates and _tester_value(st, sid, "crew", area)[1] > 0:
+    fig = _figures(st)
+    if f"{area}:crew" in candidates and fig.tester(st, sid, "crew", area)[1] > 0:
         return f"{area}:crew"
     busy = {_officer(st, sid, "seamanship", "master")[0],
             _officer(st, sid, "gunnery", "gunner")[0]}
@@ -2861,7 +2878,7 @@ def _policy_repair(st: State, aw: Await) -> str:
         size = _repair_size(st, sid, area, pid)
         rank = (3 if pid == "crew" else 2 if pid == st["commanders"].get(sid)
                 else 1 if pid in busy else 0)
-        return _tester_value(st, sid, pid, area)[1] <= 0, rank, -size
+        return fig.tester(st, sid, pid, area)[1] <= 0, rank, -size
     return min(candidates, key=cost)
 
 
