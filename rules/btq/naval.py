@@ -1116,7 +1116,7 @@ def _positioning_size(st: State, sid: str, against: str, breakdown: Parts | None
         if fig.helm is not None:
             total += st["discipline_cards"].get(fig.helm, 0)
         return max(0, total + _add_penalties(None, st, own, _HELM_AREAS)
-                   + _add_casualty(None, own, "positioning"))
+                   + (own["casualties"].get("positioning") or 0))  # _add_casualty's sum
     pid, value = _officer(st, sid, "seamanship", "master")
     speed, handling_mod = _sailing(st, sid)
     diff = ((speed if own["states"]["rigging"] != _DEAD else 0)  # demasted: Speed 0 (BtQ L2479)
@@ -1175,8 +1175,9 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
             total -= _AMMO_PENALTY.get(ship["ammo"], 0)
             if ship["ammo_changed"]:
                 total -= _CHANGE_PENALTY
+        # _add_casualty's sum, spelled out
         return (total + _add_penalties(None, st, ship, _GUN_AREAS, True)
-                + _add_casualty(None, ship, "broadside"))
+                + (ship["casualties"].get("broadside") or 0))
     pid, value = _officer(st, sid, "gunnery", "gunner")
     breakdown["gunnery"] = value
     total = value + _add_own(breakdown, st, pid, "gunnery")
