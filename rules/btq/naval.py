@@ -1389,9 +1389,12 @@ def _contest(st: State, source: RandomSource, events: Events, kind: str,
     for attempt in range(1 if single else MAX_RETESTS + 1):
         gm = Deck(GM_DECK)
         fate = source.draw(gm, 1, purpose=f"{kind} card of fate" if source.record else "")[0]
-        # the two sides spelled out, a then b (a comprehension costs a call of its own)
-        hands = (_as_fate(_draw(source, gm, a_pid, a_size, kind, a_label), fate),
-                 _as_fate(_draw(source, gm, b_pid, b_size, kind, b_label), fate))
+        # the two sides spelled out, a then b (a comprehension costs a call of its own);
+        # _as_fate only for a hand with a Joker, seldom drawn
+        a_hand = _draw(source, gm, a_pid, a_size, kind, a_label)
+        b_hand = _draw(source, gm, b_pid, b_size, kind, b_label)
+        hands = (_as_fate(a_hand, fate) if JOKER in a_hand else a_hand,
+                 _as_fate(b_hand, fate) if JOKER in b_hand else b_hand)
         found = (successes(hands[0], fate, unskilled=a_unskilled),
                  successes(hands[1], fate, unskilled=b_unskilled))
         verdict = compare_successes(*found)
@@ -2401,7 +2404,8 @@ def _continue_step(st: State, source: RandomSource, events: Events) -> None:
         st["step"] = "boarding"
         return
     orders = rs.setdefault("orders", {})
-    ids = [s for s in _afloat_ids(st) if s not in _grappled(st)]
+    grappled = _grappled(st)
+    ids = [s for s in _afloat_ids(st) if s not in grappled] if grappled else _afloat_ids(st)
     for sid in ids:
         if sid not in orders:
             _await(st, "continue.orders", sid)
