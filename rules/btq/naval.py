@@ -838,18 +838,20 @@ class _ShipFigures:
     cards, the general weather, the ship's Broadside); ``helm_pool``, the Positioning's
     (the helmsman's Seamanship and the same cards, the general weather, Handling and the
     weather's Handling modifier); ``speed``, her Speed in this weather while she has her
-    masts (:func:`_sailing`). A PC's Discipline cards are not in them: they are handed out
-    in the battle."""
+    masts (:func:`_sailing`); ``repairers``, who may make her repairs, as the keys of
+    :func:`_repairs` (``"pc:<id>"`` for each PC aboard, senior first, then ``"crew"``). A
+    PC's Discipline cards are not in them: they are handed out in the battle."""
 
-    __slots__ = ("gunner", "guns", "helm", "helm_pool", "speed")
+    __slots__ = ("gunner", "guns", "helm", "helm_pool", "speed", "repairers")
 
     def __init__(self, gunner: str | None, guns: int, helm: str | None, helm_pool: int,
-                 speed: int) -> None:
+                 speed: int, repairers: tuple[str, ...]) -> None:
         self.gunner = gunner
         self.guns = guns
         self.helm = helm
         self.helm_pool = helm_pool
         self.speed = speed
+        self.repairers = repairers
 
 
 class _Figures:
@@ -881,7 +883,7 @@ class _Figures:
                 + ship["broadside"],
                 helm, seamanship + self._own(helm, "seamanship")
                 + _add_weather(None, st, "seamanship") + ship["handling"] + handling_mod,
-                speed)
+                speed, (*(f"pc:{p}" for p in _aboard(st, sid)), "crew"))
 
     def officer(self, st: State, sid: str, skill: str, station: str | None
                 ) -> tuple[str | None, int]:
@@ -1849,7 +1851,7 @@ def _repairs(st: State, sid: str) -> Iterator[str]:
     areas = [a for a in AREAS if "x" in ship["tracks"][a] and not (grappled and a == "crew")]
     if ship["fire"]:
         areas.append("fire")
-    testers = [f"pc:{p}" for p in _aboard(st, sid)] + ["crew"]
+    testers = _figures(st).ships[sid].repairers
     for area in areas:
         for who in testers:
             if _repair_size(st, sid, area, who[3:] if who != "crew" else "crew") > 0:
