@@ -155,7 +155,7 @@ class SeededSource(RandomSource):
         remaining = deck.remaining
         n = len(remaining)
         if count == 1 and n:
-            bits = n.bit_length()
+            bits = _BITS[n] if n < 64 else n.bit_length()
             j = self._getrandbits(bits)
             while j >= n:
                 j = self._getrandbits(bits)
@@ -201,16 +201,17 @@ def _sample_places(getrandbits: Callable[[int], int], n: int, k: int) -> list[in
             result[i] = pool[j]
             pool[j] = pool[left - 1]
         return result
-    # Draw indexes, drawing again when out of range or already drawn (the library's set;
-    # a dict keeps them in the order drawn).
-    selected: dict[int, None] = {}
-    bits = n.bit_length()
+    # Draw indexes, drawing again when out of range or already drawn (the library's set; a
+    # list keeps them in the order drawn, and is the quicker to search for the few indexes
+    # of this way: k is at most 5 when n is a deck's 53 cards or fewer).
+    selected: list[int] = []
+    bits = _BITS[n] if n < 64 else n.bit_length()
     for _ in range(k):
         j = getrandbits(bits)
         while j >= n or j in selected:
             j = getrandbits(bits)
-        selected[j] = None
-    return list(selected)
+        selected.append(j)
+    return selected
 
 
 def _setsize(k: int) -> int:

@@ -785,8 +785,12 @@ def _afloat_ids(st: State, side: str | None = None) -> list[str]:
     """The ships in the battle (:func:`_afloat`), of ``side`` if given, in battle order
     (``st["sides"][side]`` is the battle order of that side's ships)."""
     ships = st["ships"]
-    return [s for s in (st["order"] if side is None else st["sides"][side])
-            if ships[s]["out"] is None and ships[s]["present"]]
+    found = []
+    for s in st["order"] if side is None else st["sides"][side]:  # a comprehension is a call
+        ship = ships[s]
+        if ship["out"] is None and ship["present"]:
+            found.append(s)
+    return found
 
 
 def _resolve_ship(st: State, ship: str) -> str:
@@ -821,19 +825,13 @@ def _officer(st: State, sid: str, skill: str, station: str | None = None
              ) -> tuple[str | None, int]:
     """Who makes ship ``sid``'s ``skill`` test: ``(pc id or None for the NPC crew, value)``.
     Among the PCs aboard, the one posted to ``station`` goes first, else the one with the
-    highest skill; with none who has it, the crew (BtQ L2360-2361). The PCs' part is worked
-    out once a battle (:func:`_chosen`)."""
-    aboard = st["aboard"]
-    kept = _CHOSEN.get(id(aboard))  # _chosen, spelled out: a call costs as much as the rest
-    chosen = kept[2] if kept is not None and kept[1] is st["pcs"] else _chosen(st)
-    key = (sid, skill, station)
-    if key in chosen:
-        found = chosen[key]
-    else:
-        found = chosen[key] = _pc_officer(st, sid, skill, station)
-    if found is not None:
-        return found
-    return None, st["ships"][sid]["crew"].get(skill, 0)
+    highest skill; with none who has it, the crew (BtQ L2360-2361). Worked out once a battle
+    (:class:`_Figures`)."""
+    pcs = st["pcs"]
+    fig = _FIGURES.get(id(pcs))  # _figures, spelled out: a call costs as much as the rest
+    if fig is None or fig.pcs is not pcs or fig.aboard is not st["aboard"]:
+        fig = _figures(st)
+    return fig.officer(st, sid, skill, station)
 
 
 def _pc_officer(st: State, sid: str, skill: str, station: str | None
@@ -853,25 +851,104 @@ def _pc_officer(st: State, sid: str, skill: str, station: str | None
     return best
 
 
-_Chosen = dict[tuple[str, str, "str | None"], "tuple[str, int] | None"]
-_CHOSEN: dict[int, tuple[Any, Any, _Chosen]] = {}
-_CHOSEN_KEPT = 64
+class _ShipFigures:
+    """What a battle never changes of one ship's Broadside! and Positioning pools
+    (:func:`_broadside_total`, :func:`_positioning_size`): ``gunner`` and ``helm``, the PCs
+    (``None``: the crew) who fire her Broadside! and make her Positioning tests; ``guns``,
+    the Broadside!'s fixed part (the gunner's Gunnery, his traits' and ship reputation's
+    cards, the general weather, the ship's Broadside); ``helm_pool``, the Positioning's
+    (the helmsman's Seamanship and the same cards, the general weather, Handling and the
+    weather's Handling modifier); ``speed``, her Speed in this weather while she has her
+    masts (:func:`_sailing`); ``repairers``, who may make her repairs, as the keys of
+    :func:`_repairs` (``"pc:<id>"`` for each PC aboard, senior first, then ``"crew"``). A
+    PC's Discipline cards are not in them: they are handed out in the battle."""
+
+    __slots__ = ("gunner", "guns", "helm", "helm_pool", "speed", "repairers")
+
+    def __init__(self, gunner: str | None, guns: int, helm: str | None, helm_pool: int,
+                 speed: int, repairers: tuple[str, ...]) -> None:
+        self.gunner = gunner
+        self.guns = guns
+        self.helm = helm
+        self.helm_pool = helm_pool
+        self.speed = speed
+        self.repairers = repairers
 
 
-def _chosen(st: State) -> _Chosen:
-    """The officers :func:`_pc_officer` has chosen in this battle, by ``(ship, skill,
-    station)``: they depend on the PCs and who is aboard, which a battle never changes (its
-    steps replace no PC and change none in place, :func:`_thaw`). Kept by the identity of
-    the state's ``aboard`` and ``pcs`` (every game of a Monte Carlo shares them with the
-    kept start), holding both so that no other object takes their ids; outside the state,
-    so a stored state never sees it."""
-    aboard, pcs = st["aboard"], st["pcs"]
-    kept = _CHOSEN.get(id(aboard))
-    if kept is None or kept[1] is not pcs:
-        if len(_CHOSEN) >= _CHOSEN_KEPT:
-            _CHOSEN.clear()
-        kept = _CHOSEN[id(aboard)] = (aboard, pcs, {})
-    return kept[2]
+class _Figures:
+    """What a battle never changes, worked out once a battle from its state: the officer
+    of each skill and station (:meth:`officer`), each tester's skill for each repair
+    (:meth:`tester`) and each ship's :class:`_ShipFigures`
+    (``ships``). They depend on the PCs, who is aboard, the ships' crews and figures and the
+    weather, which the steps never change (they replace no PC and change none in place,
+    :func:`_thaw`). Kept outside the state (a stored state never sees them) by the identity
+    of the state's ``pcs`` (:func:`_figures`), which every copy of a battle shares, and every
+    game of a Monte Carlo with the kept start; a state read back from the database has its
+    own, so it is worked out afresh."""
+
+    __slots__ = ("pcs", "aboard", "officers", "testers", "ships")
+
+    def __init__(self, st: State) -> None:
+        self.pcs: dict[str, Any] = st["pcs"]
+        self.aboard: dict[str, list[str]] = st["aboard"]
+        self.officers: dict[tuple[str, str, str | None], tuple[str | None, int]] = {}
+        self.testers: dict[tuple[str, str, str], tuple[str, int]] = {}
+        self.ships: dict[str, _ShipFigures] = {}
+        for sid in st["order"]:
+            ship = st["ships"][sid]
+            gunner, gunnery = self.officer(st, sid, "gunnery", "gunner")
+            helm, seamanship = self.officer(st, sid, "seamanship", "master")
+            speed, handling_mod = _sailing(st, sid)
+            self.ships[sid] = _ShipFigures(
+                gunner, gunnery + self._own(gunner, "gunnery") + _add_weather(None, st, "gunnery")
+                + ship["broadside"],
+                helm, seamanship + self._own(helm, "seamanship")
+                + _add_weather(None, st, "seamanship") + ship["handling"] + handling_mod,
+                speed, (*(f"pc:{p}" for p in _aboard(st, sid)), "crew"))
+
+    def officer(self, st: State, sid: str, skill: str, station: str | None
+                ) -> tuple[str | None, int]:
+        """:func:`_officer`."""
+        key = (sid, skill, station)
+        found = self.officers.get(key)
+        if found is None:
+            found = self.officers[key] = (_pc_officer(st, sid, skill, station)
+                                          or (None, st["ships"][sid]["crew"].get(skill, 0)))
+        return found
+
+    def tester(self, st: State, sid: str, who: str, area: str) -> tuple[str, int]:
+        """:func:`_tester_value`."""
+        key = (sid, who, area)
+        found = self.testers.get(key)
+        if found is None:
+            found = self.testers[key] = _tester_value(st, sid, who, area)
+        return found
+
+    def _own(self, pid: str | None, skill: str) -> int:
+        """The cards PC ``pid``'s traits and ship reputation add to a pool of ``skill``
+        (:func:`_add_own` but for the Discipline cards); 0 for the crew."""
+        if pid is None:
+            return 0
+        pc = self.pcs[pid]
+        rep = pc.get("ship_reputation")
+        return int(pc["trait_cards"].get(skill, 0)) + (int(rep["cards"]) if rep else 0)
+
+
+_FIGURES: dict[int, _Figures] = {}
+_FIGURES_KEPT = 64
+
+
+def _figures(st: State) -> _Figures:
+    """The :class:`_Figures` of the battle of state ``st``, kept by the identity of its
+    ``pcs`` (the figures hold them, so that no other object takes their id) and worked out
+    when missing or when its ``aboard`` is another battle's."""
+    pcs = st["pcs"]
+    fig = _FIGURES.get(id(pcs))
+    if fig is None or fig.pcs is not pcs or fig.aboard is not st["aboard"]:
+        if len(_FIGURES) >= _FIGURES_KEPT:
+            _FIGURES.clear()
+        fig = _FIGURES[id(pcs)] = _Figures(st)
+    return fig
 
 
 def _cards(n: int) -> str:
@@ -1008,8 +1085,8 @@ def _add_penalties(breakdown: Parts | None, st: State, ship: Ship, areas: tuple[
 
 
 def _sailing(st: State, sid: str) -> tuple[int, int]:
-    """``(speed, weather's handling modifier)`` of a ship in this weather (BtQ L2365-2367,
-    L2346-2347, L2479)."""
+    """``(speed, weather's handling modifier)`` of a ship in this weather while she has her
+    masts (BtQ L2365-2367, L2346-2347; demasted, her Speed is 0, BtQ L2479)."""
     ship = st["ships"][sid]
     _, speed_mod, handling_mod = WEATHER[st["weather"]]
     if speed_mod is None or handling_mod is None:  # Becalmed: Speed 0 and Handling 0
@@ -1021,8 +1098,6 @@ def _sailing(st: State, sid: str) -> tuple[int, int]:
             elif handling_mod < 0:
                 handling_mod += 1
         speed = max(0, ship["speed"] + speed_mod)
-    if ship["states"]["rigging"] == _DEAD:  # demasted
-        speed = 0
     return speed, handling_mod
 
 
@@ -1054,24 +1129,37 @@ def positioning_pool(state: State, ship: str, against: str | None = None
 def _positioning_size(st: State, sid: str, against: str, breakdown: Parts | None = None
                       ) -> int:
     """:func:`positioning_pool`'s size, its parts added to ``breakdown`` unless ``None``."""
-    own = st["ships"][sid]
+    ships = st["ships"]
+    own, other = ships[sid], ships[against]
+    if breakdown is None:  # the same sum, without writing the parts (_ShipFigures)
+        figures = _figures(st).ships
+        fig = figures[sid]
+        total = (fig.helm_pool + (fig.speed if own["states"]["rigging"] != _DEAD else 0)
+                 - (figures[against].speed if other["states"]["rigging"] != _DEAD else 0))
+        if fig.helm is not None:
+            total += st["discipline_cards"].get(fig.helm, 0)
+        return max(0, total + _add_penalties(None, st, own, _HELM_AREAS)
+                   + (own["casualties"].get("positioning") or 0))  # _add_casualty's sum
     pid, value = _officer(st, sid, "seamanship", "master")
     speed, handling_mod = _sailing(st, sid)
-    diff = speed - _sailing(st, against)[0]
-    if breakdown is not None:
-        breakdown["seamanship"] = value
+    diff = ((speed if own["states"]["rigging"] != _DEAD else 0)  # demasted: Speed 0 (BtQ L2479)
+            - (_sailing(st, against)[0] if other["states"]["rigging"] != _DEAD else 0))
+    breakdown["seamanship"] = value
     total = value + _add_own(breakdown, st, pid, "seamanship")
     total += _add_weather(breakdown, st, "seamanship")
     total += own["handling"] + handling_mod + diff
-    if breakdown is not None:
-        breakdown["handling"] = own["handling"]
-        if handling_mod:
-            breakdown["weather"] = handling_mod
-        if diff:
-            breakdown["speed"] = diff
-    total += _add_penalties(breakdown, st, own, ("hull", "crew", "rigging"))
+    breakdown["handling"] = own["handling"]
+    if handling_mod:
+        breakdown["weather"] = handling_mod
+    if diff:
+        breakdown["speed"] = diff
+    total += _add_penalties(breakdown, st, own, _HELM_AREAS)
     total += _add_casualty(breakdown, own, "positioning")
     return max(0, total)
+
+
+_HELM_AREAS = ("hull", "crew", "rigging")
+"""The areas whose damage counts against Positioning (BtQ L2476-2479)."""
 
 
 def _range_penalty(rating: int | None, distance: int) -> int:
@@ -1092,10 +1180,15 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
     L2504-2505; N24). Not floored. Its parts are added to ``breakdown`` unless ``None``
     (the policies weigh the total alone)."""
     ship = st["ships"][sid]
-    pid, value = _officer(st, sid, "gunnery", "gunner")
-    if breakdown is None:  # the same sum, part by part, without writing the parts
-        total = (value + _add_own(None, st, pid, "gunnery") + _add_weather(None, st, "gunnery")
-                 + ship["broadside"])
+    if breakdown is None:  # the same sum, without writing the parts (_ShipFigures)
+        pcs = st["pcs"]
+        fig = _FIGURES.get(id(pcs))  # _figures, spelled out (as in _officer)
+        if fig is None or fig.pcs is not pcs or fig.aboard is not st["aboard"]:
+            fig = _figures(st)
+        own = fig.ships[sid]
+        total = own.guns
+        if own.gunner is not None:
+            total += st["discipline_cards"].get(own.gunner, 0)
         if situational:
             rs = st["rs"]
             if sid in rs.get("gage", ()):
@@ -1106,8 +1199,9 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
             if ship["ammo_changed"]:
                 total -= _CHANGE_PENALTY
         total += (_add_penalties(None, st, ship, _GUN_AREAS, True)
-                  + _add_casualty(None, ship, "broadside"))
+                  + (ship["casualties"].get("broadside") or 0))  # _add_casualty's sum
         return total - _tow_cut(total) if _towing(st) else total
+    pid, value = _officer(st, sid, "gunnery", "gunner")
     breakdown["gunnery"] = value
     total = value + _add_own(breakdown, st, pid, "gunnery")
     total += _add_weather(breakdown, st, "gunnery") + ship["broadside"]
@@ -1197,8 +1291,10 @@ def repair_pool(state: State, ship: str, area: str, who: str) -> tuple[int, dict
 
 def _repair_size(st: State, sid: str, area: str, who: str, breakdown: Parts | None = None
                  ) -> int:
-    """:func:`repair_pool`'s size, its parts added to ``breakdown`` unless ``None``."""
-    skill, value = _tester_value(st, sid, who, area)
+    """:func:`repair_pool`'s size, its parts added to ``breakdown`` unless ``None`` (then
+    the tester's skill is the battle's :class:`_Figures`')."""
+    skill, value = (_tester_value(st, sid, who, area) if breakdown is not None
+                    else _figures(st).tester(st, sid, who, area))
     if value <= 0:
         if breakdown is not None:
             breakdown.update({skill: 0, "unskilled": 1})
@@ -1324,9 +1420,12 @@ def _contest(st: State, source: RandomSource, events: Events, kind: str,
     for attempt in range(1 if single else MAX_RETESTS + 1):
         gm = Deck(GM_DECK)
         fate = source.draw(gm, 1, purpose=f"{kind} card of fate" if source.record else "")[0]
-        # the two sides spelled out, a then b (a comprehension costs a call of its own)
-        hands = (_as_fate(_draw(source, gm, a_pid, a_size, kind, a_label), fate),
-                 _as_fate(_draw(source, gm, b_pid, b_size, kind, b_label), fate))
+        # the two sides spelled out, a then b (a comprehension costs a call of its own);
+        # _as_fate only for a hand with a Joker, seldom drawn
+        a_hand = _draw(source, gm, a_pid, a_size, kind, a_label)
+        b_hand = _draw(source, gm, b_pid, b_size, kind, b_label)
+        hands = (_as_fate(a_hand, fate) if JOKER in a_hand else a_hand,
+                 _as_fate(b_hand, fate) if JOKER in b_hand else b_hand)
         found = (successes(hands[0], fate, unskilled=a_unskilled),
                  successes(hands[1], fate, unskilled=b_unskilled))
         verdict = compare_successes(*found)
@@ -1781,7 +1880,7 @@ def _repairs(st: State, sid: str) -> Iterator[str]:
     areas = [a for a in AREAS if "x" in ship["tracks"][a] and not (grappled and a == "crew")]
     if ship["fire"]:
         areas.append("fire")
-    testers = [f"pc:{p}" for p in _aboard(st, sid)] + ["crew"]
+    testers = _figures(st).ships[sid].repairers
     for area in areas:
         for who in testers:
             if _repair_size(st, sid, area, who[3:] if who != "crew" else "crew") > 0:
@@ -2336,7 +2435,8 @@ def _continue_step(st: State, source: RandomSource, events: Events) -> None:
         st["step"] = "boarding"
         return
     orders = rs.setdefault("orders", {})
-    ids = [s for s in _afloat_ids(st) if s not in _grappled(st)]
+    grappled = _grappled(st)
+    ids = [s for s in _afloat_ids(st) if s not in grappled] if grappled else _afloat_ids(st)
     for sid in ids:
         if sid not in orders:
             _await(st, "continue.orders", sid)
@@ -2800,7 +2900,8 @@ def _policy_repair(st: State, aw: Await) -> str:
             return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
         area = max((a for a in AREAS if any(k.startswith(a + ":") for k in keys)), key=score)
     candidates = [k for k in keys if k.startswith(area + ":")]
-    if f"{area}:crew" in candidates and _tester_value(st, sid, "crew", area)[1] > 0:
+    fig = _figures(st)
+    if f"{area}:crew" in candidates and fig.tester(st, sid, "crew", area)[1] > 0:
         return f"{area}:crew"
     busy = {_officer(st, sid, "seamanship", "master")[0],
             _officer(st, sid, "gunnery", "gunner")[0]}
@@ -2813,7 +2914,7 @@ def _policy_repair(st: State, aw: Await) -> str:
         size = _repair_size(st, sid, area, pid)
         rank = (3 if pid == "crew" else 2 if pid == st["commanders"].get(sid)
                 else 1 if pid in busy else 0)
-        return _tester_value(st, sid, pid, area)[1] <= 0, rank, -size
+        return fig.tester(st, sid, pid, area)[1] <= 0, rank, -size
     return min(candidates, key=cost)
 
 

@@ -98,6 +98,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import IntEnum
+from operator import itemgetter
 from typing import Any, Literal, cast
 
 from mypy_extensions import mypyc_attr
@@ -209,13 +210,16 @@ def _chain(cards: Iterable[Card], fate: Card, unskilled: bool) -> list[tuple[int
     return found
 
 
+_LEVEL = itemgetter(0)
+
+
 def successes(
     cards: Iterable[Card], fate: Card, *, unskilled: bool = False
 ) -> list[tuple[SuccessLevel, int]]:
     """The successes among ``cards`` as ``(level, rank)`` pairs, best first: by level, then
     by rank (aces high). This is the order in which ties are broken (BtQ L1238-1239)."""
-    matches = _MATCHES[fate]
-    found = [m for m in map(matches.__getitem__, cards) if m[0]]
+    # the matches whose level is above failure (the filter and map of C, no Python call)
+    found = list(filter(_LEVEL, map(_MATCHES[fate].__getitem__, cards)))
     if unskilled:
         found = [(SuccessLevel.ORDINARY, rank) for _, rank in found]
     found.sort(reverse=True)
