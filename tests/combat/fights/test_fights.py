@@ -382,3 +382,33 @@ def test_in_a_boarding_the_player_chooses_his_own_character_s_weapon(
     assert get_engine("btq_boarding").pending(encounter.state)[0].kind == "boarding.weapon"
     page = act(player_a_client, encounter, "knife").content.decode()
     assert "fights with Knives (3 cards)." in page
+
+
+def test_a_boarding_of_a_ship_whose_crew_is_dead_takes_her_at_once(
+        gm_client, campaign, pc_a, pc_b, pc_ship, enemy_ship):
+    """BtQ L2530-2531 ("If the Crew is Dead, the ship is taken"): the New boarding form
+    accepts her and, begun, she is taken without a card turned; the Hermes's crew is
+    unhurt. A ship whose Crew is Dead cannot board: the form says why."""
+    from ships.models import Ship
+
+    track = "|".join("x" * len(part) for part in enemy_ship.tracks["crew"].split("|"))
+    Ship.objects.filter(pk=enemy_ship.pk).update(crew_track=track)
+    url = reverse("combat:fight_new", args=[campaign.pk, "boarding"])
+    fields = {"pcs": [pc_a.pk, pc_b.pk], "pc_weapons": ["cutlass"],
+              "officer_weapon": "cutlass", "attacker_crew_pool": 4, "defender_crew_pool": 4}
+    refused = gm_client.post(url, {"attacker": enemy_ship.pk, "defender": pc_ship.pk,
+                                   **fields})
+    assert refused.status_code == 200
+    assert "cannot board: her Crew is Dead" in refused.content.decode()
+    response = gm_client.post(url, {"attacker": pc_ship.pk, "defender": enemy_ship.pk,
+                                    **fields})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    encounter = Encounter.objects.get(engine="btq_boarding")
+    encounter.refresh_from_db()
+    gm_client.post(reverse("combat:start", args=[encounter.pk]), {"version": encounter.version})
+    encounter.refresh_from_db()
+    assert encounter.status == Encounter.Status.FINISHED
+    assert encounter.outcome["result"] == "taken"
+    assert not encounter.events.filter(kind__in=["boarding.draw", "boarding.crew"]).exists()
+    pc_ship.refresh_from_db()
+    assert "x" not in pc_ship.tracks["crew"]
