@@ -20,6 +20,7 @@ from rules.btq.personal_combat import (
     WEAPONS,
     WIND,
     CombatError,
+    usable,
 )
 from ships.models import Ship
 
@@ -179,7 +180,12 @@ class DuelForm(_FightForm):
     defender_weapons = forms.MultipleChoiceField(choices=WEAPON_CHOICES, initial=["pistol"],
                                                  widget=forms.CheckboxSelectMultiple,
                                                  label="The foe's weapons")
-    mode = forms.ChoiceField(choices=MODE_CHOICES, initial="fire", label="The fight")
+    mode = forms.ChoiceField(
+        choices=MODE_CHOICES, initial="fire", label="The fight",
+        help_text="Hand to hand is fought with a hand-to-hand weapon (sword, cutlass, axe, "
+                  "knives, boarding weapons, bayonet, fists); an exchange of fire, a shot or "
+                  "an attack at range with a gun or a thrown knife, at the range below. Each "
+                  "fighter uses the best of his weapons that the fight allows.")
     band = forms.ChoiceField(choices=BAND_CHOICES, initial="normal", label="Range")
     difficulty = forms.IntegerField(min_value=1, max_value=12, required=False,
                                     label="Cover (cards against a shot)")
@@ -204,6 +210,10 @@ class DuelForm(_FightForm):
             return data
         ranged = data["mode"] in ("fire", "shot") or (data["mode"] == "unengaged"
                                                       and data["band"] != MELEE)
+        if ranged:
+            self._refuse_hand_to_hand(data)
+            if self.errors:
+                return data
         data["setup"] = {"fighters": [a, b], "mode": data["mode"],
                          "band": data["band"] if ranged else None,
                          "difficulty": data.get("difficulty") if data["mode"] == "shot"
@@ -214,6 +224,25 @@ class DuelForm(_FightForm):
         data["title"] = data.get("title") or f"{data['attacker'].title} against " \
                                               f"{data['defender'].title}"
         return data
+
+
+    def _refuse_hand_to_hand(self, data: dict) -> None:
+        """A fight at range uses guns and thrown knives only (BtQ L1576, L1584-1618): the
+        hand-to-hand weapons ticked for a fighter who attacks in it (the defender only in
+        an exchange of fire) would be left out without a word, and the fight would not be
+        the one the GM meant (the form opens on an exchange of fire, the pistol ticked), so
+        they are refused with the reason. A gun ticked for a fight hand to hand is only
+        carried: the fighter uses his hand-to-hand weapon."""
+        what = MODES[data["mode"]] if data["mode"] != "unengaged" else "an attack at range"
+        sides = ("attacker", "defender") if data["mode"] == "fire" else ("attacker",)
+        for side in sides:
+            melee = [WEAPONS[w].label for w in data[f"{side}_weapons"]
+                     if not any(usable(w, band) for band in BANDS)]
+            if melee:
+                kind = "hand-to-hand weapons" if len(melee) > 1 else "a hand-to-hand weapon"
+                self.add_error(f"{side}_weapons", f"{', '.join(melee)}: {kind}, of no use in "
+                               f"{what}. Untick {'them' if len(melee) > 1 else 'it'}, or "
+                               "make the fight hand to hand.")
 
 
 class BoardingForm(_FightForm):

@@ -412,3 +412,26 @@ def test_a_boarding_of_a_ship_whose_crew_is_dead_takes_her_at_once(
     assert not encounter.events.filter(kind__in=["boarding.draw", "boarding.crew"]).exists()
     pc_ship.refresh_from_db()
     assert "x" not in pc_ship.tracks["crew"]
+
+
+def test_a_duel_at_range_refuses_hand_to_hand_weapons_with_the_reason(gm_client, campaign,
+                                                                        pc_a, pc_b):
+    """An exchange of fire is fought with guns at a range (BtQ L1576, L1584-1618): the
+    form opens on it with the pistol ticked; the sword and cutlass ticked too would be left
+    out without a word, so the form refuses them, says why and what the modes use. Hand to
+    hand, the same weapons make the duel."""
+    url = reverse("combat:fight_new", args=[campaign.pk, "duel"])
+    form = gm_client.get(url).content.decode()
+    assert "Hand to hand is fought with a hand-to-hand weapon" in form
+    fields = {"attacker": pc_a.pk, "attacker_weapons": ["pistol", "sword", "cutlass"],
+              "defender": pc_b.pk, "defender_weapons": ["pistol", "cutlass"],
+              "mode": "fire", "band": "normal", "wind": "light", "precipitation": "none"}
+    refused = gm_client.post(url, fields)
+    assert refused.status_code == 200
+    page = refused.content.decode()
+    assert "Sword, Cutlass: hand-to-hand weapons, of no use in an exchange of fire" in page
+    assert "Cutlass: a hand-to-hand weapon, of no use in an exchange of fire" in page
+    assert not Encounter.objects.filter(engine="btq_personal_combat").exists()
+    made = gm_client.post(url, {**fields, "mode": "melee", "band": "melee"})
+    assert made.status_code == 302
+    assert Encounter.objects.get(engine="btq_personal_combat").setup["mode"] == "melee"
