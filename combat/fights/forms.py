@@ -11,6 +11,7 @@ from campaigns.forms import Form
 from characters.models import Character
 from combat.challenges import add_challenge_field
 from combat.fights import setups
+from rules.btq.characters import DamageState
 from rules.btq.personal_combat import (
     BAND_LABELS,
     BANDS,
@@ -116,8 +117,12 @@ class SkirmishForm(_FightForm):
         queryset=Character.objects.none(), required=False,
         label="Opposing commander (his Command)",
         help_text="Or leave empty and give the cards of the opposing commander below.")
-    opposing_command = forms.IntegerField(min_value=0, max_value=20, initial=3, required=False,
-                                          label="Opposing commander's cards (without an NPC)")
+    opposing_command = forms.IntegerField(
+        min_value=0, max_value=20, initial=3, required=False,
+        label="Opposing commander's cards (without an NPC; with one, his second's)",
+        help_text="An NPC in command tests his own Command. If he fights among the foes and "
+                  "is Maimed or Dead by the final test, his second leads them with these "
+                  "cards.")
     opposing_commander_name = forms.CharField(
         max_length=100, required=False, label="Opposing commander's name (without an NPC)",
         help_text="“the sergeant of the guard”; left empty, the first of the foes leads them.")
@@ -152,8 +157,18 @@ class SkirmishForm(_FightForm):
         commander = data.get("opposing_commander")
         named = (data.get("opposing_commander_name") or "").strip() or (
             data["foes"][0].title if data.get("foes") else "the enemy's leader")
-        opposing = {"name": commander.title, "command": commander.skill("command")} \
-            if commander else {"name": named, "command": data.get("opposing_command") or 0}
+        typed = data.get("opposing_command") or 0
+        if commander is None:
+            opposing = {"name": named, "command": typed}
+        elif commander.health_state == DamageState.DEAD:
+            self.add_error("opposing_commander", f"{commander} is Dead and commands no one: "
+                           "leave this empty and give the cards of whoever leads in his "
+                           "place.")
+            return data
+        else:
+            opposing = {"name": commander.title, "command": commander.skill("command")}
+            if commander in (data.get("foes") or []):
+                opposing.update(id=setups.fighter_id(commander), second=typed)
         data["setup"] = {
             "pcs": pcs, "opposition": foes, "weather": data["weather"],
             "stakes": data["stakes"], "with_crew": bool(data.get("with_crew")),

@@ -435,3 +435,46 @@ def test_a_duel_at_range_refuses_hand_to_hand_weapons_with_the_reason(gm_client,
     made = gm_client.post(url, {**fields, "mode": "melee", "band": "melee"})
     assert made.status_code == 302
     assert Encounter.objects.get(engine="btq_personal_combat").setup["mode"] == "melee"
+
+
+def test_a_skirmish_s_fallen_opposing_commander_hands_over_to_the_cards_typed(
+        gm_client, player_a_client, campaign, pc_a, pc_b, npc, soldier, gm):
+    """The opposing commander (BtQ L1679-1686) is the Corporal, who fights among the foes
+    and is Maimed: the final test is his second's, with the 3 cards the GM typed, and the
+    GM's page shows that figure and why; a player's shows neither figure. A Dead NPC
+    commands no one: the form says so."""
+    from characters.services import character_update
+    from combat.services import encounter_act
+
+    soldier.refresh_from_db()
+    character_update(character=soldier, actor=gm, version=soldier.version,
+                     health_state=DamageState.MAIMED)
+    npc.refresh_from_db()
+    character_update(character=npc, actor=gm, version=npc.version,
+                     health_state=DamageState.DEAD)
+    refused = gm_client.post(reverse("combat:fight_new", args=[campaign.pk, "skirmish"]), {
+        "pcs": [pc_a.pk], "pc_weapons": ["cutlass"], "foes": [soldier.pk],
+        "foe_weapon": "musket", "foe_band": "normal", "opposing_commander": npc.pk,
+        "wind": "light", "precipitation": "none"})
+    assert refused.status_code == 200
+    assert "is Dead and commands no one" in refused.content.decode()
+    encounter = prepare_skirmish(gm_client, campaign, pc_a, pc_b, npc, soldier,
+                                 opposing_commander=soldier.pk, opposing_command=3)
+    assert encounter.setup["opposing_commander"] == {
+        "name": "Corporal Soldat Secret", "command": 0, "id": f"npc:{soldier.pk}",
+        "second": 3}
+    begin(gm_client, encounter)
+    kernel = get_engine("btq_skirmish")
+    for _ in range(60):
+        encounter.refresh_from_db()
+        if encounter.status != Encounter.Status.ACTIVE:
+            break
+        d = kernel.pending(encounter.state)[0]
+        encounter_act(encounter=encounter, user=gm, actor=d.actor, decision_kind=d.kind,
+                      choice=d.default, expected_version=encounter.version)
+    page = gm_client.get(reverse("combat:detail", args=[encounter.pk])).content.decode()
+    assert "Corporal Soldat Secret’s second" in page.replace("&#x27;", "’").replace("'", "’")
+    assert "(GM: Command 3, the cards you gave his second: Corporal Soldat Secret is" in page
+    theirs = player_a_client.get(reverse("combat:detail", args=[encounter.pk])
+                                 ).content.decode()
+    assert "his second leads the foes" in theirs and "GM: Command" not in theirs
