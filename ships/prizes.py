@@ -23,6 +23,13 @@ def held_prize(ship: Ship) -> Prize | None:
     return Prize.objects.filter(ship=ship, status=Prize.Status.HELD).first()
 
 
+def held_prize_ships(campaign: Campaign) -> set[int]:
+    """The ids of ``campaign``'s ships held as prizes on their way to port
+    (:func:`held_prize`), for a ship picker to say so."""
+    return set(Prize.objects.filter(campaign=campaign, status=Prize.Status.HELD,
+                                    ship__isnull=False).values_list("ship_id", flat=True))
+
+
 def prize_hold(*, campaign: Campaign, battle: int, ship: Ship, crew, actor=None
                ) -> Prize | None:
     """``ship``, taken in encounter ``battle`` by ``crew`` (the PCs aboard the players'

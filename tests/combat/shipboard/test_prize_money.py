@@ -178,6 +178,8 @@ def test_a_ship_held_as_a_prize_is_no_enemy_to_fight_until_she_is_recaptured(
 
     with pytest.raises(ValidationError, match="prize"):
         new_battle()
+    form = gm_client.get(f"/combat/campaign/{prize.campaign_id}/new/").content.decode()
+    assert f"{corsair} (the players’ prize, on her way to port)" in form
     page = gm_client.post(f"/combat/campaign/{prize.campaign_id}/new/", {
         "pc_ship": hermes.pk, "enemy_ship": corsair.pk, "weather": "good_wind"})
     assert page.status_code == 200
