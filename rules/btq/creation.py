@@ -706,7 +706,8 @@ def _experience_decision(setup: dict, exp: dict, number: int, sheet: dict) -> De
         _skill_field("point_skill", "…the skill"),
         _profession_field("point_profession", "…a Profession: which trade?", sheet),
         Field("point_measure", "…the Measure", "choice", _MEASURE_OPTIONS),
-        Field("point_rep_kind", "…a new reputation's kind", "choice", _REP_KINDS),
+        Field("point_rep_kind", "…its kind (left empty: the one of these words you have)",
+              "choice", _REP_KINDS),
         _text("point_descriptor", "…the reputation: how", suggestions=descriptors),
         _text("point_subject", "…by whom", suggestions=subjects),
     ]
