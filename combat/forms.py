@@ -11,6 +11,7 @@ from rules.btq.characters import DamageState
 from rules.btq.naval import DISTANCES, GENERAL_PRECIPITATION, GENERAL_WIND, WEATHER
 from rules.engine import get_engine
 from ships.models import Ship, ShipReputation
+from ships.prizes import held_prize_ships
 
 MAX_ID = 2**63 - 1
 """The largest id or version a database integer column holds: larger numbers are refused as
@@ -158,9 +159,12 @@ class NavalEncounterForm(Form):
                 self.fields[name].initial = choices[0].pk
         self.fields["allies"].queryset = ships.filter(side=Ship.Side.PC)
         self.fields["more_enemies"].queryset = ships.filter(side=Ship.Side.ENEMY)
+        prizes = held_prize_ships(campaign)
         for name in ("pc_ship", "enemy_ship", "allies", "more_enemies"):
             # the GM's form: each ship with the damage she brings into the battle
-            self.fields[name].label_from_instance = ship_with_damage
+            self.fields[name].label_from_instance = (
+                lambda ship: f"{ship_with_damage(ship)} (the players’ prize, on her way to port)"
+                if ship.pk in prizes else ship_with_damage(ship))
         self.fields["ship_reputation"].queryset = ShipReputation.objects.filter(
             ship__campaign=campaign, ship__side=Ship.Side.PC).exclude(
             damage_state=DamageState.DEAD).select_related("ship")

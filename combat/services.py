@@ -321,6 +321,22 @@ def _check_ships_free(encounter_ships, *, exclude=None) -> None:
             )
 
 
+def _check_no_prizes(encounter_ships) -> None:
+    """Refuse (``ValidationError`` naming her) a ship held as the players' prize on her way
+    to port (``ships.prizes.held_prize``): she is theirs, no enemy (BtQ L1769-1771), and
+    taken again her prize money would be shared twice. A GM who has the enemy retake her
+    marks her recaptured first."""
+    from ships.prizes import held_prize
+
+    for ship in encounter_ships:
+        if held_prize(ship) is not None:
+            raise ValidationError(
+                f"{ship} is the players’ prize, on her way to port: she is no enemy to "
+                "fight. If the enemy has retaken her, mark her recaptured on the "
+                "campaign’s page first."
+            )
+
+
 @transaction.atomic
 def encounter_create(
     *, campaign, user, engine: str, setup: dict, title: str, stacked_cards=None,
@@ -344,6 +360,7 @@ def encounter_create(
     if any(ship.campaign_id != campaign.pk for ship in ships):
         raise ValidationError("Every ship of the battle must belong to its campaign.")
     _check_ships_free(ships)
+    _check_no_prizes(ships)
     challenge = challenges.challenge_for(campaign, challenge)
     kernel = _engine(engine)
     title = (title or "").strip() or kernel.title
@@ -414,6 +431,7 @@ def encounter_begin(*, encounter: Encounter, user) -> Encounter:
     (the caller writes it)."""
     ships = list(encounter.ships.all())
     _check_ships_free(ships, exclude=encounter)
+    _check_no_prizes(ships)
     kernel = _engine(encounter.engine)
     table = _Table.of(encounter, kernel)
     events = table.start(encounter.setup)

@@ -17,11 +17,28 @@ from characters.shipboard import prize_shares_pay
 from ships.models import Prize, Ship
 
 
+def held_prize(ship: Ship) -> Prize | None:
+    """The prize ``ship`` is held as, on her way to port, or ``None``: until she arrives, is
+    lost or is recaptured she is the victors' (BtQ L1769-1771), no enemy to fight again."""
+    return Prize.objects.filter(ship=ship, status=Prize.Status.HELD).first()
+
+
+def held_prize_ships(campaign: Campaign) -> set[int]:
+    """The ids of ``campaign``'s ships held as prizes on their way to port
+    (:func:`held_prize`), for a ship picker to say so."""
+    return set(Prize.objects.filter(campaign=campaign, status=Prize.Status.HELD,
+                                    ship__isnull=False).values_list("ship_id", flat=True))
+
+
 def prize_hold(*, campaign: Campaign, battle: int, ship: Ship, crew, actor=None
                ) -> Prize | None:
     """``ship``, taken in encounter ``battle`` by ``crew`` (the PCs aboard the players'
     ships), held as a prize on her way to port. A prize is held once: the same ship of the
-    same battle again returns ``None``. Part of the caller's transaction."""
+    same battle again, or a ship already held as a prize (:func:`held_prize`), taken in
+    another battle, returns ``None``, so that her money is shared once. Part of the
+    caller's transaction."""
+    if held_prize(ship) is not None:
+        return None
     prize, created = Prize.objects.get_or_create(
         battle=battle, captured=ship.display_name[:200],
         defaults={"campaign": campaign, "ship": ship, "rating": ship.ship_type.rating})

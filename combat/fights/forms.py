@@ -11,6 +11,7 @@ from campaigns.forms import Form
 from characters.models import Character
 from combat.challenges import add_challenge_field
 from combat.fights import setups
+from rules.btq.characters import DamageState
 from rules.btq.personal_combat import (
     BAND_LABELS,
     BANDS,
@@ -20,6 +21,7 @@ from rules.btq.personal_combat import (
     WEAPONS,
     WIND,
     CombatError,
+    usable,
 )
 from ships.models import Ship
 
@@ -115,8 +117,12 @@ class SkirmishForm(_FightForm):
         queryset=Character.objects.none(), required=False,
         label="Opposing commander (his Command)",
         help_text="Or leave empty and give the cards of the opposing commander below.")
-    opposing_command = forms.IntegerField(min_value=0, max_value=20, initial=3, required=False,
-                                          label="Opposing commander's cards (without an NPC)")
+    opposing_command = forms.IntegerField(
+        min_value=0, max_value=20, initial=3, required=False,
+        label="Opposing commander's cards (without an NPC; with one, his second's)",
+        help_text="An NPC in command tests his own Command. If he fights among the foes and "
+                  "is Maimed or Dead by the final test, his second leads them with these "
+                  "cards.")
     opposing_commander_name = forms.CharField(
         max_length=100, required=False, label="Opposing commander's name (without an NPC)",
         help_text="“the sergeant of the guard”; left empty, the first of the foes leads them.")
@@ -151,8 +157,18 @@ class SkirmishForm(_FightForm):
         commander = data.get("opposing_commander")
         named = (data.get("opposing_commander_name") or "").strip() or (
             data["foes"][0].title if data.get("foes") else "the enemy's leader")
-        opposing = {"name": commander.title, "command": commander.skill("command")} \
-            if commander else {"name": named, "command": data.get("opposing_command") or 0}
+        typed = data.get("opposing_command") or 0
+        if commander is None:
+            opposing = {"name": named, "command": typed}
+        elif commander.health_state == DamageState.DEAD:
+            self.add_error("opposing_commander", f"{commander} is Dead and commands no one: "
+                           "leave this empty and give the cards of whoever leads in his "
+                           "place.")
+            return data
+        else:
+            opposing = {"name": commander.title, "command": commander.skill("command")}
+            if commander in (data.get("foes") or []):
+                opposing.update(id=setups.fighter_id(commander), second=typed)
         data["setup"] = {
             "pcs": pcs, "opposition": foes, "weather": data["weather"],
             "stakes": data["stakes"], "with_crew": bool(data.get("with_crew")),
@@ -179,7 +195,12 @@ class DuelForm(_FightForm):
     defender_weapons = forms.MultipleChoiceField(choices=WEAPON_CHOICES, initial=["pistol"],
                                                  widget=forms.CheckboxSelectMultiple,
                                                  label="The foe's weapons")
-    mode = forms.ChoiceField(choices=MODE_CHOICES, initial="fire", label="The fight")
+    mode = forms.ChoiceField(
+        choices=MODE_CHOICES, initial="fire", label="The fight",
+        help_text="Hand to hand is fought with a hand-to-hand weapon (sword, cutlass, axe, "
+                  "knives, boarding weapons, bayonet, fists); an exchange of fire, a shot or "
+                  "an attack at range with a gun or a thrown knife, at the range below. Each "
+                  "fighter uses the best of his weapons that the fight allows.")
     band = forms.ChoiceField(choices=BAND_CHOICES, initial="normal", label="Range")
     difficulty = forms.IntegerField(min_value=1, max_value=12, required=False,
                                     label="Cover (cards against a shot)")
@@ -204,6 +225,10 @@ class DuelForm(_FightForm):
             return data
         ranged = data["mode"] in ("fire", "shot") or (data["mode"] == "unengaged"
                                                       and data["band"] != MELEE)
+        if ranged:
+            self._refuse_hand_to_hand(data)
+            if self.errors:
+                return data
         data["setup"] = {"fighters": [a, b], "mode": data["mode"],
                          "band": data["band"] if ranged else None,
                          "difficulty": data.get("difficulty") if data["mode"] == "shot"
@@ -214,6 +239,25 @@ class DuelForm(_FightForm):
         data["title"] = data.get("title") or f"{data['attacker'].title} against " \
                                               f"{data['defender'].title}"
         return data
+
+
+    def _refuse_hand_to_hand(self, data: dict) -> None:
+        """A fight at range uses guns and thrown knives only (BtQ L1576, L1584-1618): the
+        hand-to-hand weapons ticked for a fighter who attacks in it (the defender only in
+        an exchange of fire) would be left out without a word, and the fight would not be
+        the one the GM meant (the form opens on an exchange of fire, the pistol ticked), so
+        they are refused with the reason. A gun ticked for a fight hand to hand is only
+        carried: the fighter uses his hand-to-hand weapon."""
+        what = MODES[data["mode"]] if data["mode"] != "unengaged" else "an attack at range"
+        sides = ("attacker", "defender") if data["mode"] == "fire" else ("attacker",)
+        for side in sides:
+            melee = [WEAPONS[w].label for w in data[f"{side}_weapons"]
+                     if not any(usable(w, band) for band in BANDS)]
+            if melee:
+                kind = "hand-to-hand weapons" if len(melee) > 1 else "a hand-to-hand weapon"
+                self.add_error(f"{side}_weapons", f"{', '.join(melee)}: {kind}, of no use in "
+                               f"{what}. Untick {'them' if len(melee) > 1 else 'it'}, or "
+                               "make the fight hand to hand.")
 
 
 class BoardingForm(_FightForm):

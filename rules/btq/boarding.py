@@ -34,7 +34,10 @@ Each round of the boarding (BtQ L2517-2531):
    ``"surrender"`` or ``"fight_on"``); if he fights on he crosses off one box of his Crew (an
    Injured-level hit with overflow, N19; under the setting ``boarding_crew_loss =
    "severity"`` a hit of the winner's best success). A boarded ship whose Crew is Dead is taken; a
-   boarding party whose Crew is Dead is repelled (N20). Turning the Tide succeeds when every
+   boarding party whose Crew is Dead is repelled (N20). That holds whenever a Crew dies: at
+   the start (a ship boarded with her Crew Dead is taken at once; a ship whose Crew is Dead
+   cannot board) and in the Grand Melee (the boarding ends with that fight: the PCs still
+   to fight that round do not, and no Command test follows). Turning the Tide succeeds when every
    defending PC won his action and the defenders won the Command test: the boarders are
    boarded in turn, in addition to the round's damage.
 
@@ -246,6 +249,9 @@ def validate(boarding: Mapping) -> dict[str, Any]:
     attacker = boarding.get("attacker")
     if attacker not in out_ships:
         raise CombatError("the attacker must be one of the two ships")
+    if DamageTrack.parse(out_ships[attacker]["crew"]).state == DamageState.DEAD:
+        raise CombatError(f"{_The(out_ships[attacker]['name'])} cannot board: her Crew is "
+                          "Dead, and a boarding is her men swinging over")
     pcs = []
     for i, data in enumerate(boarding.get("pcs") or []):
         where = f"PC {i + 1}"
@@ -364,7 +370,8 @@ def _controller(st: State, key: str) -> str:
 
 def begin(sub: Mapping) -> tuple[State, list[Event]]:
     """The boarding begins from a :func:`validate` d sub-state: round 1 awaits its first
-    decision. No card is drawn."""
+    decision. No card is drawn. A boarded ship whose Crew is Dead already is taken there
+    and then, without a round (BtQ L2530-2531)."""
     sub = validate(sub)
     fighters = {p["id"]: p for p in sub["pcs"]}
     for ship in sub["ships"].values():
@@ -374,9 +381,13 @@ def begin(sub: Mapping) -> tuple[State, list[Event]]:
           "results": {}, "through": {}, "penalties": {k: {} for k in sub["ships"]},
           "casualties": [], "fire": {}, "loser": None, "result": None, "winner": None}
     a, b = sub["attacker"], _other(st, sub["attacker"])
-    events = [Event("boarding.begin", f"{_The(st['ships'][a]['name'])} boards "
-                    f"{_the(st['ships'][b]['name'])}: her men swing over, and "
-                    f"{_the(st['ships'][b]['name'])} repels boarders.", {"attacker": a})]
+    boarded = _the(st["ships"][b]["name"])
+    if DamageTrack.parse(st["ships"][b]["crew"]).state == DamageState.DEAD:
+        return st, [Event("boarding.begin", f"{_The(st['ships'][a]['name'])} boards "
+                          f"{boarded}: her men swing over, and {boarded}'s Crew is Dead: "
+                          "nobody is left to fight them.", {"attacker": a}), *_crew_dead(st)]
+    events = [Event("boarding.begin", f"{_The(st['ships'][a]['name'])} boards {boarded}: "
+                    f"her men swing over, and {boarded} repels boarders.", {"attacker": a})]
     events += _new_round(st)
     return st, events
 
@@ -489,7 +500,12 @@ def apply(state: State, actor: str, choice: str, source: RandomSource
             # back sorted)
             for p in [p["id"] for p in st["setup"]["pcs"] if p["id"] in st["actions"]]:
                 events += _fight(st, p, source)
-            events += _command_test(st, source)
+                over = _crew_dead(st)
+                if over:  # a dead crew fights no more: the round ends there
+                    events += over
+                    break
+            else:
+                events += _command_test(st, source)
     return st, events
 
 
@@ -721,12 +737,19 @@ def _answer_surrender(st: State, choice: str) -> list[Event]:
     level = st.get("command_level", 1) if st["setup"]["settings"][
         "boarding_crew_loss"] == "severity" else 1
     events = [_hit_crew(st, loser, level, f"{name} fights on")]
+    return events + (_crew_dead(st) or _next(st))
+
+
+def _crew_dead(st: State) -> list[Event]:
+    """If a Crew is Dead, the boarding ends here (BtQ L2530-2531, "If the Crew is Dead, the
+    ship is taken"; N20): the boarded ship is taken, or, the boarders' Crew Dead, they are
+    repelled; the boarded ship first if both are. No events while both crews stand."""
     ends: tuple[tuple[str, Result], ...] = ((_other(st, st["attacker"]), "taken"),
                                             (st["attacker"], "repelled"))
     for key, result in ends:
         if DamageTrack.parse(st["ships"][key]["crew"]).state == DamageState.DEAD:
-            return events + _end(st, result, _other(st, key), key)
-    return events + _next(st)
+            return _end(st, result, _other(st, key), key)
+    return []
 
 
 def _next(st: State) -> list[Event]:

@@ -343,11 +343,13 @@ class _Sheet:
             self.skills[key] = self.skills.get(key, 0) + amount
 
     def reputation(self, kind: str, descriptor: str, subject: str, amount: int = 1) -> None:
-        """+``amount`` to the reputation of that descriptor and subject, or a new one: two
-        +1s of one booty card to one reputation make a +2 (BtQ L960-961)."""
-        key = (descriptor.strip().lower(), subject.strip().lower())
+        """+``amount`` to the reputation of that kind, descriptor and subject, or a new one:
+        two +1s of one booty card to one reputation make a +2 (BtQ L960-961). A Personal and
+        an Institution reputation of the same words are two, each capped by its own Measure
+        (BtQ L134-135)."""
+        key = (kind, descriptor.strip().lower(), subject.strip().lower())
         for rep in self.reputations:
-            if (rep["descriptor"].lower(), rep["subject"].lower()) == key:
+            if (rep["kind"], rep["descriptor"].lower(), rep["subject"].lower()) == key:
                 rep["value"] += amount
                 return
         self.reputations.append({"kind": kind, "descriptor": descriptor.strip(),
@@ -711,7 +713,8 @@ def _experience_decision(setup: dict, exp: dict, number: int, sheet: dict) -> De
         _skill_field("point_skill", "…the skill"),
         _profession_field("point_profession", "…a Profession: which trade?", sheet),
         Field("point_measure", "…the Measure", "choice", _MEASURE_OPTIONS),
-        Field("point_rep_kind", "…a new reputation's kind", "choice", _REP_KINDS),
+        Field("point_rep_kind", "…its kind (left empty: the one of these words you have)",
+              "choice", _REP_KINDS),
         _text("point_descriptor", "…the reputation: how", suggestions=descriptors),
         _text("point_subject", "…by whom", suggestions=subjects),
     ]
@@ -1040,10 +1043,12 @@ def _check_experience(values: dict, exp: dict, setup: dict, sheet: dict) -> dict
     else:
         descriptor = _need(values, "point_descriptor", errors, "Say how (“Trusted by”).")
         subject = _need(values, "point_subject", errors, "Say by whom.")
+        # an existing reputation of these words, of the kind chosen if one is
         existing = [r for r in sheet["reputations"]
                     if (r["descriptor"].lower(), r["subject"].lower()) ==
-                    ((descriptor or "").lower(), (subject or "").lower())]
-        kind = existing[0]["kind"] if existing else values.get("point_rep_kind")
+                    ((descriptor or "").lower(), (subject or "").lower())
+                    and values.get("point_rep_kind") in (None, "", r["kind"])]
+        kind = values.get("point_rep_kind") or (existing[0]["kind"] if existing else None)
         if not kind and not errors:
             errors["point_rep_kind"] = "A new reputation is Personal or Institution."
         gain["point"] = {"kind": "reputation", "rep_kind": kind, "descriptor": descriptor,
@@ -1584,7 +1589,7 @@ def _gain_text(gain: dict) -> str:
         parts += [_skill_words(o["skill"], o.get("profession")) + " +1"
                   for o in booty.get("others", ())]
     elif booty["kind"] == "reputations":
-        parts += [f"{r['descriptor']} {r['subject']} +1" for r in booty["reputations"]]
+        parts += [_rep_words(r["kind"], r) for r in booty["reputations"]]
     else:
         parts.append(f"{booty['item']['name']} (+{booty['item']['bonus']} {booty['item']['for']})")
     point = gain["point"]
@@ -1593,8 +1598,15 @@ def _gain_text(gain: dict) -> str:
     elif point["kind"] == "measure":
         parts.append(MEASURES[point["measure"]] + " +1")
     else:
-        parts.append(f"{point['descriptor']} {point['subject']} +1")
+        parts.append(_rep_words(point["rep_kind"], point))
     return ", ".join(parts)
+
+
+def _rep_words(kind: str, rep: dict) -> str:
+    """A reputation's +1 as the book writes it, with its kind: "Personal: Friend of Captain
+    Turner +1" (BtQ L961), so that a Personal and an Institution one of the same words are
+    told apart."""
+    return f"{kind.capitalize()}: {rep['descriptor']} {rep['subject']} +1"
 
 
 def _skill_words(key: str, profession: str | None) -> str:

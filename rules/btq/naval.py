@@ -1940,8 +1940,10 @@ def _answer_repair(st: State, aw: Await, choice: str, source: RandomSource, even
         if len(track.repair_levels(best)) > 1:
             # "recover one box ... equal to, or lower than the level of the success" (BtQ
             # L2410-2412): which one is the repairer's choice.
+            # the skill apart: the breakdown's keys come back sorted from a stored state
             rs["repair_made"] = {"ship": sid, "pid": pid, "area": area, "size": size,
-                                 "breakdown": breakdown, "best": best, "fate": str(fate),
+                                 "skill": next(iter(breakdown)), "breakdown": breakdown,
+                                 "best": best, "fate": str(fate),
                                  "cards": [str(c) for c in cards]}
             _await(st, "repair.box", sid,
                    actor=f"pc:{pid}" if pid is not None else _captain(st, sid),
@@ -1986,16 +1988,19 @@ def _answer_repair_box(st: State, aw: Await, choice: str, source: RandomSource,
         fate = parse_card(made["fate"])
         cards = [parse_card(c) for c in made["cards"]]
         events.append(_repair_event(st, sid, made["pid"], made["area"], made["size"],
-                                    made["breakdown"], made["best"], fate, cards, level))
+                                    made["breakdown"], made["best"], fate, cards, level,
+                                    skill=made["skill"]))
 
 
 def _repair_event(st: State, sid: str, pid: str | None, area: str, size: int, breakdown: Parts,
-                  best: int, fate: Card, cards: list[Card], level: DamageState | None
-                  ) -> Event:
-    """The ``repair.test`` event of a repair just made; ``level``: the box cleared."""
+                  best: int, fate: Card, cards: list[Card], level: DamageState | None,
+                  skill: str | None = None) -> Event:
+    """The ``repair.test`` event of a repair just made; ``level``: the box cleared;
+    ``skill`` the skill tested, by default the breakdown's first part (:func:`repair_pool`
+    puts it first)."""
     ship = _ship(st, sid)
     name = _who(st, sid, pid)
-    data = {"ship": sid, "area": area, "who": name, "skill": next(iter(breakdown)),
+    data = {"ship": sid, "area": area, "who": name, "skill": skill or next(iter(breakdown)),
             "pool": size, "card_of_fate": str(fate),
             "cards": _shown(cards, fate, "unskilled" in breakdown),
             "success": _GRADE[best]}

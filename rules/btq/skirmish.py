@@ -41,7 +41,9 @@ Setup (``validate_setup``; ``ValueError`` with a reason)::
              "born_for_battle": bool}],
      "commander": "pc:<pk>" | null,
      "opposition": [Fighter + {"band": "melee" | range band, "skills": {key: value}}],
-     "opposing_commander": {"name": str, "command": int},
+     "opposing_commander": {"name": str, "command": int,
+                            "id": a foe's id, when he is one of them (optional),
+                            "second": int, his second's Command, should he fall},
      "with_crew": bool, "ship_morale": "healthy".."dead",
      "weather": {"wind", "precipitation"}, "stakes": {"win", "lose", "stalemate"},
      "settings": {...}}
@@ -198,11 +200,17 @@ def validate_setup(setup: dict) -> dict[str, Any]:
     commander = setup.get("commander") or max(pcs, key=lambda p: p["seniority"])["id"]
     if commander not in {p["id"] for p in pcs}:
         raise CombatError("the commanding officer must be one of the PCs (BtQ L1654)")
-    opp = setup.get("opposing_commander") or {}
-    if not isinstance(opp, Mapping) or set(opp) - {"name", "command"}:
-        raise CombatError("the opposing commander is {'name', 'command'}")
-    opp = {"name": str(opp.get("name") or "the enemy commander").strip(),
-           "command": _whole(opp.get("command", 3), "the opposing commander's Command")}
+    raw_opp = setup.get("opposing_commander") or {}
+    if not isinstance(raw_opp, Mapping) or set(raw_opp) - {"name", "command", "id", "second"}:
+        raise CombatError("the opposing commander is {'name', 'command'} and, for one of "
+                          "the foes, his 'id' and his second's Command, 'second'")
+    opp = {"name": str(raw_opp.get("name") or "the enemy commander").strip(),
+           "command": _whole(raw_opp.get("command", 3), "the opposing commander's Command")}
+    if raw_opp.get("id") is not None:
+        if raw_opp["id"] not in {f["id"] for f in foes}:
+            raise CombatError("the opposing commander's id must be one of the foes")
+        opp.update(id=raw_opp["id"], second=_whole(raw_opp.get("second", 0),
+                                                   "his second's Command"))
     return {"pcs": pcs, "commander": commander, "opposition": foes,
             "opposing_commander": opp, "with_crew": bool(setup.get("with_crew", False)),
             "ship_morale": _state_name(setup.get("ship_morale", "healthy"), "Ship Morale"),
@@ -236,6 +244,23 @@ def _helpers(st: State, pid: str) -> list[Fighter]:
     return [st["fighters"][h] for h in _order(st)
             if st["actions"].get(h, {}).get("kind") == "assist"
             and st["actions"][h]["target"] == pid]
+
+
+def opposing_commander(st: State) -> dict[str, Any]:
+    """Who leads the foes in the final test: ``{"name", "command", "fallen"}``. The
+    opposing commander of the setup (BtQ L1679-1686: his Command, a pool the GM sets); one
+    who is among the foes (``id``) and is Maimed, Dead or unconscious commands no more, and
+    his second takes over with the GM's figure for him (``second``; a reading of BtQ
+    L2526-2528, where command passes down from a fallen captain); ``fallen`` says so in
+    words ("Captain Jones is Dead"), else ``None``."""
+    opp = st["setup"]["opposing_commander"]
+    him = st["fighters"].get(opp.get("id", ""))
+    if him is not None and (him["health"] in ("maimed", "dead") or him["unconscious"]):
+        state = "unconscious" if him["unconscious"] and him["health"] != "dead" else \
+            him["health"].capitalize()
+        return {"name": f"{opp['name']}'s second", "command": opp["second"],
+                "fallen": f"{opp['name']} is {state}"}
+    return {"name": opp["name"], "command": opp["command"], "fallen": None}
 
 
 def _co(st: State) -> Fighter:
@@ -600,21 +625,27 @@ class SkirmishEngine:
         if mod:
             mods.append(Modifier("weather", mod))
         ours = Side(co["id"], Pool("command", co["command"], tuple(mods)), co["deck"])
-        opp = setup["opposing_commander"]
+        opp = opposing_commander(st)
+        said = []
+        if opp["fallen"]:
+            said = [Event("final.commander", f"{opp['fallen']} and commands no more: his "
+                          "second leads the foes in the final test.", {},
+                          gm_data={"command": opp["command"]})]
         theirs = Side("opposing_commander", Pool("command", opp["command"],
                                                  (Modifier("weather", mod),) if mod else ()),
                       GM_DECK, secret=True)
         floor = setup["settings"]["personal_pool_floor"]
         if ours.pool.size(floor) == 0 and theirs.pool.size() == 0:
-            events = [Event("final.draw", "Neither commander has a card to turn: a stalemate.",
-                            {})]
+            events = [*said, Event("final.draw", "Neither commander has a card to turn: a "
+                                   "stalemate.", {})]
             return events + self._end(st, "stalemate", None)
         retests = MAX_RETESTS if setup["settings"]["mutual_fail_final"] == "retest" else 0
         record = contested_test(ours, theirs, source, setup["settings"],
                                 intent="the final test of the skirmish", retests=retests)
         names = {co["id"]: co["name"], "opposing_commander": opp["name"]}
-        events = draw_events("final.draw", record, names, {"opposing_commander"},
-                             what=f"The final Command test, {co['name']} against {opp['name']}")
+        events = said + draw_events("final.draw", record, names, {"opposing_commander"},
+                                    what=f"The final Command test, {co['name']} against "
+                                         f"{opp['name']}")
         st["final"] = {"winner": record.winner, "outcome": record.outcome}
         if record.outcome == "stalemate":
             return events + self._end(st, "stalemate", None)
@@ -683,19 +714,20 @@ class SkirmishEngine:
 
     def view(self, state: State, participant: str) -> dict[str, Any]:
         """What ``participant`` sees: the PCs, the foes as :func:`public_fighter` (no
-        statistics), the orders, Discipline cards and results, the opposing commander's
-        name only. The GM's view has the same keys with the foes in full, the opposing
-        commander's Command and the oppositions set, and ``full``, the whole state."""
+        statistics), the orders, Discipline cards and results, the name of who leads the
+        foes (:func:`opposing_commander`) only. The GM's view has the same keys with the foes
+        in full, his Command and whether the commander has fallen (``fallen``), the
+        oppositions set, and ``full``, the whole state."""
         st = state
         gm = participant == GM
         setup = st["setup"]
+        leader = opposing_commander(st)
         out = {
             "phase": st["phase"], "commander": setup["commander"],
             "pcs": [public_fighter(f) | {"discipline": f["discipline"]} for f in _pcs(st)],
             "opposition": [public_fighter(st["fighters"][f["id"]], gm=gm)
                            for f in setup["opposition"]],
-            "opposing_commander": dict(setup["opposing_commander"]) if gm else
-            {"name": setup["opposing_commander"]["name"]},
+            "opposing_commander": leader if gm else {"name": leader["name"]},
             "actions": {pid: {"kind": a["kind"], "target": a["target"]}
                         | ({"opposition": a["opposition"]} if gm else {})
                         for pid, a in st["actions"].items()},

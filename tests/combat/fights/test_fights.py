@@ -382,3 +382,99 @@ def test_in_a_boarding_the_player_chooses_his_own_character_s_weapon(
     assert get_engine("btq_boarding").pending(encounter.state)[0].kind == "boarding.weapon"
     page = act(player_a_client, encounter, "knife").content.decode()
     assert "fights with Knives (3 cards)." in page
+
+
+def test_a_boarding_of_a_ship_whose_crew_is_dead_takes_her_at_once(
+        gm_client, campaign, pc_a, pc_b, pc_ship, enemy_ship):
+    """BtQ L2530-2531 ("If the Crew is Dead, the ship is taken"): the New boarding form
+    accepts her and, begun, she is taken without a card turned; the Hermes's crew is
+    unhurt. A ship whose Crew is Dead cannot board: the form says why."""
+    from ships.models import Ship
+
+    track = "|".join("x" * len(part) for part in enemy_ship.tracks["crew"].split("|"))
+    Ship.objects.filter(pk=enemy_ship.pk).update(crew_track=track)
+    url = reverse("combat:fight_new", args=[campaign.pk, "boarding"])
+    fields = {"pcs": [pc_a.pk, pc_b.pk], "pc_weapons": ["cutlass"],
+              "officer_weapon": "cutlass", "attacker_crew_pool": 4, "defender_crew_pool": 4}
+    refused = gm_client.post(url, {"attacker": enemy_ship.pk, "defender": pc_ship.pk,
+                                   **fields})
+    assert refused.status_code == 200
+    assert "cannot board: her Crew is Dead" in refused.content.decode()
+    response = gm_client.post(url, {"attacker": pc_ship.pk, "defender": enemy_ship.pk,
+                                    **fields})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    encounter = Encounter.objects.get(engine="btq_boarding")
+    encounter.refresh_from_db()
+    gm_client.post(reverse("combat:start", args=[encounter.pk]), {"version": encounter.version})
+    encounter.refresh_from_db()
+    assert encounter.status == Encounter.Status.FINISHED
+    assert encounter.outcome["result"] == "taken"
+    assert not encounter.events.filter(kind__in=["boarding.draw", "boarding.crew"]).exists()
+    pc_ship.refresh_from_db()
+    assert "x" not in pc_ship.tracks["crew"]
+
+
+def test_a_duel_at_range_refuses_hand_to_hand_weapons_with_the_reason(gm_client, campaign,
+                                                                        pc_a, pc_b):
+    """An exchange of fire is fought with guns at a range (BtQ L1576, L1584-1618): the
+    form opens on it with the pistol ticked; the sword and cutlass ticked too would be left
+    out without a word, so the form refuses them, says why and what the modes use. Hand to
+    hand, the same weapons make the duel."""
+    url = reverse("combat:fight_new", args=[campaign.pk, "duel"])
+    form = gm_client.get(url).content.decode()
+    assert "Hand to hand is fought with a hand-to-hand weapon" in form
+    fields = {"attacker": pc_a.pk, "attacker_weapons": ["pistol", "sword", "cutlass"],
+              "defender": pc_b.pk, "defender_weapons": ["pistol", "cutlass"],
+              "mode": "fire", "band": "normal", "wind": "light", "precipitation": "none"}
+    refused = gm_client.post(url, fields)
+    assert refused.status_code == 200
+    page = refused.content.decode()
+    assert "Sword, Cutlass: hand-to-hand weapons, of no use in an exchange of fire" in page
+    assert "Cutlass: a hand-to-hand weapon, of no use in an exchange of fire" in page
+    assert not Encounter.objects.filter(engine="btq_personal_combat").exists()
+    made = gm_client.post(url, {**fields, "mode": "melee", "band": "melee"})
+    assert made.status_code == 302
+    assert Encounter.objects.get(engine="btq_personal_combat").setup["mode"] == "melee"
+
+
+def test_a_skirmish_s_fallen_opposing_commander_hands_over_to_the_cards_typed(
+        gm_client, player_a_client, campaign, pc_a, pc_b, npc, soldier, gm):
+    """The opposing commander (BtQ L1679-1686) is the Corporal, who fights among the foes
+    and is Maimed: the final test is his second's, with the 3 cards the GM typed, and the
+    GM's page shows that figure and why; a player's shows neither figure. A Dead NPC
+    commands no one: the form says so."""
+    from characters.services import character_update
+    from combat.services import encounter_act
+
+    soldier.refresh_from_db()
+    character_update(character=soldier, actor=gm, version=soldier.version,
+                     health_state=DamageState.MAIMED)
+    npc.refresh_from_db()
+    character_update(character=npc, actor=gm, version=npc.version,
+                     health_state=DamageState.DEAD)
+    refused = gm_client.post(reverse("combat:fight_new", args=[campaign.pk, "skirmish"]), {
+        "pcs": [pc_a.pk], "pc_weapons": ["cutlass"], "foes": [soldier.pk],
+        "foe_weapon": "musket", "foe_band": "normal", "opposing_commander": npc.pk,
+        "wind": "light", "precipitation": "none"})
+    assert refused.status_code == 200
+    assert "is Dead and commands no one" in refused.content.decode()
+    encounter = prepare_skirmish(gm_client, campaign, pc_a, pc_b, npc, soldier,
+                                 opposing_commander=soldier.pk, opposing_command=3)
+    assert encounter.setup["opposing_commander"] == {
+        "name": "Corporal Soldat Secret", "command": 0, "id": f"npc:{soldier.pk}",
+        "second": 3}
+    begin(gm_client, encounter)
+    kernel = get_engine("btq_skirmish")
+    for _ in range(60):
+        encounter.refresh_from_db()
+        if encounter.status != Encounter.Status.ACTIVE:
+            break
+        d = kernel.pending(encounter.state)[0]
+        encounter_act(encounter=encounter, user=gm, actor=d.actor, decision_kind=d.kind,
+                      choice=d.default, expected_version=encounter.version)
+    page = gm_client.get(reverse("combat:detail", args=[encounter.pk])).content.decode()
+    assert "Corporal Soldat Secret’s second" in page.replace("&#x27;", "’").replace("'", "’")
+    assert "(GM: Command 3, the cards you gave his second: Corporal Soldat Secret is" in page
+    theirs = player_a_client.get(reverse("combat:detail", args=[encounter.pk])
+                                 ).content.decode()
+    assert "his second leads the foes" in theirs and "GM: Command" not in theirs

@@ -160,3 +160,46 @@ def test_no_prize_when_the_players_were_beaten_or_the_enemy_sank(
         book_battle, gm, winner, result, hermes_out, corsair_out):
     _ended(book_battle, gm, winner, result, hermes_out, corsair_out)
     assert not Prize.objects.exists()
+
+
+def test_a_ship_held_as_a_prize_is_no_enemy_to_fight_until_she_is_recaptured(
+        prize, gm, gm_client, hermes, corsair):
+    """A struck ship taken as a prize is the victors' until she reaches port (BtQ
+    L1769-1771): a new battle against her is refused with the reason, on the page too; once
+    the GM marks her recaptured by the enemy she may be fought, and taken, again."""
+    from combat.services import encounter_create
+    from ships.services import naval_setup
+
+    def new_battle():
+        return encounter_create(
+            campaign=prize.campaign, user=gm, engine="btq_naval", title="Second chase",
+            setup=naval_setup(pc_ship=hermes, enemy_ship=corsair, weather="good_wind"),
+            ships=[hermes, corsair])
+
+    with pytest.raises(ValidationError, match="prize"):
+        new_battle()
+    form = gm_client.get(f"/combat/campaign/{prize.campaign_id}/new/").content.decode()
+    assert f"{corsair} (the players’ prize, on her way to port)" in form
+    page = gm_client.post(f"/combat/campaign/{prize.campaign_id}/new/", {
+        "pc_ship": hermes.pk, "enemy_ship": corsair.pk, "weather": "good_wind"})
+    assert page.status_code == 200
+    assert "the players’ prize" in page.content.decode()
+    assert prize.campaign.encounters.count() == 1
+    prize_resolve(prize=prize, actor=gm, version=prize.version, status="recaptured")
+    assert new_battle().title == "Second chase"
+
+
+def test_a_ship_held_as_a_prize_is_not_held_a_second_time(prize, gm, corsair):
+    """One ship, one prize at a time (her money is shared once, when she reaches port, BtQ
+    L1769-1772): taken again in another battle while she is held, she is not recorded
+    again; recaptured and taken again, she is a new prize."""
+    from ships.prizes import prize_hold
+
+    crew = list(prize.crew.all())
+    assert prize_hold(campaign=prize.campaign, battle=prize.battle + 1, ship=corsair,
+                      crew=crew, actor=gm) is None
+    assert Prize.objects.count() == 1
+    prize_resolve(prize=prize, actor=gm, version=prize.version, status="recaptured")
+    again = prize_hold(campaign=prize.campaign, battle=prize.battle + 1, ship=corsair,
+                       crew=crew, actor=gm)
+    assert again is not None and Prize.objects.count() == 2

@@ -387,3 +387,48 @@ def test_firebrand_reading_any_critical_of_clubs_or_spades():
     state, _ = boarding.apply(state, "pc:anne", "hold", SeededSource(1))
     state, _ = boarding.apply(state, "pc:anne", "firebrand", ScriptedSource(cards))
     assert boarding.report(state)["fire"] == {"condor": 1}
+
+
+def test_a_ship_boarded_with_her_crew_dead_is_taken_at_once():
+    """BtQ L2530-2531 ("If the Crew is Dead, the ship is taken"): the Corsair's crew is Dead
+    before the boarding begins: she is taken as her boarders swing over, no card is turned,
+    no PC is asked anything and the Hermes's Crew is untouched."""
+    setup = attacking()
+    setup["ships"]["corsair"]["crew"] = "xx|xx|xx"
+    state, events = boarding.begin(setup)
+    assert boarding.pending(state) == []
+    report = boarding.report(state)
+    assert (report["result"], report["winner"], report["loser"]) == ("taken", "hermes",
+                                                                     "corsair")
+    assert report["crew"]["hermes"] == "..|..|.."
+    assert not [e for e in events if e.kind in ("boarding.draw", "boarding.crew")]
+    assert "taken" in events[-1].text and "repels boarders" not in " ".join(e.text for e in events)
+    assert ENGINE.outcome(state).result == "taken"
+
+
+def test_a_ship_whose_crew_is_dead_cannot_board():
+    """A boarding party is her crew swinging over (BtQ L2512-2515): a ship whose Crew is
+    Dead has none; refused with the reason."""
+    setup = attacking()
+    setup["ships"]["hermes"]["crew"] = "xx|xx|xx"
+    with pytest.raises(ValueError, match="Dead"):
+        boarding.validate(setup)
+
+
+def test_a_crew_killed_in_the_grand_melee_fights_no_more_that_round():
+    """BtQ L2530-2531: Anne's Critical crosses the Corsair's last Crew box: she is taken
+    there and then; Bob's melee against her dead crew is not fought (no card more is
+    turned, so the dead crew hurts no boarder) and no Command test follows."""
+    setup = attacking()
+    setup["ships"]["corsair"]["crew"] = "xx|xx|x."
+    setup["pcs"].append({"id": "pc:bob", "name": "Bob", "ship": "hermes", "seniority": 0,
+                         "command": 1, "weapons": ["cutlass"]})
+    state, _ = boarding.begin(setup)
+    state, _ = boarding.apply(state, "pc:anne", "melee", SeededSource(1))
+    state, events = boarding.apply(state, "pc:bob", "melee",
+                                   ScriptedSource("7S  7H 2D 3D 4D  9S 2C"))
+    report = boarding.report(state)
+    assert report["crew"]["corsair"] == "xx|xx|xx"
+    assert (report["result"], report["winner"]) == ("taken", "hermes")
+    assert not [e for e in events if e.kind == "boarding.command"]
+    assert not [e for e in events if "Bob" in e.text and e.kind == "boarding.draw"]

@@ -676,3 +676,27 @@ def test_appendix_prompts_are_story_only_and_appendix_iii_names_the_ships():
         "record": {"origin": {"suit": "D"}, "details": None, "crew": None, "features": None,
                    "reputations": None, "traits": None}})[0]
     assert "Amazon" in details.fields[0].suggestions
+
+
+def test_reputations_of_the_same_words_but_another_kind_are_two():
+    """BtQ L134-135, L985, L997: a Personal and an Institution reputation are capped by
+    different Measures, so the same words make two reputations, one of each kind; only the
+    same kind and words combine (L960-961, "Friend of Captain Turner +2"). O'Toole's first
+    booty (10S) is "Trusted by New Orleans Fisherman", Institution; his second experience's
+    point makes a Personal one of the same words, and his last booty (KH, two Personal +1s)
+    gives that Personal one again and Friend of Captain Turner."""
+    choices = steps("creation.trait", skip=("creation.override",))
+    experiences = [c for c in choices if c["kind"] == "creation.experience"]
+    second, last = (json.loads(experiences[i]["choice"]) for i in (1, 4))
+    second.update(point_rep_kind="personal", point_descriptor="Trusted by",
+                  point_subject="New Orleans Fisherman")
+    last.update(rep1_descriptor="Trusted by", rep1_subject="New Orleans Fisherman")
+    experiences[1]["choice"], experiences[4]["choice"] = json.dumps(second), json.dumps(last)
+    draft = Draft().play(choices)
+    reps = rep_names(draft.sheet)
+    assert ("I", "Trusted by New Orleans Fisherman", 1) in reps
+    assert ("P", "Trusted by New Orleans Fisherman", 2) in reps
+    assert ("P", "Friend of Captain Turner", 1) in reps
+    said = " ".join(e.text for e in draft.events)
+    assert "Institution: Trusted by New Orleans Fisherman +1" in said
+    assert "Personal: Trusted by New Orleans Fisherman +1" in said

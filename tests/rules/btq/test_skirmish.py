@@ -250,3 +250,43 @@ def test_an_assisting_pc_adds_his_skill_and_makes_no_test_of_his_own():
     final = next(e for e in events if e.kind == "final.draw")
     assert final.data["pools"]["a"]["breakdown"] == {"Command": 2, "PCs who won": 2}
     assert ENGINE.outcome(state).result == "victory"
+
+
+def _led_by(health):
+    """Anne against Captain Jones (Command 1, ``health``), who leads the foes himself; the
+    GM gives his second 3 cards, should he fall."""
+    return {"pcs": [{"id": "pc:anne", "name": "Anne", "seniority": 1, "command": 2,
+                     "weapons": ["sword"]}],
+            "opposition": [{"id": "npc:jones", "name": "Captain Jones", "health": health,
+                            "weapons": ["sword"]}],
+            "opposing_commander": {"name": "Captain Jones", "command": 1, "id": "npc:jones",
+                                   "second": 3}}
+
+
+@pytest.mark.parametrize(("health", "name", "cards"), [
+    ("healthy", "Captain Jones", 1), ("maimed", "Captain Jones's second", 3)])
+def test_a_fallen_opposing_commander_hands_the_final_test_to_his_second(health, name, cards):
+    """BtQ L1679-1686: the final test is against the opposing commander's Command (a pool
+    the GM sets); one who is Maimed or Dead by then commands no more, and, as aboard a ship
+    (BtQ L2526-2528), his second takes over: the GM's figure for him. The log says so,
+    the GM's view gives the figure used and why; a player's view has neither figure."""
+    state, _ = ENGINE.start(ENGINE.validate_setup(_led_by(health)), SeededSource(1))
+    state, events = play_out(ENGINE, state, SeededSource(4), max_steps=50)
+    final = next(e for e in events if e.kind == "final.draw")
+    assert f"against {name}" in final.text
+    assert sum(final.gm_data["pools"]["b"]["breakdown"].values()) == cards
+    gm = ENGINE.view(state, "gm")["opposing_commander"]
+    assert (gm["name"], gm["command"]) == (name, cards)
+    assert ENGINE.view(state, "pc:anne")["opposing_commander"] == {"name": name}
+    fallen = [e for e in events if e.kind == "final.commander"]
+    assert bool(fallen) == (health == "maimed")
+    if fallen:
+        assert "commands no more" in fallen[0].text and "3" not in fallen[0].text
+        assert fallen[0].gm_data == {"command": 3}
+
+
+def test_the_opposing_commander_s_id_must_be_one_of_the_foes():
+    setup = _led_by("healthy")
+    setup["opposing_commander"]["id"] = "npc:nobody"
+    with pytest.raises(ValueError, match="one of the foes"):
+        ENGINE.validate_setup(setup)
