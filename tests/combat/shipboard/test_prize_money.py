@@ -12,6 +12,7 @@ from campaigns.models import CampaignLogEntry
 from campaigns.services import Conflict, StaleVersion
 from characters.models import PrizeShare
 from characters.shipboard import infraction_record
+from combat.forms import ship_with_damage
 from combat.services import _AFTER_BATTLE
 from rules.engine import Outcome, get_engine
 from ships.models import Prize
@@ -179,7 +180,8 @@ def test_a_ship_held_as_a_prize_is_no_enemy_to_fight_until_she_is_recaptured(
     with pytest.raises(ValidationError, match="prize"):
         new_battle()
     form = gm_client.get(f"/combat/campaign/{prize.campaign_id}/new/").content.decode()
-    assert f"{corsair} (the players’ prize, on her way to port)" in form
+    corsair.refresh_from_db()
+    assert f"{ship_with_damage(corsair)} (the players’ prize, on her way to port)" in form
     page = gm_client.post(f"/combat/campaign/{prize.campaign_id}/new/", {
         "pc_ship": hermes.pk, "enemy_ship": corsair.pk, "weather": "good_wind"})
     assert page.status_code == 200
