@@ -14,8 +14,26 @@ because of them.
 from django.conf import settings as django_settings
 from django.db import models
 
+from rules.engine import engines, stored
 
-class Encounter(models.Model):
+
+class _KeptState:
+    """A model whose ``state`` an engine (``engine``) made: read from the database, a state
+    kept by an earlier version of the app is brought up to this one
+    (:func:`rules.engine.stored`; a battle begun before a campaign setting existed plays on
+    with it at its default), so every use of ``state`` sees what the engine now reads."""
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        instance = super().from_db(db, field_names, values)
+        kept = instance.__dict__
+        engine = engines().get(kept.get("engine", ""))
+        if engine is not None and kept.get("state") is not None:
+            instance.state = stored(engine, kept["state"])
+        return instance
+
+
+class Encounter(_KeptState, models.Model):
     """One battle (or other encounter) in a campaign, played with ``engine``.
 
     ``seed`` is the secret seed of the random source (decimal text); only its SHA-256,
@@ -214,7 +232,7 @@ class Job(models.Model):
         return self.status in self.OPEN
 
 
-class Simulation(models.Model):
+class Simulation(_KeptState, models.Model):
     """A Monte Carlo of any engine (``rules.montecarlo``; issue 11): ``games`` games played
     with the default policies from ``setup`` (the new-battle page's "What are the odds?")
     or from ``state`` (a running ``encounter`` as it stands), and, for a "what if",

@@ -482,6 +482,16 @@ def get_engine(name: str) -> Engine:
         raise KeyError(f"no encounter engine {name!r}; known: {sorted(_REGISTRY)}") from None
 
 
+def stored(engine: Engine, state: State) -> State:
+    """``state`` as ``engine`` kept it, perhaps under an earlier version of the app, brought up
+    to this one by the engine's ``upgrade(state) -> state`` (an optional method: an engine
+    whose stored states need nothing has none; the Beat to Quarters engines complete the
+    settings a game began with, :func:`rules.btq.settings.upgraded`). The caller hands the
+    result, not ``state``, to the engine's other methods."""
+    upgrade = getattr(engine, "upgrade", None)
+    return state if upgrade is None else upgrade(state)
+
+
 def engines() -> dict[str, Engine]:
     """All registered engines by name."""
     from rules import engines as _all  # noqa: F401

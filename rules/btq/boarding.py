@@ -106,7 +106,7 @@ from rules.btq.personal_combat import (
     weapon_options,
     wound,
 )
-from rules.btq.settings import resolve
+from rules.btq.settings import resolve, upgraded
 from rules.btq.ships import DamageTrack
 from rules.btq.tests import (
     Modifier,
@@ -836,6 +836,10 @@ class BoardingEngine:
 
     name = "btq_boarding"
     title = "Beat to Quarters: boarding"
+
+    def upgrade(self, state: State) -> State:
+        """:func:`rules.btq.settings.upgraded`: a stored state's settings completed."""
+        return upgraded(state)
 
     def validate_setup(self, setup: dict) -> dict:
         """:func:`validate`."""

@@ -64,7 +64,7 @@ from typing import Any
 
 from rules.btq.characters import MEASURES, SKILLS
 from rules.btq.personal_combat import WEAPONS, weapon_named
-from rules.btq.settings import resolve
+from rules.btq.settings import resolve, upgraded
 from rules.btq.traits import (
     TRAIT_POINTS,
     TRAITS,
@@ -1207,6 +1207,10 @@ class CreationEngine:
 
     name = ENGINE_NAME
     title = "Beat to Quarters: character creation"
+
+    def upgrade(self, state: State) -> State:
+        """:func:`rules.btq.settings.upgraded`: a stored state's settings completed."""
+        return upgraded(state)
 
     def validate_setup(self, setup: dict) -> dict:
         """:func:`validate_setup`."""

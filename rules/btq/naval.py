@@ -201,7 +201,7 @@ from typing import Any, TypeVar
 from rules.btq import boarding as _boarding
 from rules.btq.characters import MEASURES, NPC_CREW_SKILLS, SKILLS, DamageState
 from rules.btq.personal_combat import COMBAT_TRAITS, MELEE, fighter_items, usable
-from rules.btq.settings import resolve
+from rules.btq.settings import resolve, upgraded
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
 from rules.btq.tests import MAX_RETESTS, compare_successes, grade, successes
 from rules.btq.weather import towing_pool
@@ -3121,6 +3121,10 @@ class NavalEngine:
 
     name = ENGINE_NAME
     title = "Beat to Quarters: ship to ship"
+
+    def upgrade(self, state: State) -> State:
+        """:func:`rules.btq.settings.upgraded`: a stored state's settings completed."""
+        return upgraded(state)
 
     def validate_setup(self, setup: dict) -> dict:
         return validate_setup(setup)

@@ -68,7 +68,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from rules.btq.characters import DamageState
-from rules.btq.settings import resolve
+from rules.btq.settings import resolve, upgraded
 from rules.btq.tests import (
     Hand,
     Modifier,
@@ -680,6 +680,10 @@ class PersonalCombatEngine:
 
     name = ENGINE_NAME
     title = "Beat to Quarters: personal combat"
+
+    def upgrade(self, state: State) -> State:
+        """:func:`rules.btq.settings.upgraded`: a stored state's settings completed."""
+        return upgraded(state)
 
     def validate_setup(self, setup: dict) -> dict:
         """:func:`validate_setup`."""

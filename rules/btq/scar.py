@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from rules.btq.characters import MEASURES
 from rules.btq.damage import Scar, scar
-from rules.btq.settings import resolve
+from rules.btq.settings import resolve, upgraded
 from rules.cards import PLAYER_DECK, Deck, card_label
 from rules.engine import (
     GM,
@@ -68,6 +68,10 @@ class ScarEngine:
 
     name = ENGINE_NAME
     title = "Beat to Quarters: the Scar card"
+
+    def upgrade(self, state: State) -> State:
+        """:func:`rules.btq.settings.upgraded`: a stored state's settings completed."""
+        return upgraded(state)
 
     def validate_setup(self, setup: dict) -> dict:
         """The setup checked and normalised; ``ValueError`` with the reason (an unknown key,

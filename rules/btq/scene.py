@@ -31,7 +31,7 @@ from __future__ import annotations
 import copy
 
 from rules.btq.characters import SKILLS, DamageState
-from rules.btq.settings import resolve
+from rules.btq.settings import resolve, upgraded
 from rules.btq.shipboard import SCENES, TOKENS, scene_token
 from rules.btq.tests import SuccessLevel, compare_successes, damage_after, successes
 from rules.cards import GM_DECK, PLAYER_DECK, Deck
@@ -234,6 +234,10 @@ class SceneEngine:
 
     name = ENGINE_NAME
     title = "Beat to Quarters: the Captain's table"
+
+    def upgrade(self, state: State) -> State:
+        """:func:`rules.btq.settings.upgraded`: a stored state's settings completed."""
+        return upgraded(state)
 
     def validate_setup(self, setup: dict) -> dict:
         return validate_setup(setup)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -643,3 +644,41 @@ def resolve(overrides: Mapping | None = None) -> dict:
             raise SettingError(f"{name}: {value!r} is not one of {allowed}")
         values[name] = value
     return values
+
+
+def completed(stored: dict) -> dict:
+    """The settings a game kept when it began (``stored``), with each setting made since at
+    its default: how the engines played before it existed (a new setting's default is the
+    play before it). ``stored`` itself when none is missing; names no longer settings
+    (:data:`RETIRED`) are kept as they are."""
+    missing = SETTINGS.keys() - stored.keys()
+    if not missing:
+        return stored
+    return {**stored, **{name: SETTINGS[name].default for name in missing}}
+
+
+_KEPT_AT = (("settings",), ("setup", "settings"), ("boarding", "state", "setup", "settings"))
+"""Where a Beat to Quarters engine's state keeps its settings: its own (ship to ship), its
+setup's (skirmishes, boardings, duels, card tests, creation) and a boarding's within a battle."""
+
+
+def upgraded(state: Any) -> Any:
+    """A state a Beat to Quarters engine stored under an earlier version (a battle begun
+    before a setting was made), with its settings :func:`completed` wherever it keeps them
+    (:data:`_KEPT_AT`), so that it plays on under this version: an engine reads each of its
+    settings from the state. ``state`` itself when nothing was missing; else a copy in which
+    only the dicts on the way to the settings are new. The engines' ``upgrade``
+    (:func:`rules.engine.stored`)."""
+    for path in _KEPT_AT:
+        state = _completed_at(state, path)
+    return state
+
+
+def _completed_at(value: Any, path: tuple[str, ...]) -> Any:
+    if not isinstance(value, dict):
+        return value
+    if not path:
+        return completed(value)
+    inner = value.get(path[0])
+    new = _completed_at(inner, path[1:])
+    return value if new is inner else {**value, path[0]: new}

@@ -37,7 +37,7 @@ from importlib import resources
 from typing import Any, TypedDict
 
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS
-from rules.btq.settings import resolve
+from rules.btq.settings import resolve, upgraded
 from rules.btq.ships import SHIP_TRAITS, SHIP_TYPES, trait_limit
 from rules.cards import PLAYER_DECK, SUIT_NAMES, Card, Deck, card_label, parse_card
 from rules.engine import (
@@ -318,6 +318,10 @@ class ShipCreationEngine:
 
     name = ENGINE_NAME
     title = "Beat to Quarters: the group's ship"
+
+    def upgrade(self, state: State) -> State:
+        """:func:`rules.btq.settings.upgraded`: a stored state's settings completed."""
+        return upgraded(state)
 
     def validate_setup(self, setup: dict) -> dict:
         """:func:`validate_setup`."""

@@ -88,7 +88,7 @@ from rules.btq.personal_combat import (
     weather_words,
     wound,
 )
-from rules.btq.settings import resolve
+from rules.btq.settings import resolve, upgraded
 from rules.btq.tests import (
     DIFFICULTIES,
     DIFFICULTY,
@@ -363,6 +363,10 @@ class SkirmishEngine:
 
     name = ENGINE_NAME
     title = "Beat to Quarters: skirmish"
+
+    def upgrade(self, state: State) -> State:
+        """:func:`rules.btq.settings.upgraded`: a stored state's settings completed."""
+        return upgraded(state)
 
     def validate_setup(self, setup: dict) -> dict:
         """:func:`validate_setup`."""

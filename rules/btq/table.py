@@ -54,7 +54,7 @@ import copy
 from collections.abc import Mapping
 
 from rules.btq.characters import MEASURES, SKILLS
-from rules.btq.settings import resolve
+from rules.btq.settings import resolve, upgraded
 from rules.btq.tests import (
     DIFFICULTIES,
     DIFFICULTY,
@@ -477,6 +477,10 @@ class TestEngine:
 
     name = ENGINE_NAME
     title = "Beat to Quarters: card test"
+
+    def upgrade(self, state: State) -> State:
+        """:func:`rules.btq.settings.upgraded`: a stored state's settings completed."""
+        return upgraded(state)
 
     def validate_setup(self, setup: dict) -> dict:
         """:func:`validate_setup`."""

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rules.btq import naval
-from rules.btq.settings import SETTINGS, SettingError, resolve
+from rules.btq.settings import SETTINGS, SettingError, resolve, upgraded
 from rules.btq.tests import MAX_RETESTS
 
 USES = {"card tests", "ship-to-ship combat", "skirmishes", "boarding actions", "prize money",
@@ -89,3 +89,19 @@ def test_the_retest_bound_is_the_constant_of_d3():
     assert "max_retests" not in SETTINGS
     # Setups and records saved while it was a setting still resolve.
     assert "max_retests" not in resolve({"max_retests": 10})
+
+
+def test_a_stored_state_gets_each_setting_made_since_at_its_default_wherever_it_keeps_them():
+    full = resolve()
+    old = {k: v for k, v in full.items() if k not in ("becalmed_tow", "full_tie")}
+    old["max_retests"] = 3  # retired since: kept as stored
+    state = {"settings": dict(old), "round": 4,
+             "boarding": {"pair": "a|b", "state": {"setup": {"settings": dict(old)}}}}
+    new = upgraded(state)
+    assert new["settings"] == {**full, "max_retests": 3}
+    assert new["boarding"]["state"]["setup"]["settings"] == {**full, "max_retests": 3}
+    assert state["settings"] == old  # the stored state is not changed in place
+    skirmish = {"setup": {"settings": dict(old)}, "phase": "tactics"}
+    assert upgraded(skirmish)["setup"]["settings"]["full_tie"] == full["full_tie"]
+    assert upgraded(new) is new  # nothing missing: the same state
+    assert upgraded({"boarding": None, "settings": full}) == {"boarding": None, "settings": full}
