@@ -44,6 +44,22 @@ def begin(client, encounter):
     assert encounter.status == Encounter.Status.ACTIVE
 
 
+def play_defaults(encounter, gm, limit=200):
+    """``encounter`` played on with each pending decision's default, made by the GM through
+    the services, until it ends (at most ``limit`` decisions); refreshed."""
+    from combat.services import encounter_act
+
+    kernel = get_engine(encounter.engine)
+    for _ in range(limit):
+        encounter.refresh_from_db()
+        if encounter.status != Encounter.Status.ACTIVE:
+            return
+        d = kernel.pending(encounter.state)[0]
+        encounter_act(encounter=encounter, user=gm, actor=d.actor, decision_kind=d.kind,
+                      choice=d.default, expected_version=encounter.version)
+    encounter.refresh_from_db()
+
+
 def seen_by(client, encounter) -> str:
     pk = encounter.pk
     return "".join(client.get(url).content.decode() for url in (
@@ -222,16 +238,7 @@ def test_a_boarding_writes_the_crews_back(gm_client, campaign, pc_a, pc_b, pc_sh
     encounter = Encounter.objects.get(engine="btq_boarding")
     assert set(encounter.ships.all()) == {pc_ship, enemy_ship}
     begin(gm_client, encounter)
-    kernel = get_engine("btq_boarding")
-    from combat.services import encounter_act
-    for _ in range(200):
-        encounter.refresh_from_db()
-        if encounter.status != Encounter.Status.ACTIVE:
-            break
-        d = kernel.pending(encounter.state)[0]
-        encounter_act(encounter=encounter, user=gm, actor=d.actor, decision_kind=d.kind,
-                      choice=d.default, expected_version=encounter.version)
-    encounter.refresh_from_db()
+    play_defaults(encounter, gm)
     page = gm_client.get(reverse("combat:detail", args=[encounter.pk])).content.decode()
     assert 'data-track="' in page and "Le Capitaine" in page
     report = encounter.outcome["data"]
@@ -444,7 +451,6 @@ def test_a_skirmish_s_fallen_opposing_commander_hands_over_to_the_cards_typed(
     GM's page shows that figure and why; a player's shows neither figure. A Dead NPC
     commands no one: the form says so."""
     from characters.services import character_update
-    from combat.services import encounter_act
 
     soldier.refresh_from_db()
     character_update(character=soldier, actor=gm, version=soldier.version,
@@ -464,14 +470,7 @@ def test_a_skirmish_s_fallen_opposing_commander_hands_over_to_the_cards_typed(
         "name": "Corporal Soldat Secret", "command": 0, "id": f"npc:{soldier.pk}",
         "second": 3}
     begin(gm_client, encounter)
-    kernel = get_engine("btq_skirmish")
-    for _ in range(60):
-        encounter.refresh_from_db()
-        if encounter.status != Encounter.Status.ACTIVE:
-            break
-        d = kernel.pending(encounter.state)[0]
-        encounter_act(encounter=encounter, user=gm, actor=d.actor, decision_kind=d.kind,
-                      choice=d.default, expected_version=encounter.version)
+    play_defaults(encounter, gm)
     page = gm_client.get(reverse("combat:detail", args=[encounter.pk])).content.decode()
     assert "Corporal Soldat Secret’s second" in page.replace("&#x27;", "’").replace("'", "’")
     assert "(GM: Command 3, the cards you gave his second: Corporal Soldat Secret is" in page
