@@ -165,18 +165,28 @@ def test_crusty_old_seadog_on_the_sheet_adds_its_card(campaign, gm, pc_a, jones)
 def test_a_ship_that_lost_a_battle_is_refitted_and_repaired_and_fights_the_next(
         book_battle, play, hermes, corsair, smith, campaign, gm, gm_client, player_a_client):
     """The book's battle played to the end through the services: the Corsair loses with her
-    Crew Dead and cannot fight; the GM refits her in port (logged); the next battle
-    begins."""
+    Crew Dead and is the players' prize; retaken by the enemy she still cannot fight with her
+    Crew Dead; the GM refits her in port (logged); the next battle begins."""
+    from ships.models import Prize
+    from ships.prizes import prize_resolve
+
+    def new_battle():
+        return encounter_create(campaign=campaign, user=gm, engine="btq_naval", title="Again",
+                                setup=naval_setup(pc_ship=hermes, enemy_ship=corsair,
+                                                  weather="good_wind", start_distance=3),
+                                ships=[hermes, corsair])
+
     encounter = play(book_battle, ROUND_1 + [c.format(smith=smith.pk) for c in ROUNDS_2_3])
     assert encounter.status == Encounter.Status.FINISHED
     corsair.refresh_from_db()
     hermes.refresh_from_db()
     assert corsair.tracks["crew"] == "x|x|x"
+    with pytest.raises(ValidationError, match="prize"):
+        new_battle()
+    prize = Prize.objects.get(ship=corsair, status=Prize.Status.HELD)
+    prize_resolve(prize=prize, actor=gm, version=prize.version, status="recaptured")
     with pytest.raises(ValidationError, match="Dead cannot fight"):
-        encounter_create(campaign=campaign, user=gm, engine="btq_naval", title="Again",
-                         setup=naval_setup(pc_ship=hermes, enemy_ship=corsair,
-                                           weather="good_wind", start_distance=3),
-                         ships=[hermes, corsair])
+        new_battle()
 
     assert player_a_client.post(reverse("api-ship-refit", args=[corsair.pk]),
                                 {"version": corsair.version},
@@ -187,10 +197,7 @@ def test_a_ship_that_lost_a_battle_is_refitted_and_repaired_and_fights_the_next(
     assert set(corsair.tracks.values()) <= {".|.|.", "..|..|..", "...|...|..."}
     assert CampaignLogEntry.objects.filter(kind="ship.refit", data__ship=corsair.pk).exists()
 
-    again = encounter_create(campaign=campaign, user=gm, engine="btq_naval", title="Again",
-                             setup=naval_setup(pc_ship=hermes, enemy_ship=corsair,
-                                               weather="good_wind", start_distance=3),
-                             ships=[hermes, corsair])
+    again = new_battle()
     again = encounter_start(encounter=again, user=gm, expected_version=again.version)
     assert again.status == Encounter.Status.ACTIVE
     assert again.setup["ships"][1]["tracks"] == corsair.tracks
