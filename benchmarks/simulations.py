@@ -184,9 +184,15 @@ def report(label: str, took: float, simulation, used_cpu: float, stages: dict) -
 def _what_if_encounter(campaign, gm, setup, ships):
     """A started battle at its first pending decision of :data:`OPTIONS` options (or, if
     the battle ends first, of more), with the defaults taken until then."""
-    from combat.services import encounter_act, encounter_create, encounter_start
+    from combat.models import Encounter
+    from combat.services import encounter_act, encounter_cancel, encounter_create, encounter_start
     from rules.engine import get_engine
 
+    # An earlier run's battles (left in progress, or by a run stopped half-way) would keep
+    # the ships from a new one.
+    for left in Encounter.objects.filter(campaign=campaign, title="bench what if",
+                                         status__in=Encounter.UNFINISHED):
+        encounter_cancel(encounter=left, user=gm, expected_version=left.version)
     engine = get_engine("btq_naval")
     fallback = None
     for _ in range(20):
