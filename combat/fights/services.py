@@ -15,6 +15,7 @@ from combat.models import Encounter
 from combat.services import encounter_create
 from rules.btq.characters import DamageState
 from ships.models import Ship
+from ships.prizes import prize_hold
 from ships.services import changes_said, ship_morale_set, ship_record_battle
 
 ENGINES = ("btq_skirmish", "btq_personal_combat", "btq_boarding")
@@ -74,6 +75,7 @@ def fight_write_back(*, encounter: Encounter, outcome, user) -> dict:
         changes += _skirmish_morale(encounter, data, user)
     elif encounter.engine == "btq_boarding":
         changes += _boarding_ships(encounter, data, user)
+        _boarding_prize(encounter, outcome, user)
     return changes_logged(outcome, changes)
 
 
@@ -174,6 +176,24 @@ def _skirmish_morale(encounter, data, user) -> list[dict]:
                          f"“{encounter.title}” was lost).")
     return [{"who": ship.display_name, "area": "Ship Morale", "from": before.label,
              "to": after.label}]
+
+
+def _boarding_prize(encounter, outcome, user) -> None:
+    """An enemy ship the players' ship took in a boarding, or who surrendered to it, is their
+    prize on her way to port (BtQ L2530-2531, L1769-1771), crewed by the PCs who boarded, as a
+    ship battle's end holds hers (``combat.shipboard.services.battle_ended``)."""
+    data = outcome.data or {}
+    if outcome.result not in ("taken", "surrendered"):
+        return
+    ships = {str(s.pk): s for s in encounter.ships.select_related("ship_type")}
+    winner, loser = ships.get(str(outcome.winner)), ships.get(str(data.get("loser")))
+    if winner is None or loser is None or (winner.side, loser.side) != (Ship.Side.PC,
+                                                                         Ship.Side.ENEMY):
+        return
+    crew = Character.objects.filter(pk__in=encounter.terms.get("characters", []),
+                                    campaign=encounter.campaign, kind=Character.Kind.PC)
+    prize_hold(campaign=encounter.campaign, battle=encounter.pk, ship=loser, crew=list(crew),
+               actor=user)
 
 
 def _boarding_ships(encounter, data, user) -> list[dict]:

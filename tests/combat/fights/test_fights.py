@@ -396,7 +396,7 @@ def test_a_boarding_of_a_ship_whose_crew_is_dead_takes_her_at_once(
     """BtQ L2530-2531 ("If the Crew is Dead, the ship is taken"): the New boarding form
     accepts her and, begun, she is taken without a card turned; the Hermes's crew is
     unhurt. A ship whose Crew is Dead cannot board: the form says why."""
-    from ships.models import Ship
+    from ships.models import Prize, Ship
 
     track = "|".join("x" * len(part) for part in enemy_ship.tracks["crew"].split("|"))
     Ship.objects.filter(pk=enemy_ship.pk).update(crew_track=track)
@@ -419,6 +419,12 @@ def test_a_boarding_of_a_ship_whose_crew_is_dead_takes_her_at_once(
     assert not encounter.events.filter(kind__in=["boarding.draw", "boarding.crew"]).exists()
     pc_ship.refresh_from_db()
     assert "x" not in pc_ship.tracks["crew"]
+    # Taken, she is the players' prize (BtQ L1769-1771), crewed by those who boarded her,
+    # and no enemy to board again.
+    prize = Prize.objects.get(ship=enemy_ship, status=Prize.Status.HELD)
+    assert set(prize.crew.all()) == {pc_a, pc_b}
+    again = gm_client.post(url, {"attacker": pc_ship.pk, "defender": enemy_ship.pk, **fields})
+    assert again.status_code == 200 and "prize" in again.content.decode()
 
 
 def test_a_duel_at_range_refuses_hand_to_hand_weapons_with_the_reason(gm_client, campaign,
