@@ -881,12 +881,12 @@ class _Figures:
     (:meth:`tester`) and each ship's :class:`_ShipFigures`
     (``ships``). They depend on the PCs, who is aboard, the ships' crews and figures and the
     weather, which the steps never change (they replace no PC and change none in place,
-    :func:`_thaw`). Kept outside the state (a stored state never sees them) by the identity
+    :func:`_thaw`). Beside them, ``standings``: each ship's last :class:`_Standing`. Kept outside the state (a stored state never sees them) by the identity
     of the state's ``pcs`` (:func:`_figures`), which every copy of a battle shares, and every
     game of a Monte Carlo with the kept start; a state read back from the database has its
     own, so it is worked out afresh."""
 
-    __slots__ = ("pcs", "aboard", "officers", "testers", "ships")
+    __slots__ = ("pcs", "aboard", "officers", "testers", "ships", "standings")
 
     def __init__(self, st: State) -> None:
         self.pcs: dict[str, Any] = st["pcs"]
@@ -894,6 +894,7 @@ class _Figures:
         self.officers: dict[tuple[str, str, str | None], tuple[str | None, int]] = {}
         self.testers: dict[tuple[str, str, str], tuple[str, int]] = {}
         self.ships: dict[str, _ShipFigures] = {}
+        self.standings: dict[str, _Standing] = {}
         for sid in st["order"]:
             ship = st["ships"][sid]
             gunner, gunnery = self.officer(st, sid, "gunnery", "gunner")
@@ -2136,7 +2137,7 @@ def _will_fire(st: State, sid: str) -> bool:
     ship = st["ships"][sid]
     if not (st["rs"]["acts"].get(sid) and ship["states"]["guns"] != _DEAD):
         return False
-    total = _broadside_total(st, sid, False)  # broadside_pool, less each target's range
+    total = _standing(st, sid).total  # broadside_pool, less each target's range
     for _, d in _targets(st, sid):
         if total - _range_penalty(ship["rating"], d) > 0:
             return True
@@ -2837,25 +2838,47 @@ def _free_boxes(ship: Ship) -> int:
     return tracks["hull"].count(".") + tracks["crew"].count(".")
 
 
-def _firepower(st: State, sid: str) -> int:
-    """Ship ``sid``'s Broadside! pool at Distance 1 without this round's parts and the shot
-    (:func:`broadside_pool` with ``situational=False``, where no range is taken off); 0 with
-    her Guns Dead."""
-    if st["ships"][sid]["states"]["guns"] == _DEAD:
-        return 0
-    return max(0, _broadside_total(st, sid, False))
+class _Standing:
+    """What the default policies weigh of a ship as she stands (:func:`_standing`):
+    ``total``, her Broadside! before the range without this round's parts and the shot
+    (:func:`_broadside_total` with ``situational=False``); ``firepower``, that pool at
+    Distance 1 (:func:`broadside_pool` with ``situational=False``: ``total`` floored at 0),
+    0 with her Guns Dead; ``free``, her :func:`_free_boxes`. ``key``: what they were worked
+    out from."""
+
+    __slots__ = ("key", "total", "firepower", "free")
+
+    def __init__(self, key: tuple[Any, ...], total: int, firepower: int, free: int) -> None:
+        self.key = key
+        self.total = total
+        self.firepower = firepower
+        self.free = free
 
 
-def _threat(st: State, sid: str, foe: str, power: int | None = None) -> float:
-    """How hard ship ``sid`` hits ``foe``: her :func:`_firepower` (``power``, if worked out
-    already) over the foe's free Hull and Crew boxes."""
-    if power is None:
-        power = _firepower(st, sid)
-    return power / max(1, _free_boxes(st["ships"][foe]))
+def _standing(st: State, sid: str) -> _Standing:
+    """Ship ``sid``'s :class:`_Standing`. The policies weigh it some thirty times a battle,
+    and it changes only when she is hit or repaired, her Ship Morale changes, a boarding
+    costs her an officer or the Discipline cards are handed out: so it is kept in the
+    battle's :class:`_Figures` by her tracks, states, Ship Morale, Great Hardship and command
+    casualties and the Discipline cards, compared by value (at once where they are the very
+    objects it was worked out from: the steps replace those, never change them in place)."""
+    ship = st["ships"][sid]
+    key = (ship["tracks"], ship["states"], ship["morale"], ship["hardship"],
+           ship["casualties"], st["discipline_cards"])
+    standings = _figures(st).standings
+    kept = standings.get(sid)
+    if kept is None or kept.key != key:
+        total = _broadside_total(st, sid, False)
+        power = 0 if ship["states"]["guns"] == _DEAD else max(0, total)
+        kept = standings[sid] = _Standing(key, total, power, _free_boxes(ship))
+    return kept
 
 
 def _stronger(st: State, sid: str, foe: str) -> bool:
-    return _threat(st, sid, foe) >= _threat(st, foe, sid)
+    """Whether ship ``sid`` hits ``foe`` at least as hard as ``foe`` hits her: each one's
+    firepower over the other's free Hull and Crew boxes (:class:`_Standing`)."""
+    own, other = _standing(st, sid), _standing(st, foe)
+    return own.firepower / max(1, other.free) >= other.firepower / max(1, own.free)
 
 
 def _preferred_distance(st: State, sid: str, foe: str) -> int:
@@ -2863,15 +2886,16 @@ def _preferred_distance(st: State, sid: str, foe: str) -> int:
     pool is worth it; else Distance 1."""
     ship, other = _ship(st, sid), _ship(st, foe)
     if ship["rating"] is not None and other["rating"] is None and (  # broadside_pool's size
-            _broadside_total(st, sid, False) - _range_penalty(ship["rating"], 2) >= 3):
+            _standing(st, sid).total - _range_penalty(ship["rating"], 2) >= 3):
         return 2
     return 1
 
 
 def _should_strike(st: State, sid: str, guns_out: bool, foes: list[tuple[str, int]]) -> bool:
     """Strike against a foe in range whose guns work (of ``foes``, her :func:`_foes`) when
-    ship ``sid``'s guns are out (no :func:`_firepower`, ``guns_out``) and her Hull is Maimed,
-    or her Crew is Maimed and the foe barely hurt, or both guns out and Crew Maimed."""
+    ship ``sid``'s guns are out (no firepower, ``guns_out``: :class:`_Standing`) and her Hull
+    is Maimed, or her Crew is Maimed and the foe barely hurt, or both guns out and Crew
+    Maimed."""
     ship = st["ships"][sid]
     s = ship["states"]
     for foe, d in foes:
@@ -2982,12 +3006,10 @@ _HARM = (0, 1, 3, 8)  # how much worse each damage state is for the ship that ha
 
 def _policy_orders(st: State, aw: Await) -> str:
     sid = aw["ship"]
-    power = _firepower(st, sid)
     foes = _foes(st, sid)
-    if _should_strike(st, sid, power == 0, foes):
+    if _should_strike(st, sid, _standing(st, sid).firepower == 0, foes):
         return "strike"
-    foe = _first_foe(st, sid, foes)
-    return "continue" if _threat(st, sid, foe, power) >= _threat(st, foe, sid) else "disengage"
+    return "continue" if _stronger(st, sid, _first_foe(st, sid, foes)) else "disengage"
 
 
 def _policy_cards(st: State, aw: Await) -> str:
