@@ -1766,11 +1766,12 @@ def _begin_round(st: State, source: RandomSource, events: Events) -> None:
     _check_out(st, events)
     if st["result"] is not None:
         return
-    for sid in _afloat_ids(st):
+    afloat = _afloat_ids(st)  # a gate leaves no ship out of the battle
+    for sid in afloat:
         rs["acts"][sid] = True
         _act_gates(st, source, events, sid)
     # any() stops at the first repair found
-    rs["repair_queue"] = [s for s in _afloat_ids(st) if rs["acts"][s] and any(_repairs(st, s))]
+    rs["repair_queue"] = [s for s in afloat if rs["acts"][s] and any(_repairs(st, s))]
 
 
 def _joiners(st: State, events: Events) -> None:
@@ -2049,9 +2050,10 @@ def _positioning_step(st: State, source: RandomSource, events: Events) -> None:
         if not _within(st["ships"], pair) or _grappled_pair(st, key):  # (_engaged)
             continue
         testers = []
+        figures = _figures(st).ships
         for side, sid in (("pc", pair["a"]), ("enemy", pair["b"])):
             foe = _other(pair, sid)
-            pid, _ = _officer(st, sid, "seamanship", "master")
+            pid = figures[sid].helm
             breakdown: Parts | None = {} if events is not None else None
             size = _positioning_size(st, sid, foe, breakdown)
             if size and not _positions(st, source, events, sid):
@@ -2932,8 +2934,7 @@ def _policy_repair(st: State, aw: Await) -> str:
     fig = _figures(st)
     if f"{area}:crew" in candidates and fig.tester(st, sid, "crew", area)[1] > 0:
         return f"{area}:crew"
-    busy = {_officer(st, sid, "seamanship", "master")[0],
-            _officer(st, sid, "gunnery", "gunner")[0]}
+    busy = {fig.ships[sid].helm, fig.ships[sid].gunner}
 
     def cost(key: str) -> tuple[bool, int, int]:
         """Lower is cheaper: a skilled tester before an unskilled one; a PC with no post,
@@ -3018,9 +3019,8 @@ def _policy_cards(st: State, aw: Await) -> str:
     sid = aw["ship"]
     left = rs["left"]
     plan = {}
-    gunner, _ = _officer(st, sid, "gunnery", "gunner")
-    helm, _ = _officer(st, sid, "seamanship", "master")
-    first = [p for p in (gunner, helm) if p in rs["queue"]]
+    own = _figures(st).ships[sid]
+    first = [p for p in (own.gunner, own.helm) if p in rs["queue"]]
     for pid in dict.fromkeys(first + rs["queue"]):
         give = min(left, st["pcs"][pid]["discipline"])
         plan[pid] = give
