@@ -881,10 +881,11 @@ class _Figures:
     (:meth:`tester`) and each ship's :class:`_ShipFigures`
     (``ships``). They depend on the PCs, who is aboard, the ships' crews and figures and the
     weather, which the steps never change (they replace no PC and change none in place,
-    :func:`_thaw`). Beside them, ``standings``: each ship's last :class:`_Standing`. Kept outside the state (a stored state never sees them) by the identity
-    of the state's ``pcs`` (:func:`_figures`), which every copy of a battle shares, and every
-    game of a Monte Carlo with the kept start; a state read back from the database has its
-    own, so it is worked out afresh."""
+    :func:`_thaw`); beside them, ``standings``, each ship's last :class:`_Standing`. Kept
+    outside the state (a stored state never sees them) by the identity of the state's
+    ``pcs`` (:func:`_figures`), which every copy of a battle shares, and every game of a
+    Monte Carlo with the kept start; a state read back from the database has its own, so it
+    is worked out afresh."""
 
     __slots__ = ("pcs", "aboard", "officers", "testers", "ships", "standings")
 
@@ -1506,9 +1507,11 @@ def _gun_commander(st: State, sid: str) -> str:
     return _captain(st, sid)
 
 
-def _await(st: State, kind: str, ship: str | None = None, **extra: Any) -> None:
-    actor = extra.pop("actor", None) or _captain(st, ship)
-    st["await"] = {"kind": kind, "actor": actor, "ship": ship, **extra}
+def _await(st: State, kind: str, ship: str | None = None, actor: str | None = None,
+           **extra: Any) -> None:
+    """Await the decision ``kind`` of ship ``ship`` from ``actor`` (default: her captain);
+    ``extra``: the decision's own keys."""
+    st["await"] = {"kind": kind, "actor": actor or _captain(st, ship), "ship": ship, **extra}
 
 
 def _finish(st: State, events: Events, result: str, winner: str | None, summary: str,
