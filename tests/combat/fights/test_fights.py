@@ -467,6 +467,22 @@ def test_a_boarding_keeps_the_enemy_s_ship_morale_the_gm_s(
                 assert secret not in text, f"a player reads {secret!r} ({where})"
 
 
+def test_the_players_see_their_ship_s_morale_in_a_boarding_without_pcs(
+        gm_client, player_a_client, campaign, pc_ship, enemy_ship):
+    """A boarding the GM fights without the PCs (her crew alone repels the enemy): the
+    players' ship is theirs by her side, not by the PCs aboard, and so is her Ship Morale."""
+    response = gm_client.post(reverse("combat:fight_new", args=[campaign.pk, "boarding"]), {
+        "attacker": enemy_ship.pk, "defender": pc_ship.pk, "pc_weapons": ["cutlass"],
+        "officer_weapon": "cutlass", "attacker_crew_pool": 4, "defender_crew_pool": 4})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    encounter = Encounter.objects.get(engine="btq_boarding")
+    begin(gm_client, encounter)
+    ships = player_a_client.get(reverse("api-encounter-detail", args=[encounter.pk])
+                                ).json()["view"]["ships"]
+    assert ships[str(pc_ship.pk)]["morale"] == "healthy"
+    assert "morale" not in ships[str(enemy_ship.pk)]
+
+
 def test_a_duel_at_range_refuses_hand_to_hand_weapons_with_the_reason(gm_client, campaign,
                                                                         pc_a, pc_b):
     """An exchange of fire is fought with guns at a range (BtQ L1576, L1584-1618): the
