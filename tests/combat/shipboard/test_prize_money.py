@@ -7,6 +7,7 @@ A prize lost or recaptured pays nothing."""
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
 
 from campaigns.models import CampaignLogEntry
 from campaigns.services import Conflict, StaleVersion
@@ -205,3 +206,53 @@ def test_a_ship_held_as_a_prize_is_not_held_a_second_time(prize, gm, corsair):
     again = prize_hold(campaign=prize.campaign, battle=prize.battle + 1, ship=corsair,
                        crew=crew, actor=gm)
     assert again is not None and Prize.objects.count() == 2
+
+
+def _refusals(gm_client, campaign, hermes, corsair) -> dict[str, str]:
+    """What New battle, its "What are the odds?", the odds' API and New boarding answer
+    the GM who picks the Corsair as the enemy, and the labels of her in the pickers."""
+    battle = {"pc_ship": hermes.pk, "enemy_ship": corsair.pk, "weather": "good_wind",
+              "start_distance": "3"}
+    boarding = {"attacker": hermes.pk, "defender": corsair.pk, "pc_weapons": ["cutlass"],
+                "officer_weapon": "cutlass", "attacker_crew_pool": 4, "defender_crew_pool": 4}
+    new, odds = reverse("combat:new", args=[campaign.pk]), reverse("combat:odds_new",
+                                                                    args=[campaign.pk])
+    board = reverse("combat:fight_new", args=[campaign.pk, "boarding"])
+    api = gm_client.post(reverse("api-odds-new", args=[campaign.pk]),
+                         {**battle, "start_distance": 3}, content_type="application/json")
+    assert api.status_code == 400
+    return {"new battle": gm_client.post(new, battle).content.decode(),
+            "odds": gm_client.post(odds, battle).content.decode(),
+            "odds API": api.content.decode(),
+            "new boarding": gm_client.post(board, boarding).content.decode(),
+            "new battle's picker": gm_client.get(new).content.decode(),
+            "new boarding's picker": gm_client.get(board).content.decode()}
+
+
+def test_a_prize_is_refused_as_an_enemy_for_what_she_is_everywhere(
+        prize, gm, gm_client, campaign, hermes, corsair):
+    """The Corsair, taken with her Crew Dead, is the players' prize on her way to port: New
+    battle, "What are the odds?" (page and API) and New boarding refuse her for that, not
+    for her Dead Crew, and their pickers say what she is. Once she has reached port she is
+    theirs for good (sold or taken into service), refused as an enemy with that reason;
+    made the players' ship, she may fight with them."""
+    from ships.models import Ship
+
+    crew = "|".join("x" * len(part) for part in corsair.tracks["crew"].split("|"))
+    Ship.objects.filter(pk=corsair.pk).update(crew_track=crew)
+    held = "Corsair is the players’ prize, on her way to port: she is no enemy to fight."
+    for where, text in _refusals(gm_client, campaign, hermes, corsair).items():
+        assert (held if "picker" not in where
+                else "(the players’ prize, on her way to port)") in text, where
+        assert "Crew is Dead" not in text, where
+    prize_resolve(prize=prize, actor=gm, version=prize.version, status="arrived")
+    arrived = "Corsair reached port as the players’ prize: she is theirs now"
+    for where, text in _refusals(gm_client, campaign, hermes, corsair).items():
+        assert (arrived if "picker" not in where
+                else "(the players’ prize, in port)") in text, where
+    Ship.objects.filter(pk=corsair.pk).update(side=Ship.Side.PC, crew_track=crew.replace(
+        "x", "."))
+    answer = gm_client.post(reverse("combat:fight_new", args=[campaign.pk, "boarding"]), {
+        "attacker": corsair.pk, "defender": hermes.pk, "pc_weapons": ["cutlass"],
+        "officer_weapon": "cutlass", "attacker_crew_pool": 4, "defender_crew_pool": 4})
+    assert answer.status_code == 302
