@@ -5,6 +5,8 @@ PC aboard the Hermes paid his share by rank of an un-rated prize (BtQ L1769-1835
 ``rules/btq_missions.md`` §7.6), once, even if the finish or the arrival is recorded again.
 A prize lost or recaptured pays nothing."""
 
+import re
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
@@ -256,3 +258,32 @@ def test_a_prize_is_refused_as_an_enemy_for_what_she_is_everywhere(
         "attacker": corsair.pk, "defender": hermes.pk, "pc_weapons": ["cutlass"],
         "officer_weapon": "cutlass", "attacker_crew_pool": 4, "defender_crew_pool": 4})
     assert answer.status_code == 302
+
+
+def test_the_gm_confirms_a_prize_s_end_and_a_double_tap_acts_once(
+        prize, gm_client, player_a_client):
+    """A prize's end cannot be undone (her money is paid, or never will be): the campaign
+    page's buttons ask first, as the app asks before every such act, and the confirmation
+    sent twice (a double tap, a reload) resolves her once, without an error."""
+    campaign_page = f"/campaigns/{prize.campaign_id}/"
+    page = gm_client.get(campaign_page).content.decode()
+    assert 'name="status"' not in page  # no one-click form on the campaign page
+    url = reverse("shipboard:prize_resolve", args=[prize.pk])
+    assert f'href="{url}?status=arrived"' in page
+    assert player_a_client.get(url, {"status": "arrived"}).status_code == 403
+    asked = gm_client.get(url, {"status": "arrived"})
+    text = asked.content.decode()
+    assert asked.status_code == 200 and "Has the prize Corsair reached port?" in text
+    prize.refresh_from_db()
+    assert prize.status == "held" and not PrizeShare.objects.exists()
+    token = re.search(r'name="once_token" value="([^"]+)"', text)[1]
+    body = {"status": "arrived", "version": prize.version, "once_token": token,
+            "confirmed": "1"}
+    first = gm_client.post(url, body, follow=True).content.decode()
+    again = gm_client.post(url, body, follow=True).content.decode()
+    assert "reached port: prize money paid" in first.lower()
+    assert "already sent" in again and "no longer on her way" not in again
+    assert PrizeShare.objects.count() == 3
+    assert CampaignLogEntry.objects.filter(kind="prize.arrived").count() == 1
+    assert "no longer on her way" in gm_client.get(url, {"status": "lost"},
+                                                   follow=True).content.decode()
