@@ -11,7 +11,7 @@ from rules.btq.characters import DamageState
 from rules.btq.naval import DISTANCES, GENERAL_PRECIPITATION, GENERAL_WIND, WEATHER
 from rules.engine import get_engine
 from ships.models import Ship, ShipReputation
-from ships.prizes import held_prize_ships
+from ships.prizes import prize_words
 
 MAX_ID = 2**63 - 1
 """The largest id or version a database integer column holds: larger numbers are refused as
@@ -88,6 +88,20 @@ def ship_with_damage(ship: Ship) -> str:
     return f"{ship.display_name}: {ship.damage_words}"
 
 
+def ship_label(campaign):
+    """How the GM's ship pickers of ``campaign`` name a ship (a form field's
+    ``label_from_instance``): with the damage she brings into the fight
+    (:func:`ship_with_damage`) and, a prize of the players', what she is
+    (``ships.prizes.prize_words``), so that he sees why she is refused before he chooses
+    her."""
+    prizes = prize_words(campaign)
+
+    def label(ship: Ship) -> str:
+        words = prizes.get(ship.pk)
+        return f"{ship_with_damage(ship)} ({words})" if words else ship_with_damage(ship)
+    return label
+
+
 def battle_title(ours: list, theirs: list) -> str:
     """A battle's default title: every ship of each side by name, "HMS Hermes vs Corsair
     and The Falcon" (``ours`` and ``theirs``: the ships, the main one first)."""
@@ -159,12 +173,9 @@ class NavalEncounterForm(Form):
                 self.fields[name].initial = choices[0].pk
         self.fields["allies"].queryset = ships.filter(side=Ship.Side.PC)
         self.fields["more_enemies"].queryset = ships.filter(side=Ship.Side.ENEMY)
-        prizes = held_prize_ships(campaign)
+        labelled = ship_label(campaign)
         for name in ("pc_ship", "enemy_ship", "allies", "more_enemies"):
-            # the GM's form: each ship with the damage she brings into the battle
-            self.fields[name].label_from_instance = (
-                lambda ship: f"{ship_with_damage(ship)} (the players’ prize, on her way to port)"
-                if ship.pk in prizes else ship_with_damage(ship))
+            self.fields[name].label_from_instance = labelled
         self.fields["ship_reputation"].queryset = ShipReputation.objects.filter(
             ship__campaign=campaign, ship__side=Ship.Side.PC).exclude(
             damage_state=DamageState.DEAD).select_related("ship")

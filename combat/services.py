@@ -50,6 +50,7 @@ from combat.selectors import (
 from rules.cards import CardError, parse_cards
 from rules.engine import GM, Engine, Event, FieldErrors, IllegalAction, get_engine
 from rules.random import ScriptedSource, SeededSource
+from ships.prizes import prizes_refuse
 from ships.services import ship_reveal
 
 logger = logging.getLogger(__name__)
@@ -321,22 +322,6 @@ def _check_ships_free(encounter_ships, *, exclude=None) -> None:
             )
 
 
-def _check_no_prizes(encounter_ships) -> None:
-    """Refuse (``ValidationError`` naming her) a ship held as the players' prize on her way
-    to port (``ships.prizes.held_prize``): she is theirs, no enemy (BtQ L1769-1771), and
-    taken again her prize money would be shared twice. A GM who has the enemy retake her
-    marks her recaptured first."""
-    from ships.prizes import held_prize
-
-    for ship in encounter_ships:
-        if held_prize(ship) is not None:
-            raise ValidationError(
-                f"{ship} is the players’ prize, on her way to port: she is no enemy to "
-                "fight. If the enemy has retaken her, mark her recaptured on the "
-                "campaign’s page first."
-            )
-
-
 @transaction.atomic
 def encounter_create(
     *, campaign, user, engine: str, setup: dict, title: str, stacked_cards=None,
@@ -348,19 +333,20 @@ def encounter_create(
     ``stacked_cards`` (card texts, a string or a list) are drawn first when the battle
     starts, before the seeded source takes over; ``stacked_choices`` (``[{"kind",
     "choice"}]``) are the decisions planned with them (``Encounter.stacked_choices``).
-    ``ships`` are the campaign's ships that
-    fight in it (``ships.models.Ship``); ``ValidationError`` if one of them is already in
-    another unfinished battle. ``challenge`` (a row or id) is the challenge of a mission
-    it is played for (``combat.challenges``; ``ValidationError`` unless it is still to be
-    played). ``decision_timeout``: seconds after which a pending decision takes its default
-    (:func:`decision_sweep`), ``None`` for never. The seed is chosen here with ``secrets``.
-    Raises ``Http404`` for a non-member, ``PermissionDenied`` for a player.
+    ``ships`` are the campaign's ships that fight in it (``ships.models.Ship``);
+    ``ValidationError`` if one of them is already in another unfinished battle, or is the
+    players' prize (``ships.prizes.prize_refusal``). ``challenge`` (a row or id) is the
+    challenge of a mission it is played for (``combat.challenges``; ``ValidationError``
+    unless it is still to be played). ``decision_timeout``: seconds after which a pending
+    decision takes its default (:func:`decision_sweep`), ``None`` for never. The seed is
+    chosen here with ``secrets``. Raises ``Http404`` for a non-member, ``PermissionDenied``
+    for a player.
     """
     require_gm(user, campaign)
     if any(ship.campaign_id != campaign.pk for ship in ships):
         raise ValidationError("Every ship of the battle must belong to its campaign.")
     _check_ships_free(ships)
-    _check_no_prizes(ships)
+    prizes_refuse(ships)
     challenge = challenges.challenge_for(campaign, challenge)
     kernel = _engine(engine)
     title = (title or "").strip() or kernel.title
@@ -431,7 +417,7 @@ def encounter_begin(*, encounter: Encounter, user) -> Encounter:
     (the caller writes it)."""
     ships = list(encounter.ships.all())
     _check_ships_free(ships, exclude=encounter)
-    _check_no_prizes(ships)
+    prizes_refuse(ships)
     kernel = _engine(encounter.engine)
     table = _Table.of(encounter, kernel)
     events = table.start(encounter.setup)

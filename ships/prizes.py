@@ -23,11 +23,46 @@ def held_prize(ship: Ship) -> Prize | None:
     return Prize.objects.filter(ship=ship, status=Prize.Status.HELD).first()
 
 
-def held_prize_ships(campaign: Campaign) -> set[int]:
-    """The ids of ``campaign``'s ships held as prizes on their way to port
-    (:func:`held_prize`), for a ship picker to say so."""
-    return set(Prize.objects.filter(campaign=campaign, status=Prize.Status.HELD,
-                                    ship__isnull=False).values_list("ship_id", flat=True))
+PRIZE_WORDS = {Prize.Status.HELD: "the players’ prize, on her way to port",
+               Prize.Status.ARRIVED: "the players’ prize, in port"}
+"""What a ship picker says of a prize held (:func:`held_prize`) or arrived in port."""
+
+
+def prize_words(campaign: Campaign) -> dict[int, str]:
+    """``campaign``'s ships that are the players' prizes, on their way to port or arrived
+    there (:data:`PRIZE_WORDS`), by id -> the words a ship picker adds to her name, so that
+    the GM sees why she is refused (:func:`prize_refusal`) before he chooses her."""
+    rows = Prize.objects.filter(campaign=campaign, status__in=list(PRIZE_WORDS),
+                                ship__isnull=False).order_by("created_at", "id")
+    return {ship: PRIZE_WORDS[status] for ship, status in rows.values_list("ship_id", "status")}
+
+
+def prize_refusal(ship: Ship) -> str | None:
+    """Why ``ship`` may not fight in a battle, a boarding or its odds, or ``None``: held as
+    the players' prize on her way to port (:func:`held_prize`), she is theirs, no enemy
+    (BtQ L1769-1771), and taken again her prize money would be shared twice (a GM who has
+    the enemy retake her marks her recaptured first); arrived in port, her prize money paid,
+    she is theirs for good, sold or taken into service (BtQ L1769-1835), and never an enemy
+    again (she fights only once the GM makes her the players' ship)."""
+    if held_prize(ship) is not None:
+        return (f"{ship} is the players’ prize, on her way to port: she is no enemy to "
+                "fight. If the enemy has retaken her, mark her recaptured on the campaign’s "
+                "page first.")
+    if ship.side == Ship.Side.ENEMY and Prize.objects.filter(
+            ship=ship, status=Prize.Status.ARRIVED).exists():
+        return (f"{ship} reached port as the players’ prize: she is theirs now, sold or "
+                "taken into service, and no enemy to fight again. Taken into service, make "
+                "her the players’ ship on her page.")
+    return None
+
+
+def prizes_refuse(ships) -> None:
+    """``ValidationError`` with :func:`prize_refusal`'s reason for the first of ``ships``
+    that may not fight."""
+    for ship in ships:
+        refusal = prize_refusal(ship)
+        if refusal is not None:
+            raise ValidationError(refusal)
 
 
 def prize_hold(*, campaign: Campaign, battle: int, ship: Ship, crew, actor=None

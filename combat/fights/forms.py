@@ -11,6 +11,7 @@ from campaigns.forms import Form
 from characters.models import Character
 from combat.challenges import add_challenge_field
 from combat.fights import setups
+from combat.forms import ship_label
 from rules.btq.characters import DamageState
 from rules.btq.personal_combat import (
     BAND_LABELS,
@@ -283,8 +284,10 @@ class BoardingForm(_FightForm):
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, campaign=campaign, **kwargs)
         ships = Ship.objects.filter(campaign=campaign).select_related("ship_type")
-        self.fields["attacker"].queryset = ships
-        self.fields["defender"].queryset = ships
+        labelled = ship_label(campaign)
+        for name in ("attacker", "defender"):
+            self.fields[name].queryset = ships
+            self.fields[name].label_from_instance = labelled
         self.fields["pcs"].queryset = _characters(campaign, Character.Kind.PC)
         for name in ("wind", "precipitation"):
             del self.fields[name]  # at sea the ship-combat weather governs (D15)

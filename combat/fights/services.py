@@ -66,8 +66,8 @@ def fight_write_back(*, encounter: Encounter, outcome, user) -> dict:
     through ``characters.services.character_damage_set``; a lost skirmish's Ship Morale onto
     the commanding officer's ship (BtQ L1688-1690); a boarding's Crew tracks and Ship Morale
     onto the two ships (BtQ L2528-2531; N18). Returns the log entry's ``summary`` (the
-    outcome, and the sheets changed, in words) and ``data`` (``changes``: who, area, from,
-    to)."""
+    outcome, and the sheets changed, in words; an enemy ship's Ship Morale is left out, the
+    GM's) and ``data`` (``changes``: who, area, from, to)."""
     data = outcome.data or {}
     changes = _health_write_back(encounter, data.get("fighters", {}),
                                  set(encounter.terms.get("characters", [])))
@@ -206,7 +206,11 @@ def _boarding_ships(encounter, data, user) -> list[dict]:
         morale = max(DamageState[data["morale"][key].upper()], DamageState(ship.morale_state))
         if crew == ship.tracks["crew"] and morale == ship.morale_state:
             continue
-        changes += ship_record_battle(ship=ship, tracks={**ship.tracks, "crew": crew},
-                                      morale=morale, actor=user,
-                                      note=f"{ship}, after “{encounter.title}”:")
+        written = ship_record_battle(ship=ship, tracks={**ship.tracks, "crew": crew},
+                                     morale=morale, actor=user,
+                                     note=f"{ship}, after “{encounter.title}”:")
+        # the fight's entry is everyone's; an enemy's Ship Morale is the GM's, in her own
+        # entry (ships.services.ship_record_battle), as a ship battle keeps it
+        changes += [c for c in written
+                    if not (ship.is_hidden_from_players and c["area"] == "Ship Morale")]
     return changes

@@ -85,11 +85,11 @@ def skirmish_pc(character: Character, *, weapons, traits) -> dict:
 
 
 def boarding_ship(ship, *, crew_pool: int, officer_weapons: list[str]) -> dict:
-    """A ship of a boarding: her Crew track and Ship Morale, her crew's pool in the Grand
+    """A ship of a boarding: her side, Crew track and Ship Morale, her crew's pool in the Grand
     Melee and their Command (for a ship none of whose officers stands, N23), and the NPCs
     posted aboard at an officer's station (BtQ L2526-2528) as her officers, with their
     Command."""
     officers = ship_officers(ship, officer_weapons)
-    return {"name": ship.name, "crew": ship.tracks["crew"],
+    return {"name": ship.name, "side": ship.side, "crew": ship.tracks["crew"],
             "morale": DamageState(ship.morale_state).name.lower(), "crew_pool": crew_pool,
             "command": int((ship.crew or {}).get("command", 0)), "officers": officers}

@@ -68,7 +68,8 @@ class OddsOfSetupView(APIView):
             title=data.get("title") or battle_title([pc_ship], [enemy_ship]),
             setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather=data["weather"],
                               start_distance=data.get("start_distance")),
-            games=data.get("games"), until_precise=data["until_precise"])
+            games=data.get("games"), until_precise=data["until_precise"],
+            ships=[pc_ship, enemy_ship])
         return Response(results_json(request.user, simulation), status=status.HTTP_201_CREATED)
 
 

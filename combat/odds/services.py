@@ -36,6 +36,7 @@ from combat.services import _TAKEOVER, MAX_TAKEOVERS, _lease, new_seed, seed_has
 from rules.engine import GM, Engine, get_engine
 from rules.montecarlo import Summary, job_seeds, merge_all, precise_enough, run
 from rules.random import SeededSource
+from ships.prizes import prizes_refuse
 
 logger = logging.getLogger(__name__)
 
@@ -147,14 +148,17 @@ def _create(*, campaign, user, kernel: Engine, title: str, setup=None, state=Non
 
 @transaction.atomic
 def simulation_create_from_setup(*, campaign, user, engine: str, setup: dict, title: str,
-                                 games: int | None = None, until_precise: bool = False
-                                 ) -> Simulation:
+                                 games: int | None = None, until_precise: bool = False,
+                                 ships=()) -> Simulation:
     """The odds of a battle not fought yet (GMs only): ``games`` games (default
     :data:`DEFAULT_GAMES`, at most :data:`MAX_GAMES`) of ``engine`` from ``setup``, or, with
     ``until_precise``, batches of :data:`PRECISE_BATCH` until every outcome's 95 % interval
-    is within one point (``games`` at most). ``ValidationError`` with the engine's reason
-    for a bad setup or a bad number of games; ``PermissionDenied`` for a player."""
+    is within one point (``games`` at most); ``ships`` are the campaign's ships it is played
+    with. ``ValidationError`` for a ship that may not fight, the players' prize
+    (``ships.prizes.prize_refusal``, as a battle refuses her), with the engine's reason for
+    a bad setup, or for a bad number of games; ``PermissionDenied`` for a player."""
     require_gm(user, campaign)
+    prizes_refuse(ships)
     kernel = _engine(engine)
     try:
         setup = kernel.validate_setup(setup)

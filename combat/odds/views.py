@@ -51,6 +51,7 @@ def odds_new(request, campaign_id):
             setup=naval_setup(pc_ship=data["pc_ship"], enemy_ship=data["enemy_ship"],
                               weather=data["weather"], start_distance=data["start_distance"]),
             games=odds_form.games(), until_precise=odds_form.cleaned_data["odds_precise"],
+            ships=[data["pc_ship"], data["enemy_ship"]],
         ))
         if simulation is not None:
             return redirect("combat:odds", pk=simulation.pk)

@@ -12,8 +12,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
+from campaigns.confirm import confirmation
 from campaigns.once import once_per_token
 from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import Conflict
@@ -145,14 +146,47 @@ def shipboard_share_spent(request, pk):
     return redirect("shipboard:character", share.character_id)
 
 
+PRIZE_QUESTIONS = {
+    # status: (question, what follows, button)
+    Prize.Status.ARRIVED: ("Has the prize {prize} reached port?",
+                           "Her prize money is shared out now, by rank, to the men who took "
+                           "her, and she is the players’ for good. This cannot be undone.",
+                           "She reached port"),
+    Prize.Status.LOST: ("Was the prize {prize} lost on her way to port?",
+                        "Nothing is paid for her. This cannot be undone.", "She is lost"),
+    Prize.Status.RECAPTURED: ("Was the prize {prize} recaptured by the enemy?",
+                              "Nothing is paid for her, and she is an enemy again. This "
+                              "cannot be undone.", "She is recaptured"),
+}
+"""The confirmation of each way a prize ends (``ships.prizes.RESOLUTIONS``)."""
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
+@once_per_token
 def shipboard_prize_resolve(request, pk):
-    """GM: a prize reached port (her prize money is shared out), or was lost or recaptured."""
+    """GM: a prize reached port (her prize money is shared out), or was lost or recaptured.
+    GET (``?status=``) asks first, as every act that cannot be undone; POST does it, once
+    per form (``campaigns.once``)."""
     prize = Prize.objects.filter(pk=pk).first()
     if prize is None:
         raise Http404("No such prize.")
     campaign = campaign_for_user(request.user, prize.campaign_id)
+    back = reverse("campaigns:detail", args=[campaign.pk])
+    if request.method == "GET":
+        require_gm(request.user, campaign)
+        status = request.GET.get("status", "")
+        if status not in PRIZE_QUESTIONS:
+            messages.error(request, "A prize reaches port, is lost or is recaptured.")
+            return redirect(back)
+        if prize.status != Prize.Status.HELD:
+            messages.info(request, f"{prize} is no longer on her way to port: "
+                                   f"{prize.get_status_display().lower()}.")
+            return redirect(back)
+        question, consequence, button = PRIZE_QUESTIONS[status]
+        return confirmation(request, question=question.format(prize=prize),
+                            consequence=consequence, button=button, back=back,
+                            fields={"status": status, "version": prize.version}, once=True)
     try:
         prize = prizes.prize_resolve(prize=prize, actor=request.user,
                                      version=request.POST.get("version"),
@@ -163,7 +197,7 @@ def shipboard_prize_resolve(request, pk):
         messages.error(request, " ".join(exc.messages))
     else:
         messages.success(request, f"{prize}: {prize.get_status_display().lower()}.")
-    return redirect(reverse("campaigns:detail", args=[campaign.pk]))
+    return redirect(back)
 
 
 @login_required

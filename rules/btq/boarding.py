@@ -65,6 +65,8 @@ What it takes from a naval state (``boarding``)::
 
     {"attacker": key,                      # who won the Positioning to Distance 0
      "ships": {key: {"name", "crew": "..|..|..", "morale": "healthy".."dead",
+                     "side": "pc" | "enemy" (default "pc" for a ship with a PC aboard,
+                             else "enemy"; an enemy's Ship Morale is the GM's),
                      "crew_pool": cards of its crew in the Grand Melee (default 4),
                      "command": the crew's Command, for her Command test when no officer
                                 of hers stands (N23; default 0),
@@ -81,7 +83,8 @@ of ``pcs`` (its gates, Card of Fate, the PC's pool, then the crew's or the offic
 the Command test (Card of Fate, the boarded ship's commander, the boarders').
 Events: ``boarding.begin``, ``boarding.round``, ``boarding.tide``, ``boarding.action``,
 ``boarding.draw``, ``boarding.crew``, ``boarding.fire``, ``combat.wound``, ``boarding.casualty``,
-``boarding.command``, ``boarding.surrender``, ``boarding.end``.
+``boarding.command``, ``boarding.surrender``, ``boarding.end``, ``boarding.morale`` (the
+loser's Ship Morale falls; the GM's alone when she is an enemy).
 """
 
 from __future__ import annotations
@@ -131,13 +134,15 @@ from rules.engine import (
 )
 from rules.random import RandomSource
 
-__all__ = ["validate", "begin", "pending", "apply", "report", "view", "from_naval",
+__all__ = ["validate", "begin", "pending", "apply", "report", "view", "from_naval", "side_of",
            "BoardingEngine",
-           "ENGINE", "POSTS", "CASUALTY_PENALTIES", "MAX_ROUNDS"]
+           "ENGINE", "POSTS", "SIDES", "CASUALTY_PENALTIES", "MAX_ROUNDS"]
 
 POSTS = ("captain", "lieutenant", "master", "gunner", "boatswain", "surgeon", "purser",
          "carpenter", "marine", "midshipman", "mate")
 """The officers' posts in the order command passes down (BtQ L2526-2528; A15)."""
+SIDES = ("pc", "enemy")
+"""A boarding ship's side: the players' or an enemy (``rules.btq.naval``'s sides)."""
 CASUALTY_PENALTIES = {"captain": {"command": -2}, "gunner": {"broadside": -2, "gun_repair": -2},
                       "master": {"positioning": -2}}
 """Command casualties (BtQ L2526-2528): the post -> the ship's tests that lose two cards."""
@@ -225,10 +230,13 @@ def validate(boarding: Mapping) -> dict[str, Any]:
     ids: list[str] = []
     for key, ship in ships.items():
         where = f"ship {key!r}"
-        if not isinstance(ship, Mapping) or set(ship) - {"name", "crew", "morale",
+        if not isinstance(ship, Mapping) or set(ship) - {"name", "crew", "morale", "side",
                                                          "crew_pool", "command", "officers"}:
-            raise CombatError(f"{where}: name, crew, morale, crew_pool, command and "
+            raise CombatError(f"{where}: name, crew, morale, side, crew_pool, command and "
                               "officers")
+        if ship.get("side", "pc") not in SIDES:
+            raise CombatError(f"{where}'s side must be {' or '.join(SIDES)}, not "
+                              f"{ship['side']!r}")
         try:
             crew = str(DamageTrack.parse(ship.get("crew", "..|..|..")))
         except ValueError as exc:
@@ -242,6 +250,7 @@ def validate(boarding: Mapping) -> dict[str, Any]:
         out_ships[str(key)] = {
             "name": name.strip(), "crew": crew,
             "morale": _state_name(ship.get("morale", "healthy"), f"{where}'s Ship Morale"),
+            "side": ship.get("side"),
             "crew_pool": _whole(ship.get("crew_pool", DEFAULT_CREW_POOL),
                                 f"{where}'s crew pool"),
             "command": _whole(ship.get("command", 0), f"{where}'s crew's Command"),
@@ -273,12 +282,26 @@ def validate(boarding: Mapping) -> dict[str, Any]:
                           for k in FIREBRAND_SKILLS if k in skills})
         pcs.append(pc)
         ids.append(pc["id"])
+    for key, ship in out_ships.items():
+        ship["side"] = side_of(ship, key, pcs)
     if len(set(ids)) != len(ids):
         raise CombatError("every PC and officer needs an id of his own")
     if any(WEAPON_MARK in i for i in ids):
         raise CombatError(f"no PC's or officer's id may hold {WEAPON_MARK!r}")
     return {"attacker": attacker, "ships": out_ships, "pcs": pcs,
             "settings": resolve(dict(boarding.get("settings") or {}))}
+
+
+def side_of(ship: Mapping, key: str, pcs: Sequence[Mapping]) -> str:
+    """Ship ``key``'s side in a boarding: her ``side`` (one of :data:`SIDES`), else
+    ``"pc"`` if one of ``pcs`` is aboard her and ``"enemy"`` if none is (a setup, or a state
+    stored before the side was kept, that gives none). A player never learns an enemy's Ship
+    Morale (as in the ship battle, ``rules.btq.naval``)."""
+    return ship.get("side") or ("pc" if any(p["ship"] == key for p in pcs) else "enemy")
+
+
+def _enemy(st: State, key: str) -> bool:
+    return side_of(st["setup"]["ships"][key], key, st["setup"]["pcs"]) == "enemy"
 
 
 def officer(data: Mapping, where: str = "an officer") -> Fighter:
@@ -301,8 +324,8 @@ def from_naval(naval: Mapping, *, attacker: str, defender: str | None = None,
                ) -> dict[str, Any]:
     """The boarding sub-state of a ``btq_naval`` state whose ships ``attacker`` (who won the
     Positioning to Distance 0) and ``defender`` have reached Distance 0 (``defender`` may be
-    left out when the battle has only two ships): both ships' names, Crew tracks and Ship
-    Morale, each crew's Command (N23) and Grand Melee pool, their ``officers`` as the
+    left out when the battle has only two ships): both ships' names, sides, Crew tracks and
+    Ship Morale, each crew's Command (N23) and Grand Melee pool, their ``officers`` as the
     battle's setup gives them, the PCs aboard either (``pc:<id>``, their seniority, Command,
     Discipline cards, the skills of a firebrand, their Health, Guts, combat traits (Is
     But A Scratch, Sir! spent already for a PC ``scratched`` on his sheet) and combat items
@@ -313,7 +336,8 @@ def from_naval(naval: Mapping, *, attacker: str, defender: str | None = None,
     morale = ("healthy", "injured", "maimed", "dead")
     keys = list(naval["ships"]) if defender is None else [attacker, defender]
     ships = {sid: {"name": ship["name"], "crew": ship["tracks"]["crew"],
-                   "morale": morale[int(ship["morale"])], "crew_pool": crew_pool,
+                   "morale": morale[int(ship["morale"])], "side": ship["side"],
+                   "crew_pool": crew_pool,
                    "command": int(ship.get("crew", {}).get("command", 0)),
                    "officers": list(ship.get("officers") or [])}
              for sid, ship in ((k, naval["ships"][k]) for k in keys)}
@@ -766,13 +790,18 @@ def _end(st: State, result: Result, winner: str | None, loser: str | None) -> li
     ship_name = _the(st["ships"][loser]["name"]) if loser else ""
     text = text.format(l=ship_name)
     text = text[:1].upper() + text[1:]
+    events = [Event("boarding.end", text, {"result": result, "winner": winner, "loser": loser})]
     if loser:
         ship = st["ships"][loser]
         before = DamageState[ship["morale"].upper()]
         ship["morale"] = damage_after(before, SuccessLevel.ORDINARY).name.lower()
         if ship["morale"] != before.name.lower():
-            text += f" Her Ship Morale goes from {before.label} to {ship['morale'].capitalize()}."
-    return [Event("boarding.end", text, {"result": result, "winner": winner, "loser": loser})]
+            # an enemy's Ship Morale is the GM's (rules.btq.naval keeps it so too)
+            events.append(Event(
+                "boarding.morale", f"{_The(ship['name'])}'s Ship Morale goes from {before.label} "
+                f"to {ship['morale'].capitalize()}.", {"ship": loser},
+                visible_to=frozenset({GM}) if _enemy(st, loser) else None))
+    return events
 
 
 def default_choice(state: State, decision: Decision) -> str:
@@ -803,7 +832,8 @@ def report(state: State) -> Report:
 
 
 def view(state: State, participant: str) -> dict[str, Any]:
-    """What ``participant`` sees: the ships' names, Crew tracks and Ship Morale, the PCs,
+    """What ``participant`` sees: the ships' names and Crew tracks, the Ship Morale of the
+    players' ships (an enemy's is the GM's: :func:`side_of`), the PCs,
     the officers as :func:`rules.btq.personal_combat.public_fighter` (no statistics), the
     round's actions and results, casualties, penalties and the result; not the crews' pools.
     The GM's view has the same keys with the officers in full and the crews' pools, and
@@ -812,10 +842,11 @@ def view(state: State, participant: str) -> dict[str, Any]:
     gm = participant == GM
     out = {
         "round": st["round"], "phase": st["phase"], "attacker": st["attacker"],
-        "ships": {k: {"name": s["name"], "crew": s["crew"], "morale": s["morale"],
+        "ships": {k: {"name": s["name"], "crew": s["crew"],
                       "officers": [public_fighter(st["fighters"][o["id"]], gm=gm)
                                    | {"post": o["post"]}
                                    for o in st["setup"]["ships"][k]["officers"]]}
+                  | ({"morale": s["morale"]} if gm or not _enemy(st, k) else {})
                   | ({"crew_pool": s["crew_pool"]} if gm else {})
                   for k, s in st["ships"].items()},
         "pcs": [public_fighter(st["fighters"][p["id"]]) | {"ship": p["ship"]}

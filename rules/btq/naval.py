@@ -238,7 +238,7 @@ Events = list[Event] | None
 """The list a step appends its events to, or ``None`` when nobody reads them."""
 _V = TypeVar("_V")
 
-SIDES = ("pc", "enemy")
+SIDES = _boarding.SIDES
 OTHER = {"pc": "enemy", "enemy": "pc"}
 
 STEPS = ("conditions", "discipline", "repair", "positioning", "how_will_you_fight",
@@ -3284,7 +3284,10 @@ class NavalEngine:
             "discipline_cards": dict(state["discipline_cards"]),
             "waiting_for": None if aw is None else {"actor": aw["actor"], "kind": aw["kind"]},
             "boarding_view": _boarding_view(state, participant),
-            "boardings": _copy(state["boardings"]),
+            # a boarding's report holds both ships' Ship Morale: an enemy's is the GM's
+            "boardings": [{**_copy(b), "morale": {k: m for k, m in b["morale"].items()
+                                                  if state["ships"][k]["side"] != "enemy"}}
+                          for b in state["boardings"]],
             "result": _copy(state["result"]),
         }
 

@@ -427,6 +427,62 @@ def test_a_boarding_of_a_ship_whose_crew_is_dead_takes_her_at_once(
     assert again.status_code == 200 and "prize" in again.content.decode()
 
 
+def test_a_boarding_keeps_the_enemy_s_ship_morale_the_gm_s(
+        gm_client, player_a_client, player_b_client, player_a, player_b, campaign, pc_a,
+        pc_ship, enemy_ship):
+    """As the ship battle hides an enemy's Ship Morale from the players, so does a boarding
+    fought on its own: the enemy's Maimed Ship Morale, and her fall to Dead when she is
+    taken, are on the GM's page, events and log, not on a player's page, poll, API, event
+    stream or campaign log; the players' own ship's Ship Morale they see."""
+    from ships.models import Ship
+    from tests.combat.test_hidden_at_the_table import received
+
+    track = "|".join("x" * len(part) for part in enemy_ship.tracks["crew"].split("|"))
+    Ship.objects.filter(pk=enemy_ship.pk).update(crew_track=track,
+                                                 morale_state=DamageState.MAIMED)
+    response = gm_client.post(reverse("combat:fight_new", args=[campaign.pk, "boarding"]), {
+        "attacker": pc_ship.pk, "defender": enemy_ship.pk, "pcs": [pc_a.pk],
+        "pc_weapons": ["cutlass"], "officer_weapon": "cutlass", "attacker_crew_pool": 4,
+        "defender_crew_pool": 4})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    encounter = Encounter.objects.get(engine="btq_boarding")
+    gm_client.post(reverse("combat:start", args=[encounter.pk]), {"version": encounter.version})
+    encounter.refresh_from_db()
+    assert encounter.outcome["result"] == "taken"
+    log = reverse("campaigns:log", args=[campaign.pk])
+    secrets = ("Ship Morale Dead", "Ship Morale goes from Maimed to Dead",
+               "Ship Morale: Maimed → Dead")
+    gm_seen = seen_by(gm_client, encounter) + gm_client.get(log).content.decode()
+    assert [secret for secret in secrets if secret not in gm_seen] == []
+    for client, user in ((player_a_client, player_a), (player_b_client, player_b)):
+        seen = {**received(client, user, encounter),
+                "log": client.get(log).content.decode()}
+        assert "Ship Morale Healthy" in seen["page"]  # the players' own ship's
+        ships = client.get(reverse("api-encounter-detail", args=[encounter.pk])
+                           ).json()["view"]["ships"]
+        assert "morale" not in ships[str(enemy_ship.pk)]
+        assert ships[str(pc_ship.pk)]["morale"] == "healthy"
+        for where, text in seen.items():
+            for secret in secrets:
+                assert secret not in text, f"a player reads {secret!r} ({where})"
+
+
+def test_the_players_see_their_ship_s_morale_in_a_boarding_without_pcs(
+        gm_client, player_a_client, campaign, pc_ship, enemy_ship):
+    """A boarding the GM fights without the PCs (her crew alone repels the enemy): the
+    players' ship is theirs by her side, not by the PCs aboard, and so is her Ship Morale."""
+    response = gm_client.post(reverse("combat:fight_new", args=[campaign.pk, "boarding"]), {
+        "attacker": enemy_ship.pk, "defender": pc_ship.pk, "pc_weapons": ["cutlass"],
+        "officer_weapon": "cutlass", "attacker_crew_pool": 4, "defender_crew_pool": 4})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    encounter = Encounter.objects.get(engine="btq_boarding")
+    begin(gm_client, encounter)
+    ships = player_a_client.get(reverse("api-encounter-detail", args=[encounter.pk])
+                                ).json()["view"]["ships"]
+    assert ships[str(pc_ship.pk)]["morale"] == "healthy"
+    assert "morale" not in ships[str(enemy_ship.pk)]
+
+
 def test_a_duel_at_range_refuses_hand_to_hand_weapons_with_the_reason(gm_client, campaign,
                                                                         pc_a, pc_b):
     """An exchange of fire is fought with guns at a range (BtQ L1576, L1584-1618): the

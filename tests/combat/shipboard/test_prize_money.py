@@ -5,8 +5,11 @@ PC aboard the Hermes paid his share by rank of an un-rated prize (BtQ L1769-1835
 ``rules/btq_missions.md`` §7.6), once, even if the finish or the arrival is recorded again.
 A prize lost or recaptured pays nothing."""
 
+import re
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
 
 from campaigns.models import CampaignLogEntry
 from campaigns.services import Conflict, StaleVersion
@@ -205,3 +208,82 @@ def test_a_ship_held_as_a_prize_is_not_held_a_second_time(prize, gm, corsair):
     again = prize_hold(campaign=prize.campaign, battle=prize.battle + 1, ship=corsair,
                        crew=crew, actor=gm)
     assert again is not None and Prize.objects.count() == 2
+
+
+def _refusals(gm_client, campaign, hermes, corsair) -> dict[str, str]:
+    """What New battle, its "What are the odds?", the odds' API and New boarding answer
+    the GM who picks the Corsair as the enemy, and the labels of her in the pickers."""
+    battle = {"pc_ship": hermes.pk, "enemy_ship": corsair.pk, "weather": "good_wind",
+              "start_distance": "3"}
+    boarding = {"attacker": hermes.pk, "defender": corsair.pk, "pc_weapons": ["cutlass"],
+                "officer_weapon": "cutlass", "attacker_crew_pool": 4, "defender_crew_pool": 4}
+    new, odds = reverse("combat:new", args=[campaign.pk]), reverse("combat:odds_new",
+                                                                    args=[campaign.pk])
+    board = reverse("combat:fight_new", args=[campaign.pk, "boarding"])
+    api = gm_client.post(reverse("api-odds-new", args=[campaign.pk]),
+                         {**battle, "start_distance": 3}, content_type="application/json")
+    assert api.status_code == 400
+    return {"new battle": gm_client.post(new, battle).content.decode(),
+            "odds": gm_client.post(odds, battle).content.decode(),
+            "odds API": api.content.decode(),
+            "new boarding": gm_client.post(board, boarding).content.decode(),
+            "new battle's picker": gm_client.get(new).content.decode(),
+            "new boarding's picker": gm_client.get(board).content.decode()}
+
+
+def test_a_prize_is_refused_as_an_enemy_for_what_she_is_everywhere(
+        prize, gm, gm_client, campaign, hermes, corsair):
+    """The Corsair, taken with her Crew Dead, is the players' prize on her way to port: New
+    battle, "What are the odds?" (page and API) and New boarding refuse her for that, not
+    for her Dead Crew, and their pickers say what she is. Once she has reached port she is
+    theirs for good (sold or taken into service), refused as an enemy with that reason;
+    made the players' ship, she may fight with them."""
+    from ships.models import Ship
+
+    crew = "|".join("x" * len(part) for part in corsair.tracks["crew"].split("|"))
+    Ship.objects.filter(pk=corsair.pk).update(crew_track=crew)
+    held = "Corsair is the players’ prize, on her way to port: she is no enemy to fight."
+    for where, text in _refusals(gm_client, campaign, hermes, corsair).items():
+        assert (held if "picker" not in where
+                else "(the players’ prize, on her way to port)") in text, where
+        assert "Crew is Dead" not in text, where
+    prize_resolve(prize=prize, actor=gm, version=prize.version, status="arrived")
+    arrived = "Corsair reached port as the players’ prize: she is theirs now"
+    for where, text in _refusals(gm_client, campaign, hermes, corsair).items():
+        assert (arrived if "picker" not in where
+                else "(the players’ prize, in port)") in text, where
+    Ship.objects.filter(pk=corsair.pk).update(side=Ship.Side.PC, crew_track=crew.replace(
+        "x", "."))
+    answer = gm_client.post(reverse("combat:fight_new", args=[campaign.pk, "boarding"]), {
+        "attacker": corsair.pk, "defender": hermes.pk, "pc_weapons": ["cutlass"],
+        "officer_weapon": "cutlass", "attacker_crew_pool": 4, "defender_crew_pool": 4})
+    assert answer.status_code == 302
+
+
+def test_the_gm_confirms_a_prize_s_end_and_a_double_tap_acts_once(
+        prize, gm_client, player_a_client):
+    """A prize's end cannot be undone (her money is paid, or never will be): the campaign
+    page's buttons ask first, as the app asks before every such act, and the confirmation
+    sent twice (a double tap, a reload) resolves her once, without an error."""
+    campaign_page = f"/campaigns/{prize.campaign_id}/"
+    page = gm_client.get(campaign_page).content.decode()
+    assert 'name="status"' not in page  # no one-click form on the campaign page
+    url = reverse("shipboard:prize_resolve", args=[prize.pk])
+    assert f'href="{url}?status=arrived"' in page
+    assert player_a_client.get(url, {"status": "arrived"}).status_code == 403
+    asked = gm_client.get(url, {"status": "arrived"})
+    text = asked.content.decode()
+    assert asked.status_code == 200 and "Has the prize Corsair reached port?" in text
+    prize.refresh_from_db()
+    assert prize.status == "held" and not PrizeShare.objects.exists()
+    token = re.search(r'name="once_token" value="([^"]+)"', text)[1]
+    body = {"status": "arrived", "version": prize.version, "once_token": token,
+            "confirmed": "1"}
+    first = gm_client.post(url, body, follow=True).content.decode()
+    again = gm_client.post(url, body, follow=True).content.decode()
+    assert "reached port: prize money paid" in first.lower()
+    assert "already sent" in again and "no longer on her way" not in again
+    assert PrizeShare.objects.count() == 3
+    assert CampaignLogEntry.objects.filter(kind="prize.arrived").count() == 1
+    assert "no longer on her way" in gm_client.get(url, {"status": "lost"},
+                                                   follow=True).content.decode()

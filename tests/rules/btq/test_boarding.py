@@ -257,6 +257,32 @@ def test_setting_boarding_crew_loss_by_severity():
     assert boarding.report(state)["crew"]["condor"] == "..|xx|.."
 
 
+def test_an_enemy_s_ship_morale_is_the_gm_s_in_the_view_and_the_events():
+    """As in the ship battle, a player never learns an enemy's Ship Morale: the Condor,
+    without a PC aboard, is an enemy; the London, Anne's, is the players'. Her morale is in
+    the GM's view, not Anne's; taken, her fall is an event for the GM alone. A side given
+    in the setup wins over the PCs aboard (a consort of the players' with none aboard)."""
+    setup = defended()
+    setup["ships"]["condor"]["crew"] = "xx|xx|xx"
+    setup["attacker"] = "london"
+    state, events = boarding.begin(setup)
+    assert boarding.report(state)["result"] == "taken"
+    assert "morale" not in boarding.view(state, "pc:anne")["ships"]["condor"]
+    assert boarding.view(state, "pc:anne")["ships"]["london"]["morale"] == "healthy"
+    assert boarding.view(state, "gm")["ships"]["condor"]["morale"] == "injured"
+    [fall] = [e for e in events if e.kind == "boarding.morale"]
+    assert fall.text == "The Condor's Ship Morale goes from Healthy to Injured."
+    assert not fall.visible("pc:anne") and fall.visible("gm")
+    assert "Morale" not in " ".join(e.text for e in events if e.visible("pc:anne"))
+    setup["ships"]["condor"]["side"] = "pc"
+    state, events = boarding.begin(setup)
+    assert boarding.view(state, "pc:anne")["ships"]["condor"]["morale"] == "injured"
+    assert [e.visible("pc:anne") for e in events if e.kind == "boarding.morale"] == [True]
+    setup["ships"]["condor"]["side"] = "pirate"
+    with pytest.raises(ValueError, match="side must be pc or enemy"):
+        boarding.validate(setup)
+
+
 def test_the_naval_engine_s_boarding_is_fought_from_its_state():
     """naval TV-N11 (BtQ L2512-2515): the book's Condor closes to Distance 0 and attacks;
     the battle embeds the boarding sub-state built from its own state
@@ -279,6 +305,9 @@ def test_the_naval_engine_s_boarding_is_fought_from_its_state():
     outcome = naval.outcome(state)
     assert outcome.result in ("taken", "struck")
     assert outcome.data["boardings"][0]["result"] in ("taken", "repelled", "surrendered")
+    # the boarding's report keeps both ships' Ship Morale: the Condor's is the GM's
+    assert set(outcome.data["boardings"][0]["morale"]) == {"condor", "london"}
+    assert set(naval.view(state, "pc:otoole")["boardings"][0]["morale"]) == {"london"}
 
 
 def firebrand_round(cards, skills=None):
@@ -402,7 +431,8 @@ def test_a_ship_boarded_with_her_crew_dead_is_taken_at_once():
                                                                      "corsair")
     assert report["crew"]["hermes"] == "..|..|.."
     assert not [e for e in events if e.kind in ("boarding.draw", "boarding.crew")]
-    assert "taken" in events[-1].text and "repels boarders" not in " ".join(e.text for e in events)
+    [end] = [e for e in events if e.kind == "boarding.end"]
+    assert "taken" in end.text and "repels boarders" not in " ".join(e.text for e in events)
     assert ENGINE.outcome(state).result == "taken"
 
 
