@@ -53,7 +53,7 @@ from rules.btq.tests import (
 )
 from rules.btq.tests import Reputation as PoolReputation
 from rules.btq.traits import pool_modifiers
-from rules.cards import GM_DECK, PLAYER_DECK
+from rules.cards import GM_DECK, PLAYER_DECK, card_count
 from rules.engine import get_engine
 from ships.models import Ship, ShipPosting, ShipReputation
 
@@ -152,12 +152,11 @@ def parse_difficulty(text: str) -> str | int:
 
 
 def difficulty_label(text: str) -> str:
-    """"Challenging (5 cards)", "4 cards"."""
+    """"Challenging (5 cards)", "Easy (1 card)", "4 cards"."""
     value = parse_difficulty(text)
     if isinstance(value, str):
-        cards = DIFFICULTIES[value]
-        return f"{DIFFICULTY_LABELS[value]} ({cards} card{'' if cards == 1 else 's'})"
-    return f"{value} card{'' if value == 1 else 's'}"
+        return f"{DIFFICULTY_LABELS[value]} ({card_count(DIFFICULTIES[value])})"
+    return card_count(value)
 
 
 class OppositionError(TestError):
