@@ -122,7 +122,9 @@ def campaign_update(
     set the GM chose; only the values that differ from the defaults are stored. Raises
     ``ValidationError`` for an empty name or a setting that does not exist or has no such
     value, :class:`StaleVersion` if the campaign changed since ``version``. Only the fields
-    whose value changed are saved and logged."""
+    whose value changed are saved and logged: the name and description for everyone, the
+    settings for the GMs (their page is the GMs'), each named with its old and new value
+    (:func:`_settings_words`)."""
     campaign = _locked(campaign)
     check_version(campaign, version)
     changed = []
@@ -135,20 +137,38 @@ def campaign_update(
     if description is not None and campaign.description != description.strip():
         campaign.description = description.strip()
         changed.append("description")
+    chosen: dict[str, list] = {}
     if settings is not None:
         full = clean_settings(settings)
         stored = {k: v for k, v in full.items() if v != SETTINGS[k].default}
         if stored != campaign.settings:
+            before = campaign.rules_settings()
+            chosen = {name: [before[name], full[name]] for name in SETTINGS
+                      if before[name] != full[name]}
             campaign.settings = stored
-            changed.append("settings")
-    if not changed:
+    if not changed and not chosen:
         return campaign
     campaign.version += 1
     campaign.save()
-    log_append(campaign=campaign, kind="campaign.updated", actor=actor,
-               text=f"{actor} changed the campaign's {', '.join(changed)}.",
-               data={"fields": changed, "settings": campaign.settings})
+    if changed:
+        log_append(campaign=campaign, kind="campaign.updated", actor=actor,
+                   text=f"{actor} changed the campaign's {', '.join(changed)}.",
+                   data={"fields": changed})
+    if chosen:  # GM-only, as the settings page is
+        log_append(campaign=campaign, kind="campaign.settings", actor=actor, gm_only=True,
+                   text=f"{actor} changed the campaign settings: {_settings_words(chosen)}.",
+                   data={"settings": chosen})
     return campaign
+
+
+def _settings_words(chosen: dict[str, list]) -> str:
+    """Settings changed, ``{name: [old, new]}``, in the words of the settings page: each
+    setting's description and its choices' labels, "A reputation added to a losing pool
+    drops: one level, whatever the winner scored → to the level of the winner's best
+    success", joined by "; "."""
+    return "; ".join(
+        f"{SETTINGS[name].description.rstrip(',')}: {SETTINGS[name].choices[old]} → "
+        f"{SETTINGS[name].choices[new]}" for name, (old, new) in chosen.items())
 
 
 @transaction.atomic

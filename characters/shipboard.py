@@ -28,6 +28,7 @@ from characters.services import character_damage_set, history_record
 from rules.btq import promotion, shipboard, wealth
 from rules.btq.characters import DamageState
 from rules.btq.tests import SuccessLevel, damage_after
+from rules.cards import card_count
 
 
 def _locked(character: Character) -> Character:
@@ -387,7 +388,7 @@ def scene_token_spend(*, token: SceneToken, actor, challenge: str) -> dict:
     modifier = shipboard.token_modifier(token.token)
     log_append(campaign=token.campaign, kind="scene.token_spent", actor=actor,
                text=f"{modifier['source']} ({token.topic}) is surrendered on “{challenge}”: "
-                    f"{modifier['cards']:+d} cards.",
+                    f"{card_count(modifier['cards'], signed=True)}.",
                data={"token": token.pk, "cards": modifier["cards"]})
     return modifier
 

@@ -201,6 +201,19 @@ def card_label(text: str | Card) -> str:
     return f"{RANK_NAMES.get(card.rank, str(card.rank))}{SUIT_SYMBOLS[card.suit]}"
 
 
+def card_count(n: int, what: str = "", *, signed: bool = False) -> str:
+    """A number of cards in words, the one way every text a person reads counts them:
+    ``"1 card"``, ``"3 cards"``, ``"0 cards"``; ``what`` cards, ``"2 Discipline cards"``;
+    ``signed`` for what a modifier adds or takes, ``"+1 card"``, ``"-2 cards"``.
+
+    >>> card_count(1), card_count(5), card_count(-1, signed=True), card_count(2, "Discipline")
+    ('1 card', '5 cards', '-1 card', '2 Discipline cards')
+    """
+    number = f"{n:+d}" if signed else str(n)
+    kind = f" {what}" if what else ""
+    return f"{number}{kind} card{'' if abs(n) == 1 else 's'}"
+
+
 def rank_value(text: str) -> int:
     """The numeric rank (2-14) of a rank symbol such as ``"10"`` or ``"A"``."""
     try:

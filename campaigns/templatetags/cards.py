@@ -3,8 +3,8 @@ card face per card (the partial ``campaigns/_cards.html``) in the one notation o
 ``rules.cards.card_label`` (4♠, Joker named 9♥), red for Hearts and Diamonds and black for
 Spades and Clubs, the Card of Fate labelled, each card marked with its success level by a
 letter and a ring (classes of ``static/css/quarterdeck.css``: card-face, red, black, fate,
-success-1..3) that ``{% card_legend %}`` explains. Also odds as percentages and what
-decided a draw, in words.
+success-1..3) that ``{% card_legend %}`` explains. Also odds as percentages, what
+decided a draw, and numbers of cards, in words.
 
 A card's level is the one the kernel recorded for it (so an unskilled test's Perfect shows
 as the Ordinary it counts as, BtQ L1269-1272); only a card logged without one is graded
@@ -18,7 +18,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
 from rules.btq.tests import SuccessLevel, grade
-from rules.cards import Card, CardError, card_label, parse_card
+from rules.cards import Card, CardError, card_count, card_label, parse_card
 
 register = template.Library()
 
@@ -119,6 +119,24 @@ def hand(cards, levels=None, fate=None):
               level=_level(entry, levels, i, fate_card))
         for i, entry in enumerate(entries)
     ]}
+
+
+@register.filter(name="card_count")
+def card_count_filter(value, what: str = "") -> str:
+    """A number of cards in words (``rules.cards.card_count``): 1 -> "1 card", 5 -> "5 cards",
+    ``2|card_count:"Discipline"`` -> "2 Discipline cards"."""
+    return card_count(int(value), what)
+
+
+@register.filter
+def pool_cards(pool: dict) -> str:
+    """A pool's arithmetic (``rules.btq.tests.Pool.as_dict()``) with its cards counted:
+    "Seamanship 4 + Crusty Old Seadog 1 = 5 cards", "Guts 1 = 1 card"; a floor's sum,
+    "… = 0, at least 1 card", counts them already."""
+    text, size = pool["explanation"], pool["size"]
+    if not text.endswith(f"= {size}"):
+        return text
+    return text[:-len(str(size))] + card_count(size)
 
 
 @register.filter

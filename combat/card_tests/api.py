@@ -128,7 +128,8 @@ class CardTestSerializer(serializers.Serializer):
     odds = serializers.JSONField(
         allow_null=True,
         help_text="Before the draw: first_draw {win, lose, tie, both_failed}, final {win, "
-                  "lose, stalemate}, win_by_level, lose_by_level, levels (each sums to 1).")
+                  "lose, stalemate}, win_by_level, lose_by_level, levels (each sums to 1); "
+                  "full_tie and retest_fate, the campaign settings the test is drawn under.")
     odds_public = serializers.BooleanField()
     problem = serializers.CharField(allow_null=True)
     pending = serializers.JSONField(allow_null=True,

@@ -10,11 +10,18 @@ from django.core.exceptions import ValidationError
 
 from campaigns.forms import Form, VersionedForm
 from characters.models import SHIP_MORALE, Character
-from combat.card_tests.table import MAX_POOL, POOL_LABELS, WEALTH, Opposition, area_state
+from combat.card_tests.table import (
+    MAX_POOL,
+    POOL_LABELS,
+    WEALTH,
+    Opposition,
+    area_state,
+    difficulty_label,
+)
 from combat.challenges import add_challenge_field
 from rules.btq import weather as btq_weather
 from rules.btq.characters import DAMAGE_AREAS, MEASURES, SKILLS, DamageState
-from rules.btq.tests import DIFFICULTIES, DIFFICULTY_LABELS
+from rules.btq.tests import DIFFICULTIES
 from rules.cards import STANDARD_52, SUIT_NAMES, SUITS
 
 _MODIFIER_LINE = re.compile(r"^(?P<source>.*?)\s*(?P<cards>[+-]\s*\d+)$")
@@ -130,8 +137,7 @@ class CardTestForm(Form):
     opponent = forms.ChoiceField(label="Opposing NPC", required=False)
     difficulty = forms.ChoiceField(
         required=False,
-        choices=[("", "—")] + [(k, f"{DIFFICULTY_LABELS[k]} ({n} cards)")
-                               for k, n in DIFFICULTIES.items()]
+        choices=[("", "—")] + [(k, difficulty_label(k)) for k in DIFFICULTIES]
         + [(CUSTOM_CARDS, "Another number of cards")],
         help_text="A static test against a pool the GM turns.")
     difficulty_cards = forms.IntegerField(

@@ -18,6 +18,7 @@ from characters.models import Character, Reputation
 from combat.card_tests import table
 from combat.models import Encounter
 from combat.selectors import PC_PREFIX, events_for, participant_ids_for, view_for
+from rules.btq.settings import completed
 from rules.btq.tests import DIFFICULTY, Side, TestError, TestRecord
 from ships.models import ShipReputation
 
@@ -342,7 +343,9 @@ def card_test_view(user, test: Encounter, role: str | None = None,
                                   "cancels it and calls it again."
             else:
                 view["gates"] = table.gates(setup)
-                view["odds"] = _odds(built, settings, gm or view["odds_public"])
+                # Drawn under the settings of its call, which the campaign's may have left.
+                view["odds"] = _odds(built, completed(test.setup["settings"]),
+                                     gm or view["odds_public"])
                 if table.sides_changed(built, test.setup):
                     view["problem"] = table.CHANGED
         elif status == _S.AWAITING_JOKER and seen.get("pending"):

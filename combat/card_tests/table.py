@@ -53,7 +53,7 @@ from rules.btq.tests import (
 )
 from rules.btq.tests import Reputation as PoolReputation
 from rules.btq.traits import pool_modifiers
-from rules.cards import GM_DECK, PLAYER_DECK
+from rules.cards import GM_DECK, PLAYER_DECK, card_count
 from rules.engine import get_engine
 from ships.models import Ship, ShipPosting, ShipReputation
 
@@ -152,12 +152,11 @@ def parse_difficulty(text: str) -> str | int:
 
 
 def difficulty_label(text: str) -> str:
-    """"Challenging (5 cards)", "4 cards"."""
+    """"Challenging (5 cards)", "Easy (1 card)", "4 cards"."""
     value = parse_difficulty(text)
     if isinstance(value, str):
-        cards = DIFFICULTIES[value]
-        return f"{DIFFICULTY_LABELS[value]} ({cards} card{'' if cards == 1 else 's'})"
-    return f"{value} card{'' if value == 1 else 's'}"
+        return f"{DIFFICULTY_LABELS[value]} ({card_count(DIFFICULTIES[value])})"
+    return card_count(value)
 
 
 class OppositionError(TestError):
@@ -478,11 +477,14 @@ def _plain(values: dict) -> dict:
 
 def odds(table: Table, settings: dict) -> dict:
     """The exact odds of ``table`` before any card is turned (``rules.btq.odds``), from the
-    acting character's point of view:
+    acting character's point of view, under the campaign ``settings`` the test is drawn
+    under:
 
     * ``pool``, ``opposition_pool``: the cards each side turns;
     * ``first_draw``: ``win``, ``lose``, ``tie`` and ``both_failed`` (a mutual failure,
       retested, D3) of the first draw, summing to 1;
+    * ``full_tie``, ``retest_fate``: those settings, which say what follows a full tie (a
+      retest, or the opposition's win) and what a retest is turned against;
     * ``final``: ``win``, ``lose`` and ``stalemate`` after the retests, summing to 1 (in a
       simple test ``win`` is a pass and ``lose`` a failure);
     * ``win_by_level``, ``lose_by_level``: ``ordinary``, ``critical``, ``perfect``: the chance
@@ -500,8 +502,8 @@ def odds(table: Table, settings: dict) -> dict:
             "b_unskilled": table.opponent is not None and table.opponent.pool.unskilled}
     try:
         first = btq_odds.first_draw(a, b, by_level=True, **args)
-        final = btq_odds.final(a, b, max_retests=MAX_RETESTS, by_level=True,
-                               **args)
+        final = btq_odds.final(a, b, max_retests=MAX_RETESTS, full_tie=settings["full_tie"],
+                               by_level=True, **args)
         levels = btq_odds.levels(a, deck=PLAYER_DECK, unskilled=pool.unskilled)
     except ValueError:
         return None
@@ -510,6 +512,8 @@ def odds(table: Table, settings: dict) -> dict:
         "opposition_pool": b,
         "first_draw": {"win": first["a"], "lose": first["b"], "tie": first["tie"],
                        "both_failed": first["both_failed"]},
+        "full_tie": settings["full_tie"],
+        "retest_fate": settings["retest_fate"],
         "final": {"win": final["a"], "lose": final["b"], "stalemate": final["stalemate"]},
         "win_by_level": _plain(final["a_by_level"]),
         "lose_by_level": _plain(final["b_by_level"]),

@@ -33,7 +33,7 @@ from rules.btq import promotion, shipboard, traits, wealth, weather
 from rules.btq.characters import SKILLS, DamageState
 from rules.btq.scene import ENGINE_NAME as SCENE_ENGINE
 from rules.btq.tests import DIFFICULTIES, SuccessLevel, TestError
-from rules.cards import GM_DECK, PLAYER_DECK
+from rules.cards import GM_DECK, PLAYER_DECK, card_count
 from rules.engine import Outcome
 from ships.prizes import prize_hold
 from ships.reputations import battle_reputation_result
@@ -492,7 +492,7 @@ def shipboard_finished(*, encounter: Encounter, outcome: Outcome, user, written:
         effect = shipboard.grog_effect(
             won=won, best=_level(record["result"]) if won else None,
             grog_best=_level(grog_best), settings=encounter.setup.get("settings"))
-        text = (f"{effect:+d} card{'s' if abs(effect) != 1 else ''} to "
+        text = (f"{card_count(effect, signed=True)} to "
                 f"{character.title}'s pool for “{info['challenge']}”." if effect else
                 f"No change to {character.title}'s pool for “{info['challenge']}”.")
     elif action == "examination":

@@ -21,6 +21,7 @@ from campaigns.services import Conflict
 from characters import shipboard as records
 from characters.models import PrizeShare, SceneToken
 from combat.shipboard import forms, selectors, services
+from rules.cards import card_count
 from ships import prizes
 from ships.models import Prize
 
@@ -115,8 +116,8 @@ def shipboard_act(request, pk, action):
             token=token, actor=request.user, challenge=data["challenge"]))
         if result is None:
             return _page(request, character, access, (action, form), status=400)
-        messages.success(request, f"{result['source']}: {result['cards']:+d} cards on that "
-                                  "challenge.")
+        added = card_count(result["cards"], signed=True)
+        messages.success(request, f"{result['source']}: {added} on that challenge.")
         return redirect("shipboard:character", character.pk)
     result = form.submit(lambda: use(character, request.user, data))
     if result is None:

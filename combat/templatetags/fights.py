@@ -10,6 +10,7 @@ from rules.btq.personal_combat import (
     weather_modifier,
     weather_words,
 )
+from rules.cards import card_count
 
 register = template.Library()
 
@@ -71,4 +72,4 @@ def action_words(view, pid) -> str:
     else:
         words = f"a {SKILLS.get(action['target'], action['target'])} test"
     cards = (view.get("cards") or {}).get(pid)
-    return words + (f", +{cards} Discipline card{'s' if cards != 1 else ''}" if cards else "")
+    return words + (f", {card_count(cards, 'Discipline', signed=True)}" if cards else "")

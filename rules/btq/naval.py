@@ -205,7 +205,17 @@ from rules.btq.settings import resolve, upgraded
 from rules.btq.ships import AREAS, SUIT_AREA, DamageTrack, broadside_hits, ship_stats
 from rules.btq.tests import MAX_RETESTS, compare_successes, grade, successes
 from rules.btq.weather import towing_pool
-from rules.cards import GM_DECK, JOKER, PLAYER_DECK, SUITS, Card, Deck, card_label, parse_card
+from rules.cards import (
+    GM_DECK,
+    JOKER,
+    PLAYER_DECK,
+    SUITS,
+    Card,
+    Deck,
+    card_count,
+    card_label,
+    parse_card,
+)
 from rules.engine import (
     GM,
     Decision,
@@ -951,11 +961,6 @@ def _figures(st: State) -> _Figures:
             _FIGURES.clear()
         fig = _FIGURES[id(pcs)] = _Figures(st)
     return fig
-
-
-def _cards(n: int) -> str:
-    """``"1 card"``, ``"3 cards"``."""
-    return f"{n} card{'' if n == 1 else 's'}"
 
 
 def _who(st: State, sid: str, pid: str | None) -> str:
@@ -1910,7 +1915,7 @@ def _repair_step(st: State, source: RandomSource, events: Events) -> None:
             if events is not None:
                 events.append(Event("fire.spreads", f"Nobody fights the fire aboard "
                                     f"{_the(ship['name'], False)}: it spreads to "
-                                    f"{_cards(ship['fire'])}.",
+                                    f"{card_count(ship['fire'])}.",
                                     {"ship": sid, "fire": ship["fire"]}))
     st["step"] = "positioning"
 
@@ -2010,7 +2015,7 @@ def _repair_event(st: State, sid: str, pid: str | None, area: str, size: int, br
             "cards": _shown(cards, fate, "unskilled" in breakdown),
             "success": _GRADE[best]}
     if area == "fire":
-        outcome = (f"the fire is down to {_cards(ship['fire'])}" if ship["fire"] else
+        outcome = (f"the fire is down to {card_count(ship['fire'])}" if ship["fire"] else
                    "the fire is out") if best else "the fire does not grow"
         data["fire"] = ship["fire"]
     else:
@@ -2021,7 +2026,7 @@ def _repair_event(st: State, sid: str, pid: str | None, area: str, size: int, br
     (data if _public(st, sid) else gm_data)["breakdown"] = breakdown
     task = "fight the fire" if area == "fire" else f"repair the {_AREA_NAMES[area]}"
     tester = f"{_the(ship['name'])}: {name}" if pid is not None else name[0].upper() + name[1:]
-    return Event("repair.test", f"{tester} tries to {task} ({_cards(size)} against "
+    return Event("repair.test", f"{tester} tries to {task} ({card_count(size)} against "
                  f"{card_label(fate)}): {outcome}.", data, gm_data)
 
 
@@ -2360,7 +2365,7 @@ def _answer_target(st: State, aw: Await, choice: str, source: RandomSource, even
     if events is not None and len(aim) > 1:
         ship = _ship(st, sid)
         events.append(Event("broadside.split", f"{_the(ship['name'])} splits her fire: " +
-                            ", ".join(f"{_cards(n or 0)} at {_the(_ship(st, t)['name'], False)}"
+                            ", ".join(f"{card_count(n or 0)} at {_the(_ship(st, t)['name'], False)}"
                                       for t, n in aim.items()) + ".",
                             {"ship": sid, "split": aim},
                             visible_to=None if _public(st, sid) else frozenset()))
@@ -2389,7 +2394,7 @@ def _resolve_volley(st: State, events: Events) -> None:
                 hidden.update(breakdown=shot["breakdown"], ammo=ship["ammo"])
                 at = f" at {_the(_ship(st, target)['name'], False)}" if many else ""
                 events.append(Event("broadside.fire", f"{_the(ship['name'])} fires "
-                                    f"{_cards(shot['size'])}{at} against {card_label(fate)}: "
+                                    f"{card_count(shot['size'])}{at} against {card_label(fate)}: "
                                     f"{_hits_text(raw)}.", data, gm_data))
         ship["fired"], ship["ammo_changed"] = True, False
     for sid, target_id, raw, hits in landed:
@@ -2406,7 +2411,7 @@ def _resolve_volley(st: State, events: Events) -> None:
             if events is not None:
                 events.append(Event("fire.start",
                                     f"Heated shot sets {_the(target['name'], False)} on "
-                                    f"fire ({_cards(target['fire'])}).",
+                                    f"fire ({card_count(target['fire'])}).",
                                     {"ship": target_id, "fire": target["fire"]}))
     st["step"] = "continue"
     _check_out(st, events)
@@ -2591,7 +2596,7 @@ def _boarding_step(st: State, source: RandomSource, events: Events) -> None:
             fire[sid] = n
             if events is not None:
                 events.append(Event("fire.start", f"Firebrands set {_the(ship['name'], False)} "
-                                    f"on fire ({_cards(ship['fire'])}).",
+                                    f"on fire ({card_count(ship['fire'])}).",
                                     {"ship": sid, "fire": ship["fire"]}))
     for sid, penalties in report["penalties"].items():
         _ship(st, sid)["casualties"] = dict(penalties)
@@ -2702,15 +2707,15 @@ def _split_options(st: State, sid: str) -> list[tuple[str, str]]:
     for t in targets:
         size = _shots(st, sid, {t: None})[0]["size"]
         options.append((t, f"Concentrate on {_the(_ship(st, t)['name'], False)} "
-                           f"(Distance {_pair(st, sid, t)['distance']}, {_cards(size)})"))
+                           f"(Distance {_pair(st, sid, t)['distance']}, {card_count(size)})"))
     for i, t1 in enumerate(targets):
         for t2 in targets[i + 1:]:
             for n in range(1, total):
                 a, b = _shots(st, sid, {t1: n, t2: total - n})
                 options.append((f"{t1}={n},{t2}={total - n}",
                                 f"Split: {n} at {_the(_ship(st, t1)['name'], False)} "
-                                f"({_cards(a['size'])}), {total - n} at "
-                                f"{_the(_ship(st, t2)['name'], False)} ({_cards(b['size'])})"))
+                                f"({card_count(a['size'])}), {total - n} at "
+                                f"{_the(_ship(st, t2)['name'], False)} ({card_count(b['size'])})"))
     return options
 
 
@@ -2731,7 +2736,7 @@ def _choices(st: State, aw: Await) -> tuple[str, list[tuple[str, str]]]:
         pc = st["pcs"][aw["pc"]]
         top = min(st["rs"]["left"], pc["discipline"])
         return (f"Discipline: how many cards to {pc['name']} for this battle?",
-                [(str(n), _cards(n)) for n in range(top + 1)])
+                [(str(n), card_count(n)) for n in range(top + 1)])
     if kind == "repair.action":
         options = []
         for key in _repair_options(st, sid):
@@ -2744,7 +2749,7 @@ def _choices(st: State, aw: Await) -> tuple[str, list[tuple[str, str]]]:
             what = "Fight the fire" if area == "fire" else f"Repair the {_AREA_NAMES[area]}"
             skill = SKILLS[next(iter(breakdown))]
             how = f"{skill}, unskilled" if "unskilled" in breakdown else skill
-            options.append((key, f"{what}: {_who(st, sid, pid)} ({how}, {_cards(size)})"))
+            options.append((key, f"{what}: {_who(st, sid, pid)} ({how}, {card_count(size)})"))
         return f"Repair: what does {_the(ship['name'], False)} repair, and who?", options
     if kind == "repair.box":
         track = DamageTrack.parse(ship["tracks"][aw["area"]])
@@ -2778,13 +2783,13 @@ def _choices(st: State, aw: Await) -> tuple[str, list[tuple[str, str]]]:
         sizes = {k: _skill_pool(k, v, _cards_of(st, pid), _traits_of(st, pid, k))[0]
                  for k, v in pc["skills"].items() if v > 0}
         options = [("none", "Take no part")] + [
-            (k, f"{SKILLS[k]} ({_cards(n)})") for k, n in sizes.items()]
+            (k, f"{SKILLS[k]} ({card_count(n)})") for k, n in sizes.items()]
         options += [(k, f"{SKILLS[k]} (unskilled, 1 card)")
                     for k, v in pc["skills"].items() if v <= 0]
         return f"How Will You Fight?: what does {pc['name']} do?", options
     if kind == "fight.opposition":
         pc = st["pcs"][aw["pc"]]
-        options = [(f"static:{n}", f"Static: {label} ({_cards(n)})")
+        options = [(f"static:{n}", f"Static: {label} ({card_count(n)})")
                    for n, label in DIFFICULTIES.items()]
         for i, foe in enumerate(_opponents(st, pc["ship"])):
             enemy = _ship(st, foe)
@@ -2805,7 +2810,7 @@ def _choices(st: State, aw: Await) -> tuple[str, list[tuple[str, str]]]:
         return f"{verb}: what does {_the(ship['name'], False)} fire?", options
     if kind == "broadside.target":
         return (f"Broadside!: {_the(ship['name'], False)} has "
-                f"{_cards(max(0, _broadside_total(st, sid)))} before the range. Where does "
+                f"{card_count(max(0, _broadside_total(st, sid)))} before the range. Where does "
                 "she fire?", _split_options(st, sid))
     if kind == "broadside.joker":
         return ("Your Joker in the Broadside!: which card is it? Its suit picks the area hit.",

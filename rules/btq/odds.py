@@ -17,7 +17,9 @@ Public API (probabilities as floats, or :class:`fractions.Fraction` with ``exact
   one success.
 * :func:`final` - after the retests of D3 (a tie or a mutual failure is retested with a new
   CoF, at most 10 times in a row, then the test is a stalemate): ``"a"``, ``"b"``,
-  ``"stalemate"``. A simple test is not retested: ``"b"`` is its failure.
+  ``"stalemate"``; ``full_tie="defender"`` gives a full tie to B, as the campaign setting
+  does (``retest_fate`` changes no odds: :func:`final` says why). A simple test is not
+  retested: ``"b"`` is its failure.
 * :func:`levels` - the chance that one side's best card is a Failure, an Ordinary, a
   Critical or a Perfect.
 * ``by_level=True`` adds ``"a_by_level"`` and ``"b_by_level"`` to :func:`first_draw` and
@@ -64,6 +66,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb, factorial
 
+from rules.btq.settings import SETTINGS
 from rules.btq.tests import SuccessLevel
 from rules.cards import DECK_KINDS, GM_DECK, PLAYER_DECK
 
@@ -205,7 +208,8 @@ def _tiebreak(ja: int, ka: int, jb: int, kb: int, shared: bool) -> tuple[int, in
 
 @dataclass(frozen=True, slots=True)
 class _Odds:
-    """Exact odds of one draw; ``a_by_level[level]`` is A's win with that best level."""
+    """Exact odds of one draw; ``a_by_level[level]`` is A's win with that best level,
+    ``tie_by_level[level]`` a full tie at that level."""
 
     a: Fraction
     b: Fraction
@@ -213,6 +217,7 @@ class _Odds:
     both_failed: Fraction
     a_by_level: tuple[Fraction, ...]
     b_by_level: tuple[Fraction, ...]
+    tie_by_level: tuple[Fraction, ...] = (Fraction(0),) * 3
 
 
 def _check_side(pool: int, deck: str, prefix: str = "") -> None:
@@ -244,8 +249,8 @@ def _first_draw(a_pool: int, b_pool: int, a_deck: str, b_deck: str, a_unskilled:
     shared = a_deck == b_deck == GM_DECK
     side_a = _side(_COMPOSITION[a_deck], a_pool, a_unskilled)
     side_b = _side(_COMPOSITION[b_deck], b_pool, b_unskilled)
-    a_win, b_win = [0, 0, 0, 0], [0, 0, 0, 0]
-    tie = both_failed = 0
+    a_win, b_win, tie = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
+    both_failed = 0
     for weight, key, ja, criticals, ka, failures in side_a.outcomes:
         if shared:  # B draws from what A left of the GM deck
             _, gm_criticals, gm_ordinaries, gm_failures = _COMPOSITION[GM_DECK]
@@ -270,12 +275,14 @@ def _first_draw(a_pool: int, b_pool: int, a_deck: str, b_deck: str, a_unskilled:
             ta, tb, tt = _tiebreak(ja, ka, jb, kb, shared)
             a_win[level] += weight * weight_b * ta
             b_win[level] += weight * weight_b * tb
-            tie += weight * weight_b * tt
+            tie[level] += weight * weight_b * tt
     whole = side_a.total * side_b.total * _SCALE
     a_by_level = tuple(Fraction(n, whole) for n in a_win[1:])
     b_by_level = tuple(Fraction(n, whole) for n in b_win[1:])
-    return _Odds(sum(a_by_level, Fraction(0)), sum(b_by_level, Fraction(0)), Fraction(tie, whole),
-                 Fraction(both_failed, whole), a_by_level, b_by_level)
+    tie_by_level = tuple(Fraction(n, whole) for n in tie[1:])
+    return _Odds(sum(a_by_level, Fraction(0)), sum(b_by_level, Fraction(0)),
+                 sum(tie_by_level, Fraction(0)), Fraction(both_failed, whole), a_by_level,
+                 b_by_level, tie_by_level)
 
 
 def _out(value: Fraction, exact: bool) -> Fraction | float:
@@ -328,17 +335,19 @@ def first_draw(
 
 @lru_cache(maxsize=4096)
 def _final(a_pool: int, b_pool: int, a_deck: str, b_deck: str, a_unskilled: bool,
-           b_unskilled: bool, max_retests: int) -> _Odds:
+           b_unskilled: bool, max_retests: int, tie_to_b: bool) -> _Odds:
     odds = _first_draw(a_pool, b_pool, a_deck, b_deck, a_unskilled, b_unskilled)
     if b_pool == 0 and b_deck == GM_DECK:  # a simple test: no success is a failure (D4)
         return _Odds(odds.a, odds.both_failed, Fraction(0), Fraction(0),
                      odds.a_by_level, (Fraction(0), Fraction(0), Fraction(0)))
-    again = odds.tie + odds.both_failed
+    again = odds.both_failed + (0 if tie_to_b else odds.tie)
+    b_by_level = tuple(b + t for b, t in zip(odds.b_by_level, odds.tie_by_level)) \
+        if tie_to_b else odds.b_by_level
     stalemate = again ** (max_retests + 1)
     draws = (1 - stalemate) / (1 - again) if again != 1 else Fraction(max_retests + 1)
-    return _Odds(odds.a * draws, odds.b * draws, stalemate, Fraction(0),
+    return _Odds(odds.a * draws, sum(b_by_level, Fraction(0)) * draws, stalemate, Fraction(0),
                  tuple(p * draws for p in odds.a_by_level),
-                 tuple(p * draws for p in odds.b_by_level))
+                 tuple(p * draws for p in b_by_level))
 
 
 def final(
@@ -350,26 +359,45 @@ def final(
     a_unskilled: bool = False,
     b_unskilled: bool = False,
     max_retests: int = 10,
+    full_tie: str = "retest",
     exact: bool = False,
     by_level: bool = False,
 ) -> dict:
-    """The odds of a whole test, retests included (``rules/DECISIONS.md`` D3; BtQ L1274-1276).
+    """The odds of a whole test, retests included (``rules/DECISIONS.md`` D3; BtQ L1274-1276),
+    as :func:`rules.btq.tests.start_contested` plays it under the campaign settings
+    (``rules.btq.settings``).
 
-    A tie or a mutual failure is retested with a new CoF and the same pools, up to
-    ``max_retests`` times in a row (the first draw plus at most that many retests); if the last
-    retest is still undecided the test is a stalemate. A simple test (``b_pool=0`` on the GM
-    deck, D4) is never retested: ``"b"`` is then the chance that it fails.
+    A mutual failure is retested with the same pools, and so is a full tie under the setting
+    ``full_tie="retest"`` (the default); under ``full_tie="defender"`` a full tie is B's win,
+    with the level both sides tied at (B answers A's action: the opposition, or the difficulty
+    of a static test; btq_characters A5). At most ``max_retests`` retests follow in a row (the
+    first draw plus at most that many); if the last is still undecided the test is a
+    stalemate. A simple test (``b_pool=0`` on the GM deck, D4) is never retested: ``"b"`` is
+    then the chance that it fails.
 
-    Arguments as :func:`first_draw`, plus ``max_retests`` (a whole number, at least 0).
-    Returns ``{"a", "b", "stalemate"}`` summing to 1, and with ``by_level=True``
-    ``"a_by_level"`` and ``"b_by_level"`` (the winner's best level in the deciding draw).
-    Raises :class:`ValueError` as :func:`first_draw`, or for a bad ``max_retests``.
+    The setting ``retest_fate`` (a retest turns a new CoF or keeps the first, A6) changes none
+    of these odds, so it is no argument. Every draw is alike but for the CoF's rank, which
+    matters only in a tie-break where one side holds more Ordinaries of that rank (an
+    unskilled side's Criticals and Perfects) than the other: where the rank lies among the
+    others says who wins it, but someone does wherever it lies, and with as many on each side
+    its place changes nothing. So a draw is tied, or a mutual failure, with the same chance
+    whatever the CoF, and each retest is reached as often under either reading; each side
+    then wins a kept CoF's draws as often as new ones'.
+
+    Arguments as :func:`first_draw`, plus ``max_retests`` (a whole number, at least 0) and
+    ``full_tie`` (``"retest"`` or ``"defender"``). Returns ``{"a", "b", "stalemate"}`` summing
+    to 1, and with ``by_level=True`` ``"a_by_level"`` and ``"b_by_level"`` (the winner's best
+    level in the deciding draw). Raises :class:`ValueError` as :func:`first_draw`, or for a
+    bad ``max_retests`` or ``full_tie``.
     """
     _check_contest(a_pool, b_pool, a_deck, b_deck)
     if not isinstance(max_retests, int) or isinstance(max_retests, bool) or max_retests < 0:
         raise ValueError(f"max_retests must be a whole number, at least 0, not {max_retests!r}")
+    if full_tie not in SETTINGS["full_tie"].choices:
+        allowed = " or ".join(repr(c) for c in SETTINGS["full_tie"].choices)
+        raise ValueError(f"full_tie must be {allowed}, not {full_tie!r}")
     odds = _final(a_pool, b_pool, a_deck, b_deck, bool(a_unskilled), bool(b_unskilled),
-                  max_retests)
+                  max_retests, full_tie == "defender")
     result: dict[str, Fraction | float | dict] = {"a": _out(odds.a, exact),
                                                   "b": _out(odds.b, exact),
               "stalemate": _out(odds.tie, exact)}

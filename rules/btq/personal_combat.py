@@ -81,7 +81,7 @@ from rules.btq.tests import (
     simple_test,
     static_test,
 )
-from rules.cards import GM_DECK, PLAYER_DECK, card_label
+from rules.cards import GM_DECK, PLAYER_DECK, card_count, card_label
 from rules.engine import (
     GM,
     Decision,
@@ -663,7 +663,7 @@ def weapon_options(f: Fighter, band: str) -> tuple[Option, ...]:
     for key in f["weapons"]:
         if usable(key, band):
             cards, _ = fighter_pool(f, key, band)
-            options.append(Option(key, f"{WEAPONS[key].label} ({cards} cards)"))
+            options.append(Option(key, f"{WEAPONS[key].label} ({card_count(cards)})"))
     return tuple(options)
 
 
@@ -700,7 +700,7 @@ class PersonalCombatEngine:
         mod = weather_modifier(setup["weather"])
         if mod:
             text += f" The weather ({weather_words(setup['weather'])}) costs every pool " \
-                    f"{-mod} card{'s' if mod != -1 else ''}."
+                    f"{card_count(-mod)}."
         events = [Event("combat.begin", text, {"mode": setup["mode"], "band": setup["band"],
                                                "fighters": [a["id"], b["id"]]})]
         if setup["mode"] == "coup_de_grace":

@@ -34,7 +34,7 @@ from rules.btq.characters import SKILLS, DamageState
 from rules.btq.settings import resolve, upgraded
 from rules.btq.shipboard import SCENES, TOKENS, scene_token
 from rules.btq.tests import SuccessLevel, compare_successes, damage_after, successes
-from rules.cards import GM_DECK, PLAYER_DECK, Deck
+from rules.cards import GM_DECK, PLAYER_DECK, Deck, card_count
 from rules.engine import (
     Decision,
     Event,
@@ -245,7 +245,7 @@ class SceneEngine:
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
         setup = validate_setup(setup)
         label = SCENES[setup["scene"]]["label"]
-        names = ", ".join(f"{p['name']} ({p['cards']} cards)" if p["deck"] == PLAYER_DECK
+        names = ", ".join(f"{p['name']} ({card_count(p['cards'])})" if p["deck"] == PLAYER_DECK
                           else p["name"] for p in setup["participants"])
         events = [Event("scene.start", f"{label}: “{setup['topic']}”, tested with "
                         f"{SKILLS[setup['skill']]}. Taking part: {names}.",

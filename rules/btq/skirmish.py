@@ -103,7 +103,7 @@ from rules.btq.tests import (
     simple_test,
     static_test,
 )
-from rules.cards import GM_DECK, card_label
+from rules.cards import GM_DECK, card_count, card_label
 from rules.engine import (
     GM,
     Decision,
@@ -308,13 +308,13 @@ def _default_action(st: State, pid: str) -> str:
 
 def _opposition_options(st: State, pid: str) -> tuple[Option, ...]:
     key = st["actions"][pid]["target"]
-    options = [Option(f"static:{n}", f"{_DIFFICULTY_NAMES[n]} ({n} cards)")
+    options = [Option(f"static:{n}", f"{_DIFFICULTY_NAMES[n]} ({card_count(n)})")
                for n in sorted(_DIFFICULTY_NAMES)]
     for foe in st["setup"]["opposition"]:
         options.append(Option(f"contested:{foe['id']}", f"{foe['name']}'s {SKILLS[key]}"))
     if weather_pool(st["setup"]["weather"]):
         options.append(Option("weather", f"The weather itself "
-                              f"({weather_pool(st['setup']['weather'])} cards)"))
+                              f"({card_count(weather_pool(st['setup']['weather']))})"))
     return tuple(options)
 
 
@@ -335,7 +335,7 @@ def _given(st: State) -> int:
 
 def _card_options(st: State, pid: str) -> tuple[Option, ...]:
     most = min(_co(st)["discipline"] - _given(st), discipline_cap(st["fighters"][pid]))
-    return tuple(Option(str(n), f"{n} card{'s' if n != 1 else ''}") for n in range(most + 1))
+    return tuple(Option(str(n), card_count(n)) for n in range(most + 1))
 
 
 def _fair_share(st: State, pid: str) -> str:
@@ -473,7 +473,7 @@ class SkirmishEngine:
             pid = _recipients(st)[0]
             st["cards"][pid] = int(choice)
             events.append(Event("discipline.cards", f"{_co(st)['name']} gives {_name(st, pid)} "
-                                f"{choice} Discipline card{'s' if choice != '1' else ''}.",
+                                f"{card_count(int(choice), 'Discipline')}.",
                                 {"who": pid, "cards": int(choice)}))
         else:
             pid = next(p for p in _performers(st) if p not in st["results"])

@@ -73,7 +73,7 @@ from rules.btq.tests import (
     start_simple,
     start_static,
 )
-from rules.cards import PLAYER_DECK, STANDARD_52, card_label
+from rules.cards import PLAYER_DECK, STANDARD_52, card_count, card_label
 from rules.engine import (
     GM,
     Decision,
@@ -230,8 +230,9 @@ def _opposition(setup: dict) -> str:
     """The static test's difficulty pool in words: "the Challenging difficulty (5 cards)"."""
     difficulty = setup["difficulty"]
     if isinstance(difficulty, int):
-        return f"an opposition of {_cards(difficulty)}"
-    return f"the {DIFFICULTY_LABELS[difficulty]} difficulty ({_cards(DIFFICULTIES[difficulty])})"
+        return f"an opposition of {card_count(difficulty)}"
+    pool = card_count(DIFFICULTIES[difficulty])
+    return f"the {DIFFICULTY_LABELS[difficulty]} difficulty ({pool})"
 
 
 def _name(setup: dict, who: str) -> str:
@@ -240,10 +241,6 @@ def _name(setup: dict, who: str) -> str:
         return ("the opposition" if isinstance(difficulty, int)
                 else f"the {DIFFICULTY_LABELS[difficulty]} difficulty")
     return setup["names"].get(who, who)
-
-
-def _cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 def _level(name: str) -> str:

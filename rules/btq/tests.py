@@ -105,7 +105,16 @@ from mypy_extensions import mypyc_attr
 
 from rules.btq.characters import MEASURES, SKILLS, DamageState
 from rules.btq.settings import SETTINGS, resolve
-from rules.cards import ALL_CARDS, DECK_KINDS, GM_DECK, PLAYER_DECK, Card, Deck, parse_card
+from rules.cards import (
+    ALL_CARDS,
+    DECK_KINDS,
+    GM_DECK,
+    PLAYER_DECK,
+    Card,
+    Deck,
+    card_count,
+    parse_card,
+)
 from rules.random import RandomSource
 
 Victor = Literal["a", "b", "tie", "both_failed"]
@@ -545,7 +554,7 @@ def pool_sum(total: int, size: int) -> str:
     shown = max(0, total)
     if size <= shown:
         return f"= {shown}"
-    return f"= {shown}, at least {size} card{'' if size == 1 else 's'}"
+    return f"= {shown}, at least {card_count(size)}"
 
 
 def _label(skill: str) -> str:

@@ -129,3 +129,28 @@ def test_a_setting_not_yet_in_effect_is_still_saved(gm_client, campaign):
     assert response.status_code == 302
     campaign.refresh_from_db()
     assert campaign.settings == {"crusty_old_seadog_skill": "seamanship"}
+
+
+def test_a_change_of_settings_is_logged_for_the_gm_naming_each_with_its_old_and_new_words(
+        gm_client, player_a_client, campaign):
+    url = reverse("campaigns:settings", args=[campaign.pk])
+    gm_client.post(url, {**form_data(campaign, full_tie="defender", great_hardship=True),
+                         "name": "The Long Cruise"})
+    entry = campaign.log_entries.get(kind="campaign.settings")
+    full_tie, hardship = SETTINGS["full_tie"], SETTINGS["great_hardship"]
+    assert entry.gm_only
+    assert entry.text == (
+        f"gm changed the campaign settings: {full_tie.description.rstrip(',')}: "
+        f"{full_tie.choices['retest']} → {full_tie.choices['defender']}; "
+        f"{hardship.description}: {hardship.choices[False]} → {hardship.choices[True]}.")
+    assert entry.data == {"settings": {"full_tie": ["retest", "defender"],
+                                       "great_hardship": [False, True]}}
+    # The new name is everyone's news; the settings, like their page, the GM's.
+    renamed = campaign.log_entries.get(kind="campaign.updated")
+    assert not renamed.gm_only and renamed.data == {"fields": ["name"]}
+    log = reverse("campaigns:log", args=[campaign.pk])
+    assert escape(full_tie.choices["defender"]) in gm_client.get(log).content.decode()
+    page = player_a_client.get(log).content.decode()
+    assert "changed the campaign&#x27;s name" in page
+    assert "campaign settings" not in page and escape(full_tie.choices["defender"]) not in page
+    assert player_a_client.get(url).status_code in (403, 404)

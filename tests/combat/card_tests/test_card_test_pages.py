@@ -231,7 +231,7 @@ def test_an_unskilled_test_offers_one_card_only(gm_client, player_b_client, camp
                           opposition="difficulty", difficulty="easy", intent="whisper")
     page = player_b_client.get(
         reverse("card_tests:detail", args=[campaign.pk, test.pk])).content.decode()
-    assert "Intrigue unskilled: one card 1 = 1</span> card <mark>" in page
+    assert "Intrigue unskilled: one card 1 = 1 card</span> <mark>" in page
     assert "unskilled: one card, Ordinary at best" in page
 
 

@@ -430,6 +430,38 @@ def test_the_book_race_odds(race, gm, player_a):
     assert sum(mine["odds"]["levels"].values()) == pytest.approx(1)
 
 
+def test_the_odds_and_their_words_follow_the_settings_the_test_is_drawn_under(
+        race, campaign, gm, gm_client):
+    """Under ``full_tie = "defender"`` a full tie is Jones's win, not a retest (A5), and the
+    page says so; under ``retest_fate = "same"`` a retest keeps the Card of Fate (A6), which
+    changes no odds (``rules.btq.odds.final``) but the words. A test called under these
+    settings keeps them when the campaign changes its own."""
+    from django.urls import reverse
+
+    from rules.btq.odds import final
+
+    defaults = campaign.rules_settings()
+    campaign_update(campaign=campaign, actor=gm, version=campaign.version,
+                    settings={**defaults, "full_tie": "defender", "retest_fate": "same"})
+    test = race()
+    campaign.refresh_from_db()
+    campaign_update(campaign=campaign, actor=gm, version=campaign.version, settings=defaults)
+    odds = card_test_view(gm, test)["odds"]
+    assert (odds["full_tie"], odds["retest_fate"]) == ("defender", "same")
+    under = final(6, 4, full_tie="defender")
+    assert odds["final"]["lose"] == pytest.approx(under["b"])
+    assert odds["final"]["lose"] > final(6, 4)["b"]
+    assert odds["final"]["stalemate"] == pytest.approx(under["stalemate"])
+    page = gm_client.get(reverse("card_tests:detail", args=[campaign.pk, test.pk])).content.decode()
+    assert "(won by the opposition, not retested)" in page
+    assert "(retested against the same Card of Fate)" in page
+    assert "(retested)" not in page
+    # A test called now is drawn under the campaign's defaults again.
+    page = gm_client.get(reverse("card_tests:detail", args=[campaign.pk, race().pk])
+                         ).content.decode()
+    assert page.count("(retested against a new Card of Fate)") == 2
+
+
 def test_a_curio_for_the_skill_with_no_condition_is_added_by_itself(
         race, campaign, gm, pc_a, pc_b, player_a):
     """A curio adds +1 card to its skill, a priceless item +2 (BtQ L522-530, L1007-1017),

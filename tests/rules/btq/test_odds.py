@@ -160,8 +160,9 @@ SPADES = [c for c in STANDARD_52 if c.suit == "S"]
 def brute_force(a_pool, b_pool, a_deck, b_deck, a_unskilled, b_unskilled, fates):
     """Count every draw against every Card of Fate in ``fates``, as the kernel grades and
     compares them. All 52 Cards of Fate, or the 13 of one suit: relabelling the suits maps
-    each deck onto itself and changes no comparison."""
-    outcome, a_level, b_level = Counter(), Counter(), Counter()
+    each deck onto itself and changes no comparison. Returns the odds of each outcome, and
+    of A's and B's wins and of a full tie at each level."""
+    outcome, a_level, b_level, tie_level = Counter(), Counter(), Counter(), Counter()
     for fate in fates:
         rest = [c for c in STANDARD_52 if c != fate]
         decks = {"player": list(deck_cards("player")), "gm": rest}
@@ -193,15 +194,17 @@ def brute_force(a_pool, b_pool, a_deck, b_deck, a_unskilled, b_unskilled, fates)
                 a_level[SuccessLevel(sa[0][0]).name.lower()] += n
             elif result == "b":
                 b_level[SuccessLevel(sb[0][0]).name.lower()] += n
+            elif result == "tie":
+                tie_level[SuccessLevel(sb[0][0]).name.lower()] += n
     total = sum(outcome.values())
     return ({k: Fraction(outcome[k], total) for k in OUTCOMES},
-            {k: Fraction(a_level[k], total) for k in WINNING_LEVELS},
-            {k: Fraction(b_level[k], total) for k in WINNING_LEVELS})
+            *({k: Fraction(level[k], total) for k in WINNING_LEVELS}
+              for level in (a_level, b_level, tie_level)))
 
 
 def assert_brute_force(a_pool, b_pool, a_deck, b_deck, a_unskilled, b_unskilled, fates):
-    counted, a_levels, b_levels = brute_force(a_pool, b_pool, a_deck, b_deck, a_unskilled,
-                                              b_unskilled, fates)
+    counted, a_levels, b_levels, _ = brute_force(a_pool, b_pool, a_deck, b_deck, a_unskilled,
+                                                 b_unskilled, fates)
     draw = exact(a_pool, b_pool, a_deck=a_deck, b_deck=b_deck, a_unskilled=a_unskilled,
                  b_unskilled=b_unskilled, by_level=True)
     assert {k: draw[k] for k in OUTCOMES} == counted
@@ -362,6 +365,74 @@ def test_stalemate_after_ten_retests():
     assert odds.final(0, 0, exact=True) == {"a": 0, "b": 1, "stalemate": 0}
 
 
+# --- the campaign settings full_tie and retest_fate (btq_characters A5, A6) --------------------
+
+def played_out(draw, a_levels, b_levels, tie_levels, max_retests, full_tie):
+    """A whole test from the odds of its draws, as rules.btq.tests._run plays it: each
+    undecided draw (a mutual failure, or a full tie unless it goes to the defender B) is drawn
+    again, at most ``max_retests`` times, then the test is a stalemate."""
+    to_b = full_tie == "defender"
+    again = draw["both_failed"] + (0 if to_b else draw["tie"])
+    whole = {"a": Fraction(0), "b": Fraction(0),
+             "a_by_level": dict.fromkeys(WINNING_LEVELS, Fraction(0)),
+             "b_by_level": dict.fromkeys(WINNING_LEVELS, Fraction(0))}
+    reached = Fraction(1)
+    for _ in range(max_retests + 1):
+        for level in WINNING_LEVELS:
+            won_by_b = b_levels[level] + (tie_levels[level] if to_b else 0)
+            whole["a_by_level"][level] += reached * a_levels[level]
+            whole["b_by_level"][level] += reached * won_by_b
+            whole["a"] += reached * a_levels[level]
+            whole["b"] += reached * won_by_b
+        reached *= again
+    whole["stalemate"] = reached
+    return whole
+
+
+def mean(outcomes):
+    """The average of whole tests' odds (one per Card of Fate)."""
+    def average(values):
+        return sum(values, Fraction(0)) / len(outcomes)
+    return {key: {k: average([o[key][k] for o in outcomes]) for k in outcomes[0][key]}
+            if isinstance(outcomes[0][key], dict) else average([o[key] for o in outcomes])
+            for key in outcomes[0]}
+
+
+@pytest.mark.parametrize("full_tie", ["retest", "defender"])
+@pytest.mark.parametrize("retest_fate", ["new", "same"])
+@pytest.mark.parametrize("a_pool, b_pool, a_deck, b_deck, a_unskilled, b_unskilled", [
+    (1, 1, "player", "gm", True, False), (1, 1, "player", "gm", False, True),
+    (2, 1, "player", "gm", True, True), (2, 1, "player", "player", True, False),
+    (2, 2, "player", "gm", False, False),
+])
+def test_final_follows_the_settings_as_enumerated_over_every_card_of_fate(
+        a_pool, b_pool, a_deck, b_deck, a_unskilled, b_unskilled, full_tie, retest_fate):
+    # Every draw against every Card of Fate of one suit through the kernel's comparison. A new
+    # Card of Fate for each retest (retest_fate "new") makes every draw the average draw; a
+    # kept one ("same") makes every draw that Card of Fate's, so the test is played out for
+    # each and averaged. Unskilled sides are those where its rank decides tie-breaks.
+    if retest_fate == "new":
+        whole = played_out(*brute_force(a_pool, b_pool, a_deck, b_deck, a_unskilled,
+                                        b_unskilled, SPADES), 2, full_tie)
+    else:
+        whole = mean([played_out(*brute_force(a_pool, b_pool, a_deck, b_deck, a_unskilled,
+                                              b_unskilled, [fate]), 2, full_tie)
+                      for fate in SPADES])
+    assert odds.final(a_pool, b_pool, a_deck=a_deck, b_deck=b_deck, a_unskilled=a_unskilled,
+                      b_unskilled=b_unskilled, max_retests=2, full_tie=full_tie, exact=True,
+                      by_level=True) == whole
+
+
+def test_a_full_tie_to_the_defender_is_a_win_for_b_and_no_retest():
+    draw = exact(1, 1, b_deck="player")
+    whole = odds.final(1, 1, b_deck="player", full_tie="defender", exact=True)
+    reached = [draw["both_failed"] ** i for i in range(11)]
+    assert whole["a"] == draw["a"] * sum(reached)
+    assert whole["b"] == (draw["b"] + draw["tie"]) * sum(reached)
+    assert whole["stalemate"] == draw["both_failed"] ** 11
+    assert whole["b"] > odds.final(1, 1, b_deck="player", exact=True)["b"]
+
+
 # --- arguments --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("call, message", [
@@ -373,6 +444,7 @@ def test_stalemate_after_ten_retests():
     (lambda: odds.first_draw(2.5, 3), "whole number"),
     (lambda: odds.first_draw(True, 3), "whole number"),
     (lambda: odds.final(3, 3, max_retests=-1), "max_retests"),
+    (lambda: odds.final(3, 3, full_tie="attacker"), "full_tie must be 'retest' or 'defender'"),
     (lambda: odds.levels(60), "pool of 60"),
     (lambda: odds.levels(3, deck="joker"), "deck must be"),
 ])
