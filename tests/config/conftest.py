@@ -79,6 +79,9 @@ def _make_world(users: dict) -> dict:
     share = PrizeShare.objects.create(character=pc_a, battle=running["id"], captured="Le Secret",
                                       prize_class="unrated", row="lieutenant",
                                       entries=[[4, 1], [3, 2], [2, 3], [1, 3]])
+    # the odds of a battle of them, asked before the enemy ship became pc_a's prize (a prize
+    # on her way to port is refused as an enemy)
+    odds = post(gm_client, "api-odds-new", [campaign.pk], {**battle, "games": 500})
     from ships.models import Prize
 
     prize = Prize.objects.create(campaign=campaign, ship=enemy_ship, battle=running["id"],
@@ -89,7 +92,6 @@ def _make_world(users: dict) -> dict:
     item = post(gm_client, "api-character-items", [pc_a.pk], {
         "kind": "curio", "name": "Sextant", "skill": "seamanship"})
     trait = post(gm_client, "api-character-traits", [pc_a.pk], {"trait": "swimming"})
-    odds = post(gm_client, "api-odds-new", [campaign.pk], {**battle, "games": 500})
     return {
         "items": item["id"], "character-traits": trait["id"],
         "campaigns": campaign.pk, "characters": pc_a.pk, "reputations": reputation["id"],
