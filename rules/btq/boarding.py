@@ -606,7 +606,7 @@ def _fight(st: State, pid: str, source: RandomSource) -> list[Event]:
         if dealt and kind == "melee":
             events.append(_hit_crew(st, enemy, dealt, f"{pc['name']} cuts into the enemy"))
         if taken:
-            events.append(_hit_crew(st, own, taken, f"{pc['name']}'s foes hurt his men"))
+            events.append(_hit_crew(st, own, taken, f"{pc['name']}'s foes strike back"))
         if kind == "officers":
             st["through"][pid] = target
     won = result.winner == pid

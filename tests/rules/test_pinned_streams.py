@@ -96,7 +96,7 @@ PINNED = {
     "brethren/sea_wolves": "00661b351390dd96",
     "brethren/smugglers_blues": "07adad4f78bafd8a",
     "brethren/treasure_hunt": "f464504a7c96be94",
-    "btq_boarding/condor_boards_london": "c6844a78d3144150",
+    "btq_boarding/condor_boards_london": "24f737c63ee9692b",
     "btq_creation/otoole": "5ecd137e1215e919",
     "btq_naval/condor_boards_london": "e3a0e70decd6b1bc",
     "btq_naval/hermes_vs_corsair": "66b96ec20c2d1b46",
