@@ -115,6 +115,7 @@ from rules.engine import (
     register,
 )
 from rules.random import RandomSource
+from rules.words import agree, plural_flag
 
 ENGINE_NAME = "brethren"
 FLAGS = ("EN", "ES", "FR", "PI")
@@ -221,7 +222,8 @@ def validate_setup(setup: dict) -> dict:
         flag = sd.get("flag", "PI")
         if flag not in FLAGS:
             raise ValueError(f"side {sid!r}: the flag must be one of {', '.join(FLAGS)}")
-        sides.append({"id": sid, "name": name.strip()[:80], "commander": commander,
+        sides.append({"id": sid, "name": name.strip()[:80],
+                      "plural": plural_flag(sd, f"side {sid!r}"), "commander": commander,
                       "flag": flag, "role": str(sd.get("role", ""))[:30], "npc": npc})
     side_ids = [s["id"] for s in sides]
     if len(set(side_ids)) != len(side_ids):
@@ -667,11 +669,11 @@ def _end_check(st: State, log: EventLog) -> bool:
 def _finish(st: State, log: EventLog, result: str, why: str) -> None:
     sc = missions.scores(st)
     win = missions.winner(st, sc, result)
-    name = st["sides"][win]["name"] if win else None
+    side = st["sides"][win] if win else None
     scores = ", ".join(f"{st['sides'][s]['name']} {sc[s]}" for s in st["side_ids"]
                        if not st["sides"][s]["npc"])
-    summary = (f"The game ends: {why}. " + (f"{name} wins" if name else "Nobody wins outright")
-               + f" (scores: {scores}).")
+    verdict = f"{side['name']} {agree(side, 'wins', 'win')}" if side else "Nobody wins outright"
+    summary = f"The game ends: {why}. {verdict} (scores: {scores})."
     st["result"] = {"result": result, "winner": win, "summary": summary, "scores": sc,
                     "round": st["round"]}
     st["awaiting"] = []
@@ -1312,7 +1314,8 @@ def _buy_replacement(st: State, side_id: str, choice: str, log: EventLog) -> Non
     st["ships"][sh["id"]] = sh
     st["ship_ids"].append(sh["id"])
     _berth(st, sh, home["id"])
-    log("ship.bought", f"{side['name']} buys a {card['name']}, the {sh['name']}, in place of "
+    log("ship.bought", f"{side['name']} {agree(side, 'buys', 'buy')} a {card['name']}, the "
+        f"{sh['name']}, in place of "
         f"the {lost['name']}, for {paid} gold: she lies at {home['name']} and sails next "
         "turn.", {"ship": sh["id"], "replaces": lost["id"], "class": cls, "paid": paid,
                   "x": sh["x"], "y": sh["y"], "heading": sh["heading"]})
@@ -2033,8 +2036,9 @@ class BrethrenEngine:
         st["orders"][ship_id] = choice
         log("orders.given", f"Orders for the {sh['name']}: {describe_plan(st, choice)}.",
             {"ship": ship_id, "order": choice}, visible={actor})
-        log("orders.in", f"{st['sides'][sh['side']]['name']} has given the {sh['name']}'s "
-            "orders.", {"ship": ship_id})
+        side = st["sides"][sh["side"]]
+        log("orders.in", f"{side['name']} {agree(side, 'has', 'have')} given the "
+            f"{sh['name']}'s orders.", {"ship": ship_id})
         if all(s in st["orders"] for s in st["awaiting"]) and not st.get("buying"):
             st["awaiting"] = []
             _run(st, source, log)
@@ -2055,7 +2059,8 @@ class BrethrenEngine:
         st["buying"] = [s for s in st["buying"] if s != side_id]
         log("orders.given", f"{side['name']}: {offered[choice]}.",
             {"side": side_id, "order": choice}, visible={side["commander"]})
-        log("orders.in", f"{side['name']} has chosen whether to buy a ship.", {"side": side_id})
+        log("orders.in", f"{side['name']} {agree(side, 'has', 'have')} chosen whether to buy "
+            "a ship.", {"side": side_id})
         if not st["buying"] and all(s in st["orders"] for s in st["awaiting"]):
             st["awaiting"] = []
             _run(st, source, log)

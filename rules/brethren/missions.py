@@ -16,6 +16,7 @@ from __future__ import annotations
 from rules.brethren import crews
 from rules.brethren.data import crew_type, ship_class
 from rules.brethren.treasure import coin_value
+from rules.words import agree
 
 MISSIONS = ("treasure_hunt", "movin_on_up", "smugglers_blues", "sea_wolves", "fleet_action",
             "damn_the_torpedoes", "beware_the_kraken")
@@ -152,7 +153,8 @@ def over(st: dict) -> tuple[str, str] | None:
     if m == "damn_the_torpedoes":
         for sd in st["sides"].values():
             if sd.get("role") == "attacker" and sd["points"] >= st["goal"]["troops"]:
-                return "landed", f"{sd['name']} has landed {sd['points']} troops in the town"
+                return "landed", (f"{sd['name']} {agree(sd, 'has', 'have')} landed "
+                                  f"{sd['points']} troops in the town")
     if m == "smugglers_blues":
         if not any(s.get("contraband") and not s.get("sunk") and not s.get("gone")
                    and s["side"] == s["start_side"] for s in st["ships"].values()):

@@ -76,6 +76,7 @@ from rules.viking.data import (
     WIND_NAMES,
     ZERO,
 )
+from rules.words import agree, plural_flag
 
 ENGINE_NAME = "viking"
 MAX_VESSELS = 16
@@ -149,7 +150,8 @@ def validate_setup(setup: dict) -> dict:
         if base not in ("south", "north"):
             raise ValueError(f"side {sid}'s baseline is south or north")
         sides.append({"id": sid, "name": _text(sd.get("name", sid), f"side {sid}'s name"),
-                      "commander": commander, "baseline": base})
+                      "plural": plural_flag(sd, f"side {sid}"), "commander": commander,
+                      "baseline": base})
     if sides[0]["id"] == sides[1]["id"] or sides[0]["commander"] == sides[1]["commander"]:
         raise ValueError("the two sides need their own ids and commanders")
     vessels_in = setup.get("vessels")
@@ -340,19 +342,20 @@ def _wind_phase(st: State, source: RandomSource, log: EventLog) -> None:
         if st["wind_checks"].get(side) != "redice":
             continue
         die = roll(source, 1, 10, f"wind check {side}")[0]
+        asks = f"{st['sides'][side]['name']} {agree(st['sides'][side], 'asks', 'ask')}"
         if die >= 9 and dice is not None:
             st["wind"]["speed"], st["wind_house"] = int(dice(source, "speed")), True
-            log("wind.redice", f"{st['sides'][side]['name']} asks for the wind: d10 {die}, "
+            log("wind.redice", f"{asks} for the wind: d10 {die}, "
                 f"the wind is diced again ({house.MARK}): "
                 f"{describe_wind(st['wind'])}.", {"side": side, "die": die,
                                                   "wind": dict(st["wind"]),
                                                   "house_rule": True})
         elif die >= 9:
-            log("wind.redice", f"{st['sides'][side]['name']} asks for the wind: d10 {die}, "
+            log("wind.redice", f"{asks} for the wind: d10 {die}, "
                 "the wind is to be diced again, but the set-up wind dice are not in the "
                 "source: it stays as it is.", {"side": side, "die": die})
         else:
-            log("wind.redice", f"{st['sides'][side]['name']} asks for the wind: d10 {die}, "
+            log("wind.redice", f"{asks} for the wind: d10 {die}, "
                 "no change.", {"side": side, "die": die})
     st["phase"] = "orders"
     st["doubled"] = _gap(st) >= DOUBLE_MOVE_GAP
@@ -513,8 +516,9 @@ def _end_check(st: State, log: EventLog) -> None:
 
 
 def _finish(st: State, log: EventLog, win: str | None, result: str, why: str) -> None:
-    name = st["sides"][win]["name"] if win else None
-    summary = f"The fight ends: {why}. " + (f"{name} wins." if name else "Nobody wins.")
+    side = st["sides"][win] if win else None
+    summary = f"The fight ends: {why}. " + (
+        f"{side['name']} {agree(side, 'wins', 'win')}." if side else "Nobody wins.")
     st["result"] = {"winner": win, "result": result, "summary": summary,
                     "turn": st["turn"], "harm": dict(st["harm"])}
     st["phase"], st["awaiting"] = "over", []
@@ -629,7 +633,8 @@ class VikingEngine:
             st["orders"][v["id"]] = choice
             log("orders.given", f"Orders for {v['name']}: {od.describe(choice, v)}.",
                 {"vessel": v["id"], "order": choice}, visible={actor})
-            log("orders.in", f"{st['sides'][v['side']]['name']} has given {v['name']}'s "
+            side = st["sides"][v["side"]]
+            log("orders.in", f"{side['name']} {agree(side, 'has', 'have')} given {v['name']}'s "
                 "orders.", {"vessel": v["id"]})
         _run(st, source, log)
         return st, events
