@@ -121,17 +121,35 @@ def seated(encounter: Encounter, participants: list[str]) -> list[str]:
     everything as the referee, but not while he is a player too: in a wargame (an engine
     with ``wargame = True``, whose sides give hidden orders) where a side he commands
     (``"side:<id>"``) has orders still to give, he sees what that side's commander sees, so
-    the others' hidden orders stay hidden from him until his own are in. Anyone else, and
-    the GM at any other time, sees as ``participants``."""
+    the others' hidden orders stay hidden from him until his own are in; and in a wargame
+    whose sides hold hidden hands all game long (``hidden_hands = True``: British vs
+    Pirates, "hands are hidden from opponents") he sees as his sides whenever a player
+    commands another (:func:`gm_sides`), and everything where he commands every side. Anyone
+    else, and the GM at any other time, sees as ``participants``."""
     if GM not in participants or encounter.state is None \
             or encounter.status != Encounter.Status.ACTIVE:
         return participants
     engine = get_engine(encounter.engine)
     if not getattr(engine, "wargame", False):
         return participants
+    if getattr(engine, "hidden_hands", False):
+        return gm_sides(encounter) or participants
     seats = [d.actor for d in engine.pending(encounter.state)
              if d.actor != GM and not for_player(d.actor)]
     return list(dict.fromkeys(seats)) or participants
+
+
+def gm_sides(encounter: Encounter) -> list[str]:
+    """The sides (``"side:<id>"``) the GM plays as a party to a game whose hands stay hidden
+    from opponents (an engine with ``hidden_hands = True``) while a player commands another
+    side: then he must not see that player's hand. ``[]`` where he is the referee (players
+    command every side) or commands every side himself, and for any other engine."""
+    engine = get_engine(encounter.engine)
+    if not getattr(engine, "hidden_hands", False) or encounter.state is None:
+        return []
+    commanders = list(engine.participants(encounter.state))
+    own = [c for c in commanders if c != GM and not for_player(c)]
+    return own if own and len(own) < len(commanders) else []
 
 
 def viewer_id(participants: list[str]) -> str:
@@ -192,8 +210,15 @@ def decisions_for(encounter: Encounter, participants: list[str]) -> tuple[list[d
     engine = get_engine(encounter.engine)
     names = {**engine.participants(encounter.state), GM: "the GM"}
     mine, waiting = [], []
+    # a GM who plays sides against a player's hidden hand decides for his sides only: the
+    # player's decisions would show him the player's cards
+    party = gm_sides(encounter) if GM in participants else []
     for decision in engine.pending(encounter.state):
-        if GM in participants:  # the stacked decisions are the GM's secret
+        if party and decision.actor not in (*party, GM):
+            name = names.get(decision.actor, decision.actor)
+            if name not in waiting:
+                waiting.append(name)
+        elif GM in participants:  # the stacked decisions are the GM's secret
             planned = encounter.stacked_choice_for(decision)
             mine.append({**decision.as_dict(), "default": planned or decision.default,
                          "actor_name": names.get(decision.actor, decision.actor),

@@ -2,6 +2,8 @@
 card tags, ``campaigns.templatetags.cards``), and its pool breakdowns and GM-only details as
 text a person reads."""
 
+import re
+
 from django import template
 
 from rules.btq.characters import SKILLS
@@ -16,6 +18,22 @@ def round_word(engine_name: str) -> str:
     """What an engine's game calls one of its rounds in the log: an engine's ``round_word``
     (a wargame's "Turn"), else "Round" (a battle's, a skirmish's)."""
     return getattr(engines().get(engine_name), "round_word", "Round")
+
+
+@register.simple_tag
+def round_label(engine_name: str, event) -> str:
+    """The log's "Round 2" (:func:`round_word`) before an event of a round (a row of
+    ``combat.selectors.events_for``), or "" where it would say nothing new: before the rounds
+    begin, on a ``round.start``, and where the event's text names its round itself ("Round 1:
+    The British' turn.", "Turn 3 of 12.", "Boarding, round 2."), which the log would show
+    twice ("Round 1 Round 1: ...")."""
+    number, kind, text = (event.get(k) for k in ("round", "kind", "text"))
+    if not number or kind == "round.start":
+        return ""
+    label = f"{round_word(engine_name)} {number}"
+    if re.search(rf"\b{re.escape(label)}\b", str(text), re.IGNORECASE):
+        return ""
+    return label
 
 
 def _term(key) -> str:

@@ -77,6 +77,7 @@ from rules.engine import (
     register,
 )
 from rules.random import RandomSource
+from rules.words import agree, plural_flag
 
 ENGINE_NAME = "bvp"
 MODES = {"annihilation": "Annihilation", "escort": "Merchant Escort"}
@@ -181,7 +182,8 @@ def validate_setup(setup: dict) -> dict:
             raise ValueError(f"side {sid}: its start tile must be a tile of its own, not the "
                              "Wind tile")
         side_tiles.add(s["tile"])
-        sides.append({"id": sid, "name": name.strip(), "commander": commander,
+        sides.append({"id": sid, "name": name.strip(),
+                      "plural": plural_flag(s, f"side {sid}"), "commander": commander,
                       "faction": s["faction"], "tile": s["tile"]})
     by_side = {s["id"]: s for s in sides}
     ships_in = setup.get("ships")
@@ -318,15 +320,18 @@ def _initial_state(setup: dict, source: RandomSource, log: EventLog) -> State:
         first = opening["first"]
         st["order"] = [first] + [s for s in st["side_ids"] if s != first]
         st["wind"] = opening["wind"]
-        log("opening.set", f"{sides[first]['name']} goes first; the wind blows toward the "
+        log("opening.set", f"{sides[first]['name']} "
+            f"{agree(sides[first], 'goes', 'go')} first; the wind blows toward the "
             f"{hexes.DIRECTION_NAMES[st['wind']]}.", {"order": list(st["order"]),
                                                       "wind": st["wind"]})
         _begin_turn(st, first, source, log)
     else:
         st["order"] = order_by_dice(source, st["side_ids"], "first player", ascending=False)
         st["chooser"] = st["order"][0]
-        log("opening.roll", f"The dice for the first player: {sides[st['chooser']]['name']} "
-            "rolls highest and chooses to go first or to set the wind.",
+        chooser = sides[st["chooser"]]
+        log("opening.roll", f"The dice for the first player: {chooser['name']} "
+            f"{agree(chooser, 'rolls', 'roll')} highest and "
+            f"{agree(chooser, 'chooses', 'choose')} to go first or to set the wind.",
             {"order": list(st["order"])})
     return st
 
@@ -338,9 +343,10 @@ def _log_draw(st: State, sid: str, drawn: list[str], reshuffled: bool, log: Even
             "its discards are shuffled into a new deck.", {"faction": side["faction"]})
     if not drawn:
         return
-    log("cards.draw", f"{side['name']} draws {len(drawn)} skill card"
+    draws = agree(side, "draws", "draw")
+    log("cards.draw", f"{side['name']} {draws} {len(drawn)} skill card"
         f"{'s' if len(drawn) != 1 else ''}.", {"side": sid, "count": len(drawn)})
-    log("cards.drawn", f"{side['name']} draws " + ", ".join(
+    log("cards.drawn", f"{side['name']} {draws} " + ", ".join(
         _skill(st, c)["name"] for c in drawn) + ".",
         # not "cards": the log draws that key as playing cards, and these are skill cards
         {"side": sid, "drawn": list(drawn), "names": [_skill(st, c)["name"] for c in drawn]},
@@ -351,7 +357,7 @@ def _begin_turn(st: State, sid: str, source: RandomSource, log: EventLog) -> Non
     """The start of ``sid``'s turn [L56-L57, L207]."""
     st["active"], st["phase"] = sid, "turn"
     st["round"] = max(st["round"], 1)
-    log("turn.start", f"Round {st['round']}: {st['sides'][sid]['name']}'s turn.",
+    log("turn.start", f"Round {st['round']}: {st['sides'][sid]['name']} to play.",
         {"side": sid, "round": st["round"]})
     for ship in _ships_of(st, sid):
         cap = captain_card(st, ship)
@@ -400,14 +406,16 @@ def _check_end(st: State, log: EventLog) -> bool:
             if ship["merchant"] and ship["arrived"]:
                 side = st["sides"][ship["side"]]
                 _finish(st, side["name"], "escorted", f"The {ship['name']} reaches her "
-                        f"destination: {side['name']} wins.", log)
+                        f"destination: {side['name']} {agree(side, 'wins', 'win')}.",
+                        log)
                 return True
         for sid in st["side_ids"]:
             side = st["sides"][sid]
             merchant = next(s for s in fleet(st) if s["side"] == sid and s["merchant"])
             if merchant["sunk"] and not side["lost"]:
                 side["lost"] = True
-                log("escort.lost", f"{side['name']}'s merchant is sunk: {side['name']} loses.",
+                log("escort.lost", f"The {merchant['name']} is sunk: "
+                    f"{side['name']} {agree(side, 'loses', 'lose')}.",
                     {"side": sid})
         if all(st["sides"][s]["lost"] for s in st["side_ids"]):
             _finish(st, None, "merchants_sunk", "Every merchant is sunk: nobody wins.", log)
@@ -415,9 +423,11 @@ def _check_end(st: State, log: EventLog) -> bool:
         return False
     alive = [s for s in st["side_ids"] if _ships_of(st, s)]
     if len(alive) <= 1:
-        winner = st["sides"][alive[0]]["name"] if alive else None
-        _finish(st, winner, "annihilation", f"{winner} has the last ship afloat and wins."
-                if winner else "No ship is left afloat.", log)
+        last = st["sides"][alive[0]] if alive else None
+        _finish(st, last["name"] if last else None, "annihilation",
+                f"{last['name']} {agree(last, 'has', 'have')} the last ship afloat and "
+                f"{agree(last, 'wins', 'win')}." if last else "No ship is left afloat.",
+                log)
         return True
     return False
 
@@ -435,10 +445,20 @@ def _may_play(st: State, ship: dict, card: str) -> bool:
     return combat.morale(ship) >= _skill(st, card)["morale"]
 
 
+def _kinds(st: State, hand: list[str]) -> list[str]:
+    """One card of each skill in ``hand`` (the first): two copies of a card do the same, so
+    a choice offers the skill once, not one order per copy."""
+    first: dict[str, str] = {}
+    for card in hand:
+        first.setdefault(st["card_of"][card], card)
+    return list(first.values())
+
+
 def turn_options(st: State) -> list[Option]:
-    """Every legal action of the active side now (module docstring), with its words."""
+    """Every legal action of the active side now (module docstring), with its words; a
+    skill held twice is offered once (:func:`_kinds`)."""
     sid = st["active"]
-    hand = st["sides"][sid]["hand"]
+    hand = _kinds(st, st["sides"][sid]["hand"])
     out: list[Option] = []
     for ship in _ships_of(st, sid):
         name = ship["name"]
@@ -490,7 +510,8 @@ def _may_end(st: State) -> bool:
 
 def card_options(st: State, role: str) -> list[Option]:
     """The cards the attacker (``role="attack"``: Red) or defender (``"defend"``: Yellow)
-    may play in the attack at the head of the queue, and ``none``."""
+    may play in the attack at the head of the queue, and ``none``; a skill held twice is
+    offered once (:func:`_kinds`)."""
     atk = st["attacks"][0]
     ship = st["ships"][atk["ship"] if role == "attack" else atk["target"]]
     colour = "RED" if role == "attack" else "YELLOW"
@@ -498,7 +519,7 @@ def card_options(st: State, role: str) -> list[Option]:
               ("cannon", "defend"): "defence", ("board", "defend"): "repel"}[
         (atk["kind"], role)]
     out = [Option("none", "Play no card")]
-    for card in st["sides"][ship["side"]]["hand"]:
+    for card in _kinds(st, st["sides"][ship["side"]]["hand"]):
         k = _skill(st, card)
         if k["colour"] == colour and k["effect"] == effect and _may_play(st, ship, card):
             out.append(Option(card, f"Play {k['name']} ({k['text'] or k['effect']})"))
@@ -526,14 +547,16 @@ def _do_turn(st: State, choice: str, source: RandomSource, log: EventLog) -> Non
     sid = st["active"]
     side = st["sides"][sid]
     if choice == "end":
-        log("turn.end", f"{side['name']} ends the turn.", {"side": sid})
+        log("turn.end", f"{side['name']} {agree(side, 'ends', 'end')} the turn.",
+            {"side": sid})
         _next_turn(st, source, log)
         return
     if choice.startswith("discard:"):
         card = choice.split(":", 1)[1]
         name = _skill(st, card)["name"]
         skills.discard(st, sid, card)
-        log("cards.discard", f"{side['name']} discards a skill card.", {"side": sid})
+        log("cards.discard", f"{side['name']} {agree(side, 'discards', 'discard')} a "
+            "skill card.", {"side": sid})
         log("cards.discarded", f"You discard {name}.", {"side": sid, "card": card},
             visible={side["commander"]})
         return
@@ -559,7 +582,8 @@ def _do_turn(st: State, choice: str, source: RandomSource, log: EventLog) -> Non
             ship["morale"] = min(_morale_max(st, ship), ship["morale"] + k["value"])
         else:
             ship["bonus"][k["effect"]] += k["value"]
-        log("cards.play", f"{side['name']} plays {k['name']} for the {ship['name']}.",
+        log("cards.play", f"{side['name']} {agree(side, 'plays', 'play')} {k['name']} "
+            f"for the {ship['name']}.",
             {"ship": ship_id, "card": rest, "skill": st["card_of"][rest]})
     elif verb == "fire":
         ship["attacked"] = True
@@ -623,8 +647,9 @@ def _card_bonus(st: State, role: str, log: EventLog) -> int:
     k = _skill(st, card)
     skills.discard(st, ship["side"], card)
     _spend(st, ship, k)
-    log("cards.play", f"{st['sides'][ship['side']]['name']} plays {k['name']} for the "
-        f"{ship['name']}.", {"ship": ship["id"], "card": card, "skill": st["card_of"][card]})
+    side = st["sides"][ship["side"]]
+    log("cards.play", f"{side['name']} {agree(side, 'plays', 'play')} {k['name']} for "
+        f"the {ship['name']}.", {"ship": ship["id"], "card": card, "skill": st["card_of"][card]})
     value: int = k["value"]
     return value
 
@@ -749,6 +774,10 @@ class BvpEngine:
     title = "British vs Pirates: a battle on the sea tiles"
     wargame = True
     """Offered by the campaign's "New wargame" page (``combat.wargames``)."""
+    hidden_hands = True
+    """Each side's skill cards are hidden from its opponents all game long [L38; digest: set-up
+    step 5, "Hands are hidden from opponents"]: a GM who commands a side against a player's
+    sees the table as his side (``combat.selectors.seated``), as the player does."""
 
     def validate_setup(self, setup: dict) -> dict:
         return validate_setup(setup)
@@ -791,11 +820,13 @@ class BvpEngine:
             else:
                 st["chooser"] = st["order"][1]
             st["phase"] = "wind"
-            log("opening.choice", f"{st['sides'][chooser]['name']} chooses to "
+            side = st["sides"][chooser]
+            log("opening.choice", f"{side['name']} {agree(side, 'chooses', 'choose')} to "
                 f"{'set the wind' if choice == 'wind' else 'go first'}.", {"choice": choice})
         elif decision.kind == "wind":
             st["wind"] = int(choice)
-            log("opening.wind", f"{st['sides'][st['chooser']]['name']} sets the wind vane: "
+            side = st["sides"][st["chooser"]]
+            log("opening.wind", f"{side['name']} {agree(side, 'sets', 'set')} the wind vane: "
                 f"the wind blows toward the {hexes.DIRECTION_NAMES[st['wind']]}.",
                 {"wind": st["wind"]})
             st["chooser"] = None
@@ -806,7 +837,8 @@ class BvpEngine:
             words = "no card" if choice == "none" else _skill(st, choice)["name"]
             log("cards.chosen", f"You choose {words} for this attack.",
                 {"role": role, "card": choice}, visible={actor})
-            log("cards.in", f"{st['sides'][_side_of(st, actor)]['name']} has chosen.",
+            side = st["sides"][_side_of(st, actor)]
+            log("cards.in", f"{side['name']} {agree(side, 'has', 'have')} chosen.",
                 {"role": role})
             if all(r in st["hidden"] for r in _card_roles(st)):
                 _next_attack(st, source, log)

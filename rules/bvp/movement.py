@@ -195,7 +195,8 @@ def path(state: dict, ship: dict, plan: str, goal: frozenset[hexes.Hex] = frozen
 
 def plans(state: dict, ship: dict, goal: frozenset[hexes.Hex] = frozenset()) -> list[str]:
     """Every legal move plan of ``ship`` now (see :func:`path`), pivot-first plans before
-    move-first ones; a plan without pivots is listed once, as ``P``."""
+    move-first ones; a plan without pivots, or pivots without a step (the same either way
+    round), is listed once, as ``P``."""
     out = []
     where = _obstacles(state)
     n = max_pivots(state, ship)
@@ -207,7 +208,7 @@ def plans(state: dict, ship: dict, goal: frozenset[hexes.Hex] = frozenset()) -> 
             heading = turned(ship["heading"], piv) if first else ship["heading"]
             for steps in range(speed(state, ship, heading) + 1):
                 plan = f"{'P' if first else 'M'}:{piv}:{steps}"
-                if not piv and not steps:
+                if not steps and not (first and piv):
                     continue
                 try:
                     path(state, ship, plan, goal, where)

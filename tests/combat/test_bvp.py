@@ -195,3 +195,46 @@ def test_the_side_is_named_once_in_the_decision_and_the_your_turn_banner(game, p
     legend = page.split('data-kind="turn"')[1].split("</legend>")[0]
     for text in (banner, legend):
         assert text.count("The British") == 1 and "Your ships&#x27; actions" in text
+
+
+def test_a_gm_commanding_one_side_against_a_player_sees_only_his_own_hand(
+        campaign, gm, pc_a, gm_client, player_a_client):
+    """Hands are hidden from opponents (BvP L38): the GM who commands the Pirates against
+    player_a's British sees his own hand and the table, not the British hand, the British
+    draws, their decisions' options or the decks, on the page and in the API."""
+    game = wargame_create(campaign=campaign, user=gm, scenario_key=SCENARIO,
+                          commanders={"british": f"pc:{pc_a.pk}", "pirates": "gm"})
+    detail = reverse("combat:detail", args=[game.pk])
+    page = gm_client.get(detail).content.decode()
+    assert 'data-side="pirates"' in page.split('class="fleets"')[0]
+    assert 'class="hand" data-side="british"' not in page
+    assert 'data-kind="cards.drawn"' in page  # the Pirates' own draw
+    drawn = game.events.get(kind="cards.drawn", data__side="british")
+    assert drawn.text not in page
+    assert 'name="kind" value="turn"' not in page  # the British turn is the player's
+    api = gm_client.get(reverse("api-encounter-detail", args=[game.pk])).json()
+    text = json.dumps(api)
+    assert drawn.text not in text and '"decks"' not in text
+    assert "british" not in [k for k, v in api["view"]["sides"].items() if "hand" in v]
+    assert 'class="hand" data-side="british"' in player_a_client.get(detail).content.decode()
+
+
+@pytest.mark.parametrize("commanders", [{"british": "gm", "pirates": "gm"}, "players"])
+def test_the_gm_sees_every_hand_where_he_commands_every_side_or_referees(
+        campaign, gm, pc_a, pc_b, gm_client, commanders):
+    if commanders == "players":
+        commanders = {"british": f"pc:{pc_a.pk}", "pirates": f"pc:{pc_b.pk}"}
+    game = wargame_create(campaign=campaign, user=gm, scenario_key=SCENARIO,
+                          commanders=commanders)
+    page = gm_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
+    for side in ("british", "pirates"):
+        assert f'class="hand" data-side="{side}"' in page
+        assert game.events.get(kind="cards.drawn", data__side=side).text in page
+
+
+def test_the_log_names_the_round_once(game, player_a_client):
+    """The turn's opening says its round ("Round 1: The British ... to play."): the log does
+    not put "Round 1" before it again."""
+    page = player_a_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
+    turn = page.split('data-kind="turn.start"')[1].split("</li>")[0]
+    assert turn.count("Round 1") == 1 and "to play." in turn

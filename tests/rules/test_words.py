@@ -15,7 +15,7 @@ SINGULAR_VERBS = ("wins", "loses", "has", "draws", "plays", "goes", "rolls", "ch
                   "sets", "ends", "discards", "buys", "asks", "moves")
 PLURAL_VERBS = ("win", "lose", "have", "draw", "play", "go", "roll", "choose", "set", "end",
                 "discard", "buy", "ask", "move")
-WARGAMES = [(name, scenario) for name in ("viking", "brethren")
+WARGAMES = [(name, scenario) for name in ("bvp", "viking", "brethren")
             for scenario in sorted(engines()[name].scenarios())]
 
 

@@ -172,6 +172,22 @@ def test_a_move_reads_as_an_order_and_as_the_log_tells_it():
     assert describe("M:R:1", done=True) == "sails 1 hex, then pivots once to starboard"
 
 
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_no_order_is_offered_twice(name):
+    """A pivot without a step is the same pivot-first or move-first: it is offered once (a
+    tester saw "pivot once to port" twice in a ship's orders)."""
+    source = SeededSource(1)
+    state, _ = ENGINE.start(validate_setup(SCENARIOS[name].setup), source)
+    for _ in range(60):
+        if ENGINE.outcome(state) is not None:
+            break
+        decision = ENGINE.pending(state)[0]
+        labels = [o.label for o in decision.options]
+        assert len(labels) == len(set(labels)), sorted(x for x in labels if labels.count(x) > 1)
+        state, _ = ENGINE.apply(state, decision.actor, ENGINE.default_choice(state, decision),
+                                source)
+
+
 def test_three_factions_roll_for_the_order_and_each_merchant_sails_for_an_opposing_edge():
     # L185-L186: each faction rolls a D6; the highest goes first or sets the wind, the second
     # highest takes the other option; the order never changes
