@@ -33,7 +33,7 @@ def viking_board(view: dict) -> dict:
         half, b = v["length"] / 2, v["beam"] / 2
         hull = (f"0,{_f(-half)} {_f(b)},{_f(-half + b * 1.5)} {_f(b)},{_f(half - b)} "
                 f"0,{_f(half)} {_f(-b)},{_f(half - b)} {_f(-b)},{_f(-half + b * 1.5)}")
-        state = ("sunk" if v["sunk"] else "struck" if v["struck"] else
+        state = ("sunk" if v["sunk"] else "surrendered" if v["struck"] else
                  "grappled" if v["grappled"] else "")
         vessels.append({
             "id": vid, "name": v["name"], "side": v["side"], "colour": colours[v["side"]],

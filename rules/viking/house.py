@@ -121,7 +121,7 @@ def house_impact(vessels: Vessels, contacts: list[dict], source: RandomSource,
             t["hull"] = max(0, t["hull"] - dmg)
             if lvl >= 2:
                 s["ram"] = 2
-            log("impact", f"{_name(s)} strikes {_name(t)} on the {their_point} (d6 {die}): "
+            log("impact", f"{_name(s)} rams {_name(t)} on the {their_point} (d6 {die}): "
                 f"{dmg} hull damage, {t['hull']} of {t['hull_max']} left [{MARK}].",
                 {"striker": me, "target": other, "damage": dmg, "die": die,
                  "house_rule": True})
@@ -236,8 +236,9 @@ def house_fitness(vessels: Vessels, source: RandomSource, log: Log) -> None:
             v["struck"] = True
             by = [o for o in v["grappled"] if afloat(vessels[o])]
             v["captured_by"] = by[0] if by else None
-            text = (f"{_name(v)} strikes" + (f", taken by {_name(vessels[by[0]])}"
-                                             if by else "") + (f" (d10 {die})" if die else ""))
+            text = (f"{_name(v)}'s crew gives up the fight: she surrenders"
+                    + (f", taken by {_name(vessels[by[0]])}" if by else "")
+                    + (f" (d10 {die})" if die else ""))
         for o in v["grappled"]:
             vessels[o]["grappled"].remove(vid)
         v["grappled"] = []

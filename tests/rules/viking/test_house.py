@@ -83,6 +83,22 @@ def test_a_vessel_holed_by_a_ram_sinks_and_the_game_ends():
     assert out.winner == "a" and out.result == "fleet_taken"
 
 
+def test_the_log_says_rams_for_a_blow_and_surrenders_for_a_vessel_that_gives_up():
+    """"Strikes" was both a ram's blow and a vessel giving up (a tester could not tell which):
+    the blow "rams", the vessel that gives up "surrenders"."""
+    (_, events), _ = _ram([4, 1, 1, 5, 7, 3])
+    impact = next(e for e in events if e.kind == "impact")
+    assert impact.text.startswith("A1 rams B1 on the side")
+    state, source = make_game([vessel("a1", x=30, y=10, heading=90),
+                               vessel("b1", side="b", cls="KARFI", x=40, y=40, heading=0,
+                                      crew=10, order="LEFT")], rolls=[1] * 20)
+    state["turn"] = 2
+    state, events = play_turn(state, source, {"a1": "DIW@0", "b1": "DIW@0"})
+    fitness = next(e for e in events if e.kind == "fitness")
+    assert state["vessels"]["b1"]["struck"] and "surrenders" in fitness.text
+    assert not any("strikes" in e.text for e in events)
+
+
 def test_break_off_cuts_the_grapnels_on_6_or_more():
     vessels = {"a": {"id": "a", "name": "A", "crew": 10, "grappled": ["b"]},
                "b": {"id": "b", "name": "B", "crew": 20, "grappled": ["a"]}}
