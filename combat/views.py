@@ -26,24 +26,28 @@ from rules.engine import get_engine
 from ships.selectors import ship_for_user
 from ships.services import naval_setup
 
-STALE_MESSAGE = ("The battle moved on while you were deciding (someone else acted first). "
-                 "Nothing was changed: here is the battle as it stands now.")
+STALE_MESSAGE = ("The {noun} moved on while you were deciding (someone else acted first). "
+                 "Nothing was changed: here is the {noun} as it stands now.")
+"""Said with the encounter's own word (``combat.services.encounter_noun``): a boarding's
+page calls it a boarding, not a battle."""
 ALREADY_MADE_MESSAGE = ("This decision was already made (in another tab or window, or by "
                         "someone else) and the game has moved on. Nothing was changed: here "
                         "is the game as it stands now.")
+_NO_VERSION = "The page did not say which version of the {noun} it showed."
 MOVED_ON_MESSAGE = ("The game moved on while you were deciding (another decision was made "
                     "first). Nothing was changed: your decision is still to make, below.")
 
 
 @contextmanager
-def _refusal_as_message(request, *shown: type[Exception]):
-    """Show a service's refusal of a step as an error message on the battle page the view
-    redirects to (nothing was changed): a stale version (someone acted first), the rules'
-    reason (``ValidationError``), and the text of any exception of the classes ``shown``."""
+def _refusal_as_message(request, encounter, *shown: type[Exception]):
+    """Show a service's refusal of a step as an error message on the page of ``encounter``
+    the view redirects to (nothing was changed): a stale version (someone acted first), the
+    rules' reason (``ValidationError``), and the text of any exception of the classes
+    ``shown``."""
     try:
         yield
     except StaleVersion:
-        messages.error(request, STALE_MESSAGE)
+        messages.error(request, STALE_MESSAGE.format(noun=services.encounter_noun(encounter)))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     except shown as exc:
@@ -105,6 +109,7 @@ def _battle_context(request, encounter) -> dict:
         "your_turn": "; ".join(f"{d['actor_name']}: {d['prompt']}" for d in own),
         "turn_live": encounter.status in Encounter.UNFINISHED,
         "encounter": encounter,
+        "noun": services.encounter_noun(encounter),
         "campaign": encounter.campaign,
         "is_gm": is_gm,
         "view": selectors.view_for(encounter, participants),
@@ -189,9 +194,9 @@ def encounter_poll(request, pk):
 def encounter_start(request, pk):
     encounter = selectors.encounter_for_user(request.user, pk)
     form = VersionForm(request.POST)
-    with _refusal_as_message(request):
+    with _refusal_as_message(request, encounter):
         if not form.is_valid():
-            raise ValidationError("The page did not say which version of the battle it showed.")
+            raise ValidationError(_NO_VERSION.format(noun=services.encounter_noun(encounter)))
         services.encounter_start(encounter=encounter, user=request.user,
                                  expected_version=form.cleaned_data["version"])
     return redirect("combat:detail", pk=encounter.pk)
@@ -200,28 +205,29 @@ def encounter_start(request, pk):
 @login_required
 @require_http_methods(["GET", "POST"])
 def encounter_cancel(request, pk):
-    """GET: the GM is asked first; POST: the battle is cancelled."""
+    """GET: the GM is asked first; POST: the battle (boarding, fight...) is cancelled."""
     encounter = selectors.encounter_for_user(request.user, pk)
+    noun = services.encounter_noun(encounter)
     if request.method == "GET":
         require_gm(request.user, encounter.campaign)
         if encounter.status not in Encounter.UNFINISHED:
-            messages.info(request, "This battle is already cancelled."
+            messages.info(request, f"This {noun} is already cancelled."
                           if encounter.status == Encounter.Status.CANCELLED
-                          else "This battle is over: it cannot be cancelled now.")
+                          else f"This {noun} is over: it cannot be cancelled now.")
             return redirect("combat:detail", pk=encounter.pk)
         return confirmation(
-            request, question=f"Cancel the battle “{encounter.title}”?",
+            request, question=f"Cancel the {noun} “{encounter.title}”?",
             consequence="It ends at once and nothing is written back to the ships, which are "
                         "then free for another battle. This cannot be undone.",
-            button="Cancel the battle", back=reverse("combat:detail", args=[encounter.pk]),
+            button=f"Cancel the {noun}", back=reverse("combat:detail", args=[encounter.pk]),
             fields={"version": encounter.version})
     form = VersionForm(request.POST)
-    with _refusal_as_message(request, PermissionDenied):
+    with _refusal_as_message(request, encounter, PermissionDenied):
         if not form.is_valid():
-            raise ValidationError("The page did not say which version of the battle it showed.")
+            raise ValidationError(_NO_VERSION.format(noun=noun))
         services.encounter_cancel(encounter=encounter, user=request.user,
                                   expected_version=form.cleaned_data["version"])
-        messages.success(request, "The battle is cancelled: its ships are free again.")
+        messages.success(request, f"The {noun} is cancelled: its ships are free again.")
     return redirect("combat:detail", pk=encounter.pk)
 
 
@@ -233,7 +239,7 @@ def encounter_act(request, pk):
     still to make after someone else's (never applied to the decision now pending)."""
     encounter = selectors.encounter_for_user(request.user, pk)
     form = ActForm(request.POST)
-    with _refusal_as_message(request, PermissionDenied):
+    with _refusal_as_message(request, encounter, PermissionDenied):
         if not form.is_valid():
             raise ValidationError("Choose one of the options.")
         data = form.cleaned_data
@@ -254,9 +260,10 @@ def encounter_act(request, pk):
 @once_per_token
 def encounter_resolve_rest(request, pk):
     encounter = selectors.encounter_for_user(request.user, pk)
-    with _refusal_as_message(request):
+    with _refusal_as_message(request, encounter):
         services.encounter_resolve_rest(encounter=encounter, user=request.user)
-        messages.success(request, "The rest of the battle is being resolved.")
+        messages.success(request, f"The rest of the {services.encounter_noun(encounter)} is "
+                                  "being resolved.")
     return redirect("combat:detail", pk=encounter.pk)
 
 

@@ -60,7 +60,7 @@ def test_gm_and_two_players_fight_a_short_skirmish(table, new_context, login, pc
         gm.click("text=Prepare it")
     encounter = Encounter.objects.get(engine="btq_skirmish")
     with gm.expect_navigation():
-        gm.click("text=Begin the battle")
+        gm.click("text=Begin the skirmish")
     battle = f"/combat/{encounter.pk}/"
 
     anne = login(new_context(), "player_a", PASSWORD)
