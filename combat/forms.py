@@ -160,7 +160,7 @@ class NavalEncounterForm(Form):
     book_cards = forms.BooleanField(
         required=False, label="Replay the book's example cards (Hermes vs Corsair)",
         help_text="Stacks the cards and the decisions of the book's worked example (replaces "
-                  "the cards above); both ships must be undamaged, as in the book.",
+                  "the cards above); both ships must be Healthy, as in the book.",
     )
 
     def __init__(self, *args, campaign, challenge=None, **kwargs):
@@ -207,7 +207,7 @@ class NavalEncounterForm(Form):
         if data.get("book_cards") and damaged:
             self.add_error("book_cards", f"{' and '.join(map(str, damaged))} already "
                            f"{'carry' if len(damaged) > 1 else 'carries'} damage: the book's "
-                           "cards assume undamaged ships. Repair them first, or play without.")
+                           "cards assume Healthy ships. Repair them first, or play without.")
         elif data.get("book_cards"):
             data["stacked_cards"] = book_cards()
             data["stacked_choices"] = book_choices(data["pc_ship"])

@@ -137,7 +137,8 @@ class Ship(models.Model):
     def damage_words(self) -> str:
         """The ship's damage in words, for the GM: each area's damage state and Ship Morale's,
         "Crew Maimed, Ship Morale Injured"; an area marked short of a state says its boxes
-        ("Hull 1 box marked"); "undamaged" when nothing is marked."""
+        ("Hull 1 box marked"); "Healthy" (the book's name of the state, BtQ L1303) when nothing
+        is marked."""
         words = []
         for area, text in self.tracks.items():
             track = DamageTrack.parse(text)
@@ -149,7 +150,7 @@ class Ship(models.Model):
                              "marked")
         if self.morale_state:
             words.append(f"Ship Morale {DamageState(self.morale_state).label}")
-        return ", ".join(words) or "undamaged"
+        return ", ".join(words) or "Healthy"
 
     @property
     def is_hidden_from_players(self) -> bool:

@@ -31,9 +31,9 @@ def test_new_battle_shows_each_ships_damage_in_words(campaign, gm_client, pc_shi
     picker = page.split('name="enemy_ship"')[1].split("</select>")[0]
     assert (f'<option value="{enemy_ship.pk}">{enemy_ship.display_name}: Hull 1 box marked, '
             "Crew Maimed, Ship Morale Injured</option>") in picker
-    assert f"{hidden_ship.display_name}: undamaged</option>" in picker
+    assert f"{hidden_ship.display_name}: Healthy</option>" in picker
     ours = page.split('name="pc_ship"')[1].split("</select>")[0]
-    assert f"{pc_ship.display_name}: undamaged</option>" in ours
+    assert f"{pc_ship.display_name}: Healthy</option>" in ours
 
 
 def test_each_more_ships_checkbox_sits_with_its_ships_name(campaign, gm_client, pc_ship,
@@ -44,7 +44,7 @@ def test_each_more_ships_checkbox_sits_with_its_ships_name(campaign, gm_client, 
                                 ("more_enemies", "More enemy ships", [hidden_ship, enemy_ship])):
         boxes = "".join(
             f'<label><input type="checkbox" name="{field}" value="{ship.pk}" '
-            f'id="id_{field}_{i}"> {ship.display_name}: undamaged</label>'
+            f'id="id_{field}_{i}"> {ship.display_name}: Healthy</label>'
             for i, ship in enumerate(ships))
         assert parse_html(f'<fieldset data-field="{field}"><legend>{label}</legend>{boxes}'
                           "</fieldset>") in page

@@ -48,8 +48,8 @@ def test_round_1_at_the_table(new_context, login):
     gm = login(new_context(), "gm", DEMO_PASSWORD)
     gm.goto(f"/combat/campaign/{campaign.pk}/")
     gm.click("text=New battle")
-    gm.select_option("select[name=pc_ship]", label="HMS Hermes (22): undamaged")
-    gm.select_option("select[name=enemy_ship]", label="Corsair: undamaged")
+    gm.select_option("select[name=pc_ship]", label="HMS Hermes (22): Healthy")
+    gm.select_option("select[name=enemy_ship]", label="Corsair: Healthy")
     gm.select_option("select[name=weather]", "good_wind")
     gm.check("input[name=book_cards]")
     with gm.expect_navigation():

@@ -25,8 +25,8 @@ def test_the_gm_asks_the_odds_and_what_if_and_a_player_sees_none(new_context, lo
     gm = login(new_context(), "gm", DEMO_PASSWORD)
     with Worker():
         gm.goto(f"/combat/campaign/{campaign.pk}/new/")
-        gm.select_option("select[name=pc_ship]", label="HMS Hermes (22): undamaged")
-        gm.select_option("select[name=enemy_ship]", label="Corsair: undamaged")
+        gm.select_option("select[name=pc_ship]", label="HMS Hermes (22): Healthy")
+        gm.select_option("select[name=enemy_ship]", label="Corsair: Healthy")
         with gm.expect_navigation():
             gm.click("button:has-text('What are the odds?')")
         simulation = Simulation.objects.get()

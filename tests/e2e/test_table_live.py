@@ -37,8 +37,8 @@ def test_three_browsers_at_the_table(new_context, login):
 
     gm.goto(f"/combat/campaign/{campaign.pk}/")
     gm.click("text=New battle")
-    gm.select_option("select[name=pc_ship]", label="HMS Hermes (22): undamaged")
-    gm.select_option("select[name=enemy_ship]", label="Corsair: undamaged")
+    gm.select_option("select[name=pc_ship]", label="HMS Hermes (22): Healthy")
+    gm.select_option("select[name=enemy_ship]", label="Corsair: Healthy")
     gm.select_option("select[name=weather]", "good_wind")
     gm.check("input[name=book_cards]")
     gm.fill("input[name=title]", "The Corsair off Ushant")
