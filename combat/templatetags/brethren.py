@@ -28,6 +28,25 @@ PHONE_LABEL_PX = 12
 """How tall a board label is there, in screen pixels, to be read without zooming."""
 
 
+LABEL_CLEARANCE = 1.4
+"""How far apart (in inches, the board's unit) two ship labels' anchors must be: a phone's
+label is about 1.1 in tall at 12 px, and a ship's key one or two figures wide."""
+
+
+def _label_y(placed: list[tuple[float, float]], x: float, y: float, half: float) -> float:
+    """Where a ship's label goes (SVG y): above her bow-side end, or below her when another
+    ship's label already sits within :data:`LABEL_CLEARANCE` there (ships in a line
+    abreast, or a boarding), so that two labels do not overlap; ``placed`` gets it."""
+    above, below = y - half - 0.4, y + half + 1.1
+    for spot in (above, below):
+        if all(abs(x - px) >= LABEL_CLEARANCE or abs(spot - py) >= LABEL_CLEARANCE
+               for px, py in placed):
+            placed.append((x, spot))
+            return spot
+    placed.append((x, above))
+    return above
+
+
 def _f(x: float) -> str:
     return f"{x:.2f}".rstrip("0").rstrip(".")
 
@@ -48,7 +67,8 @@ def brethren_board(view: dict) -> dict:
     terrain = [{"id": t["id"], "kind": t["kind"], "name": TERRAIN_NAMES[t["kind"]],
                 "cx": _f(t["x"]), "cy": _f(h - t["y"]), "r": _f(t["r"])}
                for t in view["terrain"]]
-    ships = []
+    ships: list[dict] = []
+    placed: list[tuple[float, float]] = []
     for sid in view["ship_ids"]:
         s = view["ships"][sid]
         if s["sunk"] or s["gone"]:
@@ -61,12 +81,14 @@ def brethren_board(view: dict) -> dict:
         masts = [{"cy": _f(-(half - length * (k + 1) / (n + 1))), "state": s["masts"][k],
                   "label": MAST_STATES[s["masts"][k]]} for k in range(n)]
         up = sum(1 for m in s["masts"] if m == "UP")
+        label_y = _label_y(placed, s["x"], h - s["y"], half)
         ships.append({"id": sid, "name": s["name"], "side": s["side"],
+                      "key": str(len(ships) + 1), "side_name": view["sides"][s["side"]]["name"],
                       "colour": colours[s["side"]],
                       "transform": f"translate({_f(s['x'])} {_f(h - s['y'])}) "
                                    f"rotate({_f(s['heading'])})",
                       "hull": hull, "masts": masts, "r": _f(b * 0.6),
-                      "label_x": _f(s["x"]), "label_y": _f(h - s["y"] - half - 0.4),
+                      "label_x": _f(s["x"]), "label_y": _f(label_y),
                       "derelict": s["derelict"], "lost": s["lost"], "up": up,
                       "heading": round(s["heading"])})
     ranges = []
@@ -86,6 +108,8 @@ def brethren_board(view: dict) -> dict:
         # on a phone the board is about 360 px across: labels of about 12 px (the page's CSS)
         "phone_label": _f(max(0.8, view["board"]["w"] * PHONE_LABEL_PX / PHONE_BOARD_PX)),
         "terrain": terrain,
+        "terrain_kinds": [{"kind": k, "name": n} for k, n in TERRAIN_NAMES.items()
+                          if any(t["kind"] == k for t in terrain)],
         "ships": ships, "ranges": ranges, "colours": colours,
         "wind": {"x1": _f(wx - ux * 1.5), "y1": _f(wy + uy * 1.5), "x2": _f(wx + ux * 1.5),
                  "y2": _f(wy - uy * 1.5), "name": strength(wind["strength"])["name"],

@@ -87,3 +87,23 @@ def test_two_players_and_the_gm_play_two_turns(demo_wargame):
     assert not section.locator("form.decision").first.is_visible()
     section.locator("summary").click()
     assert section.locator("form.decision").first.is_visible()
+
+
+def test_the_board_is_legible_on_a_phone(demo_wargame):
+    """At 390 px the ships are labelled by their keys, which do not overlap, and the legend
+    names each ship by her key."""
+    gm, otoole, _, game = demo_wargame("brethren/fleet_action", "en", "fr", seed="1")
+    otoole.set_viewport_size({"width": 390, "height": 844})
+    otoole.goto(game)
+    otoole.locator(".brethren-board svg").wait_for()
+    assert otoole.locator(".brethren-board .ship .label-full").first.is_hidden()
+    keys = otoole.locator(".brethren-board .ship .label-key")
+    boxes = [keys.nth(i).bounding_box() for i in range(keys.count())]
+    assert len(boxes) == 6 and all(boxes)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                     or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+            assert apart, (a, b)
+    legend = otoole.inner_text(".brethren-board .board-legend")
+    assert "1 HMS" in legend and "an island" in legend
