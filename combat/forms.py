@@ -2,6 +2,7 @@
 
 import json
 import re
+from dataclasses import dataclass
 
 from django import forms
 
@@ -12,6 +13,7 @@ from rules.btq.naval import DISTANCES, GENERAL_PRECIPITATION, GENERAL_WIND, WEAT
 from rules.engine import get_engine
 from ships.models import Ship, ShipReputation
 from ships.prizes import prize_words
+from ships.services import naval_setup
 
 MAX_ID = 2**63 - 1
 """The largest id or version a database integer column holds: larger numbers are refused as
@@ -112,6 +114,53 @@ def battle_title(ours: list, theirs: list) -> str:
     return f"{names(ours)} vs {names(theirs)}"
 
 
+def already_in_battle(main: Ship | None, more: list[Ship]) -> str | None:
+    """Why ``more`` (a side's "more ships") may not be taken as it is: it names ``main``, the
+    ship already chosen for that side; ``None`` if it does not."""
+    if main is not None and main in more:
+        return f"{main} is already in the battle: choose other ships here."
+    return None
+
+
+@dataclass(frozen=True)
+class NewBattle:
+    """The ships and terms of a new Beat to Quarters ship battle, as the New battle form
+    (:meth:`NavalEncounterForm.new_battle`) and the API (``combat.new_battle_api``) take
+    them, for a battle to prepare or for its odds: the players' ship with her ``allies``
+    against the enemy ship with hers (BtQ L2498-2506), the weather (BtQ L2365-2367), the
+    starting distance (``None``: the Awareness test, BtQ L2397-2402), the general weather
+    (BtQ L1699-1709), a ship reputation that fits the enemy and the title, if one is given."""
+
+    pc_ship: Ship
+    enemy_ship: Ship
+    weather: str
+    start_distance: int | None = None
+    allies: tuple[Ship, ...] = ()
+    enemies: tuple[Ship, ...] = ()
+    general_weather: dict | None = None
+    ship_reputation: ShipReputation | None = None
+    title: str = ""
+
+    @property
+    def ships(self) -> list[Ship]:
+        """Every ship of the battle: the players' side's, then the enemy's, main ones first."""
+        return [self.pc_ship, *self.allies, self.enemy_ship, *self.enemies]
+
+    def name(self) -> str:
+        """The battle's title: the one given, else every ship by name (:func:`battle_title`)."""
+        return self.title or battle_title([self.pc_ship, *self.allies],
+                                          [self.enemy_ship, *self.enemies])
+
+    def setup(self) -> dict:
+        """The engine's setup (``ships.services.naval_setup``, which raises
+        ``ValidationError`` for a ship that may not fight on her side)."""
+        return naval_setup(pc_ship=self.pc_ship, enemy_ship=self.enemy_ship,
+                           weather=self.weather, start_distance=self.start_distance,
+                           allies=self.allies, enemies=self.enemies,
+                           general_weather=self.general_weather,
+                           ship_reputation=self.ship_reputation)
+
+
 DECISION_TIMEOUT = (10, 3600)
 """The shortest and longest decision timeout a GM may set (seconds)."""
 
@@ -195,9 +244,8 @@ class NavalEncounterForm(Form):
                                     "precipitation": rain or "no_rain"} if wind or rain else None)
         for extra, main in (("allies", "pc_ship"), ("more_enemies", "enemy_ship")):
             chosen = list(data.get(extra) or [])
-            if data.get(main) in chosen:
-                self.add_error(extra, f"{data[main]} is already in the battle: choose "
-                                      "other ships here.")
+            if refusal := already_in_battle(data.get(main), chosen):
+                self.add_error(extra, refusal)
             data[extra] = [ship for ship in chosen if ship != data.get(main)]
         if data.get("book_cards") and (data["allies"] or data["more_enemies"]):
             self.add_error("book_cards", "The book's example is one ship against one: leave "
@@ -211,10 +259,16 @@ class NavalEncounterForm(Form):
         elif data.get("book_cards"):
             data["stacked_cards"] = book_cards()
             data["stacked_choices"] = book_choices(data["pc_ship"])
-        if not data.get("title") and data.get("pc_ship") and data.get("enemy_ship"):
-            data["title"] = battle_title([data["pc_ship"], *data["allies"]],
-                                         [data["enemy_ship"], *data["more_enemies"]])
         return data
+
+    def new_battle(self) -> NewBattle:
+        """The battle this (valid) form asks for, to prepare or to play for its odds."""
+        data = self.cleaned_data
+        return NewBattle(pc_ship=data["pc_ship"], enemy_ship=data["enemy_ship"],
+                         weather=data["weather"], start_distance=data["start_distance"],
+                         allies=tuple(data["allies"]), enemies=tuple(data["more_enemies"]),
+                         general_weather=data["general_weather"],
+                         ship_reputation=data["ship_reputation"], title=data["title"])
 
 
 class VersionForm(forms.Form):

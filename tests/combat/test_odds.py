@@ -258,6 +258,43 @@ def test_the_new_battle_page_asks_for_the_odds(campaign, gm_client, pc_ship, ene
     json.dumps(simulation.labels)
 
 
+def test_the_odds_of_several_ships_a_side_are_played_with_every_ship(
+        campaign, gm_client, pc_ship, enemy_ship, sparrow, django_capture_on_commit_callbacks):
+    """The odds of two ships against one, asked from the New battle form and from the API,
+    are played with the three ships, as the battle would be, and refuse what New battle
+    refuses."""
+    ours = f"{pc_ship.name} and HMS Sparrow vs {enemy_ship.name}"
+    with django_capture_on_commit_callbacks(execute=False):
+        response = gm_client.post(reverse("combat:odds_new", args=[campaign.pk]), {
+            "pc_ship": pc_ship.pk, "allies": [sparrow.pk], "enemy_ship": enemy_ship.pk,
+            "weather": "steady_breeze", "start_distance": "3", "odds_games": "500"})
+        answer = gm_client.post(reverse("api-odds-new", args=[campaign.pk]), {
+            "pc_ship": pc_ship.pk, "allies": [sparrow.pk], "enemy_ship": enemy_ship.pk,
+            "weather": "steady_breeze", "games": 500}, content_type="application/json")
+    assert response.status_code == 302 and answer.status_code == 201, answer.content
+    for simulation in Simulation.objects.order_by("pk"):
+        assert [s["id"] for s in simulation.setup["ships"]] == [
+            str(pc_ship.pk), str(sparrow.pk), str(enemy_ship.pk)]
+        assert simulation.title == ours
+        assert str(sparrow) in simulation.labels["ships"].values()
+    assert Simulation.objects.count() == 2
+    url = reverse("api-odds-new", args=[campaign.pk])
+    for bad, field in (({"allies": [pc_ship.pk]}, "allies"), ({"enemies": [10**9]}, "enemies"),
+                       ({"ship_reputation": 10**9}, "ship_reputation")):
+        refused = gm_client.post(url, {"pc_ship": pc_ship.pk, "enemy_ship": enemy_ship.pk,
+                                       "weather": "steady_breeze", **bad},
+                                 content_type="application/json")
+        assert refused.status_code == 400 and field in refused.json(), refused.content
+    assert "already in the battle" in gm_client.post(url, {
+        "pc_ship": pc_ship.pk, "enemy_ship": enemy_ship.pk, "weather": "steady_breeze",
+        "allies": [pc_ship.pk]}, content_type="application/json").json()["allies"]
+    page = gm_client.post(reverse("combat:odds_new", args=[campaign.pk]), {
+        "pc_ship": pc_ship.pk, "allies": [pc_ship.pk], "enemy_ship": enemy_ship.pk,
+        "weather": "steady_breeze", "odds_games": "500"}).content.decode()
+    assert f"{pc_ship} is already in the battle" in page
+    assert Simulation.objects.count() == 2
+
+
 def test_the_api_asks_reads_and_stops_the_odds(battle, gm_client, player_a_client,
                                                outsider_client, campaign, pc_ship, enemy_ship):
     decision = get_engine("btq_naval").pending(battle.state)[0]
