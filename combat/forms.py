@@ -167,7 +167,8 @@ DECISION_TIMEOUT = (10, 3600)
 
 class NavalEncounterForm(Form):
     """A new Beat to Quarters ship battle: the players' ship, with any allies of theirs,
-    against an enemy ship and any others (BtQ L2498-2506)."""
+    against an enemy ship and any others (BtQ L2498-2506). A side's "more ships" picker is
+    shown only where the campaign has another ship of that side than the one chosen above."""
 
     title = forms.CharField(max_length=200, required=False,
                             help_text="Leave empty for “<our ships> vs <the enemy's>”.")
@@ -215,16 +216,20 @@ class NavalEncounterForm(Form):
     def __init__(self, *args, campaign, challenge=None, **kwargs):
         super().__init__(*args, **kwargs)
         ships = Ship.objects.filter(campaign=campaign).select_related("ship_type")
-        for name, side in (("pc_ship", Ship.Side.PC), ("enemy_ship", Ship.Side.ENEMY)):
+        labelled = ship_label(campaign)
+        for name, more, side in (("pc_ship", "allies", Ship.Side.PC),
+                                 ("enemy_ship", "more_enemies", Ship.Side.ENEMY)):
             choices = ships.filter(side=side)
             self.fields[name].queryset = choices
+            self.fields[name].label_from_instance = labelled
             if len(choices) == 1:
                 self.fields[name].initial = choices[0].pk
-        self.fields["allies"].queryset = ships.filter(side=Ship.Side.PC)
-        self.fields["more_enemies"].queryset = ships.filter(side=Ship.Side.ENEMY)
-        labelled = ship_label(campaign)
-        for name in ("pc_ship", "enemy_ship", "allies", "more_enemies"):
-            self.fields[name].label_from_instance = labelled
+            if len(choices) < 2:
+                # the side's only ship is the one chosen above: no other to offer
+                del self.fields[more]
+                continue
+            self.fields[more].queryset = choices
+            self.fields[more].label_from_instance = labelled
         self.fields["ship_reputation"].queryset = ShipReputation.objects.filter(
             ship__campaign=campaign, ship__side=Ship.Side.PC).exclude(
             damage_state=DamageState.DEAD).select_related("ship")
