@@ -169,8 +169,9 @@ def odds_cancel(request, pk):
         if simulation.created_by_id != request.user.pk:
             require_gm(request.user, simulation.campaign)
         return confirmation(request, question=f"Stop “{simulation.title}”?",
-                            consequence="The games not played yet are not played and there "
-                                        "is no result; the seed is revealed.",
+                            consequence="The games not played yet are not played; those "
+                                        "played so far are shown, as far as they go; the "
+                                        "seed is revealed.",
                             button="Stop the simulation", back=back)
     try:
         services.simulation_cancel(simulation=simulation, user=request.user)
