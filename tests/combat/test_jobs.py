@@ -187,6 +187,37 @@ def test_a_job_whose_worker_died_is_taken_up_once_its_lease_runs_out(
     assert write_backs(book_battle) == 2
 
 
+def test_a_reload_during_a_stalled_resolution_shows_the_job_as_before(
+        book_battle, gm, gm_client, player_a_client, django_capture_on_commit_callbacks):
+    """The battle page, reloaded or fetched live, says what the job is doing however it
+    stalled: queued with its message lost (no worker took it), running with its worker dead
+    and the lease run out, and handed back to the workers by the sweep; to the GM and the
+    player alike, and never the "Resolve the rest" button beside it."""
+    url = reverse("combat:detail", args=[book_battle.pk])
+    with django_capture_on_commit_callbacks(execute=False):  # the message is lost
+        gm_client.post(reverse("combat:resolve", args=[book_battle.pk]))
+    job = book_battle.jobs.get()
+
+    def shown(client, line):
+        for page in (client.get(url).content.decode(), client.get(
+                reverse("combat:poll", args=[book_battle.pk]), {"token": "stale"}
+        ).content.decode()):
+            job_part = page.split('<section id="job"')[1].split("</section>")[0]
+            assert '<progress aria-label="Resolution progress">' in job_part
+            assert line in job_part and "Resolve the rest" not in job_part
+
+    for client in (gm_client, player_a_client):
+        shown(client, "Queued · 0 decisions played")
+    dead_worker(job, expired=True)
+    Job.objects.filter(pk=job.pk).update(steps=3)
+    for client in (gm_client, player_a_client):
+        shown(client, "Running · 3 decisions played")
+    with django_capture_on_commit_callbacks(execute=False):
+        assert job_sweep() == [job.pk]
+    for client in (gm_client, player_a_client):
+        shown(client, "Running · 3 decisions played")
+
+
 def test_a_redelivered_message_takes_over_an_expired_lease_itself(book_battle, gm):
     job = encounter_resolve_rest(encounter=book_battle, user=gm)
     dead_worker(job, expired=True)
