@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaigns.models import CampaignLogEntry
+from combat import streams
 from combat.models import Encounter, Job
 from combat.services import (
     MAX_TAKEOVERS,
@@ -216,6 +217,27 @@ def test_a_reload_during_a_stalled_resolution_shows_the_job_as_before(
         assert job_sweep() == [job.pk]
     for client in (gm_client, player_a_client):
         shown(client, "Running · 3 decisions played")
+
+
+def test_the_page_shows_the_open_job_before_a_newer_one_that_ended(
+        book_battle, gm, gm_client, django_capture_on_commit_callbacks):
+    """The job still working is the one the page shows, whatever the jobs' times say: a
+    failed job stamped later than the open one (the clocks of two web servers a little
+    apart) left the page with its failure and its Resolve button, and nothing of the job
+    still queued, while the decisions waited for the computer."""
+    url = reverse("combat:detail", args=[book_battle.pk])
+    failed = encounter_resolve_rest(encounter=book_battle, user=gm)
+    Job.objects.filter(pk=failed.pk).update(status=Job.Status.FAILED, error="lost")
+    with django_capture_on_commit_callbacks(execute=False):
+        gm_client.post(reverse("combat:resolve", args=[book_battle.pk]))
+    queued = book_battle.jobs.get(status=Job.Status.QUEUED)
+    Job.objects.filter(pk=failed.pk).update(created_at=queued.created_at + timedelta(minutes=1))
+    for page in (gm_client.get(url).content.decode(), gm_client.get(
+            reverse("combat:poll", args=[book_battle.pk]), {"token": "stale"}).content.decode()):
+        job_part = page.split('<section id="job"')[1].split("</section>")[0]
+        assert "Queued · 0 decisions played" in job_part
+        assert "failed" not in job_part and "Resolve the rest" not in job_part
+    assert streams._encounter_signature(book_battle.pk)[3:] == (queued.pk, "queued", 0)
 
 
 def test_a_redelivered_message_takes_over_an_expired_lease_itself(book_battle, gm):
