@@ -45,6 +45,15 @@ GENERAL_WIND_CHOICES = _general(GENERAL_WIND)
 GENERAL_PRECIPITATION_CHOICES = _general(GENERAL_PRECIPITATION)
 """The general weather (BtQ L1699-1709), for the setting general_weather_in_ship_combat."""
 
+
+def general_weather(wind: str | None, precipitation: str | None) -> dict | None:
+    """The general weather a new battle is given (BtQ L1699-1709): ``None`` if neither its
+    wind nor its rain is named, else both, a missing one at its mildest (a light wind, no
+    rain)."""
+    if not wind and not precipitation:
+        return None
+    return {"wind": wind or "light_wind", "precipitation": precipitation or "no_rain"}
+
 AWARENESS = ""
 START_DISTANCE_CHOICES = [(AWARENESS, "An Awareness test decides")] + [
     (str(d), f"{d}: {DISTANCES[d]}") for d in (3, 4, 5)
@@ -244,9 +253,7 @@ class NavalEncounterForm(Form):
     def clean(self):
         data = super().clean()
         data["stacked_choices"] = []
-        wind, rain = data.get("wind"), data.get("precipitation")
-        data["general_weather"] = ({"wind": wind or "light_wind",
-                                    "precipitation": rain or "no_rain"} if wind or rain else None)
+        data["general_weather"] = general_weather(data.get("wind"), data.get("precipitation"))
         for extra, main in (("allies", "pc_ship"), ("more_enemies", "enemy_ship")):
             chosen = list(data.get(extra) or [])
             if refusal := already_in_battle(data.get(main), chosen):

@@ -5,7 +5,15 @@ for its odds) share, so that both take the same ships and refuse the same input.
 from rest_framework import serializers
 
 from campaigns.api_common import InputSerializer
-from combat.forms import MAX_ID, WEATHER_CHOICES, NewBattle, already_in_battle
+from combat.forms import (
+    GENERAL_PRECIPITATION_CHOICES,
+    GENERAL_WIND_CHOICES,
+    MAX_ID,
+    WEATHER_CHOICES,
+    NewBattle,
+    already_in_battle,
+    general_weather,
+)
 from ships.models import Ship, ShipReputation
 
 
@@ -33,6 +41,14 @@ class NewBattleSerializer(InputSerializer):
         required=False, allow_null=True, min_value=1, max_value=MAX_ID,
         help_text="A reputation of a ship of the players' side that fits this enemy: its "
                   "cards go to the tests of the PCs aboard her; lost battle, it is damaged.")
+    wind = serializers.ChoiceField(
+        choices=GENERAL_WIND_CHOICES, required=False,
+        help_text="The general weather's wind; counts only if the campaign's settings apply "
+                  "the general weather to ship battles. Omit both wind and precipitation "
+                  "for none.")
+    precipitation = serializers.ChoiceField(
+        choices=GENERAL_PRECIPITATION_CHOICES, required=False,
+        help_text="The general weather's rain (as wind).")
 
 
 def new_battle_of(campaign, data: dict) -> NewBattle:
@@ -64,4 +80,6 @@ def new_battle_of(campaign, data: dict) -> NewBattle:
         raise serializers.ValidationError(refused)
     return NewBattle(pc_ship=pc_ship, enemy_ship=enemy_ship, weather=data["weather"],
                      start_distance=data.get("start_distance"), ship_reputation=reputation,
+                     general_weather=general_weather(data.get("wind"),
+                                                     data.get("precipitation")),
                      title=data.get("title", ""), **more)

@@ -260,3 +260,28 @@ def test_the_form_passes_the_general_weather_on(campaign, gm_client, pc_ship, en
         "wind": "storm_winds", "precipitation": "blizzard"})
     assert Encounter.objects.get().setup["general_weather"] == {"wind": "storm_winds",
                                                                 "precipitation": "blizzard"}
+
+
+def test_the_api_passes_the_general_weather_on_as_the_form_does(
+        campaign, gm_client, pc_ship, enemy_ship, django_capture_on_commit_callbacks):
+    """Both APIs of a new battle take the general weather (BtQ L1699-1709) as the New battle
+    form does: a missing half at its mildest; none named, the engine's own mildest."""
+    from combat.models import Simulation
+
+    body = {"pc_ship": pc_ship.pk, "enemy_ship": enemy_ship.pk, "weather": "high_seas",
+            "wind": "storm_winds"}
+    with django_capture_on_commit_callbacks(execute=False):
+        for name in ("api-encounter-list", "api-odds-new"):
+            answer = gm_client.post(reverse(name, args=[campaign.pk]), body,
+                                    content_type="application/json")
+            assert answer.status_code == 201, answer.content
+        assert gm_client.post(reverse("api-odds-new", args=[campaign.pk]), {
+            **body, "wind": "hurricane"}, content_type="application/json").status_code == 400
+        del body["wind"]
+        gm_client.post(reverse("api-odds-new", args=[campaign.pk]), body,
+                       content_type="application/json")
+    weather = {"wind": "storm_winds", "precipitation": "no_rain"}
+    assert Encounter.objects.get().setup["general_weather"] == weather
+    first, second = Simulation.objects.order_by("pk")
+    assert first.setup["general_weather"] == weather
+    assert second.setup["general_weather"] == {"wind": "light_wind", "precipitation": "no_rain"}
