@@ -1660,6 +1660,14 @@ def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *
         _obey(st, me, foe, out, led.get(me["id"]), log, source)
 
 
+_RESULT_WORDS = {"halt": "halts", "press_forward": "may press forward", "pursue": "pursues",
+                 "charge": "charges", "close_in": "may close in", "recoil": "must recoil",
+                 "repulsed": "is repulsed", "routed": "is routed", "spent": "is spent",
+                 "destroyed": "is destroyed"}
+"""What a combat's outcome does to an element, in the log's combat line (its move, if any,
+follows in its own line)."""
+
+
 def _combat(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *, close: bool,
             aiders: int = 0, shoots_back: bool = True) -> CombatResult:
     """Fight ``a`` against ``b`` (:func:`rules.hfg.combat.fight`) and log it; nothing moves."""
@@ -1672,10 +1680,13 @@ def _combat(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *,
     what = "fight hand to hand" if close else ("exchange fire" if shoots_back else "shoots at")
     verb = f"{_name(st, a)} and {_name(st, b)} {what}" if close or shoots_back else \
         f"{_name(st, a)} {what} {_name(st, b)}"
+    did = [f"{_name(st, x)} {_RESULT_WORDS[o.kind]}" for x, o in zip((a, b), r.outcomes)
+           if o.kind != "none"]
     log("combat", f"{verb}: {r.scores[0]} to {r.scores[1]} (dice {r.dice[0]} and "
-        f"{r.dice[1]}).", {"a": a["id"], "b": b["id"], "close": close, "dice": list(r.dice),
-                           "scores": list(r.scores), "bands": list(r.bands),
-                           "outcomes": [o.kind for o in r.outcomes]})
+        f"{r.dice[1]}): {' and '.join(did) if did else 'no effect'}.",
+        {"a": a["id"], "b": b["id"], "close": close, "dice": list(r.dice),
+         "scores": list(r.scores), "bands": list(r.bands),
+         "outcomes": [o.kind for o in r.outcomes]})
     return r
 
 

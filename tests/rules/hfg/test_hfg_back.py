@@ -4,7 +4,7 @@ and is destroyed, not shortened, when enemy or ground it cannot cross is in the 
 repulse passes through every friend. Close combats with scripted dice in a's bound: a's
 Bayonets 2 + 2 against b's Muskets 3 + 3, foot beaten by Muskets recoil their depth."""
 
-from rules.hfg.engine import ENGINE
+from rules.hfg.engine import ENGINE, validate_setup
 from rules.random import ScriptedSource
 from tests.rules.hfg.test_hfg_engine import duel
 
@@ -27,6 +27,9 @@ def behind_bay(*others, terrain=None):
 def test_a_recoil_with_nothing_behind_moves_its_depth():
     els, texts = behind_bay()
     assert els["bay"]["y"] == 3000 - 200 and els["bay"]["state"] == "ok"
+    # the combat's own line says what it did, the move follows
+    assert "Bayonets (bay) and Muskets (mus) fight hand to hand: 4 to 6 (dice 2 and 3): " \
+        "Bayonets (bay) must recoil and Muskets (mus) may press forward." in texts
     assert "Bayonets (bay) recoils 200 paces." in texts
 
 
@@ -101,9 +104,8 @@ def test_a_repulse_passes_through_any_friend():
     """L255: repulsed elements move through any friendly troops facing any way; a road
     blocker is repulsed 400p through the foot behind it and ends just beyond them."""
     from rules.hfg.engine import _back, _initial_state
-    from rules.hfg.engine import validate_setup as check
 
-    st = _initial_state(check(duel({"id": "m1", "side": "a", "command": "a", "type": "MUS",
+    st = _initial_state(validate_setup(duel({"id": "m1", "side": "a", "command": "a", "type": "MUS",
                                     "x": 6000, "y": 2800})))
     texts = []
     _back(st, st["elements"]["bay"], 400, lambda kind, text, *a: texts.append(text),
@@ -111,3 +113,17 @@ def test_a_repulse_passes_through_any_friend():
     assert st["elements"]["m1"]["y"] == 2800
     assert st["elements"]["bay"]["y"] == 2600 and texts == [
         "Bayonets (bay) is repulsed 400 paces."]
+
+
+def test_a_shot_that_does_nothing_says_so():
+    """Guns shooting at foot that cannot shoot back: losing, they ignore the outcome (they
+    are not shot at, L299-300); the foot, winning in the enemy's bound, neither press
+    forward nor anything else: the log's line for the shot says it had no effect."""
+    setup = duel()
+    setup["elements"][1].update(type="SBA", y=2000)
+    source = ScriptedSource(rolls=[3, 1, 6, 1])
+    state, _ = ENGINE.start(validate_setup(setup), source)
+    _, events = ENGINE.apply(state, "side:a", "end", source)
+    shots = [e.text for e in events if e.kind == "combat"]
+    assert shots and shots[0].startswith("Smoothbore") and shots[0].endswith(
+        ": no effect."), shots
