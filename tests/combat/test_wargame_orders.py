@@ -120,3 +120,17 @@ def test_bvp_says_where_the_wind_comes_from_and_ends_the_turn_by_its_own_button(
     turn = [f for f in forms(page) if f["class"] in ("decision", "decision-close")]
     assert [f["class"] for f in turn] == ["decision", "decision-close"]
     assert "end" not in turn[0]["options"] and turn[1]["buttons"] == ["end"]
+
+
+def test_the_apis_setup_notes_name_no_source_file(campaign, gm, pc_a, gm_client):
+    """What the players read of a scenario (its notes, in the API's setup) says how the
+    battle is made in plain words, never where in the code."""
+    import json
+    import re
+
+    for key in ("hfg/landing_party", "hfg/first_manassas"):
+        encounter = wargame_create(campaign=campaign, user=gm, scenario_key=key,
+                                   commanders={})
+        body = gm_client.get(reverse("api-encounter-detail", args=[encounter.pk])).json()
+        notes = json.dumps(body).split('"notes": ')[1].split('", "')[0]
+        assert len(notes) > 100 and not re.search(r"\w+\.(py|md|json)\b|rules/", notes)

@@ -131,7 +131,7 @@ PINNED = {
     "bvp/merchant_escort": "55e0c2a262924afe",
     "bvp/three_factions_escort": "12ec1b79c990dd15",
     "hfg/first_manassas": "f5bc86a65ce9ecd5",
-    "hfg/landing_party": "51a9a519569bfcdb",
+    "hfg/landing_party": "2edaa66d96106de1",
     "viking/fleet_battle": "9ca9d7ebbd1f92d6",
     "viking/merchant_taken": "e73c674bf337506d",
     "viking/single_combat": "3c85782ea6e87510",
