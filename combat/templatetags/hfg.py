@@ -15,6 +15,7 @@ from __future__ import annotations
 from django import template
 
 from rules.hfg import works
+from rules.hfg.arrivals import called
 from rules.hfg.data import troop_type
 from rules.hfg.geometry import Rect
 from rules.hfg.roads import runs_east_west
@@ -85,7 +86,7 @@ def hfg_board(view: dict) -> dict:
                 "works": t["kind"] in works.KINDS}
                for _, t in sorted(shapes, key=lambda s: s[0])]
     roads = {t["id"]: t["name"] for t in view["terrain"] if t["kind"] == "road"}
-    waiting = [{"command": cid, "road": roads.get(a["road"], a["road"]),
+    waiting = [{"command": called(view, cid), "road": roads.get(a["road"], a["road"]),
                 "due": a["status"] == "due"}
                for cid, a in view.get("arrivals", {}).items() if a["status"] in ("waiting", "due")]
     elements = []
@@ -122,6 +123,11 @@ def hfg_board(view: dict) -> dict:
 def hfg_element(e: dict) -> str:
     return element_label(e)
 
+
+@register.filter
+def hfg_pips(view: dict) -> str:
+    """The phasing side's PIPs left, each command by its name ("Beauregard's command 4")."""
+    return ", ".join(f"{called(view, c)} {n}" for c, n in view["pips"].items())
 
 
 @register.filter

@@ -86,7 +86,7 @@ Setup (:func:`validate_setup`)::
                  forces met on the campaign map, :mod:`rules.hfg.campaign`; the side there
                  first defends, L351),
      "sides": [{"id", "name", "commander": "side:<id>" | "pc:<pk>", "ag": int,
-                "commands": [{"id", "general": element id, "allied": bool,
+                "commands": [{"id", "name" (optional), "general": element id, "allied": bool,
                               "arrives": {"road", "edge"} (optional: delayed,
                               :mod:`rules.hfg.arrivals`)}]  (the C-in-C's first),
                 "army": {"list", "year", "counts", "sections"} (optional, checked)}],
@@ -230,6 +230,7 @@ def validate_setup(setup: dict) -> dict:
             "commander": str(s.get("commander") or f"side:{sid}"),
             "ag": _int(s.get("ag", 0), f"side {sid}'s Ag", 0, 6),
             "commands": [{"id": _ident(c.get("id"), "a command's id"),
+                          "name": _command_name(s, c, c is commands[0]),
                           "general": _ident(c.get("general"), "a general"),
                           **({"allied": True} if c.get("allied") else {}),
                           **({"arrives": c["arrives"]} if c.get("arrives") else {})}
@@ -334,6 +335,14 @@ def validate_setup(setup: dict) -> dict:
     if concealment:
         raise IllegalAction(concealment)
     return out
+
+
+def _command_name(side: dict, c: dict, first: bool) -> str:
+    """What the pages call a command: the name the setup gives it, else its side's name for
+    the C-in-C's command (the first), else "command" and its id."""
+    name = c.get("name") or (side.get("name") or side.get("id") if first else
+                             f"command {c.get('id')}")
+    return str(name)[:80]
 
 
 def _initial_state(setup: dict) -> State:
@@ -767,8 +776,8 @@ def _swap_options(st: State) -> list[tuple[str, str, int]]:
     open until the side's first other order."""
     cinc = st["sides"][st["phasing"]]["commands"][0]["id"]
     pips = st["pips"]
-    return [(f"swap:{c}", f"The C-in-C takes {c}'s {pips[c]} PIPs and gives it his "
-             f"{pips[cinc]}", 0) for c in st.get("swappable", [])]
+    return [(f"swap:{c}", f"The C-in-C takes {arrivals.called(st, c)}'s {pips[c]} PIPs and "
+             f"gives it his {pips[cinc]}", 0) for c in st.get("swappable", [])]
 
 
 def _swap(st: State, command: str, log: EventLog) -> None:
@@ -776,14 +785,15 @@ def _swap(st: State, command: str, log: EventLog) -> None:
     pips = st["pips"]
     pips[cinc], pips[command] = pips[command], pips[cinc]
     st.pop("swappable", None)
-    log("pips.swap", f"The C-in-C exchanges PIPs with {command}: PIPs now {_pips_text(st)}.",
+    log("pips.swap", f"The C-in-C exchanges PIPs with {arrivals.called(st, command)}: PIPs "
+        f"now {_pips_text(st)}.",
         {"commands": [cinc, command], "pips": dict(pips)})
 
 
 def _pips_text(st: State) -> str:
     """The phasing side's PIPs left, command by command in the side's order."""
-    cmds = [c["id"] for c in st["sides"][st["phasing"]]["commands"] if c["id"] in st["pips"]]
-    return ", ".join(f"{c} {st['pips'][c]}" for c in cmds)
+    return ", ".join(f"{arrivals.called(st, c['id'])} {st['pips'][c['id']]}"
+                     for c in st["sides"][st["phasing"]]["commands"] if c["id"] in st["pips"])
 
 
 def _weather_roll(st: State, side: str, raw: int, log: EventLog) -> None:
@@ -1015,14 +1025,17 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
 
 def order_group(st: State, key: str) -> str:
     """The heading the order ``key`` (one of :func:`order_options`) is listed under on the
-    page: its element's command and the element (``"Command beau: Bayonets (cb1)"``), the
+    page: its element's command and the element (``"Beauregard's command: Bayonets (cb1)"``), the
     element being the key's second part (``advance:<id>``, ``march:<id>:<way>``, ...);
     ``"PIPs"`` for the C-in-C's exchange (``swap:<command>``); ``""`` for ``end``."""
     verb, _, rest = key.partition(":")
     if verb == "swap":
         return "PIPs"
     e = st["elements"].get(rest.partition(":")[0]) if rest else None
-    return f"Command {e['command']}: {_name(st, e)}" if e is not None else ""
+    if e is None:
+        return ""
+    called = arrivals.called(st, e["command"])
+    return f"{called[:1].upper()}{called[1:]}: {_name(st, e)}"
 
 
 _KEPT_ORDERS: dict[tuple, tuple] = {}

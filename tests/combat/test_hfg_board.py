@@ -67,7 +67,8 @@ def test_the_first_manassas_board_has_its_roads_river_fords_legend_and_a_late_co
     assert 'class="terrain river" data-terrain="bull-run"' in html
     assert html.count("<title>a ford across Bull Run</title>") == 2  # turnpike, Lewis Ford
     assert 'data-terrain="turnpike"' in html and "the track to Lewis Ford (a bad road)" in html
-    assert "Command john is not yet on the table" in html and "Manassas-Sudley road" in html
+    assert "Johnston&#x27;s command is not yet on the table" in html  # its name, not its id
+    assert "Manassas-Sudley road" in html
     assert 'data-element="cj1"' not in html.split("<figcaption")[0]  # off the table
     legend = html.split('class="hfg-legend"')[1].split("</ul>")[0]
     for words in ("River (crossed only at a ford)", "Ford", "Road", "Hill", "Wood",
@@ -75,4 +76,12 @@ def test_the_first_manassas_board_has_its_roads_river_fords_legend_and_a_late_co
         assert words in legend
     assert "Marsh" not in legend  # only what the board draws
     union = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, "side:u")})
-    assert "Command john" not in union  # hidden from the other side
+    assert "Johnston&#x27;s command" not in union  # hidden from the other side
+
+
+def test_the_pips_are_shown_by_command_name():
+    state, _ = ENGINE.start(validate_setup(ENGINE.scenarios()["first_manassas"].setup),
+                            SeededSource(3))
+    state["phasing"], state["pips"] = "c", {"beau": 4, "john": 2}
+    html = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, GM)})
+    assert "PIPs left: Beauregard&#x27;s command 4, Johnston&#x27;s command 2" in html

@@ -67,8 +67,9 @@ def test_hfg_orders_are_grouped_by_command_and_element(manassas, player_a_client
     orders, close = forms(page)
     assert orders["class"] == "decision" and close["class"] == "decision-close"
     groups = orders["groups"]
-    assert "Command union: Inferior Minie (u1)" in groups
-    assert "Command union: Army HQ (mcdowell)" in groups
+    # each under its command's name, not its id
+    assert "McDowell's army: Inferior Minie (u1)" in groups
+    assert "McDowell's army: Army HQ (mcdowell)" in groups
     assert len(groups) >= 10  # one heading per element that has an order, not one long list
     for label, keys in groups.items():
         element = label.split("(")[-1].rstrip(")")
@@ -89,7 +90,7 @@ def test_ending_the_bound_by_its_own_button(manassas, player_a_client, pc_a):
     assert manassas.state["phasing"] == "c"  # the Confederates' bound now
     page = player_a_client.get(reverse("combat:detail", args=[manassas.pk])).content.decode()
     assert not [f for f in forms(page) if f["class"] == "decision-close"]  # not his bound
-    assert "Command john is not yet on the table" not in page  # hidden from the Union
+    assert "Johnston&#x27;s command is not yet" not in page  # hidden from the Union
 
 
 def test_the_list_preselects_an_order_when_the_default_is_to_end_the_turn():
