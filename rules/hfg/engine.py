@@ -1785,7 +1785,7 @@ def _way_back(st: State, e: dict, at: dict[str, Rect], pushed: dict[str, float],
         for i, o in live.items():
             if i == m["id"] or i == e["id"] or o["side"] != e["side"] or \
                     not overlaps(m_corners, at.get(i, start[i]).corners()) or \
-                    _passes(st, m, o, repulse and m is e):
+                    _passes(st, m, o, repulse and m["id"] == e["id"]):
                 continue
             ahead = max(x * ux + y * uy for x, y in m_corners)
             behind = min(x * ux + y * uy for x, y in at.get(i, start[i]).corners())
