@@ -55,10 +55,11 @@ log): repulses the least distance, pursuits 300p (stopping short of anything in 
 no new combat), press forward only where the 200p bring the element into the beaten
 enemy's front (else halt), a mounted winner of a distant combat charges the primary shooter
 if it is within 600p straight ahead, dismountables keep the mode their setup gives. Not
-modelled yet (said here, not faked): pushing back friends (a move back stops short of
-them), turning to face after combat, bridges, railways and minefields, works' placement in
-the defender's zone, a winner of a town assault entering it (an ``attack`` on a garrison's
-front still stands the attacker in the town; a press forward stops at its edge), hill
+modelled yet (said here, not faked): turning to face after combat (neither an element
+recoiling from shooting directly behind nor enemy Skirmishers burst through by a move back
+turn), bridges, railways and minefields, works' placement in the defender's zone, a winner
+of a town assault entering it (an ``attack`` on a garrison's front still stands the
+attacker in the town; a press forward stops at its edge), hill
 contours (an element standing on a hill is uphill of one standing off it), columns (a line
 may not enter water), Aeronauts' sight, deployment zones (scenarios are placed as given),
 the general's line of sight for command (distance only).
@@ -85,7 +86,7 @@ Setup (:func:`validate_setup`)::
                  forces met on the campaign map, :mod:`rules.hfg.campaign`; the side there
                  first defends, L351),
      "sides": [{"id", "name", "commander": "side:<id>" | "pc:<pk>", "ag": int,
-                "commands": [{"id", "general": element id, "allied": bool,
+                "commands": [{"id", "name" (optional), "general": element id, "allied": bool,
                               "arrives": {"road", "edge"} (optional: delayed,
                               :mod:`rules.hfg.arrivals`)}]  (the C-in-C's first),
                 "army": {"list", "year", "counts", "sections"} (optional, checked)}],
@@ -229,6 +230,7 @@ def validate_setup(setup: dict) -> dict:
             "commander": str(s.get("commander") or f"side:{sid}"),
             "ag": _int(s.get("ag", 0), f"side {sid}'s Ag", 0, 6),
             "commands": [{"id": _ident(c.get("id"), "a command's id"),
+                          "name": _command_name(s, c, c is commands[0]),
                           "general": _ident(c.get("general"), "a general"),
                           **({"allied": True} if c.get("allied") else {}),
                           **({"arrives": c["arrives"]} if c.get("arrives") else {})}
@@ -333,6 +335,14 @@ def validate_setup(setup: dict) -> dict:
     if concealment:
         raise IllegalAction(concealment)
     return out
+
+
+def _command_name(side: dict, c: dict, first: bool) -> str:
+    """What the pages call a command: the name the setup gives it, else its side's name for
+    the C-in-C's command (the first), else "command" and its id."""
+    name = c.get("name") or (side.get("name") or side.get("id") if first else
+                             f"command {c.get('id')}")
+    return str(name)[:80]
 
 
 def _initial_state(setup: dict) -> State:
@@ -766,8 +776,8 @@ def _swap_options(st: State) -> list[tuple[str, str, int]]:
     open until the side's first other order."""
     cinc = st["sides"][st["phasing"]]["commands"][0]["id"]
     pips = st["pips"]
-    return [(f"swap:{c}", f"The C-in-C takes {c}'s {pips[c]} PIPs and gives it his "
-             f"{pips[cinc]}", 0) for c in st.get("swappable", [])]
+    return [(f"swap:{c}", f"The C-in-C takes {arrivals.called(st, c)}'s {pips[c]} PIPs and "
+             f"gives it his {pips[cinc]}", 0) for c in st.get("swappable", [])]
 
 
 def _swap(st: State, command: str, log: EventLog) -> None:
@@ -775,14 +785,15 @@ def _swap(st: State, command: str, log: EventLog) -> None:
     pips = st["pips"]
     pips[cinc], pips[command] = pips[command], pips[cinc]
     st.pop("swappable", None)
-    log("pips.swap", f"The C-in-C exchanges PIPs with {command}: PIPs now {_pips_text(st)}.",
+    log("pips.swap", f"The C-in-C exchanges PIPs with {arrivals.called(st, command)}: PIPs "
+        f"now {_pips_text(st)}.",
         {"commands": [cinc, command], "pips": dict(pips)})
 
 
 def _pips_text(st: State) -> str:
     """The phasing side's PIPs left, command by command in the side's order."""
-    cmds = [c["id"] for c in st["sides"][st["phasing"]]["commands"] if c["id"] in st["pips"]]
-    return ", ".join(f"{c} {st['pips'][c]}" for c in cmds)
+    return ", ".join(f"{arrivals.called(st, c['id'])} {st['pips'][c['id']]}"
+                     for c in st["sides"][st["phasing"]]["commands"] if c["id"] in st["pips"])
 
 
 def _weather_roll(st: State, side: str, raw: int, log: EventLog) -> None:
@@ -1014,14 +1025,17 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
 
 def order_group(st: State, key: str) -> str:
     """The heading the order ``key`` (one of :func:`order_options`) is listed under on the
-    page: its element's command and the element (``"Command beau: Bayonets (cb1)"``), the
+    page: its element's command and the element (``"Beauregard's command: Bayonets (cb1)"``), the
     element being the key's second part (``advance:<id>``, ``march:<id>:<way>``, ...);
     ``"PIPs"`` for the C-in-C's exchange (``swap:<command>``); ``""`` for ``end``."""
     verb, _, rest = key.partition(":")
     if verb == "swap":
         return "PIPs"
     e = st["elements"].get(rest.partition(":")[0]) if rest else None
-    return f"Command {e['command']}: {_name(st, e)}" if e is not None else ""
+    if e is None:
+        return ""
+    called = arrivals.called(st, e["command"])
+    return f"{called[:1].upper()}{called[1:]}: {_name(st, e)}"
 
 
 _KEPT_ORDERS: dict[tuple, tuple] = {}
@@ -1659,6 +1673,14 @@ def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *
         _obey(st, me, foe, out, led.get(me["id"]), log, source)
 
 
+_RESULT_WORDS = {"halt": "halts", "press_forward": "may press forward", "pursue": "pursues",
+                 "charge": "charges", "close_in": "may close in", "recoil": "must recoil",
+                 "repulsed": "is repulsed", "routed": "is routed", "spent": "is spent",
+                 "destroyed": "is destroyed"}
+"""What a combat's outcome does to an element, in the log's combat line (its move, if any,
+follows in its own line)."""
+
+
 def _combat(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *, close: bool,
             aiders: int = 0, shoots_back: bool = True) -> CombatResult:
     """Fight ``a`` against ``b`` (:func:`rules.hfg.combat.fight`) and log it; nothing moves."""
@@ -1671,10 +1693,13 @@ def _combat(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *,
     what = "fight hand to hand" if close else ("exchange fire" if shoots_back else "shoots at")
     verb = f"{_name(st, a)} and {_name(st, b)} {what}" if close or shoots_back else \
         f"{_name(st, a)} {what} {_name(st, b)}"
+    did = [f"{_name(st, x)} {_RESULT_WORDS[o.kind]}" for x, o in zip((a, b), r.outcomes)
+           if o.kind != "none"]
     log("combat", f"{verb}: {r.scores[0]} to {r.scores[1]} (dice {r.dice[0]} and "
-        f"{r.dice[1]}).", {"a": a["id"], "b": b["id"], "close": close, "dice": list(r.dice),
-                           "scores": list(r.scores), "bands": list(r.bands),
-                           "outcomes": [o.kind for o in r.outcomes]})
+        f"{r.dice[1]}): {' and '.join(did) if did else 'no effect'}.",
+        {"a": a["id"], "b": b["id"], "close": close, "dice": list(r.dice),
+         "scores": list(r.scores), "bands": list(r.bands),
+         "outcomes": [o.kind for o in r.outcomes]})
     return r
 
 
@@ -1690,33 +1715,119 @@ def _obey(st: State, me: dict, foe: dict, out: Any, rear: dict | None, log: Even
         _follow(st, me, rear, log)
 
 
-def _back(st: State, e: dict, dist: int, log: EventLog, why: str) -> None:
-    """Move ``e`` straight back ``dist`` paces keeping its facing (recoil, repulse);
-    destroyed if an enemy front touches its rear or enemy or impassable ground is in the
-    way, off the table if it leaves it (L316-319)."""
+def _back(st: State, e: dict, dist: int, log: EventLog, why: str, *,
+          repulse: bool = False) -> None:
+    """Move ``e`` straight back ``dist`` paces keeping its facing: a recoil (its own depth),
+    or with ``repulse`` a repulse (L316-318). A recoil pushes back the friends it cannot
+    pass through (:func:`_passes`), each pushing in turn those behind it that it cannot pass
+    through, keeping their facing (L316); a repulsed element passes through every friend
+    (L255). Whoever still stands in a friend at the end goes on until clear, just beyond it
+    (L256), and enemy Skirmishers are burst through (L321). ``e`` is destroyed if an enemy
+    front touches its rear, or if it or a friend it pushes would reach other enemy or ground
+    it cannot cross (L320-321): then nobody moves. Off the table it is lost, and so is a
+    friend pushed off it (L329)."""
     r = _rect(e)
-    foes = _live(st, _enemy(st, e["side"]))
-    if any(contact(_rect(o), r) == "rear" for o in foes):
+    if any(contact(_rect(o), r) == "rear" for o in _live(st, _enemy(st, e["side"]))):
         e["state"] = "destroyed"
         log("outcome", f"{_name(st, e)} cannot get back and is destroyed.")
         return
-    moved = dist
-    while moved > 0:
-        nr = r.moved(-moved)
-        if not _blocked(st, e, nr):
+    fx, fy = r.forward()
+    live = {o["id"]: o for o in _live(st)}
+    start = {i: _rect(o) for i, o in live.items()}
+    pushed: dict[str, float] = {}
+    d = 0
+    while True:
+        d = min(d + STEP, dist) if d < dist else d + STEP
+        at = {e["id"]: _shifted(r, -fx * d, -fy * d)}
+        way = _way_back(st, e, at, pushed, start, live, repulse, -fx, -fy)
+        if way != "clear" or d >= dist and not _in_friends(at, start):
             break
-        moved -= STEP
-    target = r.moved(-dist)
-    if _off_table(st, target):
+    if way == "off":
         e["state"] = "off_table"
         log("outcome", f"{_name(st, e)} is driven off the field.")
         return
-    if moved < dist and any(overlaps(target.corners(), _rect(o).corners()) for o in foes):
+    if way != "clear":
         e["state"] = "destroyed"
-        log("outcome", f"{_name(st, e)} runs into the enemy and is destroyed.")
+        log("outcome", f"{_name(st, e)} {way} and is destroyed.")
         return
-    _place(e, r.moved(-moved))
-    log("outcome", f"{_name(st, e)} {why} {moved} paces.")
+    for i, r2 in at.items():
+        o = live[i]
+        if i != e["id"] and _off_table(st, r2):
+            o["state"] = "off_table"
+            log("outcome", f"{_name(st, o)} is pushed off the field by {_name(st, e)}.")
+            continue
+        _place(o, r2)
+        if i != e["id"]:
+            log("outcome", f"{_name(st, e)} pushes {_name(st, o)} back {round(pushed[i])} "
+                "paces.")
+    log("outcome", f"{_name(st, e)} {why} {d} paces.")
+
+
+def _shifted(r: Rect, dx: float, dy: float) -> Rect:
+    return Rect(r.x + dx, r.y + dy, r.heading, r.width, r.depth)
+
+
+def _way_back(st: State, e: dict, at: dict[str, Rect], pushed: dict[str, float],
+              start: dict[str, Rect], live: dict[str, dict], repulse: bool, ux: float,
+              uy: float) -> str:
+    """Carry out one step of ``e``'s move back along ``(ux, uy)``, ``at`` holding its new
+    footprint: every friend it (or a friend pushed) meets and cannot pass through is pushed
+    (``pushed``: how far each has been, kept from step to step) just clear, and ``at`` gets
+    the footprint of each. Whether the way is ``"clear"``, ``"off"`` (``e`` leaves the table)
+    or what stops it (enemy or ground)."""
+    for i, paces in pushed.items():
+        at[i] = _shifted(start[i], ux * paces, uy * paces)
+    queue = [e["id"]]
+    while queue:
+        m = live[queue.pop()]
+        mr = at[m["id"]]
+        m_corners = mr.corners()
+        for i, o in live.items():
+            if i == m["id"] or i == e["id"] or o["side"] != e["side"] or \
+                    not overlaps(m_corners, at.get(i, start[i]).corners()) or \
+                    _passes(st, m, o, repulse and m["id"] == e["id"]):
+                continue
+            ahead = max(x * ux + y * uy for x, y in m_corners)
+            behind = min(x * ux + y * uy for x, y in at.get(i, start[i]).corners())
+            pushed[i] = pushed.get(i, 0.0) + max(0.0, ahead - behind)
+            at[i] = _shifted(start[i], ux * pushed[i], uy * pushed[i])
+            queue.append(i)
+    everyone = tuple(live)
+    for i, p in at.items():
+        if _off_table(st, p):
+            if i == e["id"]:
+                return "off"
+            continue
+        if _blocked(st, live[i], p, ignore=everyone):
+            return "cannot cross the ground behind it"
+        if any(o["side"] != e["side"] and o["type"] != "SK" and
+               overlaps(p.corners(), start[j].corners()) for j, o in live.items()):
+            return "runs into the enemy"
+    return "clear"
+
+
+def _in_friends(at: dict[str, Rect], start: dict[str, Rect]) -> bool:
+    """Whether any element of a move back (footprints ``at``) still stands in another
+    element it passed through (a friend, or enemy Skirmishers burst through): it goes on."""
+    return any(j not in at and overlaps(p.corners(), start[j].corners())
+               for p in at.values() for j in start)
+
+
+def _passes(st: State, m: dict, o: dict, repulsed: bool) -> bool:
+    """Whether ``m`` moving back may pass through its friend ``o`` (L254-255): a repulsed
+    element, staff or Skirmishers through any friend; mounted and artillery through
+    unentrenched foot facing the same way; anyone through artillery or friends manning a
+    redoubt facing the same or the opposite way."""
+    mover = troop_type(m["type"]).category
+    if repulsed or mover == "staff" or m["type"] == "SK":
+        return True
+    turn = round(abs(((m["heading"] - o["heading"] + 180) % 360) - 180))
+    work = _work(st, o)
+    if troop_type(o["type"]).category == "artillery" or work == "redoubt":
+        return turn in (0, 180)
+    return (mover in ("mounted", "artillery") and not m["dismounted"] and turn == 0
+            and troop_type(o["type"]).category == "foot" and not o["dismounted"]
+            and work not in ("entrenchment", "linear_feature"))
 
 
 def _about_face(e: dict) -> None:
@@ -1784,7 +1895,7 @@ def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: EventLog,
             log("outcome", f"{_name(st, e)} is disabled.")
     elif k == "repulsed":
         e["repulsed"] = True
-        _back(st, e, out.distance[0], log, "is repulsed")
+        _back(st, e, out.distance[0], log, "is repulsed", repulse=True)
     elif k == "routed":
         e["state"], e["routed_at"], e["rout_distance"] = "routing", st["bound"], \
             out.distance[0]
