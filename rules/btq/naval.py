@@ -776,7 +776,7 @@ def _within(ships: dict[str, Ship], p: Pair) -> bool:
 def _foes(st: State, sid: str) -> list[tuple[str, int]]:
     """The ships engaged with ship ``sid``, as ``[(foe id, distance)]`` in battle order."""
     ships = st["ships"]
-    found = {}
+    found = []
     for p in st["pairs"].values():  # put in battle order below
         if p["a"] == sid:
             foe = p["b"]
@@ -785,10 +785,11 @@ def _foes(st: State, sid: str) -> list[tuple[str, int]]:
         else:
             continue
         if _within(ships, p):
-            found[foe] = p["distance"]
+            found.append((foe, p["distance"]))
     if len(found) < 2:
-        return list(found.items())
-    return [(f, found[f]) for f in st["order"] if f in found]
+        return found
+    order = st["order"]
+    return sorted(found, key=lambda fd: order.index(fd[0]))
 
 
 def _afloat_ids(st: State, side: str | None = None) -> list[str]:
@@ -891,21 +892,25 @@ class _Figures:
     (:meth:`tester`) and each ship's :class:`_ShipFigures`
     (``ships``). They depend on the PCs, who is aboard, the ships' crews and figures and the
     weather, which the steps never change (they replace no PC and change none in place,
-    :func:`_thaw`); beside them, ``standings``, each ship's last :class:`_Standing`. Kept
+    :func:`_thaw`); beside them, ``standings``, each ship's last :class:`_Standing`, and
+    ``best_skills``, each PC's best skill (:func:`_policy_fight_action`). Kept
     outside the state (a stored state never sees them) by the identity of the state's
     ``pcs`` (:func:`_figures`), which every copy of a battle shares, and every game of a
     Monte Carlo with the kept start; a state read back from the database has its own, so it
     is worked out afresh."""
 
-    __slots__ = ("pcs", "aboard", "officers", "testers", "ships", "standings")
+    __slots__ = ("pcs", "aboard", "officers", "testers", "repair_bases", "ships", "standings",
+                 "best_skills")
 
     def __init__(self, st: State) -> None:
         self.pcs: dict[str, Any] = st["pcs"]
         self.aboard: dict[str, list[str]] = st["aboard"]
         self.officers: dict[tuple[str, str, str | None], tuple[str | None, int]] = {}
         self.testers: dict[tuple[str, str, str], tuple[str, int]] = {}
+        self.repair_bases: dict[tuple[str, str, str], tuple[int, int]] = {}
         self.ships: dict[str, _ShipFigures] = {}
         self.standings: dict[str, _Standing] = {}
+        self.best_skills: dict[str, str] = {}
         for sid in st["order"]:
             ship = st["ships"][sid]
             gunner, gunnery = self.officer(st, sid, "gunnery", "gunner")
@@ -934,6 +939,20 @@ class _Figures:
         found = self.testers.get(key)
         if found is None:
             found = self.testers[key] = _tester_value(st, sid, who, area)
+        return found
+
+    def repair_base(self, st: State, sid: str, who: str, area: str) -> tuple[int, int]:
+        """``(value, fixed part)`` of a repair of ``area`` aboard ship ``sid`` by ``who``
+        (``"crew"`` or a PC id): the tester's skill (:meth:`tester`) and what a battle never
+        changes of :func:`_repair_size`, that skill with the traits' and ship reputation's
+        cards and the general weather."""
+        key = (sid, who, area)
+        found = self.repair_bases.get(key)
+        if found is None:
+            skill, value = self.tester(st, sid, who, area)
+            found = self.repair_bases[key] = (
+                value, value + self._own(None if who == "crew" else who, skill)
+                + _add_weather(None, st, skill))
         return found
 
     def _own(self, pid: str | None, skill: str) -> int:
@@ -1299,28 +1318,37 @@ def repair_pool(state: State, ship: str, area: str, who: str) -> tuple[int, dict
 def _repair_size(st: State, sid: str, area: str, who: str, breakdown: Parts | None = None
                  ) -> int:
     """:func:`repair_pool`'s size, its parts added to ``breakdown`` unless ``None`` (then
-    the tester's skill is the battle's :class:`_Figures`')."""
-    skill, value = (_tester_value(st, sid, who, area) if breakdown is not None
-                    else _figures(st).tester(st, sid, who, area))
+    what a battle never changes of it is the battle's :class:`_Figures`')."""
+    if breakdown is None:  # the same sum, without writing the parts
+        value, total = _figures(st).repair_base(st, sid, who, area)
+        if value <= 0:
+            return 1
+        ship = st["ships"][sid]
+        if who != "crew":
+            total += st["discipline_cards"].get(who, 0)
+        if ship["morale"]:
+            total -= _morale_penalty(st, ship)
+        if area == "guns":
+            total += ship["casualties"].get("gun_repair") or 0  # _add_casualty's sum
+        if _towing(st):
+            total -= _tow_cut(total)
+        return max(0, total)
+    skill, value = _tester_value(st, sid, who, area)
     if value <= 0:
-        if breakdown is not None:
-            breakdown.update({skill: 0, "unskilled": 1})
+        breakdown.update({skill: 0, "unskilled": 1})
         return 1
-    if breakdown is not None:
-        breakdown[skill] = value
+    breakdown[skill] = value
     total = value + _add_own(breakdown, st, None if who == "crew" else who, skill)
     total += _add_weather(breakdown, st, skill)
     ship = st["ships"][sid]
     p = _morale_penalty(st, ship)
     if p:
         total -= p
-        if breakdown is not None:
-            breakdown["ship_morale"] = -p
+        breakdown["ship_morale"] = -p
     if area == "guns":
         total += _add_casualty(breakdown, ship, "gun_repair")
     if _towing(st) and _tow_cut(total):
-        if breakdown is not None:
-            breakdown["boats_towing"] = -_tow_cut(total)
+        breakdown["boats_towing"] = -_tow_cut(total)
         total -= _tow_cut(total)
     return max(0, total)
 
@@ -1878,13 +1906,14 @@ def _commanding(st: State, sid: str, what: str) -> tuple[str | None, int]:
 
 def _repair_options(st: State, sid: str) -> list[str]:
     """Option keys of ship ``sid``'s repair: ``"none"``, ``"<area>:<who>"``."""
-    return ["none", *_repairs(st, sid)]
+    return ["none", *(key for key, _ in _repairs(st, sid))]
 
 
-def _repairs(st: State, sid: str) -> Iterator[str]:
-    """The repairs ship ``sid`` can make, as ``"<area>:<who>"`` keys, one at a time. A ship
-    locked in a boarding does not tend her Crew: her men are fighting it out (a reading;
-    else a First Aid each round would undo the boarding's losses, BtQ L2528-2531)."""
+def _repairs(st: State, sid: str) -> Iterator[tuple[str, int]]:
+    """The repairs ship ``sid`` can make, as ``("<area>:<who>", pool size)``, one at a
+    time. A ship locked in a boarding does not tend her Crew: her men are fighting it out
+    (a reading; else a First Aid each round would undo the boarding's losses, BtQ
+    L2528-2531)."""
     ship = _ship(st, sid)
     grappled = sid in _grappled(st)
     areas = [a for a in AREAS if "x" in ship["tracks"][a] and not (grappled and a == "crew")]
@@ -1893,8 +1922,9 @@ def _repairs(st: State, sid: str) -> Iterator[str]:
     testers = _figures(st).ships[sid].repairers
     for area in areas:
         for who in testers:
-            if _repair_size(st, sid, area, who[3:] if who != "crew" else "crew") > 0:
-                yield f"{area}:{who}"
+            size = _repair_size(st, sid, area, who[3:] if who != "crew" else "crew")
+            if size > 0:
+                yield f"{area}:{who}", size
 
 
 def _repair_step(st: State, source: RandomSource, events: Events) -> None:
@@ -2927,20 +2957,21 @@ def _policy_repair(st: State, aw: Await) -> str:
     Midshipman Smith, BtQ L2577-2578); an unskilled tester last of all."""
     sid = aw["ship"]
     ship = _ship(st, sid)
-    keys = _repair_options(st, sid)
-    if len(keys) == 1:
+    sizes = dict(_repairs(st, sid))  # each repair's pool, worked out once
+    if not sizes:
         return "none"
-    if any(k.startswith("fire:") for k in keys):
+    areas = {k.partition(":")[0] for k in sizes}
+    if "fire" in areas:
         area = "fire"
     else:
         def score(a: str) -> int:
             track = DamageTrack.parse(ship["tracks"][a])
             weight = {"hull": 3, "crew": 3, "guns": 2, "rigging": 1}[a]
             return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
-        area = max((a for a in AREAS if any(k.startswith(a + ":") for k in keys)), key=score)
-    candidates = [k for k in keys if k.startswith(area + ":")]
+        area = max((a for a in AREAS if a in areas), key=score)
+    candidates = [k for k in sizes if k.startswith(area + ":")]
     fig = _figures(st)
-    if f"{area}:crew" in candidates and fig.tester(st, sid, "crew", area)[1] > 0:
+    if f"{area}:crew" in sizes and fig.tester(st, sid, "crew", area)[1] > 0:
         return f"{area}:crew"
     busy = {fig.ships[sid].helm, fig.ships[sid].gunner}
 
@@ -2949,30 +2980,46 @@ def _policy_repair(st: State, aw: Await) -> str:
         the helmsman or gunner, the commander; then the bigger pool."""
         who = key.partition(":")[2]
         pid = "crew" if who == "crew" else who[3:]
-        size = _repair_size(st, sid, area, pid)
         rank = (3 if pid == "crew" else 2 if pid == st["commanders"].get(sid)
                 else 1 if pid in busy else 0)
-        return fig.tester(st, sid, pid, area)[1] <= 0, rank, -size
+        return fig.tester(st, sid, pid, area)[1] <= 0, rank, -sizes[key]
     return min(candidates, key=cost)
 
 
 def _policy_move(st: State, aw: Await) -> str:
+    """The weaker ship opens the distance as far as she can (escaping if she reaches beyond
+    Distance 5); the stronger goes as near her :func:`_preferred_distance` as she can,
+    neither boarding nor escaping. Worked out from the reach rather than from
+    :func:`_move_options`' keys, which run from ``max(closest, distance - reach)`` to
+    ``min(BEYOND, distance + reach)`` one by one: the farthest key is the last, and the key
+    nearest the preferred distance among those from 1 to 5 is that distance held within
+    them (one key alone is nearest when it lies outside)."""
     sid = aw["ship"]
     pair = st["pairs"][aw["pair"]]
     foe = _other(pair, sid)
-    keys = _move_options(pair["distance"], aw["reach"], _closest(st, aw["pair"]))
+    distance, reach = pair["distance"], aw["reach"]
     if not _stronger(st, sid, foe):
-        return keys[-1]
-    target = _preferred_distance(st, sid, foe)
-    return min((k for k in keys if k not in ("0", "escape")),
-               key=lambda k: abs(int(k) - target))
+        return "escape" if distance + reach >= BEYOND else str(distance + reach)
+    near = max(1, _closest(st, aw["pair"]), distance - reach)
+    far = min(BEYOND - 1, distance + reach)
+    return str(min(far, max(near, _preferred_distance(st, sid, foe))))
 
 
 def _policy_fight_action(st: State, aw: Await) -> str:
+    """The PC's best skill (the first of them on a tie; a battle never changes his skills,
+    so it is looked for once, :class:`_Figures`), if its pool (:func:`_skill_pool`'s size,
+    without the weather) has 3 cards or more; else no part."""
     pid = aw["pc"]
     skills = st["pcs"][pid]["skills"]
-    skill = max(skills, key=skills.__getitem__)
-    size = _skill_pool(skill, skills[skill], _cards_of(st, pid), _traits_of(st, pid, skill))[0]
+    best = _figures(st).best_skills
+    skill = best.get(pid)
+    if skill is None:
+        skill = best[pid] = max(skills, key=skills.__getitem__)
+    value = skills[skill]
+    if value <= 0:  # unskilled: one card (_skill_pool)
+        return "none"
+    size = (value + st["discipline_cards"].get(pid, 0)  # _cards_of, _traits_of
+            + st["pcs"][pid]["trait_cards"].get(skill, 0))
     return skill if size >= 3 else "none"
 
 
