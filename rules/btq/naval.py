@@ -1407,8 +1407,10 @@ def _draw(source: RandomSource, gm: Deck, pid: str | None, size: int, what: str,
     its log (a Monte Carlo's does not)."""
     if size <= 0:
         return []
-    deck = Deck(PLAYER_DECK, f"pc:{pid}") if pid is not None else gm
-    return source.draw(deck, size, purpose=f"{what} {label}" if source.record else "")
+    if pid is not None:  # his own deck, whole for this test
+        return source.draw_full(PLAYER_DECK, f"pc:{pid}", size,
+                                purpose=f"{what} {label}" if source.record else "")
+    return source.draw(gm, size, purpose=f"{what} {label}" if source.record else "")
 
 
 def _simple_test(st: State, source: RandomSource, sid: str, pid: str | None, size: int,
