@@ -838,11 +838,7 @@ def _officer(st: State, sid: str, skill: str, station: str | None = None
     Among the PCs aboard, the one posted to ``station`` goes first, else the one with the
     highest skill; with none who has it, the crew (BtQ L2360-2361). Worked out once a battle
     (:class:`_Figures`)."""
-    pcs = st["pcs"]
-    fig = _FIGURES.get(id(pcs))  # _figures, spelled out: a call costs as much as the rest
-    if fig is None or fig.pcs is not pcs or fig.aboard is not st["aboard"]:
-        fig = _figures(st)
-    return fig.officer(st, sid, skill, station)
+    return _figures(st).officer(st, sid, skill, station)
 
 
 def _pc_officer(st: State, sid: str, skill: str, station: str | None
@@ -972,14 +968,23 @@ _FIGURES_KEPT = 64
 def _figures(st: State) -> _Figures:
     """The :class:`_Figures` of the battle of state ``st``, kept by the identity of its
     ``pcs`` (the figures hold them, so that no other object takes their id) and worked out
-    when missing or when its ``aboard`` is another battle's."""
+    when missing or when its ``aboard`` is another battle's. The last battle's figures are
+    looked at first: a battle asks for them some seventy times, one after another."""
+    global _last_figures
     pcs = st["pcs"]
+    fig = _last_figures
+    if fig is not None and fig.pcs is pcs and fig.aboard is st["aboard"]:
+        return fig
     fig = _FIGURES.get(id(pcs))
     if fig is None or fig.pcs is not pcs or fig.aboard is not st["aboard"]:
         if len(_FIGURES) >= _FIGURES_KEPT:
             _FIGURES.clear()
         fig = _FIGURES[id(pcs)] = _Figures(st)
+    _last_figures = fig
     return fig
+
+
+_last_figures: _Figures | None = None
 
 
 def _who(st: State, sid: str, pid: str | None) -> str:
@@ -1207,11 +1212,7 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
     (the policies weigh the total alone)."""
     ship = st["ships"][sid]
     if breakdown is None:  # the same sum, without writing the parts (_ShipFigures)
-        pcs = st["pcs"]
-        fig = _FIGURES.get(id(pcs))  # _figures, spelled out (as in _officer)
-        if fig is None or fig.pcs is not pcs or fig.aboard is not st["aboard"]:
-            fig = _figures(st)
-        own = fig.ships[sid]
+        own = _figures(st).ships[sid]
         total = own.guns
         if own.gunner is not None:
             total += st["discipline_cards"].get(own.gunner, 0)
@@ -2180,8 +2181,8 @@ def _will_fire(st: State, sid: str) -> bool:
     if not (st["rs"]["acts"].get(sid) and ship["states"]["guns"] != _DEAD):
         return False
     total = _standing(st, sid).total  # broadside_pool, less each target's range
-    for _, d in _targets(st, sid):
-        if total - _range_penalty(ship["rating"], d) > 0:
+    for _, d in _foes(st, sid):
+        if _in_range(ship, d) and total - _range_penalty(ship["rating"], d) > 0:  # _targets
             return True
     return False
 
@@ -2305,7 +2306,7 @@ def _broadside_step(st: State, source: RandomSource, events: Events) -> None:
             continue
         ship = _ship(st, sid)
         pid, value = _officer(st, sid, "gunnery", "gunner")
-        shots = _shots(st, sid, rs["aims"][sid])
+        shots = _shots(st, sid, rs["aims"][sid], events is not None)
         if not any(shot["size"] for shot in shots):
             if events is not None:
                 data: dict[str, Any] = {"ship": sid}
@@ -2340,11 +2341,20 @@ def _broadside_step(st: State, source: RandomSource, events: Events) -> None:
     _next_joker(st, events)
 
 
-def _shots(st: State, sid: str, aim: dict[str, int | None]) -> list[dict[str, Any]]:
+def _shots(st: State, sid: str, aim: dict[str, int | None], itemised: bool = True
+           ) -> list[dict[str, Any]]:
     """Ship ``sid``'s sub-pools for ``aim`` (target -> cards of the total, ``None`` for all
     of it): each the share less the range to its target, floored at 0 (BtQ L2499-2500,
-    L2504-2505; N24), with its breakdown (``split``: the cards sent elsewhere)."""
+    L2504-2505; N24), with its breakdown (``split``: the cards sent elsewhere) unless
+    ``itemised`` is false (nobody reads it: the sizes are the same, the breakdown's sum)."""
     ship = _ship(st, sid)
+    if not itemised:
+        total = _broadside_total(st, sid, True)
+        rating = ship["rating"]
+        return [{"target": target, "size": max(0, (total if share is None else share)
+                                                - _range_penalty(rating, _pair(st, sid, target)
+                                                                 ["distance"]))}
+                for target, share in _by_order(st, aim) if _afloat(_ship(st, target))]
     breakdown: dict[str, int] = {}
     total = _broadside_total(st, sid, True, breakdown)
     shots = []
@@ -2944,9 +2954,8 @@ def _should_strike(st: State, sid: str, guns_out: bool, foes: list[tuple[str, in
         other = st["ships"][foe]
         if not _in_range(other, d) or other["states"]["guns"] == _DEAD:
             continue
-        barely_hurt = max(other["states"].values()) <= _INJURED
-        if ((guns_out and s["hull"] >= _MAIMED) or (s["crew"] >= _MAIMED and barely_hurt)
-                or (guns_out and s["crew"] >= _MAIMED)):
+        if ((guns_out and s["hull"] >= _MAIMED) or (s["crew"] >= _MAIMED and (
+                guns_out or max(other["states"].values()) <= _INJURED))):  # barely hurt
             return True
     return False
 
@@ -3030,7 +3039,7 @@ def _policy_target(st: State, aw: Await) -> str:
     and Crew boxes), as the London does (BtQ L2504-2505)."""
     sid = aw["ship"]
     return max((t for t, _ in _targets(st, sid)),
-               key=lambda t: (_shots(st, sid, {t: None})[0]["size"],
+               key=lambda t: (_shots(st, sid, {t: None}, False)[0]["size"],
                               -_free_boxes(_ship(st, t))))
 
 
