@@ -168,8 +168,9 @@ class SeededSource(RandomSource):
             cards = [remaining.pop(j)]
         else:
             places = _sample_places(self._getrandbits, n, count if count < n else n)
-            cards = list(map(remaining.__getitem__, places))
-            for j in sorted(places, reverse=True):
+            cards = [remaining[j] for j in places]  # (map would call a method wrapper a card)
+            places.sort(reverse=True)  # the sample's own list: sorted in place, then dropped
+            for j in places:
                 del remaining[j]
         deck.out.extend(cards)
         if self.record:
@@ -185,8 +186,7 @@ class SeededSource(RandomSource):
             raise ValueError(f"cannot draw {count} cards")
         cards = deck_cards(kind)
         n = len(cards)
-        turned = list(map(cards.__getitem__,
-                          _sample_places(self._getrandbits, n, count if count < n else n)))
+        turned = [cards[j] for j in _sample_places(self._getrandbits, n, count if count < n else n)]
         if self.record:
             self.log.append(Draw(name, purpose, turned))
         return turned

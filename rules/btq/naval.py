@@ -1682,11 +1682,13 @@ def _conditions(st: State, source: RandomSource, events: Events) -> None:
         pid, value = _officer(st, sid, "awareness")
         size, breakdown = _skill_pool("awareness", value, 0, _traits_of(st, pid, "awareness"),
                                       _weather_mod(st, "awareness"))
-        testers.append({"key": side, "ship": sid, "pid": pid, "size": size,
-                        "who": _the(_ship(st, sid)["name"], False) if pid is None else
-                        f"{_the(_ship(st, sid)['name'], False)} ({_who(st, sid, pid)})",
-                        "label": _deck_label(st, sid, pid), "unskilled": value <= 0,
-                        "breakdown": breakdown, "public": side == "pc"})
+        tester: dict[str, Any] = {"key": side, "ship": sid, "pid": pid, "size": size,
+                                  "label": _deck_label(st, sid, pid), "unskilled": value <= 0}
+        if events is not None:  # what the events say of him (_contest reads it for them)
+            tester.update(who=_the(_ship(st, sid)["name"], False) if pid is None else
+                          f"{_the(_ship(st, sid)['name'], False)} ({_who(st, sid, pid)})",
+                          breakdown=breakdown, public=side == "pc")
+        testers.append(tester)
     winner, _ = _contest(st, source, events, "awareness", testers,
                          "Awareness: who sets the starting distance")
     if winner is None:  # a stalemate: the story, that is the GM, decides (BtQ L2397)
@@ -1805,12 +1807,13 @@ def _begin_round(st: State, source: RandomSource, events: Events) -> None:
     _check_out(st, events)
     if st["result"] is not None:
         return
-    afloat = _afloat_ids(st)  # a gate leaves no ship out of the battle
-    for sid in afloat:
+    queue = []
+    for sid in _afloat_ids(st):  # a gate leaves no ship out of the battle
         rs["acts"][sid] = True
         _act_gates(st, source, events, sid)
-    # any() stops at the first repair found
-    rs["repair_queue"] = [s for s in afloat if rs["acts"][s] and any(_repairs(st, s))]
+        if rs["acts"][sid] and any(_repairs(st, sid)):  # any() stops at the first found
+            queue.append(sid)  # (a gate changes nothing that a repair needs)
+    rs["repair_queue"] = queue
 
 
 def _joiners(st: State, events: Events) -> None:
@@ -1919,7 +1922,11 @@ def _repairs(st: State, sid: str) -> Iterator[tuple[str, int]]:
     L2528-2531)."""
     ship = _ship(st, sid)
     grappled = sid in _grappled(st)
-    areas = [a for a in AREAS if "x" in ship["tracks"][a] and not (grappled and a == "crew")]
+    tracks = ship["tracks"]
+    areas = []
+    for a in AREAS:  # a loop: a comprehension is a call of its own
+        if "x" in tracks[a] and not (grappled and a == "crew"):
+            areas.append(a)
     if ship["fire"]:
         areas.append("fire")
     testers = _figures(st).ships[sid].repairers
@@ -3060,9 +3067,12 @@ def _policy_joker(st: State, aw: Await) -> str:
         tracks = dict(target["tracks"])
         for area, level in adjust_hits(broadside_hits(played, fate), ammo, extra):
             tracks[area] = str(DamageTrack.parse(tracks[area]).hit(level))
-        parsed = {a: DamageTrack.parse(t) for a, t in tracks.items()}
-        score = (sum(1000 for a in ("hull", "crew") if parsed[a].state == _DEAD)
-                 + sum(10 * _HARM[parsed[a].state] + parsed[a].crossed for a in AREAS))
+        score = 0  # 1000 for a Hull or Crew Dead, 10 a step of harm, 1 a box crossed
+        for a in AREAS:  # a loop: a comprehension is a call of its own
+            track = DamageTrack.parse(tracks[a])
+            score += 10 * _HARM[track.state] + track.crossed
+            if track.state == _DEAD and a in ("hull", "crew"):
+                score += 1000
         if best_score is None or score > best_score:
             best, best_score = str(choice), score
     return best

@@ -228,8 +228,14 @@ def successes(
 ) -> list[tuple[SuccessLevel, int]]:
     """The successes among ``cards`` as ``(level, rank)`` pairs, best first: by level, then
     by rank (aces high). This is the order in which ties are broken (BtQ L1238-1239)."""
-    # the matches whose level is above failure (the filter and map of C, no Python call)
-    found = list(filter(_LEVEL, map(_MATCHES[fate].__getitem__, cards)))
+    # the matches whose level is above failure, in a plain loop: a comprehension is a call
+    # of its own, and map and filter call a method wrapper and itemgetter for each card
+    matches = _MATCHES[fate]
+    found = []
+    for card in cards:
+        match = matches[card]
+        if match[0]:
+            found.append(match)
     if unskilled:
         found = [(SuccessLevel.ORDINARY, rank) for _, rank in found]
     found.sort(reverse=True)
