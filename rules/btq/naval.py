@@ -214,7 +214,9 @@ from rules.cards import (
     Deck,
     card_count,
     card_label,
+    card_texts,
     parse_card,
+    parse_cards,
 )
 from rules.engine import (
     GM,
@@ -2178,7 +2180,11 @@ def _targets(st: State, sid: str) -> list[tuple[str, int]]:
     """The ships ship ``sid`` may fire at now: in her range and not struck (BtQ L2379,
     L2494-2496), as ``[(id, distance)]``."""
     ship = st["ships"][sid]
-    return [(f, d) for f, d in _foes(st, sid) if _in_range(ship, d)]
+    targets = []
+    for f, d in _foes(st, sid):  # a loop: a comprehension is a call of its own
+        if _in_range(ship, d):
+            targets.append((f, d))
+    return targets
 
 
 def _will_fire(st: State, sid: str) -> bool:
@@ -2340,8 +2346,8 @@ def _broadside_step(st: State, source: RandomSource, events: Events) -> None:
     fate = source.draw(gm, 1, purpose="broadside card of fate")[0]
     for sid, f in _by_order(st, firing):
         # One draw a ship: a split's sub-pools come from the same deck, in target order.
-        cards = [str(c) for c in _draw(source, gm, f["pid"], sum(s["size"] for s in f["shots"]),
-                                       "broadside", _deck_label(st, sid, f["pid"]))]
+        cards = card_texts(_draw(source, gm, f["pid"], sum(s["size"] for s in f["shots"]),
+                                 "broadside", _deck_label(st, sid, f["pid"])))
         for shot in f["shots"]:
             shot["cards"], cards = cards[:shot["size"]], cards[shot["size"]:]
     rs["volley"] = {"fate": str(fate), "firing": firing}
@@ -2357,11 +2363,13 @@ def _shots(st: State, sid: str, aim: dict[str, int | None], itemised: bool = Tru
     ship = _ship(st, sid)
     if not itemised:
         total = _broadside_total(st, sid, True)
-        rating = ship["rating"]
-        return [{"target": target, "size": max(0, (total if share is None else share)
-                                                - _range_penalty(rating, _pair(st, sid, target)
-                                                                 ["distance"]))}
-                for target, share in _by_order(st, aim) if _afloat(_ship(st, target))]
+        sized = []
+        for target, share in _by_order(st, aim):  # a loop: a comprehension is a call
+            if _afloat(_ship(st, target)):
+                rng = _range_penalty(ship["rating"], _pair(st, sid, target)["distance"])
+                sized.append({"target": target,
+                              "size": max(0, (total if share is None else share) - rng)})
+        return sized
     breakdown: dict[str, int] = {}
     total = _broadside_total(st, sid, True, breakdown)
     shots = []
@@ -2430,7 +2438,7 @@ def _resolve_volley(st: State, events: Events) -> None:
     for sid, f in _by_order(st, volley["firing"]):
         ship = _ship(st, sid)
         for shot in f["shots"]:
-            cards = [parse_card(c) for c in shot["cards"]]
+            cards = parse_cards(shot["cards"])
             raw = broadside_hits(cards, fate)
             target = shot["target"]
             landed.append((sid, target, raw, adjust_hits(raw, ship["ammo"], extra)))
