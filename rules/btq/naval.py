@@ -764,7 +764,12 @@ def _afloat(ship: Ship) -> bool:
 
 def _engaged(st: State) -> list[Pair]:
     """The pairs on the range chart now: both ships in the battle, within Distance 5."""
-    return [p for _, p in _pair_items(st) if _within(st["ships"], p)]
+    ships = st["ships"]
+    found = []
+    for _, p in _pair_items(st):  # a loop: a comprehension is a call of its own
+        if _within(ships, p):
+            found.append(p)
+    return found
 
 
 def _within(ships: dict[str, Ship], p: Pair) -> bool:
@@ -1537,9 +1542,11 @@ def _gun_commander(st: State, sid: str) -> str:
     """Who chooses ship ``sid``'s shot and where she fires: "the character commanding the
     guns" (BtQ L2609-2610): the PC aboard posted as ``gunner``, else the PC who fires the
     Broadside!, else the ship's captain (:func:`_captain`)."""
-    aboard = _aboard(st, sid)
-    posted = [p for p in aboard if st["pcs"][p]["station"] == "gunner"]
-    pid = posted[0] if posted else _officer(st, sid, "gunnery", "gunner")[0]
+    pcs = st["pcs"]
+    for posted in _aboard(st, sid):  # the first posted as gunner
+        if pcs[posted]["station"] == "gunner":
+            return f"pc:{posted}"
+    pid = _officer(st, sid, "gunnery", "gunner")[0]
     if pid is not None:
         return f"pc:{pid}"
     return _captain(st, sid)
@@ -1946,7 +1953,11 @@ def _repair_step(st: State, source: RandomSource, events: Events) -> None:
         if st["result"] is not None:
             return
         rs = st["rs"]
-    rs["repair_queue"] = [s for s in rs["repair_queue"] if _afloat(_ship(st, s))]
+    queue = []
+    for sid in rs["repair_queue"]:  # a loop: a comprehension is a call of its own
+        if _afloat(_ship(st, sid)):
+            queue.append(sid)
+    rs["repair_queue"] = queue
     if rs["repair_queue"]:
         _await(st, "repair.action", rs["repair_queue"][0])
         return
