@@ -417,7 +417,7 @@ class _Frame:
     loss or reveal makes a new one (:func:`_frame`); its lists are never changed."""
 
     __slots__ = ("elements", "poses", "live", "by_side", "boxes", "by_x", "xs", "biggest",
-                 "deepest", "front", "limiters", "answers")
+                 "deepest", "front", "limiters", "answers", "parent", "spots")
 
     def __init__(self, st: State, poses: tuple) -> None:
         els = st["elements"]
@@ -432,6 +432,40 @@ class _Frame:
         self.front: dict[str, dict | None] = {}
         self.limiters: dict[str, list[Rect]] = {}
         self.answers: dict[tuple, Any] = {}
+        self.parent: _Frame | None = None
+        self.spots: list[tuple[float, float]] = []
+
+    @classmethod
+    def after(cls, base: _Frame, st: State, moved: dict[str, dict]) -> _Frame:
+        """The frame of ``st``: ``base``'s state with the elements in ``moved`` (id: the
+        element, in the same state and of the same size) standing elsewhere, worked out from
+        ``base`` (the same lists as a new frame's, but only the moved boxes recomputed) with
+        the answers of ``base`` that no moved element can change: a frontal enemy (looked for
+        within :data:`EPS` of the element's front), when no moved element stood or stands
+        near enough (``parent`` and ``spots``, the moved elements' front midpoints before and
+        after, for :func:`_front_enemy`); a side's ``limiters``, when none of the side moved.
+        Not kept by :func:`_frame` (its ``poses`` are not worked out): for :class:`_still`
+        only."""
+        f = cls.__new__(cls)
+        f.elements, f.poses = st["elements"], ()
+        f.live, f.boxes = list(base.live), list(base.boxes)
+        f.by_side = {s: list(es) for s, es in base.by_side.items()}
+        for i, (e, *_) in enumerate(base.boxes):
+            m = moved.get(e["id"])
+            if m is not None:
+                f.live[i] = m
+                f.boxes[i] = (m, *_frame_box(*_RECT_OF(m)), (*_POSE(m), m["id"]))
+                mine = f.by_side[m["side"]]
+                mine[next(j for j, x in enumerate(mine) if x is e)] = m
+        f.by_x = sorted(f.boxes, key=_CENTRE_X)
+        f.xs = [b[1] for b in f.by_x]
+        f.biggest, f.deepest = base.biggest, base.deepest
+        f.front, f.parent = {}, base
+        f.spots = [(e["x"], e["y"]) for k, m in moved.items() for e in (base.elements[k], m)]
+        sides = {m["side"] for m in moved.values()}
+        f.limiters = {s: v for s, v in base.limiters.items() if s not in sides}
+        f.answers = {}
+        return f
 
 
 @lru_cache(maxsize=65536)
@@ -468,13 +502,20 @@ def _frame(st: State) -> _Frame:
 class _still:
     """``with _still(st):`` around reading ``st`` without changing it (listing the orders,
     the default policy's choice, the shooters choosing their targets): its frame is worked
-    out once on entry instead of checked at every question."""
+    out once on entry instead of checked at every question. ``base``, ``moved``: ``st`` is
+    the state ``base`` with the elements in ``moved`` standing elsewhere (the default
+    policy weighing a move), so the frame is worked out from ``base``'s
+    (:meth:`_Frame.after`)."""
 
-    def __init__(self, st: State) -> None:
-        self.st = st
+    def __init__(self, st: State, base: State | None = None,
+                 moved: dict[str, dict] | None = None) -> None:
+        self.st, self.base, self.moved = st, base, moved
 
     def __enter__(self) -> None:
-        _STILL.append(_frame(self.st))
+        if self.base is None or self.moved is None:
+            _STILL.append(_frame(self.st))
+        else:
+            _STILL.append(_Frame.after(_frame(self.base), self.st, self.moved))
 
     def __exit__(self, *exc: object) -> None:
         _STILL.pop()
@@ -615,6 +656,12 @@ def _front_enemy(st: State, e: dict) -> dict | None:
     eid = e["id"]
     if eid in f.front:
         return f.front[eid]
+    p = f.parent
+    if p is not None and eid in p.front and p.elements.get(eid) is e:
+        x, y, near = e["x"], e["y"], 2 * EPS + 1
+        if all(abs(sx - x) > near or abs(sy - y) > near for sx, sy in f.spots):
+            f.front[eid] = p.front[eid]  # no moved element stood or stands near enough
+            return p.front[eid]
     r, found = _rect(e), None
     for o in f.by_side[_enemy(st, e["side"])]:
         if abs(o["x"] - e["x"]) <= 2 * EPS + 1 and abs(o["y"] - e["y"]) <= 2 * EPS + 1 and \
