@@ -411,6 +411,8 @@ _POSE = itemgetter("x", "y", "heading", "width", "depth", "side", "state", "type
                    "dismounted")
 """What of an element the geometry of a :class:`_Frame` depends on."""
 _CONCEALED = methodcaller("get", "concealed")
+_CENTRE_X = itemgetter(1)
+"""A :class:`_Frame` box's centre x."""
 
 
 class _Frame:
@@ -425,7 +427,7 @@ class _Frame:
     loss or reveal makes a new one (:func:`_frame`); its lists are never changed."""
 
     __slots__ = ("elements", "poses", "live", "by_side", "boxes", "by_x", "xs", "biggest",
-                 "deepest", "front", "limiters", "answers")
+                 "deepest", "front", "limiters", "answers", "parent", "spots")
 
     def __init__(self, st: State, poses: tuple) -> None:
         els = st["elements"]
@@ -433,13 +435,47 @@ class _Frame:
         self.live = [e for e in map(els.__getitem__, st["order"]) if e["state"] in ON_TABLE]
         self.by_side = {s: [e for e in self.live if e["side"] == s] for s in st["side_ids"]}
         self.boxes = [(e, *_frame_box(*_RECT_OF(e)), (*_POSE(e), e["id"])) for e in self.live]
-        self.by_x = sorted(self.boxes, key=lambda b: b[1])
+        self.by_x = sorted(self.boxes, key=_CENTRE_X)
         self.xs = [b[1] for b in self.by_x]
         self.biggest = max((b[3] for b in self.boxes), default=0.0)
         self.deepest = max((e["depth"] for e in self.live), default=0)
         self.front: dict[str, dict | None] = {}
         self.limiters: dict[str, list[Rect]] = {}
         self.answers: dict[tuple, Any] = {}
+        self.parent: _Frame | None = None
+        self.spots: list[tuple[float, float]] = []
+
+    @classmethod
+    def after(cls, base: _Frame, st: State, moved: dict[str, dict]) -> _Frame:
+        """The frame of ``st``: ``base``'s state with the elements in ``moved`` (id: the
+        element, in the same state and of the same size) standing elsewhere, worked out from
+        ``base`` (the same lists as a new frame's, but only the moved boxes recomputed) with
+        the answers of ``base`` that no moved element can change: a frontal enemy (looked for
+        within :data:`EPS` of the element's front), when no moved element stood or stands
+        near enough (``parent`` and ``spots``, the moved elements' front midpoints before and
+        after, for :func:`_front_enemy`); a side's ``limiters``, when none of the side moved.
+        Not kept by :func:`_frame` (its ``poses`` are not worked out): for :class:`_still`
+        only."""
+        f = cls.__new__(cls)
+        f.elements, f.poses = st["elements"], ()
+        f.live, f.boxes = list(base.live), list(base.boxes)
+        f.by_side = {s: list(es) for s, es in base.by_side.items()}
+        for i, (e, *_) in enumerate(base.boxes):
+            m = moved.get(e["id"])
+            if m is not None:
+                f.live[i] = m
+                f.boxes[i] = (m, *_frame_box(*_RECT_OF(m)), (*_POSE(m), m["id"]))
+                mine = f.by_side[m["side"]]
+                mine[next(j for j, x in enumerate(mine) if x is e)] = m
+        f.by_x = sorted(f.boxes, key=_CENTRE_X)
+        f.xs = [b[1] for b in f.by_x]
+        f.biggest, f.deepest = base.biggest, base.deepest
+        f.front, f.parent = {}, base
+        f.spots = [(e["x"], e["y"]) for k, m in moved.items() for e in (base.elements[k], m)]
+        sides = {m["side"] for m in moved.values()}
+        f.limiters = {s: v for s, v in base.limiters.items() if s not in sides}
+        f.answers = {}
+        return f
 
 
 @lru_cache(maxsize=65536)
@@ -476,13 +512,20 @@ def _frame(st: State) -> _Frame:
 class _still:
     """``with _still(st):`` around reading ``st`` without changing it (listing the orders,
     the default policy's choice, the shooters choosing their targets): its frame is worked
-    out once on entry instead of checked at every question."""
+    out once on entry instead of checked at every question. ``base``, ``moved``: ``st`` is
+    the state ``base`` with the elements in ``moved`` standing elsewhere (the default
+    policy weighing a move), so the frame is worked out from ``base``'s
+    (:meth:`_Frame.after`)."""
 
-    def __init__(self, st: State) -> None:
-        self.st = st
+    def __init__(self, st: State, base: State | None = None,
+                 moved: dict[str, dict] | None = None) -> None:
+        self.st, self.base, self.moved = st, base, moved
 
     def __enter__(self) -> None:
-        _STILL.append(_frame(self.st))
+        if self.base is None or self.moved is None:
+            _STILL.append(_frame(self.st))
+        else:
+            _STILL.append(_Frame.after(_frame(self.base), self.st, self.moved))
 
     def __exit__(self, *exc: object) -> None:
         _STILL.pop()
@@ -567,8 +610,11 @@ def _going_of(terrain: tuple, rects: tuple[Rect, ...]) -> str:
 
 def _in(st: State, e: dict, kind: str) -> dict | None:
     """The first feature of ``kind`` holding ``e``'s centre, if any."""
-    i = _holding(_terrain_key(st), _rect(e), (kind,))
-    return None if i is None else st["terrain"][i]
+    terrain, key, present = _terrain_entry(st)
+    if kind not in present:
+        return None
+    i = _holding(key, _rect(e), (kind,))
+    return None if i is None else terrain[i]
 
 
 @lru_cache(maxsize=65536)
@@ -620,6 +666,12 @@ def _front_enemy(st: State, e: dict) -> dict | None:
     eid = e["id"]
     if eid in f.front:
         return f.front[eid]
+    p = f.parent
+    if p is not None and eid in p.front and p.elements.get(eid) is e:
+        x, y, near = e["x"], e["y"], 2 * EPS + 1
+        if all(abs(sx - x) > near or abs(sy - y) > near for sx, sy in f.spots):
+            f.front[eid] = p.front[eid]  # no moved element stood or stands near enough
+            return p.front[eid]
     r, found = _rect(e), None
     for o in f.by_side[_enemy(st, e["side"])]:
         if abs(o["x"] - e["x"]) <= 2 * EPS + 1 and abs(o["y"] - e["y"]) <= 2 * EPS + 1 and \
@@ -657,7 +709,7 @@ def _blocked(st: State, e: dict, r: Rect, *, ignore: tuple[str, ...] = (),
     if _terrain_under(st, r, "marsh") and (e["type"] in ("HQ", "LAA") or (
             troop_type(e["type"]).category == "artillery" and e["type"] != "LTA")):
         return True
-    return water.in_river(st, e, r)
+    return "river" in _terrain_entry(st)[2] and water.in_river(st, e, r)
 
 
 _WEATHER = itemgetter("kind", "mist", "raining", "guns_slowed", "muddy_roads", "ones")
@@ -1241,8 +1293,35 @@ def _assault_options(st: State, e: dict, cost: int) -> list[tuple[str, str, int]
 
 def _in_assault(st: State, e: dict) -> bool:
     """Whether ``e`` is in close combat at a town's or strong point's edge: assaulting one
-    its enemy holds, or holding one an enemy assaults (it neither shoots nor is shot)."""
-    return bool(_kept(st, [e], ("in_assault",), lambda: _in_assault_now(st, e)))
+    its enemy holds, or holding one an enemy assaults (it neither shoots nor is shot).
+    Those on the table are found all at once per frame (:func:`_in_assault_all`)."""
+    f = _frame(st)
+    if f.elements.get(e["id"]) is not e or e["state"] not in ON_TABLE:
+        return _in_assault_now(st, e)
+    fighting = f.answers.get(("in assault",))
+    if fighting is None:
+        fighting = f.answers[("in assault",)] = _in_assault_all(st, f)
+    return e["id"] in fighting
+
+
+def _in_assault_all(st: State, f: _Frame) -> frozenset[str]:
+    """The ids of the elements on the table in ``f`` that :func:`_in_assault_now` finds in
+    close combat at a town's or strong point's edge: each enemy at the edge of a held one,
+    and its garrison when one of them is on its feet."""
+    out = set()
+    for t in st["terrain"]:
+        if t["kind"] not in TOWNS:
+            continue
+        g = _held(st, t)
+        if g is None:
+            continue
+        box = _town_box(t)
+        for o in f.live:
+            if o["side"] != g["side"] and assault.edge_of(box, _rect(o)) is not None:
+                out.add(o["id"])
+                if o["state"] == "ok":
+                    out.add(g["id"])
+    return frozenset(out)
 
 
 def _in_assault_now(st: State, e: dict) -> bool:
@@ -1380,7 +1459,11 @@ def _carry_out(st: State, key: str, cost: int, log: EventLog, source: RandomSour
 def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
     bua = _in(st, e, "bua")
     r = _rect(e)
-    flank = any(contact(_rect(o), r) in ("flank", "rear") for o in _live(st, enemy["side"]))
+    # a front corner of the enemy's on a corner of r, or its front midpoint on r's rear
+    near = e["width"] / 2 + e["depth"] + 2 * EPS + 1
+    flank = any(contact(_rect(o), r) in ("flank", "rear") for o in _live(st, enemy["side"])
+                if abs(o["x"] - e["x"]) <= near + o["width"] / 2
+                and abs(o["y"] - e["y"]) <= near + o["width"] / 2)
     overlapped = 0
     town = _town(st, e) if close else None
     if close and town is None:  # a town or strong point cannot be overlapped (L281)
@@ -1389,9 +1472,7 @@ def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
             if o["id"] != enemy["id"] and side_by_side(er, _rect(o)) and \
                     _front_enemy(st, o) is None:
                 overlapped += 1
-    defeated = command_defeated(
-        [Unit(x["type"], x["grade"], x["command"], x["state"])
-         for x in st["elements"].values() if x["side"] == e["side"]], e["command"])
+    defeated = _defeated(tuple(map(_UNIT, st["elements"].values())), e["side"], e["command"])
     hill = _hill_under(st, e)
     uphill = close and hill is not None and _hill_under(st, enemy) is not hill
     rear = _led(st, e) if close else None
@@ -1408,10 +1489,23 @@ def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
         attacking_bua=close and town is None and _town(st, enemy) is not None)
 
 
+_UNIT = itemgetter("side", "type", "grade", "command", "state")
+
+
+@lru_cache(maxsize=4096)
+def _defeated(units: tuple[tuple, ...], side: str, command: str) -> bool:
+    """:func:`rules.hfg.losses.command_defeated` for ``command`` of ``side``, ``units`` being
+    every element's side, type, grade, command and state (:data:`_UNIT`)."""
+    return command_defeated([Unit(*u[1:]) for u in units if u[0] == side], command)
+
+
 def _work(st: State, e: dict) -> str | None:
     """The kind of field work ``e`` stands in (its centre), if any (:mod:`rules.hfg.works`)."""
-    i = _holding(_terrain_key(st), _rect(e), works.KINDS)
-    return None if i is None else str(st["terrain"][i]["kind"])
+    terrain, key, present = _terrain_entry(st)
+    if present.isdisjoint(works.KINDS):
+        return None
+    i = _holding(key, _rect(e), works.KINDS)
+    return None if i is None else str(terrain[i]["kind"])
 
 
 def _protection(st: State, e: dict, shooter: dict) -> str | None:
@@ -1529,8 +1623,12 @@ def _targets_from(st: State, e: dict) -> list[tuple[float, dict]]:
             battle.clear()
         lines = battle[shooter] = {}
     out = []
-    for o in _frame(st).by_side[_enemy(st, e["side"])]:
-        key = (_rect(o), o["type"], bool(o.get("concealed")))
+    f, side = _frame(st), _enemy(st, e["side"])
+    marks = f.answers.get(("marks", side))
+    if marks is None:  # each enemy with what its sightlines are kept by
+        marks = f.answers[("marks", side)] = [
+            (o, (_rect(o), o["type"], bool(o.get("concealed")))) for o in f.by_side[side]]
+    for o, key in marks:
         d = lines.get(key)
         if d is None:
             d = lines[key] = _sightline(st, e, rng, any_edge, o)
@@ -1609,12 +1707,15 @@ def _fire_blocked(st: State, e: dict, o: dict) -> bool:
     p, q = (e["x"], e["y"]), _rect(o).center()
     lo_x, hi_x = min(p[0], q[0]) - 900, max(p[0], q[0]) + 900
     lo_y, hi_y = min(p[1], q[1]) - 900, max(p[1], q[1]) + 900
-    for x in _live(st):
+    f = _frame(st)
+    # a footprint's centre lies at most half its depth from its front midpoint (x, y)
+    for x, _, _, _, corners, _ in f.by_x[bisect_left(f.xs, lo_x - f.deepest):
+                                         bisect_right(f.xs, hi_x + f.deepest)]:
         if x["id"] in (e["id"], o["id"]) or x["type"] == "SK":
             continue
         if not (lo_x <= x["x"] <= hi_x and lo_y <= x["y"] <= hi_y):
             continue
-        if segment_gap(p, q, _rect(x).corners()) == 0:
+        if segment_gap(p, q, corners) == 0:
             return True
     return False
 
