@@ -17,16 +17,11 @@ from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from combat import healing_api, selectors, services
 from combat.card_tests import api as card_tests_api
 from combat.creation import api as creation_api
-from combat.forms import DECISION_TIMEOUT, MAX_ID, MAX_TYPED_INPUT, WEATHER_CHOICES, battle_title
+from combat.forms import DECISION_TIMEOUT, MAX_ID, MAX_TYPED_INPUT
 from combat.models import Encounter, Job
+from combat.new_battle_api import NewBattleSerializer, id_field, new_battle_of
 from combat.odds import api as odds_api
 from combat.wargames import GM_COMMANDS, commanded_sides, wargame_create, wargame_scenarios
-from ships.models import Ship, ShipReputation
-from ships.services import naval_setup
-
-
-def _id_field(**kwargs):
-    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
 
 
 class EncounterSummarySerializer(serializers.ModelSerializer):
@@ -39,30 +34,15 @@ class EncounterSummarySerializer(serializers.ModelSerializer):
                   "started_at", "finished_at", "outcome"]
 
 
-class EncounterCreateSerializer(InputSerializer):
+class EncounterCreateSerializer(NewBattleSerializer):
     """A new Beat to Quarters ship battle between the players' ship and an enemy ship."""
 
-    title = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    pc_ship = _id_field()
-    enemy_ship = _id_field()
-    weather = serializers.ChoiceField(choices=WEATHER_CHOICES)
-    start_distance = serializers.IntegerField(required=False, allow_null=True, min_value=3,
-                                              max_value=5,
-                                              help_text="3-5; omit for an Awareness test.")
     stacked_cards = serializers.CharField(required=False, allow_blank=True,
                                           help_text="GM-only cards drawn first, e.g. '6C 4C'.")
     challenge = serializers.IntegerField(
         required=False, allow_null=True,
         help_text="The challenge of a mission the battle is played for (its result meets or "
                   "fails it).")
-    allies = serializers.ListField(child=_id_field(), required=False, max_length=20,
-                                   help_text="More ships of the players' side.")
-    enemies = serializers.ListField(child=_id_field(), required=False, max_length=20,
-                                    help_text="More enemy ships.")
-    ship_reputation = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=MAX_ID,
-        help_text="A reputation of a ship of the players' side that fits this enemy: its "
-                  "cards go to the tests of the PCs aboard her; lost battle, it is damaged.")
     decision_timeout = serializers.IntegerField(
         required=False, allow_null=True, min_value=DECISION_TIMEOUT[0],
         max_value=DECISION_TIMEOUT[1],
@@ -180,34 +160,12 @@ class EncounterListView(APIView):
     def post(self, request, campaign_id):
         campaign = campaign_for_user(request.user, campaign_id)
         data = _valid(EncounterCreateSerializer, request.data)
-        allies, enemies = data.get("allies", []), data.get("enemies", [])
-        ships = {s.pk: s for s in Ship.objects.filter(
-            campaign=campaign, pk__in=[data["pc_ship"], data["enemy_ship"], *allies, *enemies])}
-        missing = {f: "No such ship in this campaign." for f in ("pc_ship", "enemy_ship")
-                   if data[f] not in ships}
-        missing.update({f: "No such ship in this campaign." for f, ids in
-                        (("allies", allies), ("enemies", enemies))
-                        if any(i not in ships for i in ids)})
-        reputation = None
-        if data.get("ship_reputation") is not None:
-            reputation = ShipReputation.objects.filter(pk=data["ship_reputation"],
-                                                       ship__campaign=campaign).first()
-            if reputation is None:
-                missing["ship_reputation"] = "No such ship reputation in this campaign."
-        if missing:
-            return Response(missing, status=status.HTTP_400_BAD_REQUEST)
-        pc_ship, enemy_ship = ships[data["pc_ship"]], ships[data["enemy_ship"]]
-        more = {"allies": [ships[i] for i in allies], "enemies": [ships[i] for i in enemies],
-                "ship_reputation": reputation}
+        battle = new_battle_of(campaign, data)
         encounter = services.encounter_create(
-            campaign=campaign, user=request.user, engine="btq_naval",
-            title=data.get("title") or battle_title([pc_ship, *more["allies"]],
-                                                    [enemy_ship, *more["enemies"]]),
-            setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather=data["weather"],
-                              start_distance=data.get("start_distance"), **more),
-            stacked_cards=data.get("stacked_cards") or None,
-            ships=[pc_ship, *more["allies"], enemy_ship, *more["enemies"]],
-            challenge=data.get("challenge"), decision_timeout=data.get("decision_timeout"),
+            campaign=campaign, user=request.user, engine="btq_naval", title=battle.name(),
+            setup=battle.setup(), stacked_cards=data.get("stacked_cards") or None,
+            ships=battle.ships, challenge=data.get("challenge"),
+            decision_timeout=data.get("decision_timeout"),
         )
         return Response(_detail(request.user, encounter), status=status.HTTP_201_CREATED)
 
@@ -226,7 +184,7 @@ class EncounterDetailView(APIView):
 
 
 class VersionSerializer(InputSerializer):
-    version = _id_field(help_text="The version of the battle you saw.")
+    version = id_field(help_text="The version of the battle you saw.")
 
 
 class EncounterStartView(APIView):
@@ -277,7 +235,7 @@ class ActSerializer(InputSerializer):
         max_length=MAX_TYPED_INPUT,
         help_text="An option's key; for a typed decision (one with fields) the JSON text of "
                   "its fields.")
-    version = _id_field()
+    version = id_field()
 
 
 class EncounterActView(APIView):

@@ -2,6 +2,7 @@
 
 import json
 import re
+from dataclasses import dataclass
 
 from django import forms
 
@@ -12,6 +13,7 @@ from rules.btq.naval import DISTANCES, GENERAL_PRECIPITATION, GENERAL_WIND, WEAT
 from rules.engine import get_engine
 from ships.models import Ship, ShipReputation
 from ships.prizes import prize_words
+from ships.services import naval_setup
 
 MAX_ID = 2**63 - 1
 """The largest id or version a database integer column holds: larger numbers are refused as
@@ -42,6 +44,15 @@ def _general(table: dict[str, int]) -> list[tuple[str, str]]:
 GENERAL_WIND_CHOICES = _general(GENERAL_WIND)
 GENERAL_PRECIPITATION_CHOICES = _general(GENERAL_PRECIPITATION)
 """The general weather (BtQ L1699-1709), for the setting general_weather_in_ship_combat."""
+
+
+def general_weather(wind: str | None, precipitation: str | None) -> dict | None:
+    """The general weather a new battle is given (BtQ L1699-1709): ``None`` if neither its
+    wind nor its rain is named, else both, a missing one at its mildest (a light wind, no
+    rain)."""
+    if not wind and not precipitation:
+        return None
+    return {"wind": wind or "light_wind", "precipitation": precipitation or "no_rain"}
 
 AWARENESS = ""
 START_DISTANCE_CHOICES = [(AWARENESS, "An Awareness test decides")] + [
@@ -112,13 +123,61 @@ def battle_title(ours: list, theirs: list) -> str:
     return f"{names(ours)} vs {names(theirs)}"
 
 
+def already_in_battle(main: Ship | None, more: list[Ship]) -> str | None:
+    """Why ``more`` (a side's "more ships") may not be taken as it is: it names ``main``, the
+    ship already chosen for that side; ``None`` if it does not."""
+    if main is not None and main in more:
+        return f"{main} is already in the battle: choose other ships here."
+    return None
+
+
+@dataclass(frozen=True)
+class NewBattle:
+    """The ships and terms of a new Beat to Quarters ship battle, as the New battle form
+    (:meth:`NavalEncounterForm.new_battle`) and the API (``combat.new_battle_api``) take
+    them, for a battle to prepare or for its odds: the players' ship with her ``allies``
+    against the enemy ship with hers (BtQ L2498-2506), the weather (BtQ L2365-2367), the
+    starting distance (``None``: the Awareness test, BtQ L2397-2402), the general weather
+    (BtQ L1699-1709), a ship reputation that fits the enemy and the title, if one is given."""
+
+    pc_ship: Ship
+    enemy_ship: Ship
+    weather: str
+    start_distance: int | None = None
+    allies: tuple[Ship, ...] = ()
+    enemies: tuple[Ship, ...] = ()
+    general_weather: dict | None = None
+    ship_reputation: ShipReputation | None = None
+    title: str = ""
+
+    @property
+    def ships(self) -> list[Ship]:
+        """Every ship of the battle: the players' side's, then the enemy's, main ones first."""
+        return [self.pc_ship, *self.allies, self.enemy_ship, *self.enemies]
+
+    def name(self) -> str:
+        """The battle's title: the one given, else every ship by name (:func:`battle_title`)."""
+        return self.title or battle_title([self.pc_ship, *self.allies],
+                                          [self.enemy_ship, *self.enemies])
+
+    def setup(self) -> dict:
+        """The engine's setup (``ships.services.naval_setup``, which raises
+        ``ValidationError`` for a ship that may not fight on her side)."""
+        return naval_setup(pc_ship=self.pc_ship, enemy_ship=self.enemy_ship,
+                           weather=self.weather, start_distance=self.start_distance,
+                           allies=self.allies, enemies=self.enemies,
+                           general_weather=self.general_weather,
+                           ship_reputation=self.ship_reputation)
+
+
 DECISION_TIMEOUT = (10, 3600)
 """The shortest and longest decision timeout a GM may set (seconds)."""
 
 
 class NavalEncounterForm(Form):
     """A new Beat to Quarters ship battle: the players' ship, with any allies of theirs,
-    against an enemy ship and any others (BtQ L2498-2506)."""
+    against an enemy ship and any others (BtQ L2498-2506). A side's "more ships" picker is
+    shown only where the campaign has another ship of that side than the one chosen above."""
 
     title = forms.CharField(max_length=200, required=False,
                             help_text="Leave empty for “<our ships> vs <the enemy's>”.")
@@ -166,16 +225,20 @@ class NavalEncounterForm(Form):
     def __init__(self, *args, campaign, challenge=None, **kwargs):
         super().__init__(*args, **kwargs)
         ships = Ship.objects.filter(campaign=campaign).select_related("ship_type")
-        for name, side in (("pc_ship", Ship.Side.PC), ("enemy_ship", Ship.Side.ENEMY)):
+        labelled = ship_label(campaign)
+        for name, more, side in (("pc_ship", "allies", Ship.Side.PC),
+                                 ("enemy_ship", "more_enemies", Ship.Side.ENEMY)):
             choices = ships.filter(side=side)
             self.fields[name].queryset = choices
+            self.fields[name].label_from_instance = labelled
             if len(choices) == 1:
                 self.fields[name].initial = choices[0].pk
-        self.fields["allies"].queryset = ships.filter(side=Ship.Side.PC)
-        self.fields["more_enemies"].queryset = ships.filter(side=Ship.Side.ENEMY)
-        labelled = ship_label(campaign)
-        for name in ("pc_ship", "enemy_ship", "allies", "more_enemies"):
-            self.fields[name].label_from_instance = labelled
+            if len(choices) < 2:
+                # the side's only ship is the one chosen above: no other to offer
+                del self.fields[more]
+                continue
+            self.fields[more].queryset = choices
+            self.fields[more].label_from_instance = labelled
         self.fields["ship_reputation"].queryset = ShipReputation.objects.filter(
             ship__campaign=campaign, ship__side=Ship.Side.PC).exclude(
             damage_state=DamageState.DEAD).select_related("ship")
@@ -190,14 +253,11 @@ class NavalEncounterForm(Form):
     def clean(self):
         data = super().clean()
         data["stacked_choices"] = []
-        wind, rain = data.get("wind"), data.get("precipitation")
-        data["general_weather"] = ({"wind": wind or "light_wind",
-                                    "precipitation": rain or "no_rain"} if wind or rain else None)
+        data["general_weather"] = general_weather(data.get("wind"), data.get("precipitation"))
         for extra, main in (("allies", "pc_ship"), ("more_enemies", "enemy_ship")):
             chosen = list(data.get(extra) or [])
-            if data.get(main) in chosen:
-                self.add_error(extra, f"{data[main]} is already in the battle: choose "
-                                      "other ships here.")
+            if refusal := already_in_battle(data.get(main), chosen):
+                self.add_error(extra, refusal)
             data[extra] = [ship for ship in chosen if ship != data.get(main)]
         if data.get("book_cards") and (data["allies"] or data["more_enemies"]):
             self.add_error("book_cards", "The book's example is one ship against one: leave "
@@ -211,10 +271,16 @@ class NavalEncounterForm(Form):
         elif data.get("book_cards"):
             data["stacked_cards"] = book_cards()
             data["stacked_choices"] = book_choices(data["pc_ship"])
-        if not data.get("title") and data.get("pc_ship") and data.get("enemy_ship"):
-            data["title"] = battle_title([data["pc_ship"], *data["allies"]],
-                                         [data["enemy_ship"], *data["more_enemies"]])
         return data
+
+    def new_battle(self) -> NewBattle:
+        """The battle this (valid) form asks for, to prepare or to play for its odds."""
+        data = self.cleaned_data
+        return NewBattle(pc_ship=data["pc_ship"], enemy_ship=data["enemy_ship"],
+                         weather=data["weather"], start_distance=data["start_distance"],
+                         allies=tuple(data["allies"]), enemies=tuple(data["more_enemies"]),
+                         general_weather=data["general_weather"],
+                         ship_reputation=data["ship_reputation"], title=data["title"])
 
 
 class VersionForm(forms.Form):

@@ -263,9 +263,18 @@ def outcome_for(encounter: Encounter, participants: list[str]) -> dict | None:
     return {k: encounter.outcome.get(k) for k in ("winner", "result", "summary")}
 
 
+def shown_job_order() -> tuple:
+    """The order in which an encounter's jobs are looked at for the one its pages show: the
+    one still working (queued or running) first, then the newest. By time alone, a job that
+    ended but was stamped later (two web servers' clocks a little apart) hid the open one,
+    and a reload showed nothing of it while the decisions waited for the computer."""
+    return (Case(When(status__in=Job.OPEN, then=0), default=1), "-created_at", "-id")
+
+
 def latest_job(encounter: Encounter) -> Job | None:
-    """The encounter's most recent job, if any."""
-    return encounter.jobs.order_by("-created_at", "-id").first()
+    """The job the encounter's pages show (:func:`shown_job_order`): the one still working
+    if any, else the most recent; ``None`` without jobs."""
+    return encounter.jobs.order_by(*shown_job_order()).first()
 
 
 def job_for_user(user, job_id) -> Job:

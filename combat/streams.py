@@ -95,8 +95,10 @@ async def stream_response(stream) -> StreamingHttpResponse:
 
 def _encounter_signature(encounter_id: int):
     """What changes whenever anything a page of the encounter shows changes: its last
-    event, version, status and its latest job's state (one query)."""
-    latest_job = Job.objects.filter(encounter=OuterRef("pk")).order_by("-created_at", "-id")
+    event, version, status and the state of the job its pages show
+    (``selectors.latest_job``), in one query."""
+    latest_job = Job.objects.filter(encounter=OuterRef("pk")).order_by(
+        *selectors.shown_job_order())
     return Encounter.objects.filter(pk=encounter_id).annotate(
         last=Max("events__seq"),
         job=Subquery(latest_job.values("pk")[:1]),

@@ -24,7 +24,6 @@ from combat.models import Encounter
 from combat.odds.forms import OddsForm
 from rules.engine import get_engine
 from ships.selectors import ship_for_user
-from ships.services import naval_setup
 
 STALE_MESSAGE = ("The {noun} moved on while you were deciding (someone else acted first). "
                  "Nothing was changed: here is the {noun} as it stands now.")
@@ -77,16 +76,11 @@ def encounter_new(request, campaign_id):
     form = NavalEncounterForm(request.POST or None, campaign=campaign,
                               challenge=request.GET.get("challenge"))
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
+        data, battle = form.cleaned_data, form.new_battle()
         encounter = form.submit(lambda: services.encounter_create(
-            campaign=campaign, user=request.user, engine="btq_naval", title=data["title"],
-            setup=naval_setup(pc_ship=data["pc_ship"], enemy_ship=data["enemy_ship"],
-                              weather=data["weather"], start_distance=data["start_distance"],
-                              allies=data["allies"], enemies=data["more_enemies"],
-                              general_weather=data["general_weather"],
-                              ship_reputation=data["ship_reputation"]),
-            stacked_cards=data["stacked_cards"], stacked_choices=data["stacked_choices"],
-            ships=[data["pc_ship"], *data["allies"], data["enemy_ship"], *data["more_enemies"]],
+            campaign=campaign, user=request.user, engine="btq_naval", title=battle.name(),
+            setup=battle.setup(), stacked_cards=data["stacked_cards"],
+            stacked_choices=data["stacked_choices"], ships=battle.ships,
             challenge=data.get("challenge"), decision_timeout=data["decision_timeout"],
         ))
         if encounter is not None:

@@ -178,7 +178,19 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """Parse cards separated by spaces and/or commas (``"4C, KD 3S"``), or an iterable of
     card texts. Raises :class:`CardError` naming the first bad card."""
     parts = _SPLIT.split(text.strip()) if isinstance(text, str) else list(text)
-    return [parse_card(p) for p in parts if p]
+    try:  # as the kernel writes them, in states and logs
+        found = [_BY_TEXT.get(p) for p in parts]
+    except TypeError:  # unhashable: no card text (parse_card says so)
+        found = [None]
+    if None in found:
+        return [parse_card(p) for p in parts if p]
+    return cast("list[Card]", found)
+
+
+def card_texts(cards: Iterable[Card]) -> list[str]:
+    """The texts of ``cards``, as ``str`` writes them (``["10S", "JK=7D"]``), without a call
+    of ``Card.__str__`` a card: a Broadside! writes its cards in the state."""
+    return [card._text for card in cards]
 
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

@@ -264,16 +264,21 @@ def side_of(engine: Engine, actor: str, summaries: Iterable[Summary]
 
 def best_option(summaries: Mapping[str, Summary], side: str | None, against: bool = False
                 ) -> str | None:
-    """The option key whose games ``side`` won most often (least often, ``against``; the
-    first such key on a tie); ``None`` without a side or games."""
-    if side is None or not summaries:
+    """The option key whose games ``side`` won most often (least often, ``against``), if it
+    stands clear of the runner-up: the 95 % Wilson intervals (:func:`wilson`) of ``side``'s
+    wins with the two options do not overlap. ``None`` when the leading options are too
+    close to call at this many games, and without a side or games; an option played alone
+    is the best."""
+    if side is None:
         return None
     played = {k: s for k, s in summaries.items() if s.games}
-    if not played:
-        return None
-    if against:
-        return min(played, key=lambda k: played[k].share(side))
-    return max(played, key=lambda k: played[k].share(side))
+    ranked = sorted(played, key=lambda k: played[k].share(side), reverse=not against)
+    if len(ranked) < 2:
+        return ranked[0] if ranked else None
+    (first_low, first_high), (second_low, second_high) = (
+        wilson(played[k].winners.get(side, 0), played[k].games) for k in ranked[:2])
+    clear = first_low > second_high if not against else first_high < second_low
+    return ranked[0] if clear else None
 
 
 def _starter(engine: Engine, setup: dict) -> Callable[[RandomSource], State]:

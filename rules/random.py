@@ -29,7 +29,7 @@ from math import ceil, log
 
 from mypy_extensions import mypyc_attr
 
-from rules.cards import Card, CardError, Deck, parse_card
+from rules.cards import Card, CardError, Deck, deck_cards, parse_card
 
 
 @mypyc_attr(native_class=False)  # mypyc compiles no subclass of a built-in error
@@ -107,6 +107,12 @@ class RandomSource(ABC):
             self.log.append(Draw(deck.name, purpose, cards))
         return cards
 
+    def draw_full(self, kind: str, name: str, count: int, *, purpose: str = "draw"
+                  ) -> list[Card]:
+        """:meth:`draw` from a full deck of ``kind`` named ``name`` that nobody keeps: a
+        PC's own deck, whole at every test and gathered after it (BtQ L1247-1249)."""
+        return self.draw(Deck(kind, name), count, purpose=purpose)
+
     def roll(self, sides: int, count: int = 1, *, purpose: str = "roll") -> list[int]:
         """Roll ``count`` dice of ``sides`` faces; returns the faces (1..sides)."""
         if sides < 2 or count < 0:
@@ -162,13 +168,28 @@ class SeededSource(RandomSource):
             cards = [remaining.pop(j)]
         else:
             places = _sample_places(self._getrandbits, n, count if count < n else n)
-            cards = list(map(remaining.__getitem__, places))
-            for j in sorted(places, reverse=True):
+            cards = [remaining[j] for j in places]  # (map would call a method wrapper a card)
+            places.sort(reverse=True)  # the sample's own list: sorted in place, then dropped
+            for j in places:
                 del remaining[j]
         deck.out.extend(cards)
         if self.record:
             self.log.append(Draw(deck.name, purpose, cards))
         return cards
+
+    def draw_full(self, kind: str, name: str, count: int, *, purpose: str = "draw"
+                  ) -> list[Card]:
+        """:meth:`RandomSource.draw_full` without a deck: the cards at the places the sample
+        picks in the deck's composition (:func:`_sample_places`, which for one card is the
+        single index :meth:`draw` turns), none of them removed from anything."""
+        if count < 0:
+            raise ValueError(f"cannot draw {count} cards")
+        cards = deck_cards(kind)
+        n = len(cards)
+        turned = [cards[j] for j in _sample_places(self._getrandbits, n, count if count < n else n)]
+        if self.record:
+            self.log.append(Draw(name, purpose, turned))
+        return turned
 
     def _pick(self, deck: Deck, count: int) -> list[Card]:
         remaining = deck.remaining

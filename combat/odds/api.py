@@ -13,11 +13,9 @@ from rest_framework.views import APIView
 from campaigns.api_common import InputSerializer
 from campaigns.selectors import campaign_for_user
 from combat import selectors as combat_selectors
-from combat.forms import MAX_ID, WEATHER_CHOICES, battle_title
+from combat.new_battle_api import NewBattleSerializer, new_battle_of
 from combat.odds import selectors, services
 from combat.odds.views import results_json
-from ships.models import Ship
-from ships.services import naval_setup
 
 
 class GamesSerializer(InputSerializer):
@@ -28,13 +26,9 @@ class GamesSerializer(InputSerializer):
         help_text="Play batches until every outcome's 95 % interval is within one point.")
 
 
-class OddsOfSetupSerializer(GamesSerializer):
-    title = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    pc_ship = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    enemy_ship = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    weather = serializers.ChoiceField(choices=WEATHER_CHOICES)
-    start_distance = serializers.IntegerField(required=False, allow_null=True, min_value=3,
-                                              max_value=5)
+class OddsOfSetupSerializer(NewBattleSerializer, GamesSerializer):
+    """A new battle's terms, as a new battle takes them (``combat.new_battle_api``), and how
+    many games to play."""
 
 
 class OddsOfEncounterSerializer(GamesSerializer):
@@ -49,27 +43,16 @@ def _valid(serializer_class, data) -> dict:
     return serializer.validated_data
 
 
-
-
 class OddsOfSetupView(APIView):
     @extend_schema(request=OddsOfSetupSerializer, responses={201: serializers.DictField()})
     def post(self, request, campaign_id):
         campaign = campaign_for_user(request.user, campaign_id)
         data = _valid(OddsOfSetupSerializer, request.data)
-        ships = {s.pk: s for s in Ship.objects.filter(
-            campaign=campaign, pk__in=[data["pc_ship"], data["enemy_ship"]])}
-        missing = [f for f in ("pc_ship", "enemy_ship") if data[f] not in ships]
-        if missing:
-            return Response({f: "No such ship in this campaign." for f in missing},
-                            status=status.HTTP_400_BAD_REQUEST)
-        pc_ship, enemy_ship = ships[data["pc_ship"]], ships[data["enemy_ship"]]
+        battle = new_battle_of(campaign, data)
         simulation = services.simulation_create_from_setup(
-            campaign=campaign, user=request.user, engine="btq_naval",
-            title=data.get("title") or battle_title([pc_ship], [enemy_ship]),
-            setup=naval_setup(pc_ship=pc_ship, enemy_ship=enemy_ship, weather=data["weather"],
-                              start_distance=data.get("start_distance")),
-            games=data.get("games"), until_precise=data["until_precise"],
-            ships=[pc_ship, enemy_ship])
+            campaign=campaign, user=request.user, engine="btq_naval", title=battle.name(),
+            setup=battle.setup(), games=data.get("games"), until_precise=data["until_precise"],
+            ships=battle.ships)
         return Response(results_json(request.user, simulation), status=status.HTTP_201_CREATED)
 
 

@@ -90,7 +90,8 @@ def results_for(simulation: Simulation, summaries: dict[str, Summary]) -> dict:
     """The odds for a page or a download: ``{"options": [{"key", "label", "games",
     "outcomes": [{"key", "label", "games", "share", "low", "high"}], "win": share of the
     actor's side (or of the side it plays against) with its interval or None, "best": bool}],
-    "side", "against", "rounds": [{"rounds",
+    "side", "against", "too_close": the leading options' intervals overlap, so none is the
+    best (``rules.montecarlo.best_option``), "rounds": [{"rounds",
     "games", "share"}], "mean_rounds", "damage": [{"ship", "name", "areas": [{"area",
     "mean", "boxes": [{"boxes", "games", "share"}]}]}]}``. Shares are fractions; the
     intervals are 95 % Wilson. Rounds and damage are those of the first option (all of
@@ -100,6 +101,7 @@ def results_for(simulation: Simulation, summaries: dict[str, Summary]) -> dict:
     side, against = (side_of(get_engine(simulation.engine), actor, summaries.values())
                      if actor else (None, False))
     best = best_option(summaries, side, against) if len(summaries) > 1 else None
+    played = sum(1 for summary in summaries.values() if summary.games)
     options = []
     for key, summary in summaries.items():
         outcomes = [{"key": k, "label": outcome_label(simulation, k),
@@ -123,5 +125,6 @@ def results_for(simulation: Simulation, summaries: dict[str, Summary]) -> dict:
                                    for b, g in counts.items()]})
         damage.append({"ship": ship, "name": ships.get(ship, ship), "areas": rows})
     return {"options": options, "side": side, "against": against,
+            "too_close": bool(side) and best is None and played > 1,
             "side_name": simulation.labels.get("winners", {}).get(side, side) if side else None,
             "rounds": rounds, "mean_rounds": first.mean_rounds, "damage": damage}

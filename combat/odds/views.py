@@ -24,7 +24,6 @@ from combat import streams
 from combat.forms import NavalEncounterForm
 from combat.odds import charts, selectors, services
 from combat.odds.forms import OddsForm
-from ships.services import naval_setup
 
 
 def _refused(request, exc: Exception) -> None:
@@ -45,13 +44,11 @@ def odds_new(request, campaign_id):
     form = NavalEncounterForm(request.POST, campaign=campaign)
     odds_form = OddsForm(request.POST)
     if form.is_valid() and odds_form.is_valid():
-        data = form.cleaned_data
+        battle = form.new_battle()
         simulation = form.submit(lambda: services.simulation_create_from_setup(
-            campaign=campaign, user=request.user, engine="btq_naval", title=data["title"],
-            setup=naval_setup(pc_ship=data["pc_ship"], enemy_ship=data["enemy_ship"],
-                              weather=data["weather"], start_distance=data["start_distance"]),
-            games=odds_form.games(), until_precise=odds_form.cleaned_data["odds_precise"],
-            ships=[data["pc_ship"], data["enemy_ship"]],
+            campaign=campaign, user=request.user, engine="btq_naval", title=battle.name(),
+            setup=battle.setup(), games=odds_form.games(),
+            until_precise=odds_form.cleaned_data["odds_precise"], ships=battle.ships,
         ))
         if simulation is not None:
             return redirect("combat:odds", pk=simulation.pk)
@@ -172,8 +169,9 @@ def odds_cancel(request, pk):
         if simulation.created_by_id != request.user.pk:
             require_gm(request.user, simulation.campaign)
         return confirmation(request, question=f"Stop “{simulation.title}”?",
-                            consequence="The games not played yet are not played and there "
-                                        "is no result; the seed is revealed.",
+                            consequence="The games not played yet are not played; those "
+                                        "played so far are shown, as far as they go; the "
+                                        "seed is revealed.",
                             button="Stop the simulation", back=back)
     try:
         services.simulation_cancel(simulation=simulation, user=request.user)

@@ -4,7 +4,8 @@ engine's view (``rules.hfg.engine.HfgEngine.view``): the table in paces with y t
 then streams and rivers, the fords across them, and roads on top; field works, redoubts,
 entrenchments and strong points, outlined in dashes), each element on the table as its
 footprint in its side's colour with its front edge drawn thick (its facing), its type and
-grade as a label (sized to the table, readable on a phone with the board zoomed), and its
+grade as a label (sized to fit inside the element, so that labels never overlap; read on a
+phone with the board zoomed, the legend naming the codes), and its
 state (routing, disabled) in its title and outline; a legend under the map of the terrain
 kinds, element types and grades drawn; a delayed
 command of the viewer's side not yet on the table is named below the map (the other side's
@@ -12,9 +13,12 @@ are not in the view at all)."""
 
 from __future__ import annotations
 
+from math import cos, radians, sin
+
 from django import template
 
 from rules.hfg import works
+from rules.hfg.arrivals import called
 from rules.hfg.data import troop_type
 from rules.hfg.geometry import Rect
 from rules.hfg.roads import runs_east_west
@@ -39,6 +43,8 @@ LAYER = {"stream": 1, "river": 1, "road": 3}
 """Drawing order: area features (0), water (1), fords (2), roads (3)."""
 GRADES = {"E": "Elite", "I": "Inferior", "HVY": "Heavy", "HOR": "Horse", "A": "Active",
           "L": "Lethargic"}
+LABEL_EM = 0.68
+"""The width of one bold capital of a label, in ems (a little more than most)."""
 STATES = {"ok": "", "routing": "routing", "waiting": "not yet arrived",
           "off_table": "driven off the field", "destroyed": "destroyed"}
 
@@ -60,6 +66,16 @@ def element_label(e: dict) -> str:
                          "disabled" if e.get("disabled") else "",
                          "concealed" if e.get("concealed") else "") if s]
     return words + (f", {', '.join(extra)}" if extra else "")
+
+
+def label_size(r: Rect, code: str) -> float:
+    """The font size (paces) of an element's label ``code`` ("BAY E"): as large as fits
+    inside the element's footprint ``r`` as drawn (upright, whatever its facing), so that no
+    two labels overlap however close the elements stand, and never above 170p."""
+    s, c = abs(sin(radians(r.heading))), abs(cos(radians(r.heading)))
+    across = r.width * c + r.depth * s
+    tall = r.width * s + r.depth * c
+    return min(170.0, 0.8 * tall, 0.9 * across / (LABEL_EM * len(code)))
 
 
 @register.inclusion_tag("combat/engines/_hfg_board.html")
@@ -85,7 +101,7 @@ def hfg_board(view: dict) -> dict:
                 "works": t["kind"] in works.KINDS}
                for _, t in sorted(shapes, key=lambda s: s[0])]
     roads = {t["id"]: t["name"] for t in view["terrain"] if t["kind"] == "road"}
-    waiting = [{"command": cid, "road": roads.get(a["road"], a["road"]),
+    waiting = [{"command": called(view, cid), "road": roads.get(a["road"], a["road"]),
                 "due": a["status"] == "due"}
                for cid, a in view.get("arrivals", {}).items() if a["status"] in ("waiting", "due")]
     elements = []
@@ -96,12 +112,14 @@ def hfg_board(view: dict) -> dict:
         r = Rect(e["x"], e["y"], e["heading"], e["width"], e["depth"])
         pts = [(x, d - y) for x, y in r.corners()]
         cx, cy = r.center()
+        code = e["type"] + (f" {e['grade']}" if e["grade"] else "")
         elements.append({
             "id": eid, "side": e["side"], "colour": colours[e["side"]],
             "points": " ".join(f"{_f(x)},{_f(y)}" for x, y in pts),
             "front": {"x1": _f(pts[0][0]), "y1": _f(pts[0][1]), "x2": _f(pts[1][0]),
                       "y2": _f(pts[1][1])},
             "cx": _f(cx), "cy": _f(d - cy), "type": e["type"], "grade": e["grade"] or "",
+            "code": code, "font": _f(label_size(r, code)),
             "label": element_label(e), "name": f"{element_words(e)} ({eid})",
             "routing": e["state"] == "routing",
             "heading": e["heading"]})
@@ -122,6 +140,11 @@ def hfg_board(view: dict) -> dict:
 def hfg_element(e: dict) -> str:
     return element_label(e)
 
+
+@register.filter
+def hfg_pips(view: dict) -> str:
+    """The phasing side's PIPs left, each command by its name ("Beauregard's command 4")."""
+    return ", ".join(f"{called(view, c)} {n}" for c, n in view["pips"].items())
 
 
 @register.filter

@@ -214,7 +214,9 @@ from rules.cards import (
     Deck,
     card_count,
     card_label,
+    card_texts,
     parse_card,
+    parse_cards,
 )
 from rules.engine import (
     GM,
@@ -762,7 +764,12 @@ def _afloat(ship: Ship) -> bool:
 
 def _engaged(st: State) -> list[Pair]:
     """The pairs on the range chart now: both ships in the battle, within Distance 5."""
-    return [p for _, p in _pair_items(st) if _within(st["ships"], p)]
+    ships = st["ships"]
+    found = []
+    for _, p in _pair_items(st):  # a loop: a comprehension is a call of its own
+        if _within(ships, p):
+            found.append(p)
+    return found
 
 
 def _within(ships: dict[str, Ship], p: Pair) -> bool:
@@ -776,7 +783,7 @@ def _within(ships: dict[str, Ship], p: Pair) -> bool:
 def _foes(st: State, sid: str) -> list[tuple[str, int]]:
     """The ships engaged with ship ``sid``, as ``[(foe id, distance)]`` in battle order."""
     ships = st["ships"]
-    found = {}
+    found = []
     for p in st["pairs"].values():  # put in battle order below
         if p["a"] == sid:
             foe = p["b"]
@@ -785,10 +792,11 @@ def _foes(st: State, sid: str) -> list[tuple[str, int]]:
         else:
             continue
         if _within(ships, p):
-            found[foe] = p["distance"]
+            found.append((foe, p["distance"]))
     if len(found) < 2:
-        return list(found.items())
-    return [(f, found[f]) for f in st["order"] if f in found]
+        return found
+    order = st["order"]
+    return sorted(found, key=lambda fd: order.index(fd[0]))
 
 
 def _afloat_ids(st: State, side: str | None = None) -> list[str]:
@@ -837,11 +845,7 @@ def _officer(st: State, sid: str, skill: str, station: str | None = None
     Among the PCs aboard, the one posted to ``station`` goes first, else the one with the
     highest skill; with none who has it, the crew (BtQ L2360-2361). Worked out once a battle
     (:class:`_Figures`)."""
-    pcs = st["pcs"]
-    fig = _FIGURES.get(id(pcs))  # _figures, spelled out: a call costs as much as the rest
-    if fig is None or fig.pcs is not pcs or fig.aboard is not st["aboard"]:
-        fig = _figures(st)
-    return fig.officer(st, sid, skill, station)
+    return _figures(st).officer(st, sid, skill, station)
 
 
 def _pc_officer(st: State, sid: str, skill: str, station: str | None
@@ -891,21 +895,25 @@ class _Figures:
     (:meth:`tester`) and each ship's :class:`_ShipFigures`
     (``ships``). They depend on the PCs, who is aboard, the ships' crews and figures and the
     weather, which the steps never change (they replace no PC and change none in place,
-    :func:`_thaw`); beside them, ``standings``, each ship's last :class:`_Standing`. Kept
+    :func:`_thaw`); beside them, ``standings``, each ship's last :class:`_Standing`, and
+    ``best_skills``, each PC's best skill (:func:`_policy_fight_action`). Kept
     outside the state (a stored state never sees them) by the identity of the state's
     ``pcs`` (:func:`_figures`), which every copy of a battle shares, and every game of a
     Monte Carlo with the kept start; a state read back from the database has its own, so it
     is worked out afresh."""
 
-    __slots__ = ("pcs", "aboard", "officers", "testers", "ships", "standings")
+    __slots__ = ("pcs", "aboard", "officers", "testers", "repair_bases", "ships", "standings",
+                 "best_skills")
 
     def __init__(self, st: State) -> None:
         self.pcs: dict[str, Any] = st["pcs"]
         self.aboard: dict[str, list[str]] = st["aboard"]
         self.officers: dict[tuple[str, str, str | None], tuple[str | None, int]] = {}
         self.testers: dict[tuple[str, str, str], tuple[str, int]] = {}
+        self.repair_bases: dict[tuple[str, str, str], tuple[int, int]] = {}
         self.ships: dict[str, _ShipFigures] = {}
         self.standings: dict[str, _Standing] = {}
+        self.best_skills: dict[str, str] = {}
         for sid in st["order"]:
             ship = st["ships"][sid]
             gunner, gunnery = self.officer(st, sid, "gunnery", "gunner")
@@ -936,6 +944,20 @@ class _Figures:
             found = self.testers[key] = _tester_value(st, sid, who, area)
         return found
 
+    def repair_base(self, st: State, sid: str, who: str, area: str) -> tuple[int, int]:
+        """``(value, fixed part)`` of a repair of ``area`` aboard ship ``sid`` by ``who``
+        (``"crew"`` or a PC id): the tester's skill (:meth:`tester`) and what a battle never
+        changes of :func:`_repair_size`, that skill with the traits' and ship reputation's
+        cards and the general weather."""
+        key = (sid, who, area)
+        found = self.repair_bases.get(key)
+        if found is None:
+            skill, value = self.tester(st, sid, who, area)
+            found = self.repair_bases[key] = (
+                value, value + self._own(None if who == "crew" else who, skill)
+                + _add_weather(None, st, skill))
+        return found
+
     def _own(self, pid: str | None, skill: str) -> int:
         """The cards PC ``pid``'s traits and ship reputation add to a pool of ``skill``
         (:func:`_add_own` but for the Discipline cards); 0 for the crew."""
@@ -953,14 +975,23 @@ _FIGURES_KEPT = 64
 def _figures(st: State) -> _Figures:
     """The :class:`_Figures` of the battle of state ``st``, kept by the identity of its
     ``pcs`` (the figures hold them, so that no other object takes their id) and worked out
-    when missing or when its ``aboard`` is another battle's."""
+    when missing or when its ``aboard`` is another battle's. The last battle's figures are
+    looked at first: a battle asks for them some seventy times, one after another."""
+    global _last_figures
     pcs = st["pcs"]
+    fig = _last_figures
+    if fig is not None and fig.pcs is pcs and fig.aboard is st["aboard"]:
+        return fig
     fig = _FIGURES.get(id(pcs))
     if fig is None or fig.pcs is not pcs or fig.aboard is not st["aboard"]:
         if len(_FIGURES) >= _FIGURES_KEPT:
             _FIGURES.clear()
         fig = _FIGURES[id(pcs)] = _Figures(st)
+    _last_figures = fig
     return fig
+
+
+_last_figures: _Figures | None = None
 
 
 def _who(st: State, sid: str, pid: str | None) -> str:
@@ -1188,11 +1219,7 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
     (the policies weigh the total alone)."""
     ship = st["ships"][sid]
     if breakdown is None:  # the same sum, without writing the parts (_ShipFigures)
-        pcs = st["pcs"]
-        fig = _FIGURES.get(id(pcs))  # _figures, spelled out (as in _officer)
-        if fig is None or fig.pcs is not pcs or fig.aboard is not st["aboard"]:
-            fig = _figures(st)
-        own = fig.ships[sid]
+        own = _figures(st).ships[sid]
         total = own.guns
         if own.gunner is not None:
             total += st["discipline_cards"].get(own.gunner, 0)
@@ -1299,28 +1326,37 @@ def repair_pool(state: State, ship: str, area: str, who: str) -> tuple[int, dict
 def _repair_size(st: State, sid: str, area: str, who: str, breakdown: Parts | None = None
                  ) -> int:
     """:func:`repair_pool`'s size, its parts added to ``breakdown`` unless ``None`` (then
-    the tester's skill is the battle's :class:`_Figures`')."""
-    skill, value = (_tester_value(st, sid, who, area) if breakdown is not None
-                    else _figures(st).tester(st, sid, who, area))
+    what a battle never changes of it is the battle's :class:`_Figures`')."""
+    if breakdown is None:  # the same sum, without writing the parts
+        value, total = _figures(st).repair_base(st, sid, who, area)
+        if value <= 0:
+            return 1
+        ship = st["ships"][sid]
+        if who != "crew":
+            total += st["discipline_cards"].get(who, 0)
+        if ship["morale"]:
+            total -= _morale_penalty(st, ship)
+        if area == "guns":
+            total += ship["casualties"].get("gun_repair") or 0  # _add_casualty's sum
+        if _towing(st):
+            total -= _tow_cut(total)
+        return max(0, total)
+    skill, value = _tester_value(st, sid, who, area)
     if value <= 0:
-        if breakdown is not None:
-            breakdown.update({skill: 0, "unskilled": 1})
+        breakdown.update({skill: 0, "unskilled": 1})
         return 1
-    if breakdown is not None:
-        breakdown[skill] = value
+    breakdown[skill] = value
     total = value + _add_own(breakdown, st, None if who == "crew" else who, skill)
     total += _add_weather(breakdown, st, skill)
     ship = st["ships"][sid]
     p = _morale_penalty(st, ship)
     if p:
         total -= p
-        if breakdown is not None:
-            breakdown["ship_morale"] = -p
+        breakdown["ship_morale"] = -p
     if area == "guns":
         total += _add_casualty(breakdown, ship, "gun_repair")
     if _towing(st) and _tow_cut(total):
-        if breakdown is not None:
-            breakdown["boats_towing"] = -_tow_cut(total)
+        breakdown["boats_towing"] = -_tow_cut(total)
         total -= _tow_cut(total)
     return max(0, total)
 
@@ -1379,8 +1415,10 @@ def _draw(source: RandomSource, gm: Deck, pid: str | None, size: int, what: str,
     its log (a Monte Carlo's does not)."""
     if size <= 0:
         return []
-    deck = Deck(PLAYER_DECK, f"pc:{pid}") if pid is not None else gm
-    return source.draw(deck, size, purpose=f"{what} {label}" if source.record else "")
+    if pid is not None:  # his own deck, whole for this test
+        return source.draw_full(PLAYER_DECK, f"pc:{pid}", size,
+                                purpose=f"{what} {label}" if source.record else "")
+    return source.draw(gm, size, purpose=f"{what} {label}" if source.record else "")
 
 
 def _simple_test(st: State, source: RandomSource, sid: str, pid: str | None, size: int,
@@ -1504,9 +1542,11 @@ def _gun_commander(st: State, sid: str) -> str:
     """Who chooses ship ``sid``'s shot and where she fires: "the character commanding the
     guns" (BtQ L2609-2610): the PC aboard posted as ``gunner``, else the PC who fires the
     Broadside!, else the ship's captain (:func:`_captain`)."""
-    aboard = _aboard(st, sid)
-    posted = [p for p in aboard if st["pcs"][p]["station"] == "gunner"]
-    pid = posted[0] if posted else _officer(st, sid, "gunnery", "gunner")[0]
+    pcs = st["pcs"]
+    for posted in _aboard(st, sid):  # the first posted as gunner
+        if pcs[posted]["station"] == "gunner":
+            return f"pc:{posted}"
+    pid = _officer(st, sid, "gunnery", "gunner")[0]
     if pid is not None:
         return f"pc:{pid}"
     return _captain(st, sid)
@@ -1651,11 +1691,13 @@ def _conditions(st: State, source: RandomSource, events: Events) -> None:
         pid, value = _officer(st, sid, "awareness")
         size, breakdown = _skill_pool("awareness", value, 0, _traits_of(st, pid, "awareness"),
                                       _weather_mod(st, "awareness"))
-        testers.append({"key": side, "ship": sid, "pid": pid, "size": size,
-                        "who": _the(_ship(st, sid)["name"], False) if pid is None else
-                        f"{_the(_ship(st, sid)['name'], False)} ({_who(st, sid, pid)})",
-                        "label": _deck_label(st, sid, pid), "unskilled": value <= 0,
-                        "breakdown": breakdown, "public": side == "pc"})
+        tester: dict[str, Any] = {"key": side, "ship": sid, "pid": pid, "size": size,
+                                  "label": _deck_label(st, sid, pid), "unskilled": value <= 0}
+        if events is not None:  # what the events say of him (_contest reads it for them)
+            tester.update(who=_the(_ship(st, sid)["name"], False) if pid is None else
+                          f"{_the(_ship(st, sid)['name'], False)} ({_who(st, sid, pid)})",
+                          breakdown=breakdown, public=side == "pc")
+        testers.append(tester)
     winner, _ = _contest(st, source, events, "awareness", testers,
                          "Awareness: who sets the starting distance")
     if winner is None:  # a stalemate: the story, that is the GM, decides (BtQ L2397)
@@ -1774,12 +1816,13 @@ def _begin_round(st: State, source: RandomSource, events: Events) -> None:
     _check_out(st, events)
     if st["result"] is not None:
         return
-    afloat = _afloat_ids(st)  # a gate leaves no ship out of the battle
-    for sid in afloat:
+    queue = []
+    for sid in _afloat_ids(st):  # a gate leaves no ship out of the battle
         rs["acts"][sid] = True
         _act_gates(st, source, events, sid)
-    # any() stops at the first repair found
-    rs["repair_queue"] = [s for s in afloat if rs["acts"][s] and any(_repairs(st, s))]
+        if rs["acts"][sid] and any(_repairs(st, sid)):  # any() stops at the first found
+            queue.append(sid)  # (a gate changes nothing that a repair needs)
+    rs["repair_queue"] = queue
 
 
 def _joiners(st: State, events: Events) -> None:
@@ -1878,23 +1921,29 @@ def _commanding(st: State, sid: str, what: str) -> tuple[str | None, int]:
 
 def _repair_options(st: State, sid: str) -> list[str]:
     """Option keys of ship ``sid``'s repair: ``"none"``, ``"<area>:<who>"``."""
-    return ["none", *_repairs(st, sid)]
+    return ["none", *(key for key, _ in _repairs(st, sid))]
 
 
-def _repairs(st: State, sid: str) -> Iterator[str]:
-    """The repairs ship ``sid`` can make, as ``"<area>:<who>"`` keys, one at a time. A ship
-    locked in a boarding does not tend her Crew: her men are fighting it out (a reading;
-    else a First Aid each round would undo the boarding's losses, BtQ L2528-2531)."""
+def _repairs(st: State, sid: str) -> Iterator[tuple[str, int]]:
+    """The repairs ship ``sid`` can make, as ``("<area>:<who>", pool size)``, one at a
+    time. A ship locked in a boarding does not tend her Crew: her men are fighting it out
+    (a reading; else a First Aid each round would undo the boarding's losses, BtQ
+    L2528-2531)."""
     ship = _ship(st, sid)
     grappled = sid in _grappled(st)
-    areas = [a for a in AREAS if "x" in ship["tracks"][a] and not (grappled and a == "crew")]
+    tracks = ship["tracks"]
+    areas = []
+    for a in AREAS:  # a loop: a comprehension is a call of its own
+        if "x" in tracks[a] and not (grappled and a == "crew"):
+            areas.append(a)
     if ship["fire"]:
         areas.append("fire")
     testers = _figures(st).ships[sid].repairers
     for area in areas:
         for who in testers:
-            if _repair_size(st, sid, area, who[3:] if who != "crew" else "crew") > 0:
-                yield f"{area}:{who}"
+            size = _repair_size(st, sid, area, who[3:] if who != "crew" else "crew")
+            if size > 0:
+                yield f"{area}:{who}", size
 
 
 def _repair_step(st: State, source: RandomSource, events: Events) -> None:
@@ -1904,7 +1953,11 @@ def _repair_step(st: State, source: RandomSource, events: Events) -> None:
         if st["result"] is not None:
             return
         rs = st["rs"]
-    rs["repair_queue"] = [s for s in rs["repair_queue"] if _afloat(_ship(st, s))]
+    queue = []
+    for sid in rs["repair_queue"]:  # a loop: a comprehension is a call of its own
+        if _afloat(_ship(st, sid)):
+            queue.append(sid)
+    rs["repair_queue"] = queue
     if rs["repair_queue"]:
         _await(st, "repair.action", rs["repair_queue"][0])
         return
@@ -2138,7 +2191,11 @@ def _targets(st: State, sid: str) -> list[tuple[str, int]]:
     """The ships ship ``sid`` may fire at now: in her range and not struck (BtQ L2379,
     L2494-2496), as ``[(id, distance)]``."""
     ship = st["ships"][sid]
-    return [(f, d) for f, d in _foes(st, sid) if _in_range(ship, d)]
+    targets = []
+    for f, d in _foes(st, sid):  # a loop: a comprehension is a call of its own
+        if _in_range(ship, d):
+            targets.append((f, d))
+    return targets
 
 
 def _will_fire(st: State, sid: str) -> bool:
@@ -2148,8 +2205,8 @@ def _will_fire(st: State, sid: str) -> bool:
     if not (st["rs"]["acts"].get(sid) and ship["states"]["guns"] != _DEAD):
         return False
     total = _standing(st, sid).total  # broadside_pool, less each target's range
-    for _, d in _targets(st, sid):
-        if total - _range_penalty(ship["rating"], d) > 0:
+    for _, d in _foes(st, sid):
+        if _in_range(ship, d) and total - _range_penalty(ship["rating"], d) > 0:  # _targets
             return True
     return False
 
@@ -2273,7 +2330,7 @@ def _broadside_step(st: State, source: RandomSource, events: Events) -> None:
             continue
         ship = _ship(st, sid)
         pid, value = _officer(st, sid, "gunnery", "gunner")
-        shots = _shots(st, sid, rs["aims"][sid])
+        shots = _shots(st, sid, rs["aims"][sid], events is not None)
         if not any(shot["size"] for shot in shots):
             if events is not None:
                 data: dict[str, Any] = {"ship": sid}
@@ -2300,19 +2357,30 @@ def _broadside_step(st: State, source: RandomSource, events: Events) -> None:
     fate = source.draw(gm, 1, purpose="broadside card of fate")[0]
     for sid, f in _by_order(st, firing):
         # One draw a ship: a split's sub-pools come from the same deck, in target order.
-        cards = [str(c) for c in _draw(source, gm, f["pid"], sum(s["size"] for s in f["shots"]),
-                                       "broadside", _deck_label(st, sid, f["pid"]))]
+        cards = card_texts(_draw(source, gm, f["pid"], sum(s["size"] for s in f["shots"]),
+                                 "broadside", _deck_label(st, sid, f["pid"])))
         for shot in f["shots"]:
             shot["cards"], cards = cards[:shot["size"]], cards[shot["size"]:]
     rs["volley"] = {"fate": str(fate), "firing": firing}
     _next_joker(st, events)
 
 
-def _shots(st: State, sid: str, aim: dict[str, int | None]) -> list[dict[str, Any]]:
+def _shots(st: State, sid: str, aim: dict[str, int | None], itemised: bool = True
+           ) -> list[dict[str, Any]]:
     """Ship ``sid``'s sub-pools for ``aim`` (target -> cards of the total, ``None`` for all
     of it): each the share less the range to its target, floored at 0 (BtQ L2499-2500,
-    L2504-2505; N24), with its breakdown (``split``: the cards sent elsewhere)."""
+    L2504-2505; N24), with its breakdown (``split``: the cards sent elsewhere) unless
+    ``itemised`` is false (nobody reads it: the sizes are the same, the breakdown's sum)."""
     ship = _ship(st, sid)
+    if not itemised:
+        total = _broadside_total(st, sid, True)
+        sized = []
+        for target, share in _by_order(st, aim):  # a loop: a comprehension is a call
+            if _afloat(_ship(st, target)):
+                rng = _range_penalty(ship["rating"], _pair(st, sid, target)["distance"])
+                sized.append({"target": target,
+                              "size": max(0, (total if share is None else share) - rng)})
+        return sized
     breakdown: dict[str, int] = {}
     total = _broadside_total(st, sid, True, breakdown)
     shots = []
@@ -2381,7 +2449,7 @@ def _resolve_volley(st: State, events: Events) -> None:
     for sid, f in _by_order(st, volley["firing"]):
         ship = _ship(st, sid)
         for shot in f["shots"]:
-            cards = [parse_card(c) for c in shot["cards"]]
+            cards = parse_cards(shot["cards"])
             raw = broadside_hits(cards, fate)
             target = shot["target"]
             landed.append((sid, target, raw, adjust_hits(raw, ship["ammo"], extra)))
@@ -2912,9 +2980,8 @@ def _should_strike(st: State, sid: str, guns_out: bool, foes: list[tuple[str, in
         other = st["ships"][foe]
         if not _in_range(other, d) or other["states"]["guns"] == _DEAD:
             continue
-        barely_hurt = max(other["states"].values()) <= _INJURED
-        if ((guns_out and s["hull"] >= _MAIMED) or (s["crew"] >= _MAIMED and barely_hurt)
-                or (guns_out and s["crew"] >= _MAIMED)):
+        if ((guns_out and s["hull"] >= _MAIMED) or (s["crew"] >= _MAIMED and (
+                guns_out or max(other["states"].values()) <= _INJURED))):  # barely hurt
             return True
     return False
 
@@ -2927,20 +2994,21 @@ def _policy_repair(st: State, aw: Await) -> str:
     Midshipman Smith, BtQ L2577-2578); an unskilled tester last of all."""
     sid = aw["ship"]
     ship = _ship(st, sid)
-    keys = _repair_options(st, sid)
-    if len(keys) == 1:
+    sizes = dict(_repairs(st, sid))  # each repair's pool, worked out once
+    if not sizes:
         return "none"
-    if any(k.startswith("fire:") for k in keys):
+    areas = {k.partition(":")[0] for k in sizes}
+    if "fire" in areas:
         area = "fire"
     else:
         def score(a: str) -> int:
             track = DamageTrack.parse(ship["tracks"][a])
             weight = {"hull": 3, "crew": 3, "guns": 2, "rigging": 1}[a]
             return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
-        area = max((a for a in AREAS if any(k.startswith(a + ":") for k in keys)), key=score)
-    candidates = [k for k in keys if k.startswith(area + ":")]
+        area = max((a for a in AREAS if a in areas), key=score)
+    candidates = [k for k in sizes if k.startswith(area + ":")]
     fig = _figures(st)
-    if f"{area}:crew" in candidates and fig.tester(st, sid, "crew", area)[1] > 0:
+    if f"{area}:crew" in sizes and fig.tester(st, sid, "crew", area)[1] > 0:
         return f"{area}:crew"
     busy = {fig.ships[sid].helm, fig.ships[sid].gunner}
 
@@ -2949,30 +3017,46 @@ def _policy_repair(st: State, aw: Await) -> str:
         the helmsman or gunner, the commander; then the bigger pool."""
         who = key.partition(":")[2]
         pid = "crew" if who == "crew" else who[3:]
-        size = _repair_size(st, sid, area, pid)
         rank = (3 if pid == "crew" else 2 if pid == st["commanders"].get(sid)
                 else 1 if pid in busy else 0)
-        return fig.tester(st, sid, pid, area)[1] <= 0, rank, -size
+        return fig.tester(st, sid, pid, area)[1] <= 0, rank, -sizes[key]
     return min(candidates, key=cost)
 
 
 def _policy_move(st: State, aw: Await) -> str:
+    """The weaker ship opens the distance as far as she can (escaping if she reaches beyond
+    Distance 5); the stronger goes as near her :func:`_preferred_distance` as she can,
+    neither boarding nor escaping. Worked out from the reach rather than from
+    :func:`_move_options`' keys, which run from ``max(closest, distance - reach)`` to
+    ``min(BEYOND, distance + reach)`` one by one: the farthest key is the last, and the key
+    nearest the preferred distance among those from 1 to 5 is that distance held within
+    them (one key alone is nearest when it lies outside)."""
     sid = aw["ship"]
     pair = st["pairs"][aw["pair"]]
     foe = _other(pair, sid)
-    keys = _move_options(pair["distance"], aw["reach"], _closest(st, aw["pair"]))
+    distance, reach = pair["distance"], aw["reach"]
     if not _stronger(st, sid, foe):
-        return keys[-1]
-    target = _preferred_distance(st, sid, foe)
-    return min((k for k in keys if k not in ("0", "escape")),
-               key=lambda k: abs(int(k) - target))
+        return "escape" if distance + reach >= BEYOND else str(distance + reach)
+    near = max(1, _closest(st, aw["pair"]), distance - reach)
+    far = min(BEYOND - 1, distance + reach)
+    return str(min(far, max(near, _preferred_distance(st, sid, foe))))
 
 
 def _policy_fight_action(st: State, aw: Await) -> str:
+    """The PC's best skill (the first of them on a tie; a battle never changes his skills,
+    so it is looked for once, :class:`_Figures`), if its pool (:func:`_skill_pool`'s size,
+    without the weather) has 3 cards or more; else no part."""
     pid = aw["pc"]
     skills = st["pcs"][pid]["skills"]
-    skill = max(skills, key=skills.__getitem__)
-    size = _skill_pool(skill, skills[skill], _cards_of(st, pid), _traits_of(st, pid, skill))[0]
+    best = _figures(st).best_skills
+    skill = best.get(pid)
+    if skill is None:
+        skill = best[pid] = max(skills, key=skills.__getitem__)
+    value = skills[skill]
+    if value <= 0:  # unskilled: one card (_skill_pool)
+        return "none"
+    size = (value + st["discipline_cards"].get(pid, 0)  # _cards_of, _traits_of
+            + st["pcs"][pid]["trait_cards"].get(skill, 0))
     return skill if size >= 3 else "none"
 
 
@@ -2981,7 +3065,7 @@ def _policy_target(st: State, aw: Await) -> str:
     and Crew boxes), as the London does (BtQ L2504-2505)."""
     sid = aw["ship"]
     return max((t for t, _ in _targets(st, sid)),
-               key=lambda t: (_shots(st, sid, {t: None})[0]["size"],
+               key=lambda t: (_shots(st, sid, {t: None}, False)[0]["size"],
                               -_free_boxes(_ship(st, t))))
 
 
@@ -3002,9 +3086,12 @@ def _policy_joker(st: State, aw: Await) -> str:
         tracks = dict(target["tracks"])
         for area, level in adjust_hits(broadside_hits(played, fate), ammo, extra):
             tracks[area] = str(DamageTrack.parse(tracks[area]).hit(level))
-        parsed = {a: DamageTrack.parse(t) for a, t in tracks.items()}
-        score = (sum(1000 for a in ("hull", "crew") if parsed[a].state == _DEAD)
-                 + sum(10 * _HARM[parsed[a].state] + parsed[a].crossed for a in AREAS))
+        score = 0  # 1000 for a Hull or Crew Dead, 10 a step of harm, 1 a box crossed
+        for a in AREAS:  # a loop: a comprehension is a call of its own
+            track = DamageTrack.parse(tracks[a])
+            score += 10 * _HARM[track.state] + track.crossed
+            if track.state == _DEAD and a in ("hull", "crew"):
+                score += 1000
         if best_score is None or score > best_score:
             best, best_score = str(choice), score
     return best

@@ -334,8 +334,9 @@ class DamageTrack:
 
     @property
     def crossed(self) -> int:
-        """How many boxes are crossed."""
-        return sum(sum(seg) for seg in self.segments)
+        """How many boxes are crossed: the x of its text (the default policies count them
+        for every declaration of a Joker)."""
+        return self._text.count("x")
 
     def hit(self, level: int) -> DamageTrack:
         """The track after one hit of ``level`` (1 Injured/Ordinary, 2 Maimed/Critical,

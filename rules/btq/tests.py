@@ -220,6 +220,7 @@ def _chain(cards: Iterable[Card], fate: Card, unskilled: bool) -> list[tuple[int
 
 
 _LEVEL = itemgetter(0)
+_RANK = itemgetter(1)
 
 
 def successes(
@@ -227,8 +228,14 @@ def successes(
 ) -> list[tuple[SuccessLevel, int]]:
     """The successes among ``cards`` as ``(level, rank)`` pairs, best first: by level, then
     by rank (aces high). This is the order in which ties are broken (BtQ L1238-1239)."""
-    # the matches whose level is above failure (the filter and map of C, no Python call)
-    found = list(filter(_LEVEL, map(_MATCHES[fate].__getitem__, cards)))
+    # the matches whose level is above failure, in a plain loop: a comprehension is a call
+    # of its own, and map and filter call a method wrapper and itemgetter for each card
+    matches = _MATCHES[fate]
+    found = []
+    for card in cards:
+        match = matches[card]
+        if match[0]:
+            found.append(match)
     if unskilled:
         found = [(SuccessLevel.ORDINARY, rank) for _, rank in found]
     found.sort(reverse=True)
@@ -317,10 +324,11 @@ def compare_successes(a: list[tuple[SuccessLevel, int]], b: list[tuple[SuccessLe
     (where one list of levels runs out first, the other has more of its next level)."""
     if not a and not b:
         return "both_failed"
-    a_levels, b_levels = [s[0] for s in a], [s[0] for s in b]
+    # the levels and ranks picked out in C (a comprehension is a call of its own)
+    a_levels, b_levels = list(map(_LEVEL, a)), list(map(_LEVEL, b))
     if a_levels != b_levels:
         return "a" if a_levels > b_levels else "b"
-    a_ranks, b_ranks = [s[1] for s in a], [s[1] for s in b]
+    a_ranks, b_ranks = list(map(_RANK, a)), list(map(_RANK, b))
     if a_ranks != b_ranks:
         return "a" if a_ranks > b_ranks else "b"
     return "tie"

@@ -122,6 +122,17 @@ def exchange(st: State, shooter: dict, target: dict, *, back: bool) -> tuple[flo
     return la, lb
 
 
+@lru_cache(maxsize=1024)
+def _long_range(code: str, year: int, grade: str | None, dismounted: bool, settings: tuple
+                ) -> int | None:
+    """:func:`rules.hfg.shooting.shooting_range` at its longest (a long target), the
+    settings as sorted items."""
+    from rules.hfg import engine as eng
+
+    return eng.shooting_range(code, year=year, grade=grade, dismounted=dismounted,
+                              long_target=True, settings=dict(settings))
+
+
 def posture(st: State, side: str) -> str:
     """``attack`` for the attacker; ``hold`` for the defender until the attacker's losses
     reach a quarter of its army, then ``counterattack``."""
@@ -166,6 +177,7 @@ def standing(st: State, e: dict, stance: str,
     fx, fy = here.forward()
     ahead = (ex + LOOK * fx, ey + LOOK * fy)
     nearest = None
+    settings = tuple(sorted(st["settings"].items()))
     for o in eng._live(st, eng._enemy(st, e["side"])):
         d2 = (o["x"] - ex) ** 2 + (o["y"] - ey) ** 2
         a2 = (o["x"] - ahead[0]) ** 2 + (o["y"] - ahead[1]) ** 2
@@ -173,9 +185,7 @@ def standing(st: State, e: dict, stance: str,
             nearest = a2
         if o is aimed or o["state"] != "ok":
             continue
-        reach = eng.shooting_range(o["type"], year=st["year"], grade=o["grade"],
-                                   dismounted=o["dismounted"], long_target=True,
-                                   settings=st["settings"])
+        reach = _long_range(o["type"], st["year"], o["grade"], o["dismounted"], settings)
         if not reach or d2 > (reach + 900) ** 2 or not (
                 troop_type(o["type"]).any_edge or eng._in(st, o, "bua")
                 or eng.in_corridor(eng._rect(o), here)):
@@ -273,6 +283,7 @@ def choose(st: State, options: list[tuple[str, str, int]]) -> str:
     now: dict[str, float] = {}
     base = primaries(st, eng._enemy(st, side))
     best, choice = GAIN, "end"
+    tried: set[tuple] = set()
     for k in keys:
         if not k.startswith(("advance:", "retire:", "face:", "occupy:", "line:")):
             continue
@@ -280,12 +291,17 @@ def choose(st: State, options: list[tuple[str, str, int]]) -> str:
                 els[k.split(":")[1]]["type"] not in STAFF:
             continue
         moved = _moves(st, k)
+        # an order that puts its elements where an earlier one did gains the same: not more
+        to = (k.startswith("line:"), *((i, m["x"], m["y"], m["heading"]) for i, m in moved.items()))
+        if to in tried:
+            continue
+        tried.add(to)
         after = _after(st, moved)
         gain = 0.0
         for i in moved:
             if i not in now:
                 now[i] = standing(st, els[i], stance)
-        with eng._still(after):
+        with eng._still(after, st, moved):
             for i, m in moved.items():
                 gain += standing(after, m, stance, base) - now[i]
         if k.startswith("line:"):

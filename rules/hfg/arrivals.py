@@ -100,6 +100,12 @@ def waiting(st: State, command: str) -> bool:
     return a is not None and a["status"] != "done"
 
 
+def called(st: State, command: str) -> str:
+    """The name of ``command`` (its id in states from before commands had names)."""
+    c = next(c for sd in st["sides"].values() for c in sd["commands"] if c["id"] == command)
+    return str(c.get("name", f"command {command}"))
+
+
 def side_of(st: State, command: str) -> str:
     return next(s for s, sd in st["sides"].items()
                 if any(c["id"] == command for c in sd["commands"]))
@@ -116,7 +122,7 @@ def new_bound(st: State, side: str, log: EventLog) -> None:
         elif a["status"] == "due":
             a["status"] = "first"
             road = next(t for t in st["terrain"] if t["id"] == a["road"])
-            log("arrival", f"{st['sides'][side]['name']}: command {cid} arrives along "
+            log("arrival", f"{st['sides'][side]['name']}: {called(st, cid)} arrives along "
                 f"{road['name']}.", {"command": cid, "road": a["road"]})
 
 
@@ -130,7 +136,9 @@ def pip_roll(st: State, command: str, raw: int, log: EventLog) -> None:
         return
     a["status"] = "due"
     side = side_of(st, command)
-    log("arrival.due", f"Command {command} will arrive next bound.", {"command": command},
+    name = called(st, command)
+    log("arrival.due", f"{name[:1].upper()}{name[1:]} will arrive next bound.",
+        {"command": command},
         visible={st["sides"][side]["commander"]})
 
 

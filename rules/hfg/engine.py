@@ -55,10 +55,11 @@ log): repulses the least distance, pursuits 300p (stopping short of anything in 
 no new combat), press forward only where the 200p bring the element into the beaten
 enemy's front (else halt), a mounted winner of a distant combat charges the primary shooter
 if it is within 600p straight ahead, dismountables keep the mode their setup gives. Not
-modelled yet (said here, not faked): pushing back friends (a move back stops short of
-them), turning to face after combat, bridges, railways and minefields, works' placement in
-the defender's zone, a winner of a town assault entering it (an ``attack`` on a garrison's
-front still stands the attacker in the town; a press forward stops at its edge), hill
+modelled yet (said here, not faked): turning to face after combat (neither an element
+recoiling from shooting directly behind nor enemy Skirmishers burst through by a move back
+turn), bridges, railways and minefields, works' placement in the defender's zone, a winner
+of a town assault entering it (an ``attack`` on a garrison's front still stands the
+attacker in the town; a press forward stops at its edge), hill
 contours (an element standing on a hill is uphill of one standing off it), columns (a line
 may not enter water), Aeronauts' sight, deployment zones (scenarios are placed as given),
 the general's line of sight for command (distance only).
@@ -85,7 +86,7 @@ Setup (:func:`validate_setup`)::
                  forces met on the campaign map, :mod:`rules.hfg.campaign`; the side there
                  first defends, L351),
      "sides": [{"id", "name", "commander": "side:<id>" | "pc:<pk>", "ag": int,
-                "commands": [{"id", "general": element id, "allied": bool,
+                "commands": [{"id", "name" (optional), "general": element id, "allied": bool,
                               "arrives": {"road", "edge"} (optional: delayed,
                               :mod:`rules.hfg.arrivals`)}]  (the C-in-C's first),
                 "army": {"list", "year", "counts", "sections"} (optional, checked)}],
@@ -229,6 +230,7 @@ def validate_setup(setup: dict) -> dict:
             "commander": str(s.get("commander") or f"side:{sid}"),
             "ag": _int(s.get("ag", 0), f"side {sid}'s Ag", 0, 6),
             "commands": [{"id": _ident(c.get("id"), "a command's id"),
+                          "name": _command_name(s, c, c is commands[0]),
                           "general": _ident(c.get("general"), "a general"),
                           **({"allied": True} if c.get("allied") else {}),
                           **({"arrives": c["arrives"]} if c.get("arrives") else {})}
@@ -335,6 +337,14 @@ def validate_setup(setup: dict) -> dict:
     return out
 
 
+def _command_name(side: dict, c: dict, first: bool) -> str:
+    """What the pages call a command: the name the setup gives it, else its side's name for
+    the C-in-C's command (the first), else "command" and its id."""
+    name = c.get("name") or (side.get("name") or side.get("id") if first else
+                             f"command {c.get('id')}")
+    return str(name)[:80]
+
+
 def _initial_state(setup: dict) -> State:
     elements = {}
     for e in setup["elements"]:
@@ -401,6 +411,8 @@ _POSE = itemgetter("x", "y", "heading", "width", "depth", "side", "state", "type
                    "dismounted")
 """What of an element the geometry of a :class:`_Frame` depends on."""
 _CONCEALED = methodcaller("get", "concealed")
+_CENTRE_X = itemgetter(1)
+"""A :class:`_Frame` box's centre x."""
 
 
 class _Frame:
@@ -415,7 +427,7 @@ class _Frame:
     loss or reveal makes a new one (:func:`_frame`); its lists are never changed."""
 
     __slots__ = ("elements", "poses", "live", "by_side", "boxes", "by_x", "xs", "biggest",
-                 "deepest", "front", "limiters", "answers")
+                 "deepest", "front", "limiters", "answers", "parent", "spots")
 
     def __init__(self, st: State, poses: tuple) -> None:
         els = st["elements"]
@@ -423,13 +435,47 @@ class _Frame:
         self.live = [e for e in map(els.__getitem__, st["order"]) if e["state"] in ON_TABLE]
         self.by_side = {s: [e for e in self.live if e["side"] == s] for s in st["side_ids"]}
         self.boxes = [(e, *_frame_box(*_RECT_OF(e)), (*_POSE(e), e["id"])) for e in self.live]
-        self.by_x = sorted(self.boxes, key=lambda b: b[1])
+        self.by_x = sorted(self.boxes, key=_CENTRE_X)
         self.xs = [b[1] for b in self.by_x]
         self.biggest = max((b[3] for b in self.boxes), default=0.0)
         self.deepest = max((e["depth"] for e in self.live), default=0)
         self.front: dict[str, dict | None] = {}
         self.limiters: dict[str, list[Rect]] = {}
         self.answers: dict[tuple, Any] = {}
+        self.parent: _Frame | None = None
+        self.spots: list[tuple[float, float]] = []
+
+    @classmethod
+    def after(cls, base: _Frame, st: State, moved: dict[str, dict]) -> _Frame:
+        """The frame of ``st``: ``base``'s state with the elements in ``moved`` (id: the
+        element, in the same state and of the same size) standing elsewhere, worked out from
+        ``base`` (the same lists as a new frame's, but only the moved boxes recomputed) with
+        the answers of ``base`` that no moved element can change: a frontal enemy (looked for
+        within :data:`EPS` of the element's front), when no moved element stood or stands
+        near enough (``parent`` and ``spots``, the moved elements' front midpoints before and
+        after, for :func:`_front_enemy`); a side's ``limiters``, when none of the side moved.
+        Not kept by :func:`_frame` (its ``poses`` are not worked out): for :class:`_still`
+        only."""
+        f = cls.__new__(cls)
+        f.elements, f.poses = st["elements"], ()
+        f.live, f.boxes = list(base.live), list(base.boxes)
+        f.by_side = {s: list(es) for s, es in base.by_side.items()}
+        for i, (e, *_) in enumerate(base.boxes):
+            m = moved.get(e["id"])
+            if m is not None:
+                f.live[i] = m
+                f.boxes[i] = (m, *_frame_box(*_RECT_OF(m)), (*_POSE(m), m["id"]))
+                mine = f.by_side[m["side"]]
+                mine[next(j for j, x in enumerate(mine) if x is e)] = m
+        f.by_x = sorted(f.boxes, key=_CENTRE_X)
+        f.xs = [b[1] for b in f.by_x]
+        f.biggest, f.deepest = base.biggest, base.deepest
+        f.front, f.parent = {}, base
+        f.spots = [(e["x"], e["y"]) for k, m in moved.items() for e in (base.elements[k], m)]
+        sides = {m["side"] for m in moved.values()}
+        f.limiters = {s: v for s, v in base.limiters.items() if s not in sides}
+        f.answers = {}
+        return f
 
 
 @lru_cache(maxsize=65536)
@@ -466,13 +512,20 @@ def _frame(st: State) -> _Frame:
 class _still:
     """``with _still(st):`` around reading ``st`` without changing it (listing the orders,
     the default policy's choice, the shooters choosing their targets): its frame is worked
-    out once on entry instead of checked at every question."""
+    out once on entry instead of checked at every question. ``base``, ``moved``: ``st`` is
+    the state ``base`` with the elements in ``moved`` standing elsewhere (the default
+    policy weighing a move), so the frame is worked out from ``base``'s
+    (:meth:`_Frame.after`)."""
 
-    def __init__(self, st: State) -> None:
-        self.st = st
+    def __init__(self, st: State, base: State | None = None,
+                 moved: dict[str, dict] | None = None) -> None:
+        self.st, self.base, self.moved = st, base, moved
 
     def __enter__(self) -> None:
-        _STILL.append(_frame(self.st))
+        if self.base is None or self.moved is None:
+            _STILL.append(_frame(self.st))
+        else:
+            _STILL.append(_Frame.after(_frame(self.base), self.st, self.moved))
 
     def __exit__(self, *exc: object) -> None:
         _STILL.pop()
@@ -557,8 +610,11 @@ def _going_of(terrain: tuple, rects: tuple[Rect, ...]) -> str:
 
 def _in(st: State, e: dict, kind: str) -> dict | None:
     """The first feature of ``kind`` holding ``e``'s centre, if any."""
-    i = _holding(_terrain_key(st), _rect(e), (kind,))
-    return None if i is None else st["terrain"][i]
+    terrain, key, present = _terrain_entry(st)
+    if kind not in present:
+        return None
+    i = _holding(key, _rect(e), (kind,))
+    return None if i is None else terrain[i]
 
 
 @lru_cache(maxsize=65536)
@@ -610,6 +666,12 @@ def _front_enemy(st: State, e: dict) -> dict | None:
     eid = e["id"]
     if eid in f.front:
         return f.front[eid]
+    p = f.parent
+    if p is not None and eid in p.front and p.elements.get(eid) is e:
+        x, y, near = e["x"], e["y"], 2 * EPS + 1
+        if all(abs(sx - x) > near or abs(sy - y) > near for sx, sy in f.spots):
+            f.front[eid] = p.front[eid]  # no moved element stood or stands near enough
+            return p.front[eid]
     r, found = _rect(e), None
     for o in f.by_side[_enemy(st, e["side"])]:
         if abs(o["x"] - e["x"]) <= 2 * EPS + 1 and abs(o["y"] - e["y"]) <= 2 * EPS + 1 and \
@@ -647,7 +709,7 @@ def _blocked(st: State, e: dict, r: Rect, *, ignore: tuple[str, ...] = (),
     if _terrain_under(st, r, "marsh") and (e["type"] in ("HQ", "LAA") or (
             troop_type(e["type"]).category == "artillery" and e["type"] != "LTA")):
         return True
-    return water.in_river(st, e, r)
+    return "river" in _terrain_entry(st)[2] and water.in_river(st, e, r)
 
 
 _WEATHER = itemgetter("kind", "mist", "raining", "guns_slowed", "muddy_roads", "ones")
@@ -766,8 +828,8 @@ def _swap_options(st: State) -> list[tuple[str, str, int]]:
     open until the side's first other order."""
     cinc = st["sides"][st["phasing"]]["commands"][0]["id"]
     pips = st["pips"]
-    return [(f"swap:{c}", f"The C-in-C takes {c}'s {pips[c]} PIPs and gives it his "
-             f"{pips[cinc]}", 0) for c in st.get("swappable", [])]
+    return [(f"swap:{c}", f"The C-in-C takes {arrivals.called(st, c)}'s {pips[c]} PIPs and "
+             f"gives it his {pips[cinc]}", 0) for c in st.get("swappable", [])]
 
 
 def _swap(st: State, command: str, log: EventLog) -> None:
@@ -775,14 +837,15 @@ def _swap(st: State, command: str, log: EventLog) -> None:
     pips = st["pips"]
     pips[cinc], pips[command] = pips[command], pips[cinc]
     st.pop("swappable", None)
-    log("pips.swap", f"The C-in-C exchanges PIPs with {command}: PIPs now {_pips_text(st)}.",
+    log("pips.swap", f"The C-in-C exchanges PIPs with {arrivals.called(st, command)}: PIPs "
+        f"now {_pips_text(st)}.",
         {"commands": [cinc, command], "pips": dict(pips)})
 
 
 def _pips_text(st: State) -> str:
     """The phasing side's PIPs left, command by command in the side's order."""
-    cmds = [c["id"] for c in st["sides"][st["phasing"]]["commands"] if c["id"] in st["pips"]]
-    return ", ".join(f"{c} {st['pips'][c]}" for c in cmds)
+    return ", ".join(f"{arrivals.called(st, c['id'])} {st['pips'][c['id']]}"
+                     for c in st["sides"][st["phasing"]]["commands"] if c["id"] in st["pips"])
 
 
 def _weather_roll(st: State, side: str, raw: int, log: EventLog) -> None:
@@ -1014,14 +1077,17 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
 
 def order_group(st: State, key: str) -> str:
     """The heading the order ``key`` (one of :func:`order_options`) is listed under on the
-    page: its element's command and the element (``"Command beau: Bayonets (cb1)"``), the
+    page: its element's command and the element (``"Beauregard's command: Bayonets (cb1)"``), the
     element being the key's second part (``advance:<id>``, ``march:<id>:<way>``, ...);
     ``"PIPs"`` for the C-in-C's exchange (``swap:<command>``); ``""`` for ``end``."""
     verb, _, rest = key.partition(":")
     if verb == "swap":
         return "PIPs"
     e = st["elements"].get(rest.partition(":")[0]) if rest else None
-    return f"Command {e['command']}: {_name(st, e)}" if e is not None else ""
+    if e is None:
+        return ""
+    called = arrivals.called(st, e["command"])
+    return f"{called[:1].upper()}{called[1:]}: {_name(st, e)}"
 
 
 _KEPT_ORDERS: dict[tuple, tuple] = {}
@@ -1227,8 +1293,35 @@ def _assault_options(st: State, e: dict, cost: int) -> list[tuple[str, str, int]
 
 def _in_assault(st: State, e: dict) -> bool:
     """Whether ``e`` is in close combat at a town's or strong point's edge: assaulting one
-    its enemy holds, or holding one an enemy assaults (it neither shoots nor is shot)."""
-    return bool(_kept(st, [e], ("in_assault",), lambda: _in_assault_now(st, e)))
+    its enemy holds, or holding one an enemy assaults (it neither shoots nor is shot).
+    Those on the table are found all at once per frame (:func:`_in_assault_all`)."""
+    f = _frame(st)
+    if f.elements.get(e["id"]) is not e or e["state"] not in ON_TABLE:
+        return _in_assault_now(st, e)
+    fighting = f.answers.get(("in assault",))
+    if fighting is None:
+        fighting = f.answers[("in assault",)] = _in_assault_all(st, f)
+    return e["id"] in fighting
+
+
+def _in_assault_all(st: State, f: _Frame) -> frozenset[str]:
+    """The ids of the elements on the table in ``f`` that :func:`_in_assault_now` finds in
+    close combat at a town's or strong point's edge: each enemy at the edge of a held one,
+    and its garrison when one of them is on its feet."""
+    out = set()
+    for t in st["terrain"]:
+        if t["kind"] not in TOWNS:
+            continue
+        g = _held(st, t)
+        if g is None:
+            continue
+        box = _town_box(t)
+        for o in f.live:
+            if o["side"] != g["side"] and assault.edge_of(box, _rect(o)) is not None:
+                out.add(o["id"])
+                if o["state"] == "ok":
+                    out.add(g["id"])
+    return frozenset(out)
 
 
 def _in_assault_now(st: State, e: dict) -> bool:
@@ -1366,7 +1459,11 @@ def _carry_out(st: State, key: str, cost: int, log: EventLog, source: RandomSour
 def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
     bua = _in(st, e, "bua")
     r = _rect(e)
-    flank = any(contact(_rect(o), r) in ("flank", "rear") for o in _live(st, enemy["side"]))
+    # a front corner of the enemy's on a corner of r, or its front midpoint on r's rear
+    near = e["width"] / 2 + e["depth"] + 2 * EPS + 1
+    flank = any(contact(_rect(o), r) in ("flank", "rear") for o in _live(st, enemy["side"])
+                if abs(o["x"] - e["x"]) <= near + o["width"] / 2
+                and abs(o["y"] - e["y"]) <= near + o["width"] / 2)
     overlapped = 0
     town = _town(st, e) if close else None
     if close and town is None:  # a town or strong point cannot be overlapped (L281)
@@ -1375,9 +1472,7 @@ def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
             if o["id"] != enemy["id"] and side_by_side(er, _rect(o)) and \
                     _front_enemy(st, o) is None:
                 overlapped += 1
-    defeated = command_defeated(
-        [Unit(x["type"], x["grade"], x["command"], x["state"])
-         for x in st["elements"].values() if x["side"] == e["side"]], e["command"])
+    defeated = _defeated(tuple(map(_UNIT, st["elements"].values())), e["side"], e["command"])
     hill = _hill_under(st, e)
     uphill = close and hill is not None and _hill_under(st, enemy) is not hill
     rear = _led(st, e) if close else None
@@ -1394,10 +1489,23 @@ def _fighter(st: State, e: dict, enemy: dict, *, close: bool) -> Fighter:
         attacking_bua=close and town is None and _town(st, enemy) is not None)
 
 
+_UNIT = itemgetter("side", "type", "grade", "command", "state")
+
+
+@lru_cache(maxsize=4096)
+def _defeated(units: tuple[tuple, ...], side: str, command: str) -> bool:
+    """:func:`rules.hfg.losses.command_defeated` for ``command`` of ``side``, ``units`` being
+    every element's side, type, grade, command and state (:data:`_UNIT`)."""
+    return command_defeated([Unit(*u[1:]) for u in units if u[0] == side], command)
+
+
 def _work(st: State, e: dict) -> str | None:
     """The kind of field work ``e`` stands in (its centre), if any (:mod:`rules.hfg.works`)."""
-    i = _holding(_terrain_key(st), _rect(e), works.KINDS)
-    return None if i is None else str(st["terrain"][i]["kind"])
+    terrain, key, present = _terrain_entry(st)
+    if present.isdisjoint(works.KINDS):
+        return None
+    i = _holding(key, _rect(e), works.KINDS)
+    return None if i is None else str(terrain[i]["kind"])
 
 
 def _protection(st: State, e: dict, shooter: dict) -> str | None:
@@ -1515,8 +1623,12 @@ def _targets_from(st: State, e: dict) -> list[tuple[float, dict]]:
             battle.clear()
         lines = battle[shooter] = {}
     out = []
-    for o in _frame(st).by_side[_enemy(st, e["side"])]:
-        key = (_rect(o), o["type"], bool(o.get("concealed")))
+    f, side = _frame(st), _enemy(st, e["side"])
+    marks = f.answers.get(("marks", side))
+    if marks is None:  # each enemy with what its sightlines are kept by
+        marks = f.answers[("marks", side)] = [
+            (o, (_rect(o), o["type"], bool(o.get("concealed")))) for o in f.by_side[side]]
+    for o, key in marks:
         d = lines.get(key)
         if d is None:
             d = lines[key] = _sightline(st, e, rng, any_edge, o)
@@ -1595,12 +1707,15 @@ def _fire_blocked(st: State, e: dict, o: dict) -> bool:
     p, q = (e["x"], e["y"]), _rect(o).center()
     lo_x, hi_x = min(p[0], q[0]) - 900, max(p[0], q[0]) + 900
     lo_y, hi_y = min(p[1], q[1]) - 900, max(p[1], q[1]) + 900
-    for x in _live(st):
+    f = _frame(st)
+    # a footprint's centre lies at most half its depth from its front midpoint (x, y)
+    for x, _, _, _, corners, _ in f.by_x[bisect_left(f.xs, lo_x - f.deepest):
+                                         bisect_right(f.xs, hi_x + f.deepest)]:
         if x["id"] in (e["id"], o["id"]) or x["type"] == "SK":
             continue
         if not (lo_x <= x["x"] <= hi_x and lo_y <= x["y"] <= hi_y):
             continue
-        if segment_gap(p, q, _rect(x).corners()) == 0:
+        if segment_gap(p, q, corners) == 0:
             return True
     return False
 
@@ -1659,6 +1774,14 @@ def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *
         _obey(st, me, foe, out, led.get(me["id"]), log, source)
 
 
+_RESULT_WORDS = {"halt": "halts", "press_forward": "may press forward", "pursue": "pursues",
+                 "charge": "charges", "close_in": "may close in", "recoil": "must recoil",
+                 "repulsed": "is repulsed", "routed": "is routed", "spent": "is spent",
+                 "destroyed": "is destroyed"}
+"""What a combat's outcome does to an element, in the log's combat line (its move, if any,
+follows in its own line)."""
+
+
 def _combat(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *, close: bool,
             aiders: int = 0, shoots_back: bool = True) -> CombatResult:
     """Fight ``a`` against ``b`` (:func:`rules.hfg.combat.fight`) and log it; nothing moves."""
@@ -1671,10 +1794,13 @@ def _combat(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *,
     what = "fight hand to hand" if close else ("exchange fire" if shoots_back else "shoots at")
     verb = f"{_name(st, a)} and {_name(st, b)} {what}" if close or shoots_back else \
         f"{_name(st, a)} {what} {_name(st, b)}"
+    did = [f"{_name(st, x)} {_RESULT_WORDS[o.kind]}" for x, o in zip((a, b), r.outcomes)
+           if o.kind != "none"]
     log("combat", f"{verb}: {r.scores[0]} to {r.scores[1]} (dice {r.dice[0]} and "
-        f"{r.dice[1]}).", {"a": a["id"], "b": b["id"], "close": close, "dice": list(r.dice),
-                           "scores": list(r.scores), "bands": list(r.bands),
-                           "outcomes": [o.kind for o in r.outcomes]})
+        f"{r.dice[1]}): {' and '.join(did) if did else 'no effect'}.",
+        {"a": a["id"], "b": b["id"], "close": close, "dice": list(r.dice),
+         "scores": list(r.scores), "bands": list(r.bands),
+         "outcomes": [o.kind for o in r.outcomes]})
     return r
 
 
@@ -1690,33 +1816,119 @@ def _obey(st: State, me: dict, foe: dict, out: Any, rear: dict | None, log: Even
         _follow(st, me, rear, log)
 
 
-def _back(st: State, e: dict, dist: int, log: EventLog, why: str) -> None:
-    """Move ``e`` straight back ``dist`` paces keeping its facing (recoil, repulse);
-    destroyed if an enemy front touches its rear or enemy or impassable ground is in the
-    way, off the table if it leaves it (L316-319)."""
+def _back(st: State, e: dict, dist: int, log: EventLog, why: str, *,
+          repulse: bool = False) -> None:
+    """Move ``e`` straight back ``dist`` paces keeping its facing: a recoil (its own depth),
+    or with ``repulse`` a repulse (L316-318). A recoil pushes back the friends it cannot
+    pass through (:func:`_passes`), each pushing in turn those behind it that it cannot pass
+    through, keeping their facing (L316); a repulsed element passes through every friend
+    (L255). Whoever still stands in a friend at the end goes on until clear, just beyond it
+    (L256), and enemy Skirmishers are burst through (L321). ``e`` is destroyed if an enemy
+    front touches its rear, or if it or a friend it pushes would reach other enemy or ground
+    it cannot cross (L320-321): then nobody moves. Off the table it is lost, and so is a
+    friend pushed off it (L329)."""
     r = _rect(e)
-    foes = _live(st, _enemy(st, e["side"]))
-    if any(contact(_rect(o), r) == "rear" for o in foes):
+    if any(contact(_rect(o), r) == "rear" for o in _live(st, _enemy(st, e["side"]))):
         e["state"] = "destroyed"
         log("outcome", f"{_name(st, e)} cannot get back and is destroyed.")
         return
-    moved = dist
-    while moved > 0:
-        nr = r.moved(-moved)
-        if not _blocked(st, e, nr):
+    fx, fy = r.forward()
+    live = {o["id"]: o for o in _live(st)}
+    start = {i: _rect(o) for i, o in live.items()}
+    pushed: dict[str, float] = {}
+    d = 0
+    while True:
+        d = min(d + STEP, dist) if d < dist else d + STEP
+        at = {e["id"]: _shifted(r, -fx * d, -fy * d)}
+        way = _way_back(st, e, at, pushed, start, live, repulse, -fx, -fy)
+        if way != "clear" or d >= dist and not _in_friends(at, start):
             break
-        moved -= STEP
-    target = r.moved(-dist)
-    if _off_table(st, target):
+    if way == "off":
         e["state"] = "off_table"
         log("outcome", f"{_name(st, e)} is driven off the field.")
         return
-    if moved < dist and any(overlaps(target.corners(), _rect(o).corners()) for o in foes):
+    if way != "clear":
         e["state"] = "destroyed"
-        log("outcome", f"{_name(st, e)} runs into the enemy and is destroyed.")
+        log("outcome", f"{_name(st, e)} {way} and is destroyed.")
         return
-    _place(e, r.moved(-moved))
-    log("outcome", f"{_name(st, e)} {why} {moved} paces.")
+    for i, r2 in at.items():
+        o = live[i]
+        if i != e["id"] and _off_table(st, r2):
+            o["state"] = "off_table"
+            log("outcome", f"{_name(st, o)} is pushed off the field by {_name(st, e)}.")
+            continue
+        _place(o, r2)
+        if i != e["id"]:
+            log("outcome", f"{_name(st, e)} pushes {_name(st, o)} back {round(pushed[i])} "
+                "paces.")
+    log("outcome", f"{_name(st, e)} {why} {d} paces.")
+
+
+def _shifted(r: Rect, dx: float, dy: float) -> Rect:
+    return Rect(r.x + dx, r.y + dy, r.heading, r.width, r.depth)
+
+
+def _way_back(st: State, e: dict, at: dict[str, Rect], pushed: dict[str, float],
+              start: dict[str, Rect], live: dict[str, dict], repulse: bool, ux: float,
+              uy: float) -> str:
+    """Carry out one step of ``e``'s move back along ``(ux, uy)``, ``at`` holding its new
+    footprint: every friend it (or a friend pushed) meets and cannot pass through is pushed
+    (``pushed``: how far each has been, kept from step to step) just clear, and ``at`` gets
+    the footprint of each. Whether the way is ``"clear"``, ``"off"`` (``e`` leaves the table)
+    or what stops it (enemy or ground)."""
+    for i, paces in pushed.items():
+        at[i] = _shifted(start[i], ux * paces, uy * paces)
+    queue = [e["id"]]
+    while queue:
+        m = live[queue.pop()]
+        mr = at[m["id"]]
+        m_corners = mr.corners()
+        for i, o in live.items():
+            if i == m["id"] or i == e["id"] or o["side"] != e["side"] or \
+                    not overlaps(m_corners, at.get(i, start[i]).corners()) or \
+                    _passes(st, m, o, repulse and m["id"] == e["id"]):
+                continue
+            ahead = max(x * ux + y * uy for x, y in m_corners)
+            behind = min(x * ux + y * uy for x, y in at.get(i, start[i]).corners())
+            pushed[i] = pushed.get(i, 0.0) + max(0.0, ahead - behind)
+            at[i] = _shifted(start[i], ux * pushed[i], uy * pushed[i])
+            queue.append(i)
+    everyone = tuple(live)
+    for i, p in at.items():
+        if _off_table(st, p):
+            if i == e["id"]:
+                return "off"
+            continue
+        if _blocked(st, live[i], p, ignore=everyone):
+            return "cannot cross the ground behind it"
+        if any(o["side"] != e["side"] and o["type"] != "SK" and
+               overlaps(p.corners(), start[j].corners()) for j, o in live.items()):
+            return "runs into the enemy"
+    return "clear"
+
+
+def _in_friends(at: dict[str, Rect], start: dict[str, Rect]) -> bool:
+    """Whether any element of a move back (footprints ``at``) still stands in another
+    element it passed through (a friend, or enemy Skirmishers burst through): it goes on."""
+    return any(j not in at and overlaps(p.corners(), start[j].corners())
+               for p in at.values() for j in start)
+
+
+def _passes(st: State, m: dict, o: dict, repulsed: bool) -> bool:
+    """Whether ``m`` moving back may pass through its friend ``o`` (L254-255): a repulsed
+    element, staff or Skirmishers through any friend; mounted and artillery through
+    unentrenched foot facing the same way; anyone through artillery or friends manning a
+    redoubt facing the same or the opposite way."""
+    mover = troop_type(m["type"]).category
+    if repulsed or mover == "staff" or m["type"] == "SK":
+        return True
+    turn = round(abs(((m["heading"] - o["heading"] + 180) % 360) - 180))
+    work = _work(st, o)
+    if troop_type(o["type"]).category == "artillery" or work == "redoubt":
+        return turn in (0, 180)
+    return (mover in ("mounted", "artillery") and not m["dismounted"] and turn == 0
+            and troop_type(o["type"]).category == "foot" and not o["dismounted"]
+            and work not in ("entrenchment", "linear_feature"))
 
 
 def _about_face(e: dict) -> None:
@@ -1784,7 +1996,7 @@ def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: EventLog,
             log("outcome", f"{_name(st, e)} is disabled.")
     elif k == "repulsed":
         e["repulsed"] = True
-        _back(st, e, out.distance[0], log, "is repulsed")
+        _back(st, e, out.distance[0], log, "is repulsed", repulse=True)
     elif k == "routed":
         e["state"], e["routed_at"], e["rout_distance"] = "routing", st["bound"], \
             out.distance[0]

@@ -219,7 +219,7 @@ def _repulse(st: State, e: dict, log: EventLog) -> None:
     sight.reveal(st, log, acting=tuple(st["elements"][i] for i in _blockers(st, e)))
     for oid in _blockers(st, e):
         o = st["elements"][oid]
-        eng._back(st, o, 400, log, "blocks the road and is repulsed")
+        eng._back(st, o, 400, log, "blocks the road and is repulsed", repulse=True)
         o["repulsed"] = True
 
 

@@ -7,7 +7,10 @@ and ship apps, in the shared test campaign (``tests/conftest.py``).
   (player_b: Gunnery 4) and Midshipman Smith (the GM's test PC: Maritime 3); every other skill
   of theirs is 2 (TV-N06);
 * ``corsair``: the Corsair, a Cutter with Heart of Oak; Awareness 2, Seamanship 3,
-  Gunnery 3 (L2534-2535).
+  Gunnery 3 (L2534-2535);
+* ``sparrow`` and ``vautour``: a second ship of each side, for battles of several ships a
+  side (an allied cutter with Player B's Lieutenant aboard; a Sixth Rate with GM-only
+  notes).
 """
 
 import pytest
@@ -126,3 +129,35 @@ def resolve_to_the_end(encounter, user):
     while job.status in Job.OPEN and job_run(job_id=job.pk) is not None:
         job.refresh_from_db()
     return job
+
+
+@pytest.fixture
+def sparrow(campaign, gm, player_b):
+    """An allied cutter of the players' side, commanded by Player B's Lieutenant Cutter."""
+    from characters.services import character_create
+    from ships.models import Ship, ShipType
+    from ships.services import posting_set, ship_create
+
+    ship = ship_create(campaign=campaign, actor=gm, name="HMS Sparrow", guns=10,
+                       side=Ship.Side.PC, ship_type=ShipType.objects.get(name="Cutter"),
+                       traits=["Weatherly"])
+    carl = character_create(campaign=campaign, actor=gm, owner=player_b, name="Carl Cutter",
+                            rank="Lieutenant", seniority=3, discipline=2,
+                            skills={"seamanship": 3, "gunnery": 3, "maritime": 2})
+    posting_set(ship=ship, character=carl, station="captain", actor=gm)
+    return ship
+
+
+@pytest.fixture
+def vautour(campaign, gm):
+    """A second enemy, a Sixth Rate, with GM-only notes."""
+    from ships.models import Ship, ShipType
+    from ships.services import ship_create, ship_reveal
+
+    ship = ship_create(campaign=campaign, actor=gm, name="Le Vautour", guns=24,
+                       side=Ship.Side.ENEMY, ship_type=ShipType.objects.get(name="Sixth Rate"),
+                       traits=["Carronades", "Weight of Lead"],
+                       crew={"awareness": 3, "command": 4, "first_aid": 2, "gunnery": 5,
+                             "maritime": 3, "seamanship": 4}, gm_notes="vautour-secret")
+    ship_reveal(ship=ship, actor=gm)
+    return ship

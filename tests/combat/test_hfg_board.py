@@ -1,8 +1,11 @@
 """The HFG battlefield on the page (``combat/templatetags/hfg.py``): terrain, every element on
 the table with its facing, type, grade and state, drawn from the engine's view."""
 
+import re
+
 from django.template.loader import render_to_string
 
+from combat.templatetags.hfg import LABEL_EM
 from rules.engine import GM
 from rules.hfg.engine import ENGINE, validate_setup
 from rules.random import SeededSource
@@ -15,7 +18,7 @@ def test_the_board_draws_terrain_and_elements():
     state["elements"]["garrison"]["state"] = "destroyed"
     html = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, GM)})
     assert html.count('class="terrain ') == 5 and 'data-terrain="village"' in html
-    assert 'data-element="marines"' in html and '>BAY<tspan class="grade"' in html
+    assert 'data-element="marines"' in html and '>BAY E</text>' in html
     assert 'data-order-name="Elite Bayonets (marines)"' in html  # as its orders name it
     assert "marines: Elite Bayonets, facing 0°" in html
     assert 'class="element routing" data-element="sailors"' in html
@@ -67,7 +70,8 @@ def test_the_first_manassas_board_has_its_roads_river_fords_legend_and_a_late_co
     assert 'class="terrain river" data-terrain="bull-run"' in html
     assert html.count("<title>a ford across Bull Run</title>") == 2  # turnpike, Lewis Ford
     assert 'data-terrain="turnpike"' in html and "the track to Lewis Ford (a bad road)" in html
-    assert "Command john is not yet on the table" in html and "Manassas-Sudley road" in html
+    assert "Johnston&#x27;s command is not yet on the table" in html  # its name, not its id
+    assert "Manassas-Sudley road" in html
     assert 'data-element="cj1"' not in html.split("<figcaption")[0]  # off the table
     legend = html.split('class="hfg-legend"')[1].split("</ul>")[0]
     for words in ("River (crossed only at a ford)", "Ford", "Road", "Hill", "Wood",
@@ -75,4 +79,48 @@ def test_the_first_manassas_board_has_its_roads_river_fords_legend_and_a_late_co
         assert words in legend
     assert "Marsh" not in legend  # only what the board draws
     union = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, "side:u")})
-    assert "Command john" not in union  # hidden from the other side
+    assert "Johnston&#x27;s command" not in union  # hidden from the other side
+
+
+def label_boxes(html):
+    """Each element's label on the board as (code, left, top, right, bottom) in paces: its
+    text centred on its element, as wide as its letters at :data:`LABEL_EM` an em."""
+    boxes = []
+    for x, y, size, code in re.findall(
+            r'<text x="(-?\d+)" y="(-?\d+)" dy="0.35em" text-anchor="middle" '
+            r'style="font-size: (\d+)px">([^<]+)</text>', html):
+        x, y, size, half = int(x), int(y), int(size), int(size) * LABEL_EM * len(code) / 2
+        boxes.append((code, x - half, y - size / 2, x + half, y + size / 2))
+    return boxes
+
+
+def test_labels_fit_their_elements_and_never_overlap_in_a_packed_line():
+    """The tester's phone at 390px: labels of elements standing side by side, one behind the
+    other and turned across (the landing party's, and a packed block added to it) ran into
+    each other. Each label now fits inside its element, so none overlaps another."""
+    setup = ENGINE.scenarios()["landing_party"].setup
+    block = [{"id": f"k{i}", "side": "a", "command": "party", "type": t, "grade": g,
+              "x": x, "y": y, "heading": h}
+             for i, (t, g, x, y, h) in enumerate([
+                 ("BAY", "E", 3200, 1600, 0), ("MUS", "I", 3600, 1600, 0),
+                 ("MUS", "I", 3200, 1400, 0), ("SK", None, 3600, 1400, 0),
+                 ("LTA", None, 1000, 1000, 90), ("CP", None, 1000, 1500, 90)])]
+    setup = {**setup, "elements": [*setup["elements"], *block]}
+    state, _ = ENGINE.start(validate_setup(setup), SeededSource(3))
+    html = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, GM)})
+    boxes = label_boxes(html)
+    assert len(boxes) == html.count('<g class="element') == 12 + len(block)
+    assert "BAY E" in [b[0] for b in boxes] and "LTA" in [b[0] for b in boxes]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = a[3] <= b[1] or b[3] <= a[1] or a[4] <= b[2] or b[4] <= a[2]
+            assert apart, (a, b)
+    assert all(int(size) <= 170 for size in re.findall(r"font-size: (\d+)px", html))
+
+
+def test_the_pips_are_shown_by_command_name():
+    state, _ = ENGINE.start(validate_setup(ENGINE.scenarios()["first_manassas"].setup),
+                            SeededSource(3))
+    state["phasing"], state["pips"] = "c", {"beau": 4, "john": 2}
+    html = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, GM)})
+    assert "PIPs left: Beauregard&#x27;s command 4, Johnston&#x27;s command 2" in html

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaigns.models import CampaignLogEntry
+from combat import streams
 from combat.models import Encounter, Job
 from combat.services import (
     MAX_TAKEOVERS,
@@ -185,6 +186,58 @@ def test_a_job_whose_worker_died_is_taken_up_once_its_lease_runs_out(
     book_battle.refresh_from_db()
     assert job.status == Job.Status.DONE and job.takeovers == 1
     assert write_backs(book_battle) == 2
+
+
+def test_a_reload_during_a_stalled_resolution_shows_the_job_as_before(
+        book_battle, gm, gm_client, player_a_client, django_capture_on_commit_callbacks):
+    """The battle page, reloaded or fetched live, says what the job is doing however it
+    stalled: queued with its message lost (no worker took it), running with its worker dead
+    and the lease run out, and handed back to the workers by the sweep; to the GM and the
+    player alike, and never the "Resolve the rest" button beside it."""
+    url = reverse("combat:detail", args=[book_battle.pk])
+    with django_capture_on_commit_callbacks(execute=False):  # the message is lost
+        gm_client.post(reverse("combat:resolve", args=[book_battle.pk]))
+    job = book_battle.jobs.get()
+
+    def shown(client, line):
+        for page in (client.get(url).content.decode(), client.get(
+                reverse("combat:poll", args=[book_battle.pk]), {"token": "stale"}
+        ).content.decode()):
+            job_part = page.split('<section id="job"')[1].split("</section>")[0]
+            assert '<progress aria-label="Resolution progress">' in job_part
+            assert line in job_part and "Resolve the rest" not in job_part
+
+    for client in (gm_client, player_a_client):
+        shown(client, "Queued · 0 decisions played")
+    dead_worker(job, expired=True)
+    Job.objects.filter(pk=job.pk).update(steps=3)
+    for client in (gm_client, player_a_client):
+        shown(client, "Running · 3 decisions played")
+    with django_capture_on_commit_callbacks(execute=False):
+        assert job_sweep() == [job.pk]
+    for client in (gm_client, player_a_client):
+        shown(client, "Running · 3 decisions played")
+
+
+def test_the_page_shows_the_open_job_before_a_newer_one_that_ended(
+        book_battle, gm, gm_client, django_capture_on_commit_callbacks):
+    """The job still working is the one the page shows, whatever the jobs' times say: a
+    failed job stamped later than the open one (the clocks of two web servers a little
+    apart) left the page with its failure and its Resolve button, and nothing of the job
+    still queued, while the decisions waited for the computer."""
+    url = reverse("combat:detail", args=[book_battle.pk])
+    failed = encounter_resolve_rest(encounter=book_battle, user=gm)
+    Job.objects.filter(pk=failed.pk).update(status=Job.Status.FAILED, error="lost")
+    with django_capture_on_commit_callbacks(execute=False):
+        gm_client.post(reverse("combat:resolve", args=[book_battle.pk]))
+    queued = book_battle.jobs.get(status=Job.Status.QUEUED)
+    Job.objects.filter(pk=failed.pk).update(created_at=queued.created_at + timedelta(minutes=1))
+    for page in (gm_client.get(url).content.decode(), gm_client.get(
+            reverse("combat:poll", args=[book_battle.pk]), {"token": "stale"}).content.decode()):
+        job_part = page.split('<section id="job"')[1].split("</section>")[0]
+        assert "Queued · 0 decisions played" in job_part
+        assert "failed" not in job_part and "Resolve the rest" not in job_part
+    assert streams._encounter_signature(book_battle.pk)[3:] == (queued.pk, "queued", 0)
 
 
 def test_a_redelivered_message_takes_over_an_expired_lease_itself(book_battle, gm):

@@ -37,10 +37,12 @@ def test_new_battle_shows_each_ships_damage_in_words(campaign, gm_client, pc_shi
 
 
 def test_each_more_ships_checkbox_sits_with_its_ships_name(campaign, gm_client, pc_ship,
-                                                           enemy_ship, hidden_ship):
-    page = parse_html(gm_client.get(reverse("combat:new", args=[campaign.pk])).content.decode())
-    # the ships by name: La Sombra before Le Secret
-    for field, label, ships in (("allies", "More ships on the players&#x27; side", [pc_ship]),
+                                                           enemy_ship, hidden_ship, sparrow):
+    url = reverse("combat:new", args=[campaign.pk])
+    page = parse_html(gm_client.get(url).content.decode())
+    # the ships by name: HMS Sparrow before HMS Testament, La Sombra before Le Secret
+    for field, label, ships in (("allies", "More ships on the players&#x27; side",
+                                 [sparrow, pc_ship]),
                                 ("more_enemies", "More enemy ships", [hidden_ship, enemy_ship])):
         boxes = "".join(
             f'<label><input type="checkbox" name="{field}" value="{ship.pk}" '
@@ -48,6 +50,16 @@ def test_each_more_ships_checkbox_sits_with_its_ships_name(campaign, gm_client, 
             for i, ship in enumerate(ships))
         assert parse_html(f'<fieldset data-field="{field}"><legend>{label}</legend>{boxes}'
                           "</fieldset>") in page
+
+
+def test_a_side_of_one_ship_has_no_more_ships_picker(campaign, gm_client, pc_ship,
+                                                     enemy_ship, hidden_ship):
+    """The players have only HMS Testament, the one chosen as their ship: there is no other
+    to offer them, so the picker is not shown; the enemy's, with two ships, is."""
+    page = gm_client.get(reverse("combat:new", args=[campaign.pk])).content.decode()
+    assert 'data-field="more_enemies"' in page and 'name="more_enemies"' in page
+    assert 'data-field="allies"' not in page and 'name="allies"' not in page
+    assert "More ships on the players" not in page
 
 
 def test_new_wargame_offers_its_scenarios_under_their_rule_book(campaign, gm_client):

@@ -31,38 +31,6 @@ pytestmark = pytest.mark.django_db
 ENGINE = get_engine("btq_naval")
 
 
-@pytest.fixture
-def sparrow(campaign, gm, player_b):
-    """An allied cutter of the players' side, commanded by Player B's Lieutenant Cutter."""
-    from characters.services import character_create
-    from ships.models import Ship, ShipType
-    from ships.services import posting_set, ship_create
-
-    ship = ship_create(campaign=campaign, actor=gm, name="HMS Sparrow", guns=10,
-                       side=Ship.Side.PC, ship_type=ShipType.objects.get(name="Cutter"),
-                       traits=["Weatherly"])
-    carl = character_create(campaign=campaign, actor=gm, owner=player_b, name="Carl Cutter",
-                            rank="Lieutenant", seniority=3, discipline=2,
-                            skills={"seamanship": 3, "gunnery": 3, "maritime": 2})
-    posting_set(ship=ship, character=carl, station="captain", actor=gm)
-    return ship
-
-
-@pytest.fixture
-def vautour(campaign, gm):
-    """A second enemy, a Sixth Rate, with GM-only notes."""
-    from ships.models import Ship, ShipType
-    from ships.services import ship_create, ship_reveal
-
-    ship = ship_create(campaign=campaign, actor=gm, name="Le Vautour", guns=24,
-                       side=Ship.Side.ENEMY, ship_type=ShipType.objects.get(name="Sixth Rate"),
-                       traits=["Carronades", "Weight of Lead"],
-                       crew={"awareness": 3, "command": 4, "first_aid": 2, "gunnery": 5,
-                             "maritime": 3, "seamanship": 4}, gm_notes="vautour-secret")
-    ship_reveal(ship=ship, actor=gm)
-    return ship
-
-
 def clients_by_actor(encounter, gm_client, player_a_client, player_b_client, pc_a):
     """Who posts a decision of ``actor``: the GM, or the player who owns the PC."""
     def client(actor):
@@ -292,3 +260,28 @@ def test_the_form_passes_the_general_weather_on(campaign, gm_client, pc_ship, en
         "wind": "storm_winds", "precipitation": "blizzard"})
     assert Encounter.objects.get().setup["general_weather"] == {"wind": "storm_winds",
                                                                 "precipitation": "blizzard"}
+
+
+def test_the_api_passes_the_general_weather_on_as_the_form_does(
+        campaign, gm_client, pc_ship, enemy_ship, django_capture_on_commit_callbacks):
+    """Both APIs of a new battle take the general weather (BtQ L1699-1709) as the New battle
+    form does: a missing half at its mildest; none named, the engine's own mildest."""
+    from combat.models import Simulation
+
+    body = {"pc_ship": pc_ship.pk, "enemy_ship": enemy_ship.pk, "weather": "high_seas",
+            "wind": "storm_winds"}
+    with django_capture_on_commit_callbacks(execute=False):
+        for name in ("api-encounter-list", "api-odds-new"):
+            answer = gm_client.post(reverse(name, args=[campaign.pk]), body,
+                                    content_type="application/json")
+            assert answer.status_code == 201, answer.content
+        assert gm_client.post(reverse("api-odds-new", args=[campaign.pk]), {
+            **body, "wind": "hurricane"}, content_type="application/json").status_code == 400
+        del body["wind"]
+        gm_client.post(reverse("api-odds-new", args=[campaign.pk]), body,
+                       content_type="application/json")
+    weather = {"wind": "storm_winds", "precipitation": "no_rain"}
+    assert Encounter.objects.get().setup["general_weather"] == weather
+    first, second = Simulation.objects.order_by("pk")
+    assert first.setup["general_weather"] == weather
+    assert second.setup["general_weather"] == {"wind": "light_wind", "precipitation": "no_rain"}

@@ -67,8 +67,9 @@ def test_hfg_orders_are_grouped_by_command_and_element(manassas, player_a_client
     orders, close = forms(page)
     assert orders["class"] == "decision" and close["class"] == "decision-close"
     groups = orders["groups"]
-    assert "Command union: Inferior Minie (u1)" in groups
-    assert "Command union: Army HQ (mcdowell)" in groups
+    # each under its command's name, not its id
+    assert "McDowell's army: Inferior Minie (u1)" in groups
+    assert "McDowell's army: Army HQ (mcdowell)" in groups
     assert len(groups) >= 10  # one heading per element that has an order, not one long list
     for label, keys in groups.items():
         element = label.split("(")[-1].rstrip(")")
@@ -89,7 +90,7 @@ def test_ending_the_bound_by_its_own_button(manassas, player_a_client, pc_a):
     assert manassas.state["phasing"] == "c"  # the Confederates' bound now
     page = player_a_client.get(reverse("combat:detail", args=[manassas.pk])).content.decode()
     assert not [f for f in forms(page) if f["class"] == "decision-close"]  # not his bound
-    assert "Command john is not yet on the table" not in page  # hidden from the Union
+    assert "Johnston&#x27;s command is not yet" not in page  # hidden from the Union
 
 
 def test_the_list_preselects_an_order_when_the_default_is_to_end_the_turn():
@@ -120,3 +121,17 @@ def test_bvp_says_where_the_wind_comes_from_and_ends_the_turn_by_its_own_button(
     turn = [f for f in forms(page) if f["class"] in ("decision", "decision-close")]
     assert [f["class"] for f in turn] == ["decision", "decision-close"]
     assert "end" not in turn[0]["options"] and turn[1]["buttons"] == ["end"]
+
+
+def test_the_apis_setup_notes_name_no_source_file(campaign, gm, pc_a, gm_client):
+    """What the players read of a scenario (its notes, in the API's setup) says how the
+    battle is made in plain words, never where in the code."""
+    import json
+    import re
+
+    for key in ("hfg/landing_party", "hfg/first_manassas"):
+        encounter = wargame_create(campaign=campaign, user=gm, scenario_key=key,
+                                   commanders={})
+        body = gm_client.get(reverse("api-encounter-detail", args=[encounter.pk])).json()
+        notes = json.dumps(body).split('"notes": ')[1].split('", "')[0]
+        assert len(notes) > 100 and not re.search(r"\w+\.(py|md|json)\b|rules/", notes)

@@ -63,6 +63,19 @@ def test_an_element_tapped_on_the_board_offers_its_orders_on_a_phone(demo_wargam
     otoole.goto(game)
     legend = otoole.locator(".hfg-legend")
     assert "Bayonets" in legend.inner_text() and "Built-up area" in legend.inner_text()
+    # at 390px no element's label runs into another's, and the PIPs go by command name
+    overlaps = otoole.evaluate("""() => {
+        const boxes = [...document.querySelectorAll('.hfg-board .element text')]
+            .map(t => t.getBoundingClientRect());
+        let n = 0;
+        boxes.forEach((a, i) => boxes.slice(i + 1).forEach(b => {
+            if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+                n += 1;
+        }));
+        return [boxes.length, n];
+    }""")
+    assert overlaps == [12, 0]
+    assert "PIPs left: The landing party" in otoole.inner_text("#battle-state header")
     # The list's pre-selected order is an order; ending the bound is its own button.
     form = otoole.locator('#decisions > form.decision[data-kind="hfg.orders"]')
     assert form.locator("select[name=choice]").input_value() != "end"

@@ -20,6 +20,7 @@ from rules.cards import (
     Card,
     CardError,
     Deck,
+    card_texts,
     deck_cards,
     parse_card,
     parse_cards,
@@ -214,3 +215,13 @@ def test_every_card_there_is():
     assert len(ALL_CARDS) == len(set(ALL_CARDS)) == 105
     assert [c.played_as for c in DECLARED_JOKERS] == list(STANDARD_52)
     assert all(parse_card(str(c)) is c for c in ALL_CARDS)
+
+
+def test_card_texts_are_what_str_writes_and_parse_back_to_the_same_cards():
+    assert card_texts(ALL_CARDS) == [str(c) for c in ALL_CARDS]
+    assert parse_cards(card_texts(ALL_CARDS)) == list(ALL_CARDS)
+    assert parse_cards(["10s", "jk=7d", ""]) == [Card(10, "S"), JOKER.declare("7D")]
+    with pytest.raises(CardError, match="'1S'"):
+        parse_cards(["10S", "1S"])
+    with pytest.raises(CardError, match="written as text"):
+        parse_cards([["10S"]])

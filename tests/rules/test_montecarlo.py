@@ -186,8 +186,8 @@ class _Finished:
 def test_best_option_and_the_side_of_an_actor():
     from rules.montecarlo import best_option, side_of
 
-    a = Summary("btq_naval", 10, winners={"pc": 7, "enemy": 3})
-    b = Summary("btq_naval", 10, winners={"pc": 4, "enemy": 6})
+    a = Summary("btq_naval", 1000, winners={"pc": 700, "enemy": 300})
+    b = Summary("btq_naval", 1000, winners={"pc": 400, "enemy": 600})
     assert side_of(ENGINE, "pc:otoole", [a, b]) == ("pc", False)
     assert side_of(ENGINE, "side:enemy", [a, b]) == ("enemy", False)
     assert side_of(ENGINE, "gm", [a, b]) == ("pc", True)  # the GM decides for the enemy
@@ -196,3 +196,24 @@ def test_best_option_and_the_side_of_an_actor():
     assert best_option({"x": b, "y": a}, "enemy") == "x"
     assert best_option({"x": b, "y": a}, "pc", against=True) == "x"
     assert best_option({"x": b}, None) is None
+    assert best_option({"x": b}, "pc") == "x"
+    assert best_option({"x": Summary("btq_naval")}, "pc") is None
+
+
+def test_an_option_is_best_only_when_its_interval_clears_the_runner_ups():
+    """7 wins in 10 against 4 in 10: the 95 % intervals (0.40-0.89, 0.17-0.69) overlap, too
+    close to call; the same shares over 1,000 games each do not. The third option's
+    interval does not count: only the leader's and the runner-up's are compared."""
+    from rules.montecarlo import best_option, wilson
+
+    few = {"x": Summary("btq_naval", 10, winners={"pc": 4}),
+           "y": Summary("btq_naval", 10, winners={"pc": 7})}
+    assert wilson(7, 10)[0] < wilson(4, 10)[1]
+    assert best_option(few, "pc") is None and best_option(few, "pc", against=True) is None
+    many = {"x": Summary("btq_naval", 1000, winners={"pc": 400}),
+            "y": Summary("btq_naval", 1000, winners={"pc": 700}),
+            "z": Summary("btq_naval", 1000, winners={"pc": 410})}
+    assert best_option(many, "pc") == "y"
+    assert best_option(many, "pc", against=True) is None  # 400 and 410 are too close
+    assert best_option({**many, "z": Summary("btq_naval", 1000, winners={"pc": 600})},
+                       "pc", against=True) == "x"

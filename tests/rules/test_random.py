@@ -237,3 +237,23 @@ def test_one_card_drawn_is_the_standard_librarys_sample_of_one():
             assert source.draw(deck, 1) == theirs.sample(before, 1)
             assert source._rng.getstate() == theirs.getstate()
             assert deck.remaining == [c for c in before if c not in deck.out]
+
+
+@given(st.integers(0, 2**32), st.integers(0, 60), st.sampled_from([PLAYER_DECK, GM_DECK]))
+def test_a_draw_from_a_full_deck_nobody_keeps_is_a_draw_from_a_new_deck(seed, count, kind):
+    """``draw_full`` turns what ``draw`` turns from a new deck, logs it the same and leaves
+    the generator where ``draw`` does (a seeded battle draws a PC's deck this way)."""
+    full, deck = SeededSource(seed), SeededSource(seed)
+    assert full.draw_full(kind, "pc:smith", count, purpose="p") == deck.draw(
+        Deck(kind, "pc:smith"), count, purpose="p")
+    assert full.log == deck.log
+    assert full.state() == deck.state()
+    assert full.draw_full(kind, "x", 3) == deck.draw(Deck(kind, "x"), 3)
+
+
+def test_a_scripted_source_draws_a_full_deck_from_its_script():
+    source = ScriptedSource(cards="JK 4H")
+    assert source.draw_full(PLAYER_DECK, "pc:smith", 2, purpose="p") == [JOKER, Card(4, "H")]
+    assert [str(d) for d in source.log] == ["pc:smith p: JK 4H"]
+    with pytest.raises(ValueError):
+        SeededSource(1).draw_full(GM_DECK, "gm", -1)

@@ -93,9 +93,10 @@ def test_foot_behind_recoil_with_the_party():
     state, _, fight = fought(battle("BAY"), 1, 3)
     assert fight.data["scores"] == [4, 7] and fight.data["outcomes"][0] == "recoil"
     assert state["elements"]["rear"]["y"] == 2700 - 200  # its own depth, first
-    # the party recoils its own 300p but stops against the element behind, which has
-    # recoiled only its 200p (the engine does not push friends back): contiguous again
-    assert state["elements"]["cp"]["y"] == 2800
+    # the party recoils its own 300p into the element behind, which has recoiled only its
+    # 200p; staff pass through any friend (L255) and, not clear at the end, go on just
+    # beyond it (L256): the party ends behind the Bayonets
+    assert state["elements"]["cp"]["y"] == 2500 - 200
 
 
 def test_alone_a_command_party_fights_with_its_own_factor():

@@ -12,10 +12,12 @@ from rules.random import ScriptedSource
 def army(sub_y=2500, allied=False, hq="HQ"):
     """Side a: an Army HQ (the C-in-C) and a subordinate Command Party with its Muskets;
     side b far off."""
-    sub = {"id": "sub", "general": "sub-cp", **({"allied": True} if allied else {})}
+    sub = {"id": "sub", "name": "Hill", "general": "sub-cp",
+           **({"allied": True} if allied else {})}
     return validate_setup({
         "title": "Swap", "year": 1800, "attacker": "a", "max_bounds": 8,
-        "sides": [{"id": "a", "name": "A", "commands": [{"id": "main", "general": "hq"}, sub]},
+        "sides": [{"id": "a", "name": "A", "commands": [{"id": "main", "name": "Wellington",
+                                                    "general": "hq"}, sub]},
                   {"id": "b", "name": "B", "commands": [{"id": "b", "general": "b-cp"}]}],
         "elements": [
             {"id": "hq", "side": "a", "command": "main", "type": hq, "x": 6000, "y": 1000},
@@ -42,10 +44,12 @@ def test_the_c_in_c_gives_his_higher_score_to_a_subordinate():
     assert state["pips"] == {"main": 6, "sub": 2}
     assert keys(state)[0] == "swap:sub"
     label = ENGINE.pending(state)[0].options[0].label
-    assert label == "The C-in-C takes sub's 2 PIPs and gives it his 6"  # free: no PIPs shown
+    # the commands by their names, not their ids; free: no PIPs shown
+    assert label == "The C-in-C takes Hill's 2 PIPs and gives it his 6"
     swapped, events = ENGINE.apply(state, "side:a", "swap:sub", source)
     assert swapped["pips"] == {"main": 2, "sub": 6}
-    assert events[0].kind == "pips.swap" and events[0].text.endswith("PIPs now main 2, sub 6.")
+    assert events[0].kind == "pips.swap" and events[0].text.endswith(
+        "PIPs now Wellington 2, Hill 6.")
     assert "swap:sub" not in keys(swapped)  # once a bound
     with pytest.raises(IllegalAction, match="not an order"):
         ENGINE.apply(swapped, "side:a", "swap:sub", source)
