@@ -159,6 +159,7 @@ from rules.hfg.movement import allowance, approach_limit, may_contact
 from rules.hfg.shooting import shooting_range
 from rules.hfg.terrain import generate as dice_terrain
 from rules.random import RandomSource
+from rules.words import agree, plural_flag
 
 ENGINE_NAME = "hfg"
 TERRAIN_KINDS = ("bua", "wood", "difficult_hill", "hill", "slow", "marsh", "waterway", "road",
@@ -225,8 +226,13 @@ def validate_setup(setup: dict) -> dict:
         commands = s.get("commands")
         if not isinstance(commands, list) or not 1 <= len(commands) <= 8:
             raise IllegalAction(f"side {sid} needs 1 to 8 commands, the C-in-C's first")
+        try:
+            plural = plural_flag(s, f"side {sid}")
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
         sides.append({
             "id": sid, "name": str(s.get("name") or sid)[:80],
+            **({"plural": True} if plural else {}),
             "commander": str(s.get("commander") or f"side:{sid}"),
             "ag": _int(s.get("ag", 0), f"side {sid}'s Ag", 0, 6),
             "commands": [{"id": _ident(c.get("id"), "a command's id"),
@@ -361,8 +367,9 @@ def _initial_state(setup: dict) -> State:
     st = {
         "setup": copy.deepcopy(setup), "year": setup["year"], "table": dict(setup["table"]),
         "settings": dict(setup["settings"]), "attacker": first, "defender": other,
-        "sides": {s["id"]: {k: copy.deepcopy(s[k]) for k in ("id", "name", "commander",
-                                                            "ag", "commands")}
+        "sides": {s["id"]: {k: copy.deepcopy(s[k]) for k in ("id", "name", "plural",
+                                                            "commander", "ag", "commands")
+                            if k in s}
                   for s in setup["sides"]},
         "side_ids": [first, other],
         "terrain": [] if setup["terrain"] == "dice" else copy.deepcopy(setup["terrain"]),
@@ -797,8 +804,9 @@ def _begin_bound(st: State, source: RandomSource, log: EventLog) -> None:
     if swappable:  # the key only while a swap is open (older states have none)
         st["swappable"] = swappable
     text = _pips_text(st)
-    log("bound.start", f"Bound {st['bound']}: {st['sides'][side]['name']} moves (PIPs: "
-        f"{text}).", {"side": side, "pips": dict(pips)})
+    mover = st["sides"][side]
+    log("bound.start", f"Bound {st['bound']}: {mover['name']} "
+        f"{agree(mover, 'moves', 'move')} (PIPs: {text}).", {"side": side, "pips": dict(pips)})
     st["awaiting"] = True
 
 
@@ -894,14 +902,18 @@ def _end_moves(st: State, source: RandomSource, log: EventLog) -> None:
 
 def _finish(st: State, res: dict, log: EventLog) -> None:
     win = res["winner"]
-    name = st["sides"][win]["name"] if win else None
+    side = st["sides"][win] if win else {}
+    name = side.get("name")
     if res["how"] == "time":
-        summary = f"Time runs out after bound {st['bound']}: {name} holds the field."
+        summary = (f"Time runs out after bound {st['bound']}: {name} "
+                   f"{agree(side, 'holds', 'hold')} the field.")
     elif res["how"] == "draw":
         summary = "Both armies break in the same bound: a draw."
     else:
-        broke = " and ".join(st["sides"][s]["name"] for s in res["broken"])
-        summary = f"{broke} breaks in bound {st['bound']}: {name} wins."
+        broken = [st["sides"][s] for s in res["broken"]]
+        broke = " and ".join(b["name"] for b in broken)
+        verb = "break" if len(broken) > 1 else agree(broken[0], "breaks", "break")
+        summary = f"{broke} {verb} in bound {st['bound']}: {name} {agree(side, 'wins', 'win')}."
     st["result"] = {"winner": win, "result": res["how"], "summary": summary,
                     "bound": st["bound"]}
     st["awaiting"] = False

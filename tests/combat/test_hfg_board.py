@@ -24,7 +24,7 @@ def test_the_board_draws_terrain_and_elements():
     assert 'class="element routing" data-element="sailors"' in html
     assert 'g class="element" data-element="garrison"' not in html  # gone from the table
     assert "Inferior Muskets, destroyed" in html  # still in the army's list
-    assert "Bound 1" in html and "The landing party moves" in html and "(attacking)" in html
+    assert "Bound 1" in html and "The landing party to move" in html and "(attacking)" in html
 
 
 def test_the_board_draws_field_works():

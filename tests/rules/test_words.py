@@ -12,10 +12,10 @@ from rules.random import SeededSource
 from rules.words import agree, plural_flag
 
 SINGULAR_VERBS = ("wins", "loses", "has", "draws", "plays", "goes", "rolls", "chooses",
-                  "sets", "ends", "discards", "buys", "asks", "moves")
+                  "sets", "ends", "discards", "buys", "asks", "moves", "holds", "breaks")
 PLURAL_VERBS = ("win", "lose", "have", "draw", "play", "go", "roll", "choose", "set", "end",
-                "discard", "buy", "ask", "move")
-WARGAMES = [(name, scenario) for name in ("bvp", "viking", "brethren")
+                "discard", "buy", "ask", "move", "hold", "break")
+WARGAMES = [(name, scenario) for name in ("bvp", "viking", "brethren", "hfg")
             for scenario in sorted(engines()[name].scenarios())]
 
 
