@@ -71,13 +71,14 @@ def _words(text: str) -> str:
 
 
 def outcome_label(simulation: Simulation, key: str) -> str:
-    """``"pc/struck"`` as a person reads it: ``"HMS Hermes wins: struck"``; ``"none/escaped"``
-    as ``"No winner: escaped"``."""
+    """``"pc/struck"`` as a person reads it: ``"Won by HMS Hermes: struck"`` (a winner's name
+    may be plural, "HMS Hermes and HMS Sparrow", "The shore defenders", so no verb follows
+    it); ``"none/escaped"`` as ``"No winner: escaped"``."""
     winner, _, result = key.partition("/")
     if winner == NO_WINNER:
         return f"No winner: {_words(result)}"
     name = simulation.labels.get("winners", {}).get(winner, _words(winner))
-    return f"{name} wins: {_words(result)}"
+    return f"Won by {name}: {_words(result)}"
 
 
 def _share(count: int, games: int) -> dict:

@@ -93,7 +93,7 @@ def odds_context(user, simulation, *, with_charts: bool = True) -> dict:
     shown = [o for o in results["options"] if o["games"]]
     chart = rounds_chart = None
     if with_charts and simulation.decision is not None and results["side"] and shown:
-        chart = charts.shares_chart(f"{results['side_name']} wins, by option",
+        chart = charts.shares_chart(f"Won by {results['side_name']}, by option",
                                     [{"label": o["label"], **o["win"]} for o in shown])
     elif with_charts and shown:
         chart = charts.shares_chart("How the battle ends", shown[0]["outcomes"])

@@ -44,7 +44,7 @@ def test_the_gm_asks_the_odds_and_what_if_and_a_player_sees_none(new_context, lo
         assert simulation.games_done == 10_000
         rows = gm.locator("table.odds-outcomes tbody tr")
         assert rows.count() == len(simulation.results[""]["outcomes"])
-        assert "HMS Hermes (22) wins: struck" in gm.locator("table.odds-outcomes").inner_text()
+        assert "Won by HMS Hermes (22): struck" in gm.locator("table.odds-outcomes").inner_text()
         assert gm.locator(".seed").text_content() == simulation.seed
         assert campaign.encounters.count() == 0  # asking the odds prepares no battle
         gm.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing scrolls sideways
