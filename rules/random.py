@@ -161,7 +161,7 @@ class SeededSource(RandomSource):
         remaining = deck.remaining
         n = len(remaining)
         if count == 1 and n:
-            bits = _BITS[n] if n < 64 else n.bit_length()
+            bits = _BITS[n]  # (a deck holds 53 cards at most: _sample_places)
             j = self._getrandbits(bits)
             while j >= n:
                 j = self._getrandbits(bits)
@@ -206,27 +206,29 @@ def _sample_places(getrandbits: Callable[[int], int], n: int, k: int) -> list[in
     generator in the same state. Spelled out because a Monte Carlo
     samples hundreds of thousands of times and the library's version pays for generality
     (counts, checks, a method call per random number); and so that seeded battles, which are
-    stored and replayed, do not change if a later Python changes its ``sample``.
+    stored and replayed, do not change if a later Python changes its ``sample``. ``n`` is a
+    deck's number of cards: above 63, ``ValueError``.
     """
-    setsize = _SETSIZES[k] if k < len(_SETSIZES) else _setsize(k)
-    if n <= setsize:
-        # Draw from a copy, moving the last card not yet drawn into each gap.
-        result = [0] * k
+    if n >= len(_BITS):
+        raise ValueError(f"a deck of {n} cards: a deck holds {len(_BITS) - 1} at most")
+    if n <= (_SETSIZES[k] if k < len(_SETSIZES) else _setsize(k)):
+        # Draw from a copy, moving the last card not yet drawn into each gap: ``last`` is
+        # the place of that card, below which the index is drawn (_randbelow(last + 1)).
+        result = []
         pool = list(range(n))
-        for i in range(k):
-            left = n - i
-            bits = _BITS[left] if left < 64 else left.bit_length()
+        for last in range(n - 1, n - k - 1, -1):
+            bits = _BITS[last + 1]
             j = getrandbits(bits)
-            while j >= left:  # random.Random._randbelow: reject and draw again
+            while j > last:  # random.Random._randbelow: reject and draw again
                 j = getrandbits(bits)
-            result[i] = pool[j]
-            pool[j] = pool[left - 1]
+            result.append(pool[j])
+            pool[j] = pool[last]
         return result
     # Draw indexes, drawing again when out of range or already drawn (the library's set; a
     # list keeps them in the order drawn, and is the quicker to search for the few indexes
     # of this way: k is at most 5 when n is a deck's 53 cards or fewer).
     selected: list[int] = []
-    bits = _BITS[n] if n < 64 else n.bit_length()
+    bits = _BITS[n]
     for _ in range(k):
         j = getrandbits(bits)
         while j >= n or j in selected:

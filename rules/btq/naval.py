@@ -781,34 +781,91 @@ def _within(ships: dict[str, Ship], p: Pair) -> bool:
 
 
 def _foes(st: State, sid: str) -> list[tuple[str, int]]:
-    """The ships engaged with ship ``sid``, as ``[(foe id, distance)]`` in battle order."""
+    """The ships engaged with ship ``sid``, as ``[(foe id, distance)]`` in battle order.
+    Kept with the pairs they were found on until a ship joins or leaves the battle
+    (:class:`_Roster`): the list is read, never changed."""
+    roster = _last_roster
+    if roster.ships is not st["ships"]:
+        roster = _new_roster(st)
+    pairs = st["pairs"]
+    kept = roster.foes.get(sid)
+    if kept is not None and kept[0] is pairs:
+        return kept[1]
     ships = st["ships"]
-    found = []
-    for p in st["pairs"].values():  # put in battle order below
-        if p["a"] == sid:
-            foe = p["b"]
-        elif p["b"] == sid:
-            foe = p["a"]
-        else:
-            continue
-        if _within(ships, p):
-            found.append((foe, p["distance"]))
-    if len(found) < 2:
-        return found
-    order = st["order"]
-    return sorted(found, key=lambda fd: order.index(fd[0]))
+    own = ships[sid]
+    found: list[tuple[str, int]] = []
+    if own["present"] and own["out"] is None:  # (_afloat) else out of the battle: no foes
+        for p in pairs.values():  # put in battle order below
+            if p["a"] == sid:
+                foe = p["b"]
+            elif p["b"] == sid:
+                foe = p["a"]
+            else:
+                continue
+            other, distance = ships[foe], p["distance"]
+            if (other["present"] and other["out"] is None and distance is not None
+                    and distance < BEYOND):  # the pair is on the range chart (_within)
+                found.append((foe, distance))
+        if len(found) > 1:
+            order = st["order"]
+            found.sort(key=lambda fd: order.index(fd[0]))
+    roster.foes[sid] = (pairs, found)
+    return found
 
 
 def _afloat_ids(st: State, side: str | None = None) -> list[str]:
     """The ships in the battle (:func:`_afloat`), of ``side`` if given, in battle order
-    (``st["sides"][side]`` is the battle order of that side's ships)."""
+    (``st["sides"][side]`` is the battle order of that side's ships). Kept until a ship joins
+    or leaves the battle (:class:`_Roster`): the list is read, never changed."""
+    roster = _last_roster
+    if roster.ships is not st["ships"]:
+        roster = _new_roster(st)
+    found = roster.afloat.get(side)
+    if found is not None:
+        return found
     ships = st["ships"]
     found = []
     for s in st["order"] if side is None else st["sides"][side]:  # a comprehension is a call
         ship = ships[s]
         if ship["out"] is None and ship["present"]:
             found.append(s)
+    roster.afloat[side] = found
     return found
+
+
+class _Roster:
+    """Who is in the battle of one state's ``ships``, as the policies and steps ask it over
+    and over: :func:`_afloat_ids` by side (``None``: every side) and :func:`_foes` by ship,
+    each with the state's ``pairs`` it was found on (the steps replace the pairs, never
+    change them: :func:`_thaw`). The steps change a state's ships in place, and only a
+    change of a ship's ``present`` or ``out`` changes who is in the battle: where a ship
+    joins (:func:`_joiners`) or leaves (:func:`_settle`), :func:`_forget_roster` drops what
+    is kept. A state of its own (a copy, another battle, one read back) has ships of its
+    own, and a roster of its own."""
+
+    __slots__ = ("ships", "afloat", "foes")
+
+    def __init__(self, ships: dict[str, Ship]) -> None:
+        self.ships = ships
+        self.afloat: dict[str | None, list[str]] = {}
+        self.foes: dict[str, tuple[dict[str, Pair], list[tuple[str, int]]]] = {}
+
+
+def _new_roster(st: State) -> _Roster:
+    """A new :data:`_last_roster`, for state ``st``."""
+    global _last_roster
+    _last_roster = _Roster(st["ships"])
+    return _last_roster
+
+
+def _forget_roster() -> None:
+    """Drop :data:`_last_roster`: a ship has just joined or left the battle."""
+    global _last_roster
+    _last_roster = _Roster({})
+
+
+_last_roster = _Roster({})
+"""The :class:`_Roster` of the last state asked about."""
 
 
 def _resolve_ship(st: State, ship: str) -> str:
@@ -820,10 +877,6 @@ def _resolve_ship(st: State, ship: str) -> str:
     if len(ids) != 1:
         raise ValueError(f"{ship!r} names no ship of this battle alone")
     return ids[0]
-
-
-def _ship(st: State, sid: str) -> Ship:
-    return st["ships"][sid]
 
 
 def _aboard(st: State, sid: str) -> Sequence[str]:
@@ -978,10 +1031,10 @@ def _figures(st: State) -> _Figures:
     when missing or when its ``aboard`` is another battle's. The last battle's figures are
     looked at first: a battle asks for them some seventy times, one after another."""
     global _last_figures
-    pcs = st["pcs"]
     fig = _last_figures
-    if fig is not None and fig.pcs is pcs and fig.aboard is st["aboard"]:
+    if fig.pcs is st["pcs"] and fig.aboard is st["aboard"]:
         return fig
+    pcs = st["pcs"]
     fig = _FIGURES.get(id(pcs))
     if fig is None or fig.pcs is not pcs or fig.aboard is not st["aboard"]:
         if len(_FIGURES) >= _FIGURES_KEPT:
@@ -991,13 +1044,15 @@ def _figures(st: State) -> _Figures:
     return fig
 
 
-_last_figures: _Figures | None = None
+_last_figures = _Figures({"pcs": {}, "aboard": {}, "order": []})
+"""The figures :func:`_figures` returned last; at first those of no battle (no state holds
+their ``pcs``), so that it need not ask whether there are any."""
 
 
 def _who(st: State, sid: str, pid: str | None) -> str:
     if pid is not None:
         return st["pcs"][pid]["name"]
-    return f"{_the(_ship(st, sid)['name'], False)}'s crew"
+    return f"{_the(st['ships'][sid]['name'], False)}'s crew"
 
 
 def _cards_of(st: State, pid: str | None) -> int:
@@ -1286,7 +1341,7 @@ def broadside_pool(state: State, ship: str, *, target: str | None = None,
     if distance is None:
         foe = target if target is not None else _first_foe(state, sid)
         distance = _pair(state, sid, foe)["distance"]
-    rng = _range_penalty(_ship(state, sid)["rating"], distance)
+    rng = _range_penalty(state["ships"][sid]["rating"], distance)
     if rng:
         breakdown["range"] = -rng
     return max(0, total - rng), breakdown
@@ -1298,7 +1353,7 @@ def _tester_value(st: State, sid: str, who: str, area: str) -> tuple[str, int]:
     profession, :data:`REPAIR_PROFESSIONS`)."""
     skills = REPAIR_SKILLS[area]
     if who == "crew":
-        block = _ship(st, sid)["crew"]
+        block = st["ships"][sid]["crew"]
     else:
         block = st["pcs"][who]["skills"]
         if st["pcs"][who]["profession"] in REPAIR_PROFESSIONS[area]:
@@ -1573,7 +1628,7 @@ def _finish(st: State, events: Events, result: str, winner: str | None, summary:
 
 def _hit_ship(st: State, sid: str, hits: Iterable[tuple[str, int]]) -> dict[str, str]:
     """Apply ``hits`` to ship ``sid``; returns her tracks after."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     tracks = dict(ship["tracks"])
     states = dict(ship["states"])  # the areas not hit keep theirs
     for area, level in hits:
@@ -1595,7 +1650,7 @@ _LOST = frozenset({"sunk", "crew_dead", "struck", "taken"})
 
 def _names(st: State, ids: Iterable[str]) -> str:
     """"the Condor and the Vulture"."""
-    names = [_the(_ship(st, s)["name"], False) for s in ids]
+    names = [_the(st["ships"][s]["name"], False) for s in ids]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -1610,8 +1665,9 @@ def _settle(st: State, events: Events, left: dict[str, str], escaper: str | None
     whose move broke the contact."""
     fled = escaper if st["settings"]["fled_ship_morale"] else None
     for sid, how in left.items():
-        ship = _ship(st, sid)
+        ship = st["ships"][sid]
         ship["out"] = how
+        _forget_roster()
         if how in _LOST or (how == "escaped" and sid == fled):
             ship["morale"] = min(3, ship["morale"] + 1)
         if how == "struck":
@@ -1623,21 +1679,21 @@ def _settle(st: State, events: Events, left: dict[str, str], escaper: str | None
     if not empty and _engaged(st):
         if events is not None:
             for sid, how in left.items():
-                events.append(Event("ship.leaves", f"{_the(_ship(st, sid)['name'])} "
+                events.append(Event("ship.leaves", f"{_the(st['ships'][sid]['name'])} "
                                     f"{_LEAVES[how]}", {"ship": sid, "how": how}))
         return
     lost = {sid: how for sid, how in left.items() if how in _LOST}
-    losers = [side for side in empty if any(_ship(st, s)["side"] == side for s in lost)]
-    last = {side: [h for s, h in left.items() if _ship(st, s)["side"] == side]
+    losers = [side for side in empty if any(st["ships"][s]["side"] == side for s in lost)]
+    last = {side: [h for s, h in left.items() if st["ships"][s]["side"] == side]
             for side in empty}
     if not empty or any(hows and hows[-1] == "escaped" for hows in last.values()):
         mover = escaper if escaper is not None else next(iter(left))
-        side = _ship(st, mover)["side"]
-        others = [s for s in st["order"] if _ship(st, s)["side"] != side
-                  and _ship(st, s)["present"] and _ship(st, s)["out"] in (None, "escaped")]
-        text = (f"{_the(_ship(st, mover)['name'])} takes the ships beyond Distance 5: "
+        side = st["ships"][mover]["side"]
+        others = [s for s in st["order"] if st["ships"][s]["side"] != side
+                  and st["ships"][s]["present"] and st["ships"][s]["out"] in (None, "escaped")]
+        text = (f"{_the(st['ships'][mover]['name'])} takes the ships beyond Distance 5: "
                 f"contact is broken and {_names(st, others)} cannot pursue." if others else
-                f"{_the(_ship(st, mover)['name'])} escapes beyond Distance 5.")
+                f"{_the(st['ships'][mover]['name'])} escapes beyond Distance 5.")
         _finish(st, events, "escaped", None, text, losers, escaped=mover, **_fates(lost))
         return
     if len(empty) == 2:
@@ -1645,13 +1701,13 @@ def _settle(st: State, events: Events, left: dict[str, str], escaper: str | None
             _finish(st, events, "struck", None, "Both captains strike their colours.", losers)
         else:
             _finish(st, events, "both_lost", None, " ".join(
-                f"{_the(_ship(st, s)['name'])} {_LEAVES[h]}" for s, h in lost.items()),
+                f"{_the(st['ships'][s]['name'])} {_LEAVES[h]}" for s, h in lost.items()),
                 losers, **_fates(lost))
         return
     side = empty[0]
     winners = _names(st, remaining[OTHER[side]])
-    sid, how = [(s, h) for s, h in lost.items() if _ship(st, s)["side"] == side][-1]
-    name = _the(_ship(st, sid)["name"])
+    sid, how = [(s, h) for s, h in lost.items() if st["ships"][s]["side"] == side][-1]
+    name = _the(st["ships"][sid]["name"])
     if how == "struck":
         text = f"{name} strikes her colours and surrenders to {winners}."
     else:
@@ -1680,8 +1736,8 @@ def _check_out(st: State, events: Events) -> None:
 
 
 def _conditions(st: State, source: RandomSource, events: Events) -> None:
-    unset = [s for s in st["sides"]["enemy"] if _ship(st, s)["present"]
-             and _ship(st, s)["distance"] is None]
+    unset = [s for s in st["sides"]["enemy"] if st["ships"][s]["present"]
+             and st["ships"][s]["distance"] is None]
     if not unset or st["start_distance"] is not None:
         _set_start(st, events, st["start_distance"], "the story")
         return
@@ -1694,8 +1750,8 @@ def _conditions(st: State, source: RandomSource, events: Events) -> None:
         tester: dict[str, Any] = {"key": side, "ship": sid, "pid": pid, "size": size,
                                   "label": _deck_label(st, sid, pid), "unskilled": value <= 0}
         if events is not None:  # what the events say of him (_contest reads it for them)
-            tester.update(who=_the(_ship(st, sid)["name"], False) if pid is None else
-                          f"{_the(_ship(st, sid)['name'], False)} ({_who(st, sid, pid)})",
+            tester.update(who=_the(st["ships"][sid]["name"], False) if pid is None else
+                          f"{_the(st['ships'][sid]['name'], False)} ({_who(st, sid, pid)})",
                           breakdown=breakdown, public=side == "pc")
         testers.append(tester)
     winner, _ = _contest(st, source, events, "awareness", testers,
@@ -1711,7 +1767,7 @@ def _set_start(st: State, events: Events, distance: int | None, by: str) -> None
     first); ``by`` chose it."""
     pairs = {}
     for key, pair in _pair_items(st):
-        a, b = _ship(st, pair["a"]), _ship(st, pair["b"])
+        a, b = st["ships"][pair["a"]], st["ships"][pair["b"]]
         if a["present"] and b["present"]:
             pair = {**pair, "distance": b["distance"] or distance}
         pairs[key] = pair
@@ -1723,8 +1779,8 @@ def _set_start(st: State, events: Events, distance: int | None, by: str) -> None
             text = f"The battle starts at Distance {at[0]} ({DISTANCES[at[0]]}), chosen by {by}."
         else:
             text = "The battle starts: " + "; ".join(
-                f"{_the(_ship(st, p['b'])['name'], False)} at Distance {p['distance']} from "
-                f"{_the(_ship(st, p['a'])['name'], False)}" for p in pairs.values()
+                f"{_the(st['ships'][p['b']]['name'], False)} at Distance {p['distance']} from "
+                f"{_the(st['ships'][p['a']]['name'], False)}" for p in pairs.values()
                 if p["distance"] is not None) + "."
         events.append(Event("start.distance", text[0].upper() + text[1:],
                             {"distance": at[0] if len(at) == 1 else None, "by": by,
@@ -1740,7 +1796,7 @@ def _discipline(st: State, source: RandomSource, events: Events) -> None:
     while rs["ships"]:
         sid = rs["ships"][0]
         cmd = st["commanders"][sid]
-        ship = _ship(st, sid)
+        ship = st["ships"][sid]
         if "left" not in rs:
             if (st["settings"]["great_hardship"] and ship["morale"] in (_INJURED, _MAIMED)
                     and "hardship" not in rs and st["pcs"][cmd]["discipline"] >= 2):
@@ -1792,15 +1848,15 @@ def _begin_round(st: State, source: RandomSource, events: Events) -> None:
             text = f"Round {number}: the ships are at Distance {d} ({DISTANCES[d]})."
         else:
             text = f"Round {number}: " + "; ".join(
-                f"{_the(_ship(st, p['a'])['name'], False)} and "
-                f"{_the(_ship(st, p['b'])['name'], False)} at Distance {p['distance']}"
+                f"{_the(st['ships'][p['a']]['name'], False)} and "
+                f"{_the(st['ships'][p['b']]['name'], False)} at Distance {p['distance']}"
                 for p in pairs) + "."
             text = text[0].upper() + text[1:]
         events.append(Event("round.start", text, {
             "round": number, "distance": pairs[0]["distance"] if len(pairs) == 1 else None,
             "pairs": {_key(p["a"], p["b"]): p["distance"] for p in pairs}}))
     for sid in _afloat_ids(st):
-        ship = _ship(st, sid)
+        ship = st["ships"][sid]
         if ship["fire"]:
             gm = Deck(GM_DECK)
             cards = source.draw(gm, ship["fire"], purpose=f"fire {sid}" if source.record
@@ -1830,13 +1886,14 @@ def _joiners(st: State, events: Events) -> None:
     every ship of the other side (BtQ L2502-2503: "The Condor ... is now joined by The
     Vulture (at Distance 4)")."""
     for sid in st["order"]:
-        ship = _ship(st, sid)
+        ship = st["ships"][sid]
         if ship["present"] or ship["joins_round"] != st["round"]:
             continue
         ship["present"] = True
+        _forget_roster()
         pairs = dict(_pair_items(st))
         for key, pair in list(pairs.items()):
-            if sid in (pair["a"], pair["b"]) and _afloat(_ship(st, _other(pair, sid))):
+            if sid in (pair["a"], pair["b"]) and _afloat(st["ships"][_other(pair, sid)]):
                 pairs[key] = {**pair, "distance": ship["distance"]}
         st["pairs"] = pairs
         if events is not None:
@@ -1856,7 +1913,7 @@ def _gate(st: State, source: RandomSource, events: Events, sid: str, pid: str | 
                                      unskilled=value <= 0)
     passed = best > 0
     if events is not None:
-        ship = _ship(st, sid)
+        ship = st["ships"][sid]
         who = _who(st, sid, pid)
         data = {"ship": sid, "why": why, "skill": skill, "who": who, "pool": size,
                 "card_of_fate": str(fate) if fate else None,
@@ -1876,7 +1933,7 @@ def _act_gates(st: State, source: RandomSource, events: Events, sid: str) -> Non
     Ship Morale allows no test at all (a Dead area "cannot attempt another test", BtQ
     L1326-1328): the crew stands "on the verge of mutiny" (BtQ L1350-1351) and the ship
     does nothing this round but what her captain orders in Step 7."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     rs = st["rs"]
     if ship["morale"] == _DEAD:
         rs["acts"][sid] = False
@@ -1906,7 +1963,7 @@ def _commanding(st: State, sid: str, what: str) -> tuple[str | None, int]:
     commanding PC with no Command leaves the Command test to the ship's crew when it has
     the skill (BtQ L2360-2362), else tests unskilled."""
     cmd = st["commanders"].get(sid)
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     if cmd is not None:
         pc = st["pcs"][cmd]
         if what == "discipline":
@@ -1929,7 +1986,7 @@ def _repairs(st: State, sid: str) -> Iterator[tuple[str, int]]:
     time. A ship locked in a boarding does not tend her Crew: her men are fighting it out
     (a reading; else a First Aid each round would undo the boarding's losses, BtQ
     L2528-2531)."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     grappled = sid in _grappled(st)
     tracks = ship["tracks"]
     areas = []
@@ -1955,14 +2012,14 @@ def _repair_step(st: State, source: RandomSource, events: Events) -> None:
         rs = st["rs"]
     queue = []
     for sid in rs["repair_queue"]:  # a loop: a comprehension is a call of its own
-        if _afloat(_ship(st, sid)):
+        if _afloat(st["ships"][sid]):
             queue.append(sid)
     rs["repair_queue"] = queue
     if rs["repair_queue"]:
         _await(st, "repair.action", rs["repair_queue"][0])
         return
     for sid in _afloat_ids(st):
-        ship = _ship(st, sid)
+        ship = st["ships"][sid]
         if ship["fire"] and sid not in rs["fought_fire"]:
             ship["fire"] += 1
             if events is not None:
@@ -1983,7 +2040,7 @@ def _answer_repair(st: State, aw: Await, choice: str, source: RandomSource, even
     area, _, who = choice.partition(":")
     pid = None if who == "crew" else who[3:]
     size, breakdown = repair_pool(st, sid, area, pid or "crew")
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     best, fate, cards = _simple_test(st, source, sid, pid, size, f"repair {area}",
                                      unskilled="unskilled" in breakdown)
     assert fate is not None  # a repair offered has a pool of at least 1 (_repairs)
@@ -2046,7 +2103,7 @@ def _answer_repair_box(st: State, aw: Await, choice: str, source: RandomSource,
                        events: Events) -> None:
     made = st["rs"].pop("repair_made")
     sid = made["ship"]
-    level = _clear_box(_ship(st, sid), made["area"], made["best"], int(choice))
+    level = _clear_box(st["ships"][sid], made["area"], made["best"], int(choice))
     if events is not None:
         fate = parse_card(made["fate"])
         cards = [parse_card(c) for c in made["cards"]]
@@ -2061,7 +2118,7 @@ def _repair_event(st: State, sid: str, pid: str | None, area: str, size: int, br
     """The ``repair.test`` event of a repair just made; ``level``: the box cleared;
     ``skill`` the skill tested, by default the breakdown's first part (:func:`repair_pool`
     puts it first)."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     name = _who(st, sid, pid)
     data = {"ship": sid, "area": area, "who": name, "skill": skill or next(iter(breakdown)),
             "pool": size, "card_of_fate": str(fate),
@@ -2091,7 +2148,7 @@ def _positions(st: State, source: RandomSource, events: Events, sid: str) -> boo
     can = rs.setdefault("positions", {})
     if sid not in can:
         ok = rs["acts"][sid]
-        if ok and _ship(st, sid)["states"]["rigging"] == _MAIMED:
+        if ok and st["ships"][sid]["states"]["rigging"] == _MAIMED:
             mpid, value = _officer(st, sid, "maritime", "master")
             ok = _gate(st, source, events, sid, mpid, "maritime", value,
                        "Rigging Maimed: a Maritime test to position")
@@ -2125,8 +2182,8 @@ def _positioning_step(st: State, source: RandomSource, events: Events) -> None:
                 tester.update(who=_the(st["ships"][sid]["name"], False), breakdown=breakdown,
                               public=side == "pc")
             testers.append(tester)
-        text = "Positioning" + (f", {_the(_ship(st, pair['a'])['name'], False)} against "
-                                f"{_the(_ship(st, pair['b'])['name'], False)}"
+        text = "Positioning" + (f", {_the(st['ships'][pair['a']]['name'], False)} against "
+                                f"{_the(st['ships'][pair['b']]['name'], False)}"
                                 if events is not None and len(st["pairs"]) > 1 else "")
         winner, level = _contest(st, source, events, "positioning", testers, text,
                                  one_draw_if_empty=True)
@@ -2153,7 +2210,7 @@ def _answer_move(st: State, aw: Await, choice: str, source: RandomSource, events
     new = BEYOND if choice == "escape" else int(choice)
     pair = {**pair, "distance": new}
     st["pairs"] = {**st["pairs"], aw["pair"]: pair}
-    ship, other = _ship(st, sid), _ship(st, foe)
+    ship, other = st["ships"][sid], st["ships"][foe]
     if events is not None:
         move = (f"holds at Distance {new}" if new == old else
                 f"Distance {old} to {'beyond 5' if new == BEYOND else new}")
@@ -2232,7 +2289,7 @@ def _fight_step(st: State, source: RandomSource, events: Events) -> None:
         for sid in rs["fight_ships"]:
             net = rs["step5"].get(sid, 0)
             events.append(Event("fight.total", f"How Will You Fight?: {net:+d} to "
-                                f"{_the(_ship(st, sid)['name'], False)}'s Broadside!",
+                                f"{_the(st['ships'][sid]['name'], False)}'s Broadside!",
                                 {"ship": sid, "modifier": net, "results": [
                                     r for r in rs["fight_results"]
                                     if st["pcs"][r["pc"]]["ship"] == sid]}))
@@ -2278,7 +2335,7 @@ def _answer_fight_opposition(st: State, aw: Await, choice: str, source: RandomSo
                        breakdown={"difficulty": opp_size}, public=True)
     else:
         opp_skill, _, foe = arg.partition(":")
-        enemy = _ship(st, foe or _opponents(st, sid)[0])
+        enemy = st["ships"][foe or _opponents(st, sid)[0]]
         opp_size = enemy["crew"][opp_skill]
         opp = {"key": "opposition", "ship": None, "pid": None, "size": opp_size,
                "label": "opposition"}
@@ -2313,7 +2370,7 @@ def _broadside_step(st: State, source: RandomSource, events: Events) -> None:
     while rs["fire_queue"]:
         sid = rs["fire_queue"][0]
         targets = _targets(st, sid)
-        if not _afloat(_ship(st, sid)) or not targets:
+        if not _afloat(st["ships"][sid]) or not targets:
             rs["fire_queue"] = rs["fire_queue"][1:]
             continue
         if sid not in rs["loaded"]:
@@ -2326,9 +2383,9 @@ def _broadside_step(st: State, source: RandomSource, events: Events) -> None:
         rs["fire_queue"] = rs["fire_queue"][1:]
     firing: dict[str, dict[str, Any]] = {}
     for sid in rs["firing"]:
-        if sid not in rs["aims"] or not _afloat(_ship(st, sid)):
+        if sid not in rs["aims"] or not _afloat(st["ships"][sid]):
             continue
-        ship = _ship(st, sid)
+        ship = st["ships"][sid]
         pid, value = _officer(st, sid, "gunnery", "gunner")
         shots = _shots(st, sid, rs["aims"][sid], events is not None)
         if not any(shot["size"] for shot in shots):
@@ -2371,12 +2428,12 @@ def _shots(st: State, sid: str, aim: dict[str, int | None], itemised: bool = Tru
     of it): each the share less the range to its target, floored at 0 (BtQ L2499-2500,
     L2504-2505; N24), with its breakdown (``split``: the cards sent elsewhere) unless
     ``itemised`` is false (nobody reads it: the sizes are the same, the breakdown's sum)."""
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     if not itemised:
         total = _broadside_total(st, sid, True)
         sized = []
         for target, share in _by_order(st, aim):  # a loop: a comprehension is a call
-            if _afloat(_ship(st, target)):
+            if _afloat(st["ships"][target]):
                 rng = _range_penalty(ship["rating"], _pair(st, sid, target)["distance"])
                 sized.append({"target": target,
                               "size": max(0, (total if share is None else share) - rng)})
@@ -2385,7 +2442,7 @@ def _shots(st: State, sid: str, aim: dict[str, int | None], itemised: bool = Tru
     total = _broadside_total(st, sid, True, breakdown)
     shots = []
     for target, share in _by_order(st, aim):
-        if not _afloat(_ship(st, target)):
+        if not _afloat(st["ships"][target]):
             continue
         distance = _pair(st, sid, target)["distance"]
         parts = dict(breakdown)
@@ -2431,9 +2488,10 @@ def _answer_target(st: State, aw: Await, choice: str, source: RandomSource, even
     rs["aims"] = {**rs["aims"], sid: aim}
     rs["fire_queue"] = rs["fire_queue"][1:]
     if events is not None and len(aim) > 1:
-        ship = _ship(st, sid)
+        ship = st["ships"][sid]
         events.append(Event("broadside.split", f"{_the(ship['name'])} splits her fire: " +
-                            ", ".join(f"{card_count(n or 0)} at {_the(_ship(st, t)['name'], False)}"
+                            ", ".join(f"{card_count(n or 0)} at "
+                                      f"{_the(st['ships'][t]['name'], False)}"
                                       for t, n in aim.items()) + ".",
                             {"ship": sid, "split": aim},
                             visible_to=None if _public(st, sid) else frozenset()))
@@ -2447,7 +2505,7 @@ def _resolve_volley(st: State, events: Events) -> None:
     many = len(st["pairs"]) > 1
     landed = []
     for sid, f in _by_order(st, volley["firing"]):
-        ship = _ship(st, sid)
+        ship = st["ships"][sid]
         for shot in f["shots"]:
             cards = parse_cards(shot["cards"])
             raw = broadside_hits(cards, fate)
@@ -2460,21 +2518,21 @@ def _resolve_volley(st: State, events: Events) -> None:
                 gm_data: dict[str, Any] = {}
                 hidden = data if _public(st, sid) else gm_data
                 hidden.update(breakdown=shot["breakdown"], ammo=ship["ammo"])
-                at = f" at {_the(_ship(st, target)['name'], False)}" if many else ""
+                at = f" at {_the(st['ships'][target]['name'], False)}" if many else ""
                 events.append(Event("broadside.fire", f"{_the(ship['name'])} fires "
                                     f"{card_count(shot['size'])}{at} against {card_label(fate)}: "
                                     f"{_hits_text(raw)}.", data, gm_data))
         ship["fired"], ship["ammo_changed"] = True, False
     for sid, target_id, raw, hits in landed:
-        target = _ship(st, target_id)
+        target = st["ships"][target_id]
         tracks = _hit_ship(st, target_id, hits)
         if events is not None:
-            by = f" from {_the(_ship(st, sid)['name'], False)}" if many else ""
+            by = f" from {_the(st['ships'][sid]['name'], False)}" if many else ""
             events.append(Event("broadside.damage", f"{_the(target['name'])} takes "
                                 f"{_hits_text(hits)}{by}.",
                                 {"ship": target_id, "by": sid, "hits": [list(h) for h in hits],
                                  "tracks": tracks, "states": dict(target["states"])}))
-        if _ship(st, sid)["ammo"] == "heated" and any(level >= 2 for _, level in raw):
+        if st["ships"][sid]["ammo"] == "heated" and any(level >= 2 for _, level in raw):
             target["fire"] += 1
             if events is not None:
                 events.append(Event("fire.start",
@@ -2497,7 +2555,7 @@ def _answer_ammo(st: State, aw: Await, choice: str, source: RandomSource, events
     sid = aw["ship"]
     rs = st["rs"]
     rs["loaded"] = rs["loaded"] + [sid]
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     if choice == ship["ammo"]:
         return
     changed = ship["fired"]
@@ -2527,7 +2585,7 @@ def _continue_step(st: State, source: RandomSource, events: Events) -> None:
             return
     if events is not None and ids:
         events.append(Event("continue.orders", "Continuing the Engagement: " + "; ".join(
-            f"{_the(_ship(st, s)['name'], False)} {_ORDERS[orders[s]]}" for s in ids) + ".",
+            f"{_the(st['ships'][s]['name'], False)} {_ORDERS[orders[s]]}" for s in ids) + ".",
             {"orders": {s: orders[s] for s in ids}}))
     strikers = {s: "struck" for s in ids if orders[s] == "strike"}
     if strikers:
@@ -2574,7 +2632,7 @@ def _answer_orders(st: State, aw: Await, choice: str, source: RandomSource, even
 def _answer_start(st: State, aw: Await, choice: str, source: RandomSource, events: Events
                   ) -> None:
     sid = aw["ship"]
-    _set_start(st, events, int(choice), _the(_ship(st, sid)["name"], False) if sid else "the GM")
+    _set_start(st, events, int(choice), _the(st["ships"][sid]["name"], False) if sid else "the GM")
 
 
 def _answer_hardship(st: State, aw: Await, choice: str, source: RandomSource, events: Events
@@ -2582,7 +2640,7 @@ def _answer_hardship(st: State, aw: Await, choice: str, source: RandomSource, ev
     if choice == "spend":
         sid = aw["ship"]
         cmd = st["commanders"][sid]
-        _ship(st, sid)["hardship"] = True
+        st["ships"][sid]["hardship"] = True
         if events is not None:
             events.append(Event("discipline.hardship", f"{st['pcs'][cmd]['name']} spends a "
                                 "point of Discipline to overcome great hardship: the ship "
@@ -2648,7 +2706,7 @@ def _boarding_step(st: State, source: RandomSource, events: Events) -> None:
     sub = b["state"]
     if "board_round" not in rs:
         rs["board_round"] = sub["round"]
-        sub = {**sub, "ships": {k: {**v, "crew": _ship(st, k)["tracks"]["crew"]}
+        sub = {**sub, "ships": {k: {**v, "crew": st["ships"][k]["tracks"]["crew"]}
                                 for k, v in sub["ships"].items()}}
         st["boarding"] = b = {**b, "state": sub}
     if sub["result"] is None and sub["round"] == rs["board_round"]:
@@ -2659,7 +2717,7 @@ def _boarding_step(st: State, source: RandomSource, events: Events) -> None:
     fire = dict(b["fire"])
     for sid, n in _by_order(st, report["fire"]):
         if n > fire.get(sid, 0):
-            ship = _ship(st, sid)
+            ship = st["ships"][sid]
             ship["fire"] += n - fire.get(sid, 0)
             fire[sid] = n
             if events is not None:
@@ -2667,7 +2725,7 @@ def _boarding_step(st: State, source: RandomSource, events: Events) -> None:
                                     f"on fire ({card_count(ship['fire'])}).",
                                     {"ship": sid, "fire": ship["fire"]}))
     for sid, penalties in report["penalties"].items():
-        _ship(st, sid)["casualties"] = dict(penalties)
+        st["ships"][sid]["casualties"] = dict(penalties)
     st["boarding"] = {**b, "fire": fire}
     rs["boarded"] = True
     st["step"] = "continue"
@@ -2685,7 +2743,7 @@ def _answer_boarding(st: State, aw: Await, choice: str, source: RandomSource,
     if events is not None:
         events.extend(evs)
     for sid, ship in sub["ships"].items():
-        own = _ship(st, sid)
+        own = st["ships"][sid]
         if own["tracks"]["crew"] != ship["crew"]:
             own["tracks"] = {**own["tracks"], "crew": ship["crew"]}
             own["states"] = {**own["states"], "crew": int(DamageTrack.parse(ship["crew"]).state)}
@@ -2774,16 +2832,17 @@ def _split_options(st: State, sid: str) -> list[tuple[str, str]]:
     options = []
     for t in targets:
         size = _shots(st, sid, {t: None})[0]["size"]
-        options.append((t, f"Concentrate on {_the(_ship(st, t)['name'], False)} "
+        options.append((t, f"Concentrate on {_the(st['ships'][t]['name'], False)} "
                            f"(Distance {_pair(st, sid, t)['distance']}, {card_count(size)})"))
     for i, t1 in enumerate(targets):
         for t2 in targets[i + 1:]:
             for n in range(1, total):
                 a, b = _shots(st, sid, {t1: n, t2: total - n})
                 options.append((f"{t1}={n},{t2}={total - n}",
-                                f"Split: {n} at {_the(_ship(st, t1)['name'], False)} "
+                                f"Split: {n} at {_the(st['ships'][t1]['name'], False)} "
                                 f"({card_count(a['size'])}), {total - n} at "
-                                f"{_the(_ship(st, t2)['name'], False)} ({card_count(b['size'])})"))
+                                f"{_the(st['ships'][t2]['name'], False)} "
+                                f"({card_count(b['size'])})"))
     return options
 
 
@@ -2793,7 +2852,7 @@ def _choices(st: State, aw: Await) -> tuple[str, list[tuple[str, str]]]:
     if kind.startswith(_BOARDING):
         decision = _boarding_decision(st)
         return decision.prompt, [(o.key, o.label) for o in decision.options]
-    ship: Any = _ship(st, sid) if sid else None
+    ship: Any = st["ships"][sid] if sid else None
     if kind == "start.distance":
         return ("Establishing Distance: at what distance does the battle start?",
                 [(str(d), f"Distance {d} ({DISTANCES[d]})") for d in (3, 4, 5)])
@@ -2833,7 +2892,7 @@ def _choices(st: State, aw: Await) -> tuple[str, list[tuple[str, str]]]:
     if kind == "positioning.move":
         pair = st["pairs"][aw["pair"]]
         d = pair["distance"]
-        foe_ship = _ship(st, _other(pair, sid))
+        foe_ship = st["ships"][_other(pair, sid)]
         options = []
         for key in _move_options(d, aw["reach"], _closest(st, aw["pair"])):
             t = BEYOND if key == "escape" else int(key)
@@ -2860,7 +2919,7 @@ def _choices(st: State, aw: Await) -> tuple[str, list[tuple[str, str]]]:
         options = [(f"static:{n}", f"Static: {label} ({card_count(n)})")
                    for n, label in DIFFICULTIES.items()]
         for i, foe in enumerate(_opponents(st, pc["ship"])):
-            enemy = _ship(st, foe)
+            enemy = st["ships"][foe]
             options += [(f"contested:{k}" + (f":{foe}" if i else ""),
                          f"Contested: {_the(enemy['name'], False)}'s {SKILLS[k]} ({v})")
                         for k, v in enemy["crew"].items() if v > 0]
@@ -2962,7 +3021,7 @@ def _stronger(st: State, sid: str, foe: str) -> bool:
 def _preferred_distance(st: State, sid: str, foe: str) -> int:
     """Distance 2 for a rated ship against an enemy who cannot reply at 2, if her long-range
     pool is worth it; else Distance 1."""
-    ship, other = _ship(st, sid), _ship(st, foe)
+    ship, other = st["ships"][sid], st["ships"][foe]
     if ship["rating"] is not None and other["rating"] is None and (  # broadside_pool's size
             _standing(st, sid).total - _range_penalty(ship["rating"], 2) >= 3):
         return 2
@@ -2993,7 +3052,7 @@ def _policy_repair(st: State, aw: Await) -> str:
     helmsman or gunner; the commander only as the last resort (as the book's example sends
     Midshipman Smith, BtQ L2577-2578); an unskilled tester last of all."""
     sid = aw["ship"]
-    ship = _ship(st, sid)
+    ship = st["ships"][sid]
     sizes = dict(_repairs(st, sid))  # each repair's pool, worked out once
     if not sizes:
         return "none"
@@ -3066,7 +3125,7 @@ def _policy_target(st: State, aw: Await) -> str:
     sid = aw["ship"]
     return max((t for t, _ in _targets(st, sid)),
                key=lambda t: (_shots(st, sid, {t: None}, False)[0]["size"],
-                              -_free_boxes(_ship(st, t))))
+                              -_free_boxes(st["ships"][t])))
 
 
 def _policy_joker(st: State, aw: Await) -> str:
@@ -3076,8 +3135,8 @@ def _policy_joker(st: State, aw: Await) -> str:
     fate = parse_card(volley["fate"])
     shot = volley["firing"][aw["ship"]]["shots"][aw["shot"]]
     cards = [parse_card(c) for c in shot["cards"]]
-    target = _ship(st, shot["target"])
-    ammo = _ship(st, aw["ship"])["ammo"]
+    target = st["ships"][shot["target"]]
+    ammo = st["ships"][aw["ship"]]["ammo"]
     extra = st["settings"]["double_shot_extra"]
     best, best_score = str(fate), None
     for suit in (fate.suit, *(s for s in SUITS if s != fate.suit)):
@@ -3132,16 +3191,16 @@ def _policy_start(st: State, aw: Await) -> str:
 
 _POLICIES = {
     "start.distance": _policy_start,
-    "discipline.great_hardship": lambda st, aw: "spend" if _ship(st, aw["ship"])["morale"]
+    "discipline.great_hardship": lambda st, aw: "spend" if st["ships"][aw["ship"]]["morale"]
     == _MAIMED else "keep",
     "discipline.cards": _policy_cards,
     "repair.action": _policy_repair,
     "repair.box": lambda st, aw: str(DamageTrack.parse(
-        _ship(st, aw["ship"])["tracks"][aw["area"]]).best_repair_level(aw["best"])),
+        st["ships"][aw["ship"]]["tracks"][aw["area"]]).best_repair_level(aw["best"])),
     "positioning.move": _policy_move,
     "fight.action": _policy_fight_action,
     "fight.opposition": lambda st, aw: "static:3",
-    "broadside.ammo": lambda st, aw: _ship(st, aw["ship"])["ammo"] or "roundshot",
+    "broadside.ammo": lambda st, aw: st["ships"][aw["ship"]]["ammo"] or "roundshot",
     "broadside.target": _policy_target,
     "broadside.joker": _policy_joker,
     "continue.orders": _policy_orders,
@@ -3248,7 +3307,7 @@ class NavalEngine:
 
     def start(self, setup: dict, source: RandomSource) -> tuple[State, list[Event]]:
         st = _copy(_kept_start(setup))  # a full copy: a caller's slip must not spoil it
-        present = {side: [_ship(st, s) for s in _afloat_ids(st, side)] for side in SIDES}
+        present = {side: [st["ships"][s] for s in _afloat_ids(st, side)] for side in SIDES}
         named = {side: " and ".join(f"{_the(s['name'], not i and side == 'pc')} ({s['type']})"
                                     for i, s in enumerate(ships))
                  for side, ships in present.items()}

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from rules.btq.characters import DamageState
-from rules.btq.tests import grade
+from rules.btq.tests import graded
 from rules.cards import Card
 
 __all__ = [
@@ -437,8 +437,9 @@ def broadside_hits(cards: Iterable[Card], fate: Card) -> list[tuple[str, int]]:
     [('hull', 1), ('hull', 3), ('rigging', 2), ('hull', 1)]
     """
     hits = []
+    matches = graded(fate)
     for card in cards:
-        level = grade(card, fate)
+        level = matches[card][0]
         if level:
             played = card.played_as if card.played_as is not None else (
                 fate if card.is_joker else card)

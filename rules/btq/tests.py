@@ -196,6 +196,14 @@ _MATCHES: dict[Card, dict[Card, tuple[SuccessLevel, int]]] = {
 every card it turns, and there are only 105 cards (the 52, the Joker, the declared Jokers)."""
 
 
+def graded(fate: Card) -> Mapping[Card, tuple[SuccessLevel, int]]:
+    """Every card (the 52, the Joker, the declared Jokers) mapped to its ``(success level,
+    rank)`` against the Card of Fate ``fate``: :func:`grade` of each, without the unskilled
+    cap, looked up rather than called for a hand graded card by card. The table itself:
+    read it, never change it."""
+    return _MATCHES[fate]
+
+
 def grade(card: Card, fate: Card, *, unskilled: bool = False) -> SuccessLevel:
     """The success level of ``card`` against the Card of Fate ``fate``.
 

@@ -51,6 +51,8 @@ def test_seeded_sampling_is_the_standard_librarys():
                 places = _sample_places(ours.getrandbits, n, k)
                 assert [population[j] for j in places] == theirs.sample(population[:n], k)
             assert ours.getstate() == theirs.getstate()
+    with pytest.raises(ValueError, match="a deck holds 63 at most"):
+        _sample_places(random.Random(1).getrandbits, 64, 1)
 
 
 def test_a_source_that_keeps_no_record_draws_the_same_cards():
