@@ -24,8 +24,9 @@ from __future__ import annotations
 import random as _random
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from math import ceil, log
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
@@ -154,20 +155,20 @@ class SeededSource(RandomSource):
     def draw(self, deck: Deck, count: int, *, purpose: str = "draw") -> list[Card]:
         """:meth:`RandomSource.draw`, the cards removed from the deck by their places in it
         (the sample knows them) rather than looked for. One card (a Card of Fate), the
-        commonest draw, is :func:`_sample_places` for ``k = 1``, whose two ways are then the
+        commonest draw, is :func:`_sample` for ``k = 1``, whose two ways are then the
         same: one index below ``n``, drawn again while out of range."""
         if count < 0:
             raise ValueError(f"cannot draw {count} cards")
         remaining = deck.remaining
         n = len(remaining)
         if count == 1 and n:
-            bits = _BITS[n]  # (a deck holds 53 cards at most: _sample_places)
+            bits = _BITS[n]  # (a deck holds 53 cards at most: _sample)
             j = self._getrandbits(bits)
             while j >= n:
                 j = self._getrandbits(bits)
             cards = [remaining.pop(j)]
         else:
-            places = _sample_places(self._getrandbits, n, count if count < n else n)
+            places = _sample(self._getrandbits, n, count if count < n else n)
             cards = [remaining[j] for j in places]  # (map would call a method wrapper a card)
             places.sort(reverse=True)  # the sample's own list: sorted in place, then dropped
             for j in places:
@@ -179,43 +180,45 @@ class SeededSource(RandomSource):
 
     def draw_full(self, kind: str, name: str, count: int, *, purpose: str = "draw"
                   ) -> list[Card]:
-        """:meth:`RandomSource.draw_full` without a deck: the cards at the places the sample
-        picks in the deck's composition (:func:`_sample_places`, which for one card is the
-        single index :meth:`draw` turns), none of them removed from anything."""
+        """:meth:`RandomSource.draw_full` without a deck: the cards the sample picks of the
+        deck's composition (:func:`_sample`, which for one card picks the card at the single
+        index :meth:`draw` turns), none of them removed from anything."""
         if count < 0:
             raise ValueError(f"cannot draw {count} cards")
         cards = deck_cards(kind)
         n = len(cards)
-        turned = [cards[j] for j in _sample_places(self._getrandbits, n, count if count < n else n)]
+        turned: list[Card] = _sample(self._getrandbits, n, count if count < n else n, cards)
         if self.record:
             self.log.append(Draw(name, purpose, turned))
         return turned
 
     def _pick(self, deck: Deck, count: int) -> list[Card]:
         remaining = deck.remaining
-        return [remaining[j] for j in _sample_places(self._getrandbits, len(remaining), count)]
+        return [remaining[j] for j in _sample(self._getrandbits, len(remaining), count)]
 
     def _roll(self, sides: int, count: int) -> list[int]:
         return [self._rng.randint(1, sides) for _ in range(count)]
 
 
-def _sample_places(getrandbits: Callable[[int], int], n: int, k: int) -> list[int]:
-    """The places (indexes) of the items ``random.Random.sample(population, k)`` returns
-    for a population of ``n``, with ``getrandbits`` the generator's method: the algorithm of
-    Python 3.11's ``Lib/random.py``, step for step, so it turns the same cards and leaves the
-    generator in the same state. Spelled out because a Monte Carlo
-    samples hundreds of thousands of times and the library's version pays for generality
-    (counts, checks, a method call per random number); and so that seeded battles, which are
-    stored and replayed, do not change if a later Python changes its ``sample``. ``n`` is a
-    deck's number of cards: above 63, ``ValueError``.
+def _sample(getrandbits: Callable[[int], int], n: int, k: int,
+            population: Sequence[Any] | None = None) -> list[Any]:
+    """What ``random.Random.sample(population, k)`` returns for a ``population`` of ``n``
+    distinct items (a deck's composition), with ``getrandbits`` the generator's method; or,
+    without one, the places (indexes) of those items. The algorithm of Python 3.11's
+    ``Lib/random.py``, step for step, so it turns the same cards and leaves the generator in
+    the same state. Spelled out because a Monte Carlo samples hundreds of thousands of times
+    and the library's version pays for generality (counts, checks, a method call per random
+    number); and so that seeded battles, which are stored and replayed, do not change if a
+    later Python changes its ``sample``. ``n`` is a deck's number of cards: above 63,
+    ``ValueError``.
     """
     if n >= len(_BITS):
         raise ValueError(f"a deck of {n} cards: a deck holds {len(_BITS) - 1} at most")
     if n <= (_SETSIZES[k] if k < len(_SETSIZES) else _setsize(k)):
-        # Draw from a copy, moving the last card not yet drawn into each gap: ``last`` is
-        # the place of that card, below which the index is drawn (_randbelow(last + 1)).
+        # Draw from a copy, moving the last item not yet drawn into each gap: ``last`` is
+        # the place of that item, below which the index is drawn (_randbelow(last + 1)).
         result = []
-        pool = list(range(n))
+        pool = list(range(n)) if population is None else list(population)
         for last in range(n - 1, n - k - 1, -1):
             bits = _BITS[last + 1]
             j = getrandbits(bits)
@@ -234,7 +237,7 @@ def _sample_places(getrandbits: Callable[[int], int], n: int, k: int) -> list[in
         while j >= n or j in selected:
             j = getrandbits(bits)
         selected.append(j)
-    return selected
+    return selected if population is None else [population[j] for j in selected]
 
 
 def _setsize(k: int) -> int:

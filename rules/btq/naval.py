@@ -1035,8 +1035,10 @@ def _figures(st: State) -> _Figures:
     if fig.pcs is st["pcs"] and fig.aboard is st["aboard"]:
         return fig
     pcs = st["pcs"]
-    fig = _FIGURES.get(id(pcs))
-    if fig is None or fig.pcs is not pcs or fig.aboard is not st["aboard"]:
+    kept = _FIGURES.get(id(pcs))
+    if kept is not None and kept.pcs is pcs and kept.aboard is st["aboard"]:
+        fig = kept
+    else:
         if len(_FIGURES) >= _FIGURES_KEPT:
             _FIGURES.clear()
         fig = _FIGURES[id(pcs)] = _Figures(st)
@@ -3383,10 +3385,12 @@ class NavalEngine:
         st = _thaw(state)
         while st["result"] is None:
             aw = st["await"]
+            if aw is None:  # _run, spelled out: the next step
+                _STEPS[st["step"]](st, source, None)
+                continue
             choice = _policy(st, aw)
             st["await"] = None
             _answer(st, aw, choice, source, None)
-            _run(st, source, None)
         return st
 
     def outcome(self, state: State) -> Outcome | None:

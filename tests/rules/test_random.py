@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.cards import GM_DECK, JOKER, PLAYER_DECK, Card, CardError, Deck, parse_cards
-from rules.random import Draw, ScriptedSource, ScriptExhausted, SeededSource, _sample_places
+from rules.random import Draw, ScriptedSource, ScriptExhausted, SeededSource, _sample
 
 
 def _draws(source, n_tests=20):
@@ -48,11 +48,14 @@ def test_seeded_sampling_is_the_standard_librarys():
         for k in range(n + 1):
             ours, theirs = random.Random(n * 100 + k), random.Random(n * 100 + k)
             for _ in range(3):
-                places = _sample_places(ours.getrandbits, n, k)
+                places = _sample(ours.getrandbits, n, k)
                 assert [population[j] for j in places] == theirs.sample(population[:n], k)
             assert ours.getstate() == theirs.getstate()
+            items = [object() for _ in range(n)]  # distinct, as a deck's cards are
+            assert _sample(ours.getrandbits, n, k, items) == theirs.sample(items, k)
+            assert ours.getstate() == theirs.getstate()
     with pytest.raises(ValueError, match="a deck holds 63 at most"):
-        _sample_places(random.Random(1).getrandbits, 64, 1)
+        _sample(random.Random(1).getrandbits, 64, 1)
 
 
 def test_a_source_that_keeps_no_record_draws_the_same_cards():
