@@ -88,6 +88,39 @@ def encounter_noun(encounter: Encounter) -> str:
     return NOUNS.get(encounter.engine, "battle")
 
 
+AT_STAKE = {
+    "btq_naval": "the ships' damage and Ship Morale, nor the wounds of its duels on the sheets",
+    "btq_boarding": "the wounds on the sheets, nor the ships' Crew and Ship Morale",
+    "btq_skirmish": "the wounds on the sheets, nor the Ship Morale a lost skirmish costs the "
+                    "ship",
+    "btq_personal_combat": "the wounds on the fighters' sheets",
+    "btq_scar": "the Scar on the sheet",
+    "btq_scene": "the scene's token, nor the damage to reputations",
+}
+"""Engine name -> what the end of its encounter would write back to the campaign
+(:data:`_AFTER_BATTLE`), in words: what calling it off leaves unwritten. A wargame writes
+nothing back but its log entry."""
+
+
+def encounter_cancel_effect(encounter: Encounter) -> str:
+    """What calling ``encounter`` off does, beyond ending it, in sentences for its pages
+    (:func:`encounter_cancel`): what is not written back for its kind (:data:`AT_STAKE`; a
+    wargame's forces are its own, not the campaign's), its ships, if it holds any, free
+    again, and a mission's challenge it is played for still to be played."""
+    at_stake = AT_STAKE.get(encounter.engine)
+    if at_stake is not None:
+        text = f"Nothing of it is written back: not {at_stake}."
+    else:
+        text = ("Nothing of it is written back: its forces are the game's own, not the "
+                "campaign's ships or characters, and the campaign log only says it was called "
+                "off.")
+    if encounter.ships.exists():
+        text += " Its ships are then free to fight again."
+    if encounter.challenge_id is not None:
+        text += " The challenge it is played for is still to be played."
+    return text
+
+
 def _engine(name: str) -> Engine:
     try:
         return get_engine(name)
