@@ -296,3 +296,30 @@ def test_a_gm_commanding_two_sides_against_a_player_sees_and_plays_both_and_no_m
         if offered:
             played.add(decision.actor)
     assert played == {"side:british", "side:pirates"}
+
+
+def test_a_player_whose_two_pcs_command_two_sides_sees_both_hands_and_no_other(
+        campaign, gm, player_a, pc_a, pc_b, player_a_client, player_b_client):
+    """player_a's two PCs command the British and the Pirates, player_b's the Privateers:
+    player_a sees both his hands (not the first PC's only) and not player_b's; player_b sees
+    his own and neither of player_a's."""
+    from characters.services import character_create
+
+    second = character_create(campaign=campaign, actor=gm, owner=player_a, name="Second PC",
+                              rank="Midshipman")
+    game = wargame_create(campaign=campaign, user=gm, scenario_key="bvp/three_factions_escort",
+                          commanders={"british": f"pc:{pc_a.pk}", "pirates": f"pc:{second.pk}",
+                                      "privateers": f"pc:{pc_b.pk}"})
+    detail = reverse("combat:detail", args=[game.pk])
+    drawn = {side: game.events.get(kind="cards.drawn", data__side=side).text
+             for side in ("british", "pirates", "privateers")}
+    page_a = player_a_client.get(detail).content.decode()
+    page_b = player_b_client.get(detail).content.decode()
+    for side in ("british", "pirates"):
+        assert _hand_shown(page_a, side) and drawn[side] in page_a
+        assert not _hand_shown(page_b, side) and drawn[side] not in page_b
+    assert not _hand_shown(page_a, "privateers") and drawn["privateers"] not in page_a
+    assert _hand_shown(page_b, "privateers") and drawn["privateers"] in page_b
+    api_a = player_a_client.get(reverse("api-encounter-detail", args=[game.pk])).json()
+    assert sorted(k for k, v in api_a["view"]["sides"].items() if "hand" in v) == [
+        "british", "pirates"]
