@@ -239,6 +239,8 @@ class NavalEncounterForm(Form):
                 continue
             self.fields[more].queryset = choices
             self.fields[more].label_from_instance = labelled
+            # static/js/moreships.js hides the box of the ship chosen above as main
+            self.fields[more].widget.attrs["data-main-ship"] = name
         self.fields["ship_reputation"].queryset = ShipReputation.objects.filter(
             ship__campaign=campaign, ship__side=Ship.Side.PC).exclude(
             damage_state=DamageState.DEAD).select_related("ship")

@@ -235,7 +235,8 @@ class Job(models.Model):
 class Simulation(_KeptState, models.Model):
     """A Monte Carlo of any engine (``rules.montecarlo``; issue 11): ``games`` games played
     with the default policies from ``setup`` (the new-battle page's "What are the odds?")
-    or from ``state`` (a running ``encounter`` as it stands), and, for a "what if",
+    or from ``state`` (a running ``encounter`` as it stands), every game from ``setup``
+    drawing the GM's ``stacked_cards`` (card texts, GM-only) first, and, for a "what if",
     ``decision`` (a pending ``Decision.as_dict()``): the games are played once per option,
     that option taken first. With ``until_precise`` the games are played in batches until
     the 95 % interval of every outcome is within one point (``rules.montecarlo.
@@ -272,6 +273,7 @@ class Simulation(_KeptState, models.Model):
     engine = models.CharField(max_length=50)
     title = models.CharField(max_length=200)
     setup = models.JSONField(null=True, blank=True)
+    stacked_cards = models.JSONField(default=list, blank=True)
     state = models.JSONField(null=True, blank=True)
     decision = models.JSONField(null=True, blank=True)
     games = models.PositiveIntegerField()

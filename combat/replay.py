@@ -3,7 +3,7 @@ with the state after it, rebuilt through the kernel from the revealed seed, the 
 cards and the recorded choices (``combat.services.encounter_replay_steps``). What a viewer
 sees of it is decided as for the live encounter: the events ``combat.selectors`` lets his
 participants see (the GM's ``gm_data`` to the GM alone) and the engine's view of each state
-for his participant (``combat.selectors.viewer_id``)."""
+for his participants (``combat.selectors.view_as``)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,6 @@ def replay_for(encounter: Encounter, participants: list[str]) -> dict:
     kernel had after the choice that produced it. ``ValidationError`` while the seed is
     secret (``combat.services.encounter_replay_steps``)."""
     engine = get_engine(encounter.engine)
-    viewer = selectors.viewer_id(participants)
     gm = GM in participants
     recorded = list(encounter.events.order_by("seq").values_list("kind", "text"))
     steps, replayed, seq = [], [], 0
@@ -59,7 +58,7 @@ def replay_for(encounter: Encounter, participants: list[str]) -> dict:
             if not _visible(row, participants):
                 continue
             if view is None:
-                view = engine.view(state, viewer)
+                view = selectors.view_as(engine, state, participants)
             event = {"seq": seq, "kind": row["kind"], "text": row["text"],
                      "data": row.get("data", {}), "round": row.get("round")}
             if gm:

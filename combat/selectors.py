@@ -160,6 +160,19 @@ def viewer_id(participants: list[str]) -> str:
     return participants[0] if participants else OBSERVER
 
 
+def view_as(engine, state: dict, participants: list[str]) -> dict:
+    """What ``participants``, played by one user, see of ``state``: the engine's view for
+    :func:`viewer_id`, or, where he plays several participants whose views differ (the GM
+    commanding two sides of a British vs Pirates game against a player's, each with its own
+    hidden hand), the engine's ``joint_view(state, participants)`` (an optional method of
+    the engines where that can happen), so that he sees what each of them sees, not the
+    first one's only."""
+    joint = getattr(engine, "joint_view", None)
+    if joint is not None and len(participants) > 1 and GM not in participants:
+        return joint(state, participants)
+    return engine.view(state, viewer_id(participants))
+
+
 def _visible(event: EncounterEvent, participants: list[str]) -> bool:
     return (
         GM in participants
@@ -245,12 +258,12 @@ def decision_awaited(encounter: Encounter, actor: str, kind: str) -> bool:
 
 
 def view_for(encounter: Encounter, participants: list[str]) -> dict | None:
-    """What the user may see of the state (the engine's view for :func:`viewer_id` of the
-    :func:`seated` participants), or ``None`` before the battle begins."""
+    """What the user may see of the state (:func:`view_as` the :func:`seated`
+    participants), or ``None`` before the battle begins."""
     if encounter.state is None:
         return None
-    return get_engine(encounter.engine).view(encounter.state,
-                                             viewer_id(seated(encounter, participants)))
+    return view_as(get_engine(encounter.engine), encounter.state,
+                   seated(encounter, participants))
 
 
 def outcome_for(encounter: Encounter, participants: list[str]) -> dict | None:

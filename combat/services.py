@@ -49,7 +49,7 @@ from combat.selectors import (
 )
 from rules.cards import CardError, parse_cards
 from rules.engine import GM, Engine, Event, FieldErrors, IllegalAction, get_engine
-from rules.random import ScriptedSource, SeededSource
+from rules.random import SeededSource, stacked_step
 from ships.prizes import prizes_refuse
 from ships.services import ship_reveal
 
@@ -88,6 +88,39 @@ def encounter_noun(encounter: Encounter) -> str:
     return NOUNS.get(encounter.engine, "battle")
 
 
+AT_STAKE = {
+    "btq_naval": "the ships' damage and Ship Morale, nor the wounds of its duels on the sheets",
+    "btq_boarding": "the wounds on the sheets, nor the ships' Crew and Ship Morale",
+    "btq_skirmish": "the wounds on the sheets, nor the Ship Morale a lost skirmish costs the "
+                    "ship",
+    "btq_personal_combat": "the wounds on the fighters' sheets",
+    "btq_scar": "the Scar on the sheet",
+    "btq_scene": "the scene's token, nor the damage to reputations",
+}
+"""Engine name -> what the end of its encounter would write back to the campaign
+(:data:`_AFTER_BATTLE`), in words: what calling it off leaves unwritten. A wargame writes
+nothing back but its log entry."""
+
+
+def encounter_cancel_effect(encounter: Encounter) -> str:
+    """What calling ``encounter`` off does, beyond ending it, in sentences for its pages
+    (:func:`encounter_cancel`): what is not written back for its kind (:data:`AT_STAKE`; a
+    wargame's forces are its own, not the campaign's), its ships, if it holds any, free
+    again, and a mission's challenge it is played for still to be played."""
+    at_stake = AT_STAKE.get(encounter.engine)
+    if at_stake is not None:
+        text = f"Nothing of it is written back: not {at_stake}."
+    else:
+        text = ("Nothing of it is written back: its forces are the game's own, not the "
+                "campaign's ships or characters, and the campaign log only says it was called "
+                "off.")
+    if encounter.ships.exists():
+        text += " Its ships are then free to fight again."
+    if encounter.challenge_id is not None:
+        text += " The challenge it is played for is still to be played."
+    return text
+
+
 def _engine(name: str) -> Engine:
     try:
         return get_engine(name)
@@ -95,7 +128,7 @@ def _engine(name: str) -> Engine:
         raise ValidationError({"engine": str(exc.args[0])}) from None
 
 
-def _clean_stacked(cards) -> list[str]:
+def clean_stacked(cards) -> list[str]:
     """The stacked cards as a list of card texts; ``ValidationError`` naming a bad card."""
     if not cards:
         return []
@@ -223,31 +256,21 @@ class _Table:
     def _run(self, step) -> list[Event]:
         """``step(source) -> (state, events)``; a refusal by the rules becomes a
         ``ValidationError`` with their reason, and nothing changes."""
-        seeded = SeededSource(int(self.seed), state=self.rng_state)
         rest = self.stacked[self.position:]
-        scripted = ScriptedSource(cards=rest, then=seeded) if rest else None
         try:
-            state, events = step(scripted or seeded)
+            (state, events), seeded, drawn, unfit = stacked_step(
+                step, rest, lambda: SeededSource(int(self.seed), state=self.rng_state))
         except IllegalAction as exc:
             raise _refusal(exc) from None
-        except CardError as exc:
-            if scripted is None:
-                raise
-            seeded = SeededSource(int(self.seed), state=self.rng_state)
-            try:
-                state, events = step(seeded)
-            except IllegalAction as illegal:
-                raise ValidationError(str(illegal)) from None
+        self.position += drawn
+        if unfit is not None:
             self.position = len(self.stacked)
             events = [Event(
                 "encounter.stack_set_aside",
-                f"The stacked cards no longer fit the battle ({exc}): the {len(rest)} left "
+                f"The stacked cards no longer fit the battle ({unfit}): the {len(rest)} left "
                 "are set aside and the shuffled decks take over.",
                 visible_to=frozenset({GM}),
             ), *events]
-        else:
-            if scripted is not None:
-                self.position += len(rest) - scripted.cards_left
         self.state = state
         self.rng_state = seeded.state()
         return events
@@ -365,7 +388,7 @@ def encounter_create(
         setup=setup,
         seed=seed,
         seed_hash=seed_hash(seed),
-        stacked_cards=_clean_stacked(stacked_cards),
+        stacked_cards=clean_stacked(stacked_cards),
         stacked_choices=_clean_stacked_choices(stacked_choices),
         challenge=challenge,
         decision_timeout=decision_timeout,

@@ -95,6 +95,7 @@ def _battle_context(request, encounter) -> dict:
     events = selectors.events_for(encounter, participants)
     is_gm = "gm" in participants
     job = selectors.latest_job(encounter)
+    cancellable = is_gm and encounter.status in Encounter.UNFINISHED
     own = [d for d in mine if not d["for_player"]]
     # the players' decisions the GM may make for them sit apart, behind their own control
     # (_decisions.html), so that he does not take a player's turn by mistake
@@ -115,6 +116,7 @@ def _battle_context(request, encounter) -> dict:
         "events": events,
         "last_seq": events[-1]["seq"] if events else 0,
         "job": job,
+        "cancel_effect": services.encounter_cancel_effect(encounter) if cancellable else "",
         "poll_token": _poll_token(encounter, job),
         "engine_template": [f"combat/engines/{encounter.engine}.html",
                             "combat/engines/generic.html"],
@@ -211,8 +213,8 @@ def encounter_cancel(request, pk):
             return redirect("combat:detail", pk=encounter.pk)
         return confirmation(
             request, question=f"Cancel the {noun} “{encounter.title}”?",
-            consequence="It ends at once and nothing is written back to the ships, which are "
-                        "then free for another battle. This cannot be undone.",
+            consequence=f"It ends at once. {services.encounter_cancel_effect(encounter)} "
+                        "This cannot be undone.",
             button=f"Cancel the {noun}", back=reverse("combat:detail", args=[encounter.pk]),
             fields={"version": encounter.version})
     form = VersionForm(request.POST)
@@ -221,7 +223,8 @@ def encounter_cancel(request, pk):
             raise ValidationError(_NO_VERSION.format(noun=noun))
         services.encounter_cancel(encounter=encounter, user=request.user,
                                   expected_version=form.cleaned_data["version"])
-        messages.success(request, f"The {noun} is cancelled: its ships are free again.")
+        messages.success(request, f"The {noun} is cancelled. "
+                                  f"{services.encounter_cancel_effect(encounter)}")
     return redirect("combat:detail", pk=encounter.pk)
 
 

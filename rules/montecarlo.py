@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import sqrt
 from typing import Any
 
 from rules.engine import GM, Engine, Outcome, State, play_out
-from rules.random import RandomSource, SeededSource
+from rules.random import RandomSource, SeededSource, stacked_step
 
 NO_WINNER = "none"
 """The :attr:`Summary.winners` key for games that ended with no winner."""
@@ -172,7 +172,7 @@ def job_seeds(job_seed: int, start: int, stop: int) -> Iterator[int]:
 
 
 def run(engine: Engine, setup_or_state: dict, *, seeds: Iterable[int],
-        first: tuple[str, str] | None = None) -> Summary:
+        first: tuple[str, str] | None = None, stacked: Sequence[str] = ()) -> Summary:
     """Play one game per seed with the default policy for every decision and summarise.
 
     ``setup_or_state`` is a setup (each game starts from it with ``engine.start``) or a
@@ -180,18 +180,27 @@ def run(engine: Engine, setup_or_state: dict, *, seeds: Iterable[int],
     :meth:`~rules.engine.Engine.validate_setup` decides: a state is not a valid setup.
     ``first`` is ``(actor, choice)``: a decision pending in that state, taken first in every
     game (the "what if" of one option) with the game's own source; ``IllegalAction`` if the
-    engine refuses it. The same seeds give the same summary.
+    engine refuses it. ``stacked`` (card texts; from a setup only, else ``ValueError``) are
+    the GM's stacked cards: every game draws them first, then its shuffled decks, as a
+    battle at the table does (:func:`_stacked_opening`). The same seeds give the same
+    summary.
     """
     try:
         setup: dict | None = engine.validate_setup(setup_or_state)
         state = None
     except ValueError:
         setup, state = None, setup_or_state
+    if stacked and setup is None:
+        raise ValueError("stacked cards are drawn from a game's start: give a setup")
     tally = _Tally()
-    start_game = _starter(engine, setup) if setup is not None else None
+    start_game = _starter(engine, setup) if setup is not None and not stacked else None
     for seed in seeds:
         source = SeededSource(seed, record=False)
-        start = start_game(source) if start_game is not None else state
+        start: State | None
+        if stacked and setup is not None:
+            start, source = _stacked_opening(engine, setup, stacked, source)
+        else:
+            start = start_game(source) if start_game is not None else state
         assert start is not None
         if first is not None:
             start = engine.apply(start, first[0], first[1], source)[0]
@@ -279,6 +288,45 @@ def best_option(summaries: Mapping[str, Summary], side: str | None, against: boo
         wilson(played[k].winners.get(side, 0), played[k].games) for k in ranked[:2])
     clear = first_low > second_high if not against else first_high < second_low
     return ranked[0] if clear else None
+
+
+def _stacked_opening(engine: Engine, setup: dict, stacked: Sequence[str],
+                     source: SeededSource) -> tuple[State, SeededSource]:
+    """A game begun from ``setup`` and played by the default policy while ``stacked`` lasts:
+    each step draws the stacked cards left first, then ``source``
+    (:func:`rules.random.stacked_step`), and a stacked card the game's course cannot draw
+    sets the rest aside, as at the table (``combat.services``). Returns the state and the
+    seeded source the rest of the game draws from (the game may be over already)."""
+    seed = source.seed
+    rest = list(stacked)
+
+    def take(step: Callable[[RandomSource], State], seeded: SeededSource
+             ) -> tuple[State, SeededSource]:
+        nonlocal rest
+        position = seeded.state()
+        state, after, drawn, unfit = stacked_step(
+            step, rest, lambda: SeededSource(seed, position, record=False))
+        rest = [] if unfit is not None else rest[drawn:]
+        return state, after
+
+    def begin(src: RandomSource) -> State:
+        return engine.start(setup, src)[0]
+
+    state, source = take(begin, source)
+    while rest and engine.outcome(state) is None:
+        state, source = take(_default_step(engine, state), source)
+    return state, source
+
+
+def _default_step(engine: Engine, state: State) -> Callable[[RandomSource], State]:
+    """The step that takes the default choice of the first decision pending in ``state``,
+    given its source."""
+    decision = engine.pending(state)[0]
+    choice = engine.default_choice(state, decision)
+
+    def step(source: RandomSource) -> State:
+        return engine.apply(state, decision.actor, choice, source)[0]
+    return step
 
 
 def _starter(engine: Engine, setup: dict) -> Callable[[RandomSource], State]:

@@ -26,11 +26,13 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from math import ceil, log
-from typing import Any
+from typing import Any, TypeVar
 
 from mypy_extensions import mypyc_attr
 
 from rules.cards import Card, CardError, Deck, deck_cards, parse_card
+
+T = TypeVar("T")
 
 
 @mypyc_attr(native_class=False)  # mypyc compiles no subclass of a built-in error
@@ -319,3 +321,27 @@ class ScriptedSource(RandomSource):
                 raise ValueError(f"scripted roll {face} is not a face of a d{sides}")
             faces.append(face)
         return faces
+
+
+def stacked_step(step: Callable[[RandomSource], T], stacked: Sequence[str],
+                 seeded: Callable[[], SeededSource]
+                 ) -> tuple[T, SeededSource, int, CardError | None]:
+    """One step of a game whose next cards are ``stacked`` (a GM's stacked deck; card texts),
+    the seeded source taking over when they run out: ``step(source)`` with the stacked cards
+    first, then ``seeded()`` (a fresh seeded source at the game's position). Returns
+    ``(what step returned, the seeded source after it, the stacked cards it drew, None)``.
+    When a stacked card cannot be drawn (the game took another course than the one stacked
+    for), the step is taken again with a fresh ``seeded()`` alone and the rest of the stack
+    is set aside, so that a stack never blocks a game: ``(..., 0, the CardError that said
+    why)``. Without stacked cards, ``step`` is taken with ``seeded()``. What ``step`` raises
+    otherwise goes through."""
+    source = seeded()
+    if not stacked:
+        return step(source), source, 0, None
+    scripted = ScriptedSource(cards=stacked, then=source)
+    try:
+        result = step(scripted)
+    except CardError as exc:
+        source = seeded()
+        return step(source), source, 0, exc
+    return result, source, len(stacked) - scripted.cards_left, None

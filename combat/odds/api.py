@@ -27,8 +27,12 @@ class GamesSerializer(InputSerializer):
 
 
 class OddsOfSetupSerializer(NewBattleSerializer, GamesSerializer):
-    """A new battle's terms, as a new battle takes them (``combat.new_battle_api``), and how
-    many games to play."""
+    """A new battle's terms, as a new battle takes them (``combat.new_battle_api``), with
+    its stacked cards, and how many games to play."""
+
+    stacked_cards = serializers.CharField(
+        required=False, allow_blank=True,
+        help_text="GM-only cards every game draws first, as the battle would, e.g. '6C 4C'.")
 
 
 class OddsOfEncounterSerializer(GamesSerializer):
@@ -52,7 +56,7 @@ class OddsOfSetupView(APIView):
         simulation = services.simulation_create_from_setup(
             campaign=campaign, user=request.user, engine="btq_naval", title=battle.name(),
             setup=battle.setup(), games=data.get("games"), until_precise=data["until_precise"],
-            ships=battle.ships)
+            ships=battle.ships, stacked_cards=data.get("stacked_cards"))
         return Response(results_json(request.user, simulation), status=status.HTTP_201_CREATED)
 
 

@@ -32,7 +32,14 @@ from combat import push
 from combat.models import Encounter, Simulation, SimulationChunk
 from combat.odds.selectors import odds_for_players, simulation_channel
 from combat.selectors import participant_ids_for, seated
-from combat.services import _TAKEOVER, MAX_TAKEOVERS, _lease, new_seed, seed_hash
+from combat.services import (
+    _TAKEOVER,
+    MAX_TAKEOVERS,
+    _lease,
+    clean_stacked,
+    new_seed,
+    seed_hash,
+)
 from rules.engine import GM, Engine, get_engine
 from rules.montecarlo import Summary, job_seeds, merge_all, precise_enough, run
 from rules.random import SeededSource
@@ -124,13 +131,14 @@ def _announce(simulation_id: int) -> None:
     push.announce([simulation_channel(simulation_id)])
 
 
-def _create(*, campaign, user, kernel: Engine, title: str, setup=None, state=None,
-            encounter=None, decision=None, games: int, until_precise: bool,
+def _create(*, campaign, user, kernel: Engine, title: str, setup=None, stacked_cards=(),
+            state=None, encounter=None, decision=None, games: int, until_precise: bool,
             players_see: bool, labels: dict) -> Simulation:
     seed = new_seed()
     simulation = Simulation.objects.create(
         campaign=campaign, encounter=encounter, engine=kernel.name, title=title[:200],
-        setup=setup, state=state, decision=decision, games=games,
+        setup=setup, stacked_cards=list(stacked_cards), state=state, decision=decision,
+        games=games,
         until_precise=until_precise, chunk_games=CHUNK_GAMES, seed=seed,
         seed_hash=seed_hash(seed), players_see=players_see, labels=labels,
         step=len(encounter.choices) if encounter is not None else None,
@@ -149,16 +157,20 @@ def _create(*, campaign, user, kernel: Engine, title: str, setup=None, state=Non
 @transaction.atomic
 def simulation_create_from_setup(*, campaign, user, engine: str, setup: dict, title: str,
                                  games: int | None = None, until_precise: bool = False,
-                                 ships=()) -> Simulation:
+                                 ships=(), stacked_cards=None) -> Simulation:
     """The odds of a battle not fought yet (GMs only): ``games`` games (default
     :data:`DEFAULT_GAMES`, at most :data:`MAX_GAMES`) of ``engine`` from ``setup``, or, with
     ``until_precise``, batches of :data:`PRECISE_BATCH` until every outcome's 95 % interval
     is within one point (``games`` at most); ``ships`` are the campaign's ships it is played
-    with. ``ValidationError`` for a ship that may not fight, the players' prize
-    (``ships.prizes.prize_refusal``, as a battle refuses her), with the engine's reason for
-    a bad setup, or for a bad number of games; ``PermissionDenied`` for a player."""
+    with; ``stacked_cards`` (card texts, a string or a list, as a battle takes them) the
+    GM's stacked cards, which every game draws first, as the battle would
+    (``rules.montecarlo.run``). ``ValidationError`` for a ship that may not fight, the
+    players' prize (``ships.prizes.prize_refusal``, as a battle refuses her), a bad stacked
+    card (on ``stacked_cards``), with the engine's reason for a bad setup, or for a bad
+    number of games; ``PermissionDenied`` for a player."""
     require_gm(user, campaign)
     prizes_refuse(ships)
+    stacked = clean_stacked(stacked_cards)
     kernel = _engine(engine)
     try:
         setup = kernel.validate_setup(setup)
@@ -167,7 +179,7 @@ def simulation_create_from_setup(*, campaign, user, engine: str, setup: dict, ti
     games = _games(games, False)
     sample, _ = kernel.start(setup, SeededSource(0, record=False))
     return _create(campaign=campaign, user=user, kernel=kernel, setup=setup,
-                   title=(title or kernel.title).strip(), games=games,
+                   stacked_cards=stacked, title=(title or kernel.title).strip(), games=games,
                    until_precise=until_precise, players_see=False,
                    labels=_labels(kernel, sample))
 
@@ -296,7 +308,7 @@ def play_chunk(simulation: Simulation, start: int, stop: int, option: str = "",
         if between is not None and a > start:
             between()
         summary = summary.merge(run(kernel, begin, seeds=job_seeds(seed, a, min(
-            a + PIECE_GAMES, stop)), first=first))
+            a + PIECE_GAMES, stop)), first=first, stacked=simulation.stacked_cards))
     return summary
 
 

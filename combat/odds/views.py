@@ -38,7 +38,8 @@ def _refused(request, exc: Exception) -> None:
 @once_per_token
 def odds_new(request, campaign_id):
     """"What are the odds?" on the new-battle page: the same form, played instead of
-    prepared. Invalid input shows the page again with the messages by its fields."""
+    prepared, every game drawing its stacked cards first. Invalid input shows the page again
+    with the messages by its fields."""
     campaign = campaign_for_user(request.user, campaign_id)
     require_gm(request.user, campaign)
     form = NavalEncounterForm(request.POST, campaign=campaign)
@@ -49,6 +50,7 @@ def odds_new(request, campaign_id):
             campaign=campaign, user=request.user, engine="btq_naval", title=battle.name(),
             setup=battle.setup(), games=odds_form.games(),
             until_precise=odds_form.cleaned_data["odds_precise"], ships=battle.ships,
+            stacked_cards=form.cleaned_data["stacked_cards"],
         ))
         if simulation is not None:
             return redirect("combat:odds", pk=simulation.pk)

@@ -861,54 +861,66 @@ class BvpEngine:
         """The GM sees everything. A commander sees the table (tiles, wind, every ship's
         place, heading, D6 counters and morale, every side's number of cards), his own
         hand, and of the cards chosen in an attack only whether each is in."""
-        st = state
-        mine = [s for s in st["side_ids"] if st["sides"][s]["commander"] == participant]
-        gm = participant == GM
-        sides = {}
-        for sid in st["side_ids"]:
-            sd = st["sides"][sid]
-            entry = {k: sd[k] for k in ("id", "name", "commander", "faction", "tile", "lost")}
-            entry["hand_count"] = len(sd["hand"])
-            if gm or sid in mine:
-                entry["hand"] = [{"id": c, **_skill(st, c)} for c in sd["hand"]]
-            sides[sid] = entry
-        ships = {}
-        for shid in st["ship_ids"]:
-            sh = st["ships"][shid]
-            # before the opening sets the wind, no speed is known yet
-            sailing = afloat(sh) and st["wind"] is not None
-            card = ship_card(st, sh)
-            cap = captain_card(st, sh)
-            ships[shid] = {**copy.deepcopy(sh), "class": card["class"],
-                           "size": SIZE_NAMES[card["size"]],
-                           "captain_name": cap["name"] if cap else None,
-                           "morale_max": cap["morale"] if cap else None,
-                           "start": dict(card["start"]), "defence": dict(card["defence"]),
-                           "speed_now": movement.speed(st, sh) if sailing else None,
-                           "pivots_now": movement.max_pivots(st, sh) if sailing else None}
-        hidden = {r: ("given" if not gm and _role_actor(st, r) != participant
-                      else c) for r, c in st["hidden"].items()} if st["attacks"] else {}
-        wind_tile = next(t for t in st["tiles"] if t["wind"])
-        out = {"engine": ENGINE_NAME, "title": st["title"], "mode": st["mode"],
-               "mode_name": MODES[st["mode"]], "round": st["round"],
-               "turn_limit": st["turn_limit"], "tiles": copy.deepcopy(st["tiles"]),
-               "vane": [wind_tile["q"], wind_tile["r"]], "wind": st["wind"],
-               "side_ids": list(st["side_ids"]), "sides": sides,
-               "ship_ids": list(st["ship_ids"]), "ships": ships, "order": list(st["order"]),
-               "active": st["active"], "phase": st["phase"], "card_set": dict(st["card_set"]),
-               "attack": copy.deepcopy(st["attacks"][0]) if st["phase"] == "cards" else None,
-               "hidden": hidden, "result": copy.deepcopy(st["result"]), "you": participant,
-               "my_sides": list(st["side_ids"]) if gm else mine,
-               "goals": {sid: sorted(list(h) for h in goal_cells(st, sid))
-                         for sid in st["side_ids"]}}
-        if gm:
-            out["decks"] = copy.deepcopy(st["decks"])
-        return out
+        return _view(state, [participant])
+
+    def joint_view(self, state: State, participants: list[str]) -> dict:
+        """What one person who commands several sides sees (the GM playing two sides
+        against a player's, a player whose two PCs command two): every hand and chosen card
+        of each of ``participants``' sides, as :meth:`view` shows one commander his own;
+        ``you`` is the first of them."""
+        return _view(state, participants)
 
     def scenarios(self) -> dict[str, Scenario]:
         """The book's two game modes on its tile layouts, from
         ``rules/bvp/scenarios/*.json``."""
         return load_scenarios("rules.bvp", "scenarios")
+
+
+def _view(st: State, participants: list[str]) -> dict:
+    """The view (:meth:`BvpEngine.view`) of someone who plays as every one of
+    ``participants``."""
+    mine = [s for s in st["side_ids"] if st["sides"][s]["commander"] in participants]
+    gm = GM in participants
+    sides = {}
+    for sid in st["side_ids"]:
+        sd = st["sides"][sid]
+        entry = {k: sd[k] for k in ("id", "name", "commander", "faction", "tile", "lost")}
+        entry["hand_count"] = len(sd["hand"])
+        if gm or sid in mine:
+            entry["hand"] = [{"id": c, **_skill(st, c)} for c in sd["hand"]]
+        sides[sid] = entry
+    ships = {}
+    for shid in st["ship_ids"]:
+        sh = st["ships"][shid]
+        # before the opening sets the wind, no speed is known yet
+        sailing = afloat(sh) and st["wind"] is not None
+        card = ship_card(st, sh)
+        cap = captain_card(st, sh)
+        ships[shid] = {**copy.deepcopy(sh), "class": card["class"],
+                       "size": SIZE_NAMES[card["size"]],
+                       "captain_name": cap["name"] if cap else None,
+                       "morale_max": cap["morale"] if cap else None,
+                       "start": dict(card["start"]), "defence": dict(card["defence"]),
+                       "speed_now": movement.speed(st, sh) if sailing else None,
+                       "pivots_now": movement.max_pivots(st, sh) if sailing else None}
+    hidden = {r: ("given" if not gm and _role_actor(st, r) not in participants
+                  else c) for r, c in st["hidden"].items()} if st["attacks"] else {}
+    wind_tile = next(t for t in st["tiles"] if t["wind"])
+    out = {"engine": ENGINE_NAME, "title": st["title"], "mode": st["mode"],
+           "mode_name": MODES[st["mode"]], "round": st["round"],
+           "turn_limit": st["turn_limit"], "tiles": copy.deepcopy(st["tiles"]),
+           "vane": [wind_tile["q"], wind_tile["r"]], "wind": st["wind"],
+           "side_ids": list(st["side_ids"]), "sides": sides,
+           "ship_ids": list(st["ship_ids"]), "ships": ships, "order": list(st["order"]),
+           "active": st["active"], "phase": st["phase"], "card_set": dict(st["card_set"]),
+           "attack": copy.deepcopy(st["attacks"][0]) if st["phase"] == "cards" else None,
+           "hidden": hidden, "result": copy.deepcopy(st["result"]), "you": participants[0],
+           "my_sides": list(st["side_ids"]) if gm else mine,
+           "goals": {sid: sorted(list(h) for h in goal_cells(st, sid))
+                     for sid in st["side_ids"]}}
+    if gm:
+        out["decks"] = copy.deepcopy(st["decks"])
+    return out
 
 
 def _copy(state: State) -> State:

@@ -238,3 +238,88 @@ def test_the_log_names_the_round_once(game, player_a_client):
     page = player_a_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
     turn = page.split('data-kind="turn.start"')[1].split("</li>")[0]
     assert turn.count("Round 1") == 1 and "to play." in turn
+
+
+def _hand_shown(page: str, side: str) -> bool:
+    return f'class="hand" data-side="{side}"' in page
+
+
+def test_a_gm_commanding_two_sides_against_a_player_sees_and_plays_both_and_no_more(
+        campaign, gm, pc_a, gm_client, player_a_client, player_b_client, outsider_client):
+    """Three factions: the GM commands the British and the Pirates, player_a's PC the
+    Privateers, player_b no side. The GM's page and API show both his hands (not the first
+    side's only) and not the Privateers'; he makes each of his sides' decisions, not the
+    player's; player_a sees his own hand only, player_b none, the outsider nothing."""
+    from rules.engine import get_engine
+
+    game = wargame_create(campaign=campaign, user=gm, scenario_key="bvp/three_factions_escort",
+                          commanders={"british": "gm", "pirates": "gm",
+                                      "privateers": f"pc:{pc_a.pk}"})
+    detail = reverse("combat:detail", args=[game.pk])
+    api_url = reverse("api-encounter-detail", args=[game.pk])
+    drawn = {side: game.events.get(kind="cards.drawn", data__side=side).text
+             for side in ("british", "pirates", "privateers")}
+    page = gm_client.get(detail).content.decode()
+    api = gm_client.get(api_url).json()
+    assert sorted(k for k, v in api["view"]["sides"].items() if "hand" in v) == [
+        "british", "pirates"]
+    for side in ("british", "pirates"):
+        assert _hand_shown(page, side) and drawn[side] in page
+    assert not _hand_shown(page, "privateers") and drawn["privateers"] not in page
+    assert drawn["privateers"] not in json.dumps(api) and '"decks"' not in json.dumps(api)
+    page_a = player_a_client.get(detail).content.decode()
+    assert _hand_shown(page_a, "privateers") and drawn["privateers"] in page_a
+    assert not any(_hand_shown(page_a, s) or drawn[s] in page_a for s in ("british", "pirates"))
+    page_b = player_b_client.get(detail).content.decode()
+    api_b = json.dumps(player_b_client.get(api_url).json())
+    for side, text in drawn.items():
+        assert not _hand_shown(page_b, side) and text not in page_b and text not in api_b
+    assert outsider_client.get(detail).status_code == 404
+
+    act = reverse("combat:act", args=[game.pk])
+    played = set()
+    engine = get_engine("bvp")
+    for _ in range(40):  # the opening, then turns, until each of the GM's sides has played
+        if played >= {"side:british", "side:pirates"}:
+            break
+        decision = engine.pending(game.state)[0]
+        page = gm_client.get(detail).content.decode()
+        offered = f'data-actor="{decision.actor}"' in page
+        assert offered == (decision.actor != f"pc:{pc_a.pk}"), decision
+        client = gm_client if offered else player_a_client
+        response = client.post(act, {"actor": decision.actor, "kind": decision.kind,
+                                     "choice": decision.default, "version": game.version})
+        assert response.status_code == 302
+        before = game.version
+        game.refresh_from_db()
+        assert game.version > before, decision
+        if offered:
+            played.add(decision.actor)
+    assert played == {"side:british", "side:pirates"}
+
+
+def test_a_player_whose_two_pcs_command_two_sides_sees_both_hands_and_no_other(
+        campaign, gm, player_a, pc_a, pc_b, player_a_client, player_b_client):
+    """player_a's two PCs command the British and the Pirates, player_b's the Privateers:
+    player_a sees both his hands (not the first PC's only) and not player_b's; player_b sees
+    his own and neither of player_a's."""
+    from characters.services import character_create
+
+    second = character_create(campaign=campaign, actor=gm, owner=player_a, name="Second PC",
+                              rank="Midshipman")
+    game = wargame_create(campaign=campaign, user=gm, scenario_key="bvp/three_factions_escort",
+                          commanders={"british": f"pc:{pc_a.pk}", "pirates": f"pc:{second.pk}",
+                                      "privateers": f"pc:{pc_b.pk}"})
+    detail = reverse("combat:detail", args=[game.pk])
+    drawn = {side: game.events.get(kind="cards.drawn", data__side=side).text
+             for side in ("british", "pirates", "privateers")}
+    page_a = player_a_client.get(detail).content.decode()
+    page_b = player_b_client.get(detail).content.decode()
+    for side in ("british", "pirates"):
+        assert _hand_shown(page_a, side) and drawn[side] in page_a
+        assert not _hand_shown(page_b, side) and drawn[side] not in page_b
+    assert not _hand_shown(page_a, "privateers") and drawn["privateers"] not in page_a
+    assert _hand_shown(page_b, "privateers") and drawn["privateers"] in page_b
+    api_a = player_a_client.get(reverse("api-encounter-detail", args=[game.pk])).json()
+    assert sorted(k for k, v in api_a["view"]["sides"].items() if "hand" in v) == [
+        "british", "pirates"]

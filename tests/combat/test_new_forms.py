@@ -41,12 +41,13 @@ def test_each_more_ships_checkbox_sits_with_its_ships_name(campaign, gm_client, 
     url = reverse("combat:new", args=[campaign.pk])
     page = parse_html(gm_client.get(url).content.decode())
     # the ships by name: HMS Sparrow before HMS Testament, La Sombra before Le Secret
-    for field, label, ships in (("allies", "More ships on the players&#x27; side",
-                                 [sparrow, pc_ship]),
-                                ("more_enemies", "More enemy ships", [hidden_ship, enemy_ship])):
+    # each box names its side's main-ship select, for static/js/moreships.js
+    for field, label, ships, main in (
+            ("allies", "More ships on the players&#x27; side", [sparrow, pc_ship], "pc_ship"),
+            ("more_enemies", "More enemy ships", [hidden_ship, enemy_ship], "enemy_ship")):
         boxes = "".join(
             f'<label><input type="checkbox" name="{field}" value="{ship.pk}" '
-            f'id="id_{field}_{i}"> {ship.display_name}: Healthy</label>'
+            f'data-main-ship="{main}" id="id_{field}_{i}"> {ship.display_name}: Healthy</label>'
             for i, ship in enumerate(ships))
         assert parse_html(f'<fieldset data-field="{field}"><legend>{label}</legend>{boxes}'
                           "</fieldset>") in page

@@ -23,10 +23,16 @@ from combat.odds.services import (
     simulation_run,
     simulation_sweep,
 )
-from combat.services import encounter_create, encounter_start, seed_hash
+from combat.services import (
+    encounter_create,
+    encounter_resolve_rest,
+    encounter_start,
+    job_run,
+    seed_hash,
+)
 from combat.tasks import run_simulation
 from rules.engine import get_engine
-from rules.montecarlo import job_seeds, run, side_of
+from rules.montecarlo import NO_WINNER, job_seeds, run, side_of
 from ships.services import naval_setup
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +69,8 @@ def in_one_process(simulation, option="", games=None):
     begin = simulation.setup if simulation.setup is not None else simulation.state
     first = (simulation.decision["actor"], option) if simulation.decision else None
     stop = games or max(c.stop for c in simulation.chunks.all())
-    return run(kernel, begin, seeds=job_seeds(int(simulation.seed), 0, stop), first=first)
+    return run(kernel, begin, seeds=job_seeds(int(simulation.seed), 0, stop), first=first,
+               stacked=simulation.stacked_cards)
 
 
 def set_odds_for_players(campaign, on: bool):
@@ -313,6 +320,64 @@ def test_the_new_battle_page_asks_for_the_odds(campaign, gm_client, pc_ship, ene
     assert simulation.encounter is None and simulation.games == 500
     assert campaign.encounters.count() == 0  # nothing prepared
     json.dumps(simulation.labels)
+
+
+STACK = "KS KD 2C 3C 4C 5C 6C"
+"""Stacked cards for a scripted opening: the first Card of Fate and a ship's pool."""
+
+
+def test_the_odds_of_a_new_battle_begin_every_game_with_its_stacked_cards(
+        campaign, gm, gm_client, player_a_client, pc_ship, enemy_ship, monkeypatch,
+        django_capture_on_commit_callbacks):
+    """A GM stacks cards for a scripted opening and asks the odds on the New battle page:
+    every game draws the stack first, then its shuffled decks, as the battle itself would
+    (game 0 of the odds ends as the battle prepared from the same form and seed, resolved by
+    the computer, does); the odds page tells him so, without the cards; the players see none
+    of it; the API takes the stack too and refuses a bad card by its field."""
+    terms = {"pc_ship": pc_ship.pk, "enemy_ship": enemy_ship.pk, "weather": "steady_breeze",
+             "start_distance": "3", "stacked_cards": STACK}
+    with django_capture_on_commit_callbacks(execute=False):
+        gm_client.post(reverse("combat:odds_new", args=[campaign.pk]),
+                       {**terms, "odds_games": "200"})
+    simulation = Simulation.objects.get()
+    assert simulation.stacked_cards == STACK.split()
+    run_simulation(simulation.pk)
+    simulation.refresh_from_db()
+    assert simulation.results == {"": in_one_process(simulation).as_dict()}
+    shuffled = run(get_engine("btq_naval"), simulation.setup,
+                   seeds=job_seeds(int(simulation.seed), 0, 200))
+    assert simulation.results[""] != shuffled.as_dict()
+    assert simulation_replay(simulation=simulation)["matches"]
+
+    first_game = next(job_seeds(int(simulation.seed), 0, 1))
+    monkeypatch.setattr("combat.services.new_seed", lambda: str(first_game))
+    gm_client.post(reverse("combat:new", args=[campaign.pk]), terms)
+    battle = campaign.encounters.get()
+    battle = encounter_start(encounter=battle, user=gm, expected_version=battle.version)
+    job = encounter_resolve_rest(encounter=battle, user=gm)
+    while job is not None and job.status in ("queued", "running"):
+        job = job_run(job_id=job.pk)
+    battle.refresh_from_db()
+    assert battle.status == "finished" and battle.stacked_position == len(STACK.split())
+    game = run(get_engine("btq_naval"), simulation.setup, seeds=[first_game],
+               stacked=simulation.stacked_cards)
+    winner = battle.outcome["winner"] or NO_WINNER
+    assert game.outcomes == {f"{winner}/{battle.outcome['result']}": 1}
+    assert game.round_counts == {str(battle.outcome["data"]["rounds"]): 1}
+
+    page = gm_client.get(reverse("combat:odds", args=[simulation.pk])).content.decode()
+    assert "Every game draws your 7 stacked cards first" in page and STACK not in page
+    assert player_a_client.get(reverse("combat:odds", args=[simulation.pk])).status_code == 404
+    url = reverse("api-odds-new", args=[campaign.pk])
+    api_terms = {**terms, "start_distance": 3, "games": 100}
+    with django_capture_on_commit_callbacks(execute=False):
+        answer = gm_client.post(url, api_terms, content_type="application/json")
+    assert answer.status_code == 201 and STACK not in answer.content.decode()
+    assert Simulation.objects.get(pk=answer.json()["id"]).stacked_cards == STACK.split()
+    refused = gm_client.post(url, {**api_terms, "stacked_cards": "KS ZZ"},
+                             content_type="application/json")
+    assert refused.status_code == 400 and "stacked_cards" in refused.json()
+    assert Simulation.objects.count() == 2
 
 
 def test_the_odds_of_several_ships_a_side_are_played_with_every_ship(

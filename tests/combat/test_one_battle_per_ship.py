@@ -101,7 +101,7 @@ def test_the_gm_cancels_a_prepared_battle_from_its_page(campaign, gm, hermes, co
         reverse("combat:detail", args=[first.pk])).content.decode()
     response = gm_client.post(reverse("combat:cancel", args=[first.pk]),
                               {"version": first.version}, follow=True)
-    assert "its ships are free again" in response.content.decode()
+    assert "Its ships are then free to fight again." in response.content.decode()
     first.refresh_from_db()
     assert first.status == Encounter.Status.CANCELLED
     assert player_a_client.get(reverse("combat:detail", args=[first.pk])).status_code == 404

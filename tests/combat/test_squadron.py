@@ -133,6 +133,25 @@ def test_the_form_refuses_a_ship_twice_and_the_books_cards_with_more_ships(
     assert not Encounter.objects.exists()
 
 
+def test_the_main_ship_among_her_sides_more_ships_is_refused_with_the_reason(
+        campaign, gm_client, pc_ship, enemy_ship, sparrow, vautour):
+    """The New battle form (its page without scripts) and the API refuse a side's main ship
+    named again among its more ships, on either side, and prepare nothing."""
+    page = gm_client.post(reverse("combat:new", args=[campaign.pk]), {
+        "pc_ship": pc_ship.pk, "enemy_ship": enemy_ship.pk, "weather": "good_wind",
+        "more_enemies": [vautour.pk, enemy_ship.pk]}).content.decode()
+    refusal = page.split('data-field="more_enemies"')[1].split("</small>")[0]
+    assert f"{enemy_ship} is already in the battle: choose other ships here." in refusal
+    url = reverse("api-encounter-list", args=[campaign.pk])
+    for field, more in (("allies", [sparrow.pk, pc_ship.pk]), ("enemies", [enemy_ship.pk])):
+        response = gm_client.post(url, {"pc_ship": pc_ship.pk, "enemy_ship": enemy_ship.pk,
+                                        "weather": "storm", field: more},
+                                  content_type="application/json")
+        assert response.status_code == 400, response.content
+        assert "is already in the battle" in response.json()[field]
+    assert not Encounter.objects.exists()
+
+
 def test_the_api_creates_a_battle_of_several_ships(campaign, gm_client, pc_ship, enemy_ship,
                                                    sparrow, vautour):
     url = reverse("api-encounter-list", args=[campaign.pk])

@@ -6,7 +6,7 @@ import pytest
 
 from rules.engine import get_engine, play_out
 from rules.montecarlo import NO_WINNER, Summary, run
-from rules.random import SeededSource
+from rules.random import ScriptedSource, SeededSource
 
 ENGINE = get_engine("btq_naval")
 
@@ -68,6 +68,41 @@ def test_fast_path_matches_play_out():
     fast = ENGINE.auto_play(state, SeededSource(9))
     assert json.dumps(state) == before
     assert fast == play_out(ENGINE, state, SeededSource(9))[0]
+
+
+STACK = "KS KD 2C 3C 4C 5C 6C"
+"""A GM's stacked cards for the first draws of a battle from SETUP: the first Card of Fate
+and the frigate's pool (all of the GM deck, as the battle's first draws are)."""
+
+
+def test_stacked_cards_open_every_game_then_its_own_shuffled_decks():
+    """``run(..., stacked=...)`` is, game for game, the battle played with the stacked cards
+    drawn first, then the game's seeded source, as a battle at the table draws them; and
+    the stack is what each game begins with, so the odds differ from the shuffled decks'."""
+    expected = Summary("btq_naval")
+    for seed in range(20):
+        source = ScriptedSource(STACK, then=SeededSource(seed))
+        state, _ = ENGINE.start(SETUP, source)
+        assert [c for d in source.log for c in d.values][:7] == STACK.split()
+        final_state, _ = play_out(ENGINE, state, source)
+        expected = expected.merge(run(_Finished(ENGINE, final_state), {}, seeds=[0]))
+    stacked = run(ENGINE, SETUP, seeds=range(20), stacked=STACK.split())
+    assert stacked.outcomes == expected.outcomes and stacked.games == 20
+    assert stacked == run(WithoutFastPath(ENGINE), SETUP, seeds=range(20),
+                          stacked=STACK.split())
+    assert stacked != run(ENGINE, SETUP, seeds=range(20))
+
+
+def test_a_stack_the_game_cannot_draw_is_set_aside_and_the_decks_take_over():
+    """The GM deck has one 2C: a stack that asks for it twice fits no game. Where it stops
+    fitting, the step is taken again with the game's own source and the rest is set aside,
+    as at the table; a stack given with a state (a game under way) is refused."""
+    assert run(ENGINE, SETUP, seeds=range(10), stacked=["JK"]) == run(
+        ENGINE, SETUP, seeds=range(10))
+    assert run(ENGINE, SETUP, seeds=range(10), stacked=["2C", "2C"]).games == 10
+    state, _ = ENGINE.start(SETUP, SeededSource(4))
+    with pytest.raises(ValueError, match="stacked cards"):
+        run(ENGINE, state, seeds=range(2), stacked=["2C"])
 
 
 def test_run_from_a_state_in_mid_battle():
