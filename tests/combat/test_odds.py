@@ -349,6 +349,17 @@ def test_the_odds_of_a_new_battle_begin_every_game_with_its_stacked_cards(
     assert simulation.results[""] != shuffled.as_dict()
     assert simulation_replay(simulation=simulation)["matches"]
 
+    # the API before the battle, which may make Le Secret the players' prize
+    url = reverse("api-odds-new", args=[campaign.pk])
+    api_terms = {**terms, "start_distance": 3, "games": 100}
+    with django_capture_on_commit_callbacks(execute=False):
+        answer = gm_client.post(url, api_terms, content_type="application/json")
+    assert answer.status_code == 201 and STACK not in answer.content.decode()
+    assert Simulation.objects.get(pk=answer.json()["id"]).stacked_cards == STACK.split()
+    refused = gm_client.post(url, {**api_terms, "stacked_cards": "KS ZZ"},
+                             content_type="application/json")
+    assert refused.status_code == 400 and "stacked_cards" in refused.json()
+    assert Simulation.objects.count() == 2
     first_game = next(job_seeds(int(simulation.seed), 0, 1))
     monkeypatch.setattr("combat.services.new_seed", lambda: str(first_game))
     gm_client.post(reverse("combat:new", args=[campaign.pk]), terms)
@@ -368,16 +379,6 @@ def test_the_odds_of_a_new_battle_begin_every_game_with_its_stacked_cards(
     page = gm_client.get(reverse("combat:odds", args=[simulation.pk])).content.decode()
     assert "Every game draws your 7 stacked cards first" in page and STACK not in page
     assert player_a_client.get(reverse("combat:odds", args=[simulation.pk])).status_code == 404
-    url = reverse("api-odds-new", args=[campaign.pk])
-    api_terms = {**terms, "start_distance": 3, "games": 100}
-    with django_capture_on_commit_callbacks(execute=False):
-        answer = gm_client.post(url, api_terms, content_type="application/json")
-    assert answer.status_code == 201 and STACK not in answer.content.decode()
-    assert Simulation.objects.get(pk=answer.json()["id"]).stacked_cards == STACK.split()
-    refused = gm_client.post(url, {**api_terms, "stacked_cards": "KS ZZ"},
-                             content_type="application/json")
-    assert refused.status_code == 400 and "stacked_cards" in refused.json()
-    assert Simulation.objects.count() == 2
 
 
 def test_the_odds_of_several_ships_a_side_are_played_with_every_ship(
