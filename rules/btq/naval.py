@@ -1519,31 +1519,36 @@ def _contest(st: State, source: RandomSource, events: Events, kind: str,
                                                                                   False)
     b_pid, b_size, b_label, b_unskilled = b["pid"], b["size"], b["label"], b.get("unskilled",
                                                                                   False)
+    fate_purpose = f"{kind} card of fate" if source.record else ""
+    winner: str | None
+    best: int
     for attempt in range(1 if single else MAX_RETESTS + 1):
         gm = Deck(GM_DECK)
-        fate = source.draw(gm, 1, purpose=f"{kind} card of fate" if source.record else "")[0]
+        fate = source.draw(gm, 1, purpose=fate_purpose)[0]
         # the two sides spelled out, a then b (a comprehension costs a call of its own);
         # _as_fate only for a hand with a Joker, seldom drawn
         a_hand = _draw(source, gm, a_pid, a_size, kind, a_label)
         b_hand = _draw(source, gm, b_pid, b_size, kind, b_label)
-        hands = (_as_fate(a_hand, fate) if JOKER in a_hand else a_hand,
-                 _as_fate(b_hand, fate) if JOKER in b_hand else b_hand)
-        found = (successes(hands[0], fate, unskilled=a_unskilled),
-                 successes(hands[1], fate, unskilled=b_unskilled))
-        verdict = compare_successes(*found)
-        won = _WON.get(verdict)  # the index of the winning side
-        winner = None if won is None else sides[won]["key"]
-        best = 0 if won is None else found[won][0][0]
+        if JOKER in a_hand:
+            a_hand = _as_fate(a_hand, fate)
+        if JOKER in b_hand:
+            b_hand = _as_fate(b_hand, fate)
+        a_found = successes(a_hand, fate, unskilled=a_unskilled)
+        b_found = successes(b_hand, fate, unskilled=b_unskilled)
+        verdict = compare_successes(a_found, b_found)
+        if verdict == "a":
+            winner, best = a["key"], a_found[0][0]
+        elif verdict == "b":
+            winner, best = b["key"], b_found[0][0]
+        else:
+            winner, best = None, 0
         if events is not None:
             last = single or attempt == MAX_RETESTS
-            events.append(_contest_event(kind, text, sides, attempt, fate, hands, verdict,
-                                         winner, best, last))
+            events.append(_contest_event(kind, text, sides, attempt, fate, (a_hand, b_hand),
+                                         verdict, winner, best, last))
         if winner is not None:
             return winner, int(best)
     return None, 0
-
-
-_WON = {"a": 0, "b": 1}
 
 
 def _contest_event(kind: str, text: str, sides: Sequence[dict[str, Any]], attempt: int,
@@ -3388,7 +3393,8 @@ class NavalEngine:
             if aw is None:  # _run, spelled out: the next step
                 _STEPS[st["step"]](st, source, None)
                 continue
-            choice = _policy(st, aw)
+            policy = _POLICIES.get(aw["kind"])  # _policy, its commonest way spelled out
+            choice = policy(st, aw) if policy is not None else _policy(st, aw)
             st["await"] = None
             _answer(st, aw, choice, source, None)
         return st
