@@ -89,7 +89,8 @@ def encounter_noun(encounter: Encounter) -> str:
 
 
 AT_STAKE = {
-    "btq_naval": "the ships' damage and Ship Morale, nor the wounds of its duels on the sheets",
+    "btq_naval": "the ships' damage and Ship Morale, nor a prize taken, nor the damage to a "
+                 "ship reputation a lost battle costs, nor the wounds of its duels on the sheets",
     "btq_boarding": "the wounds on the sheets, nor the ships' Crew and Ship Morale",
     "btq_skirmish": "the wounds on the sheets, nor the Ship Morale a lost skirmish costs the "
                     "ship",

@@ -854,8 +854,8 @@ class _Roster:
 def _new_roster(st: State) -> _Roster:
     """A new :data:`_last_roster`, for state ``st``."""
     global _last_roster
-    _last_roster = _Roster(st["ships"])
-    return _last_roster
+    roster = _last_roster = _Roster(st["ships"])
+    return roster  # this state's, whatever another thread has put there since
 
 
 def _forget_roster() -> None:

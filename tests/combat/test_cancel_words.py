@@ -19,7 +19,8 @@ FREED = "Its ships are then free to fight again."
 WARGAME = "its forces are the game's own, not the campaign's ships or characters"
 KINDS = {
     # kind: (noun, what the texts say, what they must not)
-    "battle": ("battle", ["the ships' damage and Ship Morale", FREED], [WARGAME]),
+    "battle": ("battle", ["the ships' damage and Ship Morale", "nor a prize taken", FREED],
+               [WARGAME]),
     "boarding": ("boarding", ["the wounds on the sheets", "Crew and Ship Morale", FREED],
                  ["battle", WARGAME]),
     "duel": ("fight", ["the wounds on the fighters' sheets"], ["ship", "battle", WARGAME]),
