@@ -38,12 +38,15 @@ def _refused(request, exc: Exception) -> None:
 @once_per_token
 def odds_new(request, campaign_id):
     """"What are the odds?" on the new-battle page: the same form, played instead of
-    prepared, every game drawing its stacked cards first. Invalid input shows the page again
-    with the messages by its fields."""
+    prepared, every game drawing its stacked cards first; not the book's example, a replay
+    with no odds. Invalid input shows the page again with the messages by its fields."""
     campaign = campaign_for_user(request.user, campaign_id)
     require_gm(request.user, campaign)
     form = NavalEncounterForm(request.POST, campaign=campaign)
     odds_form = OddsForm(request.POST)
+    if form.is_valid() and form.cleaned_data["book_cards"]:
+        form.add_error("book_cards", "The book's example replays one battle card for card: it "
+                                     "has no odds. Leave it unticked to ask them.")
     if form.is_valid() and odds_form.is_valid():
         battle = form.new_battle()
         simulation = form.submit(lambda: services.simulation_create_from_setup(

@@ -322,6 +322,16 @@ def test_the_new_battle_page_asks_for_the_odds(campaign, gm_client, pc_ship, ene
     json.dumps(simulation.labels)
 
 
+def test_the_books_example_has_no_odds(campaign, gm_client, hermes, corsair):
+    """The book's cards replay its battle with its decisions: the odds, which play the
+    default choices, would set its stack aside after the first, so they are refused."""
+    page = gm_client.post(reverse("combat:odds_new", args=[campaign.pk]), {
+        "pc_ship": hermes.pk, "enemy_ship": corsair.pk, "weather": "good_wind",
+        "book_cards": "on", "odds_games": "500"})
+    assert page.status_code == 200 and "it has no odds" in page.content.decode()
+    assert not Simulation.objects.exists()
+
+
 STACK = "KS KD 2C 3C 4C 5C 6C"
 """Stacked cards for a scripted opening: the first Card of Fate and a ship's pool."""
 
