@@ -330,6 +330,9 @@ def test_the_books_example_has_no_odds(campaign, gm_client, hermes, corsair):
         "book_cards": "on", "odds_games": "500"})
     assert page.status_code == 200 and "it has no odds" in page.content.decode()
     assert not Simulation.objects.exists()
+    # shown again at the odds' address, the form still prepares the battle with its main
+    # button (the odds' button has its own formaction)
+    assert f'action="{reverse("combat:new", args=[campaign.pk])}"' in page.content.decode()
 
 
 STACK = "KS KD 2C 3C 4C 5C 6C"
