@@ -49,7 +49,7 @@ def test_the_page_names_the_encounter_by_its_own_word(kind, noun, gm_client, cam
     begin(gm_client, encounter)
     page = _text(gm_client.get(detail).content.decode())
     assert f"Cancel the {noun}" in page and f"The {noun} begins." in page
-    assert not re.search(r"\bbattle\b", page.replace("free for another battle", ""))
+    assert not re.search(r"\bbattles?\b", page.replace("free for another battle", ""))
     stale = gm_client.post(reverse("combat:cancel", args=[encounter.pk]),
                            {"version": encounter.version - 1}, follow=True)
     assert f"The {noun} moved on while you were deciding" in stale.content.decode()
