@@ -11,7 +11,7 @@ from combat.challenges import add_challenge_field
 from rules.btq.characters import DamageState
 from rules.btq.naval import DISTANCES, GENERAL_PRECIPITATION, GENERAL_WIND, WEATHER
 from rules.engine import get_engine
-from ships.models import Ship, ShipReputation
+from ships.models import Ship, ShipPosting, ShipReputation
 from ships.prizes import prize_words
 from ships.services import naval_setup
 
@@ -88,6 +88,24 @@ def book_choices(pc_ship: Ship) -> list[dict]:
     return [{"kind": step["kind"],
              "choice": _PC.sub(lambda m: ids.get(m.group(0), m.group(0)), step["choice"])}
             for step in scenario.choices]
+
+
+def unlike_the_book(pc_ship: Ship, enemy_ship: Ship) -> str | None:
+    """Why ``pc_ship`` against ``enemy_ship`` cannot replay the book's Hermes vs Corsair
+    example (BtQ L2533-2603): its cards make the book's battle only with ships of the book's
+    types (its pools and damage tracks) and the PCs at the book's stations aboard the players'
+    ship (its decisions name them, :func:`book_choices`); ``None`` if they can."""
+    setup = _book_scenario().setup
+    types = {ship["side"]: ship["type"] for ship in setup["ships"]}
+    stations = [pc["station"] for pc in setup["pcs"]]
+    posted = {p.station for p in pc_ship.postings.all()}
+    names = [str(ShipPosting.Station(s).label) for s in stations]
+    if pc_ship.ship_type.name == types["pc"] and enemy_ship.ship_type.name == types["enemy"] \
+            and posted.issuperset(stations):
+        return None
+    return (f"The book's example is a {types['pc']} against a {types['enemy']}, with PCs "
+            f"posted as {', '.join(names[:-1])} and {names[-1]} aboard the "
+            f"{types['pc']}: choose ships like the book's, or play without its cards.")
 
 
 def _is_damaged(ship: Ship) -> bool:
@@ -270,6 +288,9 @@ class NavalEncounterForm(Form):
             self.add_error("book_cards", f"{' and '.join(map(str, damaged))} already "
                            f"{'carry' if len(damaged) > 1 else 'carries'} damage: the book's "
                            "cards assume Healthy ships. Repair them first, or play without.")
+        elif data.get("book_cards") and data.get("pc_ship") and data.get("enemy_ship") and (
+                refusal := unlike_the_book(data["pc_ship"], data["enemy_ship"])):
+            self.add_error("book_cards", refusal)
         elif data.get("book_cards"):
             data["stacked_cards"] = book_cards()
             data["stacked_choices"] = book_choices(data["pc_ship"])

@@ -84,3 +84,24 @@ def test_book_mode_is_refused_for_a_damaged_ship(campaign, gm, hermes, corsair, 
     assert response.status_code == 200
     assert "Corsair already carries damage" in response.content.decode()
     assert not Encounter.objects.exists()
+
+
+def test_book_mode_is_refused_for_ships_unlike_the_books(campaign, gm, hermes, corsair,
+                                                        gm_client):
+    from ships.models import Ship, ShipType
+    from ships.services import ship_create
+
+    frigate = ship_create(campaign=campaign, actor=gm, name="La Minerve", guns=36,
+                          side=Ship.Side.ENEMY, ship_type=ShipType.objects.get(name="Fifth Rate"),
+                          crew={"awareness": 3, "seamanship": 3, "gunnery": 3})
+    for enemy in (frigate, corsair):
+        if enemy is corsair:  # the book's ships, but the midshipman ashore
+            hermes.postings.filter(station="midshipman").delete()
+        response = gm_client.post(reverse("combat:new", args=[campaign.pk]), {
+            "pc_ship": hermes.pk, "enemy_ship": enemy.pk, "weather": "good_wind",
+            "start_distance": "", "book_cards": "on"})
+        assert response.status_code == 200
+        assert ("The book&#x27;s example is a Brig Sloop against a Cutter, with PCs posted "
+                "as Sailing Master, Gunner and Midshipman aboard the Brig Sloop"
+                in response.content.decode())
+    assert not Encounter.objects.exists()
