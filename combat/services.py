@@ -39,6 +39,7 @@ from django.utils import timezone
 
 from campaigns.selectors import require_gm
 from campaigns.services import check_version, log_append
+from characters.models import Character
 from combat import bvp_cards, challenges
 from combat.models import Encounter, EncounterEvent, Job
 from combat.selectors import (
@@ -105,17 +106,29 @@ nothing back but its log entry."""
 
 def encounter_cancel_effect(encounter: Encounter) -> str:
     """What calling ``encounter`` off does, beyond ending it, in sentences for its pages
-    (:func:`encounter_cancel`): what is not written back for its kind (:data:`AT_STAKE`; a
-    wargame's forces are its own, not the campaign's), its ships, if it holds any, free
-    again, and a mission's challenge it is played for still to be played."""
+    (:func:`encounter_cancel`): before it began, that nothing of it has been played; after,
+    what is not written back for its kind (:data:`AT_STAKE`; a wargame's forces are its own,
+    not the campaign's) and what its beginning revealed that stays revealed (its ships, a
+    fight's NPCs: :func:`encounter_begin`); its ships, if it holds any, free again, and a
+    mission's challenge it is played for still to be played."""
     at_stake = AT_STAKE.get(encounter.engine)
-    if at_stake is not None:
+    has_ships = encounter.ships.exists()
+    if encounter.started_at is None:
+        text = "It has not begun: nothing of it has been played."
+    elif at_stake is not None:
         text = f"Nothing of it is written back: not {at_stake}."
+        shown = ["its ships"] if has_ships else []
+        if encounter.engine in _ON_BEGIN and Character.objects.filter(
+                pk__in=encounter.terms.get("characters", []),
+                kind=Character.Kind.NPC).exists():  # (fight_begun)
+            shown.append("its NPCs' names and ranks")
+        if shown:
+            text += f" What it brought into the open stays known: {' and '.join(shown)}."
     else:
         text = ("Nothing of it is written back: its forces are the game's own, not the "
                 "campaign's ships or characters, and the campaign log only says it was called "
                 "off.")
-    if encounter.ships.exists():
+    if has_ships:
         text += " Its ships are then free to fight again."
     if encounter.challenge_id is not None:
         text += " The challenge it is played for is still to be played."

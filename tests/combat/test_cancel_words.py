@@ -16,15 +16,18 @@ from tests.combat.fights.test_fights import begin, prepare_skirmish
 pytestmark = pytest.mark.django_db
 
 FREED = "Its ships are then free to fight again."
+SHOWN = "What it brought into the open stays known: "
 WARGAME = "its forces are the game's own, not the campaign's ships or characters"
 KINDS = {
     # kind: (noun, what the texts say, what they must not)
-    "battle": ("battle", ["the ships' damage and Ship Morale", "nor a prize taken", FREED],
-               [WARGAME]),
-    "boarding": ("boarding", ["the wounds on the sheets", "Crew and Ship Morale", FREED],
-                 ["battle", WARGAME]),
-    "duel": ("fight", ["the wounds on the fighters' sheets"], ["ship", "battle", WARGAME]),
-    "skirmish": ("skirmish", ["the wounds on the sheets", "Ship Morale a lost skirmish"],
+    "battle": ("battle", ["the ships' damage and Ship Morale", "nor a prize taken",
+                          f"{SHOWN}its ships.", FREED], [WARGAME, "NPCs"]),
+    "boarding": ("boarding", ["the wounds on the sheets", "Crew and Ship Morale",
+                              f"{SHOWN}its ships.", FREED], ["battle", WARGAME]),
+    "duel": ("fight", ["the wounds on the fighters' sheets"],
+             ["ship", "battle", WARGAME, "into the open"]),  # the players' own PCs
+    "skirmish": ("skirmish", ["the wounds on the sheets", "Ship Morale a lost skirmish",
+                              f"{SHOWN}its NPCs' names and ranks."],
                  ["battle", "free to fight", WARGAME]),
     **{engine: ("battle", [WARGAME], ["free to fight", "sheets"])
        for engine in ("brethren", "hfg", "viking", "bvp")},
@@ -87,3 +90,18 @@ def test_the_cancel_texts_say_what_is_not_written_back_for_the_kind(
     assert encounter.status == Encounter.Status.CANCELLED
     _says(_text(done), noun, [f"The {noun} is cancelled.", *said,
                               "Called off by the GM: nothing of it was written back."], unsaid)
+
+
+def test_a_battle_called_off_before_it_began_says_nothing_was_played(campaign, gm_client,
+                                                                      hermes, corsair):
+    gm_client.post(reverse("combat:new", args=[campaign.pk]), {
+        "pc_ship": hermes.pk, "enemy_ship": corsair.pk, "weather": "good_wind"})
+    encounter = Encounter.objects.get()
+    url = reverse("combat:cancel", args=[encounter.pk])
+    asked = _text(gm_client.get(url).content.decode())
+    _says(asked.split("?", 1)[1], "battle", ["It ends at once. It has not begun: nothing of it "
+                                             "has been played.", FREED],
+          ["prize", "written back", "into the open"])
+    done = gm_client.post(url, {"version": encounter.version}, follow=True).content.decode()
+    _says(_text(done), "battle", ["The battle is cancelled. It has not begun: nothing of it "
+                                  "has been played."], ["prize", "into the open"])
