@@ -180,8 +180,8 @@ def run(engine: Engine, setup_or_state: dict, *, seeds: Iterable[int],
     :meth:`~rules.engine.Engine.validate_setup` decides: a state is not a valid setup.
     ``first`` is ``(actor, choice)``: a decision pending in that state, taken first in every
     game (the "what if" of one option) with the game's own source; ``IllegalAction`` if the
-    engine refuses it. ``stacked`` (card texts; from a setup only, else ``ValueError``) are
-    the GM's stacked cards: every game draws them first, then its shuffled decks, as a
+    engine refuses it. ``stacked`` (card texts) are the GM's stacked cards still to be
+    drawn: every game draws them first (in ``first`` too), then its shuffled decks, as a
     battle at the table does (:func:`_stacked_opening`). The same seeds give the same
     summary.
     """
@@ -190,20 +190,18 @@ def run(engine: Engine, setup_or_state: dict, *, seeds: Iterable[int],
         state = None
     except ValueError:
         setup, state = None, setup_or_state
-    if stacked and setup is None:
-        raise ValueError("stacked cards are drawn from a game's start: give a setup")
     tally = _Tally()
     start_game = _starter(engine, setup) if setup is not None and not stacked else None
     for seed in seeds:
         source = SeededSource(seed, record=False)
         start: State | None
-        if stacked and setup is not None:
-            start, source = _stacked_opening(engine, setup, stacked, source)
+        if stacked:
+            start, source = _stacked_opening(engine, setup, state, first, stacked, source)
         else:
             start = start_game(source) if start_game is not None else state
-        assert start is not None
-        if first is not None:
-            start = engine.apply(start, first[0], first[1], source)[0]
+            assert start is not None
+            if first is not None:
+                start = engine.apply(start, first[0], first[1], source)[0]
         final = _play(engine, start, source)
         outcome = engine.outcome(final)
         if outcome is None:
@@ -290,13 +288,15 @@ def best_option(summaries: Mapping[str, Summary], side: str | None, against: boo
     return ranked[0] if clear else None
 
 
-def _stacked_opening(engine: Engine, setup: dict, stacked: Sequence[str],
+def _stacked_opening(engine: Engine, setup: dict | None, state: State | None,
+                     first: tuple[str, str] | None, stacked: Sequence[str],
                      source: SeededSource) -> tuple[State, SeededSource]:
-    """A game begun from ``setup`` and played by the default policy while ``stacked`` lasts:
-    each step draws the stacked cards left first, then ``source``
-    (:func:`rules.random.stacked_step`), and a stacked card the game's course cannot draw
-    sets the rest aside, as at the table (``combat.services``). Returns the state and the
-    seeded source the rest of the game draws from (the game may be over already)."""
+    """A game begun from ``setup`` (else going on from ``state``), ``first`` taken first if
+    given, and played by the default policy while ``stacked`` lasts: each step draws the
+    stacked cards left first, then ``source`` (:func:`rules.random.stacked_step`), and a
+    stacked card the game's course cannot draw sets the rest aside, as at the table
+    (``combat.services``). Returns the state and the seeded source the rest of the game
+    draws from (the game may be over already)."""
     seed = source.seed
     rest = list(stacked)
 
@@ -309,24 +309,27 @@ def _stacked_opening(engine: Engine, setup: dict, stacked: Sequence[str],
         rest = [] if unfit is not None else rest[drawn:]
         return state, after
 
-    def begin(src: RandomSource) -> State:
-        return engine.start(setup, src)[0]
-
-    state, source = take(begin, source)
+    if setup is not None:
+        state, source = take(lambda src: engine.start(setup, src)[0], source)
+    assert state is not None
+    if first is not None:
+        state, source = take(_step(engine, state, *first), source)
     while rest and engine.outcome(state) is None:
         state, source = take(_default_step(engine, state), source)
     return state, source
+
+
+def _step(engine: Engine, state: State, actor: str, choice: str
+          ) -> Callable[[RandomSource], State]:
+    """The step that takes ``choice`` for ``actor`` in ``state``, given its source."""
+    return lambda source: engine.apply(state, actor, choice, source)[0]
 
 
 def _default_step(engine: Engine, state: State) -> Callable[[RandomSource], State]:
     """The step that takes the default choice of the first decision pending in ``state``,
     given its source."""
     decision = engine.pending(state)[0]
-    choice = engine.default_choice(state, decision)
-
-    def step(source: RandomSource) -> State:
-        return engine.apply(state, decision.actor, choice, source)[0]
-    return step
+    return _step(engine, state, decision.actor, engine.default_choice(state, decision))
 
 
 def _starter(engine: Engine, setup: dict) -> Callable[[RandomSource], State]:

@@ -205,7 +205,9 @@ def simulation_create_from_encounter(*, encounter: Encounter, user, actor: str =
     the default policies; with them, a "what if" of that pending decision: ``games``
     (default :data:`WHAT_IF_GAMES`) for each of its options, the option taken first, all
     options with the same seeds. A GM may ask; a player only where ``odds_for_players`` is
-    on, and a "what if" only for his own character's decision (``PermissionDenied``).
+    on, and a "what if" only for his own character's decision (``PermissionDenied``). A
+    GM's games draw the battle's stacked cards still to come first (then the players do not
+    see his odds, which would show their effect); a player's, shuffled decks alone.
     ``ValidationError``: the encounter is not running, the decision is not pending, bad
     number of games."""
     encounter = Encounter.objects.select_for_update().get(pk=encounter.pk)
@@ -233,10 +235,13 @@ def simulation_create_from_encounter(*, encounter: Encounter, user, actor: str =
         title = f"What if: {decision['prompt']}"
     else:
         title = f"Odds from here: {encounter.title}"
+    # the GM's odds draw his stacked cards still to come first, as the battle will; they
+    # are his secret, and so are odds that show their effect
+    stacked = encounter.stacked_remaining if is_gm else []
     return _create(campaign=encounter.campaign, user=user, kernel=kernel, title=title,
-                   state=encounter.state, encounter=encounter, decision=decision, games=games,
-                   until_precise=until_precise,
-                   players_see=odds_for_players(encounter.campaign),
+                   state=encounter.state, stacked_cards=stacked, encounter=encounter,
+                   decision=decision, games=games, until_precise=until_precise,
+                   players_see=odds_for_players(encounter.campaign) and not stacked,
                    labels=_labels(kernel, encounter.state))
 
 

@@ -479,3 +479,31 @@ def test_each_chunk_logs_its_stages_as_the_benchmark_reads_them(campaign, gm, se
     assert all(float(m[6]) > 0 for m in chunks)  # the play's CPU
     assert [int(m[1]) for r in caplog.records if (m := MERGE.search(r.getMessage()))] == [
         simulation.pk]
+
+
+def test_the_gms_odds_from_here_draw_the_stacked_cards_still_to_come(
+        campaign, gm, player_a, player_b, player_a_client, pc_ship, enemy_ship, setup):
+    """Asked during a battle with stacked cards, the GM's odds draw those not drawn yet first
+    in every game, as the battle will, and are his alone even where the players may see
+    odds (they would show the stack's effect); a player's odds play shuffled decks."""
+    set_odds_for_players(campaign, True)
+    encounter = encounter_create(campaign=campaign, user=gm, engine="btq_naval",
+                                 title="Stacked", setup=setup, ships=[pc_ship, enemy_ship],
+                                 stacked_cards=STACK)
+    battle = encounter_start(encounter=encounter, user=gm, expected_version=encounter.version)
+    assert battle.stacked_remaining
+    simulation = simulation_create_from_encounter(encounter=battle, user=gm, games=100)
+    assert simulation.stacked_cards == battle.stacked_remaining
+    assert not simulation.players_see
+    simulation_run(simulation_id=simulation.pk)
+    simulation.refresh_from_db()
+    assert simulation.results == {"": in_one_process(simulation).as_dict()}
+    shuffled = run(get_engine("btq_naval"), simulation.state,
+                   seeds=job_seeds(int(simulation.seed), 0, 100))
+    assert simulation.results[""] != shuffled.as_dict()
+    assert player_a_client.get(reverse("combat:odds", args=[simulation.pk])).status_code == 404
+    decision = get_engine("btq_naval").pending(battle.state)[0]
+    owner = player_a if decision.actor in services.participant_ids_for(player_a, battle) \
+        else player_b
+    theirs = simulation_create_from_encounter(encounter=battle, user=owner, games=100)
+    assert theirs.stacked_cards == [] and theirs.players_see

@@ -96,13 +96,36 @@ def test_stacked_cards_open_every_game_then_its_own_shuffled_decks():
 def test_a_stack_the_game_cannot_draw_is_set_aside_and_the_decks_take_over():
     """The GM deck has one 2C: a stack that asks for it twice fits no game. Where it stops
     fitting, the step is taken again with the game's own source and the rest is set aside,
-    as at the table; a stack given with a state (a game under way) is refused."""
+    as at the table."""
     assert run(ENGINE, SETUP, seeds=range(10), stacked=["JK"]) == run(
         ENGINE, SETUP, seeds=range(10))
     assert run(ENGINE, SETUP, seeds=range(10), stacked=["2C", "2C"]).games == 10
+
+
+def _played_with(stack, state, seed, first=None):
+    """``state`` played out with ``stack`` drawn first, then seed ``seed``'s decks, as the
+    battle at the table would draw them (``first``: a choice taken first)."""
+    source = ScriptedSource(stack, then=SeededSource(seed))
+    if first is not None:
+        state = ENGINE.apply(state, *first, source)[0]
+    return ENGINE.auto_play(state, source)
+
+
+@pytest.mark.parametrize("with_first", [False, True])
+def test_stacked_cards_still_to_come_open_every_game_from_a_battle_under_way(with_first):
+    """The odds from a battle under way (a state, and a "what if" of its pending decision)
+    draw the GM's stacked cards not yet drawn first in every game, as the battle will."""
     state, _ = ENGINE.start(SETUP, SeededSource(4))
-    with pytest.raises(ValueError, match="stacked cards"):
-        run(ENGINE, state, seeds=range(2), stacked=["2C"])
+    decision = ENGINE.pending(state)[0]
+    first = (decision.actor, decision.options[0].key) if with_first else None
+    stack = "KS KD QS QD JS JD".split()
+    expected = Summary("btq_naval")
+    for seed in range(15):
+        final = _played_with(stack, state, seed, first)
+        expected = expected.merge(run(_Finished(ENGINE, final), {}, seeds=[0]))
+    stacked = run(ENGINE, state, seeds=range(15), first=first, stacked=stack)
+    assert stacked == expected and stacked.games == 15
+    assert stacked != run(ENGINE, state, seeds=range(15), first=first)
 
 
 def test_run_from_a_state_in_mid_battle():
