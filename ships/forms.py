@@ -50,6 +50,24 @@ class ShipForm(Form):
             label="GM notes (never shown to players)", required=False,
             widget=forms.Textarea(attrs={"rows": 3}),
         )
+        if self.editing and ship.side != Ship.Side.PC:
+            self.fields["show_in_full"] = forms.BooleanField(
+                required=False, label="If she moves to the players' side, show her to them "
+                                      "in full",
+                help_text="The players see the ships of their side in full: her crew skills, "
+                          "traits and Ship Morale (never the GM notes).")
+            order = list(self.fields)
+            order.insert(order.index("side") + 1, order.pop(order.index("show_in_full")))
+            self.order_fields(order)
+
+    def clean(self):
+        data = super().clean()
+        if "show_in_full" in self.fields and data.get("side") == Ship.Side.PC \
+                and not data.get("show_in_full"):
+            self.add_error("show_in_full", "On the players' side the players see her in "
+                                           "full: tick this to move her there, or keep her "
+                                           "on her side.")
+        return data
 
     @staticmethod
     def initial_for(ship: Ship) -> dict:
@@ -80,7 +98,7 @@ class ShipForm(Form):
         data = self.cleaned_data
         result, crew = {}, {}
         for name in names:
-            if name == "version" or name.endswith("_track"):
+            if name in ("version", "show_in_full") or name.endswith("_track"):
                 continue
             if name.startswith("crew_"):
                 crew[name.removeprefix("crew_")] = data[name]

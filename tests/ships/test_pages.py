@@ -82,6 +82,26 @@ def test_the_gm_edits_a_ships_damage(gm_client, enemy_ship):
     assert enemy_ship.version == 2 and enemy_ship.gm_notes == "enemy-secret"
 
 
+def test_moving_a_hidden_ship_to_the_players_side_asks_first(gm_client, enemy_ship,
+                                                             player_a_client):
+    """The players see the ships of their side in full: the GM moves an enemy there only
+    once he says he means it, and her GM notes never show."""
+    url = reverse("ships:edit", args=[enemy_ship.pk])
+    assert "show her to them in full" in gm_client.get(url).content.decode()
+    response = gm_client.post(url, edit_data(enemy_ship, side="pc"))
+    assert response.status_code == 200
+    assert "tick this to move her there" in response.content.decode()
+    enemy_ship.refresh_from_db()
+    assert enemy_ship.side == "enemy" and enemy_ship.version == 1
+    response = gm_client.post(url, edit_data(enemy_ship, side="pc", show_in_full="on"))
+    assert response.status_code == 302
+    enemy_ship.refresh_from_db()
+    assert enemy_ship.side == "pc"
+    page = player_a_client.get(reverse("ships:detail", args=[enemy_ship.pk])).content.decode()
+    assert "enemy-secret" not in page
+    assert "show her to them in full" not in gm_client.get(url).content.decode()
+
+
 def test_too_many_traits_get_a_message_beside_the_field(gm_client, enemy_ship):
     traits = list(ShipTrait.objects.filter(name__in=["Heart of Oak", "Weatherly"]))
     response = gm_client.post(reverse("ships:edit", args=[enemy_ship.pk]),
