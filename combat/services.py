@@ -79,7 +79,7 @@ def new_seed() -> str:
 
 NOUNS = {"btq_test": "test", "btq_skirmish": "skirmish", "btq_personal_combat": "fight",
          "btq_boarding": "boarding", "btq_creation": "draft", "btq_ship_creation": "draft",
-         "btq_scene": "scene"}
+         "btq_scene": "scene", "btq_scar": "draw"}
 """Engine name -> what its encounters are called in texts and log kinds, if not "battle"."""
 
 

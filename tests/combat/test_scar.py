@@ -125,3 +125,19 @@ def test_a_gm_who_set_health_by_hand_has_the_card_turned_from_the_sheet_by_perso
                                                            args=[draw.pk])).content
     page = player_a_client.get(reverse("combat:detail", args=[draw.pk])).content.decode()
     assert "The Scar card of" in page and "Turn the card" in page
+
+
+def test_the_scar_cards_page_calls_it_a_draw(campaign, gm, pc_a, player_a, turn, gm_client,
+                                            player_a_client):
+    import re
+
+    scar_rule(campaign)
+    healed_from_maimed(pc_a, gm, player_a, turn)
+    draw = Encounter.objects.get(engine="btq_scar")
+    for client in (gm_client, player_a_client):
+        page = client.get(reverse("combat:detail", args=[draw.pk])).content.decode()
+        page = page.split("<main", 1)[1].split("</main>", 1)[0]  # not the site's menu
+        page = re.sub(r'<nav aria-label="breadcrumb">.*?</nav>', "", page, flags=re.S)
+        assert not re.search(r"\bbattles?\b", re.sub(r"<[^>]+>", " ", page), re.I)
+    assert "Cancel the draw" in gm_client.get(
+        reverse("combat:detail", args=[draw.pk])).content.decode()
