@@ -2086,13 +2086,20 @@ class BrethrenEngine:
         orders), the others' crew and treasure as counts only (coins lie face down, L37,
         L86; a convoy's cargo is hidden until boarded, L101), the number of coins on each
         island, and of the orders of this turn only whether each is in."""
-        if participant == GM:
+        return self.joint_view(state, [participant])
+
+    def joint_view(self, state: State, participants: list[str]) -> dict:
+        """:meth:`view` for one person who plays every one of ``participants`` (a player
+        whose two characters command two fleets): each of their sides' and ships' crews,
+        treasure and orders; ``you`` is the first of them."""
+        if GM in participants:
             v = _copy(state)
             v["you"] = GM
             v["my_sides"] = list(state["side_ids"])
             v["ranges"] = _ranges(state, None)
             return v
-        mine = [s for s in state["side_ids"] if state["sides"][s]["commander"] == participant]
+        mine = [s for s in state["side_ids"]
+                if state["sides"][s]["commander"] in participants]
         ships = []
         for sid in state["ship_ids"]:
             sh = state["ships"][sid]
@@ -2101,7 +2108,7 @@ class BrethrenEngine:
                 "cannons", "derelict", "sunk", "gone", "lost", "tangled", "docked_at",
                 "fouled", "length", "beam", "rudder_out", "merchant", "convoy", "hull",
                 "cargo", "towing", "towed_by")}
-            if sh["side"] in mine or _orderer(state, sh) == participant:
+            if sh["side"] in mine or _orderer(state, sh) in participants:
                 public.update(crew=list(sh["crew"]), coins=_copy(sh["coins"]),
                               contraband=sh["contraband"])
             else:
@@ -2121,7 +2128,7 @@ class BrethrenEngine:
             "coins": len(state["islands"][i]["coins"]),
             "castaways": len(state["islands"][i]["castaways"])} for i in state["island_ids"]}
         orders = {s: (k if state["ships"][s]["side"] in mine
-                      or _orderer(state, state["ships"][s]) == participant else "given")
+                      or _orderer(state, state["ships"][s]) in participants else "given")
                   for s, k in state["orders"].items() if s in state["awaiting"]}
         return {
             "engine": ENGINE_NAME, "mission": state["mission"], "title": state["title"],
@@ -2134,7 +2141,7 @@ class BrethrenEngine:
             "ship_ids": list(state["ship_ids"]), "ships": {s["id"]: s for s in ships},
             "order": list(state["order"]), "orders": orders,
             "awaiting": list(state["awaiting"]), "kraken": _copy(state["kraken"]),
-            "result": _copy(state["result"]), "you": participant, "my_sides": mine,
+            "result": _copy(state["result"]), "you": participants[0], "my_sides": mine,
             "ranges": _ranges(state, mine),
         }
 

@@ -2165,10 +2165,16 @@ class HfgEngine:
         """The table as ``participant`` may see it: everything but the other side's delayed
         commands not yet on and concealed elements (:func:`rules.hfg.arrivals.hide`,
         :func:`rules.hfg.sight.hide`); the GM sees all."""
+        return self.joint_view(state, [participant])
+
+    def joint_view(self, state: State, participants: list[str]) -> dict:
+        """:meth:`view` for one person who plays every one of ``participants`` (a player
+        whose two characters command two sides): each of their sides' commands and elements
+        in full; ``you`` is the first of them."""
         v = copy.deepcopy(state)
-        v["you"] = participant
-        v["my_sides"] = list(state["side_ids"]) if participant == GM else [
-            s for s in state["side_ids"] if state["sides"][s]["commander"] == participant]
+        v["you"] = participants[0]
+        v["my_sides"] = list(state["side_ids"]) if GM in participants else [
+            s for s in state["side_ids"] if state["sides"][s]["commander"] in participants]
         others = [s for s in state["side_ids"] if s not in v["my_sides"]]
         arrivals.hide(v, others)
         sight.hide(v, others)

@@ -659,12 +659,18 @@ class VikingEngine:
     def view(self, state: State, participant: str) -> dict[str, Any]:
         """Everything on the table for everyone; of this turn's orders, a commander sees his
         own and only whether the others' are in (the GM sees them all)."""
+        return self.joint_view(state, [participant])
+
+    def joint_view(self, state: State, participants: list[str]) -> dict[str, Any]:
+        """:meth:`view` for one person who plays every one of ``participants`` (a player
+        whose two characters command two sides): the orders of each of their sides;
+        ``you`` is the first of them."""
         v = copy.deepcopy(state)
-        mine = [s for s in state["side_ids"] if participant == GM
-                or state["sides"][s]["commander"] == participant]
+        mine = [s for s in state["side_ids"] if GM in participants
+                or state["sides"][s]["commander"] in participants]
         v["orders"] = {i: (k if state["vessels"][i]["side"] in mine else "given")
                        for i, k in state["orders"].items() if i in state["awaiting"]}
-        v["you"], v["my_sides"] = participant, mine
+        v["you"], v["my_sides"] = participants[0], mine
         v["house_rule_phases"] = [house.PHASE_NAMES[p] for p in house.PHASES
                                   if state["house_rules"][p]]
         v["house_rules_used"] = house_rules_used(state)
