@@ -20,6 +20,15 @@ def round_word(engine_name: str) -> str:
     return getattr(engines().get(engine_name), "round_word", "Round")
 
 
+@register.filter
+def round_counter(number) -> str:
+    """A battle page's round counter: "Round 2", or, while the engine's count is still 0,
+    "Before the first round" (a BtQ battle's Steps One and Two, before its first round is
+    counted; a BvP game's roll for the first player and the setting of the wind), not a
+    "Round —" or "Round 0" a player cannot read."""
+    return f"Round {number}" if number else "Before the first round"
+
+
 @register.simple_tag
 def round_label(engine_name: str, event) -> str:
     """The log's "Round 2" (:func:`round_word`) before an event of a round (a row of

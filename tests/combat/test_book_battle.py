@@ -83,6 +83,22 @@ def test_the_loser_s_ship_morale_shows_on_the_sheets_of_its_crew(
     assert hermes_crew["ship_morale_state"] == 0
 
 
+def test_before_the_first_round_the_counter_says_so(book_battle, play, gm_client):
+    """Steps One and Two come before the battle counts its first round (the engine's round
+    is 0): the page's counter says "Before the first round", not "Round —"."""
+    url = reverse("combat:detail", args=[book_battle.pk])
+    assert book_battle.state["round"] == 0
+    html = gm_client.get(url).content.decode()
+    assert ("<strong>Before the first round</strong> · Step One: Establish the Conditions"
+            in html)
+    assert "Round —" not in html
+    encounter = play(book_battle, ROUND_1)
+    assert encounter.state["round"] >= 1
+    html = gm_client.get(url).content.decode()
+    assert f"<strong>Round {encounter.state['round']}</strong>" in html
+    assert "Before the first round" not in html
+
+
 def test_round_1_through_the_battle_page(book_battle, gm_client, hermes, corsair):
     url = reverse("combat:detail", args=[book_battle.pk])
     engine = get_engine("btq_naval")

@@ -240,6 +240,32 @@ def test_the_log_names_the_round_once(game, player_a_client):
     assert turn.count("Round 1") == 1 and "to play." in turn
 
 
+def test_before_the_first_round_the_counter_says_so(campaign, gm, pc_a, pc_b, gm_client):
+    """While the sides roll for the first player and set the wind, the engine's round is 0:
+    the page says "Before the first round", not "Round 0"; once the first turn begins,
+    "Round 1"."""
+    from combat.services import encounter_act
+    from rules.engine import get_engine
+
+    game = wargame_create(campaign=campaign, user=gm, scenario_key="bvp/annihilation_duel",
+                          commanders={"british": f"pc:{pc_a.pk}", "pirates": f"pc:{pc_b.pk}"})
+    detail = reverse("combat:detail", args=[game.pk])
+    assert game.state["phase"] == "opening"
+    header = gm_client.get(detail).content.decode().split('<article class="bvp"')[1].split(
+        "</header>")[0]
+    assert '<span class="round-now">Before the first round</span>' in header
+    assert "Round 0" not in header
+    for kind in ("opening", "wind"):
+        decision = get_engine("bvp").pending(game.state)[0]
+        assert decision.kind == kind
+        encounter_act(encounter=game, user=gm, actor=decision.actor, decision_kind=kind,
+                      choice=decision.options[0].key, expected_version=game.version)
+        game.refresh_from_db()
+    page = gm_client.get(detail).content.decode()
+    assert '<span class="round-now">Round 1</span>' in page
+    assert "Before the first round" not in page
+
+
 def _hand_shown(page: str, side: str) -> bool:
     return f'class="hand" data-side="{side}"' in page
 

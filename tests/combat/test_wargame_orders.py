@@ -15,7 +15,8 @@ pytestmark = pytest.mark.django_db
 
 class Forms(HTMLParser):
     """The page's decision forms: for each ``<form>``, its class, its groups (``<optgroup>``
-    labels with their options' values), the pre-selected value and its buttons' values."""
+    labels with their options' values), its options (a list's or radio buttons' values), the
+    pre-selected value and its buttons' values."""
 
     def __init__(self):
         super().__init__()
@@ -38,6 +39,10 @@ class Forms(HTMLParser):
                 form["groups"][self.group].append(a["value"])
             if "selected" in a:
                 form["selected"] = a["value"]
+        elif tag == "input" and a.get("type") == "radio":
+            self.forms[-1]["options"].append(a["value"])
+            if "checked" in a:
+                self.forms[-1]["selected"] = a["value"]
         elif tag == "button":
             self.forms[-1]["buttons"].append(a.get("value"))
 
@@ -104,6 +109,63 @@ def test_the_list_preselects_an_order_when_the_default_is_to_end_the_turn():
     assert choice_layout({"options": options, "default": "a:fire"})["selected"] == "a:fire"
     alone = choice_layout({"options": options[:1], "default": "end"})
     assert alone == {"listed": options[:1], "closing": None, "selected": "end"}
+
+
+def test_the_list_never_preselects_spending_a_card_in_place_of_ending_the_turn():
+    """BvP: a card discarded or played is gone until the side's next turn (BvP L57), so
+    where the default is to end the turn the list pre-selects an order that keeps the hand,
+    and where there is none, "End the turn" itself, in the list."""
+    from combat.templatetags.decisions import choice_layout
+
+    end = {"key": "end", "label": "End the turn"}
+    spend = [{"key": "b1:card:k3", "label": "The British Frigate: play Rally the Crew"},
+             {"key": "discard:k3", "label": "Discard Rally the Crew"},
+             {"key": "discard:k11", "label": "Discard Repel Boarders"}]
+    move = {"key": "b1:move:P::3", "label": "The British Frigate: sail 3 hexes"}
+    layout = choice_layout({"options": [*spend, move, end], "default": "end"})
+    assert layout["selected"] == move["key"] and layout["closing"] == end
+    layout = choice_layout({"options": [*spend, end], "default": "end"})
+    assert layout == {"listed": [*spend, end], "closing": None, "selected": "end"}
+    # the default policy's own choice stands, a card's too
+    assert choice_layout({"options": [*spend, end], "default": "b1:card:k3"})[
+        "selected"] == "b1:card:k3"
+
+
+def test_bvp_when_every_ship_has_acted_the_page_preselects_ending_the_turn(
+        campaign, gm, pc_a, pc_b, player_a_client):
+    """A tester's finding: with his ships moved and fired, a player who just confirmed the
+    turn's list discarded a skill card, then the next, emptying his hand. Now the list's
+    choice is "End the turn": confirming it passes the turn with the hand kept."""
+    from combat.services import encounter_act
+    from rules.engine import get_engine
+
+    game = wargame_create(campaign=campaign, user=gm, scenario_key="bvp/first_broadside",
+                          commanders={"british": f"pc:{pc_a.pk}", "pirates": f"pc:{pc_b.pk}"})
+    kernel = get_engine("bvp")
+    while True:  # the British frigate moves and fires; no card is played in the attack
+        decision = kernel.pending(game.state)[0]
+        orders = [o.key for o in decision.options if o.key != "end"
+                  and not o.key.startswith("discard:") and ":card:" not in o.key]
+        if decision.kind == "turn" and not orders:
+            break
+        choice = orders[0] if decision.kind == "turn" else "none"
+        encounter_act(encounter=game, user=gm, actor=decision.actor,
+                      decision_kind=decision.kind, choice=choice,
+                      expected_version=game.version)
+        game.refresh_from_db()
+    hand = list(game.state["sides"]["british"]["hand"])
+    assert hand and game.state["active"] == "british"
+    page = player_a_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
+    (turn,) = forms(page)  # no button of its own for ending the turn: it is the list's
+    assert turn["options"] == [f"discard:{c}" for c in hand] + ["end"]
+    assert turn["selected"] == "end"
+    response = player_a_client.post(reverse("combat:act", args=[game.pk]), {
+        "actor": f"pc:{pc_a.pk}", "kind": "turn", "choice": turn["selected"],
+        "version": game.version})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.state["active"] == "pirates"
+    assert game.state["sides"]["british"]["hand"] == hand
 
 
 def test_bvp_says_where_the_wind_comes_from_and_ends_the_turn_by_its_own_button(

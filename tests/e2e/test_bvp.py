@@ -90,3 +90,84 @@ def test_a_ship_tapped_on_the_board_offers_her_actions_and_one_is_given(demo_war
         picks.locator("button").first.click()
     otoole.locator("#event-log li[data-kind='ship.fire']").wait_for()
     assert otoole.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+PHONE, LAPTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
+
+FITS = """(selector) => Array.from(document.querySelectorAll(selector)).map(el => {
+    const box = el.tagName === 'TABLE' ? el.parentElement : el;
+    const scrolls = ['auto', 'scroll'].includes(getComputedStyle(box).overflowX);
+    return {what: el.className, fits: el.scrollWidth <= box.clientWidth + 1,
+            scrolls: scrolls, right: box.getBoundingClientRect().right,
+            width: Math.round(el.getBoundingClientRect().width)};
+})"""
+"""For each element of ``selector``: whether it fits its box (a table's box is its parent),
+whether that box scrolls sideways, the box's right edge and the element's own width."""
+
+
+def _in_their_boxes(page, selector, width):
+    """Every ``selector`` on ``page`` shows whole or scrolls inside its own box, the box
+    within the screen, and the page itself does not scroll sideways."""
+    found = page.evaluate(FITS, selector)
+    assert found, selector
+    for el in found:
+        assert el["fits"] or el["scrolls"], el
+        assert el["right"] <= width, el
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    return found
+
+
+def test_every_column_of_the_ship_tables_shows_on_a_phone_and_a_laptop(demo_wargame):
+    """A tester's finding: at 390 px the ship tables' last columns were cut off. Three
+    ships a side (Merchant Escort), each side's table shows every column, phone and
+    laptop, before the first round as well as after it."""
+    gm, otoole, _, game = demo_wargame("bvp/merchant_escort", "british", "pirates", seed="1")
+    for size in (PHONE, LAPTOP):
+        for page in (otoole, gm):
+            page.set_viewport_size(size)
+            page.goto(game)
+            tables = _in_their_boxes(page, "table.bvp-ships", size["width"])
+            assert len(tables) == 2 and all(t["fits"] for t in tables), tables
+            header = page.locator("#battle-state .bvp header").inner_text()
+            assert "Before the first round" in header and "Round 0" not in header
+    # the captain's crew morale is in his ship's cell
+    assert "Redne, morale 5/5" in otoole.locator("table.bvp-ships").first.inner_text()
+
+
+def test_the_odds_of_a_game_keep_their_charts_readable_on_a_phone(demo_wargame, settings):
+    """"The odds" of a BvP game and a what if of its first decision, played here (a few
+    games: the layout is the point). At 390 px every table shows or scrolls in its box and
+    each chart keeps a readable width, scrolling inside its own box rather than shrinking
+    its words; on a laptop each chart fits its column."""
+    from combat.models import Encounter
+    from combat.odds.services import simulation_create_from_encounter, simulation_run
+    from rules.engine import get_engine
+
+    settings.JOB_SLICE_SECONDS = 600
+    gm, _, _, game = demo_wargame("bvp/annihilation_duel", "british", "pirates", seed="1")
+    encounter = Encounter.objects.get()
+    decision = get_engine("bvp").pending(encounter.state)[0]
+    simulations = [
+        simulation_create_from_encounter(encounter=encounter, user=encounter.created_by,
+                                         games=20),
+        simulation_create_from_encounter(encounter=encounter, user=encounter.created_by,
+                                         actor=decision.actor, decision_kind=decision.kind,
+                                         games=10)]
+    for simulation in simulations:
+        simulation_run(simulation_id=simulation.pk)
+    for simulation in simulations:
+        gm.goto(f"/combat/odds/{simulation.pk}/")
+        gm.locator("#odds-results figure.odds-chart svg").first.wait_for()
+        for size in (PHONE, LAPTOP):
+            gm.set_viewport_size(size)
+            _in_their_boxes(gm, "#odds-results table", size["width"])
+            charts = _in_their_boxes(gm, "#odds-results figure.odds-chart", size["width"])
+            widths = gm.evaluate("Array.from(document.querySelectorAll("
+                                 "'#odds-results figure.odds-chart svg')).map("
+                                 "s => s.getBoundingClientRect().width)")
+            assert all(w >= 560 for w in widths), (size, widths)  # 13 px type at 640
+            if size is LAPTOP:
+                assert all(c["fits"] for c in charts), charts
+    gm.set_viewport_size(PHONE)
+    gm.goto(game)  # the battle page's odds panels
+    _in_their_boxes(gm, "#odds table", PHONE["width"])

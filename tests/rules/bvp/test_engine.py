@@ -163,6 +163,43 @@ def test_every_game_ends_within_its_turn_limit(seed, name):
         assert state["round"] <= state["turn_limit"]
 
 
+def test_with_every_ship_done_the_default_ends_the_turn_and_keeps_the_hand():
+    """A card thrown away is not drawn again until the side's next turn [L57]: with its
+    ship moved and fired, the side is offered its discards and the end of the turn, and the
+    default ends the turn with the three cards still in hand."""
+    state = table([("b1", "british_frigate", "a", (-1, 0), 0),
+                   ("p1", "pirates_frigate", "b", (3, 0), 3)], decks=True)
+    state["ships"]["b1"].update(moved=True, attacked=True)
+    hand = list(state["sides"]["a"]["hand"])
+    decision = ENGINE.pending(state)[0]
+    assert [o.key for o in decision.options] == [f"discard:{c}" for c in hand] + ["end"]
+    assert ENGINE.default_choice(state, decision) == "end"
+    after, _ = ENGINE.apply(state, decision.actor, "end", SeededSource(2))
+    assert after["active"] == "b" and after["sides"]["a"]["hand"] == hand
+
+
+@pytest.mark.parametrize("minimum_movement", [False, True])
+@pytest.mark.parametrize("name", ["annihilation_duel", "merchant_escort"])
+def test_the_default_policy_never_discards(name, minimum_movement):
+    """Whole games of the default policy on both sides: no turn's default is a discard,
+    Minimum Movement's too (where a ship must move before the turn may end [L203], a move
+    is the default, not a card thrown away)."""
+    setup = copy.deepcopy(SCENARIOS[name].setup)
+    setup["settings"] = {**(setup.get("settings") or {}),
+                         "bvp_minimum_movement": minimum_movement}
+    for seed in range(3):
+        source = SeededSource(seed)
+        state, _ = ENGINE.start(setup, source)
+        discards_offered = 0
+        while ENGINE.outcome(state) is None:
+            decision = ENGINE.pending(state)[0]
+            choice = ENGINE.default_choice(state, decision)
+            discards_offered += any(o.key.startswith("discard:") for o in decision.options)
+            assert not choice.startswith("discard:"), (seed, state["round"], choice)
+            state, _ = ENGINE.apply(state, decision.actor, choice, source)
+        assert discards_offered  # the games did offer them
+
+
 def test_a_move_reads_as_an_order_and_as_the_log_tells_it():
     """The order offered is in the imperative; the log says what the ship did."""
     from rules.bvp.movement import describe
