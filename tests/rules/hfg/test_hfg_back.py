@@ -80,10 +80,13 @@ def test_a_recoil_into_the_enemy_destroys_the_recoiler_and_moves_nobody():
 def test_enemy_skirmishers_are_burst_through():
     """L321: enemy Skirmishers in the way are burst through: the recoil goes on until
     clear of them (their 400p depth from 2350 to 2750)."""
-    els, _ = behind_bay({"id": "sk", "side": "b", "command": "b", "type": "SK",
-                         "y": 2750})
+    els, texts = behind_bay({"id": "sk", "side": "b", "command": "b", "type": "SK",
+                             "y": 2750})
     assert els["bay"]["state"] == "ok" and els["sk"]["state"] == "ok"
     assert els["bay"]["y"] == 2350 + 200
+    # and they turn to face the way the Bayonets went (about their centre: same ground)
+    assert (els["sk"]["y"], els["sk"]["heading"]) == (2550, 180)
+    assert "Bayonets (bay) bursts through Skirmishers (sk), which turns to face it." in texts
 
 
 def test_a_recoil_that_cannot_cross_the_ground_behind_it_is_destroyed():
@@ -127,3 +130,4 @@ def test_a_shot_that_does_nothing_says_so():
     shots = [e.text for e in events if e.kind == "combat"]
     assert shots and shots[0].startswith("Smoothbore") and shots[0].endswith(
         ": no effect."), shots
+
