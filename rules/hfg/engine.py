@@ -42,7 +42,7 @@ cutting or sunken road: it protects as an entrenchment), ``strong_point`` (the S
 garrison's building).
 
 Outcome moves (L315-321): a recoil goes back its depth, pushing the friends it cannot pass
-through; a repulse passes through any
+through, after turning to face shooting from directly behind; a repulse passes through any
 friend; routers pass through friends, who rout their own full move unless exempt
 (:mod:`rules.hfg.rout`, setting ``hfg_rout_contagion``), and stop at a ford. An element
 moving back or routing is destroyed, not stopped short, by an enemy front on its rear, by
@@ -61,8 +61,7 @@ no new combat), press forward only where the 200p bring the element into the bea
 enemy's front (else halt), a mounted winner of a distant combat charges the primary shooter
 if it is within 600p straight ahead, dismountables keep the mode their setup gives. Not
 modelled yet (said here, not faked): an element contacted only on a flank or rear turning
-to face after combat (L262, L327), an element recoiled by shooting from directly behind
-turning to face it (L315-316), a rout's path along a road, river bank or terrain
+to face after combat (L262, L327), a rout's path along a road, river bank or terrain
 feature edge leading nearer its army's entry point (routers go straight back, so ground they
 might have gone round is ground they cannot cross, L318, L321), bridges (so no recoil
 carried across one, L316-317; routers stop at fords, L318-319), railways and minefields,
@@ -1383,10 +1382,10 @@ def _assaults(st: State, source: RandomSource, log: EventLog) -> None:
             mine, theirs = r.outcomes if a is o else r.outcomes[::-1]
             results.append(theirs)
             if assault.SEVERITY.get(mine.kind, 0):
-                _obey(st, o, g, mine, None, log, source)
+                _obey(st, o, g, mine, None, log, source, close=True)
         out = assault.worst(results)
         if out.kind != "none":
-            _obey(st, g, next(iter(at.values())), out, None, log, source)
+            _obey(st, g, next(iter(at.values())), out, None, log, source, close=True)
 
 
 def apply_order(st: State, key: str, log: EventLog, source: RandomSource) -> None:
@@ -1792,7 +1791,7 @@ def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *
     pairs = sorted([(a, b, r.outcomes[0]), (b, a, r.outcomes[1])],
                    key=lambda p: p[2].kind in ("pursue", "charge", "press_forward"))
     for me, foe, out in pairs:
-        _obey(st, me, foe, out, led.get(me["id"]), log, source)
+        _obey(st, me, foe, out, led.get(me["id"]), log, source, close=close)
 
 
 _RESULT_WORDS = {"halt": "halts", "press_forward": "may press forward", "pursue": "pursues",
@@ -1826,13 +1825,15 @@ def _combat(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *,
 
 
 def _obey(st: State, me: dict, foe: dict, out: Any, rear: dict | None, log: EventLog,
-          source: RandomSource) -> None:
-    """``me`` carries out its outcome ``out`` against ``foe``, with the element ``rear`` a
-    Command Party leads (if any) sharing it or following (:mod:`rules.hfg.leading`)."""
+          source: RandomSource, *, close: bool) -> None:
+    """``me`` carries out its outcome ``out`` against ``foe`` (in close combat, or with
+    ``close`` false in distant combat), with the element ``rear`` a Command Party leads (if
+    any) sharing it or following (:mod:`rules.hfg.leading`)."""
     if rear is not None and leading.behind(out) in ("spent", *leading.SHARED):
         # the element behind goes first, out of the Command Party's way
-        _apply_outcome(st, rear, foe, leading.rear_outcome(out, rear["depth"]), log, source)
-    _apply_outcome(st, me, foe, out, log, source)
+        _apply_outcome(st, rear, foe, leading.rear_outcome(out, rear["depth"]), log, source,
+                       close=close)
+    _apply_outcome(st, me, foe, out, log, source, close=close)
     if rear is not None and leading.behind(out) == "follow":
         _follow(st, me, rear, log)
 
@@ -2084,9 +2085,11 @@ def _contagion(st: State, e: dict, path: tuple, log: EventLog) -> None:
 
 
 def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: EventLog,
-                   source: RandomSource) -> None:
-    """``e`` carries out its outcome ``out`` of a combat with ``foe``: set afire, destroyed
-    or spent, or its move (L311-328)."""
+                   source: RandomSource, *, close: bool) -> None:
+    """``e`` carries out its outcome ``out`` of a combat with ``foe`` (close, or with
+    ``close`` false distant): set afire, destroyed or spent, or its move (L311-328). An
+    element recoiled by the shooting of enemy directly to its rear first turns to face
+    them (L315-316: :func:`rules.hfg.works.shot_from`)."""
     if e["state"] not in ON_TABLE:
         return
     if out.afire:
@@ -2099,6 +2102,9 @@ def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: EventLog,
         e["state"] = k
         log("outcome", f"{_name(st, e)} is {'destroyed' if k == 'destroyed' else 'spent'}.")
     elif k == "recoil":
+        if not close and works.shot_from(_rect(e), _rect(foe)) == "rear":
+            _about_face(e)
+            log("outcome", f"{_name(st, e)} turns to face {_name(st, foe)}.")
         _back(st, e, out.distance[0], log, "recoils")
         if out.disabled and e["state"] == "ok":
             e["disabled"] = True
