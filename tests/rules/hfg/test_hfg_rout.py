@@ -190,3 +190,17 @@ def test_the_router_moving_furthest_ends_in_front_of_the_friend_it_swept_away():
     assert state["elements"]["friend"]["y"] == 3900
     assert state["elements"]["mus"]["y"] == 3900 + 200
     assert "Muskets (mus) routs 900 paces." in texts
+
+
+def test_skirmishers_burst_through_with_no_room_to_turn_stay_as_they_are():
+    """a's Skirmishers face east across the Muskets' way (from 5,800 to 6,000 east-west,
+    3,300 to 3,700 north-south) with a's Muskets against their rear: turned about their
+    centre to face north they would stand on those Muskets, so they keep their facing."""
+    els, texts = routed({"id": "sk", "side": "a", "command": "a", "type": "SK", "x": 6000,
+                         "y": 3500, "heading": 90},
+                        {"id": "back", "side": "a", "command": "a", "type": "MUS", "x": 5800,
+                         "y": 3500, "heading": 90})
+    assert els["mus"]["state"] == "routing" and els["mus"]["y"] == 4000
+    assert (els["sk"]["x"], els["sk"]["y"], els["sk"]["heading"]) == (6000, 3500, 90)
+    assert "Muskets (mus) bursts through Skirmishers (sk), which cannot turn where it " \
+        "stands." in texts
