@@ -41,8 +41,13 @@ cannot turn and pay a PIP more to move), ``linear_feature`` (an exploitable emba
 cutting or sunken road: it protects as an entrenchment), ``strong_point`` (the SP
 garrison's building).
 
-Routers pass through friends, who rout their own full move unless exempt
-(:mod:`rules.hfg.rout`, setting ``hfg_rout_contagion``). A Command Party in close combat
+Outcome moves (L315-321): a recoil goes back its depth, pushing the friends it cannot pass
+through, after turning to face shooting from directly behind; a repulse passes through any
+friend; routers pass through friends, who rout their own full move unless exempt
+(:mod:`rules.hfg.rout`, setting ``hfg_rout_contagion``), and stop at a ford. An element
+moving back or routing is destroyed, not stopped short, by an enemy front on its rear, by
+enemy other than Skirmishers in its way and by ground it cannot cross; Skirmishers burst
+through turn to face it. A Command Party in close combat
 with a mounted or foot friend contiguous to its rear adds that element's factor and both
 obey its outcome (:mod:`rules.hfg.leading`); the order ``lead:<cp>:<enemy>`` takes both
 into an enemy's front. A town or strong point fights each element at its edges separately
@@ -55,9 +60,12 @@ log): repulses the least distance, pursuits 300p (stopping short of anything in 
 no new combat), press forward only where the 200p bring the element into the beaten
 enemy's front (else halt), a mounted winner of a distant combat charges the primary shooter
 if it is within 600p straight ahead, dismountables keep the mode their setup gives. Not
-modelled yet (said here, not faked): turning to face after combat (neither an element
-recoiling from shooting directly behind nor enemy Skirmishers burst through by a move back
-turn), bridges, railways and minefields, works' placement in the defender's zone, a winner
+modelled yet (said here, not faked): an element contacted only on a flank or rear turning
+to face after combat (L262, L327), a rout's path along a road, river bank or terrain
+feature edge leading nearer its army's entry point (routers go straight back, so ground they
+might have gone round is ground they cannot cross, L318, L321), bridges (so no recoil
+carried across one, L316-317; routers stop at fords, L318-319), railways and minefields,
+works' placement in the defender's zone, a winner
 of a town assault entering it (an ``attack`` on a garrison's front still stands the
 attacker in the town; a press forward stops at its edge), hill
 contours (an element standing on a hill is uphill of one standing off it), columns (a line
@@ -1374,10 +1382,10 @@ def _assaults(st: State, source: RandomSource, log: EventLog) -> None:
             mine, theirs = r.outcomes if a is o else r.outcomes[::-1]
             results.append(theirs)
             if assault.SEVERITY.get(mine.kind, 0):
-                _obey(st, o, g, mine, None, log, source)
+                _obey(st, o, g, mine, None, log, source, close=True)
         out = assault.worst(results)
         if out.kind != "none":
-            _obey(st, g, next(iter(at.values())), out, None, log, source)
+            _obey(st, g, next(iter(at.values())), out, None, log, source, close=True)
 
 
 def apply_order(st: State, key: str, log: EventLog, source: RandomSource) -> None:
@@ -1783,7 +1791,7 @@ def _resolve(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *
     pairs = sorted([(a, b, r.outcomes[0]), (b, a, r.outcomes[1])],
                    key=lambda p: p[2].kind in ("pursue", "charge", "press_forward"))
     for me, foe, out in pairs:
-        _obey(st, me, foe, out, led.get(me["id"]), log, source)
+        _obey(st, me, foe, out, led.get(me["id"]), log, source, close=close)
 
 
 _RESULT_WORDS = {"halt": "halts", "press_forward": "may press forward", "pursue": "pursues",
@@ -1817,13 +1825,15 @@ def _combat(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *,
 
 
 def _obey(st: State, me: dict, foe: dict, out: Any, rear: dict | None, log: EventLog,
-          source: RandomSource) -> None:
-    """``me`` carries out its outcome ``out`` against ``foe``, with the element ``rear`` a
-    Command Party leads (if any) sharing it or following (:mod:`rules.hfg.leading`)."""
+          source: RandomSource, *, close: bool) -> None:
+    """``me`` carries out its outcome ``out`` against ``foe`` (in close combat, or with
+    ``close`` false in distant combat), with the element ``rear`` a Command Party leads (if
+    any) sharing it or following (:mod:`rules.hfg.leading`)."""
     if rear is not None and leading.behind(out) in ("spent", *leading.SHARED):
         # the element behind goes first, out of the Command Party's way
-        _apply_outcome(st, rear, foe, leading.rear_outcome(out, rear["depth"]), log, source)
-    _apply_outcome(st, me, foe, out, log, source)
+        _apply_outcome(st, rear, foe, leading.rear_outcome(out, rear["depth"]), log, source,
+                       close=close)
+    _apply_outcome(st, me, foe, out, log, source, close=close)
     if rear is not None and leading.behind(out) == "follow":
         _follow(st, me, rear, log)
 
@@ -1835,12 +1845,13 @@ def _back(st: State, e: dict, dist: int, log: EventLog, why: str, *,
     pass through (:func:`_passes`), each pushing in turn those behind it that it cannot pass
     through, keeping their facing (L316); a repulsed element passes through every friend
     (L255). Whoever still stands in a friend at the end goes on until clear, just beyond it
-    (L256), and enemy Skirmishers are burst through (L321). ``e`` is destroyed if an enemy
-    front touches its rear, or if it or a friend it pushes would reach other enemy or ground
-    it cannot cross (L320-321): then nobody moves. Off the table it is lost, and so is a
-    friend pushed off it (L329)."""
+    (L256), and enemy Skirmishers are burst through and turn to face the way it went
+    (L321, :func:`_burst_through`). ``e`` is destroyed if an enemy front touches its rear
+    (:func:`_caught`), or if it or a friend it pushes would reach other enemy or ground it
+    cannot cross (L320-321): then nobody moves. Off the table it is lost, and so is a friend
+    pushed off it (L329)."""
     r = _rect(e)
-    if any(contact(_rect(o), r) == "rear" for o in _live(st, _enemy(st, e["side"]))):
+    if _caught(st, e):
         e["state"] = "destroyed"
         log("outcome", f"{_name(st, e)} cannot get back and is destroyed.")
         return
@@ -1857,6 +1868,7 @@ def _back(st: State, e: dict, dist: int, log: EventLog, why: str, *,
             break
     if way == "off":
         e["state"] = "off_table"
+        _burst_through(st, e, r, at[e["id"]], r.heading + 180, log)
         log("outcome", f"{_name(st, e)} is driven off the field.")
         return
     if way != "clear":
@@ -1874,6 +1886,42 @@ def _back(st: State, e: dict, dist: int, log: EventLog, why: str, *,
             log("outcome", f"{_name(st, e)} pushes {_name(st, o)} back {round(pushed[i])} "
                 "paces.")
     log("outcome", f"{_name(st, e)} {why} {d} paces.")
+    _burst_through(st, e, r, at[e["id"]], r.heading + 180, log)
+
+
+def _caught(st: State, e: dict) -> bool:
+    """Whether an enemy front edge is in close combat with ``e``'s rear edge: recoiling,
+    repulsed or routing, ``e`` is then destroyed where it stands (L320)."""
+    r = _rect(e)
+    return any(contact(_rect(o), r) == "rear" for o in _live(st, _enemy(st, e["side"])))
+
+
+def _burst_through(st: State, e: dict, before: Rect, after: Rect, heading: float,
+                   log: EventLog) -> None:
+    """Enemy Skirmishers on the ground ``e`` covered moving from ``before`` to ``after``
+    were burst through: each turns about its centre to face ``heading`` (degrees), the way
+    ``e`` went (L321: "turn to face the rear of the routers"; read the same for a recoil or
+    a repulse: they face the element that went through them), unless it has no room there
+    or its work forbids turning (:func:`rules.hfg.works.may_turn`)."""
+    heading %= 360
+    path = water.hull(before, after)
+    for o in _live(st, _enemy(st, e["side"])):
+        here = _rect(o)
+        if o["type"] != "SK" or o["state"] != "ok" or not overlaps(path, here.corners()):
+            continue
+        if abs(((heading - here.heading + 180) % 360) - 180) < 1:
+            continue
+        cx, cy = here.center()
+        fx, fy = Rect(0, 0, heading).forward()
+        turned = Rect(cx + fx * o["depth"] / 2, cy + fy * o["depth"] / 2, heading,
+                      o["width"], o["depth"])
+        if not works.may_turn(_work(st, o)) or _blocked(st, o, turned):
+            log("outcome", f"{_name(st, e)} bursts through {_name(st, o)}, which cannot "
+                "turn where it stands.")
+            continue
+        _place(o, turned)
+        log("outcome", f"{_name(st, e)} bursts through {_name(st, o)}, which turns to face "
+            "it.")
 
 
 def _shifted(r: Rect, dx: float, dy: float) -> Rect:
@@ -1950,24 +1998,72 @@ def _about_face(e: dict) -> None:
 
 
 def _rout_move(st: State, e: dict, log: EventLog, *, again: bool = False) -> None:
+    """Rout ``e`` its ``rout_distance`` (L318-321), turning 180 degrees first unless it routs
+    on (``again``): straight back (a rout's path along a road, river bank or terrain edge is
+    not built), passing through every friend it meets, who may rout in turn
+    (:func:`_contagion`), and bursting through enemy Skirmishers (:func:`_burst_through`).
+    It stops at the near side of a ford it reaches (:func:`rules.hfg.water.ford_ahead`). If
+    it would end on an element it passed through it goes on until clear, just beyond it
+    (L256): "The element moving furthest ends in front" (L319), and a friend it swept away
+    routing the same way can end under it only having moved less (a friend routing across
+    its way is read the same). It is destroyed if an enemy front edge touches its rear as it
+    starts (:func:`_caught`), or if it reaches enemy other than Skirmishers or ground it
+    cannot cross (L320-321); off the table it is lost (L329)."""
+    if _caught(st, e):
+        e["state"] = "destroyed"
+        log("outcome", f"{_name(st, e)} cannot get away and is destroyed.")
+        return
     if not again:
         _about_face(e)
     r = _rect(e)
     dist = e["rout_distance"]
-    target = r.moved(dist)
-    if _off_table(st, target):
+    ford = water.ford_ahead(st, e, r, dist)
+    if ford is not None:
+        dist = ford[0]
+    way, d = _rout_way(st, e, r, 0, dist)
+    while True:
+        _contagion(st, e, rout.swept(r, d), log)
+        if way != "clear" or not _blocked(st, e, r.moved(d)):
+            break
+        way, d = _rout_way(st, e, r, d, None)
+    if way == "off":
         e["state"] = "off_table"
+        _burst_through(st, e, r, r.moved(d), r.heading, log)
         log("outcome", f"{_name(st, e)} flees off the field.")
         return
-    friends = tuple(o["id"] for o in _live(st, e["side"]) if o["id"] != e["id"])
-    moved = dist
-    while moved > 0 and _blocked(st, e, r.moved(moved), ignore=friends):
-        moved -= STEP
-    _contagion(st, e, rout.swept(r, moved), log)
-    while moved > 0 and _blocked(st, e, r.moved(moved)):
-        moved -= STEP  # behind the friends it passed through that moved less far
-    _place(e, r.moved(moved))
-    log("outcome", f"{_name(st, e)} {'routs on' if again else 'routs'} {moved} paces.")
+    if way != "clear":
+        e["state"] = "destroyed"
+        log("outcome", f"{_name(st, e)} {way} and is destroyed.")
+        return
+    _place(e, r.moved(d))
+    _burst_through(st, e, r, r.moved(d), r.heading, log)
+    text = f"{_name(st, e)} {'routs on' if again else 'routs'} {d} paces"
+    if ford is not None and d == ford[0]:
+        t = ford[1]
+        text += " and stops at the ford over " + (
+            t["name"] if t["name"] != t["kind"] else "the " + t["kind"])
+    log("outcome", text + ".")
+
+
+def _rout_way(st: State, e: dict, r: Rect, d: int, dist: int | None) -> tuple[str, int]:
+    """Step the rout of ``e`` on from ``d`` paces ahead of ``r`` to ``dist`` paces, or with
+    ``dist`` None until it stands clear of every element. Returns how far it got and the
+    way: ``"clear"``, ``"off"`` (it leaves the table) or what stops it (enemy other than
+    Skirmishers, ground it cannot cross), as the log says it."""
+    everyone = tuple(o["id"] for o in _live(st))
+    foes = [o for o in _live(st, _enemy(st, e["side"])) if o["type"] != "SK"]
+    while dist is None or d < dist:
+        d = d + STEP if dist is None else min(d + STEP, dist)
+        p = r.moved(d)
+        if _off_table(st, p):
+            return "off", d
+        if _blocked(st, e, p, ignore=everyone):
+            return "reaches ground it cannot cross", d
+        if any(overlaps(p.corners(), _rect(o).corners()) for o in foes):
+            return "runs into the enemy", d
+        if dist is None and not _blocked(st, e, p):
+            break
+    return "clear", d
 
 
 def _contagion(st: State, e: dict, path: tuple, log: EventLog) -> None:
@@ -1989,7 +2085,11 @@ def _contagion(st: State, e: dict, path: tuple, log: EventLog) -> None:
 
 
 def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: EventLog,
-                   source: RandomSource) -> None:
+                   source: RandomSource, *, close: bool) -> None:
+    """``e`` carries out its outcome ``out`` of a combat with ``foe`` (close, or with
+    ``close`` false distant): set afire, destroyed or spent, or its move (L311-328). An
+    element recoiled by the shooting of enemy directly to its rear first turns to face
+    them (L315-316: :func:`rules.hfg.works.shot_from`)."""
     if e["state"] not in ON_TABLE:
         return
     if out.afire:
@@ -2002,6 +2102,9 @@ def _apply_outcome(st: State, e: dict, foe: dict, out: Any, log: EventLog,
         e["state"] = k
         log("outcome", f"{_name(st, e)} is {'destroyed' if k == 'destroyed' else 'spent'}.")
     elif k == "recoil":
+        if not close and works.shot_from(_rect(e), _rect(foe)) == "rear":
+            _about_face(e)
+            log("outcome", f"{_name(st, e)} turns to face {_name(st, foe)}.")
         _back(st, e, out.distance[0], log, "recoils")
         if out.disabled and e["state"] == "ok":
             e["disabled"] = True

@@ -18,10 +18,12 @@ Readings (setting ``hfg_rout_contagion``):
 
 A router "meets" a friend when the friend's footprint overlaps the ground the router sweeps
 over: its footprint from where it stands (already turned about) to where its move would
-end. The friends caught rout first; the router then moves its distance, or stops short
-behind a friend still standing where it would end (the engine's reading of "the element
-moving furthest ends in front": each moves its own distance, none ends on another).
-Pure geometry and rules, distances in paces; the engine moves the elements.
+end. The friends caught rout first; the router then moves its distance. Where it would end
+on a friend it went through it goes on until clear, just beyond it (L256): it moved further
+than a friend who stood or who routed the same way and still stands under it, and "The
+element moving furthest ends in front".
+Pure geometry and rules, distances in paces; the engine moves the elements
+(:func:`rules.hfg.engine._rout_move`).
 """
 
 from __future__ import annotations

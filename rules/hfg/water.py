@@ -230,3 +230,33 @@ def search(st: State, e: dict, river: dict, r: Rect, source: RandomSource,
     st.setdefault("fords", []).append({"river": river["id"], "lo": centre - FORD_WIDTH / 2,
                                        "hi": centre + FORD_WIDTH / 2})
     return roll, r.moved(width(river))
+
+
+def ford_ahead(st: State, e: dict, start: Rect, ahead: int) -> tuple[int, dict] | None:
+    """Where the land element ``e`` routing ``ahead`` paces straight forward from ``start``
+    stops for a ford (L318-319: "Routers that reach a bridge or ford stop at the nearside"):
+    the paces it goes (whole, its front edge then on the near bank) and the stream or river,
+    for the nearest water it does not already stand in whose crossing on its way overlaps a
+    ford lane (:func:`lanes`); None if it reaches no ford. Water it reaches away from a ford
+    is not this function's: a stream is crossed, a river is ground it cannot cross."""
+    if not _land(e):
+        return None
+    best: tuple[int, dict] | None = None
+    for t in _waters(st):
+        b = box(t)
+        if overlaps(start.corners(), b) or not overlaps(hull(start, start.moved(ahead)), b):
+            continue
+        near, far = 0, ahead  # clear of the water at near, in it at far
+        while far - near > 1:
+            mid = (near + far) // 2
+            if overlaps(hull(start, start.moved(mid)), b, margin=0):
+                far = mid
+            else:
+                near = mid
+        along = [_along(t, p) for p in start.moved(far).corners()]
+        low, high = min(along), max(along)
+        if not any(min(high, hi) - max(low, lo) > EPS for lo, hi in lanes(st, t)):
+            continue
+        if best is None or near < best[0]:
+            best = (near, t)
+    return best

@@ -80,10 +80,13 @@ def test_a_recoil_into_the_enemy_destroys_the_recoiler_and_moves_nobody():
 def test_enemy_skirmishers_are_burst_through():
     """L321: enemy Skirmishers in the way are burst through: the recoil goes on until
     clear of them (their 400p depth from 2350 to 2750)."""
-    els, _ = behind_bay({"id": "sk", "side": "b", "command": "b", "type": "SK",
-                         "y": 2750})
+    els, texts = behind_bay({"id": "sk", "side": "b", "command": "b", "type": "SK",
+                             "y": 2750})
     assert els["bay"]["state"] == "ok" and els["sk"]["state"] == "ok"
     assert els["bay"]["y"] == 2350 + 200
+    # and they turn to face the way the Bayonets went (about their centre: same ground)
+    assert (els["sk"]["y"], els["sk"]["heading"]) == (2550, 180)
+    assert "Bayonets (bay) bursts through Skirmishers (sk), which turns to face it." in texts
 
 
 def test_a_recoil_that_cannot_cross_the_ground_behind_it_is_destroyed():
@@ -127,3 +130,33 @@ def test_a_shot_that_does_nothing_says_so():
     shots = [e.text for e in events if e.kind == "combat"]
     assert shots and shots[0].startswith("Smoothbore") and shots[0].endswith(
         ": no effect."), shots
+
+
+def shot_at(guns_y, guns_heading):
+    """b's Muskets (front edge at 3,000 facing south, rear edge at 3,200) shot at in a's bound
+    by a's Smoothbore guns 600p away, out of the Muskets' range: the guns 4 + 3 against the
+    Muskets 1 + 3, less but more than half: foot recoil (L302-303)."""
+    setup = duel()
+    setup["elements"] = [e for e in setup["elements"] if e["id"] != "bay"] + [
+        {"id": "guns", "side": "a", "command": "a", "type": "SBA", "x": 6000, "y": guns_y,
+         "heading": guns_heading}]
+    source = ScriptedSource(rolls=[3, 4, 1, 1])
+    state, _ = ENGINE.start(validate_setup(setup), source)
+    state, events = ENGINE.apply(state, "side:a", "end", source)
+    return state["elements"]["mus"], [e.text for e in events]
+
+
+def test_recoiled_by_shooting_directly_to_its_rear_it_first_turns_to_face():
+    """L315-316: "If recoiled by the shooting of enemy directly to its rear, it first turns
+    to face": the guns stand behind the Muskets; the Muskets turn about (front at 3,200,
+    facing north) and recoil their depth away from the guns."""
+    mus, texts = shot_at(3800, 180)
+    assert texts[texts.index("Muskets (mus) turns to face Smoothbore Artillery (guns).")
+                 + 1] == "Muskets (mus) recoils 200 paces."
+    assert (mus["y"], mus["heading"], mus["state"]) == (3000, 0, "ok")
+
+
+def test_recoiled_by_shooting_from_the_front_it_keeps_its_facing():
+    mus, texts = shot_at(2400, 0)
+    assert not [t for t in texts if "turns to face" in t]
+    assert (mus["y"], mus["heading"]) == (3200, 180)

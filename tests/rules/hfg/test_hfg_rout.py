@@ -4,7 +4,7 @@ sweeps, who panics under each reading, and friends routing in a battle with scri
 import pytest
 
 from rules.engine import IllegalAction
-from rules.hfg.engine import ENGINE
+from rules.hfg.engine import ENGINE, validate_setup
 from rules.hfg.geometry import Rect
 from rules.hfg.rout import met, panics, swept
 from rules.random import ScriptedSource
@@ -72,12 +72,16 @@ def test_a_friend_in_the_routers_path_routs_its_own_full_move():
         "Muskets (mus) routs 800 paces.")
 
 
-def test_skirmishers_stand_and_the_router_ends_short_of_them():
+def test_skirmishers_stand_and_the_router_ends_just_beyond_them():
+    """L319: friendly Skirmishers passed through do not rout. The router, its 800p ending
+    on them (they stand from 3,700 to 3,900), moved further than they did, so it ends in
+    front of them: it goes on until clear, its rear edge on their far edge (L256)."""
     state, events = fought(battle("SK"))
     assert state["elements"]["friend"]["state"] == "ok"
+    assert state["elements"]["friend"]["y"] == 3700
     assert not [e for e in events if e.kind == "rout.contagion"]
-    # it passes through them but cannot end on them: it stops short, behind them
-    assert state["elements"]["mus"]["y"] == 3700
+    assert state["elements"]["mus"]["y"] == 3900 + 200
+    assert "Muskets (mus) routs 900 paces." in [e.text for e in events]
 
 
 def test_with_contagion_off_nobody_else_routs():
@@ -104,3 +108,99 @@ def test_routing_on_in_a_later_command_phase_panics_friends_too():
     state, events = ENGINE.apply(state, "side:a", "end", source)
     assert "Muskets (mus) routs on 800 paces." in [e.text for e in events]
     assert state["elements"]["friend"]["state"] == "routing"
+
+
+def routed(*others, terrain=(), dice=(3, 5, 1, 6)):
+    """The duel with ``others`` on the table and ``terrain``, fought with ``dice`` (by
+    default the Muskets rout 800 paces, as :func:`fought`): the state and the log's texts."""
+    setup = validate_setup({**duel(*others), "terrain": list(terrain)})
+    state, events = fought_with(setup, dice)
+    return state["elements"], [e.text for e in events]
+
+
+def fought_with(setup, dice):
+    source = ScriptedSource(rolls=list(dice))
+    state, _ = ENGINE.start(setup, source)
+    return ENGINE.apply(state, "side:a", "end", source)
+
+
+def test_a_router_that_reaches_the_enemy_is_destroyed_not_stopped_short():
+    """L320-321: a routing element that reaches enemy other than Skirmishers is destroyed
+    (it used to stop in front of them). a's Hussars stand across the Muskets' way, 300p
+    behind them."""
+    els, texts = routed({"id": "hus", "side": "a", "command": "a", "type": "HC", "x": 6000,
+                         "y": 3700, "heading": 90})
+    assert els["mus"]["state"] == "destroyed"
+    assert "Muskets (mus) runs into the enemy and is destroyed." in texts
+    assert els["hus"]["state"] == "ok"
+
+
+def test_a_router_with_an_enemy_front_on_its_rear_is_destroyed_where_it_stands():
+    """L320: "starts with an enemy front edge in close combat with its rear edge". a's
+    Muskets behind b's Muskets, facing their rear: b's Muskets, 4 + 3 - 2 (enemy on their
+    rear) against the Bayonets' 5 + 2, are routed 800p by Bayonets in a's bound, and cannot
+    get away."""
+    els, texts = routed({"id": "rear", "side": "a", "command": "a", "type": "MUS",
+                         "x": 6000, "y": 3200, "heading": 180}, dice=(3, 5, 4, 6))
+    assert "Muskets (mus) is routed" in " ".join(texts)
+    assert els["mus"]["state"] == "destroyed"
+    assert (els["mus"]["y"], els["mus"]["heading"]) == (3000, 180)
+    assert "Muskets (mus) cannot get away and is destroyed." in texts
+
+
+def test_enemy_skirmishers_in_the_way_are_burst_through_and_turn_to_face_the_routers_rear():
+    """L321: a's Skirmishers 300p behind the Muskets, facing them (from 3,500 to 3,700):
+    the Muskets rout through them and on, and the Skirmishers turn about their centre to
+    face the way the Muskets went, their front now at 3,700."""
+    els, texts = routed({"id": "sk", "side": "a", "command": "a", "type": "SK", "x": 6000,
+                         "y": 3500, "heading": 180})
+    assert els["mus"]["state"] == "routing" and els["mus"]["y"] == 4000
+    assert (els["sk"]["y"], els["sk"]["heading"], els["sk"]["state"]) == (3700, 0, "ok")
+    assert "Muskets (mus) bursts through Skirmishers (sk), which turns to face it." in texts
+
+
+RIVER = {"id": "bull", "kind": "river", "name": "Bull Run", "x": 0, "y": 3700, "w": 12000,
+         "h": 400}
+ROAD = {"id": "pike", "kind": "road", "quality": "good", "x": 5900, "y": 0, "w": 200,
+        "h": 6000}
+
+
+def test_routers_that_reach_a_ford_stop_at_the_near_side():
+    """L318-319: the road fords the river where the Muskets' 800p would take them across:
+    they stop with their front on the near bank, 500p on."""
+    els, texts = routed(terrain=[RIVER, ROAD])
+    assert els["mus"]["state"] == "routing" and els["mus"]["y"] == 3700
+    assert "Muskets (mus) routs 500 paces and stops at the ford over Bull Run." in texts
+
+
+def test_routers_that_reach_a_river_away_from_a_ford_are_destroyed():
+    """L252, L321: a river is crossed only at a ford, so it is ground the router cannot
+    cross: it is destroyed (it used to stop at the bank)."""
+    els, texts = routed(terrain=[RIVER])
+    assert els["mus"]["state"] == "destroyed"
+    assert "Muskets (mus) reaches ground it cannot cross and is destroyed." in texts
+
+
+def test_the_router_moving_furthest_ends_in_front_of_the_friend_it_swept_away():
+    """L319: "The element moving furthest ends in front". The friend from 3,300 to 3,500
+    routs its 400p to end from 3,700 to 3,900, under the end of the Muskets' 800p: the
+    Muskets, having moved further, go on until clear and end just beyond it."""
+    state, events = fought(battle(friend_y=3300))
+    texts = [e.text for e in events]
+    assert state["elements"]["friend"]["y"] == 3900
+    assert state["elements"]["mus"]["y"] == 3900 + 200
+    assert "Muskets (mus) routs 900 paces." in texts
+
+
+def test_skirmishers_burst_through_with_no_room_to_turn_stay_as_they_are():
+    """a's Skirmishers face east across the Muskets' way (from 5,800 to 6,000 east-west,
+    3,300 to 3,700 north-south) with a's Muskets against their rear: turned about their
+    centre to face north they would stand on those Muskets, so they keep their facing."""
+    els, texts = routed({"id": "sk", "side": "a", "command": "a", "type": "SK", "x": 6000,
+                         "y": 3500, "heading": 90},
+                        {"id": "back", "side": "a", "command": "a", "type": "MUS", "x": 5800,
+                         "y": 3500, "heading": 90})
+    assert els["mus"]["state"] == "routing" and els["mus"]["y"] == 4000
+    assert (els["sk"]["x"], els["sk"]["y"], els["sk"]["heading"]) == (6000, 3500, 90)
+    assert "Muskets (mus) bursts through Skirmishers (sk), which cannot turn where it " \
+        "stands." in texts
