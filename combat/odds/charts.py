@@ -26,16 +26,21 @@ def _render(chart) -> SafeString:
     return mark_safe(_SCRIPT.sub("", chart.render(is_unicode=True)))
 
 
+_QUARTERS = [0, 0.25, 0.5, 0.75, 1]
+"""The share axis's marks: every tenth crowded a phone's chart until "100%" was cut."""
+
+
 def _chart(kind, title: str, height: int, **extra):
     return kind(title=title, style=_STYLE, js=(), disable_xml_declaration=True, height=height,
                 width=640, show_legend=False, print_values=False, range=(0, 1),
-                value_formatter=lambda v: f"{v:.0%}", **extra)
+                y_labels=_QUARTERS, value_formatter=lambda v: f"{v:.0%}", **extra)
 
 
 def shares_chart(title: str, rows: list[dict]) -> SafeString:
     """A horizontal bar per row (``{"label", "share", "low", "high"}``, shares 0-1) with its
-    95 % interval as an error bar."""
+    95 % interval as an error bar, the first row at the top as in the table beside it."""
     chart = _chart(pygal.HorizontalBar, title, 90 + 46 * len(rows))
+    rows = rows[::-1]  # pygal draws the first bar at the bottom
     chart.x_labels = [row["label"] for row in rows]
     chart.add("share", [{"value": row["share"], "ci": {"low": row["low"], "high": row["high"]}}
                         for row in rows])

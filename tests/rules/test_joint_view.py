@@ -33,7 +33,7 @@ def test_a_player_commanding_two_sides_sees_both_as_their_commanders_do(name):
             assert ship["crew"] == own["ships"][sid]["crew"]
             assert isinstance(ship["crew"], list)
     if name == "hfg":  # each side's elements as its commander sees them
-        for sid, seen in (("pc:1", first), ("pc:2", second)):
+        for seen in (first, second):
             for i, element in seen["elements"].items():
                 if element["side"] in seen["my_sides"]:
                     assert joint["elements"][i] == element

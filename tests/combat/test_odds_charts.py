@@ -1,0 +1,22 @@
+"""The odds' charts (``combat.odds.charts``): read at a glance beside their tables."""
+
+import re
+
+from combat.odds.charts import shares_chart
+
+ROWS = [{"label": "Won by HMS Hermes: struck", "share": 0.5, "low": 0.45, "high": 0.55},
+        {"label": "Nobody: escaped", "share": 0.3, "low": 0.25, "high": 0.35},
+        {"label": "Won by Corsair: sunk", "share": 0.2, "low": 0.15, "high": 0.25}]
+
+
+def _texts(svg: str) -> dict[str, float]:
+    return {m.group(2): float(m.group(1))
+            for m in re.finditer(r'<text[^>]*\by="([\d.]+)"[^>]*>([^<]+)</text>', svg)}
+
+
+def test_the_bars_run_in_the_tables_order_top_down_on_an_axis_of_quarters():
+    texts = _texts(shares_chart("How the battle ends", ROWS))
+    heights = [texts[row["label"]] for row in ROWS]
+    assert heights == sorted(heights)  # the table's first row is the chart's top bar
+    marks = [t for t in texts if t.endswith("%")]
+    assert marks == ["0%", "25%", "50%", "75%", "100%"]  # "100%" whole, not "10…"
