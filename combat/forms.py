@@ -332,9 +332,11 @@ MAX_TYPED_INPUT = 20_000
 def typed_choice(data) -> str:
     """A typed decision's answer (``rules.engine.Decision.fields``) from a posted form: the
     JSON text of every ``f_<field>`` input, as the engine takes it; each input is cut at
-    :data:`MAX_TYPED_INPUT` characters (the engine then refuses what is too long)."""
-    return json.dumps({key[len(FIELD_PREFIX):]: str(value)[:MAX_TYPED_INPUT]
-                       for key, value in data.items() if key.startswith(FIELD_PREFIX)})
+    :data:`MAX_TYPED_INPUT` characters (the engine then refuses what is too long); ``""``
+    where none was posted (no choice at all, not an empty answer)."""
+    typed = {key[len(FIELD_PREFIX):]: str(value)[:MAX_TYPED_INPUT]
+             for key, value in data.items() if key.startswith(FIELD_PREFIX)}
+    return json.dumps(typed) if typed else ""
 
 
 def decision_fields(decision: dict, values: dict | None = None, errors: dict | None = None

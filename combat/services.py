@@ -620,8 +620,10 @@ def encounter_act(
         pending[0].check(choice)
     except FieldErrors as exc:
         raise _refusal(exc) from None
-    except IllegalAction as exc:
-        raise ValidationError({"choice": str(exc)}) from None
+    except IllegalAction:  # (the kernel's words quote the key, which nobody reads)
+        raise ValidationError({"choice": f"That is not one of the choices for “"
+                                         f"{pending[0].prompt}”: choose one of those "
+                                         "shown."}) from None
     first = encounter.events.aggregate(last=Max("seq"))["last"] or 0
     for_player = actor.startswith((PC_PREFIX, USER_PREFIX)) and actor not in \
         participant_ids_for(user, encounter)

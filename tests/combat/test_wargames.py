@@ -274,3 +274,19 @@ def test_every_wargame_opens_at_its_start(campaign, gm, gm_client, scenario_key)
                                commanders={})
     for name in ("combat:detail", "combat:poll"):
         assert gm_client.get(reverse(name, args=[encounter.pk])).status_code == 200
+
+
+def test_an_empty_or_unknown_order_is_refused_in_plain_words(wargame, player_a_client, pc_a):
+    """Posted by hand (the page offers only the orders open): no choice at all asks for one,
+    and a key that is not among the options is refused without quoting it back."""
+    act = reverse("combat:act", args=[wargame.pk])
+    before = (wargame.version, wargame.events.count(), wargame.state)
+    for choice, words in (("", "Choose one of the options."),
+                          ("move:to:nowhere", "That is not one of the choices for “")):
+        response = player_a_client.post(act, {"actor": f"pc:{pc_a.pk}", "kind": "orders:e1",
+                                              "choice": choice, "version": wargame.version},
+                                        follow=True)
+        page = response.content.decode()
+        assert words in page and "{}" not in page and "nowhere" not in page, choice
+    wargame.refresh_from_db()
+    assert (wargame.version, wargame.events.count(), wargame.state) == before
