@@ -2139,13 +2139,26 @@ def _press_forward(st: State, e: dict, foe: dict, log: EventLog) -> None:
     """The standing choice: press forward only when the 200p bring the element into the
     beaten enemy's front, or against a town or strong point it holds onto the edge facing
     the element (:mod:`rules.hfg.assault`; close combat follows this bound after shooting,
-    L323); else halt."""
-    if foe["state"] != "ok" or _front_enemy(st, foe) is not None or _front_enemy(st, e):
+    L323); else halt. The log says which."""
+    post = _press_post(st, e, foe)
+    if post is None:
+        log("outcome", f"{_name(st, e)} halts.")
         return
+    nr, town = post
+    _place(e, nr)
+    log("outcome", f"{_name(st, e)} presses forward into {_name(st, foe)}"
+        + (f" at the edge of {town['name']}." if town else "."))
+
+
+def _press_post(st: State, e: dict, foe: dict) -> tuple[Rect, dict | None] | None:
+    """Where ``e`` pressing forward against ``foe`` would stand, and the town it assaults
+    (None in the open); ``None`` where it halts instead (:func:`_press_forward`)."""
+    if foe["state"] != "ok" or _front_enemy(st, foe) is not None or _front_enemy(st, e):
+        return None
     town = _town(st, foe)
     if not in_corridor(_rect(e), _rect(foe), spread=0) or (
             town is None and _gap(st, e, foe) > 200):
-        return
+        return None
     if town is None:
         nr = opposite(_rect(foe), e["width"], e["depth"])
     else:
@@ -2154,9 +2167,8 @@ def _press_forward(st: State, e: dict, foe: dict, log: EventLog) -> None:
                           e["depth"])
     if move_distance(_rect(e), nr) <= 200 + EPS and not _blocked(st, e, nr,
                                                                   ignore=(foe["id"],)):
-        _place(e, nr)
-        log("outcome", f"{_name(st, e)} presses forward into {_name(st, foe)}"
-            + (f" at the edge of {town['name']}." if town else "."))
+        return nr, town
+    return None
 
 
 # --- the engine ----------------------------------------------------------------------------

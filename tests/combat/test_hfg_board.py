@@ -124,3 +124,13 @@ def test_the_pips_are_shown_by_command_name():
     state["phasing"], state["pips"] = "c", {"beau": 4, "john": 2}
     html = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(state, GM)})
     assert "PIPs left: Beauregard&#x27;s command 4, Johnston&#x27;s command 2" in html
+
+
+def test_the_header_of_a_battle_over_says_how_it_ended_not_who_is_to_move():
+    setup = validate_setup(ENGINE.scenarios()["landing_party"].setup)
+    final = ENGINE.auto_play(ENGINE.start(setup, SeededSource(3))[0], SeededSource(3))
+    assert final["result"] is not None
+    html = render_to_string("combat/engines/hfg.html", {"view": ENGINE.view(final, GM)})
+    header = html.split("<header>", 1)[1].split("</header>", 1)[0]
+    assert final["result"]["summary"] in header
+    assert "to move" not in header and "PIPs left" not in header

@@ -117,3 +117,17 @@ def test_pressing_forward_after_shooting_stops_at_the_towns_edge_and_assaults_it
         (False, ["press_forward", "none"]), (True, ["press_forward", "routed"])]
     assert state["elements"]["held"]["state"] == "routing"
     assert (state["elements"]["bay"]["y"], state["elements"]["bay"]["heading"]) == (3000, 0)
+
+
+def test_an_element_that_may_press_forward_but_cannot_reach_says_it_halts():
+    """Bayonets 250p short of the town's edge win their shooting: pressing forward is
+    theirs to take, but 200p do not bring them to the edge, so they halt, and the log says
+    so (it said only "may press forward")."""
+    setup = town([{"id": "bay", "type": "BAY", "x": 6000, "y": 2750}])
+    source = ScriptedSource(rolls=[1, 6, 1, 3, 3, 3])
+    state, _ = ENGINE.start(setup, source)
+    state, events = ENGINE.apply(state, "side:a", "end", source)
+    texts = [e.text for e in events]
+    assert any(t.endswith("Bayonets (bay) may press forward.") for t in texts)
+    assert "Bayonets (bay) halts." in texts
+    assert state["elements"]["bay"]["y"] == 2750
