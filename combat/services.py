@@ -48,9 +48,9 @@ from combat.selectors import (
     participant_ids_for,
     unfinished_encounter_for_ship,
 )
-from rules.cards import CardError, parse_cards
+from rules.cards import GM_DECK, CardError, parse_cards
 from rules.engine import GM, Engine, Event, FieldErrors, IllegalAction, get_engine
-from rules.random import SeededSource, stacked_step
+from rules.random import NotInDeck, SeededSource, stacked_step
 from ships.prizes import prizes_refuse
 from ships.services import ship_reveal
 
@@ -281,7 +281,8 @@ class _Table:
             self.position = len(self.stacked)
             events = [Event(
                 "encounter.stack_set_aside",
-                f"The stacked cards no longer fit the battle ({unfit}): the {len(rest)} left "
+                f"The stacked cards no longer fit the battle ({_unfit_words(unfit)}): the "
+                f"{len(rest)} left "
                 "are set aside and the shuffled decks take over.",
                 visible_to=frozenset({GM}),
             ), *events]
@@ -294,6 +295,19 @@ class _Table:
 
     def apply(self, actor: str, choice: str) -> list[Event]:
         return self._run(lambda source: self.kernel.apply(self.state, actor, choice, source))
+
+
+def _unfit_words(unfit: CardError) -> str:
+    """Why a stack stopped fitting, for the GM: the card and whose deck it could not be drawn
+    from, by name (the kernel's words name decks by id: ``pc:12``)."""
+    if not isinstance(unfit, NotInDeck):
+        return str(unfit)
+    deck = "the GM's deck" if unfit.deck == GM_DECK else f"the {unfit.deck} deck"
+    pk = unfit.deck.removeprefix(PC_PREFIX)
+    if unfit.deck.startswith(PC_PREFIX) and pk.isdigit():
+        name = Character.objects.filter(pk=int(pk)).values_list("name", flat=True).first()
+        deck = f"{name}'s deck" if name else deck
+    return f"{unfit.card} was not left in {deck} when the battle drew from it"
 
 
 def _refusal(exc: IllegalAction) -> ValidationError:

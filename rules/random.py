@@ -40,6 +40,17 @@ class ScriptExhausted(RuntimeError):
     """A scripted source was asked for more cards or rolls than its script holds."""
 
 
+@mypyc_attr(native_class=False)  # (as CardError)
+class NotInDeck(CardError):
+    """A scripted (stacked) ``card`` cannot be drawn from the deck named ``deck`` (a
+    :class:`rules.cards.Deck`'s name: ``"gm"``, ``"pc:<id>"``...): it is not in it, or not
+    any more."""
+
+    def __init__(self, card: str, deck: str) -> None:
+        super().__init__(f"scripted card {card} is not in the {deck} deck")
+        self.card, self.deck = card, deck
+
+
 class Draw:
     """One recorded draw: ``source`` is the deck name (or ``"d6"`` and the like for dice),
     ``purpose`` says what it was for, ``values`` are card texts or die faces, as text.
@@ -304,7 +315,7 @@ class ScriptedSource(RandomSource):
                 break
             card = self._cards.popleft()
             if card.base() not in deck.remaining or card.base() in (p.base() for p in picked):
-                raise CardError(f"scripted card {card} is not in the {deck.name} deck")
+                raise NotInDeck(str(card), deck.name)
             picked.append(card)
         return picked
 

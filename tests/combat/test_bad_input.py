@@ -107,6 +107,7 @@ def test_a_stack_that_no_longer_fits_is_set_aside_not_a_dead_end(book_battle, gm
     encounter = play(book_battle, ["3", "1", "2", "3", "continue", "continue"])
     aside = encounter.events.get(kind="encounter.stack_set_aside")
     assert aside.visible_to == ["gm"]
+    assert "(5H was not left in the GM's deck when the battle drew from it)" in aside.text
     assert encounter.stacked_position == len(encounter.stacked_cards)
     assert encounter.events.filter(kind="positioning.test").exists()
     job = encounter_resolve_rest(encounter=encounter, user=gm)
@@ -161,3 +162,18 @@ def test_the_new_battle_form_prepares_the_book_example(campaign, hermes, corsair
     encounter.refresh_from_db()
     assert encounter.status == Encounter.Status.ACTIVE
     assert encounter.events.filter(kind="awareness.test").get().data["card_of_fate"] == "6C"
+
+
+def test_a_stack_set_aside_names_the_pcs_deck_it_did_not_fit(campaign, gm, hermes, corsair):
+    """Twelve Aces of Spades: the second of O'Toole's pool is not in his deck. The GM reads
+    whose deck, by name, never its id."""
+    encounter = encounter_create(campaign=campaign, user=gm, engine="btq_naval", title="x",
+                                 setup=naval_setup(pc_ship=hermes, enemy_ship=corsair,
+                                                   weather="storm"),
+                                 ships=[hermes, corsair], stacked_cards=" ".join(["AS"] * 12))
+    encounter = encounter_start(encounter=encounter, user=gm,
+                                expected_version=encounter.version)
+    aside = encounter.events.get(kind="encounter.stack_set_aside")
+    assert "AS was not left in" in aside.text and "pc:" not in aside.text
+    names = [p.character.name for p in hermes.postings.all()]
+    assert any(f"{name}'s deck" in aside.text for name in names), aside.text
