@@ -27,6 +27,18 @@ def points(value) -> str:
 
 
 @register.filter
+def share_points(value) -> str:
+    """A share as :func:`points`, but one that is not nothing, or not all, never rounds to
+    it: 4 games in 10,000 -> "<0.1", 9,996 -> ">99.9"."""
+    share = float(value)
+    if 0 < share < 0.0005:
+        return "<0.1"
+    if 0.9995 <= share < 1:
+        return ">99.9"
+    return points(share)
+
+
+@register.filter
 def thousands(value) -> str:
     """A count with thousands separated: 10000 -> "10,000"."""
     return f"{int(value):,}"

@@ -20,3 +20,11 @@ def test_the_bars_run_in_the_tables_order_top_down_on_an_axis_of_quarters():
     assert heights == sorted(heights)  # the table's first row is the chart's top bar
     marks = [t for t in texts if t.endswith("%")]
     assert marks == ["0%", "25%", "50%", "75%", "100%"]  # "100%" whole, not "10…"
+
+
+def test_a_share_that_is_not_nothing_never_reads_as_nothing():
+    from combat.templatetags.odds import points, share_points
+
+    assert [share_points(v) for v in (0, 0.0004, 0.0005, 0.5, 0.9995, 0.99951, 1)] == [
+        "0.0", "<0.1", "0.1", "50.0", ">99.9", ">99.9", "100.0"]
+    assert points(0.0004) == "0.0"  # an interval's bound is a bound, as it is
