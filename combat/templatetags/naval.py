@@ -4,7 +4,7 @@
 from django import template
 
 from rules.btq.characters import DamageState
-from rules.btq.naval import DISTANCES, WEATHER
+from rules.btq.naval import DISTANCES, GAGE_BONUS, WEATHER
 
 register = template.Library()
 
@@ -76,7 +76,8 @@ def left_name(key):
 def range_chart(view):
     """Each pair of ships on the range chart (BtQ L2395, L2498): ``{"a", "b"}`` (names),
     ``distance`` (0-5, 6 beyond the horizon), ``band`` (its name), ``gage`` (the name of
-    the ship that took the Weather Gage, or ``""``) and ``gage_round``; the pairs whose
+    the ship that took the Weather Gage, or ``""``), ``gage_round`` and ``gage_bonus`` (what
+    it adds to her Broadside! now: only in the round she took it, D17); the pairs whose
     ships have not both joined are left out."""
     ships = view.get("ships", {})
     rows = []
@@ -88,6 +89,8 @@ def range_chart(view):
                      "distance": pair["distance"], "band": distance_name(pair["distance"]),
                      "gage": ship_name(view, gage["to"]) if gage else "",
                      "gage_round": gage.get("round"),
+                     "gage_bonus": GAGE_BONUS if gage and gage.get("round") == view.get(
+                         "round") else 0,
                      "over": any(ships.get(s, {}).get("out") for s in (pair["a"], pair["b"]))})
     return rows
 
