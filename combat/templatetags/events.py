@@ -45,12 +45,19 @@ def round_label(engine_name: str, event) -> str:
     return label
 
 
+BOOK_TERMS = {"ship_morale": "Ship Morale", "weather_gage": "Weather Gage",
+              "how_will_you_fight": "How Will You Fight?"}
+"""Breakdown keys the book names in its own words (capitals, punctuation), as the step and
+track names on the page say them."""
+
+
 def _term(key) -> str:
-    """A skill's name, or a key or label with its first letter raised ("ship_morale" ->
-    "Ship morale"; "PCs who won" stays so, "Ship Morale Injured" keeps its capitals)."""
+    """A skill's name, the book's name of a term (:data:`BOOK_TERMS`), or a key or label
+    with its first letter raised ("changing_shot" -> "Changing shot"; "PCs who won" stays
+    so, "Ship Morale Injured" keeps its capitals)."""
     key = str(key)
     text = key.replace("_", " ")
-    return SKILLS.get(key) or text[:1].upper() + text[1:]
+    return SKILLS.get(key) or BOOK_TERMS.get(key) or text[:1].upper() + text[1:]
 
 
 def breakdown_text(breakdown, turned: int | None = None) -> str:

@@ -15,6 +15,10 @@ def test_a_breakdown_reads_as_a_sum():
     assert breakdown_text({"seamanship": 3, "handling": 4, "weather": -1}) == \
         "Seamanship 3 + Handling 4 - Weather 1 = 6"
     assert breakdown_text({"first_aid": 2, "broadside": 0}) == "First Aid 2 + Broadside 0 = 2"
+    # the book's own words for its terms, as its steps and tracks are named on the page
+    assert breakdown_text({"gunnery": 3, "how_will_you_fight": 2, "weather_gage": 2,
+                           "ship_morale": -1}) == ("Gunnery 3 + How Will You Fight? 2 "
+                                                   "+ Weather Gage 2 - Ship Morale 1 = 6")
     assert breakdown_text({"morale": -2}) == "-Morale 2 = 0"  # never below 0 cards (D2)
     # labels keep their own capitals: "PCs", not "Pcs"
     assert breakdown_text({"command": 2, "PCs who lost": -2, "Ship Morale Injured": -1}) == \
