@@ -6,9 +6,10 @@ attacker has lost a quarter of its army, then counterattacks. In order, while PI
 
 1. rally routers (the most valuable first); bring on a delayed command's elements as soon
    as they may arrive;
-2. strike: contacts whose expected value over the 36 dice pairs (:func:`expected_value`) is
-   worth it, the best first (so it concentrates on the weakest enemy); a holding army's foot
-   does not leave its line to strike;
+2. strike: contacts, and assaults on a town or strong point the enemy holds (against its
+   garrison), whose expected value over the 36 dice pairs (:func:`expected_value`) is worth
+   it, the best first (so it concentrates on the weakest enemy); a holding army's foot does
+   not leave its line to strike;
 3. holding, foot take the nearest town or wood (uses terrain);
 4. the move that most improves its elements' standing (:func:`standing`): an element is
    worth the fire it gives from where it would stand less the fire it would take there
@@ -264,14 +265,17 @@ def choose(st: State, options: list[tuple[str, str, int]]) -> str:
         place = {e: i for i, e in enumerate(st["order"])}
         return min(arrivals, key=lambda k: (place[k.split(":")[1]], k))
     strikes = []
+    towns = {t["id"]: t for t in st["terrain"]}
     for k in keys:
-        if k.startswith(("attack:", "flank:")):
+        if k.startswith(("attack:", "flank:", "assault:")):
             parts = k.split(":")
-            a, t = els[parts[1]], els[parts[2]]
+            a = els[parts[1]]
+            # an assault is fought against the town's garrison, at its edge (L175-176)
+            t = eng._held(st, towns[parts[2]]) if parts[0] == "assault" else els[parts[2]]
             mounted = troop_type(a["type"]).category == "mounted" and not a["dismounted"]
-            if stance == "hold" and not mounted:
+            if t is None or (stance == "hold" and not mounted):
                 continue
-            ev = expected_value(st, a, t, "front" if parts[0] == "attack" else parts[3])
+            ev = expected_value(st, a, t, parts[3] if parts[0] == "flank" else "front")
             if ev > (HOLD_STRIKE if stance == "hold" else STRIKE):
                 strikes.append((ev, k))
     if strikes:

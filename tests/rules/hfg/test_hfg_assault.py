@@ -131,3 +131,18 @@ def test_an_element_that_may_press_forward_but_cannot_reach_says_it_halts():
     assert any(t.endswith("Bayonets (bay) may press forward.") for t in texts)
     assert "Bayonets (bay) halts." in texts
     assert state["elements"]["bay"]["y"] == 2750
+
+
+def test_the_default_commander_assaults_a_town_where_it_pays_and_not_where_it_does_not():
+    """Heavy Cavalry beside a town: its Muskets garrison would beat them at the edge (the
+    town's cover), so the default commander does not assault; a general alone in it would
+    be destroyed in close combat, so it does (it weighed attacks and flank attacks only)."""
+    from rules.hfg.ai import choose
+    from rules.hfg.engine import order_options
+
+    setup = town([{"id": "hc", "type": "HC", "x": 6000, "y": 2500}])
+    state, _ = ENGINE.start(setup, ScriptedSource(rolls=[5] + [3] * 10))
+    assert "assault:hc:town:south" in [k for k, _, _ in order_options(state)]
+    assert not choose(state, order_options(state)).startswith("assault:")
+    state["elements"]["held"]["type"] = "CP"
+    assert choose(state, order_options(state)) == "assault:hc:town:south"
