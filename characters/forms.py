@@ -3,7 +3,7 @@
 from django import forms
 from django.contrib.auth import get_user_model
 
-from campaigns.forms import Form, JSONField
+from campaigns.forms import Form, JSONField, RecordForm
 from characters.models import (
     DAMAGE_STATE_CHOICES,
     MAX_RATING,
@@ -26,7 +26,7 @@ def _rating(label: str, minimum: int) -> forms.IntegerField:
     )
 
 
-class CharacterForm(Form):
+class CharacterForm(RecordForm):
     """Create (``character=None``) or edit a character. ``access`` is ``"gm"`` (all fields)
     or ``"owner"``: name and notes; Measures, skills and Wealth are shown read-only, as only
     the GM changes them (advancement, BtQ L1510-1545)."""

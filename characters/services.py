@@ -169,7 +169,8 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
 
     Raises ``PermissionDenied`` for a field the actor may not change, ``ValidationError``
     for a bad value, ``campaigns.services.StaleVersion`` if the character was saved since
-    ``version``; nothing is written then.
+    ``version``; nothing is written then. Values that are the ones saved write nothing
+    either: the version stays, so nobody else's open form goes stale for nothing.
     """
     character = _locked_character(character)
     access = character_access(actor, character)
@@ -190,20 +191,21 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
         elif field == "professions":
             value = clean_professions(value)
         setattr(character, field, value)
+    after = _snapshot(character)
+    if after == before:
+        return character  # a save that changes nothing writes nothing, the version kept
     if changes.get("health_state") == DamageState.MAIMED:
         character.scar_due = True
     character.version += 1
     _save_checked(character)
-    after = _snapshot(character)
     history_record(character=character, actor=actor, changes={
         key: [before.get(key), value] for key, value in after.items()
         if before.get(key) != value})
     diff = _diff(before, after)
-    if diff:
-        log_append(campaign=character.campaign, kind="character.updated", actor=actor,
-                   gm_only=character.kind == Character.Kind.NPC or "gm_notes" in diff,
-                   text=f"{actor} edited {character}: {_describe(diff)}.",
-                   data={"character": character.pk, "changes": diff})
+    log_append(campaign=character.campaign, kind="character.updated", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC or "gm_notes" in diff,
+               text=f"{actor} edited {character}: {_describe(diff)}.",
+               data={"character": character.pk, "changes": diff})
     if revealing:
         _log_reveal(character, actor)
     return character

@@ -2,7 +2,7 @@
 
 from django import forms
 
-from campaigns.forms import Form, JSONField
+from campaigns.forms import Form, JSONField, RecordForm
 from characters.models import DAMAGE_STATE_CHOICES, MAX_RATING
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS
 from rules.btq.ships import AREAS
@@ -10,7 +10,7 @@ from ships.models import Ship, ShipPosting, ShipReputation
 from ships.selectors import ship_traits, ship_types
 
 
-class ShipForm(Form):
+class ShipForm(RecordForm):
     """Create (``ship=None``: an undamaged ship) or edit a ship."""
 
     name = forms.CharField(max_length=200, help_text="Without the guns: “HMS Hermes”.")
