@@ -124,6 +124,18 @@ class RecordForm(Form):
             + "Save again to put yours in their place, or change them first."))
 
 
+class TextField(forms.CharField):
+    """Text of several lines (a ``Textarea``), its line breaks kept as ``\\n``: a browser
+    sends every line break of a text area as ``\\r\\n``, so text saved as it was shown
+    would otherwise differ from itself and count as a change."""
+
+    widget = forms.Textarea
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return value.replace("\r\n", "\n").replace("\r", "\n")
+
+
 class JSONField(forms.JSONField):
     """Django's JSON form field, read as the API reads a body (``campaigns.json_input``):
     text longer than ``MAX_BYTES``, nested too deep or not strict JSON is an error on the

@@ -3,7 +3,7 @@
 from django import forms
 from django.contrib.auth import get_user_model
 
-from campaigns.forms import Form, JSONField, RecordForm
+from campaigns.forms import Form, JSONField, RecordForm, TextField
 from characters.models import (
     DAMAGE_STATE_CHOICES,
     MAX_RATING,
@@ -74,7 +74,7 @@ class CharacterForm(RecordForm):
             for key in [*MEASURES, *(f"skill_{k}" for k in SKILLS), "wealth"]:
                 self.fields[key].disabled = True
             self.fields["wealth"].help_text = "The GM changes it."
-        self.fields["notes"] = forms.CharField(
+        self.fields["notes"] = TextField(
             label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 3}),
             help_text="The player's: history, looks, aims. Shown with the sheet.",
         )
@@ -93,7 +93,7 @@ class CharacterForm(RecordForm):
             self.fields["scratched"] = forms.BooleanField(
                 label="Is But A Scratch, Sir! used (the extra wound level is gone)",
                 required=False)
-            self.fields["gm_notes"] = forms.CharField(
+            self.fields["gm_notes"] = TextField(
                 label="GM notes (never shown to players)", required=False,
                 widget=forms.Textarea(attrs={"rows": 3}),
             )

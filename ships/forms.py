@@ -2,7 +2,7 @@
 
 from django import forms
 
-from campaigns.forms import Form, JSONField, RecordForm
+from campaigns.forms import Form, JSONField, RecordForm, TextField
 from characters.models import DAMAGE_STATE_CHOICES, MAX_RATING
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS
 from rules.btq.ships import AREAS
@@ -46,7 +46,7 @@ class ShipForm(RecordForm):
             required=False, widget=forms.Textarea(attrs={"rows": 2}),
             help_text='Figures that differ from the type, e.g. {"handling": 1}.',
         )
-        self.fields["gm_notes"] = forms.CharField(
+        self.fields["gm_notes"] = TextField(
             label="GM notes (never shown to players)", required=False,
             widget=forms.Textarea(attrs={"rows": 3}),
         )

@@ -308,7 +308,8 @@ def turn():
 def form_as_sent(page: str, index: int = -1) -> dict:
     """What a browser sends for the ``index``-th ``<form method="post">`` of ``page`` when
     its button is pressed as it stands: each enabled field's value (a checked box's, the
-    selected options', a text area's text), lists for repeated names."""
+    selected options', a text area's text with CR LF line breaks), lists for repeated
+    names."""
     from html.parser import HTMLParser
 
     class Fields(HTMLParser):
@@ -347,9 +348,10 @@ def form_as_sent(page: str, index: int = -1) -> dict:
             if tag == "select":
                 self.select = None
             elif tag == "textarea":
-                if self.textarea:  # the newline after the tag is not the text's
-                    text = self.forms[-1][self.textarea][-1]
-                    self.forms[-1][self.textarea][-1] = text.removeprefix("\n")
+                if self.textarea:  # the newline after the tag is not the text's, and a
+                    # browser sends each line break of the text as CR LF
+                    text = self.forms[-1][self.textarea][-1].removeprefix("\n")
+                    self.forms[-1][self.textarea][-1] = text.replace("\n", "\r\n")
                 self.textarea = None
 
     parser = Fields()

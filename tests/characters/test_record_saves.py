@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import CampaignLogEntry
+from characters.services import character_update
 from tests.conftest import form_as_sent
 
 pytestmark = pytest.mark.django_db
@@ -28,17 +29,22 @@ def saved(client, character, data):
 @pytest.mark.parametrize("persona,which", [
     ("player_a", "pc_a"), ("gm", "pc_a"), ("gm", "npc"),
 ])
-def test_a_save_that_changes_nothing_writes_nothing(request, persona, which):
+def test_a_save_that_changes_nothing_writes_nothing(request, gm, persona, which):
     client = request.getfixturevalue(f"{persona}_client")
     character = request.getfixturevalue(which)
+    # notes of several lines: the browser sends their line breaks as CR LF
+    character = character_update(character=character, actor=gm, version=1,
+                                 notes="Born in Cork.\nHates the French.",
+                                 gm_notes="A spy?\nWatch him.")
     logged = CampaignLogEntry.objects.count()
+    history = character.history.count()
     response = saved(client, character, opened(client, character))
     assert "Nothing to save: no field changed." in response.content.decode()
     assert response.redirect_chain[-1][0] == reverse("characters:detail", args=[character.pk])
     character.refresh_from_db()
-    assert character.version == 1
+    assert character.version == 2 and character.notes == "Born in Cork.\nHates the French."
     assert CampaignLogEntry.objects.count() == logged
-    assert not character.history.exists()
+    assert character.history.count() == history
 
 
 def test_a_players_idle_save_leaves_the_gms_open_form_good(gm_client, player_a_client, pc_a):
@@ -90,8 +96,6 @@ def test_a_players_stale_save_lists_what_the_gm_changed(gm_client, player_a_clie
 
 
 def test_the_service_keeps_the_version_of_a_change_to_the_same_values(pc_a, gm):
-    from characters.services import character_update
-
     same = character_update(character=pc_a, actor=gm, version=1, name=" Anne Able ",
                             skills={"seamanship": 4}, notes="")
     assert same.version == 1

@@ -21,9 +21,11 @@ def opened(client, ship) -> dict:
 
 
 @pytest.mark.parametrize("which", ["pc_ship", "enemy_ship"])
-def test_a_ship_saved_as_it_was_writes_nothing(request, gm_client, which):
+def test_a_ship_saved_as_it_was_writes_nothing(request, gm, gm_client, which):
     ship = request.getfixturevalue(which)
     ship.refresh_from_db()
+    ship = ship_update(ship=ship, actor=gm, version=ship.version,
+                       gm_notes="Fast.\nCarries dispatches.")
     version, logged = ship.version, CampaignLogEntry.objects.count()
     response = gm_client.post(reverse("ships:edit", args=[ship.pk]), opened(gm_client, ship),
                               follow=True)
