@@ -144,7 +144,7 @@ class CharacterForm(RecordForm):
         return result
 
 
-class ReputationForm(Form):
+class ReputationForm(RecordForm):
     """The GM's: create (``reputation=None``) or edit a reputation, every field of it (a
     player may not change his reputations: ``characters.services.REPUTATION_FIELDS``)."""
 
@@ -160,15 +160,17 @@ class ReputationForm(Form):
 
     def __init__(self, *args, reputation: Reputation | None = None, **kwargs):
         if reputation is not None:
-            kwargs.setdefault("initial", {
-                "kind": reputation.kind, "descriptor": reputation.descriptor,
-                "subject": reputation.subject, "value": reputation.value,
-                "damage_state": reputation.damage_state, "version": reputation.version,
-            })
+            kwargs.setdefault("initial", self.initial_for(reputation))
         super().__init__(*args, **kwargs)
         self.editing = reputation is not None
         if self.editing:
             self.fields["version"] = forms.IntegerField(widget=forms.HiddenInput)
+
+    @staticmethod
+    def initial_for(reputation: Reputation) -> dict:
+        return {"kind": reputation.kind, "descriptor": reputation.descriptor,
+                "subject": reputation.subject, "value": reputation.value,
+                "damage_state": reputation.damage_state, "version": reputation.version}
 
     def changes(self) -> dict:
         """All values for a new reputation, the changed ones for an edit."""

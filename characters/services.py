@@ -324,7 +324,8 @@ def _locked_reputation(reputation: Reputation) -> Reputation:
 def reputation_update(*, reputation: Reputation, actor, version, **changes) -> Reputation:
     """Change only the fields given (as :func:`reputation_create`; the GM alone, even the
     words of a PC's reputation). Raises ``campaigns.services.StaleVersion`` if it was saved
-    since ``version``; nothing is written then."""
+    since ``version``; nothing is written then. Values that are the ones saved write nothing
+    either: the version stays."""
     reputation = _locked_reputation(reputation)
     character = reputation.character
     _require_gm_for_reputations(actor, character)
@@ -333,6 +334,8 @@ def reputation_update(*, reputation: Reputation, actor, version, **changes) -> R
     _set_reputation_fields(reputation, changes)
     diff = {f: [before[f], getattr(reputation, f)] for f in sorted(REPUTATION_FIELDS)
             if before[f] != getattr(reputation, f)}
+    if not diff:
+        return reputation  # a save that changes nothing writes nothing, the version kept
     reputation.version += 1
     reputation.save()
     history_record(character=character, actor=actor, changes={
@@ -342,8 +345,7 @@ def reputation_update(*, reputation: Reputation, actor, version, **changes) -> R
                           for f, (old, new) in diff.items())
     log_append(campaign=character.campaign, kind="reputation.updated", actor=actor,
                gm_only=character.kind == Character.Kind.NPC,
-               text=f"{actor} edited {character}'s reputation “{reputation}”: "
-                    f"{described or 'no change'}.",
+               text=f"{actor} edited {character}'s reputation “{reputation}”: {described}.",
                data={"character": character.pk, "reputation": reputation.pk, "changes": diff})
     return reputation
 

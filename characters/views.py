@@ -335,6 +335,9 @@ def reputation_edit(request, pk):
         raise PermissionDenied(services.REPUTATIONS_ARE_THE_GMS)
     form = ReputationForm(request.POST or None, reputation=reputation)
     if request.method == "POST" and form.is_valid():
+        if not form.changes():
+            messages.info(request, NOTHING_TO_SAVE)
+            return redirect("characters:detail", pk=character.pk)
         saved = form.submit(lambda: services.reputation_update(
             reputation=reputation, actor=request.user, version=form.cleaned_data["version"],
             **form.changes()))

@@ -101,3 +101,19 @@ def test_the_service_keeps_the_version_of_a_change_to_the_same_values(pc_a, gm):
     assert same.version == 1
     pc_a.refresh_from_db()
     assert pc_a.version == 1
+
+
+def test_a_reputation_saved_as_it_was_writes_nothing_and_a_stale_one_shows_both(
+        gm_client, distrusted):
+    url = reverse("characters:reputation_edit", args=[distrusted.pk])
+    first = form_as_sent(gm_client.get(url).content.decode())
+    response = gm_client.post(url, first, follow=True)
+    assert "Nothing to save: no field changed." in response.content.decode()
+    distrusted.refresh_from_db()
+    assert distrusted.version == 1
+    gm_client.post(url, {**first, "value": "2"})
+    response = gm_client.post(url, {**first, "subject": "Admiral Jones"})
+    page = unescape(response.content.decode())
+    assert "<th scope=\"row\">Subject</th><td>Admiral Jones</td><td>Captain Jones</td>" in page
+    assert "<th scope=\"row\">Value</th><td>1</td><td>2</td>" in page
+    assert form_as_sent(response.content.decode())["version"] == "2"
