@@ -1,16 +1,18 @@
 """Forms of the campaign pages, and the conventions every app's forms share: fields with
 errors are marked for Pico CSS, and a service's refusal lands on the fields it names."""
 
+import json
 from collections.abc import Callable
 from typing import TypeVar
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
+from django.db.models import Model
 from django.forms.fields import InvalidJSONInput, JSONString
 
 from campaigns import json_input
-from campaigns.services import Conflict
+from campaigns.services import Conflict, StaleVersion
 from rules.btq.settings import SETTINGS
 
 Saved = TypeVar("Saved")
@@ -42,14 +44,96 @@ class PicoMixin:
         try:
             return save()
         except Conflict as exc:
-            self.add_error(None, str(exc))
+            self.refused(exc)
         except ValidationError as exc:
             self.add_service_error(exc)
         return None
 
+    def refused(self, exc: Conflict) -> None:
+        """Show the service's refusal ``exc`` on the whole form."""
+        self.add_error(None, str(exc))
+
 
 class Form(PicoMixin, forms.Form):
     pass
+
+
+def shown(field: forms.Field, value) -> str:
+    """``value`` of form ``field`` in words, as the field offers it: a choice's label, a
+    record's name, "yes"/"no", JSON as typed, "(empty)" for nothing."""
+    if value is None or value == "" or (isinstance(value, list | dict) and not value):
+        return "(empty)"
+    if isinstance(field, forms.ModelMultipleChoiceField):
+        return ", ".join(sorted(str(record) for record in value)) or "(empty)"
+    if isinstance(field, forms.ModelChoiceField):
+        record = value if isinstance(value, Model) else field.queryset.filter(pk=value).first()
+        return str(record)
+    if isinstance(field, forms.ChoiceField):
+        return str(dict((str(key), label) for key, label in field.choices).get(str(value), value))
+    if isinstance(field, forms.BooleanField):
+        return "yes" if value else "no"
+    if isinstance(field, forms.JSONField):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+NOTHING_TO_SAVE = "Nothing to save: no field changed."
+"""What a record's page says when its form was sent as it was (nothing written, the
+version kept: :class:`RecordForm`)."""
+
+
+class RecordForm(Form):
+    """A form that edits one record: built with the record's values now saved as its
+    ``initial`` (:meth:`initial_for`, its ``version`` among them), it carries the version the
+    user started from, so that a save over someone else's newer one is refused.
+
+    On that refusal (:class:`campaigns.services.StaleVersion`) nothing was written, and the
+    form is shown again with the values the user typed, ``stale`` listing beside them the
+    values now saved of the fields that differ (``[{"label", "yours", "saved"}]``), and the
+    version now saved in place of the old: saving it again then puts the user's values over
+    the other person's, as the user chose, never silently."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.stale: list[dict] = []
+
+    @staticmethod
+    def initial_for(record) -> dict:
+        """The form's values for ``record`` as saved, its ``version`` among them."""
+        raise NotImplementedError
+
+    def refused(self, exc: Conflict) -> None:
+        if not isinstance(exc, StaleVersion):
+            super().refused(exc)
+            return
+        saved = self.initial_for(exc.obj)
+        self.stale = [
+            {"label": bound.label, "yours": shown(bound.field, self.cleaned_data.get(name)),
+             "saved": shown(bound.field, saved[name])}
+            for name, bound in ((name, self[name]) for name in self.fields)
+            if name in saved and name != "version" and not bound.field.disabled
+            and bound.field.has_changed(saved[name], bound.data)
+        ]
+        self.data = self.data.copy()
+        self.data[self.add_prefix("version")] = str(exc.obj.version)
+        self.add_error(None, (
+            f"“{exc.obj}” was changed by someone else after you opened it: nothing of yours was "
+            "saved. Your values are still in the form"
+            + (", and the fields where they differ from the saved ones are listed below. "
+               if self.stale else ". ")
+            + "Save again to put yours in their place, or change them first."))
+
+
+class TextField(forms.CharField):
+    """Text of several lines (a ``Textarea``), its line breaks kept as ``\\n``: a browser
+    sends every line break of a text area as ``\\r\\n``, so text saved as it was shown
+    would otherwise differ from itself and count as a change."""
+
+    widget = forms.Textarea
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return value.replace("\r\n", "\n").replace("\r", "\n")
 
 
 class JSONField(forms.JSONField):

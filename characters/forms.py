@@ -3,7 +3,7 @@
 from django import forms
 from django.contrib.auth import get_user_model
 
-from campaigns.forms import Form, JSONField
+from campaigns.forms import Form, JSONField, RecordForm, TextField
 from characters.models import (
     DAMAGE_STATE_CHOICES,
     MAX_RATING,
@@ -26,7 +26,7 @@ def _rating(label: str, minimum: int) -> forms.IntegerField:
     )
 
 
-class CharacterForm(Form):
+class CharacterForm(RecordForm):
     """Create (``character=None``) or edit a character. ``access`` is ``"gm"`` (all fields)
     or ``"owner"``: name and notes; Measures, skills and Wealth are shown read-only, as only
     the GM changes them (advancement, BtQ L1510-1545)."""
@@ -74,7 +74,7 @@ class CharacterForm(Form):
             for key in [*MEASURES, *(f"skill_{k}" for k in SKILLS), "wealth"]:
                 self.fields[key].disabled = True
             self.fields["wealth"].help_text = "The GM changes it."
-        self.fields["notes"] = forms.CharField(
+        self.fields["notes"] = TextField(
             label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 3}),
             help_text="The player's: history, looks, aims. Shown with the sheet.",
         )
@@ -93,7 +93,7 @@ class CharacterForm(Form):
             self.fields["scratched"] = forms.BooleanField(
                 label="Is But A Scratch, Sir! used (the extra wound level is gone)",
                 required=False)
-            self.fields["gm_notes"] = forms.CharField(
+            self.fields["gm_notes"] = TextField(
                 label="GM notes (never shown to players)", required=False,
                 widget=forms.Textarea(attrs={"rows": 3}),
             )
@@ -144,7 +144,7 @@ class CharacterForm(Form):
         return result
 
 
-class ReputationForm(Form):
+class ReputationForm(RecordForm):
     """The GM's: create (``reputation=None``) or edit a reputation, every field of it (a
     player may not change his reputations: ``characters.services.REPUTATION_FIELDS``)."""
 
@@ -160,15 +160,17 @@ class ReputationForm(Form):
 
     def __init__(self, *args, reputation: Reputation | None = None, **kwargs):
         if reputation is not None:
-            kwargs.setdefault("initial", {
-                "kind": reputation.kind, "descriptor": reputation.descriptor,
-                "subject": reputation.subject, "value": reputation.value,
-                "damage_state": reputation.damage_state, "version": reputation.version,
-            })
+            kwargs.setdefault("initial", self.initial_for(reputation))
         super().__init__(*args, **kwargs)
         self.editing = reputation is not None
         if self.editing:
             self.fields["version"] = forms.IntegerField(widget=forms.HiddenInput)
+
+    @staticmethod
+    def initial_for(reputation: Reputation) -> dict:
+        return {"kind": reputation.kind, "descriptor": reputation.descriptor,
+                "subject": reputation.subject, "value": reputation.value,
+                "damage_state": reputation.damage_state, "version": reputation.version}
 
     def changes(self) -> dict:
         """All values for a new reputation, the changed ones for an edit."""

@@ -169,7 +169,8 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
 
     Raises ``PermissionDenied`` for a field the actor may not change, ``ValidationError``
     for a bad value, ``campaigns.services.StaleVersion`` if the character was saved since
-    ``version``; nothing is written then.
+    ``version``; nothing is written then. Values that are the ones saved write nothing
+    either: the version stays, so nobody else's open form goes stale for nothing.
     """
     character = _locked_character(character)
     access = character_access(actor, character)
@@ -190,20 +191,21 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
         elif field == "professions":
             value = clean_professions(value)
         setattr(character, field, value)
+    after = _snapshot(character)
+    if after == before:
+        return character  # a save that changes nothing writes nothing, the version kept
     if changes.get("health_state") == DamageState.MAIMED:
         character.scar_due = True
     character.version += 1
     _save_checked(character)
-    after = _snapshot(character)
     history_record(character=character, actor=actor, changes={
         key: [before.get(key), value] for key, value in after.items()
         if before.get(key) != value})
     diff = _diff(before, after)
-    if diff:
-        log_append(campaign=character.campaign, kind="character.updated", actor=actor,
-                   gm_only=character.kind == Character.Kind.NPC or "gm_notes" in diff,
-                   text=f"{actor} edited {character}: {_describe(diff)}.",
-                   data={"character": character.pk, "changes": diff})
+    log_append(campaign=character.campaign, kind="character.updated", actor=actor,
+               gm_only=character.kind == Character.Kind.NPC or "gm_notes" in diff,
+               text=f"{actor} edited {character}: {_describe(diff)}.",
+               data={"character": character.pk, "changes": diff})
     if revealing:
         _log_reveal(character, actor)
     return character
@@ -322,7 +324,8 @@ def _locked_reputation(reputation: Reputation) -> Reputation:
 def reputation_update(*, reputation: Reputation, actor, version, **changes) -> Reputation:
     """Change only the fields given (as :func:`reputation_create`; the GM alone, even the
     words of a PC's reputation). Raises ``campaigns.services.StaleVersion`` if it was saved
-    since ``version``; nothing is written then."""
+    since ``version``; nothing is written then. Values that are the ones saved write nothing
+    either: the version stays."""
     reputation = _locked_reputation(reputation)
     character = reputation.character
     _require_gm_for_reputations(actor, character)
@@ -331,6 +334,8 @@ def reputation_update(*, reputation: Reputation, actor, version, **changes) -> R
     _set_reputation_fields(reputation, changes)
     diff = {f: [before[f], getattr(reputation, f)] for f in sorted(REPUTATION_FIELDS)
             if before[f] != getattr(reputation, f)}
+    if not diff:
+        return reputation  # a save that changes nothing writes nothing, the version kept
     reputation.version += 1
     reputation.save()
     history_record(character=character, actor=actor, changes={
@@ -340,8 +345,7 @@ def reputation_update(*, reputation: Reputation, actor, version, **changes) -> R
                           for f, (old, new) in diff.items())
     log_append(campaign=character.campaign, kind="reputation.updated", actor=actor,
                gm_only=character.kind == Character.Kind.NPC,
-               text=f"{actor} edited {character}'s reputation “{reputation}”: "
-                    f"{described or 'no change'}.",
+               text=f"{actor} edited {character}'s reputation “{reputation}”: {described}.",
                data={"character": character.pk, "reputation": reputation.pk, "changes": diff})
     return reputation
 

@@ -11,6 +11,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.confirm import confirmation
+from campaigns.forms import NOTHING_TO_SAVE
 from campaigns.once import once_per_token
 from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import Conflict
@@ -274,6 +275,9 @@ def character_edit(request, pk):
     form = CharacterForm(request.POST or None, access=access, campaign=character.campaign,
                          character=character)
     if request.method == "POST" and form.is_valid():
+        if not form.changes():
+            messages.info(request, NOTHING_TO_SAVE)
+            return redirect("characters:detail", pk=character.pk)
         saved = form.submit(lambda: services.character_update(
             character=character, actor=request.user, version=form.cleaned_data["version"],
             **form.changes()))
@@ -331,6 +335,9 @@ def reputation_edit(request, pk):
         raise PermissionDenied(services.REPUTATIONS_ARE_THE_GMS)
     form = ReputationForm(request.POST or None, reputation=reputation)
     if request.method == "POST" and form.is_valid():
+        if not form.changes():
+            messages.info(request, NOTHING_TO_SAVE)
+            return redirect("characters:detail", pk=character.pk)
         saved = form.submit(lambda: services.reputation_update(
             reputation=reputation, actor=request.user, version=form.cleaned_data["version"],
             **form.changes()))

@@ -2,7 +2,7 @@
 
 from django import forms
 
-from campaigns.forms import Form, JSONField
+from campaigns.forms import Form, JSONField, RecordForm, TextField
 from characters.models import DAMAGE_STATE_CHOICES, MAX_RATING
 from rules.btq.characters import NPC_CREW_SKILLS, SKILLS
 from rules.btq.ships import AREAS
@@ -10,7 +10,7 @@ from ships.models import Ship, ShipPosting, ShipReputation
 from ships.selectors import ship_traits, ship_types
 
 
-class ShipForm(Form):
+class ShipForm(RecordForm):
     """Create (``ship=None``: an undamaged ship) or edit a ship."""
 
     name = forms.CharField(max_length=200, help_text="Without the guns: “HMS Hermes”.")
@@ -46,7 +46,7 @@ class ShipForm(Form):
             required=False, widget=forms.Textarea(attrs={"rows": 2}),
             help_text='Figures that differ from the type, e.g. {"handling": 1}.',
         )
-        self.fields["gm_notes"] = forms.CharField(
+        self.fields["gm_notes"] = TextField(
             label="GM notes (never shown to players)", required=False,
             widget=forms.Textarea(attrs={"rows": 3}),
         )

@@ -246,6 +246,15 @@ SHIP_FIELDS = frozenset({
 """What :func:`ship_update` may change (a GM's edit)."""
 
 
+def _edited(ship: Ship, traits: list[ShipTrait]) -> dict:
+    """What :func:`ship_update` may change of ``ship`` with its ``traits``, to tell whether
+    an edit changed anything."""
+    return {"name": ship.name, "guns": ship.guns, "side": ship.side, "gm_notes": ship.gm_notes,
+            "revealed": ship.revealed, "morale_state": ship.morale_state, "crew": ship.crew,
+            "ship_type": ship.ship_type_id, "overrides": ship.overrides, "tracks": ship.tracks,
+            "traits": sorted(trait.pk for trait in traits)}
+
+
 @transaction.atomic
 def ship_update(*, ship: Ship, actor, version, **changes) -> Ship:
     """Change only the fields given (``SHIP_FIELDS``; ``tracks`` is area -> track text,
@@ -254,7 +263,8 @@ def ship_update(*, ship: Ship, actor, version, **changes) -> Ship:
 
     Raises ``ValidationError`` for an unknown field or a bad value,
     ``campaigns.services.StaleVersion`` if the ship was saved since ``version``; nothing is
-    written then.
+    written then. Values that are the ones saved write nothing either: the version stays,
+    so nobody else's open form goes stale for nothing.
     """
     unknown = set(changes) - SHIP_FIELDS
     if unknown:
@@ -276,6 +286,7 @@ def ship_update(*, ship: Ship, actor, version, **changes) -> Ship:
         tracks = resized_tracks(ship.tracks, stats)
     _check_guns(ship_type, changes.get("guns", ship.guns))
     revealing = changes.get("revealed", ship.revealed) and not ship.revealed
+    before = _edited(ship, list(ship.traits.all()))
     for field in ("name", "guns", "side", "gm_notes", "revealed"):
         if field in changes:
             setattr(ship, field, changes[field].strip() if field == "name" else changes[field])
@@ -286,6 +297,8 @@ def ship_update(*, ship: Ship, actor, version, **changes) -> Ship:
     ship.ship_type = ship_type
     ship.overrides = overrides
     _set_tracks(ship, tracks)
+    if _edited(ship, trait_rows) == before:
+        return ship  # a save that changes nothing writes nothing, the version kept
     ship.version += 1
     ship.full_clean(exclude=["campaign", "ship_type"])
     ship.save()

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.confirm import confirmation
+from campaigns.forms import NOTHING_TO_SAVE
 from campaigns.once import once_per_token
 from campaigns.selectors import campaign_for_user, require_gm
 from campaigns.services import Conflict
@@ -144,6 +145,9 @@ def ship_edit(request, pk):
     ship = _gm_ship(request, pk)
     form = ShipForm(request.POST or None, ship=ship)
     if request.method == "POST" and form.is_valid():
+        if not form.changes():
+            messages.info(request, NOTHING_TO_SAVE)
+            return redirect("ships:detail", pk=ship.pk)
         saved = form.submit(lambda: services.ship_update(
             ship=ship, actor=request.user, version=form.cleaned_data["version"],
             **form.changes()))

@@ -303,3 +303,58 @@ def turn():
         stack(test, cards)
         return card_test_confirm(test=test, actor=user, version=test.version)
     return confirm
+
+
+def form_as_sent(page: str, index: int = -1) -> dict:
+    """What a browser sends for the ``index``-th ``<form method="post">`` of ``page`` when
+    its button is pressed as it stands: each enabled field's value (a checked box's, the
+    selected options', a text area's text with CR LF line breaks), lists for repeated
+    names."""
+    from html.parser import HTMLParser
+
+    class Fields(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.forms, self.select, self.textarea = [], None, None
+
+        def add(self, name, value):
+            self.forms[-1].setdefault(name, []).append(value)
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "form" and (a.get("method") or "").lower() == "post":
+                self.forms.append({})
+            elif not self.forms or "disabled" in a:
+                return
+            elif tag == "input" and a.get("name"):
+                if a.get("type") in ("checkbox", "radio") and "checked" not in a:
+                    return
+                if a.get("type") not in ("submit", "button"):
+                    self.add(a["name"], a.get("value", "on" if a.get("type") == "checkbox"
+                                              else ""))
+            elif tag == "select":
+                self.select = a.get("name")
+            elif tag == "option" and self.select and "selected" in a:
+                self.add(self.select, a.get("value", ""))
+            elif tag == "textarea":
+                self.textarea = a.get("name")
+                self.add(self.textarea, "")
+
+        def handle_data(self, data):
+            if self.textarea:
+                self.forms[-1][self.textarea][-1] += data
+
+        def handle_endtag(self, tag):
+            if tag == "select":
+                self.select = None
+            elif tag == "textarea":
+                if self.textarea:  # the newline after the tag is not the text's, and a
+                    # browser sends each line break of the text as CR LF
+                    text = self.forms[-1][self.textarea][-1].removeprefix("\n")
+                    self.forms[-1][self.textarea][-1] = text.replace("\n", "\r\n")
+                self.textarea = None
+
+    parser = Fields()
+    parser.feed(page)
+    return {name: values if len(values) > 1 else values[0]
+            for name, values in parser.forms[index].items()}

@@ -148,9 +148,21 @@ def percent(value) -> str:
         return "—"
 
 
+def _successes(hand: dict) -> int:
+    """How many successes a hand (``Hand.as_dict()``) turned: its cards of a level above
+    Failure."""
+    return sum(1 for level in hand.get("levels") or () if LEVELS.get(level))
+
+
 @register.filter
-def decided(comparison) -> str:
-    """What decided a draw (``rules.btq.tests.Comparison.as_dict()``), in words."""
+def decided(rnd) -> str:
+    """What decided a draw, in words. ``rnd``: a round as the kernel or the log keeps it
+    (``rules.btq.tests.Round.as_dict()``: its ``comparison`` and its ``hands``, side a's
+    first). Won on the count of a level (BtQ L1238-1239) against a side that turned no
+    success at all, the winner's successes against none ("2 successes to none"), since
+    "more Ordinary successes (2 to 0)" would have a level compared that the loser never
+    reached."""
+    comparison = (rnd or {}).get("comparison")
     if not comparison:
         return ""
     by, a, b = comparison.get("by"), comparison.get("a"), comparison.get("b")
@@ -158,6 +170,12 @@ def decided(comparison) -> str:
     if result in ("pass", "fail"):
         return "at least one success: passed" if result == "pass" else "no success: failed"
     if LEVELS.get(by):
+        hands = rnd.get("hands") or []
+        won = [_successes(hand) for hand in hands]
+        if len(won) == 2 and result in ("a", "b"):
+            winner, loser = won if result == "a" else won[::-1]
+            if loser == 0:
+                return f"{winner} success{'' if winner == 1 else 'es'} to none"
         return f"more {by.capitalize()} successes ({a} to {b})"
     if by == "tie_break":
         nth = ORDINALS.get(comparison.get("position"), f"#{comparison.get('position')}")

@@ -119,7 +119,9 @@ def campaign_panel(request, campaign: Campaign, role: str) -> dict:
     return {"waiting": [row(t) for t in waiting], "at_table": [row(t) for t in others]}
 
 
-def _owner_id(test: Encounter):
+def card_test_owner_id(test: Encounter) -> int | None:
+    """The id of the user who plays ``test``'s character, ``None`` for none (an NPC, a PC
+    without a player, a removed character)."""
     return Character.objects.filter(pk=test.terms.get("character")).values_list(
         "owner_id", flat=True).first()
 
@@ -130,7 +132,7 @@ def _capacities(user, test: Encounter, role: str | None) -> set[str]:
     found = set()
     if role == Membership.Role.GM:
         found.add("gm")
-    owner = _owner_id(test)
+    owner = card_test_owner_id(test)
     if (owner is not None and owner == user.pk) or (owner is None and "gm" in found):
         found.add("player")
     if test.terms.get("origin") == table.Origin.PLAYER and test.created_by_id == user.pk:

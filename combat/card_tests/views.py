@@ -99,6 +99,14 @@ def card_test_new(request, pk):
     })
 
 
+def _whose(user, owner_id: int | None, name: str | None) -> str | None:
+    """How the odds name the acting character's pool: ``None`` to his own player (the
+    pages then say "Your"), "Master Gregory O'Toole's" to anyone else."""
+    if owner_id is not None and owner_id == user.pk:
+        return None
+    return f"{name}'s" if name else "The character's"
+
+
 def _preview(request, campaign, form: CardTestForm, gm: bool) -> dict:
     """What the call form shows of the test being set up: the pools, the odds, or what is
     wrong. Players see only their own pool's odds against an NPC."""
@@ -126,6 +134,7 @@ def _preview(request, campaign, form: CardTestForm, gm: bool) -> dict:
         else None,
         "odds": table.odds(built, settings) if gm or public else table.own_odds(built, settings),
         "odds_public": public,
+        "whose": _whose(request.user, form.character.owner_id, form.character.title),
     }
 
 
@@ -171,6 +180,8 @@ def _context(request, campaign, test, **extra) -> dict:
         damage["name"] = names.get(damage["who"], damage["who"])
     context = {"campaign": campaign, "test": test, "view": view, "rounds": rounds,
                "here": "Card test",
+               "whose": _whose(request.user, selectors.card_test_owner_id(test),
+                               (view["character"] or {}).get("name")),
                "is_gm": role == Membership.Role.GM,
                "live": selectors.card_test_is_open(test), "noun": "test",
                "encounter": test,

@@ -2,6 +2,8 @@
 fields of the chosen opposition show, the odds sit above the stakes, and damage names whose
 it is."""
 
+from html import unescape
+
 from django.urls import reverse
 
 from combat.card_tests.selectors import card_test_status
@@ -71,3 +73,57 @@ def test_a_count_of_cards_is_singular_for_one(gm_client, campaign, gm, pc_a, pc_
     html = gm_client.get(reverse("card_tests:detail", args=[campaign.pk, floored.pk])
                          ).content.decode()
     assert "= 0, at least 1 card</span>" in html and "card card" not in html
+
+
+def _page(client, test):
+    """The test's page as ``client`` reads it (entities such as the apostrophe unescaped)."""
+    return unescape(client.get(reverse("card_tests:detail", args=[test.campaign_id, test.pk])
+                               ).content.decode())
+
+
+def test_the_odds_name_the_character_to_all_but_his_player_and_the_difficulty_says_so(
+        gm_client, player_a_client, player_b_client, campaign, gm, pc_a):
+    test = card_test_call(campaign=campaign, actor=gm, character=pc_a.pk, skill="seamanship",
+                          opposition="difficulty", difficulty="4", intent="Make sail.")
+    assert card_test_status(test) == "awaiting_confirmation"
+    for client, caption in ((gm_client, "Lieutenant Anne Able's best card (4 cards)"),
+                            (player_b_client, "Lieutenant Anne Able's best card (4 cards)"),
+                            (player_a_client, "Your best card (4 cards)")):
+        html = _page(client, test)
+        assert caption in html
+        assert "<strong>Difficulty: 4 cards</strong>" in html
+    assert "Your best card" not in _page(gm_client, test)
+    preview = gm_client.post(reverse("card_tests:preview", args=[campaign.pk]), {
+        "character": pc_a.pk, "skill": "seamanship", "opposition": "difficulty",
+        "difficulty": "cards", "difficulty_cards": 4, "intent": "x"}).content.decode()
+    preview = unescape(preview)
+    assert "Lieutenant Anne Able's best card" in preview and "Your best" not in preview
+
+
+def test_the_odds_of_a_pool_alone_against_an_npc_are_named_for_whose_they_are(
+        player_a_client, player_b_client, race):
+    test = race()
+    assert "the odds of your own 6 cards alone" in _page(player_a_client, test)
+    assert "the odds of Lieutenant Anne Able's 6 cards alone" in _page(player_b_client, test)
+
+
+def test_a_draw_won_against_no_success_says_to_none(
+        gm_client, player_a_client, player_b_client, campaign, gm, pc_a, turn):
+    # The Card of Fate 5H; Anne's 3H 7H are Ordinary, 9C 2S nothing; the difficulty's four
+    # cards nothing: two successes to none (BtQ L1238-1239).
+    test = card_test_call(campaign=campaign, actor=gm, character=pc_a.pk, skill="seamanship",
+                          opposition="difficulty", difficulty="4", intent="Make sail.")
+    test = turn(test, pc_a.owner, "5H 3H 7H 9C 2S 4S 6C KD 2D")
+    for client in (gm_client, player_a_client, player_b_client):
+        html = _page(client, test)
+        assert "Decided by 2 successes to none." in html
+        assert "(2 to 0)" not in html
+
+
+def test_a_draw_won_on_more_ordinaries_beside_equal_criticals_keeps_the_count_by_level(
+        gm_client, campaign, gm, pc_a, turn):
+    # Both sides turn a Critical (5D, 5S against 5H); Anne has two Ordinaries more.
+    test = card_test_call(campaign=campaign, actor=gm, character=pc_a.pk, skill="seamanship",
+                          opposition="difficulty", difficulty="4", intent="Make sail.")
+    test = turn(test, pc_a.owner, "5H 5D 3H 7H 9C 5S 4S 6C KD")
+    assert "Decided by more Ordinary successes (2 to 0)." in _page(gm_client, test)
