@@ -289,6 +289,9 @@ def _comparison_text(setup: dict, rnd: dict) -> str:
     ours, theirs = (c["a"], c["b"]) if win == 0 else (c["b"], c["a"])
     if c["by"] == "tie_break":
         return f"{winner} wins the tie-break, {card_label(ours)} over {card_label(theirs)}."
+    if not sum(hands[1 - win]["summary"]):  # the other turned no success at all
+        total = sum(hands[win]["summary"])
+        return f"{winner} wins, {_count(total)} success{'' if total == 1 else 'es'} to none."
     return f"{winner} wins on {_PLURAL[c['by']]}, {ours} to {theirs}."
 
 

@@ -224,7 +224,7 @@ def test_tv17_lonsdale_loses_his_wealth_test_and_wealth_is_injured():
         "credit is suspended: a misunderstanding between the company agent and his bank's "
         "factor. Captain Lonsdale's Wealth goes from Healthy to Injured.")
     assert of(events, "test.round")[0].text.endswith(
-        "The opposition wins on Ordinaries, 1 to 0.")
+        "The opposition wins, one success to none.")
 
 
 def test_every_scenario_names_the_book_and_turns_its_cards_in_the_kernels_order():
