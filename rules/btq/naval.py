@@ -3146,15 +3146,16 @@ def _policy_joker(st: State, aw: Await) -> str:
     ammo = st["ships"][aw["ship"]]["ammo"]
     extra = st["settings"]["double_shot_extra"]
     best, best_score = str(fate), None
+    before = {a: DamageTrack.parse(target["tracks"][a]) for a in AREAS}  # parsed once
     for suit in (fate.suit, *(s for s in SUITS if s != fate.suit)):
         choice = Card(fate.rank, suit)
         played = [c.declare(choice) if c.rank == 0 and c.played_as is None else c for c in cards]
-        tracks = dict(target["tracks"])
+        tracks = dict(before)
         for area, level in adjust_hits(broadside_hits(played, fate), ammo, extra):
-            tracks[area] = str(DamageTrack.parse(tracks[area]).hit(level))
+            tracks[area] = tracks[area].hit(level)
         score = 0  # 1000 for a Hull or Crew Dead, 10 a step of harm, 1 a box crossed
         for a in AREAS:  # a loop: a comprehension is a call of its own
-            track = DamageTrack.parse(tracks[a])
+            track = tracks[a]
             score += 10 * _HARM[track.state] + track.crossed
             if track.state == _DEAD and a in ("hull", "crew"):
                 score += 1000
