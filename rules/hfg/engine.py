@@ -2002,7 +2002,8 @@ def _rout_move(st: State, e: dict, log: EventLog, *, again: bool = False) -> Non
     on (``again``): straight back (a rout's path along a road, river bank or terrain edge is
     not built), passing through every friend it meets, who may rout in turn
     (:func:`_contagion`), and bursting through enemy Skirmishers (:func:`_burst_through`).
-    It stops at the near side of a ford it reaches (:func:`rules.hfg.water.ford_ahead`). If
+    It stops at the near side of a ford it reaches (:func:`rules.hfg.water.ford_ahead`), or
+    short of a friend it would end on there. Elsewhere, if
     it would end on an element it passed through it goes on until clear, just beyond it
     (L256): "The element moving furthest ends in front" (L319), and a friend it swept away
     routing the same way can end under it only having moved less (a friend routing across
@@ -2024,6 +2025,10 @@ def _rout_move(st: State, e: dict, log: EventLog, *, again: bool = False) -> Non
     while True:
         _contagion(st, e, rout.swept(r, d), log)
         if way != "clear" or not _blocked(st, e, r.moved(d)):
+            break
+        if ford is not None and d >= ford[0]:  # it may not go on past the near side: it
+            d = next((x for x in range(d - STEP, 0, -STEP)  # ends just short of the friend
+                      if not _blocked(st, e, r.moved(x))), 0)
             break
         way, d = _rout_way(st, e, r, d, None)
     if way == "off":

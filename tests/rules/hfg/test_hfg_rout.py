@@ -173,6 +173,16 @@ def test_routers_that_reach_a_ford_stop_at_the_near_side():
     assert "Muskets (mus) routs 500 paces and stops at the ford over Bull Run." in texts
 
 
+def test_routers_at_a_ford_stop_short_of_a_friend_on_its_near_bank():
+    """L318-319: b's Skirmishers (whom routers do not sweep away) stand where the Muskets
+    would stop at the ford: the Muskets stop short of them, never going on into the ford."""
+    els, texts = routed({"id": "skb", "side": "b", "command": "b", "type": "SK", "x": 6000,
+                         "y": 3600, "heading": 0}, terrain=[RIVER, ROAD])
+    assert els["mus"]["state"] == "routing" and els["mus"]["y"] < 3700
+    assert els["skb"]["y"] == 3600
+    assert f"Muskets (mus) routs {els['mus']['y'] - 3200} paces." in texts
+
+
 def test_routers_that_reach_a_river_away_from_a_ford_are_destroyed():
     """L252, L321: a river is crossed only at a ford, so it is ground the router cannot
     cross: it is destroyed (it used to stop at the bank)."""
