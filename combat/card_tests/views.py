@@ -104,7 +104,7 @@ def _whose(user, owner_id: int | None, name: str | None) -> str | None:
     pages then say "Your"), "Master Gregory O'Toole's" to anyone else."""
     if owner_id is not None and owner_id == user.pk:
         return None
-    return f"{name}'s" if name else "The character's"
+    return f"{name}'s" if name else "the character's"
 
 
 def _preview(request, campaign, form: CardTestForm, gm: bool) -> dict:

@@ -235,8 +235,9 @@ def simulation_create_from_encounter(*, encounter: Encounter, user, actor: str =
         title = f"What if: {decision['prompt']}"
     else:
         title = f"Odds from here: {encounter.title}"
-    # the GM's odds draw his stacked cards still to come first, as the battle will; they
-    # are his secret, and so are odds that show their effect
+    # the GM's odds draw his stacked cards still to come first, as the battle will (its
+    # choices are the default policy's: stacked choices, the book's example's, are not
+    # replayed); they are his secret, and so are odds that show their effect
     stacked = encounter.stacked_remaining if is_gm else []
     return _create(campaign=encounter.campaign, user=user, kernel=kernel, title=title,
                    state=encounter.state, stacked_cards=stacked, encounter=encounter,
