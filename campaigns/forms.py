@@ -3,7 +3,7 @@ errors are marked for Pico CSS, and a service's refusal lands on the fields it n
 
 import json
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
@@ -83,9 +83,11 @@ version kept: :class:`RecordForm`)."""
 
 
 class RecordForm(Form):
-    """A form that edits one record: built with the record's values now saved as its
-    ``initial`` (:meth:`initial_for`, its ``version`` among them), it carries the version the
-    user started from, so that a save over someone else's newer one is refused.
+    """A form that creates a record (``record=None``) or edits one: built with the record's
+    values now saved as its ``initial`` (``initial_for(record)``, which every subclass
+    gives: the form's values for a record as saved, its ``version`` among them), it carries
+    the version the user started from, so that a save over someone else's newer one is
+    refused.
 
     On that refusal (:class:`campaigns.services.StaleVersion`) nothing was written, and the
     form is shown again with the values the user typed, ``stale`` listing beside them the
@@ -93,14 +95,22 @@ class RecordForm(Form):
     version now saved in place of the old: saving it again then puts the user's values over
     the other person's, as the user chose, never silently."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.stale: list[dict] = []
+    initial_for: Callable[[Any], dict]
 
-    @staticmethod
-    def initial_for(record) -> dict:
-        """The form's values for ``record`` as saved, its ``version`` among them."""
-        raise NotImplementedError
+    def __init__(self, *args, record=None, **kwargs):
+        if record is not None:
+            kwargs.setdefault("initial", self.initial_for(record))
+        super().__init__(*args, **kwargs)
+        self.editing = record is not None
+        self.stale: list[dict] = []
+        if self.editing:
+            self.fields["version"] = forms.IntegerField(widget=forms.HiddenInput)
+
+    def to_save(self) -> list[str]:
+        """The names of the fields whose values to save: all of a new record's, the changed
+        ones of an edit (so an edit never writes what it did not touch); never ``version``."""
+        names = self.changed_data if self.editing else list(self.cleaned_data)
+        return [name for name in names if name != "version"]
 
     def refused(self, exc: Conflict) -> None:
         if not isinstance(exc, StaleVersion):

@@ -33,13 +33,8 @@ class CharacterForm(RecordForm):
 
     def __init__(self, *args, access: str, campaign, character: Character | None = None,
                  **kwargs):
-        if character is not None:
-            kwargs.setdefault("initial", self.initial_for(character))
-        super().__init__(*args, **kwargs)
-        self.editing = character is not None
+        super().__init__(*args, record=character, **kwargs)
         gm = access == "gm"
-        if self.editing:
-            self.fields["version"] = forms.IntegerField(widget=forms.HiddenInput)
         if gm:
             self.fields["kind"] = forms.ChoiceField(choices=Character.Kind.choices)
             self.fields["owner"] = forms.ModelChoiceField(
@@ -125,11 +120,8 @@ class CharacterForm(RecordForm):
     def changes(self) -> dict:
         """The values to save: all of them for a new character, the changed ones for an
         edit (so an edit never writes what it did not touch). Skills as one mapping."""
-        names = self.changed_data if self.editing else list(self.cleaned_data)
         result, skills = {}, {}
-        for name in names:
-            if name == "version":
-                continue
+        for name in self.to_save():
             value = self.cleaned_data[name]
             if name == "professions" and value is None:
                 value = {}
@@ -159,12 +151,7 @@ class ReputationForm(RecordForm):
                                           coerce=int, initial=0)
 
     def __init__(self, *args, reputation: Reputation | None = None, **kwargs):
-        if reputation is not None:
-            kwargs.setdefault("initial", self.initial_for(reputation))
-        super().__init__(*args, **kwargs)
-        self.editing = reputation is not None
-        if self.editing:
-            self.fields["version"] = forms.IntegerField(widget=forms.HiddenInput)
+        super().__init__(*args, record=reputation, **kwargs)
 
     @staticmethod
     def initial_for(reputation: Reputation) -> dict:
@@ -174,8 +161,7 @@ class ReputationForm(RecordForm):
 
     def changes(self) -> dict:
         """All values for a new reputation, the changed ones for an edit."""
-        names = self.changed_data if self.editing else list(self.cleaned_data)
-        return {n: self.cleaned_data[n] for n in names if n != "version"}
+        return {n: self.cleaned_data[n] for n in self.to_save()}
 
 
 class TraitForm(Form):

@@ -24,12 +24,8 @@ class ShipForm(RecordForm):
     )
 
     def __init__(self, *args, ship: Ship | None = None, **kwargs):
-        if ship is not None:
-            kwargs.setdefault("initial", self.initial_for(ship))
-        super().__init__(*args, **kwargs)
-        self.editing = ship is not None
+        super().__init__(*args, record=ship, **kwargs)
         if self.editing:
-            self.fields["version"] = forms.IntegerField(widget=forms.HiddenInput)
             for area in AREAS:
                 self.fields[f"{area}_track"] = forms.CharField(
                     label=f"{area.capitalize()} track", max_length=120,
@@ -94,11 +90,11 @@ class ShipForm(RecordForm):
     def changes(self) -> dict:
         """The values to save: all for a new ship, the changed ones for an edit. Crew skills
         as one mapping; damage tracks as one mapping of all four when any changed."""
-        names = self.changed_data if self.editing else list(self.cleaned_data)
+        names = self.to_save()
         data = self.cleaned_data
         result, crew = {}, {}
         for name in names:
-            if name in ("version", "show_in_full") or name.endswith("_track"):
+            if name == "show_in_full" or name.endswith("_track"):
                 continue
             if name.startswith("crew_"):
                 crew[name.removeprefix("crew_")] = data[name]
