@@ -17,7 +17,7 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
-from rules.btq.tests import SuccessLevel, grade
+from rules.btq.tests import SuccessLevel, grade, won_to_none
 from rules.cards import Card, CardError, card_count, card_label, parse_card
 
 register = template.Library()
@@ -148,20 +148,12 @@ def percent(value) -> str:
         return "—"
 
 
-def _successes(hand: dict) -> int:
-    """How many successes a hand (``Hand.as_dict()``) turned: its cards of a level above
-    Failure."""
-    return sum(1 for level in hand.get("levels") or () if LEVELS.get(level))
-
-
 @register.filter
 def decided(rnd) -> str:
     """What decided a draw, in words. ``rnd``: a round as the kernel or the log keeps it
     (``rules.btq.tests.Round.as_dict()``: its ``comparison`` and its ``hands``, side a's
-    first). Won on the count of a level (BtQ L1238-1239) against a side that turned no
-    success at all, the winner's successes against none ("2 successes to none"), since
-    "more Ordinary successes (2 to 0)" would have a level compared that the loser never
-    reached."""
+    first); a draw won against a side that turned no success at all as
+    :func:`rules.btq.tests.won_to_none` says ("2 successes to none")."""
     comparison = (rnd or {}).get("comparison")
     if not comparison:
         return ""
@@ -170,12 +162,9 @@ def decided(rnd) -> str:
     if result in ("pass", "fail"):
         return "at least one success: passed" if result == "pass" else "no success: failed"
     if LEVELS.get(by):
-        hands = rnd.get("hands") or []
-        won = [_successes(hand) for hand in hands]
-        if len(won) == 2 and result in ("a", "b"):
-            winner, loser = won if result == "a" else won[::-1]
-            if loser == 0:
-                return f"{winner} success{'' if winner == 1 else 'es'} to none"
+        winner = won_to_none(rnd)
+        if winner is not None:
+            return f"{winner} success{'' if winner == 1 else 'es'} to none"
         return f"more {by.capitalize()} successes ({a} to {b})"
     if by == "tie_break":
         nth = ORDINALS.get(comparison.get("position"), f"#{comparison.get('position')}")

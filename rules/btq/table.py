@@ -72,6 +72,7 @@ from rules.btq.tests import (
     start_contested,
     start_simple,
     start_static,
+    won_to_none,
 )
 from rules.cards import PLAYER_DECK, STANDARD_52, card_count, card_label
 from rules.engine import (
@@ -289,8 +290,8 @@ def _comparison_text(setup: dict, rnd: dict) -> str:
     ours, theirs = (c["a"], c["b"]) if win == 0 else (c["b"], c["a"])
     if c["by"] == "tie_break":
         return f"{winner} wins the tie-break, {card_label(ours)} over {card_label(theirs)}."
-    if not sum(hands[1 - win]["summary"]):  # the other turned no success at all
-        total = sum(hands[win]["summary"])
+    total = won_to_none(rnd)
+    if total is not None:
         return f"{winner} wins, {_count(total)} success{'' if total == 1 else 'es'} to none."
     return f"{winner} wins on {_PLURAL[c['by']]}, {ours} to {theirs}."
 

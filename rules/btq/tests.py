@@ -897,6 +897,20 @@ class Round:
                    None if comparison is None else Comparison.from_dict(comparison))
 
 
+def won_to_none(rnd: Mapping) -> int | None:
+    """The winner's successes, where a contested draw (``rnd``: :meth:`Round.as_dict`) was
+    won on the count of a level against a side that turned no success at all ("two
+    successes to none", rather than a level compared that the loser never reached, BtQ
+    L1238-1239); ``None`` for any other draw."""
+    comparison, hands = rnd.get("comparison") or {}, rnd.get("hands") or []
+    result = comparison.get("result")
+    if len(hands) != 2 or result not in ("a", "b") or \
+            comparison.get("by") not in ("perfect", "critical", "ordinary"):
+        return None
+    winner, loser = hands if result == "a" else hands[::-1]
+    return None if sum(loser["summary"]) else sum(winner["summary"])
+
+
 @mypyc_attr(native_class=False)  # see _LOOSE
 @dataclass(frozen=True, slots=True)
 class Damage:

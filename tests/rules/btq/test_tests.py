@@ -44,6 +44,7 @@ from rules.btq.tests import (
     successes,
     summary,
     victor,
+    won_to_none,
 )
 from rules.cards import (
     ALL_CARDS,
@@ -927,3 +928,20 @@ def test_many_tests_in_a_row_from_one_source():
     assert outcomes["pc:a"] > 0 and outcomes["npc:b"] > 0
     for deck in source.decks.values():
         assert deck.out == []
+
+
+def _draw(result: str, by: str, a: list[int], b: list[int]) -> dict:
+    """A draw as Round.as_dict() keeps it: the comparison and each hand's summary."""
+    return {"comparison": {"result": result, "by": by},
+            "hands": [{"who": "a", "summary": a}, {"who": "b", "summary": b}]}
+
+
+@pytest.mark.parametrize("draw, expected", [
+    (_draw("a", "ordinary", [0, 0, 2], [0, 0, 0]), 2),
+    (_draw("b", "critical", [0, 0, 0], [0, 1, 1]), 2),
+    (_draw("a", "ordinary", [0, 0, 2], [0, 0, 1]), None),  # the loser had one
+    (_draw("a", "tie_break", [0, 0, 1], [0, 0, 1]), None),
+    (_draw("tie", "no_success", [0, 0, 0], [0, 0, 0]), None),
+])
+def test_won_to_none_is_the_winners_successes_only_against_none(draw, expected):
+    assert won_to_none(draw) == expected
