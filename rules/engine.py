@@ -163,17 +163,22 @@ class Field:
 class Option:
     """One choice of a decision: ``key`` is what :meth:`Engine.apply` takes, ``label`` what a
     person reads, ``group`` (optional) the heading it is listed under where a decision has
-    many options (a wargame's orders: "Sail, then fire"), ``""`` for none."""
+    many options (a wargame's orders: "Sail, then fire"), ``""`` for none; ``spends``
+    (optional) what taking it gives up beyond the order itself, in words (BvP's "a skill
+    card"), so that a page pre-selects an option that keeps it; ``""`` for nothing."""
 
     key: str
     label: str
     group: str = ""
+    spends: str = ""
 
     def as_dict(self) -> dict:
-        """JSON: ``{"key", "label"}``, and ``"group"`` when it has one."""
+        """JSON: ``{"key", "label"}``, and ``"group"`` and ``"spends"`` when it has them."""
         data = {"key": self.key, "label": self.label}
         if self.group:
             data["group"] = self.group
+        if self.spends:
+            data["spends"] = self.spends
         return data
 
 

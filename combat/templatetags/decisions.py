@@ -24,25 +24,17 @@ CLOSING_KEY = "end"
 the turn"): given a button of its own beside the list rather than a place in it."""
 
 
-def _spends_a_card(option: dict) -> bool:
-    """Whether ``option`` gives up one of the side's skill cards: BvP's ``discard:<card>``
-    and ``<ship>:card:<card>`` (``rules.bvp.engine.turn_options``). A card spent is gone
-    until the side draws back up to 3 at the start of its next turn [BvP L57]."""
-    key = option["key"]
-    return key.startswith("discard:") or ":card:" in key
-
-
 @register.filter
 def choice_layout(decision: dict) -> dict:
     """How a decision's options are laid out: ``{"listed": [option, ...], "closing": option
     or None, "selected": key}``. The closing option (:data:`CLOSING_KEY`), where there are
     others, is taken out of the list for a button of its own; the list's pre-selected key is
     the decision's default, or where that is the closing option, the first listed order that
-    keeps the side's cards (:func:`_spends_a_card`), so that the page offers an order and
-    ending the turn is a separate, deliberate tap. Where every other option spends a card
-    (the ships have all acted, the hand is not empty), the closing option stays in the list
-    and is its pre-selected choice: a player who just confirms ends the turn and keeps his
-    hand."""
+    spends nothing (``rules.engine.Option.spends``: BvP's skill cards), so that the page
+    offers an order and ending the turn is a separate, deliberate tap. Where every other
+    option spends something (the ships have all acted, the hand is not empty), the closing
+    option stays in the list and is its pre-selected choice: a player who just confirms
+    ends the turn and keeps his hand."""
     options = decision["options"]
     closing = next((o for o in options if o["key"] == CLOSING_KEY), None)
     listed = [o for o in options if o is not closing]
@@ -50,7 +42,7 @@ def choice_layout(decision: dict) -> dict:
     if not listed:
         return {"listed": options, "closing": None, "selected": selected}
     if selected == CLOSING_KEY:
-        orders = [o for o in listed if not _spends_a_card(o)]
+        orders = [o for o in listed if not o.get("spends")]
         if not orders:
             return {"listed": options, "closing": None, "selected": CLOSING_KEY}
         selected = orders[0]["key"]

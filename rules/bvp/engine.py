@@ -85,6 +85,10 @@ SIDE_WORDS = {"bow": "bow", "starboard": "starboard", "stern": "stern", "port": 
               "structure": "structure"}
 _SETUP_KEYS = {"title", "mode", "turn_limit", "tiles", "sides", "ships", "opening",
                "settings", "card_data", "notes"}
+SKILL_CARD = "a skill card"
+"""What an order that plays or discards one of the side's skill cards spends
+(:attr:`rules.engine.Option.spends`): gone until the side draws back up to 3 at the start of
+its next turn [BvP L57]."""
 MAX_SIDES = 4
 MAX_SHIPS = 12
 
@@ -491,9 +495,11 @@ def turn_options(st: State) -> list[Option]:
                     k["colour"] == "BLUE" and ship["captain"] is not None
                     and ship["morale"] < _morale_max(st, ship)):
                 out.append(Option(f"{ship['id']}:card:{card}",
-                                  f"{name}: play {k['name']} ({k['text'] or k['effect']})"))
+                                  f"{name}: play {k['name']} ({k['text'] or k['effect']})",
+                                  spends=SKILL_CARD))
     for card in hand:
-        out.append(Option(f"discard:{card}", f"Discard {_skill(st, card)['name']}"))
+        out.append(Option(f"discard:{card}", f"Discard {_skill(st, card)['name']}",
+                          spends=SKILL_CARD))
     if _may_end(st):
         out.append(Option("end", "End the turn"))
     return out
