@@ -190,6 +190,11 @@ def character_update(*, character: Character, actor, version, **changes) -> Char
             value = _owner_user(character.campaign, value)
         elif field == "professions":
             value = clean_professions(value)
+        else:  # as it will be saved ("3" from a form or the API is 3), to compare with it
+            try:
+                value = Character._meta.get_field(field).to_python(value)
+            except ValidationError as exc:
+                raise ValidationError({field: exc.messages}) from exc
         setattr(character, field, value)
     after = _snapshot(character)
     if after == before:

@@ -6,6 +6,7 @@ puts them in place. The GM and a player editing one sheet."""
 from html import unescape
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from campaigns.models import CampaignLogEntry
@@ -117,3 +118,19 @@ def test_a_reputation_saved_as_it_was_writes_nothing_and_a_stale_one_shows_both(
     assert "<th scope=\"row\">Subject</th><td>Admiral Jones</td><td>Captain Jones</td>" in page
     assert "<th scope=\"row\">Value</th><td>1</td><td>2</td>" in page
     assert form_as_sent(response.content.decode())["version"] == "2"
+
+
+def test_values_sent_as_text_that_are_the_saved_ones_write_nothing(gm, pc_a):
+    """A Measure sent as "3" where 3 is saved (a form or an API client sends text) is no
+    change: nothing written, the version kept; a value that is no number is refused on its
+    field."""
+    pc_a.refresh_from_db()
+    saved_wealth, version = pc_a.wealth, pc_a.version
+    character = character_update(character=pc_a, actor=gm, version=version,
+                                 wealth=str(saved_wealth))
+    assert character.version == version and character.history.count() == 0
+    with pytest.raises(ValidationError) as refused:
+        character_update(character=pc_a, actor=gm, version=version, wealth="lots")
+    assert "wealth" in refused.value.message_dict
+    pc_a.refresh_from_db()
+    assert (pc_a.wealth, pc_a.version) == (saved_wealth, version)
