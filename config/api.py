@@ -29,13 +29,20 @@ class JSONParser(parsers.JSONParser):
             raise exceptions.ParseError(str(exc)) from None
 
 
+class PayloadTooLarge(exceptions.APIException):
+    """A request body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``: 413, ``{"detail": reason}``."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+
+
 def exception_handler(exc, context):
     """DRF's handler, plus what the services raise, so that a refusal never becomes a 500:
 
     * Django's ``ValidationError``: 400, ``{field: [reasons]}`` for the fields it names, else
       ``{"detail": reason}``;
-    * Django's ``SuspiciousOperation`` (a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, a form
-      of too many fields): 400, ``{"detail": reason}``;
+    * a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``: 413 (:class:`PayloadTooLarge`);
+    * Django's other ``SuspiciousOperation`` (a form of too many fields): 400,
+      ``{"detail": reason}``;
     * ``PermissionDenied``: 403, ``{"detail": reason}``;
     * :class:`campaigns.services.Conflict` (a stale version, a step the record's state no
       longer allows): 409, ``{"detail": reason, "version": the version now saved}``.
@@ -49,8 +56,8 @@ def exception_handler(exc, context):
             else {"detail": " ".join(exc.messages)}
         )
     elif isinstance(exc, RequestDataTooBig):
-        exc = exceptions.ParseError(
-            f"The request is too large: at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.")
+        exc = PayloadTooLarge(
+            f"The request is too large: at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes.")
     elif isinstance(exc, SuspiciousOperation):
         exc = exceptions.ParseError(str(exc) or None)
     elif isinstance(exc, DjangoPermissionDenied):
