@@ -18,6 +18,8 @@ ECD_OTHER = 800
 RETIRE_NEAR = 400
 SPECIAL_ACTIONS = ("transfer", "ford_search", "rally")
 """The actions costing 2 PIPs before surcharges (L226-228)."""
+ACTIONS = ("tactical", "march", *SPECIAL_ACTIONS)
+"""Every action a move may be."""
 
 
 def graded_pips(raw: int, grade: str | None) -> int:
@@ -106,7 +108,7 @@ def pip_cost(move: Move) -> int:
     that applies, cumulatively (A13): (a) a land element out of command, (b) a tactical move
     of a slow mover, (c) a march beyond the free ones, (d) retiring within 400p of enemy
     (L224-228, errata F2; vectors C3, C4)."""
-    if move.action not in ("tactical", "march", *SPECIAL_ACTIONS):
+    if move.action not in ACTIONS:
         raise IllegalAction(f"unknown order {move.action!r}")
     if move.route not in ("good_road", "bad_road", "off_road"):
         raise IllegalAction(f"a march goes by good road, bad road or off-road, "

@@ -444,21 +444,43 @@ class _Frame:
     __slots__ = ("elements", "poses", "live", "by_side", "boxes", "by_x", "xs", "biggest",
                  "deepest", "front", "limiters", "answers", "parent", "spots")
 
-    def __init__(self, st: State, poses: tuple) -> None:
+    def __init__(self, st: State, poses: tuple, base: _Frame | None = None,
+                 moved: dict[str, dict] | None = None) -> None:
+        """The frame of ``st``, its elements standing as ``poses`` say; or, given ``base``
+        and ``moved``, worked out from ``base`` (:meth:`after`)."""
         els = st["elements"]
         self.elements, self.poses = els, poses
-        self.live = [e for e in map(els.__getitem__, st["order"]) if e["state"] in ON_TABLE]
-        self.by_side = {s: [e for e in self.live if e["side"] == s] for s in st["side_ids"]}
-        self.boxes = [(e, *_frame_box(*_RECT_OF(e)), (*_POSE(e), e["id"])) for e in self.live]
+        self.front: dict[str, dict | None] = {}
+        self.answers: dict[tuple, Any] = {}
+        if base is None or moved is None:
+            self.live = [e for e in map(els.__getitem__, st["order"])
+                         if e["state"] in ON_TABLE]
+            self.by_side = {s: [e for e in self.live if e["side"] == s] for s in st["side_ids"]}
+            self.boxes = [(e, *_frame_box(*_RECT_OF(e)), (*_POSE(e), e["id"]))
+                          for e in self.live]
+            self.biggest = max((b[3] for b in self.boxes), default=0.0)
+            self.deepest = max((e["depth"] for e in self.live), default=0)
+            self.limiters: dict[str, list[Rect]] = {}
+            self.parent: _Frame | None = None
+            self.spots: list[tuple[float, float]] = []
+        else:
+            self.live, self.boxes = list(base.live), list(base.boxes)
+            self.by_side = {s: list(es) for s, es in base.by_side.items()}
+            for i, (e, *_) in enumerate(base.boxes):
+                m = moved.get(e["id"])
+                if m is not None:
+                    self.live[i] = m
+                    self.boxes[i] = (m, *_frame_box(*_RECT_OF(m)), (*_POSE(m), m["id"]))
+                    mine = self.by_side[m["side"]]
+                    mine[next(j for j, x in enumerate(mine) if x is e)] = m
+            self.biggest, self.deepest = base.biggest, base.deepest
+            self.parent = base
+            self.spots = [(e["x"], e["y"]) for k, m in moved.items()
+                          for e in (base.elements[k], m)]
+            sides = {m["side"] for m in moved.values()}
+            self.limiters = {s: v for s, v in base.limiters.items() if s not in sides}
         self.by_x = sorted(self.boxes, key=_CENTRE_X)
         self.xs = [b[1] for b in self.by_x]
-        self.biggest = max((b[3] for b in self.boxes), default=0.0)
-        self.deepest = max((e["depth"] for e in self.live), default=0)
-        self.front: dict[str, dict | None] = {}
-        self.limiters: dict[str, list[Rect]] = {}
-        self.answers: dict[tuple, Any] = {}
-        self.parent: _Frame | None = None
-        self.spots: list[tuple[float, float]] = []
 
     @classmethod
     def after(cls, base: _Frame, st: State, moved: dict[str, dict]) -> _Frame:
@@ -471,26 +493,7 @@ class _Frame:
         after, for :func:`_front_enemy`); a side's ``limiters``, when none of the side moved.
         Not kept by :func:`_frame` (its ``poses`` are not worked out): for :class:`_still`
         only."""
-        f = cls.__new__(cls)
-        f.elements, f.poses = st["elements"], ()
-        f.live, f.boxes = list(base.live), list(base.boxes)
-        f.by_side = {s: list(es) for s, es in base.by_side.items()}
-        for i, (e, *_) in enumerate(base.boxes):
-            m = moved.get(e["id"])
-            if m is not None:
-                f.live[i] = m
-                f.boxes[i] = (m, *_frame_box(*_RECT_OF(m)), (*_POSE(m), m["id"]))
-                mine = f.by_side[m["side"]]
-                mine[next(j for j, x in enumerate(mine) if x is e)] = m
-        f.by_x = sorted(f.boxes, key=_CENTRE_X)
-        f.xs = [b[1] for b in f.by_x]
-        f.biggest, f.deepest = base.biggest, base.deepest
-        f.front, f.parent = {}, base
-        f.spots = [(e["x"], e["y"]) for k, m in moved.items() for e in (base.elements[k], m)]
-        sides = {m["side"] for m in moved.values()}
-        f.limiters = {s: v for s, v in base.limiters.items() if s not in sides}
-        f.answers = {}
-        return f
+        return cls(st, (), base, moved)
 
 
 @lru_cache(maxsize=65536)
@@ -1824,12 +1827,17 @@ def _combat(st: State, a: dict, b: dict, source: RandomSource, log: EventLog, *,
     return r
 
 
+_REAR_FIRST = ("spent", *leading.SHARED)
+"""The outcomes (:func:`rules.hfg.leading.behind`) the element behind a Command Party carries
+out before him, out of his way (:func:`_obey`)."""
+
+
 def _obey(st: State, me: dict, foe: dict, out: Any, rear: dict | None, log: EventLog,
           source: RandomSource, *, close: bool) -> None:
     """``me`` carries out its outcome ``out`` against ``foe`` (in close combat, or with
     ``close`` false in distant combat), with the element ``rear`` a Command Party leads (if
     any) sharing it or following (:mod:`rules.hfg.leading`)."""
-    if rear is not None and leading.behind(out) in ("spent", *leading.SHARED):
+    if rear is not None and leading.behind(out) in _REAR_FIRST:
         # the element behind goes first, out of the Command Party's way
         _apply_outcome(st, rear, foe, leading.rear_outcome(out, rear["depth"]), log, source,
                        close=close)
