@@ -59,6 +59,10 @@ GAIN = 0.02
 STAFF = ("HQ", "CP", "NP")
 LOOK = 400
 """How far ahead of an element its nearness to the enemy is measured (so facing counts)."""
+VERBS = ("rally", "arrive", "attack", "flank", "assault", "occupy", "advance", "retire",
+         "face", "line")
+"""The orders :func:`choose` may take, besides ``end``: it passes over every other (march,
+road, ford, lead, swap), so the Monte Carlo's play does not list them."""
 
 
 def _loss(o: Outcome, ee: int) -> float:

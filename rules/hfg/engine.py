@@ -142,7 +142,7 @@ from rules.engine import (
 )
 from rules.hfg import arrivals, assault, campaign, leading, moves, roads, rout, sight, water, works
 from rules.hfg import command as cmd
-from rules.hfg.ai import choose
+from rules.hfg.ai import VERBS, choose
 from rules.hfg.combat import CombatResult, Fighter, fight
 from rules.hfg.data import troop_type, validate_army
 from rules.hfg.geometry import (
@@ -1065,9 +1065,14 @@ def order_options(st: State) -> list[tuple[str, str, int]]:
     return list(_OPTIONS_CACHE[key])
 
 
-def _order_options(st: State) -> list[tuple[str, str, int]]:
+def _order_options(st: State, verbs: tuple[str, ...] | None = None
+                   ) -> list[tuple[str, str, int]]:
+    """:func:`order_options` worked out; with ``verbs``, only the orders of those verbs and
+    ``end``, in the same order (the Monte Carlo's play lists the orders the default policy
+    may take, :data:`rules.hfg.ai.VERBS`)."""
     side = st["phasing"]
-    out: list[tuple[str, str, int]] = _swap_options(st)
+    out: list[tuple[str, str, int]] = _swap_options(st) if verbs is None or "swap" in verbs \
+        else []
     foes = [o for o in _live(st, _enemy(st, side)) if not o.get("concealed")]
     lines_done: set[str] = set()
     around = _surroundings(st, side)
@@ -1092,8 +1097,9 @@ def _order_options(st: State) -> list[tuple[str, str, int]]:
             out.extend(retire)
         out.extend(rest)
         out.extend(_assault_options(st, e, c))
-        out.extend(_lead_options(st, e, foes, left))
-    out.extend(moves.options(st))
+        if verbs is None or "lead" in verbs:
+            out.extend(_lead_options(st, e, foes, left))
+    out.extend(moves.options(st, moves.VERBS if verbs is None else verbs))
     out.append(("end", "End this bound's moves", 0))
     return out
 
@@ -2270,7 +2276,7 @@ class HfgEngine:
         log = EventLog(None)
         while st["result"] is None and st["awaiting"]:
             with _still(st):
-                options = _order_options(st)
+                options = _order_options(st, VERBS)
                 key = choose(st, options)
             if key == "end":
                 _end_moves(st, source, log)

@@ -234,18 +234,21 @@ def _may_arrive(st: State, e: dict, offset: int) -> bool:
     return _arrive_rect(st, e, offset) is not None
 
 
-def options(st: State) -> list[tuple[str, str, int]]:
-    """The phasing side's orders of this module now, as (key, label, PIPs)."""
+def options(st: State, verbs: tuple[str, ...] = VERBS) -> list[tuple[str, str, int]]:
+    """The phasing side's orders of this module now, as (key, label, PIPs): those of
+    ``verbs`` (all four by default)."""
     eng = _eng()
     side = st["phasing"]
     out: list[tuple[str, str, int]] = []
-    for e in eng._live(st, side):
+    moving = not {"march", "road", "ford"}.isdisjoint(verbs)
+    for e in eng._live(st, side) if moving else []:
         left = st["pips"].get(e["command"], 0)
         if e["state"] != "ok":
             continue
         name = eng._name(st, e)
         here = eng._rect(e)
-        if _may_march(st, e) and _clear(st, side, here, -_road_allowance(st, e)):
+        if "march" in verbs and _may_march(st, e) and _clear(st, side, here,
+                                                             -_road_allowance(st, e)):
             r = _march_straight(st, e)
             if r is not None:
                 c = _march_cost(st, e, roads.route(st, here, r) or "off_road")
@@ -263,17 +266,17 @@ def options(st: State) -> list[tuple[str, str, int]]:
         c = eng._cost(st, e)
         if c > left:
             continue
-        for road in roads.roads_at(st, (e["x"], e["y"])):
+        for road in roads.roads_at(st, (e["x"], e["y"])) if "road" in verbs else []:
             for way in roads.directions(road):
                 if _road_move(st, e, road, way, march=False) is not None:
                     out.append((f"road:{e['id']}:{way}", f"{name} moves {way.upper()} "
                                 f"along {road['name']}", c))
-        if c + 2 <= left:
+        if "ford" in verbs and c + 2 <= left:
             for t in st["terrain"]:
                 if t["kind"] == "river" and _ford_rect(st, e, t) is not None:
                     out.append((f"ford:{e['id']}:{t['id']}", f"{name} searches "
                                 f"{t['name']} for a ford", c + 2))
-    for e in st["elements"].values():
+    for e in st["elements"].values() if "arrive" in verbs else []:
         a = st.get("arrivals", {}).get(e["command"])
         if e["state"] != "waiting" or e["side"] != side or a is None or \
                 a["status"] not in ("first", "later") or e["type"] in ("SUP", "SPG"):
