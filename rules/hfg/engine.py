@@ -1078,6 +1078,8 @@ def _order_options(st: State, verbs: tuple[str, ...] | None = None
     around = _surroundings(st, side)
     for e in _live(st, side):
         left = st["pips"].get(e["command"], 0)
+        if left < 1:
+            continue  # every order of an element costs a PIP at least (cmd.pip_cost)
         kind, c, first, rc, retire, rest = _element_orders(st, e, foes, around)
         if kind == "rally":
             if c <= left:
