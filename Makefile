@@ -82,9 +82,15 @@ bench: install
 	$(BIN)/python -m benchmarks
 
 # The modules of the kernel that mypyc compiles: the hot path of a game. rules/engine.py stays
-# interpreted (mypyc refuses its runtime-checkable Protocol).
+# interpreted (mypyc refuses its runtime-checkable Protocol), and so do HFG's campaign, pre-battle
+# and terrain dice (played once a battle at most).
 FAST_MODULES := rules/cards.py rules/random.py rules/montecarlo.py rules/btq/tests.py \
-	rules/btq/characters.py rules/btq/ships.py rules/btq/naval.py
+	rules/btq/characters.py rules/btq/ships.py rules/btq/naval.py \
+	rules/hfg/ai.py rules/hfg/arrivals.py rules/hfg/assault.py rules/hfg/combat.py \
+	rules/hfg/command.py rules/hfg/data.py rules/hfg/engine.py rules/hfg/geometry.py \
+	rules/hfg/leading.py rules/hfg/losses.py rules/hfg/movement.py rules/hfg/moves.py \
+	rules/hfg/roads.py rules/hfg/rout.py rules/hfg/shooting.py rules/hfg/sight.py \
+	rules/hfg/water.py rules/hfg/works.py
 
 # The compiled modules land beside their sources (*.so), which Python then imports first;
 # everything else stays as it is. Results are the same seed for seed (tests/rules/test_compiled.py).

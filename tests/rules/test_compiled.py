@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = 40
 
 PLAY = r"""
 import json, sys
+from benchmarks.hfg import setup as twelve_a_side
 from rules.engine import get_engine, play_out
 from rules.montecarlo import job_seeds, run
 from rules.random import SeededSource
@@ -27,19 +27,24 @@ out = {"modules": {}, "games": []}
 for name in sys.argv[2:]:
     __import__(name)
     out["modules"][name] = sys.modules[name].__file__
-for engine_name, scenario in (("btq_naval", "hermes_vs_corsair"), ("btq_test", "otoole_vs_jones")):
+for engine_name, scenario, games, summed in json.loads(sys.argv[1]):
     engine = get_engine(engine_name)
-    setup = engine.scenarios()[scenario].setup
-    for seed in range(int(sys.argv[1])):
+    setup = engine.scenarios()[scenario].setup if scenario else twelve_a_side()
+    for seed in range(games):
         source = SeededSource(seed)
         state, events = engine.start(setup, source)
         state, more = play_out(engine, state, source)
         out["games"].append({"draws": [str(d) for d in source.log], "state": state,
                              "events": [e.as_dict() for e in events + more],
                              "outcome": engine.outcome(state).as_dict()})
-    out[engine_name] = run(engine, setup, seeds=job_seeds(11, 0, 200)).as_dict()
+    out[f"{engine_name}/{scenario}"] = run(engine, setup, seeds=job_seeds(11, 0, summed)).as_dict()
 print(json.dumps(out, sort_keys=True))
 """
+PLAYED = [("btq_naval", "hermes_vs_corsair", 40, 200), ("btq_test", "otoole_vs_jones", 40, 200),
+          ("hfg", "landing_party", 4, 6), ("hfg", "first_manassas", 2, 4), ("hfg", "", 4, 12)]
+"""``(engine, scenario, games, summed)``: ``games`` seeds played decision by decision with their
+events, and ``summed`` seeds by the Monte Carlo; of HFG (its scenarios and the benchmark
+battle of :mod:`benchmarks.hfg`, scenario ``""``) fewer, its battles being far longer."""
 
 
 def fast_modules() -> list[str]:
@@ -73,7 +78,8 @@ def play(root: Path, *, pure: bool) -> dict:
     if pure:
         env["QUARTERDECK_PURE_PYTHON"] = "1"
     names = [module_name(f) for f in fast_modules()]
-    done = subprocess.run([sys.executable, "-c", PLAY, str(GAMES), *names], cwd=root, env=env,
+    done = subprocess.run([sys.executable, "-c", PLAY, json.dumps(PLAYED), *names], cwd=root,
+                          env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)
@@ -84,14 +90,15 @@ def test_the_compiled_kernel_plays_every_seed_as_the_interpreted_one(compiled_ro
     interpreted = play(compiled_root, pure=True)
     assert all(path.endswith(".so") for path in compiled["modules"].values()), compiled["modules"]
     assert all(path.endswith(".py") for path in interpreted["modules"].values())
-    assert len(compiled["games"]) == 2 * GAMES
+    assert len(compiled["games"]) == sum(games for _, _, games, _ in PLAYED)
     for i, (fast, slow) in enumerate(zip(compiled["games"], interpreted["games"])):
         assert fast["draws"] == slow["draws"], i
         assert fast["events"] == slow["events"], i
         assert fast["state"] == slow["state"], i
         assert fast["outcome"] == slow["outcome"], i
-    assert compiled["btq_naval"] == interpreted["btq_naval"]
-    assert compiled["btq_test"] == interpreted["btq_test"]
+    for engine_name, scenario, _, _ in PLAYED:
+        key = f"{engine_name}/{scenario}"
+        assert compiled[key] == interpreted[key], key
 
 
 def test_mypy_is_clean_on_the_kernel():
