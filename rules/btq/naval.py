@@ -837,18 +837,22 @@ class _Roster:
     """Who is in the battle of one state's ``ships``, as the policies and steps ask it over
     and over: :func:`_afloat_ids` by side (``None``: every side) and :func:`_foes` by ship,
     each with the state's ``pairs`` it was found on (the steps replace the pairs, never
-    change them: :func:`_thaw`). The steps change a state's ships in place, and only a
-    change of a ship's ``present`` or ``out`` changes who is in the battle: where a ship
-    joins (:func:`_joiners`) or leaves (:func:`_settle`), :func:`_forget_roster` drops what
-    is kept. A state of its own (a copy, another battle, one read back) has ships of its
+    change them: :func:`_thaw`); and how each ship stands (:func:`_standing`). The steps
+    change a state's ships in place, and only a change of a ship's ``present`` or ``out``
+    changes who is in the battle: where a ship joins (:func:`_joiners`) or leaves
+    (:func:`_settle`), :func:`_forget_roster` drops what is kept; where a ship's tracks,
+    Great Hardship or command casualties or the Discipline cards change,
+    :func:`_forget_standing` drops her standing (her Ship Morale changes only as she
+    leaves). A state of its own (a copy, another battle, one read back) has ships of its
     own, and a roster of its own."""
 
-    __slots__ = ("ships", "afloat", "foes")
+    __slots__ = ("ships", "afloat", "foes", "standings")
 
     def __init__(self, ships: dict[str, Ship]) -> None:
         self.ships = ships
         self.afloat: dict[str | None, list[str]] = {}
         self.foes: dict[str, tuple[dict[str, Pair], list[tuple[str, int]]]] = {}
+        self.standings: dict[str, _Standing] = {}
 
 
 def _new_roster(st: State) -> _Roster:
@@ -862,6 +866,17 @@ def _forget_roster() -> None:
     """Drop :data:`_last_roster`: a ship has just joined or left the battle."""
     global _last_roster
     _last_roster = _Roster({})
+
+
+def _forget_standing(sid: str | None = None) -> None:
+    """Drop ship ``sid``'s :class:`_Standing` from :data:`_last_roster` (``None``: every
+    ship's): what it was worked out from has just changed. The last roster may be another
+    state's: then this state's own is no longer kept, and made anew when asked."""
+    standings = _last_roster.standings
+    if sid is None:
+        standings.clear()
+    else:
+        standings.pop(sid, None)
 
 
 _last_roster = _Roster({})
@@ -948,15 +963,14 @@ class _Figures:
     (:meth:`tester`) and each ship's :class:`_ShipFigures`
     (``ships``). They depend on the PCs, who is aboard, the ships' crews and figures and the
     weather, which the steps never change (they replace no PC and change none in place,
-    :func:`_thaw`); beside them, ``standings``, each ship's last :class:`_Standing`, and
-    ``best_skills``, each PC's best skill (:func:`_policy_fight_action`). Kept
+    :func:`_thaw`); beside them, ``best_skills``, each PC's best skill
+    (:func:`_policy_fight_action`). Kept
     outside the state (a stored state never sees them) by the identity of the state's
     ``pcs`` (:func:`_figures`), which every copy of a battle shares, and every game of a
     Monte Carlo with the kept start; a state read back from the database has its own, so it
     is worked out afresh."""
 
-    __slots__ = ("pcs", "aboard", "officers", "testers", "repair_bases", "ships", "standings",
-                 "best_skills")
+    __slots__ = ("pcs", "aboard", "officers", "testers", "repair_bases", "ships", "best_skills")
 
     def __init__(self, st: State) -> None:
         self.pcs: dict[str, Any] = st["pcs"]
@@ -965,7 +979,6 @@ class _Figures:
         self.testers: dict[tuple[str, str, str], tuple[str, int]] = {}
         self.repair_bases: dict[tuple[str, str, str], tuple[int, int]] = {}
         self.ships: dict[str, _ShipFigures] = {}
-        self.standings: dict[str, _Standing] = {}
         self.best_skills: dict[str, str] = {}
         for sid in st["order"]:
             ship = st["ships"][sid]
@@ -1644,6 +1657,7 @@ def _hit_ship(st: State, sid: str, hits: Iterable[tuple[str, int]]) -> dict[str,
         states[area] = int(track.state)
     ship["tracks"] = tracks
     ship["states"] = states
+    _forget_standing(sid)
     return tracks
 
 
@@ -2096,6 +2110,7 @@ def _clear_box(ship: Ship, area: str, best: int, level: int | None) -> DamageSta
     if cleared is not None:
         ship["tracks"] = {**ship["tracks"], area: text}
         ship["states"] = {**ship["states"], area: state}
+        _forget_standing(ship["id"])
     return cleared
 
 
@@ -2648,6 +2663,7 @@ def _answer_hardship(st: State, aw: Await, choice: str, source: RandomSource, ev
         sid = aw["ship"]
         cmd = st["commanders"][sid]
         st["ships"][sid]["hardship"] = True
+        _forget_standing(sid)
         if events is not None:
             events.append(Event("discipline.hardship", f"{st['pcs'][cmd]['name']} spends a "
                                 "point of Discipline to overcome great hardship: the ship "
@@ -2661,6 +2677,7 @@ def _answer_cards(st: State, aw: Await, choice: str, source: RandomSource, event
     n = int(choice)
     if n:
         st["discipline_cards"] = {**st["discipline_cards"], aw["pc"]: n}
+        _forget_standing()
     rs["left"] -= n
     rs["queue"] = rs["queue"][1:]
 
@@ -2733,6 +2750,7 @@ def _boarding_step(st: State, source: RandomSource, events: Events) -> None:
                                     {"ship": sid, "fire": ship["fire"]}))
     for sid, penalties in report["penalties"].items():
         st["ships"][sid]["casualties"] = dict(penalties)
+        _forget_standing(sid)
     st["boarding"] = {**b, "fire": fire}
     rs["boarded"] = True
     st["step"] = "continue"
@@ -2754,6 +2772,7 @@ def _answer_boarding(st: State, aw: Await, choice: str, source: RandomSource,
         if own["tracks"]["crew"] != ship["crew"]:
             own["tracks"] = {**own["tracks"], "crew": ship["crew"]}
             own["states"] = {**own["states"], "crew": int(DamageTrack.parse(ship["crew"]).state)}
+            _forget_standing(sid)
 
 
 def _end_boarding(st: State, events: Events, report: _boarding.Report | None) -> None:
@@ -2987,13 +3006,11 @@ class _Standing:
     ``total``, her Broadside! before the range without this round's parts and the shot
     (:func:`_broadside_total` with ``situational=False``); ``firepower``, that pool at
     Distance 1 (:func:`broadside_pool` with ``situational=False``: ``total`` floored at 0),
-    0 with her Guns Dead; ``free``, her :func:`_free_boxes`. ``key``: what they were worked
-    out from."""
+    0 with her Guns Dead; ``free``, her :func:`_free_boxes`."""
 
-    __slots__ = ("key", "total", "firepower", "free")
+    __slots__ = ("total", "firepower", "free")
 
-    def __init__(self, key: tuple[Any, ...], total: int, firepower: int, free: int) -> None:
-        self.key = key
+    def __init__(self, total: int, firepower: int, free: int) -> None:
         self.total = total
         self.firepower = firepower
         self.free = free
@@ -3001,20 +3018,19 @@ class _Standing:
 
 def _standing(st: State, sid: str) -> _Standing:
     """Ship ``sid``'s :class:`_Standing`. The policies weigh it some thirty times a battle,
-    and it changes only when she is hit or repaired, her Ship Morale changes, a boarding
-    costs her an officer or the Discipline cards are handed out: so it is kept in the
-    battle's :class:`_Figures` by her tracks, states, Ship Morale, Great Hardship and command
-    casualties and the Discipline cards, compared by value (at once where they are the very
-    objects it was worked out from: the steps replace those, never change them in place)."""
-    ship = st["ships"][sid]
-    key = (ship["tracks"], ship["states"], ship["morale"], ship["hardship"],
-           ship["casualties"], st["discipline_cards"])
-    standings = _figures(st).standings
-    kept = standings.get(sid)
-    if kept is None or kept.key != key:
+    and it changes only when she is hit or repaired, her Ship Morale changes, she overcomes
+    great hardship, a boarding costs her an officer or the Discipline cards are handed out:
+    so it is kept in the state's :class:`_Roster` until one of those drops it
+    (:func:`_forget_standing`, :func:`_forget_roster`)."""
+    roster = _last_roster
+    if roster.ships is not st["ships"]:
+        roster = _new_roster(st)
+    kept = roster.standings.get(sid)
+    if kept is None:
+        ship = st["ships"][sid]
         total = _broadside_total(st, sid, False)
         power = 0 if ship["states"]["guns"] == _DEAD else max(0, total)
-        kept = standings[sid] = _Standing(key, total, power, _free_boxes(ship))
+        kept = roster.standings[sid] = _Standing(total, power, _free_boxes(ship))
     return kept
 
 
