@@ -208,7 +208,6 @@ from rules.btq.weather import towing_pool
 from rules.cards import (
     GM_DECK,
     JOKER,
-    PLAYER_DECK,
     SUITS,
     Card,
     Deck,
@@ -1478,19 +1477,6 @@ def _as_fate(cards: list[Card], fate: Card) -> list[Card]:
     return [JOKER.declare(fate) if c is JOKER else c for c in cards]
 
 
-def _draw(source: RandomSource, gm: Deck, pid: str | None, size: int, what: str, label: str
-          ) -> list[Card]:
-    """``size`` cards for a test of ``what`` from PC ``pid``'s deck, else the GM deck
-    ``gm``; the draw's purpose ``"<what> <label>"`` is written only when the source keeps
-    its log (a Monte Carlo's does not)."""
-    if size <= 0:
-        return []
-    if pid is not None:  # his own deck, whole for this test
-        return source.draw_full(PLAYER_DECK, f"pc:{pid}", size,
-                                purpose=f"{what} {label}" if source.record else "")
-    return source.draw(gm, size, purpose=f"{what} {label}" if source.record else "")
-
-
 def _simple_test(st: State, source: RandomSource, sid: str, pid: str | None, size: int,
                  what: str, unskilled: bool = False) -> tuple[int, Card | None, list[Card]]:
     """A simple test (D4): ``size`` cards against a lone Card of Fate. Returns the best
@@ -1498,9 +1484,8 @@ def _simple_test(st: State, source: RandomSource, sid: str, pid: str | None, siz
     ``unskilled`` test's best success counts as Ordinary (BtQ L1266-1269)."""
     if size <= 0:
         return 0, None, []
-    gm = Deck(GM_DECK)
-    fate = source.draw(gm, 1, purpose=f"{what} card of fate" if source.record else "")[0]
-    cards = _as_fate(_draw(source, gm, pid, size, what, _deck_label(st, sid, pid)), fate)
+    fate, (cards,) = source.draw_test(what, ((_deck_label(st, sid, pid), size, pid is not None),))
+    cards = _as_fate(cards, fate)
     found = successes(cards, fate, unskilled=unskilled)
     return (found[0][0] if found else 0), fate, cards
 
@@ -1528,20 +1513,16 @@ def _contest(st: State, source: RandomSource, events: Events, kind: str,
                                 "happens.", {"pools": {a["key"]: 0, b["key"]: 0},
                                              "winner": None}))
         return None, 0
-    a_pid, a_size, a_label, a_unskilled = a["pid"], a["size"], a["label"], a.get("unskilled",
-                                                                                  False)
-    b_pid, b_size, b_label, b_unskilled = b["pid"], b["size"], b["label"], b.get("unskilled",
-                                                                                  False)
-    fate_purpose = f"{kind} card of fate" if source.record else ""
+    # each side's hand (a PC's from his own deck, else the GM deck's), the same every draw
+    hands = ((a["label"], a["size"], a["pid"] is not None),
+             (b["label"], b["size"], b["pid"] is not None))
+    a_unskilled, b_unskilled = a.get("unskilled", False), b.get("unskilled", False)
     winner: str | None
     best: int
     for attempt in range(1 if single else MAX_RETESTS + 1):
-        gm = Deck(GM_DECK)
-        fate = source.draw(gm, 1, purpose=fate_purpose)[0]
+        fate, (a_hand, b_hand) = source.draw_test(kind, hands)
         # the two sides spelled out, a then b (a comprehension costs a call of its own);
         # _as_fate only for a hand with a Joker, seldom drawn
-        a_hand = _draw(source, gm, a_pid, a_size, kind, a_label)
-        b_hand = _draw(source, gm, b_pid, b_size, kind, b_label)
         if JOKER in a_hand:
             a_hand = _as_fate(a_hand, fate)
         if JOKER in b_hand:
@@ -2432,12 +2413,13 @@ def _broadside_step(st: State, source: RandomSource, events: Events) -> None:
     if not firing:
         st["step"] = "continue"
         return
-    gm = Deck(GM_DECK)
-    fate = source.draw(gm, 1, purpose="broadside card of fate")[0]
-    for sid, f in _by_order(st, firing):
-        # One draw a ship: a split's sub-pools come from the same deck, in target order.
-        cards = card_texts(_draw(source, gm, f["pid"], sum(s["size"] for s in f["shots"]),
-                                 "broadside", _deck_label(st, sid, f["pid"])))
+    # One draw a ship: a split's sub-pools come from the same deck, in target order.
+    ordered = _by_order(st, firing)
+    fate, hands = source.draw_test("broadside", [
+        (_deck_label(st, sid, f["pid"]), sum(s["size"] for s in f["shots"]), f["pid"] is not None)
+        for sid, f in ordered])
+    for (_, f), hand in zip(ordered, hands):
+        cards = card_texts(hand)
         for shot in f["shots"]:
             shot["cards"], cards = cards[:shot["size"]], cards[shot["size"]:]
     rs["volley"] = {"fate": str(fate), "firing": firing}
