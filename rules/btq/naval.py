@@ -2041,10 +2041,13 @@ def _answer_repair(st: State, aw: Await, choice: str, source: RandomSource, even
         return
     area, _, who = choice.partition(":")
     pid = None if who == "crew" else who[3:]
-    size, breakdown = repair_pool(st, sid, area, pid or "crew")
+    tester = pid or "crew"
+    # the pool's size; its parts (repair_pool's) only where they are read
+    size = _repair_size(st, sid, area, tester)
+    breakdown = repair_pool(st, sid, area, tester)[1] if events is not None else None
     ship = st["ships"][sid]
     best, fate, cards = _simple_test(st, source, sid, pid, size, f"repair {area}",
-                                     unskilled="unskilled" in breakdown)
+                                     unskilled=_figures(st).tester(st, sid, tester, area)[1] <= 0)
     assert fate is not None  # a repair offered has a pool of at least 1 (_repairs)
     if pid is not None:
         # A fire-fighter sits out How Will You Fight? "for that round" (BtQ L2672), whatever
@@ -2063,6 +2066,8 @@ def _answer_repair(st: State, aw: Await, choice: str, source: RandomSource, even
             # "recover one box ... equal to, or lower than the level of the success" (BtQ
             # L2410-2412): which one is the repairer's choice.
             # the skill apart: the breakdown's keys come back sorted from a stored state
+            if breakdown is None:
+                breakdown = repair_pool(st, sid, area, tester)[1]
             rs["repair_made"] = {"ship": sid, "pid": pid, "area": area, "size": size,
                                  "skill": next(iter(breakdown)), "breakdown": breakdown,
                                  "best": best, "fate": str(fate),
@@ -2073,6 +2078,7 @@ def _answer_repair(st: State, aw: Await, choice: str, source: RandomSource, even
             return
         level = _clear_box(ship, area, best, None)
     if events is not None:
+        assert breakdown is not None  # worked out above for the events
         events.append(_repair_event(st, sid, pid, area, size, breakdown, best, fate, cards,
                                     level))
 
