@@ -2665,7 +2665,7 @@ def _answer_cards(st: State, aw: Await, choice: str, source: RandomSource, event
     n = int(choice)
     if n:
         st["discipline_cards"] = {**st["discipline_cards"], aw["pc"]: n}
-        _forget_standing()
+        _forget_standing(st["pcs"][aw["pc"]]["ship"])  # his cards count aboard his ship only
     rs["left"] -= n
     rs["queue"] = rs["queue"][1:]
 
