@@ -1983,11 +1983,11 @@ def _repair_options(st: State, sid: str) -> list[str]:
     return ["none", *(key for key, _ in _repairs(st, sid))]
 
 
-def _repairs(st: State, sid: str) -> Iterator[tuple[str, int]]:
-    """The repairs ship ``sid`` can make, as ``("<area>:<who>", pool size)``, one at a
-    time. A ship locked in a boarding does not tend her Crew: her men are fighting it out
-    (a reading; else a First Aid each round would undo the boarding's losses, BtQ
-    L2528-2531)."""
+def _repair_areas(st: State, sid: str) -> list[str]:
+    """What ship ``sid`` has to repair: her damaged areas in the order of ``AREAS``, then
+    ``"fire"`` if she burns. A ship locked in a boarding does not tend her Crew: her men
+    are fighting it out (a reading; else a First Aid each round would undo the boarding's
+    losses, BtQ L2528-2531)."""
     ship = st["ships"][sid]
     grappled = sid in _grappled(st)
     tracks = ship["tracks"]
@@ -1997,8 +1997,14 @@ def _repairs(st: State, sid: str) -> Iterator[tuple[str, int]]:
             areas.append(a)
     if ship["fire"]:
         areas.append("fire")
+    return areas
+
+
+def _repairs(st: State, sid: str) -> Iterator[tuple[str, int]]:
+    """The repairs ship ``sid`` can make, as ``("<area>:<who>", pool size)``, one at a
+    time: each of her :func:`_repair_areas` by each of her repairers with a pool above 0."""
     testers = _figures(st).ships[sid].repairers
-    for area in areas:
+    for area in _repair_areas(st, sid):
         for who in testers:
             size = _repair_size(st, sid, area, who[3:] if who != "crew" else "crew")
             if size > 0:
@@ -3064,20 +3070,29 @@ def _policy_repair(st: State, aw: Await) -> str:
     Midshipman Smith, BtQ L2577-2578); an unskilled tester last of all."""
     sid = aw["ship"]
     ship = st["ships"][sid]
-    sizes = dict(_repairs(st, sid))  # each repair's pool, worked out once
-    if not sizes:
-        return "none"
-    areas = {k.partition(":")[0] for k in sizes}
-    if "fire" in areas:
-        area = "fire"
-    else:
-        def score(a: str) -> int:
-            track = DamageTrack.parse(ship["tracks"][a])
-            weight = {"hull": 3, "crew": 3, "guns": 2, "rigging": 1}[a]
-            return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
-        area = max((a for a in AREAS if a in areas), key=score)
-    candidates = [k for k in sizes if k.startswith(area + ":")]
     fig = _figures(st)
+
+    def score(a: str) -> int:
+        track = DamageTrack.parse(ship["tracks"][a])
+        weight = {"hull": 3, "crew": 3, "guns": 2, "rigging": 1}[a]
+        return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
+    # the fire first, then the areas worst first (the first of AREAS on a tie): the first
+    # that someone aboard can repair is repaired, and the pools of that one alone are sized
+    areas = _repair_areas(st, sid)  # the fire, if any, last
+    if areas and areas[-1] == "fire":
+        areas = ["fire", *sorted(areas[:-1], key=score, reverse=True)]
+    else:
+        areas.sort(key=score, reverse=True)
+    sizes: dict[str, int] = {}
+    for area in areas:
+        for who in fig.ships[sid].repairers:
+            size = _repair_size(st, sid, area, who[3:] if who != "crew" else "crew")
+            if size > 0:
+                sizes[f"{area}:{who}"] = size
+        if sizes:
+            break
+    else:
+        return "none"
     if f"{area}:crew" in sizes and fig.tester(st, sid, "crew", area)[1] > 0:
         return f"{area}:crew"
     busy = {fig.ships[sid].helm, fig.ships[sid].gunner}
@@ -3090,7 +3105,7 @@ def _policy_repair(st: State, aw: Await) -> str:
         rank = (3 if pid == "crew" else 2 if pid == st["commanders"].get(sid)
                 else 1 if pid in busy else 0)
         return fig.tester(st, sid, pid, area)[1] <= 0, rank, -sizes[key]
-    return min(candidates, key=cost)
+    return min(sizes, key=cost)
 
 
 def _policy_move(st: State, aw: Await) -> str:
