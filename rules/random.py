@@ -282,13 +282,14 @@ def _sample(getrandbits: Callable[[int], int], n: int, k: int,
     """
     if n >= len(_BITS):
         raise ValueError(f"a deck of {n} cards: a deck holds {len(_BITS) - 1} at most")
+    items: Sequence[Any] = range(n) if population is None else population
+    result = []
     if n <= (_SETSIZES[k] if k < len(_SETSIZES) else _setsize(k)):
         # Draw from a copy, moving the last item not yet drawn into each gap: ``last`` is
-        # the place of that item, below which the index is drawn (_randbelow(last + 1)).
-        result = []
-        pool = list(range(n)) if population is None else list(population)
-        for last in range(n - 1, n - k - 1, -1):
-            bits = _BITS[last + 1]
+        # the place of that item, below which the index is drawn (_randbelow(last + 1)),
+        # of ``bits`` bits.
+        pool = list(items)
+        for last, bits in _COUNTDOWNS[n][:k]:
             j = getrandbits(bits)
             while j > last:  # random.Random._randbelow: reject and draw again
                 j = getrandbits(bits)
@@ -305,7 +306,8 @@ def _sample(getrandbits: Callable[[int], int], n: int, k: int,
         while j >= n or j in selected:
             j = getrandbits(bits)
         selected.append(j)
-    return selected if population is None else [population[j] for j in selected]
+        result.append(items[j])
+    return result
 
 
 def _setsize(k: int) -> int:
@@ -316,8 +318,12 @@ def _setsize(k: int) -> int:
 
 _SETSIZES = tuple(_setsize(k) for k in range(64))
 _BITS = tuple(n.bit_length() for n in range(64))
-""":func:`_setsize` of the draws a game makes (a pool is seldom above 20 cards), and the
-``bit_length`` of the numbers of cards a deck can hold (53 at most)."""
+_COUNTDOWNS = tuple(tuple((last, _BITS[last + 1]) for last in range(n - 1, -1, -1))
+                    for n in range(64))
+""":func:`_setsize` of the draws a game makes (a pool is seldom above 20 cards), the
+``bit_length`` of the numbers of cards a deck can hold (53 at most), and for each number
+``n`` the places of a copy of ``n`` items from the last down, each with the ``bit_length``
+of the count of places up to it (what :func:`_sample` draws an index below)."""
 _GM_CARDS = deck_cards(GM_DECK)
 _GM_SIZE = len(_GM_CARDS)
 _GM_BITS = _BITS[_GM_SIZE]
