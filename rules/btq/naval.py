@@ -959,17 +959,17 @@ class _ShipFigures:
 class _Figures:
     """What a battle never changes, worked out once a battle from its state: the officer
     of each skill and station (:meth:`officer`), each tester's skill for each repair
-    (:meth:`tester`) and each ship's :class:`_ShipFigures`
-    (``ships``). They depend on the PCs, who is aboard, the ships' crews and figures and the
-    weather, which the steps never change (they replace no PC and change none in place,
-    :func:`_thaw`); beside them, ``best_skills``, each PC's best skill
-    (:func:`_policy_fight_action`). Kept
-    outside the state (a stored state never sees them) by the identity of the state's
-    ``pcs`` (:func:`_figures`), which every copy of a battle shares, and every game of a
-    Monte Carlo with the kept start; a state read back from the database has its own, so it
-    is worked out afresh."""
+    (:meth:`tester`), each ship's :class:`_ShipFigures` (``ships``) and whether the boats
+    tow (``towing``, :func:`_towing`). They depend on the PCs, who is aboard, the ships'
+    crews and figures, the weather and the settings, which the steps never change (they
+    replace no PC and change none in place, :func:`_thaw`); beside them, ``best_skills``,
+    each PC's best skill (:func:`_policy_fight_action`). Kept outside the state (a stored
+    state never sees them) by the identity of the state's ``pcs`` (:func:`_figures`), which
+    every copy of a battle shares, and every game of a Monte Carlo with the kept start; a
+    state read back from the database has its own, so it is worked out afresh."""
 
-    __slots__ = ("pcs", "aboard", "officers", "testers", "repair_bases", "ships", "best_skills")
+    __slots__ = ("pcs", "aboard", "officers", "testers", "repair_bases", "ships", "best_skills",
+                 "towing")
 
     def __init__(self, st: State) -> None:
         self.pcs: dict[str, Any] = st["pcs"]
@@ -979,6 +979,7 @@ class _Figures:
         self.repair_bases: dict[tuple[str, str, str], tuple[int, int]] = {}
         self.ships: dict[str, _ShipFigures] = {}
         self.best_skills: dict[str, str] = {}
+        self.towing = _towing(st)
         for sid in st["order"]:
             ship = st["ships"][sid]
             gunner, gunnery = self.officer(st, sid, "gunnery", "gunner")
@@ -1058,7 +1059,7 @@ def _figures(st: State) -> _Figures:
     return fig
 
 
-_last_figures = _Figures({"pcs": {}, "aboard": {}, "order": []})
+_last_figures = _Figures({"pcs": {}, "aboard": {}, "order": [], "weather": "", "settings": {}})
 """The figures :func:`_figures` returned last; at first those of no battle (no state holds
 their ``pcs``), so that it need not ask whether there are any."""
 
@@ -1288,7 +1289,8 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
     (the policies weigh the total alone)."""
     ship = st["ships"][sid]
     if breakdown is None:  # the same sum, without writing the parts (_ShipFigures)
-        own = _figures(st).ships[sid]
+        fig = _figures(st)
+        own = fig.ships[sid]
         total = own.guns
         if own.gunner is not None:
             total += st["discipline_cards"].get(own.gunner, 0)
@@ -1303,7 +1305,7 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
                 total -= _CHANGE_PENALTY
         total += (_add_penalties(None, st, ship, _GUN_AREAS, True)
                   + (ship["casualties"].get("broadside") or 0))  # _add_casualty's sum
-        return total - _tow_cut(total) if _towing(st) else total
+        return total - _tow_cut(total) if fig.towing else total
     pid, value = _officer(st, sid, "gunnery", "gunner")
     breakdown["gunnery"] = value
     total = value + _add_own(breakdown, st, pid, "gunnery")
@@ -1397,7 +1399,8 @@ def _repair_size(st: State, sid: str, area: str, who: str, breakdown: Parts | No
     """:func:`repair_pool`'s size, its parts added to ``breakdown`` unless ``None`` (then
     what a battle never changes of it is the battle's :class:`_Figures`')."""
     if breakdown is None:  # the same sum, without writing the parts
-        value, total = _figures(st).repair_base(st, sid, who, area)
+        fig = _figures(st)
+        value, total = fig.repair_base(st, sid, who, area)
         if value <= 0:
             return 1
         ship = st["ships"][sid]
@@ -1407,7 +1410,7 @@ def _repair_size(st: State, sid: str, area: str, who: str, breakdown: Parts | No
             total -= _morale_penalty(st, ship)
         if area == "guns":
             total += ship["casualties"].get("gun_repair") or 0  # _add_casualty's sum
-        if _towing(st):
+        if fig.towing:
             total -= _tow_cut(total)
         return max(0, total)
     skill, value = _tester_value(st, sid, who, area)
