@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from rules.cards import Card, CardError, Deck, deck_cards, parse_card
+from rules.cards import GM_DECK, PLAYER_DECK, Card, CardError, Deck, deck_cards, parse_card
 
 T = TypeVar("T")
 
@@ -127,6 +127,27 @@ class RandomSource(ABC):
         PC's own deck, whole at every test and gathered after it (BtQ L1247-1249)."""
         return self.draw(Deck(kind, name), count, purpose=purpose)
 
+    def draw_test(self, what: str, hands: Sequence[tuple[str, int, bool]]
+                  ) -> tuple[Card, list[list[Card]]]:
+        """The cards of one draw of a test: a Card of Fate from a fresh GM deck, then each of
+        ``hands`` in turn, ``(label, size, own)``: ``size`` cards (none for 0 or less) from
+        the full player deck named ``label`` where ``own`` (a PC's own deck, whole at every
+        test, BtQ L1247-1249), else from what is left of that GM deck. The draws' purposes
+        are ``"<what> card of fate"`` and ``"<what> <label>"`` (written only when the log
+        is kept). Returns the Card of Fate and the hands, in the order of ``hands``."""
+        gm = Deck(GM_DECK)
+        record = self.record
+        fate = self.draw(gm, 1, purpose=f"{what} card of fate" if record else "")[0]
+        turned: list[list[Card]] = []
+        for label, size, own in hands:
+            if size <= 0:
+                turned.append([])
+                continue
+            purpose = f"{what} {label}" if record else ""
+            turned.append(self.draw_full(PLAYER_DECK, label, size, purpose=purpose) if own
+                          else self.draw(gm, size, purpose=purpose))
+        return fate, turned
+
     def roll(self, sides: int, count: int = 1, *, purpose: str = "roll") -> list[int]:
         """Roll ``count`` dice of ``sides`` faces; returns the faces (1..sides)."""
         if sides < 2 or count < 0:
@@ -205,6 +226,40 @@ class SeededSource(RandomSource):
             self.log.append(Draw(name, purpose, turned))
         return turned
 
+    def draw_test(self, what: str, hands: Sequence[tuple[str, int, bool]]
+                  ) -> tuple[Card, list[list[Card]]]:
+        """:meth:`RandomSource.draw_test` without decks where no log is kept (a Monte
+        Carlo's, which draws some ten tests a battle): the Card of Fate is the card at the
+        single index :meth:`draw` turns of a full GM deck, and each hand the sample
+        :meth:`draw` or :meth:`draw_full` takes of the cards its deck holds then (the GM
+        deck's: the 51 the Card of Fate leaves, less any GM hand before)."""
+        if self.record:
+            return super().draw_test(what, hands)
+        getrandbits = self._getrandbits
+        j = getrandbits(_GM_BITS)
+        while j >= _GM_SIZE:
+            j = getrandbits(_GM_BITS)
+        fate = _GM_CARDS[j]
+        taken: list[Card] = []  # the GM hands' cards so far
+        turned: list[list[Card]] = []
+        for _, size, own in hands:
+            if size <= 0:
+                turned.append([])
+                continue
+            cards: Sequence[Card]
+            if own:
+                cards = _PLAYER_CARDS
+            elif taken:  # what the GM hands before left, in the deck's order
+                cards = [c for c in _GM_AFTER[j] if c not in taken]
+            else:
+                cards = _GM_AFTER[j]
+            n = len(cards)
+            hand: list[Card] = _sample(getrandbits, n, size if size < n else n, cards)
+            if not own:
+                taken.extend(hand)
+            turned.append(hand)
+        return fate, turned
+
     def _pick(self, deck: Deck, count: int) -> list[Card]:
         remaining = deck.remaining
         return [remaining[j] for j in _sample(self._getrandbits, len(remaining), count)]
@@ -227,13 +282,14 @@ def _sample(getrandbits: Callable[[int], int], n: int, k: int,
     """
     if n >= len(_BITS):
         raise ValueError(f"a deck of {n} cards: a deck holds {len(_BITS) - 1} at most")
+    items: Sequence[Any] = range(n) if population is None else population
+    result = []
     if n <= (_SETSIZES[k] if k < len(_SETSIZES) else _setsize(k)):
         # Draw from a copy, moving the last item not yet drawn into each gap: ``last`` is
-        # the place of that item, below which the index is drawn (_randbelow(last + 1)).
-        result = []
-        pool = list(range(n)) if population is None else list(population)
-        for last in range(n - 1, n - k - 1, -1):
-            bits = _BITS[last + 1]
+        # the place of that item, below which the index is drawn (_randbelow(last + 1)),
+        # of ``bits`` bits.
+        pool = list(items)
+        for last, bits in _COUNTDOWNS[n][:k]:
             j = getrandbits(bits)
             while j > last:  # random.Random._randbelow: reject and draw again
                 j = getrandbits(bits)
@@ -250,7 +306,8 @@ def _sample(getrandbits: Callable[[int], int], n: int, k: int,
         while j >= n or j in selected:
             j = getrandbits(bits)
         selected.append(j)
-    return selected if population is None else [population[j] for j in selected]
+        result.append(items[j])
+    return result
 
 
 def _setsize(k: int) -> int:
@@ -261,8 +318,20 @@ def _setsize(k: int) -> int:
 
 _SETSIZES = tuple(_setsize(k) for k in range(64))
 _BITS = tuple(n.bit_length() for n in range(64))
-""":func:`_setsize` of the draws a game makes (a pool is seldom above 20 cards), and the
-``bit_length`` of the numbers of cards a deck can hold (53 at most)."""
+_COUNTDOWNS = tuple(tuple((last, _BITS[last + 1]) for last in range(n - 1, -1, -1))
+                    for n in range(64))
+""":func:`_setsize` of the draws a game makes (a pool is seldom above 20 cards), the
+``bit_length`` of the numbers of cards a deck can hold (53 at most), and for each number
+``n`` the places of a copy of ``n`` items from the last down, each with the ``bit_length``
+of the count of places up to it (what :func:`_sample` draws an index below)."""
+_GM_CARDS = deck_cards(GM_DECK)
+_GM_SIZE = len(_GM_CARDS)
+_GM_BITS = _BITS[_GM_SIZE]
+_GM_AFTER = tuple(_GM_CARDS[:j] + _GM_CARDS[j + 1:] for j in range(_GM_SIZE))
+_PLAYER_CARDS = deck_cards(PLAYER_DECK)
+"""What :meth:`SeededSource.draw_test` draws from: a full GM deck, what each Card of Fate
+leaves of it (in the deck's order, as :meth:`SeededSource.draw` leaves it) and a full
+player deck."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -208,7 +208,6 @@ from rules.btq.weather import towing_pool
 from rules.cards import (
     GM_DECK,
     JOKER,
-    PLAYER_DECK,
     SUITS,
     Card,
     Deck,
@@ -837,18 +836,22 @@ class _Roster:
     """Who is in the battle of one state's ``ships``, as the policies and steps ask it over
     and over: :func:`_afloat_ids` by side (``None``: every side) and :func:`_foes` by ship,
     each with the state's ``pairs`` it was found on (the steps replace the pairs, never
-    change them: :func:`_thaw`). The steps change a state's ships in place, and only a
-    change of a ship's ``present`` or ``out`` changes who is in the battle: where a ship
-    joins (:func:`_joiners`) or leaves (:func:`_settle`), :func:`_forget_roster` drops what
-    is kept. A state of its own (a copy, another battle, one read back) has ships of its
+    change them: :func:`_thaw`); and how each ship stands (:func:`_standing`). The steps
+    change a state's ships in place, and only a change of a ship's ``present`` or ``out``
+    changes who is in the battle: where a ship joins (:func:`_joiners`) or leaves
+    (:func:`_settle`), :func:`_forget_roster` drops what is kept; where a ship's tracks,
+    Great Hardship or command casualties or the Discipline cards change,
+    :func:`_forget_standing` drops her standing (her Ship Morale changes only as she
+    leaves). A state of its own (a copy, another battle, one read back) has ships of its
     own, and a roster of its own."""
 
-    __slots__ = ("ships", "afloat", "foes")
+    __slots__ = ("ships", "afloat", "foes", "standings")
 
     def __init__(self, ships: dict[str, Ship]) -> None:
         self.ships = ships
         self.afloat: dict[str | None, list[str]] = {}
         self.foes: dict[str, tuple[dict[str, Pair], list[tuple[str, int]]]] = {}
+        self.standings: dict[str, _Standing] = {}
 
 
 def _new_roster(st: State) -> _Roster:
@@ -862,6 +865,17 @@ def _forget_roster() -> None:
     """Drop :data:`_last_roster`: a ship has just joined or left the battle."""
     global _last_roster
     _last_roster = _Roster({})
+
+
+def _forget_standing(sid: str | None = None) -> None:
+    """Drop ship ``sid``'s :class:`_Standing` from :data:`_last_roster` (``None``: every
+    ship's): what it was worked out from has just changed. The last roster may be another
+    state's: then this state's own is no longer kept, and made anew when asked."""
+    standings = _last_roster.standings
+    if sid is None:
+        standings.clear()
+    else:
+        standings.pop(sid, None)
 
 
 _last_roster = _Roster({})
@@ -945,18 +959,17 @@ class _ShipFigures:
 class _Figures:
     """What a battle never changes, worked out once a battle from its state: the officer
     of each skill and station (:meth:`officer`), each tester's skill for each repair
-    (:meth:`tester`) and each ship's :class:`_ShipFigures`
-    (``ships``). They depend on the PCs, who is aboard, the ships' crews and figures and the
-    weather, which the steps never change (they replace no PC and change none in place,
-    :func:`_thaw`); beside them, ``standings``, each ship's last :class:`_Standing`, and
-    ``best_skills``, each PC's best skill (:func:`_policy_fight_action`). Kept
-    outside the state (a stored state never sees them) by the identity of the state's
-    ``pcs`` (:func:`_figures`), which every copy of a battle shares, and every game of a
-    Monte Carlo with the kept start; a state read back from the database has its own, so it
-    is worked out afresh."""
+    (:meth:`tester`), each ship's :class:`_ShipFigures` (``ships``) and whether the boats
+    tow (``towing``, :func:`_towing`). They depend on the PCs, who is aboard, the ships'
+    crews and figures, the weather and the settings, which the steps never change (they
+    replace no PC and change none in place, :func:`_thaw`); beside them, ``best_skills``,
+    each PC's best skill (:func:`_policy_fight_action`). Kept outside the state (a stored
+    state never sees them) by the identity of the state's ``pcs`` (:func:`_figures`), which
+    every copy of a battle shares, and every game of a Monte Carlo with the kept start; a
+    state read back from the database has its own, so it is worked out afresh."""
 
-    __slots__ = ("pcs", "aboard", "officers", "testers", "repair_bases", "ships", "standings",
-                 "best_skills")
+    __slots__ = ("pcs", "aboard", "officers", "testers", "repair_bases", "ships", "best_skills",
+                 "towing")
 
     def __init__(self, st: State) -> None:
         self.pcs: dict[str, Any] = st["pcs"]
@@ -965,8 +978,8 @@ class _Figures:
         self.testers: dict[tuple[str, str, str], tuple[str, int]] = {}
         self.repair_bases: dict[tuple[str, str, str], tuple[int, int]] = {}
         self.ships: dict[str, _ShipFigures] = {}
-        self.standings: dict[str, _Standing] = {}
         self.best_skills: dict[str, str] = {}
+        self.towing = _towing(st)
         for sid in st["order"]:
             ship = st["ships"][sid]
             gunner, gunnery = self.officer(st, sid, "gunnery", "gunner")
@@ -1046,7 +1059,7 @@ def _figures(st: State) -> _Figures:
     return fig
 
 
-_last_figures = _Figures({"pcs": {}, "aboard": {}, "order": []})
+_last_figures = _Figures({"pcs": {}, "aboard": {}, "order": [], "weather": "", "settings": {}})
 """The figures :func:`_figures` returned last; at first those of no battle (no state holds
 their ``pcs``), so that it need not ask whether there are any."""
 
@@ -1276,7 +1289,8 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
     (the policies weigh the total alone)."""
     ship = st["ships"][sid]
     if breakdown is None:  # the same sum, without writing the parts (_ShipFigures)
-        own = _figures(st).ships[sid]
+        fig = _figures(st)
+        own = fig.ships[sid]
         total = own.guns
         if own.gunner is not None:
             total += st["discipline_cards"].get(own.gunner, 0)
@@ -1291,7 +1305,7 @@ def _broadside_total(st: State, sid: str, situational: bool = True,
                 total -= _CHANGE_PENALTY
         total += (_add_penalties(None, st, ship, _GUN_AREAS, True)
                   + (ship["casualties"].get("broadside") or 0))  # _add_casualty's sum
-        return total - _tow_cut(total) if _towing(st) else total
+        return total - _tow_cut(total) if fig.towing else total
     pid, value = _officer(st, sid, "gunnery", "gunner")
     breakdown["gunnery"] = value
     total = value + _add_own(breakdown, st, pid, "gunnery")
@@ -1385,7 +1399,8 @@ def _repair_size(st: State, sid: str, area: str, who: str, breakdown: Parts | No
     """:func:`repair_pool`'s size, its parts added to ``breakdown`` unless ``None`` (then
     what a battle never changes of it is the battle's :class:`_Figures`')."""
     if breakdown is None:  # the same sum, without writing the parts
-        value, total = _figures(st).repair_base(st, sid, who, area)
+        fig = _figures(st)
+        value, total = fig.repair_base(st, sid, who, area)
         if value <= 0:
             return 1
         ship = st["ships"][sid]
@@ -1395,7 +1410,7 @@ def _repair_size(st: State, sid: str, area: str, who: str, breakdown: Parts | No
             total -= _morale_penalty(st, ship)
         if area == "guns":
             total += ship["casualties"].get("gun_repair") or 0  # _add_casualty's sum
-        if _towing(st):
+        if fig.towing:
             total -= _tow_cut(total)
         return max(0, total)
     skill, value = _tester_value(st, sid, who, area)
@@ -1465,19 +1480,6 @@ def _as_fate(cards: list[Card], fate: Card) -> list[Card]:
     return [JOKER.declare(fate) if c is JOKER else c for c in cards]
 
 
-def _draw(source: RandomSource, gm: Deck, pid: str | None, size: int, what: str, label: str
-          ) -> list[Card]:
-    """``size`` cards for a test of ``what`` from PC ``pid``'s deck, else the GM deck
-    ``gm``; the draw's purpose ``"<what> <label>"`` is written only when the source keeps
-    its log (a Monte Carlo's does not)."""
-    if size <= 0:
-        return []
-    if pid is not None:  # his own deck, whole for this test
-        return source.draw_full(PLAYER_DECK, f"pc:{pid}", size,
-                                purpose=f"{what} {label}" if source.record else "")
-    return source.draw(gm, size, purpose=f"{what} {label}" if source.record else "")
-
-
 def _simple_test(st: State, source: RandomSource, sid: str, pid: str | None, size: int,
                  what: str, unskilled: bool = False) -> tuple[int, Card | None, list[Card]]:
     """A simple test (D4): ``size`` cards against a lone Card of Fate. Returns the best
@@ -1485,9 +1487,8 @@ def _simple_test(st: State, source: RandomSource, sid: str, pid: str | None, siz
     ``unskilled`` test's best success counts as Ordinary (BtQ L1266-1269)."""
     if size <= 0:
         return 0, None, []
-    gm = Deck(GM_DECK)
-    fate = source.draw(gm, 1, purpose=f"{what} card of fate" if source.record else "")[0]
-    cards = _as_fate(_draw(source, gm, pid, size, what, _deck_label(st, sid, pid)), fate)
+    fate, (cards,) = source.draw_test(what, ((_deck_label(st, sid, pid), size, pid is not None),))
+    cards = _as_fate(cards, fate)
     found = successes(cards, fate, unskilled=unskilled)
     return (found[0][0] if found else 0), fate, cards
 
@@ -1515,20 +1516,16 @@ def _contest(st: State, source: RandomSource, events: Events, kind: str,
                                 "happens.", {"pools": {a["key"]: 0, b["key"]: 0},
                                              "winner": None}))
         return None, 0
-    a_pid, a_size, a_label, a_unskilled = a["pid"], a["size"], a["label"], a.get("unskilled",
-                                                                                  False)
-    b_pid, b_size, b_label, b_unskilled = b["pid"], b["size"], b["label"], b.get("unskilled",
-                                                                                  False)
-    fate_purpose = f"{kind} card of fate" if source.record else ""
+    # each side's hand (a PC's from his own deck, else the GM deck's), the same every draw
+    hands = ((a["label"], a["size"], a["pid"] is not None),
+             (b["label"], b["size"], b["pid"] is not None))
+    a_unskilled, b_unskilled = a.get("unskilled", False), b.get("unskilled", False)
     winner: str | None
     best: int
     for attempt in range(1 if single else MAX_RETESTS + 1):
-        gm = Deck(GM_DECK)
-        fate = source.draw(gm, 1, purpose=fate_purpose)[0]
+        fate, (a_hand, b_hand) = source.draw_test(kind, hands)
         # the two sides spelled out, a then b (a comprehension costs a call of its own);
         # _as_fate only for a hand with a Joker, seldom drawn
-        a_hand = _draw(source, gm, a_pid, a_size, kind, a_label)
-        b_hand = _draw(source, gm, b_pid, b_size, kind, b_label)
         if JOKER in a_hand:
             a_hand = _as_fate(a_hand, fate)
         if JOKER in b_hand:
@@ -1644,6 +1641,7 @@ def _hit_ship(st: State, sid: str, hits: Iterable[tuple[str, int]]) -> dict[str,
         states[area] = int(track.state)
     ship["tracks"] = tracks
     ship["states"] = states
+    _forget_standing(sid)
     return tracks
 
 
@@ -1988,11 +1986,11 @@ def _repair_options(st: State, sid: str) -> list[str]:
     return ["none", *(key for key, _ in _repairs(st, sid))]
 
 
-def _repairs(st: State, sid: str) -> Iterator[tuple[str, int]]:
-    """The repairs ship ``sid`` can make, as ``("<area>:<who>", pool size)``, one at a
-    time. A ship locked in a boarding does not tend her Crew: her men are fighting it out
-    (a reading; else a First Aid each round would undo the boarding's losses, BtQ
-    L2528-2531)."""
+def _repair_areas(st: State, sid: str) -> list[str]:
+    """What ship ``sid`` has to repair: her damaged areas in the order of ``AREAS``, then
+    ``"fire"`` if she burns. A ship locked in a boarding does not tend her Crew: her men
+    are fighting it out (a reading; else a First Aid each round would undo the boarding's
+    losses, BtQ L2528-2531)."""
     ship = st["ships"][sid]
     grappled = sid in _grappled(st)
     tracks = ship["tracks"]
@@ -2002,8 +2000,14 @@ def _repairs(st: State, sid: str) -> Iterator[tuple[str, int]]:
             areas.append(a)
     if ship["fire"]:
         areas.append("fire")
+    return areas
+
+
+def _repairs(st: State, sid: str) -> Iterator[tuple[str, int]]:
+    """The repairs ship ``sid`` can make, as ``("<area>:<who>", pool size)``, one at a
+    time: each of her :func:`_repair_areas` by each of her repairers with a pool above 0."""
     testers = _figures(st).ships[sid].repairers
-    for area in areas:
+    for area in _repair_areas(st, sid):
         for who in testers:
             size = _repair_size(st, sid, area, who[3:] if who != "crew" else "crew")
             if size > 0:
@@ -2046,10 +2050,13 @@ def _answer_repair(st: State, aw: Await, choice: str, source: RandomSource, even
         return
     area, _, who = choice.partition(":")
     pid = None if who == "crew" else who[3:]
-    size, breakdown = repair_pool(st, sid, area, pid or "crew")
+    tester = pid or "crew"
+    # the pool's size; its parts (repair_pool's) only where they are read
+    size = _repair_size(st, sid, area, tester)
+    breakdown = repair_pool(st, sid, area, tester)[1] if events is not None else None
     ship = st["ships"][sid]
     best, fate, cards = _simple_test(st, source, sid, pid, size, f"repair {area}",
-                                     unskilled="unskilled" in breakdown)
+                                     unskilled=_figures(st).tester(st, sid, tester, area)[1] <= 0)
     assert fate is not None  # a repair offered has a pool of at least 1 (_repairs)
     if pid is not None:
         # A fire-fighter sits out How Will You Fight? "for that round" (BtQ L2672), whatever
@@ -2068,6 +2075,8 @@ def _answer_repair(st: State, aw: Await, choice: str, source: RandomSource, even
             # "recover one box ... equal to, or lower than the level of the success" (BtQ
             # L2410-2412): which one is the repairer's choice.
             # the skill apart: the breakdown's keys come back sorted from a stored state
+            if breakdown is None:
+                breakdown = repair_pool(st, sid, area, tester)[1]
             rs["repair_made"] = {"ship": sid, "pid": pid, "area": area, "size": size,
                                  "skill": next(iter(breakdown)), "breakdown": breakdown,
                                  "best": best, "fate": str(fate),
@@ -2078,6 +2087,7 @@ def _answer_repair(st: State, aw: Await, choice: str, source: RandomSource, even
             return
         level = _clear_box(ship, area, best, None)
     if events is not None:
+        assert breakdown is not None  # worked out above for the events
         events.append(_repair_event(st, sid, pid, area, size, breakdown, best, fate, cards,
                                     level))
 
@@ -2096,6 +2106,7 @@ def _clear_box(ship: Ship, area: str, best: int, level: int | None) -> DamageSta
     if cleared is not None:
         ship["tracks"] = {**ship["tracks"], area: text}
         ship["states"] = {**ship["states"], area: state}
+        _forget_standing(ship["id"])
     return cleared
 
 
@@ -2417,12 +2428,13 @@ def _broadside_step(st: State, source: RandomSource, events: Events) -> None:
     if not firing:
         st["step"] = "continue"
         return
-    gm = Deck(GM_DECK)
-    fate = source.draw(gm, 1, purpose="broadside card of fate")[0]
-    for sid, f in _by_order(st, firing):
-        # One draw a ship: a split's sub-pools come from the same deck, in target order.
-        cards = card_texts(_draw(source, gm, f["pid"], sum(s["size"] for s in f["shots"]),
-                                 "broadside", _deck_label(st, sid, f["pid"])))
+    # One draw a ship: a split's sub-pools come from the same deck, in target order.
+    ordered = _by_order(st, firing)
+    fate, hands = source.draw_test("broadside", [
+        (_deck_label(st, sid, f["pid"]), sum(s["size"] for s in f["shots"]), f["pid"] is not None)
+        for sid, f in ordered])
+    for (_, f), hand in zip(ordered, hands):
+        cards = card_texts(hand)
         for shot in f["shots"]:
             shot["cards"], cards = cards[:shot["size"]], cards[shot["size"]:]
     rs["volley"] = {"fate": str(fate), "firing": firing}
@@ -2648,6 +2660,7 @@ def _answer_hardship(st: State, aw: Await, choice: str, source: RandomSource, ev
         sid = aw["ship"]
         cmd = st["commanders"][sid]
         st["ships"][sid]["hardship"] = True
+        _forget_standing(sid)
         if events is not None:
             events.append(Event("discipline.hardship", f"{st['pcs'][cmd]['name']} spends a "
                                 "point of Discipline to overcome great hardship: the ship "
@@ -2661,6 +2674,7 @@ def _answer_cards(st: State, aw: Await, choice: str, source: RandomSource, event
     n = int(choice)
     if n:
         st["discipline_cards"] = {**st["discipline_cards"], aw["pc"]: n}
+        _forget_standing(st["pcs"][aw["pc"]]["ship"])  # his cards count aboard his ship only
     rs["left"] -= n
     rs["queue"] = rs["queue"][1:]
 
@@ -2733,6 +2747,7 @@ def _boarding_step(st: State, source: RandomSource, events: Events) -> None:
                                     {"ship": sid, "fire": ship["fire"]}))
     for sid, penalties in report["penalties"].items():
         st["ships"][sid]["casualties"] = dict(penalties)
+        _forget_standing(sid)
     st["boarding"] = {**b, "fire": fire}
     rs["boarded"] = True
     st["step"] = "continue"
@@ -2754,6 +2769,7 @@ def _answer_boarding(st: State, aw: Await, choice: str, source: RandomSource,
         if own["tracks"]["crew"] != ship["crew"]:
             own["tracks"] = {**own["tracks"], "crew": ship["crew"]}
             own["states"] = {**own["states"], "crew": int(DamageTrack.parse(ship["crew"]).state)}
+            _forget_standing(sid)
 
 
 def _end_boarding(st: State, events: Events, report: _boarding.Report | None) -> None:
@@ -2987,13 +3003,11 @@ class _Standing:
     ``total``, her Broadside! before the range without this round's parts and the shot
     (:func:`_broadside_total` with ``situational=False``); ``firepower``, that pool at
     Distance 1 (:func:`broadside_pool` with ``situational=False``: ``total`` floored at 0),
-    0 with her Guns Dead; ``free``, her :func:`_free_boxes`. ``key``: what they were worked
-    out from."""
+    0 with her Guns Dead; ``free``, her :func:`_free_boxes`."""
 
-    __slots__ = ("key", "total", "firepower", "free")
+    __slots__ = ("total", "firepower", "free")
 
-    def __init__(self, key: tuple[Any, ...], total: int, firepower: int, free: int) -> None:
-        self.key = key
+    def __init__(self, total: int, firepower: int, free: int) -> None:
         self.total = total
         self.firepower = firepower
         self.free = free
@@ -3001,20 +3015,19 @@ class _Standing:
 
 def _standing(st: State, sid: str) -> _Standing:
     """Ship ``sid``'s :class:`_Standing`. The policies weigh it some thirty times a battle,
-    and it changes only when she is hit or repaired, her Ship Morale changes, a boarding
-    costs her an officer or the Discipline cards are handed out: so it is kept in the
-    battle's :class:`_Figures` by her tracks, states, Ship Morale, Great Hardship and command
-    casualties and the Discipline cards, compared by value (at once where they are the very
-    objects it was worked out from: the steps replace those, never change them in place)."""
-    ship = st["ships"][sid]
-    key = (ship["tracks"], ship["states"], ship["morale"], ship["hardship"],
-           ship["casualties"], st["discipline_cards"])
-    standings = _figures(st).standings
-    kept = standings.get(sid)
-    if kept is None or kept.key != key:
+    and it changes only when she is hit or repaired, her Ship Morale changes, she overcomes
+    great hardship, a boarding costs her an officer or the Discipline cards are handed out:
+    so it is kept in the state's :class:`_Roster` until one of those drops it
+    (:func:`_forget_standing`, :func:`_forget_roster`)."""
+    roster = _last_roster
+    if roster.ships is not st["ships"]:
+        roster = _new_roster(st)
+    kept = roster.standings.get(sid)
+    if kept is None:
+        ship = st["ships"][sid]
         total = _broadside_total(st, sid, False)
         power = 0 if ship["states"]["guns"] == _DEAD else max(0, total)
-        kept = standings[sid] = _Standing(key, total, power, _free_boxes(ship))
+        kept = roster.standings[sid] = _Standing(total, power, _free_boxes(ship))
     return kept
 
 
@@ -3060,20 +3073,29 @@ def _policy_repair(st: State, aw: Await) -> str:
     Midshipman Smith, BtQ L2577-2578); an unskilled tester last of all."""
     sid = aw["ship"]
     ship = st["ships"][sid]
-    sizes = dict(_repairs(st, sid))  # each repair's pool, worked out once
-    if not sizes:
-        return "none"
-    areas = {k.partition(":")[0] for k in sizes}
-    if "fire" in areas:
-        area = "fire"
-    else:
-        def score(a: str) -> int:
-            track = DamageTrack.parse(ship["tracks"][a])
-            weight = {"hull": 3, "crew": 3, "guns": 2, "rigging": 1}[a]
-            return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
-        area = max((a for a in AREAS if a in areas), key=score)
-    candidates = [k for k in sizes if k.startswith(area + ":")]
     fig = _figures(st)
+
+    def score(a: str) -> int:
+        track = DamageTrack.parse(ship["tracks"][a])
+        weight = {"hull": 3, "crew": 3, "guns": 2, "rigging": 1}[a]
+        return (10 * (track.state > 0) + 5 * any(track.segments[0]) + weight)
+    # the fire first, then the areas worst first (the first of AREAS on a tie): the first
+    # that someone aboard can repair is repaired, and the pools of that one alone are sized
+    areas = _repair_areas(st, sid)  # the fire, if any, last
+    if areas and areas[-1] == "fire":
+        areas = ["fire", *sorted(areas[:-1], key=score, reverse=True)]
+    else:
+        areas.sort(key=score, reverse=True)
+    sizes: dict[str, int] = {}
+    for area in areas:
+        for who in fig.ships[sid].repairers:
+            size = _repair_size(st, sid, area, who[3:] if who != "crew" else "crew")
+            if size > 0:
+                sizes[f"{area}:{who}"] = size
+        if sizes:
+            break
+    else:
+        return "none"
     if f"{area}:crew" in sizes and fig.tester(st, sid, "crew", area)[1] > 0:
         return f"{area}:crew"
     busy = {fig.ships[sid].helm, fig.ships[sid].gunner}
@@ -3086,7 +3108,7 @@ def _policy_repair(st: State, aw: Await) -> str:
         rank = (3 if pid == "crew" else 2 if pid == st["commanders"].get(sid)
                 else 1 if pid in busy else 0)
         return fig.tester(st, sid, pid, area)[1] <= 0, rank, -sizes[key]
-    return min(candidates, key=cost)
+    return min(sizes, key=cost)
 
 
 def _policy_move(st: State, aw: Await) -> str:

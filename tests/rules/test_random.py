@@ -256,6 +256,25 @@ def test_a_draw_from_a_full_deck_nobody_keeps_is_a_draw_from_a_new_deck(seed, co
     assert full.draw_full(kind, "x", 3) == deck.draw(Deck(kind, "x"), 3)
 
 
+@given(st.integers(0, 2**32), st.lists(st.tuples(st.integers(-1, 60), st.booleans()),
+                                        max_size=4))
+def test_a_test_drawn_without_a_log_turns_what_the_decks_turn(seed, hands):
+    """``draw_test`` of a source that keeps no log (a Monte Carlo's) turns the Card of Fate
+    and the hands that a fresh GM deck and the PCs' full decks give, two GM hands or more
+    each from what the last left, and leaves the generator where they do."""
+    hands = [(f"h{i}", size, own) for i, (size, own) in enumerate(hands)]
+    fast, recorded, decks = (SeededSource(seed, record=False), SeededSource(seed),
+                             SeededSource(seed))
+    gm = Deck(GM_DECK)
+    fate = decks.draw(gm, 1)[0]
+    turned = [[] if size <= 0 else decks.draw_full(PLAYER_DECK, label, size) if own
+              else decks.draw(gm, size) for label, size, own in hands]
+    assert fast.draw_test("t", hands) == recorded.draw_test("t", hands) == (fate, turned)
+    assert fast.state() == recorded.state() == decks.state()
+    assert [d.purpose for d in recorded.log] == ["t card of fate"] + [
+        f"t {label}" for label, size, _ in hands if size > 0]
+
+
 def test_a_scripted_source_draws_a_full_deck_from_its_script():
     source = ScriptedSource(cards="JK 4H")
     assert source.draw_full(PLAYER_DECK, "pc:smith", 2, purpose="p") == [JOKER, Card(4, "H")]
