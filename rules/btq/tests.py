@@ -898,7 +898,8 @@ class Round:
 
 
 def won_to_none(rnd: Mapping) -> int | None:
-    """The winner's successes, where a contested draw (``rnd``: :meth:`Round.as_dict`) was
+    """The winner's successes (counted from the hands' ``levels``, which the campaign log keeps
+    where it drops their summaries), where a contested draw (``rnd``: :meth:`Round.as_dict`) was
     won on the count of a level against a side that turned no success at all ("two
     successes to none", rather than a level compared that the loser never reached, BtQ
     L1238-1239); ``None`` for any other draw."""
@@ -907,8 +908,10 @@ def won_to_none(rnd: Mapping) -> int | None:
     if len(hands) != 2 or result not in ("a", "b") or \
             comparison.get("by") not in ("perfect", "critical", "ordinary"):
         return None
-    winner, loser = hands if result == "a" else hands[::-1]
-    return None if sum(loser["summary"]) else sum(winner["summary"])
+    winner, loser = (sum(1 for level in hand.get("levels") or ()
+                         if level not in (None, "failure"))
+                     for hand in (hands if result == "a" else hands[::-1]))
+    return None if loser else winner
 
 
 @mypyc_attr(native_class=False)  # see _LOOSE

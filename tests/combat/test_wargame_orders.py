@@ -116,11 +116,13 @@ def test_the_list_never_preselects_spending_a_card_in_place_of_ending_the_turn()
     where the default is to end the turn the list pre-selects an order that keeps the hand,
     and where there is none, "End the turn" itself, in the list."""
     from combat.templatetags.decisions import choice_layout
+    from rules.bvp.engine import SKILL_CARD
 
     end = {"key": "end", "label": "End the turn"}
-    spend = [{"key": "b1:card:k3", "label": "The British Frigate: play Rally the Crew"},
-             {"key": "discard:k3", "label": "Discard Rally the Crew"},
-             {"key": "discard:k11", "label": "Discard Repel Boarders"}]
+    spend = [{"key": "b1:card:k3", "label": "The British Frigate: play Rally the Crew",
+              "spends": SKILL_CARD},
+             {"key": "discard:k3", "label": "Discard Rally the Crew", "spends": SKILL_CARD},
+             {"key": "discard:k11", "label": "Discard Repel Boarders", "spends": SKILL_CARD}]
     move = {"key": "b1:move:P::3", "label": "The British Frigate: sail 3 hexes"}
     layout = choice_layout({"options": [*spend, move, end], "default": "end"})
     assert layout["selected"] == move["key"] and layout["closing"] == end

@@ -931,9 +931,15 @@ def test_many_tests_in_a_row_from_one_source():
 
 
 def _draw(result: str, by: str, a: list[int], b: list[int]) -> dict:
-    """A draw as Round.as_dict() keeps it: the comparison and each hand's summary."""
+    """A draw as the campaign log keeps it (Round.as_dict() but the hands' summaries): the
+    comparison and each hand's cards' levels, from its counts of Perfect, Critical and
+    Ordinary successes and a failure."""
+    def levels(counts: list[int]) -> list[str | None]:
+        return [*(name for name, n in zip(("perfect", "critical", "ordinary"), counts)
+                  for _ in range(n)), "failure", None]
+
     return {"comparison": {"result": result, "by": by},
-            "hands": [{"who": "a", "summary": a}, {"who": "b", "summary": b}]}
+            "hands": [{"who": "a", "levels": levels(a)}, {"who": "b", "levels": levels(b)}]}
 
 
 @pytest.mark.parametrize("draw, expected", [
