@@ -52,6 +52,12 @@ class Encounter(_KeptState, models.Model):
     ``decision_timeout``: seconds after which a pending decision takes its default (the
     sweep ``combat.sweep_decisions``), counted from the battle's last change
     (``updated_at``); ``None``: wait as long as it takes.
+    ``pending_since`` keeps, for each decision pending now, the version since which it has
+    been pending unchanged (``{"version": <the version it was written at>, "since":
+    {"<actor> <kind>": <version>}}``; out of date, and so ignored, once the version has moved
+    on without it): a form from that version or later answers the same decision, which
+    another participant's decision made at the same moment did not change
+    (``combat.services.encounter_act``).
     ``ships`` are the campaign's ships that fight in it: a ship is in at most one unfinished
     (:attr:`UNFINISHED`) battle, and only those ships get the battle's end written back. A
     cancelled battle writes nothing back.
@@ -91,6 +97,7 @@ whose first cards came from there: it cannot be replayed.
     state = models.JSONField(null=True, blank=True)
     rng_state = models.JSONField(null=True, blank=True)
     choices = models.JSONField(default=list, blank=True)
+    pending_since = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     version = models.PositiveIntegerField(default=1)
     outcome = models.JSONField(null=True, blank=True)

@@ -595,6 +595,47 @@ def _may_act_for(user, encounter: Encounter, actor: str) -> bool:
     return GM in participants or actor in participants
 
 
+def _pending_key(actor: str, kind: str) -> str:
+    return f"{actor} {kind}"
+
+
+def _check_seen(encounter: Encounter, actor: str, kind: str, seen) -> None:
+    """:func:`campaigns.services.check_version` for a decision, except that a form from an
+    older version is taken when the decision it answers has been pending unchanged since
+    that version or before: another participant's decision, made at the same moment (the
+    other side's written orders), came in first, and changed nothing the form showed.
+    Raises ``StaleVersion`` otherwise, ``ValidationError`` if ``seen`` is missing."""
+    kept = encounter.pending_since
+    try:
+        seen_int = int(seen)
+    except (TypeError, ValueError):
+        seen_int = None
+    if (seen_int is not None and seen_int < encounter.version
+            and kept.get("version") == encounter.version
+            and kept["since"].get(_pending_key(actor, kind), encounter.version) <= seen_int):
+        return
+    check_version(encounter, seen)
+
+
+def _moved_on(encounter: Encounter, kernel: Engine, before) -> None:
+    """Bump the version of ``encounter``, which one decision has just moved on from the
+    state where ``before`` (its :meth:`Engine.pending`) were pending, and record since when
+    each decision pending now has been pending unchanged (``Encounter.pending_since``): a
+    decision that was pending before, equal in every option, keeps its version (that of the
+    previous record if it is up to date, else the version before this one); any other is
+    new with this version."""
+    kept = encounter.pending_since
+    old = kept["since"] if kept.get("version") == encounter.version else {}
+    was = {_pending_key(d.actor, d.kind): d for d in before}
+    encounter.version += 1
+    since = {}
+    for decision in kernel.pending(encounter.state):
+        key = _pending_key(decision.actor, decision.kind)
+        since[key] = (old.get(key, encounter.version - 1) if was.get(key) == decision
+                      else encounter.version)
+    encounter.pending_since = {"version": encounter.version, "since": since}
+
+
 @transaction.atomic
 def encounter_act(
     *, encounter: Encounter, user, actor: str, decision_kind: str, choice: str,
@@ -604,7 +645,8 @@ def encounter_act(
 
     The GM may act for any participant, a player only for his own PCs
     (``PermissionDenied``). Refused with nothing changed: a stale ``expected_version``
-    (:class:`campaigns.services.StaleVersion`), a battle that is not running or that a job
+    (:class:`campaigns.services.StaleVersion`; one older than the decision's last change is
+    taken, :func:`_check_seen`), a battle that is not running or that a job
     is resolving, a decision that is not pending, an illegal choice (``ValidationError``
     with the rules' reason). Returns the new events.
     """
@@ -621,10 +663,10 @@ def encounter_act(
         # redirects to is the next one); what may be done now is the page's to say
         raise ValidationError(f"Your decision was not taken: the computer took over the rest "
                               f"of this {noun}.")
-    check_version(encounter, expected_version)
+    _check_seen(encounter, actor, decision_kind, expected_version)
     kernel = _engine(encounter.engine)
-    pending = [d for d in kernel.pending(encounter.state)
-               if d.actor == actor and d.kind == decision_kind]
+    before = kernel.pending(encounter.state)
+    pending = [d for d in before if d.actor == actor and d.kind == decision_kind]
     if not pending:
         raise ValidationError(f"That decision is not awaited now: reload the {noun}.")
     choice = str(choice or "").strip()
@@ -643,7 +685,7 @@ def encounter_act(
         participant_ids_for(user, encounter)
     _apply(encounter, _Table.of(encounter, kernel), actor, decision_kind, choice,
            by=DECIDED_BY_GM if for_player else None)
-    encounter.version += 1
+    _moved_on(encounter, kernel, before)
     _finish_if_over(encounter, kernel, user)
     encounter.save()
     return list(encounter.events.filter(seq__gt=first))
@@ -878,7 +920,7 @@ def decision_sweep(*, now=None) -> list[int]:
             _apply(encounter, _Table.of(encounter, kernel), decision.actor, decision.kind,
                    _default_choice(encounter, kernel, decision),
                    by=f"{TAKEN_BY_DEFAULT}{encounter.decision_timeout}")
-            encounter.version += 1
+            _moved_on(encounter, kernel, pending)
             _finish_if_over(encounter, kernel, None)
             encounter.save()
             moved.append(pk)

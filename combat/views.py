@@ -231,9 +231,10 @@ def encounter_cancel(request, pk):
 @login_required
 @require_POST
 def encounter_act(request, pk):
-    """One decision from the battle page. A stale form (the page showed an older version)
-    changes nothing and says which it was: the decision already made, in another tab say, or
-    still to make after someone else's (never applied to the decision now pending)."""
+    """One decision from the battle page. A form from an older version is taken if its
+    decision has been pending unchanged since (the other side's orders came in first);
+    otherwise it changes nothing and says which it was: the decision already made, in
+    another tab say, or still to make after someone else's changed it."""
     encounter = selectors.encounter_for_user(request.user, pk)
     form = ActForm(request.POST)
     with _refusal_as_message(request, encounter, PermissionDenied):

@@ -1,6 +1,8 @@
 """A stale decision form (a second tab, a double submit) changes nothing, says so plainly,
 and never makes the decision that is pending now in its place: a Viking sea fight, whose
-next decision has another kind, and British vs Pirates, whose next one has the same kind."""
+next decision has another kind, and British vs Pirates, whose next one has the same kind.
+A form from before another participant's decision is taken when its own decision did not
+change meanwhile: the two sides' written orders in a Brethren fleet action."""
 
 import re
 
@@ -72,3 +74,50 @@ def _turn_options(game) -> list[dict]:
     decision = get_engine("bvp").pending(game.state)[0]
     assert decision.kind == "turn"
     return [o.as_dict() for o in decision.options]
+
+
+def _brethren(campaign, gm, pc_a, pc_b):
+    game = wargame_create(campaign=campaign, user=gm, scenario_key="brethren/fleet_action",
+                          commanders={"en": f"pc:{pc_a.pk}", "fr": f"pc:{pc_b.pk}"})
+    game.refresh_from_db()
+    return game, f"pc:{pc_a.pk}", f"pc:{pc_b.pk}"
+
+
+def test_written_orders_sent_at_the_same_moment_are_both_taken(
+        campaign, gm, pc_a, pc_b, player_a_client, player_b_client):
+    """Both commanders write their orders at once: the one whose page showed the version
+    before the other's order came in is not turned away (his decision did not change)."""
+    game, a, b = _brethren(campaign, gm, pc_a, pc_b)
+    seen = game.version  # both pages show this version; A's next shows the one after his
+    for client, actor, ship, version in ((player_a_client, a, "e1", seen),
+                                         (player_b_client, b, "f1", seen),
+                                         (player_a_client, a, "e2", seen + 1)):
+        page = _post(client, game, {"actor": actor, "kind": f"orders:{ship}",
+                                    "choice": "hold", "version": version})
+        assert _messages(page) == []
+    game.refresh_from_db()
+    assert game.version == seen + 3
+    assert [c["kind"] for c in game.choices] == ["orders:e1", "orders:f1", "orders:e2"]
+
+
+def test_an_order_from_a_past_turn_is_refused_where_the_same_ship_is_asked_again(
+        campaign, gm, pc_a, pc_b, player_a_client, player_b_client):
+    """The same decision asked again (the next turn's orders for the same ship) is a new
+    one: a form from the turn before is refused, as is one sent again after it was taken."""
+    game, a, b = _brethren(campaign, gm, pc_a, pc_b)
+    first = game.version
+    for client, actor, side in ((player_a_client, a, "e"), (player_b_client, b, "f")):
+        for n in (1, 2, 3):
+            game.refresh_from_db()
+            _post(client, game, {"actor": actor, "kind": f"orders:{side}{n}",
+                                 "choice": "hold", "version": game.version})
+    before = _snapshot(game)
+    assert "orders:e1" in {d.kind for d in get_engine("brethren").pending(game.state)}
+    page = _post(player_a_client, game, {"actor": a, "kind": "orders:e1", "choice": "hold",
+                                         "version": first})
+    assert _messages(page) == [MOVED_ON_MESSAGE]
+    assert _snapshot(game) == before
+    page = _post(player_b_client, game, {"actor": b, "kind": "orders:f3", "choice": "hold",
+                                         "version": first + 5})
+    assert _messages(page) == [ALREADY_MADE_MESSAGE]
+    assert _snapshot(game) == before
