@@ -49,7 +49,7 @@ def secrets(encounter):
     """What no player may see while the battle runs: the seed, the GM's cards not turned
     yet, the GM's data and the enemies' crews and notes."""
     return {"seed": encounter.seed, "GM data (page)": 'class="gm-data',
-            "GM data (API)": '"gm_data"', "enemy crew": '"command":4,"gunnery":5,"maritime":3',
+            "GM data (API)": '"gm_data"', "enemy crew": '"gunnery":5,"maritime":3',
             "enemy notes": "vautour-secret", "other notes": "enemy-secret",
             "stacked cards (API)": '"stacked_cards":["',
             "stacked cards": " ".join(encounter.stacked_remaining)}
