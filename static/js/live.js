@@ -6,9 +6,11 @@
  * replaces the element), swapped as outerHTML, or only the part data-live-select of the
  * answer; data-live-reload reloads the whole page instead. One refresh at a time per
  * element, and one more if a push came during it, so nothing is appended twice.
- * What a person has typed into the element survives the refresh: the fields he changed, the
- * one he is in and its caret are put back into the new content (matched by form action and
- * field name), so a push while the GM rewords a challenge loses none of it.
+ * What a person has typed on the page survives the refresh: the fields he changed, the one
+ * he is in and its caret are put back into the new content, the element's and whatever the
+ * answer replaces out of band (matched by form action, the form's decision and field name),
+ * so a push while the GM rewords a challenge loses none of it, nor one while a player picks
+ * or types his ship's order (the battle page's decisions come out of band).
  * The EventSource reconnects by itself and sends the last id it saw (Last-Event-ID).
  * "Your turn": the page title follows #your-turn; the optional sound or vibration
  * (off by default) is the checkbox #turn-alert, remembered by the browser.
@@ -47,9 +49,13 @@
   });
 
   function fieldKey(f) {
-    var action = f.form ? (f.form.getAttribute("action") || "") : "";
+    var form = f.form;
+    var action = form ? (form.getAttribute("action") || "") : "";
+    // A battle's decision forms share one action: each is told apart by its decision.
+    var decision = form ? [form.className, form.getAttribute("data-actor") || "",
+      form.getAttribute("data-kind") || ""].join("\u0000") : "";
     var choice = (f.type === "checkbox" || f.type === "radio") ? f.value : "";
-    return action + "\u0000" + f.name + "\u0000" + choice;
+    return action + "\u0000" + decision + "\u0000" + f.name + "\u0000" + choice;
   }
 
   function changed(f) {
@@ -107,7 +113,9 @@
   // Just before htmx swaps a live element: what has been typed into it.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var el = event.detail.target;
-    if (el && el.id && el.dataset && el.dataset.liveUrl) typed[el.id] = typedFields(el);
+    // The whole page: the answer may replace other parts too, out of band (the battle
+    // page's poller brings its decisions), and a choice made there must survive as well.
+    if (el && el.id && el.dataset && el.dataset.liveUrl) typed[el.id] = typedFields(document.body);
   });
 
   function refresh(id, connected) {
@@ -120,7 +128,7 @@
     if (el.dataset.liveSelect) options.select = el.dataset.liveSelect;
     htmx.ajax("GET", el.dataset.liveUrl, options).then(function () {
       busy[id] = false;
-      putBack(document.getElementById(id), typed[id]);
+      putBack(document.body, typed[id]);
       delete typed[id];
       hideReloadLinks();
       turnChanged();

@@ -107,3 +107,23 @@ def test_the_board_is_legible_on_a_phone(demo_wargame):
             assert apart, (a, b)
     legend = otoole.inner_text(".brethren-board .board-legend")
     assert "1 HMS" in legend and "an island" in legend
+
+
+def test_an_order_being_chosen_survives_the_other_players_order(demo_wargame):
+    """Bosworth has picked La Gloire's order but not yet sent it when O'Toole sends one of
+    his: the push refreshes Bosworth's decisions (out of band, with the new version), and
+    his pick is still the one selected, not put back to the default (which he would then
+    send without noticing)."""
+    gm, otoole, bosworth, game = demo_wargame("brethren/fleet_action", "en", "fr", seed="1")
+    for page in (otoole, bosworth):
+        page.goto(game)
+        page.locator(".brethren-board svg").wait_for()
+    mine = bosworth.locator('form.decision[data-kind="orders:f1"]')
+    version = mine.locator("input[name=version]").input_value()
+    mine.locator("select[name=choice]").select_option("hold")
+    _order(otoole, "orders:e1", "move:to:f3+fire")
+    bosworth.wait_for_function(
+        "v => document.querySelector('form.decision[data-kind=\"orders:f1\"] "
+        "input[name=version]').value !== v", arg=version)
+    bosworth.wait_for_timeout(500)
+    assert mine.locator("select[name=choice]").input_value() == "hold"
