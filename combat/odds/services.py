@@ -6,10 +6,13 @@ chunks one after another with the jobs' lease (a conditional update: of two work
 wins), plays each with ``rules.montecarlo.run`` outside any transaction, renewing the lease
 while it plays, and commits the chunk's summary under the simulation's row lock only while
 it still holds the lease: a chunk whose worker died is claimed again once its lease runs out
-and counted once. The transaction that commits the last chunk merges the chunks' summaries,
-once (or, for "until precise", adds the next batch). :func:`simulation_sweep` hands stalled
-simulations back to the workers, as ``combat.services.job_sweep`` does for jobs; the timings
-are the jobs' (``config/settings.py``).
+and counted once. A chunk that outlasts its worker's slice is cut where the slice ended:
+the games played are committed as the chunk, the rest is a new chunk for the next message,
+so that no task outruns the time limits, however slow the engine's games. The transaction
+that commits the last chunk merges the chunks' summaries, once (or, for "until precise",
+adds the next batch). :func:`simulation_sweep` hands stalled simulations back to the
+workers, as ``combat.services.job_sweep`` does for jobs; the timings are the jobs'
+(``config/settings.py``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import secrets
 import socket
 import time
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -61,7 +65,12 @@ CHUNK_GAMES = 500
 """The games of one chunk: a fraction of a second of one core for a battle, so that the
 chunks spread over the workers and a dead worker's chunk is little to play again."""
 PIECE_GAMES = 100
-"""A worker renews its chunk's lease (and learns of a cancel) between pieces this size."""
+"""A worker renews its chunk's lease (and learns of a cancel) between pieces this size at
+most."""
+PIECE_SECONDS = 0.5
+"""A piece is sized to play in about this long, from the pace of the chunk's games so far
+(its first piece is one game): a slow engine's chunk (an HFG battle plays for most of a
+second) renews its lease and may end its slice between single games."""
 MESSAGES = 4
 """The messages sent when a simulation is asked for: each keeps a worker process playing
 chunks, so as many worker processes as this share one simulation."""
@@ -300,36 +309,55 @@ def _renew(chunk: SimulationChunk, owner: str) -> None:
 
 
 def play_chunk(simulation: Simulation, start: int, stop: int, option: str = "",
-               between=None) -> Summary:
-    """The summary of games ``start`` to ``stop - 1`` of ``simulation`` for ``option``:
-    the kernel's Monte Carlo (``rules.montecarlo.run``) with the games' seeds derived from
-    the simulation's; ``between()`` is called between pieces of :data:`PIECE_GAMES` games.
-    The same in a worker and in :func:`simulation_replay`."""
+               between=None, until: float | None = None) -> tuple[Summary, int]:
+    """``(summary, reached)``: the summary of games ``start`` to ``reached - 1`` of
+    ``simulation`` for ``option``, the kernel's Monte Carlo (``rules.montecarlo.run``) with
+    the games' seeds derived from the simulation's. ``reached`` is ``stop``, or, once
+    ``time.monotonic()`` passes ``until``, the first game not played (one piece at least is
+    played). ``between()`` is called between pieces (one game, then as many as play in about
+    :data:`PIECE_SECONDS`, at most :data:`PIECE_GAMES`). The same in a worker and in
+    :func:`simulation_replay`: a game's result depends on its seed alone, not on the pieces."""
     kernel = get_engine(simulation.engine)
     begin = simulation.setup if simulation.setup is not None else simulation.state
     first = (simulation.decision["actor"], option) if simulation.decision else None
     seed = int(simulation.seed)
     summary = Summary(kernel.name)
-    for a in range(start, stop, PIECE_GAMES):
-        if between is not None and a > start:
-            between()
-        summary = summary.merge(run(kernel, begin, seeds=job_seeds(seed, a, min(
-            a + PIECE_GAMES, stop)), first=first, stacked=simulation.stacked_cards))
-    return summary
+    began, a, size = time.monotonic(), start, 1
+    while a < stop:
+        if a > start:
+            if until is not None and time.monotonic() >= until:
+                break
+            if between is not None:
+                between()
+        b = min(a + size, stop)
+        summary = summary.merge(run(kernel, begin, seeds=job_seeds(seed, a, b), first=first,
+                                    stacked=simulation.stacked_cards))
+        a = b
+        pace = (time.monotonic() - began) / (a - start)
+        size = max(1, min(PIECE_GAMES, int(PIECE_SECONDS / pace))) if pace else PIECE_GAMES
+    return summary, a
 
 
-def _commit(chunk: SimulationChunk, owner: str, summary: Summary) -> None:
+def _commit(chunk: SimulationChunk, owner: str, summary: Summary,
+            reached: int | None = None) -> None:
     """Store a played chunk if ``owner`` still holds it, and, with the last chunk in, merge
-    the simulation's results or plan its next batch. Only the fields that change are
-    written (not the simulation's setup or state, which a "what if" makes large)."""
+    the simulation's results or plan its next batch. A chunk played up to ``reached`` only
+    (its slice ended first) is stored as games ``start`` to ``reached - 1``, and the rest is
+    a new open chunk. Only the fields that change are written (not the simulation's setup or
+    state, which a "what if" makes large)."""
+    reached = chunk.stop if reached is None else reached
     with transaction.atomic():
         simulation = Simulation.objects.select_for_update().defer(
             "setup", "state", "labels").get(pk=chunk.simulation_id)
         held = SimulationChunk.objects.filter(
             pk=chunk.pk, lease_owner=owner, done=False).update(
-                summary=summary.as_dict(), done=True, lease_owner="", lease_until=None)
+                summary=summary.as_dict(), done=True, stop=reached, lease_owner="",
+                lease_until=None)
         if not held or not simulation.is_open:
             raise _Stop
+        if reached < chunk.stop:
+            SimulationChunk.objects.create(simulation=simulation, option=chunk.option,
+                                           start=reached, stop=chunk.stop)
         simulation.games_done += summary.games
         simulation.heartbeat = timezone.now()
         changed = ["games_done", "heartbeat"]
@@ -368,11 +396,26 @@ def _finish_or_extend(simulation: Simulation) -> None:
     simulation.finished_at = timezone.now()
 
 
+class _WorkersDied(Exception):
+    """A chunk taken over more than ``MAX_TAKEOVERS`` times."""
+
+
+def _failure(exc: Exception) -> str:
+    """Why a simulation failed, as the GM reads it after "The simulation failed: "."""
+    if isinstance(exc, ValidationError):
+        return "; ".join(exc.messages)
+    if isinstance(exc, _WorkersDied):
+        return str(exc)
+    if isinstance(exc, SoftTimeLimitExceeded):
+        return (f"one game took longer than a worker may play at a time "
+                f"({settings.CELERY_TASK_SOFT_TIME_LIMIT} s)")
+    return f"{type(exc).__name__}: {exc}"
+
+
 def _fail(simulation_id: int, exc: Exception) -> None:
-    reason = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)
     Simulation.objects.filter(pk=simulation_id, status__in=Simulation.OPEN).update(
         status=Simulation.Status.FAILED, finished_at=timezone.now(),
-        error=f"{type(exc).__name__}: {reason}"[:2000])
+        error=_failure(exc)[:2000])
     _announce(simulation_id)
 
 
@@ -396,7 +439,7 @@ def simulation_run(*, simulation_id: int) -> int:
         play_start, play_cpu = time.perf_counter(), time.process_time()
         try:
             if chunk.takeovers > MAX_TAKEOVERS:
-                raise RuntimeError(f"its workers died {chunk.takeovers} times while playing "
+                raise _WorkersDied(f"its workers died {chunk.takeovers} times while playing "
                                    f"games {chunk.start}-{chunk.stop - 1}")
             renewed = [time.monotonic()]
 
@@ -405,9 +448,10 @@ def simulation_run(*, simulation_id: int) -> int:
                     _renew(chunk, owner)
                     renewed[0] = time.monotonic()
 
-            summary = play_chunk(simulation, chunk.start, chunk.stop, chunk.option, between)
+            summary, reached = play_chunk(simulation, chunk.start, chunk.stop, chunk.option,
+                                          between, until=slice_end)
             commit_start, cpu = time.perf_counter(), time.process_time() - play_cpu
-            _commit(chunk, owner, summary)
+            _commit(chunk, owner, summary, reached)
             committed += 1
         except _Stop:
             logger.info("simulation %s: chunk %s stopped, its lease is gone", simulation_id,
@@ -421,7 +465,7 @@ def simulation_run(*, simulation_id: int) -> int:
         logger.info(
             "simulation %s chunk %s: %d games%s, claimed %.0f ms after the simulation was "
             "asked; claim %.1f, play %.1f (CPU %.1f), commit %.1f ms", simulation_id,
-            chunk.pk, chunk.stop - chunk.start,
+            chunk.pk, reached - chunk.start,
             f" of option {chunk.option}" if chunk.option else "", waited * 1e3,
             (play_start - claim_start) * 1e3,
             (commit_start - play_start) * 1e3, cpu * 1e3, (end - commit_start) * 1e3)
@@ -466,7 +510,7 @@ def simulation_replay(*, simulation: Simulation) -> dict:
         raise ValidationError("A simulation can be replayed once it is done and its seed "
                               "is known.")
     stop = max(simulation.chunks.values_list("stop", flat=True))
-    replayed = {option: play_chunk(simulation, 0, stop, option).as_dict()
+    replayed = {option: play_chunk(simulation, 0, stop, option)[0].as_dict()
                 for option in simulation.options}
     mismatch = next((o for o in simulation.options
                      if replayed[o] != simulation.results.get(o)), None)

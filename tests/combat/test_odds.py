@@ -195,8 +195,8 @@ def test_a_stopped_simulation_says_its_figures_are_of_the_games_it_played(campai
                                               setup=setup, title="t", games=1_000)
     url = reverse("combat:odds", args=[simulation.pk])
     chunk = services._claim(simulation, "me")
-    services._commit(chunk, "me", services.play_chunk(simulation, chunk.start, chunk.stop,
-                                                      chunk.option))
+    services._commit(chunk, "me", *services.play_chunk(simulation, chunk.start, chunk.stop,
+                                                       chunk.option))
     simulation_cancel(simulation=simulation, user=gm)
     simulation.refresh_from_db()
     played = chunk.stop - chunk.start
@@ -507,3 +507,41 @@ def test_the_gms_odds_from_here_draw_the_stacked_cards_still_to_come(
         else player_b
     theirs = simulation_create_from_encounter(encounter=battle, user=owner, games=100)
     assert theirs.stacked_cards == [] and theirs.players_see
+
+
+def test_a_chunk_that_outlasts_its_slice_is_cut_there_and_the_rest_played_next(
+        campaign, gm, settings, django_capture_on_commit_callbacks):
+    """An engine whose games are slow (an HFG battle takes most of a second): a chunk is
+    cut where its worker's slice ends, each message plays a piece of it, and the results
+    are those of the same seeds in one process. With no slice at all, each message plays
+    one game: a task never outruns the workers' time limits."""
+    settings.JOB_SLICE_SECONDS = 0
+    setup = get_engine("brethren").scenarios()["first_broadside"].setup
+    with django_capture_on_commit_callbacks(execute=False):
+        simulation = simulation_create_from_setup(campaign=campaign, user=gm,
+                                                  engine="brethren", setup=setup,
+                                                  title="t", games=4)
+    assert [(c.start, c.stop) for c in simulation.chunks.all()] == [(0, 4)]
+    messages = 0
+    while simulation.is_open and messages < 10:
+        with django_capture_on_commit_callbacks(execute=False):
+            run_simulation(simulation.pk)  # what each message does, which sends the next
+        messages += 1
+        simulation.refresh_from_db()
+    assert simulation.status == Simulation.Status.DONE and simulation.games_done == 4
+    assert messages == 4
+    assert sorted((c.start, c.stop, c.done) for c in simulation.chunks.all()) == [
+        (0, 1, True), (1, 2, True), (2, 3, True), (3, 4, True)]
+    assert simulation.results == {"": in_one_process(simulation).as_dict()}
+    assert simulation_replay(simulation=simulation)["matches"]
+
+
+def test_a_failure_says_why_in_words(campaign, gm, setup):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    simulation = simulation_create_from_setup(campaign=campaign, user=gm, engine="btq_naval",
+                                              setup=setup, title="t", games=100)
+    services._fail(simulation.pk, SoftTimeLimitExceeded())
+    simulation.refresh_from_db()
+    assert simulation.error == ("one game took longer than a worker may play at a time "
+                                "(20 s)")
