@@ -42,3 +42,21 @@ def test_a_worker_killed_mid_simulation_changes_nothing_in_its_summary(
     assert held.done and held.takeovers == 1  # played again by the second worker
     assert simulation.games_done == 8_000
     assert simulation.results == {"": in_one_process(simulation).as_dict()}
+
+
+def test_slow_games_are_cut_into_slices_on_a_real_worker(campaign, gm):
+    """HFG's landing party (about a third of a second a game): the worker plays a slice's
+    worth of games per message (1 s here) and sends itself the rest, and the merge is the
+    same seeds played here."""
+    from rules.engine import get_engine
+
+    simulation = simulation_create_from_setup(
+        campaign=campaign, user=gm, engine="hfg", title="Ashore",
+        setup=get_engine("hfg").scenarios()["landing_party"].setup, games=12)
+    with Worker() as worker:
+        wait_for(lambda: not Simulation.objects.get(pk=simulation.pk).is_open,
+                 "the simulation to end", worker)
+    simulation.refresh_from_db()
+    assert simulation.status == Simulation.Status.DONE, simulation.error
+    assert simulation.chunks.count() > 1 and not simulation.chunks.filter(done=False).exists()
+    assert simulation.results == {"": in_one_process(simulation).as_dict()}
