@@ -56,3 +56,26 @@ def test_a_heal_on_the_phone(campaign, gm, player_a, pc_a, new_context, login):
         _fits(player, url)
         _fits(master, url)
     assert "Physician" in player.inner_text("main")  # the printable sheet lists the trait
+
+
+def test_a_name_of_a_hundred_letters_keeps_the_pages_to_a_phone(
+        campaign, gm, pc_a, pc_ship, new_context, login):
+    """A name with no space in it (a player's joke, a paste gone wrong) breaks where it
+    must, in a heading, a list, a form's choices or a table's cell, and no page is wider
+    than the phone."""
+    from characters.models import Character
+    from ships.models import Ship
+    from ships.services import posting_set
+
+    gm.set_password(PASSWORD)
+    gm.save()
+    Character.objects.filter(pk=pc_a.pk).update(name="Bartholomew" * 9)
+    Ship.objects.filter(pk=pc_ship.pk).update(name="Indefatigable" * 7)
+    posting_set(ship=pc_ship, character=pc_a, station="master", actor=gm)
+    master = login(new_context(), "gm", PASSWORD)
+    master.set_viewport_size(PHONE)
+    sheet = f"/characters/{pc_a.pk}/"
+    for url in (sheet, f"{sheet}print/", f"{sheet}edit/", f"{sheet}missions/",
+                f"/ships/{pc_ship.pk}/", f"/campaigns/{campaign.pk}/tests/new/",
+                f"/campaigns/{campaign.pk}/missions/new/"):
+        _fits(master, url)
