@@ -220,9 +220,12 @@ def simulation_create_from_encounter(*, encounter: Encounter, user, actor: str =
     ``ValidationError``: the encounter is not running, the decision is not pending, bad
     number of games."""
     encounter = Encounter.objects.select_for_update().get(pk=encounter.pk)
-    if not may_ask_odds(user, encounter):
-        raise PermissionDenied("The odds are for the GM in this campaign.")
     is_gm = membership_role(user, encounter.campaign) == "gm"
+    if not may_ask_odds(user, encounter):
+        raise PermissionDenied(
+            "The odds wait until you have given your side's orders: they would be played "
+            "with the other side's, which are hidden until all are in." if is_gm else
+            "The odds are for the GM in this campaign.")
     if encounter.status != Encounter.Status.ACTIVE:
         raise ValidationError("The odds are asked of a battle in progress.")
     kernel = _engine(encounter.engine)

@@ -149,8 +149,10 @@ def test_a_gm_waiting_to_give_orders_may_not_ask_the_odds(gm_plays_france, gm, g
     _order(player_a_client, game, f"pc:{pc_a.pk}", "e1", "move:to:f3+fire")
     page = gm_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
     assert not may_ask_odds(gm, game)
-    response = gm_client.post(reverse("combat:odds_ask", args=[game.pk]), {})
-    assert response.status_code in (302, 403) and not game.simulations.exists()
+    response = gm_client.post(reverse("combat:odds_ask", args=[game.pk]), {}, follow=True)
+    assert not game.simulations.exists()
+    assert "The odds wait until you have given your side" in \
+        response.content.decode()
     assert "What if" not in page and "The odds from here" not in page
     for ship in ("f1", "f2", "f3"):
         _order(gm_client, game, "side:fr", ship)
