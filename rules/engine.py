@@ -142,13 +142,14 @@ class Field:
                 value = float(value.strip().replace(",", "."))
             except ValueError:
                 raise ValueError(f"{self.label}: a number, please.") from None
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-                abs(value) < 1e9):  # also refuses NaN and infinity
-            raise ValueError(f"{self.label}: a number, please.")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            raise ValueError(f"{self.label}: a number, please.")  # (NaN is not equal to itself)
         if self.minimum is not None and value < self.minimum:
             raise ValueError(f"{self.label}: at least {self.minimum:g}.")
         if self.maximum is not None and value > self.maximum:
             raise ValueError(f"{self.label}: at most {self.maximum:g}.")
+        if not abs(value) < 1e9:  # (and infinity)
+            raise ValueError(f"{self.label}: a number under a billion, please.")
         return float(value)
 
     def as_dict(self) -> dict:

@@ -227,6 +227,21 @@ def test_a_typed_decision_refuses_per_field(choice, field, reason):
     assert isinstance(refused.value, IllegalAction)
 
 
+@pytest.mark.parametrize("value, reason", [
+    ("abc", "Speed: a number, please."),
+    ("nan", "Speed: a number, please."),
+    ("1e308", "Speed: a number under a billion, please."),
+    ("-inf", "Speed: a number under a billion, please."),
+    (1e12, "Speed: a number under a billion, please."),
+])
+def test_a_decimal_field_says_whether_it_is_no_number_or_too_large(value, reason):
+    with pytest.raises(ValueError, match=reason):
+        Field("speed", "Speed", "decimal").clean(value)
+    assert Field("speed", "Speed", "decimal").clean(" 2,5 ") == 2.5
+    with pytest.raises(ValueError, match="Speed: at most 12."):
+        Field("speed", "Speed", "decimal", maximum=12).clean("1e308")
+
+
 def test_a_decision_without_fields_reads_as_before():
     decision = Decision("gm", "k", "p", (Option("a", "A"),), "a")
     assert "fields" not in decision.as_dict()
