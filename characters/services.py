@@ -9,7 +9,7 @@ Views check access through ``characters.selectors`` first.
 """
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaigns.missions.models import Mission, Session
@@ -1127,8 +1127,16 @@ _V2_FIELDS = ("professions", "scratched")
 
 
 def _export_error(where: str, message) -> ValidationError:
+    """The refusal of an import at ``where`` (``"reputation 2"``): ``message`` a text, or a
+    ``ValidationError`` whose errors are named by their fields (``name: This field cannot
+    be blank.``)."""
     if isinstance(message, ValidationError):
-        message = "; ".join(message.messages)
+        if hasattr(message, "error_dict"):
+            message = "; ".join(f"{field.replace('_', ' ')}: {' '.join(errors)}"
+                                if field != NON_FIELD_ERRORS else " ".join(errors)
+                                for field, errors in message.message_dict.items())
+        else:
+            message = "; ".join(message.messages)
     return ValidationError({"data": f"{where}: {message}"})
 
 

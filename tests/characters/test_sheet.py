@@ -217,6 +217,9 @@ def test_a_version_1_export_imports_with_its_values_kept(campaign, gm, player_b)
     ({"format": "quarterdeck-character", "version": 3,
       "character": {"name": "X", "kind": "npc", "trait_uses": {
           "swimming": {"period": "session:1", "used": 0}}}}, "trait_uses swimming"),
+    ({"format": "quarterdeck-character", "version": 3,
+      "character": {"name": "X", "kind": "npc", "reputations": [{"bad": 1}]}},
+     "reputation 1: descriptor: This field cannot be blank.; subject: This field"),
 ])
 def test_a_bad_import_is_refused_with_nothing_written(campaign, gm, data, reason):
     before = Character.objects.count()
