@@ -3,7 +3,9 @@
 Errors are ``{"detail": reason}``: 404 for a battle the user may not see (outsiders cannot
 learn that it exists), 403 for a decision that is not the user's to make, 400 for an illegal
 choice or a battle that is not running, 409 for a step taken from a stale version (with the
-``version`` now saved).
+``version`` now saved). A decision sent with an older version is taken if that decision has
+been pending unchanged since (another participant's came in first: the sides' written
+orders); a decision made or changed since is the 409.
 """
 
 from django.urls import path

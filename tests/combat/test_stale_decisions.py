@@ -121,3 +121,18 @@ def test_an_order_from_a_past_turn_is_refused_where_the_same_ship_is_asked_again
                                          "version": first + 5})
     assert _messages(page) == [ALREADY_MADE_MESSAGE]
     assert _snapshot(game) == before
+
+
+def test_through_the_api_both_orders_are_taken_and_one_sent_again_is_409(
+        campaign, gm, pc_a, pc_b, player_a_client, player_b_client):
+    game, a, b = _brethren(campaign, gm, pc_a, pc_b)
+    seen = game.version
+    url = reverse("api-encounter-act", args=[game.pk])
+    for client, actor, ship in ((player_a_client, a, "e1"), (player_b_client, b, "f1")):
+        response = client.post(url, {"actor": actor, "kind": f"orders:{ship}",
+                                      "choice": "hold", "version": seen},
+                               content_type="application/json")
+        assert response.status_code == 200, response.content
+    again = player_b_client.post(url, {"actor": b, "kind": "orders:f1", "choice": "hold",
+                                       "version": seen}, content_type="application/json")
+    assert again.status_code == 409 and again.json()["version"] == seen + 2
