@@ -49,7 +49,7 @@ from combat.selectors import (
     unfinished_encounter_for_ship,
 )
 from rules.cards import GM_DECK, CardError, parse_cards
-from rules.engine import GM, Engine, Event, FieldErrors, IllegalAction, get_engine
+from rules.engine import GM, Decision, Engine, Event, FieldErrors, IllegalAction, get_engine
 from rules.random import NotInDeck, SeededSource, stacked_step
 from ships.prizes import prizes_refuse
 from ships.services import ship_reveal
@@ -617,16 +617,18 @@ def _check_seen(encounter: Encounter, actor: str, kind: str, seen) -> None:
     check_version(encounter, seen)
 
 
-def _moved_on(encounter: Encounter, kernel: Engine, before) -> None:
-    """Bump the version of ``encounter``, which one decision has just moved on from the
-    state where ``before`` (its :meth:`Engine.pending`) were pending, and record since when
-    each decision pending now has been pending unchanged (``Encounter.pending_since``): a
-    decision that was pending before, equal in every option, keeps its version (that of the
-    previous record if it is up to date, else the version before this one); any other is
-    new with this version."""
+def _moved_on(encounter: Encounter, kernel: Engine, before, taken: Decision) -> None:
+    """Bump the version of ``encounter``, which one decision, ``taken``, has just moved on
+    from the state where ``before`` (its :meth:`Engine.pending`) were pending, and record
+    since when each decision pending now has been pending unchanged
+    (``Encounter.pending_since``): a decision that was pending before, equal in every
+    option, keeps its version (that of the previous record if it is up to date, else the
+    version before this one); any other is new with this version, and so is ``taken`` when
+    it is asked again, however like the last it looks (next turn's orders for a ship that
+    held): a form for it from before is the one just taken, sent again."""
     kept = encounter.pending_since
     old = kept["since"] if kept.get("version") == encounter.version else {}
-    was = {_pending_key(d.actor, d.kind): d for d in before}
+    was = {_pending_key(d.actor, d.kind): d for d in before if d is not taken}
     encounter.version += 1
     since = {}
     for decision in kernel.pending(encounter.state):
@@ -685,7 +687,7 @@ def encounter_act(
         participant_ids_for(user, encounter)
     _apply(encounter, _Table.of(encounter, kernel), actor, decision_kind, choice,
            by=DECIDED_BY_GM if for_player else None)
-    _moved_on(encounter, kernel, before)
+    _moved_on(encounter, kernel, before, pending[0])
     _finish_if_over(encounter, kernel, user)
     encounter.save()
     return list(encounter.events.filter(seq__gt=first))
@@ -920,7 +922,7 @@ def decision_sweep(*, now=None) -> list[int]:
             _apply(encounter, _Table.of(encounter, kernel), decision.actor, decision.kind,
                    _default_choice(encounter, kernel, decision),
                    by=f"{TAKEN_BY_DEFAULT}{encounter.decision_timeout}")
-            _moved_on(encounter, kernel, pending)
+            _moved_on(encounter, kernel, pending, decision)
             _finish_if_over(encounter, kernel, None)
             encounter.save()
             moved.append(pk)

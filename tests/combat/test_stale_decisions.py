@@ -136,3 +136,51 @@ def test_through_the_api_both_orders_are_taken_and_one_sent_again_is_409(
     again = player_b_client.post(url, {"actor": b, "kind": "orders:f1", "choice": "hold",
                                        "version": seen}, content_type="application/json")
     assert again.status_code == 409 and again.json()["version"] == seen + 2
+
+
+def test_a_form_sent_twice_is_not_taken_again_for_the_next_turns_same_decision(
+        campaign, gm, pc_a, pc_b, player_a_client, player_b_client):
+    """The decision just taken is a new one when it is asked again, even if it looks the
+    same (Movin' On Up: the Fortune, holding, is asked the same orders next turn): the same
+    form sent again (a double click, a second tab) is refused, not taken as next turn's
+    orders, which the player has not seen the board for."""
+    game = wargame_create(campaign=campaign, user=gm, scenario_key="brethren/movin_on_up",
+                          commanders={"a": f"pc:{pc_a.pk}", "b": f"pc:{pc_b.pk}"})
+    game.refresh_from_db()
+    a, b, seen = f"pc:{pc_a.pk}", f"pc:{pc_b.pk}", game.version
+    _post(player_a_client, game, {"actor": a, "kind": "orders:a1", "choice": "hold",
+                                  "version": seen})
+    form = {"actor": b, "kind": "orders:b1", "choice": "hold", "version": seen}
+    assert _messages(_post(player_b_client, game, form)) == []  # the turn is played
+    before = _snapshot(game)
+    assert "orders:b1" in {d.kind for d in get_engine("brethren").pending(game.state)}
+    page = _post(player_b_client, game, form)
+    assert _messages(page) == [MOVED_ON_MESSAGE]
+    assert _snapshot(game) == before
+    assert [c["kind"] for c in game.choices] == ["orders:a1", "orders:b1"]
+
+
+def test_a_form_for_a_decision_the_timeout_took_is_not_taken_for_the_next_turn(
+        campaign, gm, pc_a, pc_b, player_a_client, player_b_client):
+    """The Fortune's orders taken by default when the time ran out: the page's form for them,
+    sent late, is refused, not taken as next turn's orders (which look the same)."""
+    from datetime import timedelta
+
+    from combat.services import decision_sweep
+
+    game = wargame_create(campaign=campaign, user=gm, scenario_key="brethren/movin_on_up",
+                          commanders={"a": f"pc:{pc_a.pk}", "b": f"pc:{pc_b.pk}"})
+    game.refresh_from_db()
+    a, b, seen = f"pc:{pc_a.pk}", f"pc:{pc_b.pk}", game.version
+    _post(player_a_client, game, {"actor": a, "kind": "orders:a1", "choice": "hold",
+                                  "version": seen})
+    game.refresh_from_db()
+    game.decision_timeout = 30
+    game.save(update_fields=["decision_timeout"])
+    assert decision_sweep(now=game.updated_at + timedelta(seconds=31)) == [game.pk]
+    before = _snapshot(game)
+    assert "orders:b1" in {d.kind for d in get_engine("brethren").pending(game.state)}
+    page = _post(player_b_client, game, {"actor": b, "kind": "orders:b1", "choice": "hold",
+                                         "version": seen})
+    assert _messages(page) == [MOVED_ON_MESSAGE]
+    assert _snapshot(game) == before
