@@ -10,6 +10,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from config import network
 from config.env import env_bool, env_float, env_int, env_list, env_str
@@ -253,19 +254,27 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "quarterdeck")
+# The sweeps have a queue of their own, which every worker consumes beside the default one
+# (a worker takes turns between its queues, on Redis as on the filesystem broker): a sweep
+# waits for one task at most, never behind a backlog of odds' messages, where it expired
+# before its turn and decision timeouts and dead workers' jobs waited as long as the odds.
+CELERY_SWEEP_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.sweeps"
+CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_SWEEP_QUEUE))
+CELERY_TASK_ROUTES = {task: {"queue": CELERY_SWEEP_QUEUE}
+                      for task in ("combat.sweep_jobs", "combat.sweep_decisions")}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "sweep-expired-job-leases": {
         "task": "combat.sweep_jobs",
         "schedule": JOB_SWEEP_SECONDS,
-        # a sweep nobody ran in time is replaced by the next one, never piled up
-        "options": {"expires": JOB_SWEEP_SECONDS},
+        # a sweep nobody ran in time (behind a slice) is replaced by the next, never piled up
+        "options": {"expires": JOB_SWEEP_SECONDS + JOB_SLICE_SECONDS},
     },
     "take-timed-out-decisions": {
         "task": "combat.sweep_decisions",
         "schedule": DECISION_SWEEP_SECONDS,
-        "options": {"expires": DECISION_SWEEP_SECONDS},
+        "options": {"expires": DECISION_SWEEP_SECONDS + JOB_SLICE_SECONDS},
     },
 }
 

@@ -60,3 +60,29 @@ def test_slow_games_are_cut_into_slices_on_a_real_worker(campaign, gm):
     assert simulation.status == Simulation.Status.DONE, simulation.error
     assert simulation.chunks.count() > 1 and not simulation.chunks.filter(done=False).exists()
     assert simulation.results == {"": in_one_process(simulation).as_dict()}
+
+
+def test_a_decision_timeout_is_taken_while_the_worker_plays_odds(
+        campaign, gm, pc_a, pc_b, monkeypatch):
+    """Two HFG simulations keep the one worker busy (eight messages of a slice each, queued
+    before the sweep's): the sweep of timed-out decisions has a queue of its own, so it
+    waits for one slice at most, does not expire behind the odds, and the battle whose
+    player did not decide in time moves on."""
+    from combat.wargames import wargame_create
+    from rules.engine import get_engine
+
+    monkeypatch.setenv("QUARTERDECK_DECISION_SWEEP_SECONDS", "1")
+    for title in ("Ashore", "Ashore again"):
+        simulation_create_from_setup(
+            campaign=campaign, user=gm, engine="hfg", title=title,
+            setup=get_engine("hfg").scenarios()["landing_party"].setup, games=400)
+    game = wargame_create(campaign=campaign, user=gm, scenario_key="brethren/fleet_action",
+                          commanders={"en": f"pc:{pc_a.pk}", "fr": f"pc:{pc_b.pk}"})
+    type(game).objects.filter(pk=game.pk).update(decision_timeout=1)
+    with Worker() as worker:
+        wait_for(lambda: type(game).objects.get(pk=game.pk).choices, "the default taken",
+                 worker)
+        for simulation in Simulation.objects.filter(campaign=campaign):
+            assert simulation.is_open  # still playing: the sweep did not wait for them
+    game.refresh_from_db()
+    assert game.choices[0]["by"].startswith("timeout:")
