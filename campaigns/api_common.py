@@ -12,6 +12,16 @@ from rules.btq.characters import DamageState
 DAMAGE_STATE_HELP = ", ".join(f"{s.value} {s.label}" for s in DamageState)
 
 
+MAX_ID = 2**63 - 1
+"""The largest id or version a database integer column holds: larger numbers are refused as
+bad input, never handed to the database (an overflow there is a 500)."""
+
+
+def id_field(**kwargs) -> serializers.IntegerField:
+    """A row's id: a whole number a database integer column holds."""
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
 def damage_state_field(**kwargs) -> serializers.IntegerField:
     """A damage state as its number, 0-3 (as an enum the schema would name it once per
     field)."""

@@ -14,14 +14,14 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api_common import InputSerializer
+from campaigns.api_common import InputSerializer, id_field
 from campaigns.selectors import campaign_for_user, membership_role, require_gm
 from combat import healing_api, selectors, services
 from combat.card_tests import api as card_tests_api
 from combat.creation import api as creation_api
 from combat.forms import DECISION_TIMEOUT, MAX_ID, MAX_TYPED_INPUT
 from combat.models import Encounter, Job
-from combat.new_battle_api import NewBattleSerializer, id_field, new_battle_of
+from combat.new_battle_api import NewBattleSerializer, new_battle_of
 from combat.odds import api as odds_api
 from combat.wargames import GM_COMMANDS, commanded_sides, wargame_create, wargame_scenarios
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django import forms
 
+from campaigns.api_common import MAX_ID
 from campaigns.forms import Form
 from combat.challenges import add_challenge_field
 from rules.btq.characters import DamageState
@@ -14,10 +15,6 @@ from rules.engine import get_engine
 from ships.models import Ship, ShipPosting, ShipReputation
 from ships.prizes import prize_words
 from ships.services import naval_setup
-
-MAX_ID = 2**63 - 1
-"""The largest id or version a database integer column holds: larger numbers are refused as
-bad input, never handed to the database (an overflow there is a 500)."""
 
 BOOK_SCENARIO = "hermes_vs_corsair"
 """The book's example of ship-to-ship combat (BtQ L2533-2603), as ``btq_naval`` hands it out

@@ -4,22 +4,16 @@ for its odds) share, so that both take the same ships and refuse the same input.
 
 from rest_framework import serializers
 
-from campaigns.api_common import InputSerializer
+from campaigns.api_common import MAX_ID, InputSerializer, id_field
 from combat.forms import (
     GENERAL_PRECIPITATION_CHOICES,
     GENERAL_WIND_CHOICES,
-    MAX_ID,
     WEATHER_CHOICES,
     NewBattle,
     already_in_battle,
     general_weather,
 )
 from ships.models import Ship, ShipReputation
-
-
-def id_field(**kwargs) -> serializers.IntegerField:
-    """A row's id: a whole number a database integer column holds."""
-    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
 
 
 class NewBattleSerializer(InputSerializer):

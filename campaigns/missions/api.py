@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import directory
-from campaigns.api_common import InputSerializer
+from campaigns.api_common import InputSerializer, id_field
 from campaigns.missions import selectors, services
 from campaigns.missions.models import STATIONS, Challenge, Mission, Session, Voyage
 from campaigns.missions.targets import resolve_entries
@@ -87,7 +87,7 @@ class MissionCreateSerializer(InputSerializer):
                                     max_length=20)
     failures = serializers.ListField(child=serializers.DictField(), required=False,
                                      default=list, max_length=20)
-    characters = serializers.ListField(child=serializers.IntegerField(), required=False,
+    characters = serializers.ListField(child=id_field(), required=False,
                                        default=list, max_length=50)
     planning_notes = serializers.CharField(required=False, allow_blank=True, default="")
     hidden = serializers.BooleanField(required=False, default=False)
@@ -107,7 +107,7 @@ class MissionUpdateSerializer(InputSerializer):
                                     max_length=20)
     failures = serializers.ListField(child=serializers.DictField(), required=False,
                                      max_length=20)
-    characters = serializers.ListField(child=serializers.IntegerField(), required=False,
+    characters = serializers.ListField(child=id_field(), required=False,
                                        max_length=50)
     planning_notes = serializers.CharField(required=False, allow_blank=True)
     hidden = serializers.BooleanField(required=False)
@@ -121,7 +121,7 @@ class StepSerializer(InputSerializer):
 
 class SampleSerializer(InputSerializer):
     sample = serializers.ChoiceField(choices=sorted(kernel.sample_missions()))
-    characters = serializers.ListField(child=serializers.IntegerField(), required=False,
+    characters = serializers.ListField(child=id_field(), required=False,
                                        default=list, max_length=50)
     hidden = serializers.BooleanField(required=False, default=False)
 
@@ -250,7 +250,7 @@ class ChallengeGMSerializer(ChallengeSerializer):
 
 
 class ChallengeCreateSerializer(InputSerializer):
-    missions = serializers.ListField(child=serializers.IntegerField(), max_length=50)
+    missions = serializers.ListField(child=id_field(), max_length=50)
     description = serializers.CharField(max_length=300)
     kind = serializers.ChoiceField(choices=list(Challenge.KINDS), default="test")
     gm_notes = serializers.CharField(required=False, allow_blank=True, default="")
@@ -415,7 +415,7 @@ class SessionGMSerializer(SessionSerializer):
 class SessionCreateSerializer(InputSerializer):
     title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     played_on = serializers.DateField(required=False, allow_null=True, default=None)
-    attendance = serializers.ListField(child=serializers.IntegerField(), required=False,
+    attendance = serializers.ListField(child=id_field(), required=False,
                                        default=list, max_length=50)
     gm_notes = serializers.CharField(required=False, allow_blank=True, default="")
 
@@ -461,9 +461,9 @@ class SessionEndView(APIView):
 
 class DashboardSerializer(serializers.Serializer):
     open_missions = MissionGMSerializer(many=True)
-    proposed = serializers.ListField(child=serializers.IntegerField())
-    proposed_challenges = serializers.ListField(child=serializers.IntegerField())
-    to_confirm = serializers.ListField(child=serializers.IntegerField())
+    proposed = serializers.ListField(child=id_field())
+    proposed_challenges = serializers.ListField(child=id_field())
+    to_confirm = serializers.ListField(child=id_field())
     missing_initial_missions = serializers.ListField(child=serializers.DictField())
 
 

@@ -14,7 +14,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api_common import InputSerializer
+from campaigns.api_common import InputSerializer, id_field
 from campaigns.models import Campaign
 from campaigns.selectors import membership_role
 from characters import shipboard as records
@@ -86,10 +86,10 @@ class SceneSerializer(InputSerializer):
     scene = serializers.ChoiceField(choices=_choices(shipboard.SCENES))
     topic = serializers.CharField(max_length=200)
     skill = serializers.ChoiceField(choices=_choices(SKILLS))
-    others = serializers.ListField(child=serializers.IntegerField(), max_length=30,
+    others = serializers.ListField(child=id_field(), max_length=30,
                                    required=False, default=list,
                                    help_text="The other characters who take part.")
-    captain = serializers.IntegerField(required=False, allow_null=True, default=None,
+    captain = id_field(required=False, allow_null=True, default=None,
                                        help_text="The Captain (an NPC), who tests his own "
                                                  "skill at his table.")
     captain_skill = serializers.ChoiceField(choices=_choices(SKILLS), required=False,

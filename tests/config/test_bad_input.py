@@ -218,3 +218,19 @@ def test_a_field_of_the_wrong_json_type_is_refused_not_coerced(name, args, metho
     response = getattr(api_gm_client, method)(url, body, content_type="application/json")
     assert response.status_code == 400
     assert response.json()[field] == reason
+
+
+@pytest.mark.parametrize("name, segment, body, field", [
+    ("api-shipboard-scene", "characters",
+     {"scene": "gun_deck", "topic": "t", "skill": "courtesy", "others": [2**64]}, "others"),
+    ("api-mission-list", "campaigns", {"name": "M", "challenges_required": 1,
+                                       "characters": [2**64]}, "characters"),
+])
+def test_an_id_too_large_for_the_database_is_refused_on_its_field(
+        name, segment, body, field, api_world, api_gm_client):
+    """A list of ids is checked as ids before any query: on SQLite such a number overflowed
+    the driver (a 500)."""
+    response = api_gm_client.post(reverse(name, args=[api_world[segment]]), body,
+                                  content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert field in response.json()
