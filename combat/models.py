@@ -138,6 +138,19 @@ whose first cards came from there: it cannot be replayed.
         """The stacked card texts not drawn yet."""
         return list(self.stacked_cards[self.stacked_position:])
 
+    @staticmethod
+    def pending_key(actor: str, kind: str) -> str:
+        """A decision's key in :attr:`pending_since`."""
+        return f"{actor} {kind}"
+
+    def asked_since(self, actor: str, kind: str) -> int:
+        """The version since which ``actor``'s pending decision ``kind`` has been pending
+        unchanged, as far as :attr:`pending_since` knows (else this version)."""
+        kept = self.pending_since
+        if kept.get("version") != self.version:
+            return self.version
+        return kept["since"].get(self.pending_key(actor, kind), self.version)
+
     def stacked_choice_for(self, decision) -> str | None:
         """The next stacked choice if it fits ``decision`` (a ``rules.engine.Decision``: same
         kind, one of its options), else ``None``."""

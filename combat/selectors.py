@@ -235,10 +235,12 @@ def decisions_for(encounter: Encounter, participants: list[str]) -> tuple[list[d
             planned = encounter.stacked_choice_for(decision)
             mine.append({**decision.as_dict(), "default": planned or decision.default,
                          "actor_name": names.get(decision.actor, decision.actor),
-                         "for_player": for_player(decision.actor)})
+                         "for_player": for_player(decision.actor),
+                         "since": encounter.asked_since(decision.actor, decision.kind)})
         elif decision.actor in participants:
             mine.append({**decision.as_dict(), "for_player": False,
-                         "actor_name": names.get(decision.actor, decision.actor)})
+                         "actor_name": names.get(decision.actor, decision.actor),
+                         "since": encounter.asked_since(decision.actor, decision.kind)})
         else:
             name = names.get(decision.actor, decision.actor)
             if name not in waiting:

@@ -595,24 +595,18 @@ def _may_act_for(user, encounter: Encounter, actor: str) -> bool:
     return GM in participants or actor in participants
 
 
-def _pending_key(actor: str, kind: str) -> str:
-    return f"{actor} {kind}"
-
-
 def _check_seen(encounter: Encounter, actor: str, kind: str, seen) -> None:
     """:func:`campaigns.services.check_version` for a decision, except that a form from an
     older version is taken when the decision it answers has been pending unchanged since
     that version or before: another participant's decision, made at the same moment (the
     other side's written orders), came in first, and changed nothing the form showed.
     Raises ``StaleVersion`` otherwise, ``ValidationError`` if ``seen`` is missing."""
-    kept = encounter.pending_since
     try:
         seen_int = int(seen)
     except (TypeError, ValueError):
         seen_int = None
-    if (seen_int is not None and seen_int < encounter.version
-            and kept.get("version") == encounter.version
-            and kept["since"].get(_pending_key(actor, kind), encounter.version) <= seen_int):
+    if seen_int is not None and encounter.asked_since(actor, kind) <= seen_int < \
+            encounter.version:
         return
     check_version(encounter, seen)
 
@@ -628,11 +622,11 @@ def _moved_on(encounter: Encounter, kernel: Engine, before, taken: Decision) -> 
     held): a form for it from before is the one just taken, sent again."""
     kept = encounter.pending_since
     old = kept["since"] if kept.get("version") == encounter.version else {}
-    was = {_pending_key(d.actor, d.kind): d for d in before if d is not taken}
+    was = {Encounter.pending_key(d.actor, d.kind): d for d in before if d is not taken}
     encounter.version += 1
     since = {}
     for decision in kernel.pending(encounter.state):
-        key = _pending_key(decision.actor, decision.kind)
+        key = Encounter.pending_key(decision.actor, decision.kind)
         since[key] = (old.get(key, encounter.version - 1) if was.get(key) == decision
                       else encounter.version)
     encounter.pending_since = {"version": encounter.version, "since": since}

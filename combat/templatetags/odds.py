@@ -21,6 +21,14 @@ def battle_odds(context) -> dict:
 
 
 @register.filter
+def what_if_fits(decision) -> bool:
+    """Whether a "what if" of ``decision`` (its options, each played
+    ``services.WHAT_IF_GAMES`` times) keeps within ``services.MAX_GAMES`` games: a ship's
+    hundred Brethren orders do not, and would only be refused."""
+    return len(decision["options"]) * services.WHAT_IF_GAMES <= services.MAX_GAMES
+
+
+@register.filter
 def points(value) -> str:
     """A share as percentage points with one decimal, without the sign: 0.6426 -> "64.3"."""
     return f"{float(value) * 100:.1f}"

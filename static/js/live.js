@@ -51,9 +51,12 @@
   function fieldKey(f) {
     var form = f.form;
     var action = form ? (form.getAttribute("action") || "") : "";
-    // A battle's decision forms share one action: each is told apart by its decision.
+    // A battle's decision forms share one action: each is told apart by its decision, and
+    // a decision asked again (next turn's orders) by when it was asked, so that it comes
+    // with its own default, not the choice left in the last one.
     var decision = form ? [form.className, form.getAttribute("data-actor") || "",
-      form.getAttribute("data-kind") || ""].join("\u0000") : "";
+      form.getAttribute("data-kind") || "", form.getAttribute("data-since") || ""
+    ].join("\u0000") : "";
     var choice = (f.type === "checkbox" || f.type === "radio") ? f.value : "";
     return action + "\u0000" + decision + "\u0000" + f.name + "\u0000" + choice;
   }

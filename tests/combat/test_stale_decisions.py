@@ -9,6 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from combat.services import encounter_act
 from combat.views import ALREADY_MADE_MESSAGE, MOVED_ON_MESSAGE
 from combat.wargames import wargame_create
 from rules.engine import get_engine
@@ -184,3 +185,21 @@ def test_a_form_for_a_decision_the_timeout_took_is_not_taken_for_the_next_turn(
                                          "version": seen})
     assert _messages(page) == [MOVED_ON_MESSAGE]
     assert _snapshot(game) == before
+
+
+def test_orders_of_a_hundred_options_offer_no_what_if_and_the_form_says_since_when(
+        campaign, gm, gm_client, pc_a, pc_b, player_b_client):
+    """A ship's Brethren orders (about a hundred options, 2,000 games each, past the most a
+    simulation plays) offer no "What if…?", which would only be refused; the odds from here
+    stay. Each decision form says since which version it is asked, unchanged by the other
+    side's order (the page keeps a half-chosen order across a push by it)."""
+    game, a, b = _brethren(campaign, gm, pc_a, pc_b)
+    seen = game.version
+    page = gm_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
+    assert "The odds from here" in page and "What if" not in page
+    mine = player_b_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
+    assert f'data-kind="orders:f1" data-actor="{b}" data-since="{seen}"' in mine
+    encounter_act(encounter=game, user=pc_a.owner, actor=a, decision_kind="orders:e1",
+                  choice="hold", expected_version=seen)
+    mine = player_b_client.get(reverse("combat:detail", args=[game.pk])).content.decode()
+    assert f'data-kind="orders:f1" data-actor="{b}" data-since="{seen}"' in mine
