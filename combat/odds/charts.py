@@ -48,10 +48,15 @@ def shares_chart(title: str, rows: list[dict]) -> SafeString:
 
 
 def rounds_chart(rows: list[dict]) -> SafeString:
-    """A bar per number of rounds (``{"rounds", "share"}``)."""
+    """A bar per number of rounds (``{"rounds", "share"}``), every bar's number under it
+    while they fit, else every second, fifth... (pygal cut "10" and on to "…")."""
+    every = next(n for n in (1, 2, 5, 10, 20, 50, 100, len(rows) or 1)
+                 if len(rows) <= 12 * n)
     chart = pygal.Bar(title="How many rounds the battle lasts", style=_STYLE, js=(),
                       disable_xml_declaration=True, height=320, width=640, show_legend=False,
-                      value_formatter=lambda v: f"{v:.0%}", x_title="rounds")
+                      value_formatter=lambda v: f"{v:.0%}", x_title="rounds",
+                      truncate_label=-1, x_labels_major_every=every,
+                      show_minor_x_labels=False)
     chart.x_labels = [str(row["rounds"]) for row in rows]
     chart.add("games", [row["share"] for row in rows])
     return _render(chart)

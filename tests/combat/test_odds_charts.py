@@ -28,3 +28,14 @@ def test_a_share_that_is_not_nothing_never_reads_as_nothing():
     assert [share_points(v) for v in (0, 0.0004, 0.0005, 0.5, 0.9995, 0.99951, 1)] == [
         "0.0", "<0.1", "0.1", "50.0", ">99.9", ">99.9", "100.0"]
     assert points(0.0004) == "0.0"  # an interval's bound is a bound, as it is
+
+
+def test_the_rounds_are_numbered_whole_however_many_there_are():
+    from combat.odds.charts import rounds_chart
+
+    few = [t for t in _texts(rounds_chart([{"rounds": r, "share": 0.1}
+                                           for r in range(1, 9)]))]
+    assert [t for t in few if t.isdigit()] == [str(r) for r in range(1, 9)]
+    many = rounds_chart([{"rounds": r, "share": 0.025} for r in range(1, 41)])
+    numbers = [t for t in re.findall(r"<text[^>]*>([^<]*)</text>", many) if t.isdigit()]
+    assert numbers == [str(r) for r in range(1, 41, 5)] and "…" not in many
