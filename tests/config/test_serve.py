@@ -196,8 +196,11 @@ def test_a_worker_that_dies_is_started_again_and_the_site_stays_up(served):
                 if "celery" in " ".join(c.cmdline())]
 
     [worker] = workers()
+    pool = worker.children(recursive=True)
     worker.kill()
     worker.wait(timeout=10)
+    for child in pool:  # a pool process outlives a worker killed outright: not the launcher's
+        child.kill()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not workers():
         time.sleep(0.2)
