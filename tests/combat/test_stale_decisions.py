@@ -31,6 +31,13 @@ def _snapshot(encounter):
     return encounter.version, encounter.state, encounter.events.count()
 
 
+def _refused(client, encounter, form, message):
+    """``form`` sent by ``client`` is refused with ``message`` and changes nothing."""
+    before = _snapshot(encounter)
+    assert _messages(_post(client, encounter, form)) == [message]
+    assert _snapshot(encounter) == before
+
+
 def test_a_viking_order_sent_again_from_a_stale_tab_is_refused_twice(
         campaign, gm, pc_a, pc_b, player_a_client, player_b_client):
     game = wargame_create(campaign=campaign, user=gm, scenario_key="viking/fleet_battle",
@@ -77,9 +84,10 @@ def _turn_options(game) -> list[dict]:
     return [o.as_dict() for o in decision.options]
 
 
-def _brethren(campaign, gm, pc_a, pc_b):
-    game = wargame_create(campaign=campaign, user=gm, scenario_key="brethren/fleet_action",
-                          commanders={"en": f"pc:{pc_a.pk}", "fr": f"pc:{pc_b.pk}"})
+def _brethren(campaign, gm, pc_a, pc_b, scenario="fleet_action", sides=("en", "fr")):
+    """A Brethren game of ``pc_a``'s side against ``pc_b``'s: ``(game, a, b)``."""
+    game = wargame_create(campaign=campaign, user=gm, scenario_key=f"brethren/{scenario}",
+                          commanders={sides[0]: f"pc:{pc_a.pk}", sides[1]: f"pc:{pc_b.pk}"})
     game.refresh_from_db()
     return game, f"pc:{pc_a.pk}", f"pc:{pc_b.pk}"
 
@@ -112,16 +120,12 @@ def test_an_order_from_a_past_turn_is_refused_where_the_same_ship_is_asked_again
             game.refresh_from_db()
             _post(client, game, {"actor": actor, "kind": f"orders:{side}{n}",
                                  "choice": "hold", "version": game.version})
-    before = _snapshot(game)
+    game.refresh_from_db()
     assert "orders:e1" in {d.kind for d in get_engine("brethren").pending(game.state)}
-    page = _post(player_a_client, game, {"actor": a, "kind": "orders:e1", "choice": "hold",
-                                         "version": first})
-    assert _messages(page) == [MOVED_ON_MESSAGE]
-    assert _snapshot(game) == before
-    page = _post(player_b_client, game, {"actor": b, "kind": "orders:f3", "choice": "hold",
-                                         "version": first + 5})
-    assert _messages(page) == [ALREADY_MADE_MESSAGE]
-    assert _snapshot(game) == before
+    _refused(player_a_client, game, {"actor": a, "kind": "orders:e1", "choice": "hold",
+                                     "version": first}, MOVED_ON_MESSAGE)
+    _refused(player_b_client, game, {"actor": b, "kind": "orders:f3", "choice": "hold",
+                                     "version": first + 5}, ALREADY_MADE_MESSAGE)
 
 
 def test_through_the_api_both_orders_are_taken_and_one_sent_again_is_409(
@@ -145,19 +149,15 @@ def test_a_form_sent_twice_is_not_taken_again_for_the_next_turns_same_decision(
     same (Movin' On Up: the Fortune, holding, is asked the same orders next turn): the same
     form sent again (a double click, a second tab) is refused, not taken as next turn's
     orders, which the player has not seen the board for."""
-    game = wargame_create(campaign=campaign, user=gm, scenario_key="brethren/movin_on_up",
-                          commanders={"a": f"pc:{pc_a.pk}", "b": f"pc:{pc_b.pk}"})
-    game.refresh_from_db()
-    a, b, seen = f"pc:{pc_a.pk}", f"pc:{pc_b.pk}", game.version
+    game, a, b = _brethren(campaign, gm, pc_a, pc_b, "movin_on_up", ("a", "b"))
+    seen = game.version
     _post(player_a_client, game, {"actor": a, "kind": "orders:a1", "choice": "hold",
                                   "version": seen})
     form = {"actor": b, "kind": "orders:b1", "choice": "hold", "version": seen}
     assert _messages(_post(player_b_client, game, form)) == []  # the turn is played
-    before = _snapshot(game)
+    game.refresh_from_db()
     assert "orders:b1" in {d.kind for d in get_engine("brethren").pending(game.state)}
-    page = _post(player_b_client, game, form)
-    assert _messages(page) == [MOVED_ON_MESSAGE]
-    assert _snapshot(game) == before
+    _refused(player_b_client, game, form, MOVED_ON_MESSAGE)
     assert [c["kind"] for c in game.choices] == ["orders:a1", "orders:b1"]
 
 
@@ -169,22 +169,18 @@ def test_a_form_for_a_decision_the_timeout_took_is_not_taken_for_the_next_turn(
 
     from combat.services import decision_sweep
 
-    game = wargame_create(campaign=campaign, user=gm, scenario_key="brethren/movin_on_up",
-                          commanders={"a": f"pc:{pc_a.pk}", "b": f"pc:{pc_b.pk}"})
-    game.refresh_from_db()
-    a, b, seen = f"pc:{pc_a.pk}", f"pc:{pc_b.pk}", game.version
+    game, a, b = _brethren(campaign, gm, pc_a, pc_b, "movin_on_up", ("a", "b"))
+    seen = game.version
     _post(player_a_client, game, {"actor": a, "kind": "orders:a1", "choice": "hold",
                                   "version": seen})
     game.refresh_from_db()
     game.decision_timeout = 30
     game.save(update_fields=["decision_timeout"])
     assert decision_sweep(now=game.updated_at + timedelta(seconds=31)) == [game.pk]
-    before = _snapshot(game)
+    game.refresh_from_db()
     assert "orders:b1" in {d.kind for d in get_engine("brethren").pending(game.state)}
-    page = _post(player_b_client, game, {"actor": b, "kind": "orders:b1", "choice": "hold",
-                                         "version": seen})
-    assert _messages(page) == [MOVED_ON_MESSAGE]
-    assert _snapshot(game) == before
+    _refused(player_b_client, game, {"actor": b, "kind": "orders:b1", "choice": "hold",
+                                     "version": seen}, MOVED_ON_MESSAGE)
 
 
 def test_orders_of_a_hundred_options_offer_no_what_if_and_the_form_says_since_when(
