@@ -24,8 +24,8 @@ def test_every_sheet_of_the_crew_mirrors_the_ship(gm, gm_client, player_a_client
     for client in (gm_client, player_a_client, player_b_client):
         assert sheet(client, pc_a)["ship_morale_state"] == 1
         assert sheet(client, pc_b)["ship_morale_state"] == 1
-        assert "Injured <small class=\"muted\">(the ship's: HMS Testament (22))" in page(
-            client, pc_b)
+        assert ('Injured <small class="muted">(the ship\'s: <span class="name">'
+                'HMS Testament (22)</span>)') in page(client, pc_b)
     listed = gm_client.get(reverse("api-campaign-characters", args=[pc_a.campaign_id])).json()
     assert {c["name"]: c.get("ship_morale_state") for c in listed}["Anne Able"] == 1
 

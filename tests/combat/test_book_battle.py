@@ -78,7 +78,8 @@ def test_the_loser_s_ship_morale_shows_on_the_sheets_of_its_crew(
     sheet = gm_client.get(reverse("api-character-detail", args=[npc.pk])).json()
     assert sheet["ship_morale_state"] == 1  # the Corsair lost: Injured (L2602-2603)
     page = gm_client.get(reverse("characters:detail", args=[npc.pk])).content.decode()
-    assert "Injured <small class=\"muted\">(the ship's: Corsair)" in page
+    assert ('Injured <small class="muted">(the ship\'s: <span class="name">Corsair</span>)'
+            in page)
     hermes_crew = gm_client.get(reverse("api-character-detail", args=[smith.pk])).json()
     assert hermes_crew["ship_morale_state"] == 0
 
