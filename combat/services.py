@@ -616,19 +616,18 @@ def _moved_on(encounter: Encounter, kernel: Engine, before, taken: Decision) -> 
     from the state where ``before`` (its :meth:`Engine.pending`) were pending, and record
     since when each decision pending now has been pending unchanged
     (``Encounter.pending_since``): a decision that was pending before, equal in every
-    option, keeps its version (that of the previous record if it is up to date, else the
-    version before this one); any other is new with this version, and so is ``taken`` when
-    it is asked again, however like the last it looks (next turn's orders for a ship that
-    held): a form for it from before is the one just taken, sent again."""
-    kept = encounter.pending_since
-    old = kept["since"] if kept.get("version") == encounter.version else {}
-    was = {Encounter.pending_key(d.actor, d.kind): d for d in before if d is not taken}
+    option, keeps its version (:meth:`Encounter.asked_since`); any other is new with this
+    version, and so is ``taken`` when it is asked again, however like the last it looks
+    (next turn's orders for a ship that held): a form for it from before is the one just
+    taken, sent again."""
+    was = {Encounter.pending_key(d.actor, d.kind): (d, encounter.asked_since(d.actor, d.kind))
+           for d in before if d is not taken}
     encounter.version += 1
     since = {}
     for decision in kernel.pending(encounter.state):
         key = Encounter.pending_key(decision.actor, decision.kind)
-        since[key] = (old.get(key, encounter.version - 1) if was.get(key) == decision
-                      else encounter.version)
+        prior, asked = was.get(key, (None, encounter.version))
+        since[key] = asked if prior == decision else encounter.version
     encounter.pending_since = {"version": encounter.version, "since": since}
 
 

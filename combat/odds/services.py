@@ -83,6 +83,12 @@ def _engine(name: str) -> Engine:
         raise ValidationError({"engine": str(exc.args[0])}) from None
 
 
+def what_if_fits(decision: dict, games: int = WHAT_IF_GAMES) -> bool:
+    """Whether a "what if" of ``decision`` (``Decision.as_dict()``), ``games`` for each of its
+    options, keeps within :data:`MAX_GAMES` in all: a ship's hundred Brethren orders do not."""
+    return games * len(decision["options"]) <= MAX_GAMES
+
+
 def _games(value, what_if: bool) -> int:
     if value is None:
         return WHAT_IF_GAMES if what_if else DEFAULT_GAMES
@@ -239,7 +245,7 @@ def simulation_create_from_encounter(*, encounter: Encounter, user, actor: str =
             raise PermissionDenied("You may ask what if only of your own decisions.")
         decision = pending[0].as_dict()
     games = _games(games, decision is not None)
-    if decision is not None and games * len(decision["options"]) > MAX_GAMES:
+    if decision is not None and not what_if_fits(decision, games):
         raise ValidationError({"games": f"{games:,} games for each of "
                                         f"{len(decision['options'])} options is more than "
                                         f"{MAX_GAMES:,} in all: ask for fewer."})

@@ -22,10 +22,9 @@ def battle_odds(context) -> dict:
 
 @register.filter
 def what_if_fits(decision) -> bool:
-    """Whether a "what if" of ``decision`` (its options, each played
-    ``services.WHAT_IF_GAMES`` times) keeps within ``services.MAX_GAMES`` games: a ship's
-    hundred Brethren orders do not, and would only be refused."""
-    return len(decision["options"]) * services.WHAT_IF_GAMES <= services.MAX_GAMES
+    """:func:`combat.odds.services.what_if_fits` at its games per option: a "what if" that
+    would only be refused is not offered."""
+    return services.what_if_fits(decision)
 
 
 @register.filter
